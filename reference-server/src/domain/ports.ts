@@ -1,0 +1,92 @@
+// What the domain core needs from the outside world, as small interfaces. The core never reads
+// `Date`, `process` or a database directly: these come in, so that tests (and the test clock)
+// control time, randomness and storage.
+import type { Client, PersonRecord, RefreshTokenRecord, User } from './model.ts';
+
+/** Epoch milliseconds. Every expiry decision reads this clock. */
+export interface Clock {
+  now(): number;
+}
+
+export interface RandomSource {
+  /** `byteLength` cryptographically strong random bytes, base64url-encoded. */
+  token(byteLength: number): string;
+}
+
+/** Slow, salted hashing of client secrets and passwords, compared in constant time. */
+export interface SecretHasher {
+  hash(secret: string): Promise<string>;
+  verify(secret: string, encodedHash: string): Promise<boolean>;
+}
+
+export interface AccessTokenClaims {
+  sub: string;
+  client_id: string;
+  scope?: string;
+  /** Which token service region issued the token. */
+  region: 'us' | 'eu';
+  env: 'sandbox' | 'production';
+  grant: 'client_credentials' | 'password' | 'refresh_token';
+  /** The refresh-token family, for password-grant tokens. */
+  fid?: string;
+}
+
+export interface SignedAccessToken {
+  token: string;
+  jti: string;
+  issuedAt: number;
+  expiresAt: number;
+}
+
+export interface AccessTokenSigner {
+  sign(claims: AccessTokenClaims, issuedAt: number, lifetimeSeconds: number): Promise<SignedAccessToken>;
+}
+
+export type ConsumeRefreshTokenResult =
+  | { outcome: 'consumed'; record: RefreshTokenRecord }
+  | { outcome: 'unknown' }
+  | { outcome: 'already-used'; record: RefreshTokenRecord }
+  | { outcome: 'revoked'; record: RefreshTokenRecord }
+  | { outcome: 'expired'; record: RefreshTokenRecord }
+  | { outcome: 'wrong-client'; record: RefreshTokenRecord };
+
+/**
+ * Persistence. Kept small so that a shared store (e.g. Redis) can back several replicas later.
+ * `consumeRefreshToken` is the one operation that must be atomic across processes.
+ */
+export interface Store {
+  findClient(clientId: string): Client | undefined;
+  saveClient(client: Client): void;
+  deleteClient(clientId: string): void;
+  findUser(tenant: string, userName: string): User | undefined;
+  saveUser(user: User): void;
+  saveRefreshToken(record: RefreshTokenRecord): void;
+  /** Marks the token used if it is unused, unrevoked, unexpired and bound to `clientId`; otherwise says why not. */
+  consumeRefreshToken(tokenHash: string, clientId: string, now: number): ConsumeRefreshTokenResult;
+  revokeFamily(familyId: string, now: number): number;
+  /** Revokes every outstanding refresh token of a user (password change). */
+  revokeUserTokens(tenant: string, userName: string, now: number): number;
+  isFamilyRevoked(familyId: string): boolean;
+  /** Deletes refresh tokens expired before `before`, at most `limit` rows; returns how many. */
+  purgeExpired(before: number, limit: number): number;
+  findPerson(identifier: string): PersonRecord | undefined;
+  savePerson(person: PersonRecord): void;
+  close(): void;
+}
+
+/** A verified access token: the signed claims plus the registered JWT ones. */
+export interface VerifiedAccessToken extends AccessTokenClaims {
+  jti: string;
+  iat: number;
+  exp: number;
+}
+
+export type AccessTokenVerification =
+  | { ok: true; token: VerifiedAccessToken }
+  /** `malformed`: not a parseable JWT (gateway 000-1205); the others: a parseable but invalid token (000-1202). */
+  | { ok: false; reason: 'malformed' | 'invalid-signature' | 'expired' | 'not-yet-valid' | 'wrong-environment' | 'wrong-audience' };
+
+export interface AccessTokenVerifier {
+  /** Verifies signature, audience, environment and expiry against the injected clock. */
+  verify(token: string): Promise<AccessTokenVerification>;
+}
