@@ -1,21 +1,22 @@
 // The shape of one catalogued requirement. The catalogue itself lives in requirements.json
-// beside this file (validated by schemas/requirement-catalogue.schema.json).
+// beside this file (validated by schemas/requirement-catalogue.schema.json). The types are
+// derived from that schema's source, so the schema and the types cannot drift apart.
+import type { Interpretation as InterpretationEntry, Requirement as RequirementEntry } from '../schemas/src/requirement-catalogue.ts';
+import type { requirementAreas, requirementCapabilities, requirementLevels } from '../schemas/src/requirement-catalogue.ts';
 
-export type RequirementLevel = 'MUST' | 'SHOULD' | 'ADVISORY' | 'INTERPRETATION';
+export type RequirementLevel = (typeof requirementLevels)[number];
 
-export type RequirementArea = 'grants' | 'lifecycle' | 'token-errors' | 'gateway' | 'limits' | 'versioning' | 'transport' | 'client-auth' | 'token-responses' | 'token-requests' | 'bearer';
+export type RequirementArea = (typeof requirementAreas)[number];
 
-export interface Requirement {
-  /** Stable ID; never renamed once published. */
-  id: string;
-  level: RequirementLevel;
-  area: RequirementArea;
-  /** Where it comes from: spec clause and/or RFC section. */
-  source: string;
-  /** One testable sentence. */
-  statement: string;
-  /** The open interpretation (OI-n) it depends on, if any. */
-  interpretation?: string;
-  /** Capabilities a target must have for the check to run (e.g. clock-control); otherwise SKIP with the reason. */
-  needs?: string[];
-}
+/** A capability named in `needs`: one of the fixed list, or `fixture:<name>` for a fixture the profile supplies. */
+export type RequirementNeed = (typeof requirementCapabilities)[number] | `fixture:${string}`;
+
+/**
+ * One requirement: `id` (stable, never renamed), `level`, `area`, `source` (spec clause and/or RFC
+ * section), `statement` (one testable sentence), `interpretation` (the OI-n it depends on),
+ * `needs` (capabilities, else SKIP with the reason), `note` (why it reads as it does).
+ */
+export type Requirement = Omit<RequirementEntry, 'needs'> & { needs?: RequirementNeed[] };
+
+/** One open interpretation of requirements/interpretations.json. */
+export type Interpretation = InterpretationEntry;

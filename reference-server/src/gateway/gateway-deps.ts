@@ -2,7 +2,7 @@
 // plugin (src/gateway/gateway-plugin.ts). The app builder owns the token endpoints, JWKS and the
 // clock controls; the gateway owns every other path.
 import type { AccessTokenVerifier, Clock, Store } from '../domain/ports.ts';
-import type { Environment } from '../domain/model.ts';
+import type { Environment, PersonRecord } from '../domain/model.ts';
 
 export interface RateLimitSettings {
   /** Per-client requests allowed within any one second before 000-2001. */
@@ -12,8 +12,14 @@ export interface RateLimitSettings {
   windowSeconds: number;
 }
 
+/** The part of the Store the gateway reads and writes (a full Store satisfies it). */
+export type GatewayStore = Pick<Store, 'findClient' | 'saveClient' | 'findUser' | 'saveUser' | 'findPerson'>;
+
+/** Finds people by family name, case-insensitively, at most `limit` of them, in a stable order. */
+export type PeopleSearch = (familyName: string, limit: number) => PersonRecord[];
+
 export interface GatewayDeps {
-  store: Store;
+  store: GatewayStore;
   clock: Clock;
   verifier: AccessTokenVerifier;
   environment: Environment;
@@ -22,6 +28,11 @@ export interface GatewayDeps {
   rateLimits: RateLimitSettings;
   /** Host names (without port) the gateway answers for; anything else is 000-1001. */
   allowedHosts: string[];
+  /**
+   * Backs `GET /v1/people/search`. The Store port has no listing of people, so the app builder
+   * passes one; without it the search answers an empty list.
+   */
+  peopleSearch?: PeopleSearch;
 }
 
 // The plugin module exports:
@@ -29,3 +40,6 @@ export interface GatewayDeps {
 //   gatewayFrameworkError(error: Error, request: FastifyRequest, reply: FastifyReply): void
 //     — wired by the app builder into Fastify's `frameworkErrors` option, so that URLs the
 //       router cannot parse still get a gateway error body (000-1010) instead of Fastify's.
+//   gatewayClientError(error: Error, socket: Duplex): void
+//     — wired into Fastify's `clientErrorHandler` option, so that messages Node's HTTP parser
+//       cannot frame get 000-1000 (or 000-1010 for a request-target with illegal bytes).

@@ -1,0 +1,81 @@
+// The "upstream" behind the gateway: the people service, served from the store's people
+// records. It knows nothing of tokens, versions or rate limits; it gets a principal the gateway
+// accepted and a syntactically valid request, and answers, or refuses with a 50xx code:
+//   5004  a route the gateway exposes that the backend does not implement (history)
+//   5002  the principal's user or client is missing or inactive in the store now
+//   5001  an identifier that is not well formed (^[A-Za-z0-9][A-Za-z0-9-]{0,63}$)
+//   5003  a well-formed identifier with no record
+import type { PersonRecord } from '../domain/model.ts';
+import type { Clock } from '../domain/ports.ts';
+import { bearerChallenge } from './bearer-challenge.ts';
+import type { GatewayStore, PeopleSearch } from './gateway-deps.ts';
+import { reject } from './gateway-rejection.ts';
+import type { GatewayRejection } from './gateway-rejection.ts';
+import { PersonNotes } from './person-notes.ts';
+import type { Principal } from './principal.ts';
+import type { ApiRequest } from './request-syntax.ts';
+
+export const identifierFormat = /^[A-Za-z0-9][A-Za-z0-9-]{0,63}$/;
+
+export interface BackendAnswer {
+  status: 200 | 201;
+  body: unknown;
+}
+
+export class PeopleBackend {
+  readonly notes: PersonNotes;
+
+  constructor(
+    private readonly store: GatewayStore,
+    private readonly clock: Clock,
+    private readonly peopleSearch: PeopleSearch | undefined,
+    notes?: PersonNotes,
+  ) {
+    this.notes = notes ?? new PersonNotes();
+  }
+
+  handle(principal: Principal, request: ApiRequest): BackendAnswer | GatewayRejection {
+    if (request.api === 'person-history') return reject('000-5004', { detail: 'backend has no history route' });
+    const identity = this.checkIdentity(principal);
+    if (identity !== undefined) return identity;
+    switch (request.api) {
+      case 'get-person': {
+        const person = this.findPerson(request.identifier);
+        return 'code' in person ? person : { status: 200, body: personView(person) };
+      }
+      case 'search-people': {
+        const found = this.peopleSearch?.(request.lastName, request.limit) ?? [];
+        const items = found.slice(0, request.limit).map(personView);
+        return { status: 200, body: { items, count: items.length } };
+      }
+      case 'add-note': {
+        const person = this.findPerson(request.identifier);
+        if ('code' in person) return person;
+        return { status: 201, body: this.notes.add(person.identifier, request.text, this.clock.now()) };
+      }
+    }
+  }
+
+  private checkIdentity(principal: Principal): GatewayRejection | undefined {
+    const client = this.store.findClient(principal.clientId);
+    const user = principal.kind === 'user' ? this.store.findUser(principal.tenant, principal.userName) : undefined;
+    const clientOk = client?.active === true;
+    const userOk = principal.kind === 'client' || user?.active === true;
+    if (clientOk && userOk) return undefined;
+    return reject('000-5002', {
+      headers: { 'www-authenticate': bearerChallenge('invalid_token', "The token's user or client is no longer active") },
+      detail: `backend refused the ${clientOk ? 'user' : 'client'}`,
+    });
+  }
+
+  private findPerson(identifier: string): PersonRecord | GatewayRejection {
+    if (!identifierFormat.test(identifier)) return reject('000-5001', { detail: 'identifier not well formed' });
+    const person = this.store.findPerson(identifier);
+    return person ?? reject('000-5003', { detail: 'no such person' });
+  }
+}
+
+function personView(person: PersonRecord): PersonRecord {
+  const { identifier, tenantId, givenName, familyName, email, employmentStatus, hireDate } = person;
+  return { identifier, tenantId, givenName, familyName, email, employmentStatus, hireDate };
+}
