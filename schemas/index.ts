@@ -12,6 +12,8 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { GatewayError } from './src/gateway-error.ts';
 import { authoredSchemas } from './src/index.ts';
+import conformanceReportSchema from './conformance-report.schema.json' with { type: 'json' }; // emitted by harness/profile/emit-schema.ts
+import targetProfileSchema from './target-profile.schema.json' with { type: 'json' }; // emitted by harness/profile/emit-schema.ts
 import type { InterpretationCatalogue, RequirementCatalogue } from './src/requirement-catalogue.ts';
 import type { TokenError } from './src/token-error.ts';
 import type { TokenRequestClientCredentials, TokenRequestPassword, TokenRequestRefreshToken } from './src/token-requests.ts';
@@ -49,6 +51,8 @@ const registry = {
   'gateway-error': entry<GatewayError>(authoredSchemas['gateway-error']),
   'requirement-catalogue': entry<RequirementCatalogue>(authoredSchemas['requirement-catalogue']),
   'interpretation-catalogue': entry<InterpretationCatalogue>(authoredSchemas['interpretation-catalogue']),
+  'target-profile': entry<Record<string, unknown>>(targetProfileSchema),
+  'conformance-report': entry<Record<string, unknown>>(conformanceReportSchema),
 } as const satisfies Record<string, SchemaEntry<unknown>>;
 
 /** The short id of a schema: the file schemas/<id>.schema.json, `$id` = schemaIdBase + `<id>.schema.json`. */

@@ -1,0 +1,278 @@
+// `npx token-conformance run --target FILE`: validate the profile, (optionally) start the bundled
+// reference server, check that every address answers, then run Playwright Test as a child process
+// and judge. Exit codes: 0 conformant (WARNs allowed unless --strict), 1 any FAIL (or WARN with
+// --strict), 2 a bad profile, bad arguments or an unreachable target — before anything runs.
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { repoRoot } from '../catalogue/catalogue.ts';
+import { loadProfile, ProfileError } from '../profile/load-profile.ts';
+import { profileEnvVar, toWorkerProfile, writeWorkerProfile } from '../profile/worker-profile.ts';
+import { checkReachability } from '../reference/reachability.ts';
+import { applyListening, referenceArgsFor, ReferenceStartError, startReference, type ReferenceServer } from '../reference/start-reference.ts';
+import type { Redactor } from '../redaction/redact.ts';
+import { scrubDirectory } from '../redaction/scrub-directory.ts';
+import { knownSecretsRedactor, reporterEnv } from '../reporter/conformance.reporter.ts';
+import type { ConformanceReport } from '../reporter/report.schema.ts';
+import { exitCodeFor, type CheckOutcome, type Level } from '../reporter/verdict.ts';
+
+/** Where playwright.config.ts writes reports (default reports/). */
+export const reportsDirEnvVar = 'TOKEN_CONFORMANCE_REPORTS_DIR';
+/** Suffix for the JUnit file of a second pass. */
+export const junitNameEnvVar = 'TOKEN_CONFORMANCE_JUNIT_NAME';
+export const seedEnvVar = 'TOKEN_CONFORMANCE_SEED';
+
+const usage = `Usage: token-conformance run --target FILE [options]
+
+  --target FILE        target profile (JSON or JSONC; see profiles/README.md)
+  --start-reference    start the bundled reference server and run against it (its addresses
+                       replace the profile's)
+  --grep PATTERN       only checks whose title or tags match (e.g. @GRANT-CC-001, @gateway)
+  --level LEVEL        must | should | all (default all): which requirement levels to verify
+  --strict             exit 1 on WARN as well as on FAIL
+  --workers N          parallel workers (default: the config's)
+  --shard I/N          run shard I of N (reports merge later)
+  --reports DIR        output directory (default reports/)
+  --seed N             seed for the property checks (reserved)
+  --help`;
+
+class UsageError extends Error {}
+
+export interface RunOptions {
+  target: string;
+  startReference: boolean;
+  grep?: string;
+  level: Level;
+  strict: boolean;
+  workers?: number;
+  shard?: string;
+  reportsDir: string;
+  seed?: string;
+}
+
+export function parseRunArgs(args: string[]): RunOptions | 'help' {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        target: { type: 'string' },
+        'start-reference': { type: 'boolean', default: false },
+        grep: { type: 'string' },
+        level: { type: 'string', default: 'all' },
+        strict: { type: 'boolean', default: false },
+        workers: { type: 'string' },
+        shard: { type: 'string' },
+        reports: { type: 'string', default: 'reports' },
+        seed: { type: 'string' },
+        help: { type: 'boolean', default: false },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const v = parsed.values;
+  if (v.help) return 'help';
+  if (!v.target) throw new UsageError('--target FILE is required');
+  if (!['must', 'should', 'all'].includes(v.level)) throw new UsageError(`--level must be must, should or all (got '${v.level}')`);
+  if (v.workers !== undefined && !/^[1-9]\d*$/.test(v.workers)) throw new UsageError(`--workers must be a positive integer (got '${v.workers}')`);
+  if (v.shard !== undefined) {
+    const m = /^(\d+)\/(\d+)$/.exec(v.shard);
+    if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2])) throw new UsageError(`--shard must be I/N with 1 ≤ I ≤ N (got '${v.shard}')`);
+  }
+  if (v.grep !== undefined) {
+    try {
+      new RegExp(v.grep);
+    } catch {
+      throw new UsageError(`--grep is not a valid regular expression: ${v.grep}`);
+    }
+  }
+  if (v.seed !== undefined && !/^-?\d+$/.test(v.seed)) throw new UsageError(`--seed must be an integer (got '${v.seed}')`);
+  return {
+    target: v.target,
+    startReference: v['start-reference'],
+    level: v.level as Level,
+    strict: v.strict,
+    reportsDir: resolve(v.reports),
+    ...(v.grep !== undefined ? { grep: v.grep } : {}),
+    ...(v.workers !== undefined ? { workers: Number(v.workers) } : {}),
+    ...(v.shard !== undefined ? { shard: v.shard } : {}),
+    ...(v.seed !== undefined ? { seed: v.seed } : {}),
+  };
+}
+
+/** The level selection and the user's --grep, as one Playwright --grep (both must match). */
+export function combinedGrep(level: Level, grep?: string): string | undefined {
+  const levelPattern = level === 'must' ? '@must|@interpretation' : level === 'should' ? '@must|@interpretation|@should' : undefined;
+  if (!levelPattern && !grep) return undefined;
+  if (!levelPattern) return grep;
+  if (!grep) return levelPattern;
+  return `^(?=[\\s\\S]*(?:${levelPattern}))(?=[\\s\\S]*(?:${grep}))`;
+}
+
+/** Where `run` writes; injectable so that a test can search the terminal output for secrets. */
+export interface RunIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+const processIo: RunIo = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
+/** Runs Playwright as a child, its output redacted line by line on the way to the terminal. */
+function runPlaywright(args: string[], env: NodeJS.ProcessEnv, redactor: () => Redactor, io: RunIo): Promise<number> {
+  return new Promise((resolveExit, reject) => {
+    const cli = join(repoRoot, 'node_modules', '@playwright', 'test', 'cli.js');
+    const child = spawn(process.execPath, [cli, 'test', '--config', join(repoRoot, 'playwright.config.ts'), ...args], {
+      cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const pipeThrough = (input: NodeJS.ReadableStream, write: (line: string) => void) => {
+      createInterface({ input, crlfDelay: Infinity }).on('line', (line) => write(redactor().redact(line)));
+    };
+    pipeThrough(child.stdout, io.out);
+    pipeThrough(child.stderr, io.err);
+    child.once('error', reject);
+    child.once('close', (code, signal) => resolveExit(code ?? (signal ? 1 : 0)));
+  });
+}
+
+function readJson<T>(file: string): T | undefined {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function runMain(args: string[], io: RunIo = processIo): Promise<number> {
+  const fail = (message: string): number => {
+    io.err(`token-conformance run: ${message}`);
+    return 2;
+  };
+  let options: RunOptions | 'help';
+  try {
+    options = parseRunArgs(args);
+  } catch (error) {
+    return fail(`${(error as Error).message}\n\n${usage}`);
+  }
+  if (options === 'help') {
+    io.out(usage);
+    return 0;
+  }
+
+  let loaded;
+  try {
+    loaded = loadProfile(options.target);
+  } catch (error) {
+    if (error instanceof ProfileError) {
+      for (const line of error.message.split('\n')) io.err(line);
+      io.err('token-conformance run: the profile is not valid; nothing was run.');
+      return 2;
+    }
+    throw error;
+  }
+
+  const temp = mkdtempSync(join(tmpdir(), 'token-conformance-'));
+  let server: ReferenceServer | undefined;
+  const stopServer = async () => {
+    await server?.stop();
+    server = undefined;
+  };
+  const onSignal = () => void stopServer().finally(() => process.exit(130));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    let profile = loaded.profile;
+    if (options.startReference) {
+      try {
+        server = await startReference({ logDir: temp, extraArgs: referenceArgsFor(profile) });
+      } catch (error) {
+        if (error instanceof ReferenceStartError) return fail(error.message);
+        throw error;
+      }
+      profile = applyListening(profile, server.listening);
+      io.out(`token-conformance run: reference server listening at ${server.listening.authUrlUs} (test controls on)`);
+    }
+
+    const unreachable = await checkReachability(profile);
+    if (unreachable.length > 0) {
+      for (const u of unreachable) io.err(`token-conformance run: ${u.field} ${u.url} is not reachable: ${u.problem}`);
+      io.err('token-conformance run: the target is not reachable; nothing was run.');
+      return 2;
+    }
+
+    const handoff = toWorkerProfile({ ...loaded, profile });
+    const profileFile = writeWorkerProfile(handoff.profile, temp);
+    const seenTokens = join(temp, 'seen-tokens.txt');
+    const reportsDir = options.reportsDir;
+    mkdirSync(reportsDir, { recursive: true });
+    for (const stale of ['allure-results', 'conformance.json', 'traceability.html', 'checks.json', 'junit.xml', 'junit-time-travel.xml']) {
+      rmSync(join(reportsDir, stale), { recursive: true, force: true });
+    }
+
+    const grep = combinedGrep(options.level, options.grep);
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      ...handoff.env,
+      [profileEnvVar]: profileFile,
+      [reportsDirEnvVar]: reportsDir,
+      [reporterEnv.level]: options.level,
+      [reporterEnv.strict]: options.strict ? '1' : '0',
+      [reporterEnv.seenTokens]: seenTokens,
+      ...(options.grep !== undefined ? { [reporterEnv.grep]: options.grep, [reporterEnv.filtered]: '1' } : {}),
+      ...(options.shard !== undefined ? { [reporterEnv.shard]: options.shard, [reporterEnv.filtered]: '1' } : {}),
+      ...(options.seed !== undefined ? { [seedEnvVar]: options.seed } : {}),
+      ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}),
+    };
+    delete env[reporterEnv.mergeChecks];
+    const redactor = () => knownSecretsRedactor(env);
+    let cached = redactor();
+    let lastRefresh = Date.now();
+    const liveRedactor = () => {
+      if (Date.now() - lastRefresh > 500) {
+        cached = redactor();
+        lastRefresh = Date.now();
+      }
+      return cached;
+    };
+
+    const pwArgs = [
+      ...(grep !== undefined ? ['--grep', grep] : []),
+      ...(options.workers !== undefined ? ['--workers', String(options.workers)] : []),
+      ...(options.shard !== undefined ? ['--shard', options.shard] : []),
+    ];
+    const firstCode = await runPlaywright(pwArgs, env, liveRedactor, io);
+
+    // The time-travel project depends on the conformance project, so one FAIL there would leave
+    // every clock-moving check unrun. Run them once more on their own, and merge.
+    const checksFile = join(reportsDir, 'checks.json');
+    const checks = readJson<{ checks: CheckOutcome[] }>(checksFile)?.checks ?? [];
+    if (checks.some((c) => c.project === 'time-travel' && c.status === 'notRun')) {
+      io.out('\ntoken-conformance run: a conformance check failed, so the time-travel checks did not run; running them now on their own.');
+      const previous = join(temp, 'checks-pass-1.json');
+      copyFileSync(checksFile, previous);
+      await runPlaywright([...pwArgs, '--project', 'time-travel', '--no-deps'], { ...env, [reporterEnv.mergeChecks]: previous, [junitNameEnvVar]: 'junit-time-travel.xml' }, liveRedactor, io);
+    }
+
+    await stopServer();
+    scrubDirectory(reportsDir, redactor());
+    const report = readJson<ConformanceReport>(join(reportsDir, 'conformance.json'));
+    if (!report) {
+      io.err(`token-conformance run: Playwright ended (code ${firstCode}) without a conformance report; see the output above.`);
+      return 1;
+    }
+    return exitCodeFor(report.verdict, options.strict);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await stopServer();
+    rmSync(temp, { recursive: true, force: true });
+    if (existsSync(temp)) io.err(`token-conformance run: could not remove ${temp}`);
+  }
+}

@@ -1,0 +1,161 @@
+// The target profile: what the suite needs to know about a target. This zod schema is the source
+// of truth; schemas/target-profile.schema.json is emitted from it (emit-schema.ts) and a test
+// fails when the file is stale. The allowed `interpretations` come from
+// requirements/interpretations.json, never duplicated here.
+import { z } from 'zod';
+import { createAjv, formatErrors } from '../../schemas/index.ts';
+import { loadInterpretations, type InterpretationOption } from '../catalogue/catalogue.ts';
+
+/** A secret taken from an environment variable at run time (the only form a shared profile may use). */
+export const envSecretSchema = z.strictObject({ env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name') })
+  .describe('A secret read from the named environment variable when the suite starts.');
+/** A literal secret: refused unless the profile is marked `local: true`. */
+export const literalSecretSchema = z.strictObject({ value: z.string().min(1) })
+  .describe('A literal secret. Accepted only in a profile marked "local": true (demo data of a local server).');
+export const secretSchema = z.union([envSecretSchema, literalSecretSchema]);
+export type SecretRef = z.infer<typeof secretSchema>;
+
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' });
+
+const clientSchema = z.strictObject({
+  clientId: z.string().min(1).describe('The client_id (not a secret).'),
+  clientSecret: secretSchema.describe('The client_secret.'),
+  description: z.string().optional(),
+});
+const userSchema = z.strictObject({
+  username: z.string().min(1).describe('tenant_system_name\\user_name, as sent in the password grant.'),
+  password: secretSchema.describe('The user\'s password.'),
+  description: z.string().optional(),
+});
+
+/** The clients the suite's checks ask for; a check whose client is absent is SKIPPED with that reason. */
+export const clientNames = [
+  'usClient', 'usClient2', 'usPasswordClient', 'usCcOnlyClient', 'usUnregisteredClient', 'usWrongRoleClient',
+  'usInactiveClient', 'euClient', 'otherEnvironmentClient', 'rateLimitClient',
+] as const;
+export const userNames = ['user', 'expiredUser', 'burnableUser', 'passwordChangeUser', 'specialCharsUser', 'wrongRoleUser', 'inactiveUser'] as const;
+export type ClientName = (typeof clientNames)[number];
+export type UserName = (typeof userNames)[number];
+
+const clientDescriptions: Record<ClientName, string> = {
+  usClient: 'US client allowed client_credentials, password and refresh_token; registered with Data Services.',
+  usClient2: 'A second US client allowed password and refresh_token (a refresh token is bound to the client it was issued to).',
+  usPasswordClient: 'US client used for password and refresh_token grants (may equal usClient).',
+  usCcOnlyClient: 'US client allowed client_credentials only (password grant refused: unauthorized_client).',
+  usUnregisteredClient: 'US client_credentials client with a valid secret but not registered with Data Services (OI-7).',
+  usWrongRoleClient: 'US client registered with Data Services under a role that lacks the people API (000-1101).',
+  usInactiveClient: 'A US client that has been deactivated (invalid_client).',
+  euClient: 'EU client allowed client_credentials at the EU endpoint.',
+  otherEnvironmentClient: 'A client registered in the other environment (sandbox vs production): its credentials must not work here.',
+  rateLimitClient: 'A client reserved for rate-limit checks, so that burning its quota does not disturb other checks.',
+};
+const userDescriptions: Record<UserName, string> = {
+  user: 'A user whose password is current.',
+  expiredUser: 'A user whose password is older than 45 days.',
+  burnableUser: 'A user whose refresh tokens the suite may burn (family revocation) or lock (destructive checks).',
+  passwordChangeUser: 'A user whose password the suite may change (45-day rule checks).',
+  specialCharsUser: 'A user whose password holds + & = % space and a non-ASCII character (form-encoding checks).',
+  wrongRoleUser: 'A user whose role lacks the people API (000-1101).',
+  inactiveUser: 'A deactivated user (invalid_grant).',
+};
+
+const personIds = z.strictObject({
+  existing: z.string().min(1).describe('An identifier with a record (200).'),
+  missing: z.string().min(1).describe('A well-formed identifier with no record (000-5003).'),
+  malformed: z.string().min(1).describe('An identifier that is not well formed (000-5001).'),
+});
+
+const route = (what: string) => z.strictObject({
+  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).default('GET'),
+  path: z.string().regex(/^\/v1\//, 'a path under /v1/ ({identifier} is replaced by resources.people.existing)'),
+}).describe(what);
+
+const resourcesSchema = z.strictObject({
+  people: personIds.optional().describe('Identifiers for GET /v1/people/er/{identifier} (spec §4 endpoint 5).'),
+  jsonBodyRoute: route('A protected route that takes a JSON body (reference: POST /v1/people/er/{identifier}/notes), for the 000-1005/2101/212x checks.').optional(),
+  queryRoute: route('A protected route with a required query parameter (reference: GET /v1/people/search), for the 000-211x checks.').optional(),
+  unimplementedRoute: route('A route the gateway exposes but the backend does not implement (reference: GET /v1/people/er/{identifier}/history), for 000-5004.').optional(),
+});
+
+const capabilitiesSchema = z.strictObject({
+  clockControlUrl: httpUrl.optional().describe('URL of the target\'s clock control (capability clock-control; protocol in profiles/README.md). Absent: time-dependent checks are SKIPPED.'),
+  faultControlUrl: httpUrl.optional().describe('URL of the target\'s upstream fault switch (capability fault-injection; protocol in profiles/README.md). Absent: checks needing faults are SKIPPED.'),
+  load: z.strictObject({
+    allowed: z.boolean().default(false).describe('Whether load-like checks (bursts) may run.'),
+    maxRequestsPerSecond: z.number().int().positive().default(10),
+    maxRequests: z.number().int().positive().default(200),
+  }).default({ allowed: false, maxRequestsPerSecond: 10, maxRequests: 200 }),
+  destructive: z.strictObject({
+    allowed: z.boolean().default(false).describe('Whether checks that may lock accounts or burn quota may run.'),
+  }).default({ allowed: false }),
+  rateLimit: z.strictObject({
+    spikePerSecond: z.number().int().positive(),
+    quotaPerWindow: z.number().int().positive(),
+    windowSeconds: z.number().int().positive(),
+  }).optional().describe('The target\'s rate-limit thresholds, when known. Absent: rate-limit checks are SKIPPED.'),
+  supportsBasic: z.boolean().default(false).describe('Whether the token endpoints take HTTP Basic client authentication (capability http-basic; OI-11).'),
+});
+
+const expectationsSchema = z.strictObject({
+  ccLifetime: z.number().int().positive().optional().describe('expires_in of client_credentials tokens, when it must equal a value.'),
+  pwLifetime: z.number().int().positive().optional().describe('expires_in of password tokens, when it must equal a value.'),
+  clockSkewSeconds: z.number().int().min(0).default(60).describe('Tolerance for time comparisons against a real clock.'),
+});
+
+const ajv = createAjv();
+
+/** A value valid against an interpretation's JSON Schema fragment (ajv, the contract's settings). */
+function fragmentSchema(o: InterpretationOption) {
+  const validate = ajv.compile(o.schema!);
+  return z.custom<unknown>((value) => validate(value), { error: () => `must match the schema of ${o.id}: ${formatErrors(validate.errors ?? []).join('; ')}` });
+}
+
+function interpretationsSchema(options: InterpretationOption[]) {
+  const shape: Record<string, z.ZodType> = {};
+  for (const o of options) {
+    let value: z.ZodType;
+    if (o.values && o.values.length > 0) {
+      const literals = o.values.map((v) => z.literal(v));
+      value = literals.length === 1 ? literals[0]! : z.union(literals as [z.ZodLiteral, z.ZodLiteral, ...z.ZodLiteral[]]);
+    } else if (o.schema) value = fragmentSchema(o);
+    else value = z.unknown();
+    shape[o.key] = value.optional().describe(`${o.id}${o.title ? `: ${o.title}` : ''} (reference: ${JSON.stringify(o.default)})`);
+  }
+  return z.strictObject(shape).default({}).describe('The target\'s own choice for each open interpretation (requirements/interpretations.json); an absent key takes the reference choice.');
+}
+
+/** Builds the profile schema with the interpretation keys of the given catalogue. */
+export function buildProfileSchema(options: InterpretationOption[] = loadInterpretations()) {
+  return z.strictObject({
+    $schema: z.string().optional(),
+    name: z.string().min(1).describe('A short name for the target, shown in reports.'),
+    description: z.string().optional(),
+    local: z.boolean().default(false).describe('A local throw-away target: literal secrets and plain HTTP are accepted.'),
+    environment: z.enum(['sandbox', 'production']).optional().describe('The environment the credentials belong to.'),
+    authUrlUs: httpUrl.optional().describe('{auth_url_us}: the US token server. Absent: US checks are NOT_APPLICABLE.'),
+    authUrlEu: httpUrl.optional().describe('{auth_url_eu}: the EU token server. Absent: EU checks are NOT_APPLICABLE.'),
+    baseUrl: httpUrl.optional().describe('{base_url}: the protected APIs behind the gateway.'),
+    plainHttpUrl: z.url({ protocol: /^http$/, error: 'must be an http:// URL' }).optional()
+      .describe('A plain-HTTP address of the token service, if one answers: checked never to issue tokens.'),
+    caFile: z.string().min(1).optional().describe('PEM file of the CA that signs the target\'s TLS certificate (relative to the profile).'),
+    credentials: z.strictObject({
+      clients: z.strictObject(Object.fromEntries(clientNames.map((n) => [n, clientSchema.optional().describe(clientDescriptions[n])])) as Record<ClientName, z.ZodOptional<typeof clientSchema>>).default({}),
+      users: z.strictObject(Object.fromEntries(userNames.map((n) => [n, userSchema.optional().describe(userDescriptions[n])])) as Record<UserName, z.ZodOptional<typeof userSchema>>).default({}),
+      tokens: z.strictObject({
+        otherEnvironment: secretSchema.optional().describe('An access token issued by the other environment (sandbox vs production), to check it is refused here.'),
+      }).default({}),
+    }).default({ clients: {}, users: {}, tokens: {} }),
+    resources: resourcesSchema.default({}),
+    capabilities: capabilitiesSchema.default({
+      load: { allowed: false, maxRequestsPerSecond: 10, maxRequests: 200 }, destructive: { allowed: false }, supportsBasic: false,
+    }),
+    expectations: expectationsSchema.default({ clockSkewSeconds: 60 }),
+    interpretations: interpretationsSchema(options),
+  });
+}
+
+export type ProfileSchema = ReturnType<typeof buildProfileSchema>;
+export type TargetProfile = z.output<ProfileSchema>;
+export type ClientCredentials = z.output<typeof clientSchema>;
+export type UserCredentials = z.output<typeof userSchema>;
+export type Capabilities = z.output<typeof capabilitiesSchema>;

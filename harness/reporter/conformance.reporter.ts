@@ -1,0 +1,165 @@
+// The conformance reporter (a Playwright Reporter): maps every check to the requirement IDs of its
+// `requirement` annotations, judges each requirement (verdict.ts), and writes
+//   <outputDir>/conformance.json    (schemas/conformance-report.schema.json)
+//   <outputDir>/traceability.html   (requirement → checks → verdict)
+//   <outputDir>/checks.json         (the raw check outcomes, to merge a later pass or shard)
+// plus a terminal summary per area and one final verdict line. Everything it writes or prints
+// goes through the redactor; at exit it scrubs every file under <outputDir> once more.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import type { FullConfig, FullResult, Reporter, Suite, TestCase } from '@playwright/test/reporter';
+import { loadCatalogue, repoRoot } from '../catalogue/catalogue.ts';
+import { readWorkerProfile } from '../profile/worker-profile.ts';
+import type { Redactor} from '../redaction/redact.ts';
+import { redactorFromEnv } from '../redaction/redact.ts';
+import { scrubDirectory } from '../redaction/scrub-directory.ts';
+import { renderSummary } from './terminal-summary.ts';
+import { renderTraceability } from './traceability-html.ts';
+import { buildReport, exitCodeFor, type CheckOutcome, type CheckStatus, type Level } from './verdict.ts';
+import type { ConformanceReport } from './report.schema.ts';
+
+/** Environment the `run` command sets for the reporter. */
+export const reporterEnv = {
+  level: 'TOKEN_CONFORMANCE_LEVEL',
+  grep: 'TOKEN_CONFORMANCE_GREP',
+  shard: 'TOKEN_CONFORMANCE_SHARD',
+  strict: 'TOKEN_CONFORMANCE_STRICT',
+  filtered: 'TOKEN_CONFORMANCE_FILTERED',
+  mergeChecks: 'TOKEN_CONFORMANCE_MERGE_CHECKS',
+  seenTokens: 'TOKEN_CONFORMANCE_SEEN_TOKENS',
+  quiet: 'TOKEN_CONFORMANCE_QUIET',
+} as const;
+
+export interface ConformanceReporterOptions {
+  outputDir?: string;
+}
+
+function suiteVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
+}
+
+export function knownSecretsRedactor(env: NodeJS.ProcessEnv = process.env): Redactor {
+  const redactor = redactorFromEnv(env);
+  const seen = env[reporterEnv.seenTokens];
+  if (seen && existsSync(seen)) for (const line of readFileSync(seen, 'utf8').split('\n')) redactor.add(line.trim());
+  return redactor;
+}
+
+export default class ConformanceReporter implements Reporter {
+  private readonly outputDir: string;
+  private rootSuite: Suite | undefined;
+  private config: FullConfig | undefined;
+  private startedAt = new Date();
+  report: ConformanceReport | undefined;
+
+  constructor(options: ConformanceReporterOptions = {}) {
+    this.outputDir = resolve(options.outputDir ?? 'reports');
+  }
+
+  printsToStdio(): boolean {
+    return process.env[reporterEnv.quiet] !== '1';
+  }
+
+  onBegin(config: FullConfig, suite: Suite): void {
+    this.config = config;
+    this.rootSuite = suite;
+    this.startedAt = new Date();
+  }
+
+  private outcome(test: TestCase, redactor: Redactor): CheckOutcome {
+    const result = test.results.at(-1);
+    const annotations = [...test.annotations, ...(result?.annotations ?? [])];
+    const ids = [...new Set(annotations.filter((a) => a.type === 'requirement' && a.description).map((a) => a.description!))];
+    const skipReason = annotations.find((a) => (a.type === 'skip' || a.type === 'fixme') && a.description)?.description;
+    const na = annotations.find((a) => a.type === 'not-applicable')?.description;
+    let status: CheckStatus;
+    if (!result) status = 'notRun';
+    else status = result.status;
+    const file = relative(repoRoot, test.location.file);
+    const project = test.parent.project()?.name;
+    const firstError = result?.errors[0]?.message?.split('\n').find((l) => l.trim() !== '');
+    // eslint-disable-next-line no-control-regex
+    const error = firstError ? redactor.redact(firstError.replace(/\u001b\[[0-9;]*m/g, '')).slice(0, 500) : undefined;
+    const notRunReason = project === 'time-travel'
+      ? 'not run: the time-travel project runs after the conformance project, and a check there failed'
+      : 'not run (interrupted, or a dependency failed)';
+    return {
+      title: [file, ...test.titlePath().slice(3)].join(' › '),
+      file,
+      ...(project ? { project } : {}),
+      requirementIds: ids,
+      status,
+      durationMs: result?.duration ?? 0,
+      ...(status === 'notRun' ? { skipReason: notRunReason } : skipReason ? { skipReason: redactor.redact(skipReason) } : {}),
+      ...(na !== undefined ? { notApplicableReason: redactor.redact(na) } : {}),
+      ...(error ? { error } : {}),
+    };
+  }
+
+  private mergePrevious(outcomes: CheckOutcome[]): CheckOutcome[] {
+    const file = process.env[reporterEnv.mergeChecks];
+    if (!file || !existsSync(file)) return outcomes;
+    const previous = (JSON.parse(readFileSync(file, 'utf8')) as { checks: CheckOutcome[] }).checks;
+    const key = (o: CheckOutcome) => `${o.project ?? ''}|${o.title}`;
+    const merged = new Map(previous.map((o) => [key(o), o]));
+    for (const o of outcomes) {
+      const old = merged.get(key(o));
+      if (!old || o.status !== 'notRun' || old.status === 'notRun') merged.set(key(o), o);
+    }
+    return [...merged.values()];
+  }
+
+  onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
+    const redactor = knownSecretsRedactor();
+    const tests = this.rootSuite?.allTests() ?? [];
+    const outcomes = this.mergePrevious(tests.map((t) => this.outcome(t, redactor)));
+    let target: ConformanceReport['target'] = { name: 'unknown', local: false, interpretations: {} };
+    try {
+      const p = readWorkerProfile();
+      target = {
+        name: p.name, local: p.local,
+        ...(p.environment ? { environment: p.environment } : {}),
+        ...(p.authUrlUs ? { authUrlUs: p.authUrlUs } : {}),
+        ...(p.authUrlEu ? { authUrlEu: p.authUrlEu } : {}),
+        ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}),
+        interpretations: Object.fromEntries(Object.entries(p.interpretations as Record<string, string | undefined>).filter((e): e is [string, string] => typeof e[1] === 'string')),
+      };
+    } catch {
+      // run outside the `run` command without a profile: the report still says what ran
+    }
+    const env = process.env;
+    const level = (['must', 'should', 'all'].includes(env[reporterEnv.level] ?? '') ? env[reporterEnv.level] : 'all') as Level;
+    const shard = env[reporterEnv.shard] ?? (this.config?.shard ? `${this.config.shard.current}/${this.config.shard.total}` : undefined);
+    const grep = env[reporterEnv.grep];
+    const report = buildReport(loadCatalogue(), outcomes, {
+      level,
+      filtered: env[reporterEnv.filtered] === '1' || grep !== undefined || shard !== undefined,
+      strict: env[reporterEnv.strict] === '1',
+      ...(grep ? { grep } : {}),
+      ...(shard ? { shard } : {}),
+      suiteVersion: suiteVersion(),
+      startedAt: this.startedAt,
+      durationMs: result.duration,
+      target,
+    });
+    this.report = report;
+    mkdirSync(this.outputDir, { recursive: true });
+    const write = (name: string, text: string) => writeFileSync(join(this.outputDir, name), redactor.redact(text));
+    write('conformance.json', `${JSON.stringify({ $schema: '../schemas/conformance-report.schema.json', ...report }, null, 2)}\n`);
+    write('traceability.html', renderTraceability(report));
+    write('checks.json', `${JSON.stringify({ checks: outcomes }, null, 2)}\n`);
+    if (this.printsToStdio()) console.log(redactor.redact(renderSummary(report, process.stdout.isTTY, relative(process.cwd(), this.outputDir) || '.')));
+    // Playwright's own status says whether tests failed; the conformance verdict decides the exit code.
+    const code = exitCodeFor(report.verdict, report.selection.strict);
+    return Promise.resolve({ status: code === 0 ? 'passed' : 'failed' });
+  }
+
+  onExit(): Promise<void> {
+    scrubDirectory(this.outputDir, knownSecretsRedactor());
+    return Promise.resolve();
+  }
+}

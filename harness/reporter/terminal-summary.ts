@@ -1,0 +1,46 @@
+// The terminal summary: one line per area, the requirements that need attention, and one final
+// verdict line (what a CI log shows).
+import type { ConformanceReport, Verdict } from './report.schema.ts';
+
+const order: Verdict[] = ['PASS', 'FAIL', 'WARN', 'SKIP', 'NOT_APPLICABLE', 'UNCHECKED'];
+
+export function renderSummary(report: ConformanceReport, colour = false, where = 'reports'): string {
+  const paint = (v: string, text: string): string => {
+    if (!colour) return text;
+    const code = v === 'PASS' ? 32 : v === 'FAIL' ? 31 : v === 'WARN' ? 33 : v === 'UNCHECKED' ? 35 : 90;
+    return `\u001b[${code}m${text}\u001b[0m`;
+  };
+  const lines: string[] = ['', `Conformance of ${report.target.name} (suite ${report.suiteVersion}, level ${report.selection.level})`];
+  const areas = [...new Set(report.requirements.map((r) => r.area))];
+  const width = Math.max(8, ...areas.map((a) => a.length));
+  for (const area of areas) {
+    const rs = report.requirements.filter((r) => r.area === area);
+    const parts = order.map((v) => [v, rs.filter((r) => r.verdict === v).length] as const).filter(([, n]) => n > 0).map(([v, n]) => paint(v, `${n} ${v}`));
+    lines.push(`  ${area.padEnd(width)}  ${parts.join(', ')}`);
+  }
+  const broken = report.requirements.filter((r) => r.verdict === 'FAIL' || r.verdict === 'WARN');
+  if (broken.length > 0) {
+    lines.push('', 'Broken:');
+    for (const r of broken) lines.push(`  ${paint(r.verdict, r.verdict.padEnd(4))} ${r.id}  ${(r.reason ?? '').split('\n')[0]!.slice(0, 160)}`);
+  }
+  const unchecked = report.requirements.filter((r) => r.verdict === 'UNCHECKED');
+  if (unchecked.length > 0) {
+    lines.push('', paint('UNCHECKED', `UNCHECKED — catalogued but no check cites them (a defect of the suite): ${unchecked.length}`));
+    for (const area of areas) {
+      const ids = unchecked.filter((r) => r.area === area).map((r) => r.id);
+      if (ids.length > 0) lines.push(`  ${area.padEnd(width)}  ${ids.join(' ')}`);
+    }
+  }
+  const skipped = report.requirements.filter((r) => r.verdict === 'SKIP');
+  if (skipped.length > 0) {
+    const reasons = new Map<string, number>();
+    for (const r of skipped) reasons.set(r.reason ?? 'no reason', (reasons.get(r.reason ?? 'no reason') ?? 0) + 1);
+    lines.push('', 'Held back (SKIP):');
+    for (const [reason, n] of reasons) lines.push(`  ${String(n).padStart(3)} × ${reason}`);
+  }
+  for (const id of report.unknownRequirementIds) lines.push(paint('FAIL', `  suite defect: a check cites unknown requirement ${id}`));
+  for (const t of report.checksWithoutRequirement) lines.push(paint('WARN', `  suite defect: check cites no requirement: ${t}`));
+  const s = report.summary;
+  lines.push('', paint(report.verdict, `CONFORMANCE ${report.verdict}: ${order.map((v) => `${s[v]} ${v}`).join(', ')} of ${s.total} requirements (${report.checks.total} checks) — ${where}/conformance.json, ${where}/traceability.html`));
+  return lines.join('\n');
+}

@@ -1,0 +1,53 @@
+// reports/traceability.html: requirement → checks → verdict, one self-contained page (inline CSS,
+// no script, no CDN), readable offline and safe to hand over.
+import type { ConformanceReport, Verdict } from './report.schema.ts';
+
+const escape = (s: string): string => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const colours: Record<Verdict, string> = {
+  PASS: '#1a7f37', FAIL: '#cf222e', WARN: '#9a6700', SKIP: '#57606a', NOT_APPLICABLE: '#8c959f', UNCHECKED: '#8250df',
+};
+
+const badge = (v: Verdict): string => `<span class="v" style="background:${colours[v]}">${v}</span>`;
+
+export function renderTraceability(report: ConformanceReport): string {
+  const t = report.target;
+  const summary = (Object.keys(colours) as Verdict[]).map((v) => `${badge(v)} ${report.summary[v]}`).join(' &nbsp; ');
+  const areas = [...new Set(report.requirements.map((r) => r.area))];
+  const sections = areas.map((area) => {
+    const rows = report.requirements.filter((r) => r.area === area).map((r) => {
+      const checks = r.checks.length === 0
+        ? '<em>no check</em>'
+        : `<ul>${r.checks.map((c) => `<li>${badge(c.verdict)} ${escape(c.title)} <small>(${c.project ? `${escape(c.project)}, ` : ''}${Math.round(c.durationMs)} ms)</small>${c.reason ? `<div class="reason">${escape(c.reason)}</div>` : ''}</li>`).join('')}</ul>`;
+      return `<tr id="${escape(r.id)}"><td><a href="#${escape(r.id)}">${escape(r.id)}</a><br><small>${escape(r.level)}${r.interpretation ? ` · ${escape(r.interpretation)}` : ''}</small></td>` +
+        `<td>${badge(r.verdict)}${r.reason && r.verdict !== 'PASS' ? `<div class="reason">${escape(r.reason)}</div>` : ''}</td>` +
+        `<td>${escape(r.statement)}<br><small>${escape(r.source)}</small></td><td>${checks}</td></tr>`;
+    }).join('\n');
+    return `<h2>${escape(area)}</h2>\n<table><thead><tr><th>requirement</th><th>verdict</th><th>statement · source</th><th>checks</th></tr></thead><tbody>\n${rows}\n</tbody></table>`;
+  }).join('\n');
+  const defects = [
+    ...report.unknownRequirementIds.map((id) => `<li>a check cites <code>${escape(id)}</code>, which is not in the catalogue</li>`),
+    ...report.checksWithoutRequirement.map((title) => `<li>the check <code>${escape(title)}</code> cites no requirement</li>`),
+  ];
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Traceability — ${escape(t.name)}</title>
+<style>
+body{font:14px/1.45 system-ui,sans-serif;margin:2rem;color:#1f2328}
+table{border-collapse:collapse;width:100%;margin-bottom:2rem}
+th,td{border:1px solid #d0d7de;padding:.4rem .6rem;vertical-align:top;text-align:left}
+th{background:#f6f8fa}
+.v{color:#fff;border-radius:3px;padding:0 .35rem;font-size:12px;font-weight:600;white-space:nowrap}
+.reason{color:#57606a;font-size:12px;white-space:pre-wrap}
+ul{margin:0;padding-left:1rem}
+small{color:#57606a}
+</style></head>
+<body>
+<h1>Conformance traceability: ${escape(t.name)} — ${badge(report.verdict)}</h1>
+<p>Suite ${escape(report.suiteVersion)} · started ${escape(report.startedAt)} · ${Math.round(report.durationMs / 1000)} s · level ${escape(report.selection.level)}${report.selection.grep ? ` · grep ${escape(report.selection.grep)}` : ''}</p>
+<p>${[t.authUrlUs && `US ${escape(t.authUrlUs)}`, t.authUrlEu && `EU ${escape(t.authUrlEu)}`, t.baseUrl && `APIs ${escape(t.baseUrl)}`].filter(Boolean).join(' · ')}</p>
+<p>${summary} &nbsp; (${report.summary.total} requirements; ${report.checks.total} checks: ${report.checks.passed} passed, ${report.checks.failed} failed, ${report.checks.skipped} skipped)</p>
+${defects.length > 0 ? `<h2>Defects of the suite</h2><ul>${defects.join('')}</ul>` : ''}
+${sections}
+</body></html>
+`;
+}

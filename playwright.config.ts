@@ -1,0 +1,44 @@
+// Playwright Test configuration of the conformance suite (API checks only: no browser).
+//
+// Two projects:
+//   conformance  every check that leaves the target's shared state alone, fully parallel;
+//   time-travel  checks that move the target's clock (@clock) or switch its faults (@serial):
+//                one worker, after the conformance project, because moving a shared clock
+//                would break checks running beside them.
+//
+// The target comes from the `run` command (TOKEN_CONFORMANCE_PROFILE names the resolved profile).
+// Run directly (`npx playwright test`), the global setup starts the bundled reference server.
+import { defineConfig, type ReporterDescription } from '@playwright/test';
+import { join } from 'node:path';
+
+const reportsDir = process.env.TOKEN_CONFORMANCE_REPORTS_DIR ?? join(import.meta.dirname, 'reports');
+const junitName = process.env.TOKEN_CONFORMANCE_JUNIT_NAME ?? 'junit.xml';
+const sharded = process.argv.some((a) => a === '--shard' || a.startsWith('--shard='));
+const serialTags = /@clock|@serial/;
+
+const reporters: ReporterDescription[] = [
+  [process.env.CI ? 'dot' : 'list'],
+  ['junit', { outputFile: join(reportsDir, junitName) }],
+  ['allure-playwright', { resultsDir: join(reportsDir, 'allure-results'), detail: true, suiteTitle: true }],
+  ['./harness/reporter/conformance.reporter.ts', { outputDir: reportsDir }],
+  ...(sharded ? [['blob', { outputDir: join(reportsDir, 'blob-report') }] as ReporterDescription] : []),
+];
+
+export default defineConfig({
+  testDir: join(import.meta.dirname, 'specs'),
+  testMatch: '**/*.spec.ts',
+  outputDir: join(import.meta.dirname, 'test-results'),
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  // Two cores: API checks wait on the network far more than they compute.
+  workers: process.env.CI ? 2 : 4,
+  fullyParallel: true,
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  globalSetup: './harness/playwright/global-setup.ts',
+  reporter: reporters,
+  projects: [
+    { name: 'conformance', grepInvert: serialTags },
+    { name: 'time-travel', grep: serialTags, dependencies: ['conformance'], workers: 1, fullyParallel: false },
+  ],
+});

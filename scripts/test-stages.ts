@@ -1,0 +1,46 @@
+// Test stages beyond the unit tests, picked up by scripts/run-tests.ts (`npm test`).
+//   conformance  the suite against the bundled reference server, exactly like `npm start`;
+//                counts are checks (Playwright tests), not requirements, read from reports/checks.json.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+interface Counts { passed: number; failed: number; skipped: number }
+interface Stage { name: string; run(): Promise<Counts> }
+
+const root = join(import.meta.dirname, '..');
+
+function exec(args: string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit' });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+  });
+}
+
+interface CheckRecord { status: 'passed' | 'failed' | 'timedOut' | 'interrupted' | 'skipped' | 'notRun' }
+
+/** Counts of checks from the conformance reporter's raw outcomes. */
+export function countChecks(file: string): Counts | undefined {
+  if (!existsSync(file)) return undefined;
+  const { checks } = JSON.parse(readFileSync(file, 'utf8')) as { checks: CheckRecord[] };
+  return {
+    passed: checks.filter((c) => c.status === 'passed').length,
+    failed: checks.filter((c) => c.status === 'failed' || c.status === 'timedOut' || c.status === 'interrupted').length,
+    skipped: checks.filter((c) => c.status === 'skipped' || c.status === 'notRun').length,
+  };
+}
+
+const conformanceStage: Stage = {
+  name: 'conformance',
+  async run() {
+    const reports = join(root, 'reports');
+    const code = await exec([join(root, 'bin', 'token-conformance.js'), 'run', '--target', join(root, 'profiles', 'reference.json'), '--start-reference', '--reports', reports]);
+    const counts = countChecks(join(reports, 'checks.json'));
+    // Exit 2 (bad profile, server did not start) or no report at all must not read as a clean run.
+    if (!counts || code === 2) return { passed: counts?.passed ?? 0, failed: Math.max(1, counts?.failed ?? 0), skipped: counts?.skipped ?? 0 };
+    return counts;
+  },
+};
+
+export const stages: Stage[] = [conformanceStage];
