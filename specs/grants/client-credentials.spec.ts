@@ -1,0 +1,94 @@
+// grant_type=client_credentials (spec §2.2, §3 row 1, §4 rows 1-2, §5.2-5.4; RFC 6749 §4.4).
+// Every client, address and interpretation comes from the target profile through the fixtures.
+import { expect, needs, requirement, test } from '../../fixtures/index.ts';
+
+/** A scope value no target grants (RFC 6749 §3.3 scope-token syntax). */
+const unknownScope = 'token-conformance.unknown-scope';
+
+test.describe('grant_type=client_credentials', () => {
+  test('GRANT-CC-001 a US client_credentials request gets a token without refresh_token or scope',
+    requirement('GRANT-CC-001', needs('us', 'client:usClient')),
+    async ({ tokenClient }) => {
+      const res = await tokenClient.clientCredentials({ region: 'us', client: 'usClient' });
+      await expect(res).toBeTokenSuccess();
+      expect(res.body, `no refresh_token — got ${res.describe()}`).not.toHaveProperty('refresh_token');
+      expect(res.body, `no scope — got ${res.describe()}`).not.toHaveProperty('scope');
+    });
+
+  test('GRANT-CC-002 an EU client_credentials request gets a token whose scope is exactly empty_default, without refresh_token',
+    requirement('GRANT-CC-002', needs('eu', 'client:euClient')),
+    async ({ tokenClient }) => {
+      const res = await tokenClient.clientCredentials({ region: 'eu', client: 'euClient' });
+      await expect(res).toBeTokenSuccess();
+      expect(res.body, `scope is exactly empty_default — got ${res.describe()}`).toHaveProperty('scope', 'empty_default');
+      expect(res.body, `no refresh_token — got ${res.describe()}`).not.toHaveProperty('refresh_token');
+    });
+
+  test('GRANT-CC-006 a client not registered with Data Services gets the declared outcome (token refused by the gateway, or unauthorized_client)',
+    requirement('GRANT-CC-006', needs('us')),
+    async ({ tokenClient, api, target }) => {
+      const declared = target.interpretation<'token-issued' | 'unauthorized_client'>('unregisteredClient');
+      const res = await tokenClient.clientCredentials({ region: 'us', client: 'usUnregisteredClient' });
+      if (declared === 'unauthorized_client') {
+        await expect(res, 'declared unregisteredClient=unauthorized_client').toBeTokenError('unauthorized_client');
+        return;
+      }
+      await test.step('a token is issued (declared unregisteredClient=token-issued)', async () => {
+        await expect(res).toBeTokenSuccess();
+      });
+      await test.step('the gateway refuses the token with 000-1100', async () => {
+        await expect(await api.person('existing', { token: res.accessToken! })).toBeGatewayError('000-1100');
+      });
+    });
+
+  test('GRANT-CC-007 an EU client_credentials request with an unknown scope value is refused with invalid_scope',
+    requirement('GRANT-CC-007', needs('eu', 'client:euClient')),
+    async ({ tokenClient }) => {
+      const res = await tokenClient.clientCredentials({ region: 'eu', client: 'euClient', extra: { scope: unknownScope } });
+      await expect(res).toBeTokenError('invalid_scope');
+    });
+
+  test('GRANT-CC-008 a US client_credentials request with a scope parameter gets the declared outcome (ignored, or invalid_scope)',
+    requirement('GRANT-CC-008', needs('us', 'client:usClient')),
+    async ({ tokenClient, target }) => {
+      const declared = target.interpretation<'ignored' | 'invalid_scope'>('usClientCredentialsScope');
+      const knownScope = target.interpretation<string[]>('passwordScopes')[0];
+      expect(knownScope, 'setup: the target declares at least one scope value (passwordScopes)').toBeTruthy();
+      for (const [label, scope] of [['a scope value the target knows', knownScope!], ['an unknown scope value', unknownScope]] as const) {
+        await test.step(`scope=${label} (declared usClientCredentialsScope=${declared})`, async () => {
+          const res = await tokenClient.clientCredentials({ region: 'us', client: 'usClient', extra: { scope } });
+          if (declared === 'invalid_scope') {
+            await expect(res).toBeTokenError('invalid_scope');
+            return;
+          }
+          await expect(res).toBeTokenSuccess();
+          expect(res.body, `the response has no scope — got ${res.describe()}`).not.toHaveProperty('scope');
+        });
+      }
+    });
+
+  test('GRANT-CC-009 credentials of a client registered in the other environment are refused with invalid_client',
+    requirement('GRANT-CC-009', needs('us')),
+    async ({ tokenClient, target }) => {
+      const status = target.interpretation<number>('invalidClientStatus');
+      const res = await tokenClient.clientCredentials({ region: 'us', client: 'otherEnvironmentClient' });
+      await expect(res, `declared invalidClientStatus=${status}`).toBeTokenError('invalid_client', { status });
+    });
+
+  test('GRANT-CC-010 client credentials of one region at the other region\'s token endpoint get the declared outcome (invalid_client, or accepted)',
+    requirement('GRANT-CC-010', needs('us', 'eu', 'client:usClient', 'client:euClient')),
+    async ({ tokenClient, target }) => {
+      const declared = target.interpretation<'invalid_client' | 'accepted'>('crossRegionCredentials');
+      const cases = [
+        { label: 'US client credentials at the EU endpoint', region: 'eu', client: 'usClient' },
+        { label: 'EU client credentials at the US endpoint', region: 'us', client: 'euClient' },
+      ] as const;
+      for (const { label, region, client } of cases) {
+        await test.step(`${label} (declared crossRegionCredentials=${declared})`, async () => {
+          const res = await tokenClient.clientCredentials({ region, client });
+          if (declared === 'accepted') await expect(res).toBeTokenSuccess();
+          else await expect(res).toBeTokenError('invalid_client');
+        });
+      }
+    });
+});

@@ -1,0 +1,155 @@
+// grant_type=refresh_token (spec §2.1, §3 row 4, §4 row 4, §8; RFC 6749 §5.2, §6).
+// Refresh checks burn refresh tokens: each one obtains fresh tokens from the password grant with
+// the profile's burnableUser, the user whose refresh tokens the suite may burn.
+import { randomBytes } from 'node:crypto';
+import { expect, needs, requirement, test } from '../../fixtures/index.ts';
+import type { PasswordRequestOptions, TokenClient, TokenSet } from '../../fixtures/index.ts';
+
+/** A scope value no target grants (RFC 6749 §3.3 scope-token syntax). */
+const notGrantedScope = 'token-conformance.not-granted';
+
+/** What every check here needs to obtain refresh tokens at US. */
+const usRefresh = ['us', 'client:usPasswordClient', 'user:burnableUser'] as const;
+
+/** Fresh tokens from a password grant with the burnable user (`setup:` when no refresh_token comes back). */
+async function freshTokens(tokenClient: TokenClient, options: PasswordRequestOptions = {}): Promise<TokenSet & { refresh_token: string }> {
+  const tokens = await tokenClient.obtain.password({ region: 'us', client: 'usPasswordClient', user: 'burnableUser', ...options });
+  expect(tokens.refresh_token, 'setup: the password grant returns a refresh_token').toBeTruthy();
+  return tokens as TokenSet & { refresh_token: string };
+}
+
+/** A scope string as a sorted list of distinct values (compared as a set). */
+const scopeSet = (scope: string | undefined): string[] => [...new Set((scope ?? '').split(' '))].sort();
+
+test.describe('grant_type=refresh_token', () => {
+  test('GRANT-RT-001 a US refresh with an unused refresh token gets a token with refresh_token and scope',
+    requirement('GRANT-RT-001', needs(...usRefresh)),
+    async ({ tokenClient }) => {
+      const first = await freshTokens(tokenClient);
+      const res = await tokenClient.refresh(first.refresh_token, { region: 'us', client: 'usPasswordClient' });
+      await expect(res).toBeTokenSuccess();
+      expect(res.refreshToken, `a refresh_token string — got ${res.describe()}`).toBeTruthy();
+      expect(res.scope, `a scope string — got ${res.describe()}`).toBeTruthy();
+    });
+
+  test('GRANT-RT-002 a refresh returns a refresh_token and an access_token that differ from the ones it replaced',
+    requirement('GRANT-RT-002', needs(...usRefresh)),
+    async ({ tokenClient }) => {
+      const first = await freshTokens(tokenClient);
+      const second = await tokenClient.obtain.refresh(first.refresh_token, { region: 'us', client: 'usPasswordClient' });
+      expect(second.refresh_token, 'the refresh returns a refresh_token').toBeTruthy();
+      expect(second.refresh_token === first.refresh_token, 'the new refresh_token differs from the replaced one').toBe(false);
+      expect(second.access_token === first.access_token, 'the new access_token differs from the replaced one').toBe(false);
+    });
+
+  test('GRANT-RT-003 a refresh without a scope parameter returns the scope of the original grant',
+    requirement('GRANT-RT-003', needs(...usRefresh)),
+    async ({ tokenClient }) => {
+      const first = await freshTokens(tokenClient);
+      expect(first.scope, 'setup: the password grant returns a scope').toBeTruthy();
+      const res = await tokenClient.refresh(first.refresh_token, { region: 'us', client: 'usPasswordClient' });
+      await expect(res).toBeTokenSuccess();
+      expect(scopeSet(res.scope), `scope "${res.scope ?? '(none)'}" as a set, original "${first.scope}"`).toEqual(scopeSet(first.scope));
+    });
+
+  test('GRANT-RT-004 a refresh whose scope includes a value not originally granted is refused with invalid_scope',
+    requirement('GRANT-RT-004', needs(...usRefresh)),
+    async ({ tokenClient }) => {
+      const first = await freshTokens(tokenClient);
+      expect(first.scope, 'setup: the password grant returns a scope').toBeTruthy();
+      const res = await tokenClient.refresh(first.refresh_token, { region: 'us', client: 'usPasswordClient', extra: { scope: `${first.scope} ${notGrantedScope}` } });
+      await expect(res).toBeTokenError('invalid_scope');
+    });
+
+  test('GRANT-RT-005 a refresh whose scope is a strict subset of the original grant gets exactly the requested scope',
+    requirement('GRANT-RT-005', needs(...usRefresh)),
+    async ({ tokenClient }) => {
+      const first = await freshTokens(tokenClient);
+      const original = scopeSet(first.scope).filter((s) => s !== '');
+      expect(original.length, `setup: the password grant returns at least two scope values — got "${first.scope ?? '(none)'}"`).toBeGreaterThanOrEqual(2);
+      const requested = original.slice(0, -1);
+      const res = await tokenClient.refresh(first.refresh_token, { region: 'us', client: 'usPasswordClient', extra: { scope: requested.join(' ') } });
+      await expect(res).toBeTokenSuccess();
+      expect(scopeSet(res.scope), `scope "${res.scope ?? '(none)'}" as a set, requested "${requested.join(' ')}"`).toEqual(requested);
+    });
+
+  test('GRANT-RT-006 a refresh token presented with another client\'s valid credentials is refused with invalid_grant',
+    requirement('GRANT-RT-006', needs(...usRefresh)),
+    async ({ tokenClient }) => {
+      const first = await freshTokens(tokenClient);
+      const res = await tokenClient.refresh(first.refresh_token, { region: 'us', client: 'usClient2' });
+      await expect(res).toBeTokenError('invalid_grant');
+    });
+
+  test('GRANT-RT-007 a refresh_token request without the refresh_token parameter is refused with invalid_request',
+    requirement('GRANT-RT-007', needs('us', 'client:usPasswordClient')),
+    async ({ tokenClient }) => {
+      const res = await tokenClient.refresh('', { region: 'us', client: 'usPasswordClient', omit: ['refresh_token'] });
+      await expect(res).toBeTokenError('invalid_request');
+    });
+
+  test('GRANT-RT-008 a refresh_token that is a random string, an access token or a truncated refresh token is refused with invalid_grant',
+    requirement('GRANT-RT-008', needs(...usRefresh)),
+    async ({ tokenClient }) => {
+      const first = await freshTokens(tokenClient);
+      const cases = [
+        { label: 'a random string', value: randomBytes(24).toString('base64url') },
+        { label: 'an access token', value: first.access_token },
+        { label: 'a truncated refresh token', value: first.refresh_token.slice(0, -1) },
+      ];
+      for (const { label, value } of cases) {
+        await test.step(label, async () => {
+          await expect(await tokenClient.refresh(value, { region: 'us', client: 'usPasswordClient' })).toBeTokenError('invalid_grant');
+        });
+      }
+    });
+
+  test('GRANT-RT-009 a refresh with a valid refresh token and a wrong client_secret is refused with invalid_client',
+    requirement('GRANT-RT-009', needs(...usRefresh)),
+    async ({ tokenClient, target }) => {
+      const status = target.interpretation<number>('invalidClientStatus');
+      const first = await freshTokens(tokenClient);
+      const { clientId, clientSecret } = tokenClient.credentials('usPasswordClient');
+      const res = await tokenClient.refresh(first.refresh_token, { region: 'us', client: { clientId, clientSecret: `${clientSecret}-wrong` } });
+      await expect(res, `declared invalidClientStatus=${status}`).toBeTokenError('invalid_client', { status });
+    });
+
+  test('GRANT-RT-010 a refresh by a client allowed only client_credentials is refused with unauthorized_client or invalid_grant',
+    requirement('GRANT-RT-010', needs(...usRefresh)),
+    async ({ tokenClient }) => {
+      const first = await freshTokens(tokenClient);
+      const res = await tokenClient.refresh(first.refresh_token, { region: 'us', client: 'usCcOnlyClient' });
+      await expect(res).toBeTokenError(['unauthorized_client', 'invalid_grant']);
+    });
+
+  test('GRANT-RT-011 a refresh_token request at the EU endpoint gets the declared outcome',
+    requirement('GRANT-RT-011', needs('eu', 'client:euClient', 'user:burnableUser')),
+    async ({ tokenClient, target }) => {
+      const declared = target.interpretation<'unsupported_grant_type' | 'unauthorized_client' | 'supported'>('euOtherGrants');
+      if (declared === 'supported') {
+        const first = await freshTokens(tokenClient, { region: 'eu', client: 'euClient' });
+        const res = await tokenClient.refresh(first.refresh_token, { region: 'eu', client: 'euClient' });
+        await expect(res, 'declared euOtherGrants=supported').toBeTokenSuccess();
+        return;
+      }
+      // No EU refresh token can exist: present a fresh, unused US one with the EU client.
+      const first = await freshTokens(tokenClient);
+      const res = await tokenClient.refresh(first.refresh_token, { region: 'eu', client: 'euClient' });
+      await expect(res, `declared euOtherGrants=${declared}`).toBeTokenError(declared);
+    });
+
+  test('GRANT-RT-013 a refresh token presented with a wrong client_secret stays unused: the right credentials then refresh it',
+    requirement('GRANT-RT-013', needs(...usRefresh)),
+    async ({ tokenClient }) => {
+      const first = await freshTokens(tokenClient);
+      const { clientId, clientSecret } = tokenClient.credentials('usPasswordClient');
+      await test.step('refused for a wrong client_secret', async () => {
+        const refused = await tokenClient.refresh(first.refresh_token, { region: 'us', client: { clientId, clientSecret: `${clientSecret}-wrong` } });
+        expect(refused.ok, `setup: the wrong client_secret is refused — got ${refused.describe()}`).toBe(false);
+        expect(refused.status, `setup: the refusal is an error status — got ${refused.describe()}`).toBeGreaterThanOrEqual(400);
+      });
+      await test.step('the same refresh token with the right credentials succeeds', async () => {
+        await expect(await tokenClient.refresh(first.refresh_token, { region: 'us', client: 'usPasswordClient' })).toBeTokenSuccess();
+      });
+    });
+});
