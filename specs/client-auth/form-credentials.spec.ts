@@ -1,0 +1,51 @@
+// Client authentication by form fields, the spec's method (spec §2.1; RFC 6749 §2.3.1, §5.2).
+//   AUTH-CLI-004  a wrong client_secret: invalid_client with the declared status (OI-2);
+//   AUTH-CLI-005  an unknown client_id: invalid_client with the declared status (OI-2);
+//   AUTH-CLI-007  a missing client_secret, or no client credentials at all: 400 and the declared error (OI-13).
+import { randomUUID } from 'node:crypto';
+import { expect, needs, requirement, test, type Region } from '../../fixtures/index.ts';
+import { clientCredentialsKind } from '../token-requests/raw-response.helper.ts';
+
+const regions: Region[] = ['us', 'eu'];
+const clientOf = (region: Region) => (region === 'eu' ? 'euClient' : 'usClient');
+
+test.describe('client authentication: form fields', () => {
+  for (const region of regions) {
+    const R = region.toUpperCase();
+
+    test(`AUTH-CLI-004 at ${R} a wrong client_secret sent as a form field is refused with invalid_client and the declared status (OI-2)`,
+      requirement('AUTH-CLI-004', needs(region)),
+      async ({ tokenClient, target }) => {
+        const status = Number(target.interpretation<number>('invalidClientStatus'));
+        const client = tokenClient.credentials(clientOf(region));
+        const res = await tokenClient.clientCredentials({ region, client: { clientId: client.clientId, clientSecret: `${client.clientSecret}-wrong` } });
+        await expect(res, `wrong client_secret (declared invalidClientStatus=${status})`).toBeTokenError('invalid_client', { status });
+        if (res.status === 401) {
+          expect(res.header('www-authenticate'), `a 401 carries WWW-Authenticate — got ${res.describe()}`).toBeTruthy();
+        }
+      });
+
+    test(`AUTH-CLI-005 at ${R} an unknown client_id is refused with invalid_client and the declared status (OI-2)`,
+      requirement('AUTH-CLI-005', needs(region)),
+      async ({ tokenClient, target }) => {
+        const status = Number(target.interpretation<number>('invalidClientStatus'));
+        const res = await tokenClient.clientCredentials({ region, client: { clientId: `unknown-client-${randomUUID()}`, clientSecret: `unknown-secret-${randomUUID()}` } });
+        await expect(res, `unknown client_id (declared invalidClientStatus=${status})`).toBeTokenError('invalid_client', { status });
+      });
+
+    test(`AUTH-CLI-007 at ${R} a token request without client_secret, or without client_id and client_secret, is refused with 400 and the declared error (OI-13)`,
+      requirement('AUTH-CLI-007', needs(region)),
+      async ({ tokenClient, target }) => {
+        const declared = target.interpretation<string>('missingClientCredentialsError');
+        const client = tokenClient.credentials(clientOf(region));
+        const cases: { label: string; fields: [string, string][] }[] = [
+          { label: 'client_secret omitted', fields: [['grant_type', 'client_credentials'], ['client_id', client.clientId]] },
+          { label: 'client_id and client_secret omitted', fields: [['grant_type', 'client_credentials']] },
+        ];
+        for (const c of cases) {
+          const res = await tokenClient.post(region, c.fields, { auth: 'none', kind: clientCredentialsKind(region), label: `client_credentials at ${R}, ${c.label}` });
+          await expect.soft(res, `${c.label} (declared missingClientCredentialsError=${declared})`).toBeTokenError(declared, { status: 400 });
+        }
+      });
+  }
+});

@@ -1,0 +1,22 @@
+// A grant_type the target does not support (RFC 6749 §5.2; spec §7.1): refused with 400 and the
+// error the target declares (OI-1). Client_Credentials checks that grant_type values are compared
+// case-sensitively.
+import { expect, needs, requirement, test, type Region } from '../../fixtures/index.ts';
+
+const regions: Region[] = ['us', 'eu'];
+const unsupportedGrants = ['authorization_code', 'urn:example:unknown', 'Client_Credentials'];
+
+test.describe('token endpoint: unsupported grant types', () => {
+  for (const region of regions) {
+    const R = region.toUpperCase();
+    test(`ERR-TOK-004 at ${R} a grant_type the target does not support is refused with 400 and the declared error (OI-1)`,
+      requirement('ERR-TOK-004', needs(region)),
+      async ({ tokenClient, target }) => {
+        const declared = target.interpretation<string>('unsupportedGrantError');
+        for (const grantType of unsupportedGrants) {
+          const res = await tokenClient.clientCredentials({ region, override: { grant_type: grantType } });
+          await expect.soft(res, `grant_type=${grantType} (declared unsupportedGrantError=${declared})`).toBeTokenError(declared, { status: 400 });
+        }
+      });
+  }
+});

@@ -1,0 +1,104 @@
+// The form parameters of a token request (spec §2.1; RFC 6749 §3.2, App. B).
+//   TOKEN-REQ-005  a repeated parameter is refused with invalid_request, even with the same value;
+//   TOKEN-REQ-006  an empty grant_type counts as absent;
+//   TOKEN-REQ-007  an unknown parameter is ignored;
+//   TOKEN-REQ-009  a missing grant_type is refused with invalid_request;
+//   TOKEN-REQ-012  percent-escaped ordinary characters are decoded.
+import type { TokenResponse } from '../../fixtures/index.ts';
+import { expect, needs, requirement, test, type Region } from '../../fixtures/index.ts';
+import { asTokenResponse, clientCredentialsKind, formContentType } from './raw-response.helper.ts';
+
+const regions: Region[] = ['us', 'eu'];
+const clientOf = (region: Region) => (region === 'eu' ? 'euClient' : 'usClient');
+const formHeaders: [string, string][] = [['content-type', formContentType], ['accept', 'application/json']];
+
+/** What "as if the parameter were absent" compares between two successful responses. */
+function successShape(res: TokenResponse): Record<string, unknown> {
+  return { status: res.status, mediaType: res.mediaType, members: Object.keys(res.body).sort(), token_type: res.body.token_type, scope: res.body.scope };
+}
+
+test.describe('token request: form parameters', () => {
+  for (const region of regions) {
+    const R = region.toUpperCase();
+
+    test(`TOKEN-REQ-005 at ${R} a client_credentials request that repeats grant_type or client_id is refused with 400 invalid_request`,
+      requirement('TOKEN-REQ-005', needs(region)),
+      async ({ rawHttp, tokenClient, redactor }) => {
+        const client = tokenClient.credentials(clientOf(region));
+        const cases: { label: string; fields: [string, string][] }[] = [
+          { label: 'grant_type twice with the same value', fields: [['grant_type', 'client_credentials'], ['grant_type', 'client_credentials'], ['client_id', client.clientId], ['client_secret', client.clientSecret]] },
+          { label: 'client_id twice with the same value', fields: [['grant_type', 'client_credentials'], ['client_id', client.clientId], ['client_id', client.clientId], ['client_secret', client.clientSecret]] },
+          { label: 'client_id twice, the second an unknown id', fields: [['grant_type', 'client_credentials'], ['client_id', client.clientId], ['client_id', `unknown-${client.clientId}-x7q`], ['client_secret', client.clientSecret]] },
+        ];
+        for (const c of cases) {
+          const res = asTokenResponse(await rawHttp.send({ url: rawHttp.tokenUrl(region), headers: formHeaders, body: rawHttp.form(c.fields) }), redactor, clientCredentialsKind(region));
+          await expect.soft(res, c.label).toBeTokenError('invalid_request', { status: 400 });
+        }
+      });
+
+    test(`TOKEN-REQ-006 at ${R} a token request with an empty grant_type is refused with 400 invalid_request`,
+      requirement('TOKEN-REQ-006', needs(region)),
+      async ({ tokenClient }) => {
+        const res = await tokenClient.clientCredentials({ region, override: { grant_type: '' } });
+        await expect(res, 'grant_type= (empty)').toBeTokenError('invalid_request', { status: 400 });
+      });
+
+    test(`TOKEN-REQ-007 at ${R} a client_credentials request with the unknown parameter foo=bar succeeds as if it were absent`,
+      requirement('TOKEN-REQ-007', needs(region)),
+      async ({ tokenClient }) => {
+        const without = await tokenClient.clientCredentials({ region });
+        await expect(without, 'setup: the same request without foo=bar succeeds').toBeTokenSuccess();
+        const withFoo = await tokenClient.clientCredentials({ region, extra: { foo: 'bar' } });
+        await expect(withFoo, 'with foo=bar').toBeTokenSuccess();
+        expect(successShape(withFoo), `with foo=bar the response is shaped as without it — with: ${withFoo.describe()}; without: ${without.describe()}`)
+          .toEqual(successShape(without));
+      });
+
+    test(`TOKEN-REQ-009 at ${R} a token request without grant_type is refused with 400 invalid_request`,
+      requirement('TOKEN-REQ-009', needs(region)),
+      async ({ tokenClient }) => {
+        const res = await tokenClient.clientCredentials({ region, omit: ['grant_type'] });
+        await expect(res, 'no grant_type').toBeTokenError('invalid_request', { status: 400 });
+      });
+
+    test(`TOKEN-REQ-012 at ${R} form fields with ordinary characters written as %XX escapes are decoded and the request succeeds`,
+      requirement('TOKEN-REQ-012', needs(region)),
+      async ({ rawHttp, tokenClient, redactor }) => {
+        const client = tokenClient.credentials(clientOf(region));
+        const encode = (s: string) => rawHttp.form([['v', s]]).slice(2);
+        /** The form encoding of `value` with its first letter written as %XX (hex digits in the given case). */
+        const escapeFirstLetter = (value: string, hexCase: 'upper' | 'lower') => {
+          const at = value.search(/[A-Za-z]/);
+          const hex = value.charCodeAt(at).toString(16).padStart(2, '0');
+          return { escaped: encode(value.slice(0, at)) + `%${hexCase === 'upper' ? hex.toUpperCase() : hex.toLowerCase()}` + encode(value.slice(at + 1)), letter: value[at] };
+        };
+        expect(client.clientId, `setup: the profile's ${clientOf(region)} client_id has a letter to escape`).toMatch(/[A-Za-z]/);
+        const secret = rawHttp.form([['client_secret', client.clientSecret]]);
+        const id = encode(client.clientId);
+        const cases = [
+          { field: 'client_id', hexCase: 'upper' as const, body: (e: string) => `grant_type=client_credentials&client_id=${e}&${secret}`, value: client.clientId },
+          { field: 'client_id', hexCase: 'lower' as const, body: (e: string) => `grant_type=client_credentials&client_id=${e}&${secret}`, value: client.clientId },
+          { field: 'grant_type', hexCase: 'upper' as const, body: (e: string) => `grant_type=${e}&client_id=${id}&${secret}`, value: 'client_credentials' },
+        ];
+        for (const c of cases) {
+          const { escaped, letter } = escapeFirstLetter(c.value, c.hexCase);
+          const res = asTokenResponse(await rawHttp.send({ url: rawHttp.tokenUrl(region), headers: formHeaders, body: c.body(escaped) }), redactor, clientCredentialsKind(region));
+          await expect.soft(res, `${c.field} with '${letter}' written as a %XX escape (${c.hexCase}-case hex digits)`).toBeTokenSuccess();
+        }
+      });
+  }
+
+  test('TOKEN-REQ-005 at US a refresh_token request that repeats refresh_token with the same value is refused with 400 invalid_request',
+    requirement('TOKEN-REQ-005', needs('us')),
+    async ({ rawHttp, tokenClient, redactor }) => {
+      const issued = await tokenClient.obtain.password();
+      expect(issued.refresh_token, 'setup: the password grant returns a refresh_token').toBeTruthy();
+      const client = tokenClient.credentials('usPasswordClient');
+      const fields: [string, string][] = [
+        ['grant_type', 'refresh_token'], ['refresh_token', issued.refresh_token!], ['refresh_token', issued.refresh_token!],
+        ['client_id', client.clientId], ['client_secret', client.clientSecret],
+      ];
+      const res = asTokenResponse(await rawHttp.send({ url: rawHttp.tokenUrl('us'), headers: formHeaders, body: rawHttp.form(fields) }), redactor, 'token-response-refresh-token');
+      await expect(res, 'refresh_token twice with the same value').toBeTokenError('invalid_request', { status: 400 });
+    });
+});

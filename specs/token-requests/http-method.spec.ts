@@ -1,0 +1,46 @@
+// The token endpoints take POST only (spec §4). A GET carries the client_credentials fields in its
+// query string, so that a server which treated GET like POST would issue a token.
+import { expect, needs, requirement, test, type Region } from '../../fixtures/index.ts';
+import { asTokenResponse, clientCredentialsKind } from './raw-response.helper.ts';
+
+type NonPostAnswer = '405' | 'invalid_request' | '404';
+
+const regions: Region[] = ['us', 'eu'];
+
+test.describe('token endpoint: HTTP method', () => {
+  for (const region of regions) {
+    const R = region.toUpperCase();
+    test(`TOKEN-REQ-001 a GET to the ${R} token endpoint issues no token and is refused as the target declares (OI-12)`,
+      requirement('TOKEN-REQ-001', needs(region)),
+      async ({ rawHttp, tokenClient, target, redactor }) => {
+        const client = tokenClient.credentials(region === 'eu' ? 'euClient' : 'usClient');
+        const query = rawHttp.form([['grant_type', 'client_credentials'], ['client_id', client.clientId], ['client_secret', client.clientSecret]]);
+        const res = asTokenResponse(await rawHttp.send({
+          method: 'GET',
+          url: `${rawHttp.tokenUrl(region)}?${query}`,
+          headers: [['accept', 'application/json']],
+        }), redactor, clientCredentialsKind(region));
+
+        expect(res.accessToken, `a GET issues no access_token — got ${res.describe()}`).toBeUndefined();
+        expect(res.refreshToken, `a GET issues no refresh_token — got ${res.describe()}`).toBeUndefined();
+
+        const declared = String(target.interpretation<NonPostAnswer | number>('nonPostTokenRequest')) as NonPostAnswer;
+        switch (declared) {
+          case '405':
+            expect(res.status, `declared nonPostTokenRequest=405: status — got ${res.describe()}`).toBe(405);
+            // RFC 9110 §15.5.6: a 405 response carries Allow, listing the methods the resource takes.
+            expect(res.header('allow')?.split(',').map((m) => m.trim().toUpperCase()) ?? [],
+              `declared nonPostTokenRequest=405: the Allow header lists POST — got Allow: ${res.header('allow') ?? '(none)'}`).toContain('POST');
+            break;
+          case 'invalid_request':
+            await expect(res, 'declared nonPostTokenRequest=invalid_request').toBeTokenError('invalid_request', { status: 400 });
+            break;
+          case '404':
+            expect(res.status, `declared nonPostTokenRequest=404: status — got ${res.describe()}`).toBe(404);
+            break;
+          default:
+            throw new Error(`unknown nonPostTokenRequest value '${String(declared)}' (requirements/interpretations.json OI-12)`);
+        }
+      });
+  }
+});

@@ -1,0 +1,81 @@
+// The media type of a token request body (spec §4: application/x-www-form-urlencoded).
+//   TOKEN-REQ-002  a charset parameter on the form media type changes nothing;
+//   TOKEN-REQ-003  the same fields as a JSON body issue no token and are refused as declared (OI-5).
+import type { TokenResponse } from '../../fixtures/index.ts';
+import { expect, needs, requirement, test, type Region } from '../../fixtures/index.ts';
+import { asGatewayResponse, asTokenResponse, clientCredentialsKind, formContentType } from './raw-response.helper.ts';
+
+type NonFormAnswer = 'invalid_request' | '415-000-1005';
+
+const regions: Region[] = ['us', 'eu'];
+const clientOf = (region: Region) => (region === 'eu' ? 'euClient' : 'usClient');
+
+/** What "processed the same way" compares: the outcome, and the shape of what came back. */
+function outcome(res: TokenResponse): Record<string, unknown> {
+  return {
+    status: res.status,
+    mediaType: res.mediaType,
+    members: Object.keys(res.body).sort(),
+    error: res.error,
+    token_type: res.body.token_type,
+    scope: res.body.scope,
+    issuesToken: res.accessToken !== undefined,
+  };
+}
+
+test.describe('token endpoint: media type of the request', () => {
+  for (const region of regions) {
+    const R = region.toUpperCase();
+
+    test(`TOKEN-REQ-002 at ${R} a form sent as application/x-www-form-urlencoded;charset=UTF-8 is processed like one without the charset`,
+      requirement('TOKEN-REQ-002', needs(region)),
+      async ({ rawHttp, tokenClient, redactor }) => {
+        const client = tokenClient.credentials(clientOf(region));
+        const cases: { label: string; fields: [string, string][]; succeeds: boolean }[] = [
+          { label: 'a valid client_credentials request', succeeds: true, fields: [['grant_type', 'client_credentials'], ['client_id', client.clientId], ['client_secret', client.clientSecret]] },
+          { label: 'a request without grant_type', succeeds: false, fields: [['client_id', client.clientId], ['client_secret', client.clientSecret]] },
+        ];
+        const send = async (fields: [string, string][], contentType: string) => asTokenResponse(await rawHttp.send({
+          url: rawHttp.tokenUrl(region),
+          headers: [['content-type', contentType], ['accept', 'application/json']],
+          body: rawHttp.form(fields),
+        }), redactor, clientCredentialsKind(region));
+
+        for (const c of cases) {
+          await test.step(c.label, async () => {
+            const plain = await send(c.fields, formContentType);
+            expect(plain.ok, `setup: ${c.label} without the charset ${c.succeeds ? 'issues' : 'issues no'} token — got ${plain.describe()}`).toBe(c.succeeds);
+            const withCharset = await send(c.fields, `${formContentType};charset=UTF-8`);
+            expect(outcome(withCharset),
+              `${c.label}: with ;charset=UTF-8 — got ${withCharset.describe()}; without the charset — got ${plain.describe()}`)
+              .toEqual(outcome(plain));
+          });
+        }
+      });
+
+    test(`TOKEN-REQ-003 at ${R} a token request with a JSON body issues no token and is refused as the target declares (OI-5)`,
+      requirement('TOKEN-REQ-003', needs(region)),
+      async ({ rawHttp, tokenClient, target, redactor }) => {
+        const client = tokenClient.credentials(clientOf(region));
+        const data = await rawHttp.send({
+          url: rawHttp.tokenUrl(region),
+          headers: [['content-type', 'application/json'], ['accept', 'application/json']],
+          body: JSON.stringify({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret }),
+        });
+        const res = asTokenResponse(data, redactor, clientCredentialsKind(region));
+        expect(res.accessToken, `a JSON body issues no access_token — got ${res.describe()}`).toBeUndefined();
+
+        const declared = target.interpretation<NonFormAnswer>('nonFormTokenRequest');
+        switch (declared) {
+          case 'invalid_request':
+            await expect(res, 'declared nonFormTokenRequest=invalid_request').toBeTokenError('invalid_request', { status: 400 });
+            break;
+          case '415-000-1005':
+            await expect(asGatewayResponse(data, redactor), 'declared nonFormTokenRequest=415-000-1005').toBeGatewayError('000-1005', { status: 415 });
+            break;
+          default:
+            throw new Error(`unknown nonFormTokenRequest value '${String(declared)}' (requirements/interpretations.json OI-5)`);
+        }
+      });
+  }
+});

@@ -1,0 +1,26 @@
+// Client credentials belong in the body or in HTTP Basic, never in the URI (RFC 6749 §2.3.1, §3.2):
+// a token request whose client_id and client_secret are only in the query string issues no token.
+import { expect, needs, requirement, test, type Region } from '../../fixtures/index.ts';
+import { asTokenResponse, clientCredentialsKind, formContentType } from './raw-response.helper.ts';
+
+const regions: Region[] = ['us', 'eu'];
+
+test.describe('token request: client credentials in the query string', () => {
+  for (const region of regions) {
+    const R = region.toUpperCase();
+    test(`TOKEN-REQ-008 at ${R} a client_credentials request with client_id and client_secret only in the URL query string issues no token`,
+      requirement('TOKEN-REQ-008', needs(region)),
+      async ({ rawHttp, tokenClient, redactor }) => {
+        const client = tokenClient.credentials(region === 'eu' ? 'euClient' : 'usClient');
+        const query = rawHttp.form([['client_id', client.clientId], ['client_secret', client.clientSecret]]);
+        const res = asTokenResponse(await rawHttp.send({
+          url: `${rawHttp.tokenUrl(region)}?${query}`,
+          headers: [['content-type', formContentType], ['accept', 'application/json']],
+          body: rawHttp.form([['grant_type', 'client_credentials']]),
+        }), redactor, clientCredentialsKind(region));
+
+        expect(res.accessToken, `credentials only in the query string: no access_token — got ${res.describe()}`).toBeUndefined();
+        expect(res.refreshToken, `credentials only in the query string: no refresh_token — got ${res.describe()}`).toBeUndefined();
+      });
+  }
+});
