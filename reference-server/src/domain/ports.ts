@@ -13,6 +13,11 @@ export interface RandomSource {
   token(byteLength: number): string;
 }
 
+/** A one-way digest for high-entropy values (refresh tokens): SHA-256, base64url. */
+export interface TokenDigest {
+  digest(value: string): string;
+}
+
 /** Slow, salted hashing of client secrets and passwords, compared in constant time. */
 export interface SecretHasher {
   hash(secret: string): Promise<string>;
@@ -20,6 +25,7 @@ export interface SecretHasher {
 }
 
 export interface AccessTokenClaims {
+  /** The client id for client_credentials tokens; `tenant` + one backslash + `userName` for password and refresh_token tokens. */
   sub: string;
   client_id: string;
   scope?: string;
@@ -34,7 +40,9 @@ export interface AccessTokenClaims {
 export interface SignedAccessToken {
   token: string;
   jti: string;
+  /** Epoch milliseconds (whole seconds, as in the JWT's `iat`). */
   issuedAt: number;
+  /** Epoch milliseconds (whole seconds, as in the JWT's `exp`). */
   expiresAt: number;
 }
 
@@ -61,6 +69,8 @@ export interface Store {
   findUser(tenant: string, userName: string): User | undefined;
   saveUser(user: User): void;
   saveRefreshToken(record: RefreshTokenRecord): void;
+  /** Reads a refresh token record without changing it (checks before the atomic consume). */
+  findRefreshToken(tokenHash: string): RefreshTokenRecord | undefined;
   /** Marks the token used if it is unused, unrevoked, unexpired and bound to `clientId`; otherwise says why not. */
   consumeRefreshToken(tokenHash: string, clientId: string, now: number): ConsumeRefreshTokenResult;
   revokeFamily(familyId: string, now: number): number;
@@ -71,6 +81,10 @@ export interface Store {
   purgeExpired(before: number, limit: number): number;
   findPerson(identifier: string): PersonRecord | undefined;
   savePerson(person: PersonRecord): void;
+  /** Small server-wide settings (the signing key, the seed marker). */
+  getMeta(name: string): string | undefined;
+  /** Stores `value` unless `name` is already set, atomically; returns the value that is stored now. */
+  putMetaIfAbsent(name: string, value: string): string;
   close(): void;
 }
 

@@ -1,0 +1,163 @@
+// `token-conformance serve` options: flags, each with an environment variable; a flag wins over its
+// variable. Validated with zod; a bad value gives one line naming the flag (and variable).
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import type { RateLimitSettings } from './gateway/gateway-deps.ts';
+import type { Environment } from './domain/model.ts';
+
+export const PACKAGE_ROOT = resolve(import.meta.dirname, '..', '..');
+export const BUNDLED_SEED = resolve(PACKAGE_ROOT, 'fixtures', 'reference-seed.json');
+export const DEFAULT_PORT = 8443;
+
+interface FlagSpec {
+  env: string;
+  boolean?: true;
+  placeholder?: string;
+  help: string;
+}
+
+export const flagSpecs = {
+  host: { env: 'TC_HOST', placeholder: 'HOST', help: 'interface to listen on (default 127.0.0.1)' },
+  port: { env: 'TC_PORT', placeholder: 'PORT', help: `port; 0 picks a free one (default ${DEFAULT_PORT})` },
+  http: { env: 'TC_HTTP', boolean: true, help: 'plain HTTP instead of HTTPS with a generated self-signed certificate' },
+  'test-controls': { env: 'TC_TEST_CONTROLS', boolean: true, help: 'enable the /__test/ control routes (clock, gateway faults); refused with --env production' },
+  data: { env: 'TC_DATA', placeholder: 'FILE', help: 'SQLite file (default ./data/reference-server/<env>.sqlite); :memory: for a throw-away store' },
+  env: { env: 'TC_ENV', placeholder: 'sandbox|production', help: 'which environment this server is (default sandbox)' },
+  seed: { env: 'TC_SEED', placeholder: 'FILE', help: 'seed file loaded into a new store (default fixtures/reference-seed.json; required with --env production)' },
+  'cc-lifetime': { env: 'TC_CC_LIFETIME', placeholder: 'SECONDS', help: 'expires_in of client_credentials tokens (default 3600)' },
+  'pw-lifetime': { env: 'TC_PW_LIFETIME', placeholder: 'SECONDS', help: 'expires_in of password and refresh_token tokens (default 604800)' },
+  'rate-spike': { env: 'TC_RATE_SPIKE', placeholder: 'N', help: 'gateway: requests per client per second before 000-2001 (default 50)' },
+  'rate-quota': { env: 'TC_RATE_QUOTA', placeholder: 'N', help: 'gateway: requests per client per window before 000-2000 (default 1000)' },
+  'rate-window': { env: 'TC_RATE_WINDOW', placeholder: 'SECONDS', help: 'gateway: quota window (default 60)' },
+  'log-level': { env: 'TC_LOG_LEVEL', placeholder: 'LEVEL', help: 'pino level for the logs on stderr (default info)' },
+  help: { env: '', boolean: true, help: 'print this help' },
+} as const satisfies Record<string, FlagSpec>;
+
+type FlagName = keyof typeof flagSpecs;
+
+const booleanText = z.union([z.boolean(), z.string()]).transform((value, ctx) => {
+  if (typeof value === 'boolean') return value;
+  const v = value.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['', '0', 'false', 'no', 'off'].includes(v)) return false;
+  ctx.addIssue({ code: 'custom', message: 'must be true or false' });
+  return z.NEVER;
+});
+const integer = (min: number, max: number) =>
+  z.string().regex(/^\d+$/, `must be an integer from ${min} to ${max}`).transform(Number)
+    .pipe(z.number().int().min(min, `must be an integer from ${min} to ${max}`).max(max, `must be an integer from ${min} to ${max}`));
+
+const optionsSchema = z.strictObject({
+  host: z.string().min(1, 'must not be empty').default('127.0.0.1'),
+  port: integer(0, 65535).default(DEFAULT_PORT),
+  http: booleanText.default(false),
+  'test-controls': booleanText.default(false),
+  data: z.string().min(1, 'must not be empty').optional(),
+  env: z.enum(['sandbox', 'production'], 'must be sandbox or production').default('sandbox'),
+  seed: z.string().min(1, 'must not be empty').optional(),
+  'cc-lifetime': integer(1, 31_536_000).default(3600),
+  'pw-lifetime': integer(1, 31_536_000).default(604_800),
+  'rate-spike': integer(1, 1_000_000).default(50),
+  'rate-quota': integer(1, 100_000_000).default(1000),
+  'rate-window': integer(1, 86_400).default(60),
+  'log-level': z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'must be a pino level').default('info'),
+  help: booleanText.default(false),
+});
+
+export interface ServeConfig {
+  host: string;
+  port: number;
+  http: boolean;
+  testControls: boolean;
+  dataFile: string;
+  environment: Environment;
+  seedFile: string;
+  /** Whether --seed (or TC_SEED) named the seed file. */
+  seedExplicit: boolean;
+  clientCredentialsLifetimeSeconds: number;
+  passwordLifetimeSeconds: number;
+  rateLimits: RateLimitSettings;
+  logLevel: string;
+  help: boolean;
+}
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+const isFlag = (name: string): name is FlagName => Object.hasOwn(flagSpecs, name);
+
+/** Reads flags and environment variables into a validated configuration, or throws a UsageError. */
+export function parseServeArgs(args: readonly string[], env: NodeJS.ProcessEnv, cwd: string): ServeConfig {
+  const values: Partial<Record<FlagName, string | boolean>> = {};
+  const fromFlag = new Set<FlagName>();
+  for (const [name, spec] of Object.entries(flagSpecs) as [FlagName, FlagSpec][]) {
+    if (spec.env !== '' && env[spec.env] !== undefined) values[name] = env[spec.env];
+  }
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i] ?? '';
+    if (arg === '-h') {
+      values.help = true;
+      continue;
+    }
+    const match = /^--([a-z-]+)(?:=(.*))?$/s.exec(arg);
+    const name = match?.[1];
+    if (!match || name === undefined || !isFlag(name)) throw new UsageError(`unknown option '${arg}' (see --help)`);
+    if (fromFlag.has(name)) throw new UsageError(`option --${name} given twice`);
+    fromFlag.add(name);
+    const spec: FlagSpec = flagSpecs[name];
+    if (spec.boolean) {
+      values[name] = match[2] ?? true;
+    } else if (match[2] !== undefined) {
+      values[name] = match[2];
+    } else {
+      const next = args[i + 1];
+      if (next === undefined || next.startsWith('--')) throw new UsageError(`option --${name} needs a value ${spec.placeholder ?? ''}`.trimEnd());
+      values[name] = next;
+      i += 1;
+    }
+  }
+  const parsed = optionsSchema.safeParse(values);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = String(issue?.path[0] ?? '');
+    const spec: FlagSpec | undefined = isFlag(name) ? flagSpecs[name] : undefined;
+    const source = fromFlag.has(name as FlagName) || !spec?.env ? `--${name}` : `${spec.env} (--${name})`;
+    throw new UsageError(`invalid value for ${source}: ${issue?.message ?? 'invalid'}`);
+  }
+  const o = parsed.data;
+  const config: ServeConfig = {
+    host: o.host,
+    port: o.port,
+    http: o.http,
+    testControls: o['test-controls'],
+    environment: o.env,
+    dataFile: o.data === undefined ? resolve(cwd, 'data', 'reference-server', `${o.env}.sqlite`) : o.data === ':memory:' ? ':memory:' : resolve(cwd, o.data),
+    seedFile: o.seed === undefined ? BUNDLED_SEED : resolve(cwd, o.seed),
+    seedExplicit: o.seed !== undefined,
+    clientCredentialsLifetimeSeconds: o['cc-lifetime'],
+    passwordLifetimeSeconds: o['pw-lifetime'],
+    rateLimits: { spikePerSecond: o['rate-spike'], quotaPerWindow: o['rate-quota'], windowSeconds: o['rate-window'] },
+    logLevel: o['log-level'],
+    help: o.help,
+  };
+  if (config.help) return config;
+  if (config.testControls && config.environment === 'production') {
+    throw new UsageError('--test-controls cannot be used with --env production');
+  }
+  if (!existsSync(config.seedFile)) throw new UsageError(`seed file not found: ${config.seedFile}`);
+  return config;
+}
+
+export function serveUsage(): string {
+  const lines = (Object.entries(flagSpecs) as [FlagName, FlagSpec][]).map(([name, spec]) => {
+    const flag = `--${name}${spec.placeholder ? ` ${spec.placeholder}` : ''}`;
+    return `  ${flag.padEnd(32)} ${spec.help}${spec.env ? ` [${spec.env}]` : ''}`;
+  });
+  return ['Usage: token-conformance serve [options]', '', 'Starts the bundled reference server. When ready it prints one JSON line on stdout:',
+    '  {"event":"listening","authUrlUs":…,"authUrlEu":…,"baseUrl":…,"caFile":…,"env":…,"testControls":…}', '', 'Options:', ...lines].join('\n');
+}

@@ -1,0 +1,55 @@
+// Minting of access and refresh tokens, shared by the grants.
+import type { Client, RefreshTokenRecord } from './model.ts';
+import type { AccessTokenClaims, AccessTokenSigner, Clock, RandomSource, SignedAccessToken, Store, TokenDigest } from './ports.ts';
+import type { Environment, Region } from './model.ts';
+import type { TokenSettings } from './settings.ts';
+
+export interface TokenResponseBody {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_token?: string;
+  scope?: string;
+}
+
+export interface IssueDeps {
+  store: Store;
+  clock: Clock;
+  random: RandomSource;
+  digest: TokenDigest;
+  signer: AccessTokenSigner;
+  settings: TokenSettings;
+  environment: Environment;
+}
+
+/** 32 random bytes: 256 bits, base64url (43 characters). */
+export const REFRESH_TOKEN_BYTES = 32;
+
+export function baseClaims(client: Client, region: Region, environment: Environment): Pick<AccessTokenClaims, 'client_id' | 'region' | 'env'> {
+  return { client_id: client.clientId, region, env: environment };
+}
+
+export async function issueAccessToken(deps: IssueDeps, claims: AccessTokenClaims, now: number, lifetimeSeconds: number): Promise<SignedAccessToken> {
+  return deps.signer.sign(claims, now, lifetimeSeconds);
+}
+
+/** Stores a new refresh token (its hash only) valid until the configured time after its access token expires. */
+export function issueRefreshToken(
+  deps: IssueDeps,
+  fields: Pick<RefreshTokenRecord, 'familyId' | 'clientId' | 'tenant' | 'userName' | 'scope'>,
+  now: number,
+  accessToken: SignedAccessToken,
+): string {
+  const token = deps.random.token(REFRESH_TOKEN_BYTES);
+  deps.store.saveRefreshToken({
+    ...fields,
+    tokenHash: deps.digest.digest(token),
+    issuedAt: now,
+    expiresAt: accessToken.expiresAt + deps.settings.refreshTokenValidityAfterAccessTokenSeconds * 1000,
+    usedAt: null,
+    revokedAt: null,
+  });
+  return token;
+}
+
+export const userSubject = (tenant: string, userName: string): string => `${tenant}\\${userName}`;

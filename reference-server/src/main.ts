@@ -1,0 +1,176 @@
+// `npx token-conformance serve`: start the reference server, print one `listening` JSON line on
+// stdout when ready (logs go to stderr), and shut down cleanly on SIGTERM/SIGINT: stop accepting,
+// finish in-flight requests, close the store, exit 0. A bad option: one line on stderr, exit 2.
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { parseServeArgs, serveUsage, UsageError, type ServeConfig } from './config.ts';
+import { generateCertificate, type GeneratedCertificate } from './crypto/tls.ts';
+import { buildApp } from './http/app.ts';
+import { createLogger } from './http/logging.ts';
+import { createServices } from './services.ts';
+import { SeedFileError } from './store/seed.ts';
+import { SqliteStore } from './store/sqlite-store.ts';
+
+const PURGE_INTERVAL_MS = 60_000;
+const PURGE_BATCH = 500;
+/** Expired refresh tokens are kept this long before the purge deletes them. */
+const PURGE_GRACE_MS = 3_600_000;
+
+export interface ListeningEvent {
+  event: 'listening';
+  authUrlUs: string;
+  authUrlEu: string;
+  baseUrl: string;
+  caFile?: string;
+  env: ServeConfig['environment'];
+  testControls: boolean;
+}
+
+/** The address clients use for the listening socket (a wildcard becomes loopback). */
+export function originFor(config: Pick<ServeConfig, 'host' | 'http'>, port: number): string {
+  const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host === '::' ? '::1' : config.host;
+  return `${config.http ? 'http' : 'https'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+export async function serveMain(args: string[]): Promise<number> {
+  let config: ServeConfig;
+  try {
+    config = parseServeArgs(args, process.env, process.cwd());
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`token-conformance serve: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  if (config.help) {
+    process.stdout.write(`${serveUsage()}\n`);
+    return 0;
+  }
+
+  // Production never starts from the bundled demo data: a new production store needs --seed.
+  if (config.environment === 'production' && !config.seedExplicit && !isSeededStore(config.dataFile)) {
+    process.stderr.write('token-conformance serve: --env production refuses the bundled demo seed; pass --seed FILE for a new store\n');
+    return 2;
+  }
+
+  // Listen for the stop signal before anything starts: a supervisor may send it the moment it reads
+  // the listening line (or during the start, which then completes and shuts down at once).
+  const stop = listenForStop();
+  const logger = createLogger({ level: config.logLevel });
+  let store: SqliteStore | undefined;
+  let certificate: GeneratedCertificate | undefined;
+  let app: FastifyInstance | undefined;
+  try {
+    if (config.dataFile !== ':memory:') mkdirSync(dirname(config.dataFile), { recursive: true });
+    store = new SqliteStore(config.dataFile);
+    const services = await createServices({
+      store,
+      environment: config.environment,
+      testControls: config.testControls,
+      seedFile: config.seedFile,
+      tokens: { clientCredentialsLifetimeSeconds: config.clientCredentialsLifetimeSeconds, passwordLifetimeSeconds: config.passwordLifetimeSeconds },
+    });
+    if (services.seeded) logger.info({ seedFile: config.seedFile }, 'new store seeded');
+    certificate = config.http ? undefined : await generateCertificate(config.host, new Date());
+    app = await buildApp({
+      services,
+      testControls: config.testControls,
+      rateLimits: config.rateLimits,
+      host: config.host,
+      logger,
+      ...(certificate && { https: { key: certificate.key, cert: certificate.cert } }),
+    });
+    await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    stop.dispose();
+    await app?.close();
+    store?.close();
+    await certificate?.dispose();
+    if (error instanceof SeedFileError) {
+      process.stderr.write(`token-conformance serve: ${error.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`token-conformance serve: could not start: ${(error as Error).message}\n`);
+    logger.error({ err: error }, 'start failed');
+    return 1;
+  }
+
+  const { port } = app.server.address() as AddressInfo;
+  const origin = originFor(config, port);
+  const event: ListeningEvent = {
+    event: 'listening', authUrlUs: origin, authUrlEu: origin, baseUrl: origin,
+    ...(certificate && { caFile: certificate.caFile }),
+    env: config.environment, testControls: config.testControls,
+  };
+  process.stdout.write(`${JSON.stringify(event)}\n`);
+  logger.info({ origin, env: config.environment, testControls: config.testControls, data: config.dataFile }, 'listening');
+
+  // System time, not the test clock: a clock moved forward by a test must not delete tokens that
+  // become valid again when the clock is reset.
+  const purge = startPurge(store, () => Date.now(), logger);
+  const signal = await stop.signal;
+  logger.info({ signal }, 'shutting down');
+  clearInterval(purge);
+  await app.close();
+  store.close();
+  await certificate?.dispose();
+  logger.info('stopped');
+  return 0;
+}
+
+function listenForStop(): { signal: Promise<NodeJS.Signals>; dispose(): void } {
+  let onSignal: (s: NodeJS.Signals) => void = () => undefined;
+  const dispose = (): void => {
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
+  };
+  const signal = new Promise<NodeJS.Signals>((resolve) => {
+    onSignal = (s) => {
+      dispose();
+      resolve(s);
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+  });
+  return { signal, dispose };
+}
+
+function isSeededStore(dataFile: string): boolean {
+  if (dataFile === ':memory:' || !existsSync(dataFile)) return false;
+  const store = new SqliteStore(dataFile);
+  try {
+    return store.getMeta('seeded') !== undefined;
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * Deletes expired refresh tokens in small batches, yielding between batches, from an unref'd
+ * interval: it never keeps the process alive and never holds the database for long.
+ */
+function startPurge(store: SqliteStore, now: () => number, logger: ReturnType<typeof createLogger>): NodeJS.Timeout {
+  const timer = setInterval(() => {
+    const before = now() - PURGE_GRACE_MS;
+    let total = 0;
+    const batch = (rounds: number): void => {
+      try {
+        const deleted = store.purgeExpired(before, PURGE_BATCH);
+        total += deleted;
+        if (deleted === PURGE_BATCH && rounds > 1) {
+          setImmediate(() => batch(rounds - 1));
+        } else if (total > 0) {
+          logger.info({ purged: total }, 'expired refresh tokens purged');
+        }
+      } catch (error) {
+        logger.warn({ err: error }, 'refresh token purge failed');
+      }
+    };
+    batch(20);
+  }, PURGE_INTERVAL_MS);
+  timer.unref();
+  return timer;
+}

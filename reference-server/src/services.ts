@@ -1,0 +1,61 @@
+// Composition root of the token side: store + clock + crypto -> the token service and the access
+// token verifier. Shared by main.ts and the tests (which pass a :memory: store and a cheap scrypt).
+import { TestClock } from './clock/test-clock.ts';
+import { systemClock } from './clock/system-clock.ts';
+import { JoseAccessTokenSigner, JoseAccessTokenVerifier, SigningKey } from './crypto/access-tokens.ts';
+import { nodeRandom, sha256Digest } from './crypto/random.ts';
+import { CachingSecretHasher, ScryptSecretHasher, productionScryptCost, type ScryptCost } from './crypto/scrypt-hasher.ts';
+import type { Environment } from './domain/model.ts';
+import type { AccessTokenVerifier, Clock, SecretHasher } from './domain/ports.ts';
+import { defaultTokenSettings, type TokenSettings } from './domain/settings.ts';
+import { TokenService } from './domain/token-service.ts';
+import { readSeedFile, seedRecords } from './store/seed.ts';
+import type { SqliteStore } from './store/sqlite-store.ts';
+
+export interface ServicesOptions {
+  store: SqliteStore;
+  environment: Environment;
+  /** A TestClock makes the clock controllable (only with --test-controls). */
+  testControls: boolean;
+  tokens?: Partial<TokenSettings>;
+  scryptCost?: ScryptCost;
+  /** Loaded into the store if it was never seeded. */
+  seedFile?: string;
+  /** The time source under the test clock (tests pass a fixed one). */
+  baseClock?: Clock;
+}
+
+export interface Services {
+  store: SqliteStore;
+  clock: Clock;
+  testClock: TestClock | undefined;
+  environment: Environment;
+  tokens: TokenSettings;
+  hasher: SecretHasher;
+  signingKey: SigningKey;
+  verifier: AccessTokenVerifier;
+  tokenService: TokenService;
+  /** Whether this start loaded the seed file. */
+  seeded: boolean;
+}
+
+export async function createServices(options: ServicesOptions): Promise<Services> {
+  const { store, environment } = options;
+  const base = options.baseClock ?? systemClock;
+  const testClock = options.testControls ? new TestClock(base) : undefined;
+  const clock = testClock ?? base;
+  const tokens = { ...defaultTokenSettings, ...options.tokens };
+  const hasher = new CachingSecretHasher(new ScryptSecretHasher(options.scryptCost ?? productionScryptCost));
+  let seeded = false;
+  if (options.seedFile !== undefined && store.getMeta('seeded') === undefined) {
+    const seed = await readSeedFile(options.seedFile);
+    const now = clock.now();
+    seeded = store.seedIfNew(await seedRecords(seed, hasher, now), new Date(now).toISOString());
+  }
+  const signingKey = await SigningKey.loadOrCreate(store, clock.now());
+  const identity = { issuer: tokens.issuer, audience: tokens.audience };
+  const signer = new JoseAccessTokenSigner(signingKey, identity, nodeRandom);
+  const verifier = new JoseAccessTokenVerifier(signingKey, identity, clock, environment);
+  const tokenService = new TokenService({ store, clock, random: nodeRandom, digest: sha256Digest, hasher, signer, settings: tokens, environment });
+  return { store, clock, testClock, environment, tokens, hasher, signingKey, verifier, tokenService, seeded };
+}

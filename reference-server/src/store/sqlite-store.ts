@@ -1,0 +1,262 @@
+// The default store: embedded SQLite through better-sqlite3. A file (WAL, busy_timeout, so that
+// several processes can share it) or `:memory:`. Schema migrations run on open. The one operation
+// that must be atomic, consuming a refresh token, is a single conditional UPDATE: of any number of
+// concurrent consumers, in this process or another one sharing the file, exactly one wins.
+import Database from 'better-sqlite3';
+import type { Client, PersonRecord, RefreshTokenRecord, User } from '../domain/model.ts';
+import type { ConsumeRefreshTokenResult, Store } from '../domain/ports.ts';
+
+type Row = Record<string, unknown>;
+
+/** Forward-only migrations; the index + 1 is the schema version. Never edit a shipped entry. */
+const migrations: readonly string[] = [
+  `CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+   CREATE TABLE clients (
+     client_id TEXT PRIMARY KEY, secret_hash TEXT NOT NULL, name TEXT NOT NULL,
+     region TEXT NOT NULL CHECK (region IN ('us','eu')),
+     environment TEXT NOT NULL CHECK (environment IN ('sandbox','production')),
+     grants TEXT NOT NULL, registration_tenant_id TEXT, registration_role TEXT,
+     active INTEGER NOT NULL, created_at INTEGER NOT NULL);
+   CREATE TABLE users (
+     tenant TEXT NOT NULL, user_name TEXT NOT NULL, password_hash TEXT NOT NULL,
+     password_changed_at INTEGER NOT NULL, role TEXT NOT NULL, active INTEGER NOT NULL,
+     PRIMARY KEY (tenant, user_name));
+   CREATE TABLE refresh_tokens (
+     token_hash TEXT PRIMARY KEY, family_id TEXT NOT NULL, client_id TEXT NOT NULL,
+     tenant TEXT NOT NULL, user_name TEXT NOT NULL, scope TEXT NOT NULL,
+     issued_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, used_at INTEGER, revoked_at INTEGER);
+   CREATE INDEX refresh_tokens_family ON refresh_tokens (family_id);
+   CREATE INDEX refresh_tokens_user ON refresh_tokens (tenant, user_name);
+   CREATE INDEX refresh_tokens_expiry ON refresh_tokens (expires_at);
+   CREATE TABLE revoked_families (family_id TEXT PRIMARY KEY, revoked_at INTEGER NOT NULL);
+   CREATE TABLE people (
+     identifier TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, given_name TEXT NOT NULL,
+     family_name TEXT NOT NULL, email TEXT NOT NULL, employment_status TEXT NOT NULL, hire_date TEXT NOT NULL);`,
+];
+
+export interface SeedRecords {
+  clients: Client[];
+  users: User[];
+  people: PersonRecord[];
+}
+
+export class SqliteStore implements Store {
+  readonly #db: Database.Database;
+  readonly #s;
+
+  constructor(file: string) {
+    this.#db = new Database(file);
+    if (file !== ':memory:') this.#db.pragma('journal_mode = WAL');
+    this.#db.pragma('busy_timeout = 5000');
+    this.#db.pragma('synchronous = NORMAL');
+    this.#db.pragma('foreign_keys = ON');
+    this.#migrate();
+    const db = this.#db;
+    this.#s = {
+      findClient: db.prepare('SELECT * FROM clients WHERE client_id = ?'),
+      saveClient: db.prepare(`INSERT INTO clients (client_id, secret_hash, name, region, environment, grants, registration_tenant_id, registration_role, active, created_at)
+        VALUES (@client_id, @secret_hash, @name, @region, @environment, @grants, @registration_tenant_id, @registration_role, @active, @created_at)
+        ON CONFLICT (client_id) DO UPDATE SET secret_hash = excluded.secret_hash, name = excluded.name, region = excluded.region,
+          environment = excluded.environment, grants = excluded.grants, registration_tenant_id = excluded.registration_tenant_id,
+          registration_role = excluded.registration_role, active = excluded.active`),
+      deleteClient: db.prepare('DELETE FROM clients WHERE client_id = ?'),
+      findUser: db.prepare('SELECT * FROM users WHERE tenant = ? AND user_name = ?'),
+      saveUser: db.prepare(`INSERT INTO users (tenant, user_name, password_hash, password_changed_at, role, active)
+        VALUES (@tenant, @user_name, @password_hash, @password_changed_at, @role, @active)
+        ON CONFLICT (tenant, user_name) DO UPDATE SET password_hash = excluded.password_hash,
+          password_changed_at = excluded.password_changed_at, role = excluded.role, active = excluded.active`),
+      saveRefreshToken: db.prepare(`INSERT INTO refresh_tokens (token_hash, family_id, client_id, tenant, user_name, scope, issued_at, expires_at, used_at, revoked_at)
+        VALUES (@token_hash, @family_id, @client_id, @tenant, @user_name, @scope, @issued_at, @expires_at, @used_at, @revoked_at)`),
+      findRefreshToken: db.prepare('SELECT * FROM refresh_tokens WHERE token_hash = ?'),
+      consume: db.prepare(`UPDATE refresh_tokens SET used_at = @now
+        WHERE token_hash = @hash AND client_id = @client AND used_at IS NULL AND revoked_at IS NULL AND expires_at > @now
+          AND NOT EXISTS (SELECT 1 FROM revoked_families f WHERE f.family_id = refresh_tokens.family_id)
+        RETURNING *`),
+      revokeFamilyTokens: db.prepare('UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL'),
+      markFamilyRevoked: db.prepare('INSERT OR IGNORE INTO revoked_families (family_id, revoked_at) VALUES (?, ?)'),
+      isFamilyRevoked: db.prepare('SELECT 1 FROM revoked_families WHERE family_id = ?'),
+      revokeUserTokens: db.prepare(`UPDATE refresh_tokens SET revoked_at = @now
+        WHERE tenant = @tenant AND user_name = @user AND revoked_at IS NULL AND used_at IS NULL AND expires_at > @now`),
+      purge: db.prepare('DELETE FROM refresh_tokens WHERE rowid IN (SELECT rowid FROM refresh_tokens WHERE expires_at < ? LIMIT ?)'),
+      findPerson: db.prepare('SELECT * FROM people WHERE identifier = ?'),
+      searchPeople: db.prepare('SELECT * FROM people WHERE family_name = ? COLLATE NOCASE ORDER BY identifier LIMIT ?'),
+      savePerson: db.prepare(`INSERT INTO people (identifier, tenant_id, given_name, family_name, email, employment_status, hire_date)
+        VALUES (@identifier, @tenant_id, @given_name, @family_name, @email, @employment_status, @hire_date)
+        ON CONFLICT (identifier) DO UPDATE SET tenant_id = excluded.tenant_id, given_name = excluded.given_name,
+          family_name = excluded.family_name, email = excluded.email, employment_status = excluded.employment_status, hire_date = excluded.hire_date`),
+      getMeta: db.prepare('SELECT value FROM meta WHERE name = ?'),
+      putMetaIfAbsent: db.prepare('INSERT OR IGNORE INTO meta (name, value) VALUES (?, ?)'),
+    };
+  }
+
+  #migrate(): void {
+    const current = this.#db.pragma('user_version', { simple: true }) as number;
+    for (let version = current; version < migrations.length; version += 1) {
+      this.#db.transaction(() => {
+        this.#db.exec(migrations[version] ?? '');
+        this.#db.pragma(`user_version = ${version + 1}`);
+      }).immediate();
+    }
+  }
+
+  get schemaVersion(): number {
+    return this.#db.pragma('user_version', { simple: true }) as number;
+  }
+
+  findClient(clientId: string): Client | undefined {
+    const row = this.#s.findClient.get(clientId) as Row | undefined;
+    return row && toClient(row);
+  }
+
+  saveClient(client: Client): void {
+    this.#s.saveClient.run({
+      client_id: client.clientId, secret_hash: client.secretHash, name: client.name, region: client.region,
+      environment: client.environment, grants: JSON.stringify(client.grants),
+      registration_tenant_id: client.registration?.tenantId ?? null, registration_role: client.registration?.role ?? null,
+      active: client.active ? 1 : 0, created_at: client.createdAt,
+    });
+  }
+
+  deleteClient(clientId: string): void {
+    this.#s.deleteClient.run(clientId);
+  }
+
+  findUser(tenant: string, userName: string): User | undefined {
+    const row = this.#s.findUser.get(tenant, userName) as Row | undefined;
+    return row && toUser(row);
+  }
+
+  saveUser(user: User): void {
+    this.#s.saveUser.run({
+      tenant: user.tenant, user_name: user.userName, password_hash: user.passwordHash,
+      password_changed_at: user.passwordChangedAt, role: user.role, active: user.active ? 1 : 0,
+    });
+  }
+
+  saveRefreshToken(r: RefreshTokenRecord): void {
+    this.#s.saveRefreshToken.run({
+      token_hash: r.tokenHash, family_id: r.familyId, client_id: r.clientId, tenant: r.tenant, user_name: r.userName,
+      scope: r.scope, issued_at: r.issuedAt, expires_at: r.expiresAt, used_at: r.usedAt, revoked_at: r.revokedAt,
+    });
+  }
+
+  findRefreshToken(tokenHash: string): RefreshTokenRecord | undefined {
+    const row = this.#s.findRefreshToken.get(tokenHash) as Row | undefined;
+    return row && toRefreshToken(row);
+  }
+
+  consumeRefreshToken(tokenHash: string, clientId: string, now: number): ConsumeRefreshTokenResult {
+    const won = this.#s.consume.get({ hash: tokenHash, client: clientId, now }) as Row | undefined;
+    if (won) return { outcome: 'consumed', record: toRefreshToken(won) };
+    // Lost: say why, from a fresh read.
+    const record = this.findRefreshToken(tokenHash);
+    if (!record) return { outcome: 'unknown' };
+    if (record.clientId !== clientId) return { outcome: 'wrong-client', record };
+    if (record.usedAt !== null) return { outcome: 'already-used', record };
+    if (record.revokedAt !== null || this.isFamilyRevoked(record.familyId)) return { outcome: 'revoked', record };
+    return { outcome: 'expired', record };
+  }
+
+  revokeFamily(familyId: string, now: number): number {
+    return this.#db.transaction(() => {
+      this.#s.markFamilyRevoked.run(familyId, now);
+      return this.#s.revokeFamilyTokens.run(now, familyId).changes;
+    }).immediate();
+  }
+
+  revokeUserTokens(tenant: string, userName: string, now: number): number {
+    return this.#s.revokeUserTokens.run({ tenant, user: userName, now }).changes;
+  }
+
+  isFamilyRevoked(familyId: string): boolean {
+    return this.#s.isFamilyRevoked.get(familyId) !== undefined;
+  }
+
+  purgeExpired(before: number, limit: number): number {
+    return this.#s.purge.run(before, limit).changes;
+  }
+
+  findPerson(identifier: string): PersonRecord | undefined {
+    const row = this.#s.findPerson.get(identifier) as Row | undefined;
+    return row && toPerson(row);
+  }
+
+  /** People with this family name (case-insensitive, ASCII), by identifier, at most `limit`. */
+  searchPeople(familyName: string, limit: number): PersonRecord[] {
+    return (this.#s.searchPeople.all(familyName, limit) as Row[]).map(toPerson);
+  }
+
+  savePerson(p: PersonRecord): void {
+    this.#s.savePerson.run({
+      identifier: p.identifier, tenant_id: p.tenantId, given_name: p.givenName, family_name: p.familyName,
+      email: p.email, employment_status: p.employmentStatus, hire_date: p.hireDate,
+    });
+  }
+
+  getMeta(name: string): string | undefined {
+    return (this.#s.getMeta.get(name) as { value: string } | undefined)?.value;
+  }
+
+  putMetaIfAbsent(name: string, value: string): string {
+    this.#s.putMetaIfAbsent.run(name, value);
+    return this.getMeta(name) ?? value;
+  }
+
+  /**
+   * Loads seed records once: only into a store that was never seeded, and never over existing rows.
+   * The marker and the rows are written in one transaction, so two processes starting on one new
+   * file seed it once. Returns whether this call seeded.
+   */
+  seedIfNew(records: SeedRecords, marker: string): boolean {
+    return this.#db.transaction(() => {
+      if (this.getMeta('seeded') !== undefined) return false;
+      this.#s.putMetaIfAbsent.run('seeded', marker);
+      for (const c of records.clients) if (!this.findClient(c.clientId)) this.saveClient(c);
+      for (const u of records.users) if (!this.findUser(u.tenant, u.userName)) this.saveUser(u);
+      for (const p of records.people) if (!this.findPerson(p.identifier)) this.savePerson(p);
+      return true;
+    }).immediate();
+  }
+
+  close(): void {
+    if (this.#db.open) this.#db.close();
+  }
+}
+
+const str = (v: unknown): string => String(v);
+const int = (v: unknown): number => Number(v);
+const intOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+function toClient(r: Row): Client {
+  const tenantId = r.registration_tenant_id;
+  const role = r.registration_role;
+  return {
+    clientId: str(r.client_id), secretHash: str(r.secret_hash), name: str(r.name),
+    region: str(r.region) as Client['region'], environment: str(r.environment) as Client['environment'],
+    grants: JSON.parse(str(r.grants)) as Client['grants'],
+    registration: tenantId === null || role === null ? null : { tenantId: str(tenantId), role: str(role) },
+    active: r.active === 1, createdAt: int(r.created_at),
+  };
+}
+
+function toUser(r: Row): User {
+  return {
+    tenant: str(r.tenant), userName: str(r.user_name), passwordHash: str(r.password_hash),
+    passwordChangedAt: int(r.password_changed_at), role: str(r.role), active: r.active === 1,
+  };
+}
+
+function toRefreshToken(r: Row): RefreshTokenRecord {
+  return {
+    tokenHash: str(r.token_hash), familyId: str(r.family_id), clientId: str(r.client_id), tenant: str(r.tenant),
+    userName: str(r.user_name), scope: str(r.scope), issuedAt: int(r.issued_at), expiresAt: int(r.expires_at),
+    usedAt: intOrNull(r.used_at), revokedAt: intOrNull(r.revoked_at),
+  };
+}
+
+function toPerson(r: Row): PersonRecord {
+  return {
+    identifier: str(r.identifier), tenantId: str(r.tenant_id), givenName: str(r.given_name), familyName: str(r.family_name),
+    email: str(r.email), employmentStatus: str(r.employment_status) as PersonRecord['employmentStatus'], hireDate: str(r.hire_date),
+  };
+}

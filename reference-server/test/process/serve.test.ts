@@ -1,0 +1,83 @@
+// The real process: `node bin/token-conformance.js serve`, one HTTPS token request trusting the
+// printed caFile, then SIGTERM -> exit 0. And a bad option: exit 2, one line, nothing started.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { describe, test } from 'node:test';
+import { Agent, request } from 'undici';
+
+const root = join(import.meta.dirname, '..', '..', '..');
+const bin = join(root, 'bin', 'token-conformance.js');
+
+function run(args: string[]) {
+  const child = spawn(process.execPath, [bin, 'serve', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TC_LOG_LEVEL: 'warn' } });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const lines = createInterface({ input: child.stdout });
+  const stdout: string[] = [];
+  const firstLine = new Promise<string>((resolve, reject) => {
+    lines.on('line', (line) => { stdout.push(line); if (stdout.length === 1) resolve(line); });
+    void exit.then((code) => reject(new Error(`exited with ${code} before listening: ${stderr}`)));
+  });
+  firstLine.catch(() => undefined); // only awaited by the tests that expect a start
+  return { child, exit, firstLine, stdout, stderr: () => stderr };
+}
+
+void describe('token-conformance serve (process)', { concurrency: true }, () => {
+  void test('HTTPS with the printed caFile, then SIGTERM exits 0', async () => {
+    const server = run(['--port', '0', '--data', ':memory:', '--test-controls']);
+    try {
+      const event = JSON.parse(await server.firstLine) as Record<string, unknown>;
+      assert.equal(event.event, 'listening');
+      assert.equal(event.env, 'sandbox');
+      assert.equal(event.testControls, true);
+      assert.match(String(event.authUrlUs), /^https:\/\/127\.0\.0\.1:\d+$/);
+      assert.equal(event.authUrlEu, event.authUrlUs);
+      assert.equal(event.baseUrl, event.authUrlUs);
+      const dispatcher = new Agent({ connect: { ca: readFileSync(String(event.caFile)) } });
+      const response = await request(`${String(event.authUrlUs)}/api/v1/auth/oauth2/token`, {
+        method: 'POST',
+        dispatcher,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'us-cc-client', client_secret: 'us-cc-secret.sandbox~0001' }).toString(),
+      });
+      const body = (await response.body.json()) as Record<string, unknown>;
+      assert.equal(response.statusCode, 200);
+      assert.equal(body.token_type, 'Bearer');
+      await dispatcher.close();
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+    assert.equal(await server.exit, 0, server.stderr());
+    assert.equal(server.stdout.length, 1, 'exactly one line on stdout');
+  });
+
+  void test('SIGTERM the moment the listening line arrives still exits 0', async () => {
+    const server = run(['--port', '0', '--data', ':memory:', '--http']);
+    await server.firstLine;
+    server.child.kill('SIGTERM');
+    assert.equal(await server.exit, 0, server.stderr());
+  });
+
+  void test('a bad option: exit 2 and one line naming it', async () => {
+    const server = run(['--port', 'nope', '--data', ':memory:']);
+    assert.equal(await server.exit, 2);
+    assert.equal(server.stdout.length, 0);
+    assert.match(server.stderr(), /^token-conformance serve: invalid value for --port: .*\n$/);
+  });
+
+  void test('--test-controls with --env production is refused', async () => {
+    const server = run(['--test-controls', '--env', 'production', '--data', ':memory:']);
+    assert.equal(await server.exit, 2);
+    assert.match(server.stderr(), /--test-controls/);
+  });
+
+  void test('production refuses the bundled demo seed unless --seed is given', async () => {
+    const server = run(['--env', 'production', '--data', ':memory:']);
+    assert.equal(await server.exit, 2);
+    assert.match(server.stderr(), /--seed/);
+  });
+});
