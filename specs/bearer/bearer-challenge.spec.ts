@@ -1,0 +1,87 @@
+// The WWW-Authenticate challenge of the protected API's 401s (RFC 6750 §3, §3.1).
+import { expect, needs, requirement, test } from '../../fixtures/index.ts';
+import type { ApiClient, ApiResponse } from '../../fixtures/index.ts';
+import { alterOneCharacter, gatewayToken, unknownToken } from '../gateway/support/gateway-calls.ts';
+import { bearerChallenge } from './support/challenge.ts';
+
+/** The calls of this file, by what is wrong with their credential. */
+function calls(api: ApiClient, token: string, personPath: string): [string, () => Promise<ApiResponse>][] {
+  return [
+    ['no Authorization header', () => api.person('existing')],
+    ['the Basic scheme', () => api.person('existing', { authorization: `Basic ${Buffer.from('conformance:not-a-secret').toString('base64')}` })],
+    ['an unknown token', () => api.person('existing', { token: unknownToken() })],
+    ['a token altered in one character', () => api.person('existing', { token: alterOneCharacter(token) })],
+    ['Bearer without a token', () => api.person('existing', { authorization: 'Bearer' })],
+    ['Bearer with two words', () => api.person('existing', { authorization: `Bearer ${token} ${token}` })],
+    ['the token only in the query', () => api.get(`${personPath}?access_token=${encodeURIComponent(token)}`)],
+  ];
+}
+
+test.describe('protected call: the Bearer challenge of a 401', () => {
+  test('BEARER-013 every 401 from the protected API carries WWW-Authenticate with the Bearer scheme',
+    requirement('BEARER-013', needs('people')),
+    async ({ target, tokenClient, api }, testInfo) => {
+      const token = await gatewayToken(target, tokenClient, testInfo);
+      let unauthorized = 0;
+      for (const [what, call] of calls(api, token, `/v1/people/er/${encodeURIComponent(target.profile.resources.people!.existing)}`)) {
+        await test.step(what, async () => {
+          const res = await call();
+          if (res.status !== 401) return;
+          unauthorized += 1;
+          expect(res.header('www-authenticate'), `${what}: a 401 carries WWW-Authenticate — ${res.describe()}`).toBeDefined();
+          expect(bearerChallenge(res.header('www-authenticate')), `${what}: a Bearer challenge in "${res.header('www-authenticate')}"`).toBeDefined();
+        });
+      }
+      expect(unauthorized, 'setup: at least one of these calls is refused with 401').toBeGreaterThan(0);
+    });
+
+  test('BEARER-013 the 401 for a refresh token used as the bearer credential carries a Bearer challenge',
+    requirement('BEARER-013', needs('us', 'people', 'user:user')),
+    async ({ tokenClient, api }) => {
+      const set = await tokenClient.obtain.password({ user: 'user' });
+      expect(set.refresh_token, 'setup: the password grant returns a refresh_token').toBeTruthy();
+      const res = await api.person('existing', { token: set.refresh_token! });
+      expect(res.status, `setup: refused with 401 — ${res.describe()}`).toBe(401);
+      expect(bearerChallenge(res.header('www-authenticate')), `a Bearer challenge in "${res.header('www-authenticate') ?? '(none)'}"`).toBeDefined();
+    });
+
+  test('BEARER-019 the Bearer challenge for a call without credentials carries no error attribute',
+    requirement('BEARER-019', needs('people')),
+    async ({ api }) => {
+      const res = await api.person('existing');
+      expect(res.status, `setup: refused with 401 — ${res.describe()}`).toBe(401);
+      const challenge = bearerChallenge(res.header('www-authenticate'));
+      expect(challenge, `setup: a Bearer challenge in "${res.header('www-authenticate') ?? '(none)'}"`).toBeDefined();
+      expect(challenge!.params, `no error attribute in "${res.header('www-authenticate')}"`).not.toHaveProperty('error');
+    });
+
+  for (const [what, authorization] of [
+    ['an unknown access token', () => `Bearer ${unknownToken()}`],
+    ['an access token altered in one character', (token: string) => `Bearer ${alterOneCharacter(token)}`],
+    ['an unparseable access token (two words)', (token: string) => `Bearer ${token} ${token}`],
+    ['an unparseable access token (a character outside b64token)', () => 'Bearer abc{def}'],
+  ] as [string, (token: string) => string][]) {
+    test(`BEARER-020 the Bearer challenge for ${what} carries error="invalid_token"`,
+      requirement('BEARER-020', needs('people')),
+      async ({ target, tokenClient, api }, testInfo) => {
+        const token = await gatewayToken(target, tokenClient, testInfo);
+        const res = await api.person('existing', { authorization: authorization(token) });
+        expect(res.status, `setup: refused with 401 — ${res.describe()}`).toBe(401);
+        const challenge = bearerChallenge(res.header('www-authenticate'));
+        expect(challenge, `setup: a Bearer challenge in "${res.header('www-authenticate') ?? '(none)'}"`).toBeDefined();
+        expect(challenge!.params.error, `error attribute of "${res.redact(res.header('www-authenticate') ?? '')}"`).toBe('invalid_token');
+      });
+  }
+
+  test('BEARER-020 the Bearer challenge for an expired access token carries error="invalid_token"',
+    requirement('BEARER-020', needs('us', 'people', 'clock-control')),
+    async ({ target, tokenClient, api, clock }) => {
+      const set = await tokenClient.obtain.clientCredentials();
+      await clock.advance(set.expires_in + target.profile.expectations.clockSkewSeconds + 1);
+      const res = await api.person('existing', { token: set.access_token });
+      expect(res.status, `setup: the expired token is refused with 401 — ${res.describe()}`).toBe(401);
+      const challenge = bearerChallenge(res.header('www-authenticate'));
+      expect(challenge, `setup: a Bearer challenge in "${res.header('www-authenticate') ?? '(none)'}"`).toBeDefined();
+      expect(challenge!.params.error, 'error attribute').toBe('invalid_token');
+    });
+});

@@ -1,0 +1,108 @@
+// Gateway codes of the credential and authorization steps: 000-1100, 000-1101, 000-1200, 000-1201,
+// 000-1202, 000-1205 (spec §7.2; triggers and statuses are the target's, OI-14).
+import { expect, markNotApplicable, needs, requirement, test } from '../../fixtures/index.ts';
+import { gatewayErrors } from '../../schemas/gateway-error-codes.ts';
+import { alterOneCharacter, gatewayToken, unknownToken } from './support/gateway-calls.ts';
+
+test.describe('gateway: credentials', () => {
+  test('ERR-GW-1201 a protected call without an Authorization header gets 000-1201',
+    requirement('ERR-GW-1201', needs('people')),
+    async ({ api }) => {
+      await expect(await api.person('existing')).toBeGatewayError('000-1201');
+    });
+
+  for (const scheme of ['Basic', 'Token', 'Digest']) {
+    test(`ERR-GW-1201 a protected call with the ${scheme} scheme instead of Bearer gets 000-1201`,
+      requirement('ERR-GW-1201', needs('people')),
+      async ({ target, tokenClient, api }, testInfo) => {
+        const token = await gatewayToken(target, tokenClient, testInfo);
+        const credential = scheme === 'Basic' ? Buffer.from('conformance:not-a-secret').toString('base64') : token;
+        await expect(await api.person('existing', { authorization: `${scheme} ${credential}` })).toBeGatewayError('000-1201');
+      });
+  }
+
+  test('ERR-GW-1202 a protected call with an unknown well-formed bearer token gets 000-1202',
+    requirement('ERR-GW-1202', needs('people')),
+    async ({ api }) => {
+      await expect(await api.person('existing', { token: unknownToken() })).toBeGatewayError('000-1202');
+    });
+
+  test('ERR-GW-1202 a protected call with a valid token altered in one character gets 000-1202',
+    requirement('ERR-GW-1202', needs('people')),
+    async ({ target, tokenClient, api }, testInfo) => {
+      const token = await gatewayToken(target, tokenClient, testInfo);
+      expect((await api.person('existing', { token })).status, 'setup: the unaltered token is accepted').toBe(200);
+      await expect(await api.person('existing', { token: alterOneCharacter(token) })).toBeGatewayError('000-1202');
+    });
+
+  test('ERR-GW-1202 a protected call with an expired access token gets 000-1202',
+    requirement('ERR-GW-1202', needs('us', 'people', 'clock-control')),
+    async ({ target, tokenClient, api, clock }) => {
+      const set = await tokenClient.obtain.clientCredentials();
+      expect((await api.person('existing', { token: set.access_token })).status, 'setup: the token is accepted while valid').toBe(200);
+      await clock.advance(set.expires_in + target.profile.expectations.clockSkewSeconds + 1);
+      await expect(await api.person('existing', { token: set.access_token })).toBeGatewayError('000-1202');
+    });
+
+  const unparseable: [string, (token: string) => string][] = [
+    ['an empty credential (Bearer alone)', () => 'Bearer'],
+    ['two words after Bearer', (token) => `Bearer ${token} ${token}`],
+    ['characters outside b64token', () => 'Bearer abc{def}"ghi"'],
+  ];
+  for (const [what, authorization] of unparseable) {
+    test(`ERR-GW-1205 a protected call whose bearer credential is ${what} gets 000-1205`,
+      requirement('ERR-GW-1205', needs('people')),
+      async ({ target, tokenClient, api }, testInfo) => {
+        const token = await gatewayToken(target, tokenClient, testInfo);
+        await expect(await api.person('existing', { authorization: authorization(token) })).toBeGatewayError('000-1205');
+      });
+  }
+
+  test('ERR-GW-1200 a response that carries 000-1200 has the status the target declares for it',
+    requirement('ERR-GW-1200', needs('people')),
+    async ({ target, tokenClient, api }, testInfo) => {
+      // 000-1200 is never required: among the calls that could be refused with a 12xx code, any
+      // response that carries it must have the declared status.
+      const declared = target.interpretation<{ statuses?: Record<string, number> }>('gatewayCodes').statuses?.['000-1200'] ?? gatewayErrors['000-1200'].status;
+      const token = await gatewayToken(target, tokenClient, testInfo);
+      const responses = [
+        await api.person('existing'),
+        await api.person('existing', { authorization: 'Basic Y29uZm9ybWFuY2U6eA==' }),
+        await api.person('existing', { token: unknownToken() }),
+        await api.person('existing', { token: alterOneCharacter(token) }),
+        await api.person('existing', { authorization: 'Bearer' }),
+        await api.person('existing', { authorization: `Bearer ${token} ${token}` }),
+      ];
+      for (const res of responses) {
+        expect(res.status, `setup: each of these calls is refused — ${res.describe()}`).toBeGreaterThanOrEqual(400);
+        expect(res.gatewayCode === '000-1200' ? res.status : declared, `a 000-1200 has status ${declared} — ${res.describe()}`).toBe(declared);
+      }
+    });
+});
+
+test.describe('gateway: authorization', () => {
+  test('ERR-GW-1100 a protected call with a token of a client not registered with Data Services gets 000-1100',
+    requirement('ERR-GW-1100', needs('us', 'people')),
+    async ({ target, tokenClient, api }, testInfo) => {
+      // OI-7: a target that refuses the token request itself (unauthorized_client) has no such call.
+      if (target.interpretation<string>('unregisteredClient') === 'unauthorized_client') {
+        markNotApplicable(testInfo, 'the target refuses unregistered clients at the token endpoint (OI-7 unregisteredClient: unauthorized_client)');
+      }
+      const token = (await tokenClient.obtain.clientCredentials({ client: 'usUnregisteredClient' })).access_token;
+      await expect(await api.person('existing', { token })).toBeGatewayError('000-1100');
+    });
+
+  test('ERR-GW-1101 a protected call with a token of a client whose role does not grant the API gets 000-1101',
+    requirement('ERR-GW-1101', needs('us', 'people')),
+    async ({ tokenClient, api }) => {
+      const token = (await tokenClient.obtain.clientCredentials({ client: 'usWrongRoleClient' })).access_token;
+      await expect(await api.person('existing', { token })).toBeGatewayError('000-1101');
+    });
+
+  test('ERR-GW-1101 a protected call with a token of a user whose role does not grant the API gets 000-1101',
+    requirement('ERR-GW-1101', needs('us', 'people', 'user:wrongRoleUser')),
+    async ({ tokenClient, api }) => {
+      const token = (await tokenClient.obtain.password({ user: 'wrongRoleUser' })).access_token;
+      await expect(await api.person('existing', { token })).toBeGatewayError('000-1101');
+    });
+});

@@ -1,0 +1,110 @@
+// The body of every gateway rejection (spec §7.2, OI-25): a §7.2 code where the target declares it
+// (ERR-GW-GEN-001), the declared format (GEN-002), the §7.2 message (GEN-003, advisory), and no echo
+// of the caller's credential (GEN-004, RFC 6750 §5.2). Checked over a sample of rejections that
+// need neither clock nor faults.
+import { expect, needs, requirement, test } from '../../fixtures/index.ts';
+import type { ApiClient, ApiResponse, Target, TokenClient } from '../../fixtures/index.ts';
+import type { TestInfo } from '@playwright/test';
+import { gatewayErrorCodes, gatewayErrors, type GatewayErrorCode } from '../../schemas/gateway-error-codes.ts';
+import { alterOneCharacter, gatewayToken, unknownToken } from './support/gateway-calls.ts';
+
+type BodyFormat = 'json-code-message' | 'code-anywhere';
+
+interface Rejection {
+  what: string;
+  /** The Authorization value sent, if any. */
+  authorization?: string;
+  /** The access token inside it, if any. */
+  token?: string;
+  res: ApiResponse;
+}
+
+/** A sample of calls the gateway refuses, each with the credential it carried. */
+async function sampleRejections(target: Target, tokenClient: TokenClient, api: ApiClient, testInfo: TestInfo): Promise<Rejection[]> {
+  const token = await gatewayToken(target, tokenClient, testInfo);
+  const id = encodeURIComponent(target.profile.resources.people!.existing);
+  const altered = alterOneCharacter(token);
+  const unknown = unknownToken();
+  const calls: [string, string | undefined, string | undefined, () => Promise<ApiResponse>][] = [
+    ['no credentials', undefined, undefined, () => api.person('existing')],
+    ['an unknown token', `Bearer ${unknown}`, unknown, () => api.person('existing', { token: unknown })],
+    ['an altered token', `Bearer ${altered}`, altered, () => api.person('existing', { token: altered })],
+    ['an unparseable credential', `Bearer ${token} ${token}`, token, () => api.person('existing', { authorization: `Bearer ${token} ${token}` })],
+    ['no version segment', `Bearer ${token}`, token, () => api.get(`/people/er/${id}`, { token })],
+    ['a path not exposed', `Bearer ${token}`, token, () => api.get('/v1/conformance-not-exposed/resource', { token })],
+    ['an Accept header that excludes JSON', `Bearer ${token}`, token, () => api.person('existing', { token, accept: 'text/html' })],
+    ['a missing identifier', `Bearer ${token}`, token, () => api.person('missing', { token })],
+    ['a malformed identifier', `Bearer ${token}`, token, () => api.person('malformed', { token })],
+  ];
+  const out: Rejection[] = [];
+  for (const [what, authorization, tok, call] of calls) {
+    const res = await call();
+    expect(res.status, `setup: ${what} is refused — ${res.describe()}`).toBeGreaterThanOrEqual(400);
+    out.push({ what, res, ...(authorization ? { authorization } : {}), ...(tok ? { token: tok } : {}) });
+  }
+  return out;
+}
+
+/** The gateway code where the target declares its body puts it (OI-25). */
+function declaredCode(res: ApiResponse, format: BodyFormat): string | undefined {
+  if (format === 'json-code-message') {
+    const code = res.body.code;
+    return typeof code === 'string' ? code : undefined;
+  }
+  const pattern = /\b000-\d{4}\b/;
+  return pattern.exec(res.text)?.[0] ?? Object.values(res.headers).map((v) => pattern.exec(v)?.[0]).find((c) => c !== undefined);
+}
+
+test.describe('gateway: error body', () => {
+  test('ERR-GW-GEN-001 every gateway rejection carries a §7.2 code where the target declares it (OI-25)',
+    requirement('ERR-GW-GEN-001', needs('people')),
+    async ({ target, tokenClient, api }, testInfo) => {
+      const format = target.interpretation<BodyFormat>('gatewayErrorBody');
+      for (const r of await sampleRejections(target, tokenClient, api, testInfo)) {
+        const code = declaredCode(r.res, format);
+        expect(code, `${r.what}: a gateway code (${format}) — ${r.res.describe()}`).toBeDefined();
+        expect(gatewayErrorCodes as readonly string[], `${r.what}: ${code} is a code of the §7.2 table`).toContain(code);
+      }
+    });
+
+  test('ERR-GW-GEN-002 every gateway rejection has the body format the target declares (OI-25)',
+    requirement('ERR-GW-GEN-002', needs('people')),
+    async ({ target, tokenClient, api }, testInfo) => {
+      const format = target.interpretation<BodyFormat>('gatewayErrorBody');
+      for (const r of await sampleRejections(target, tokenClient, api, testInfo)) {
+        if (format === 'json-code-message') {
+          expect(r.res.mediaType, `${r.what}: Content-Type — ${r.res.describe()}`).toBe('application/json');
+          expect(r.res.schemaErrors, `${r.what}: valid against the gateway error schema — ${r.res.describe()}`).toEqual([]);
+          expect(typeof r.res.body.code, `${r.what}: a string code member`).toBe('string');
+          expect(typeof r.res.body.message, `${r.what}: a string message member`).toBe('string');
+        } else {
+          expect(declaredCode(r.res, format), `${r.what}: a 000-nnnn code in the body or a header — ${r.res.describe()}`).toBeDefined();
+        }
+      }
+    });
+
+  test('ERR-GW-GEN-003 the message of a gateway error body equals the §7.2 message of its code',
+    requirement('ERR-GW-GEN-003', needs('people')),
+    async ({ target, tokenClient, api }, testInfo) => {
+      const withMessage = (await sampleRejections(target, tokenClient, api, testInfo)).filter((r) => typeof r.res.body.message === 'string');
+      test.skip(withMessage.length === 0, 'the target\'s gateway error bodies have no message member');
+      for (const r of withMessage) {
+        const code = r.res.gatewayCode as GatewayErrorCode | undefined;
+        expect(code !== undefined && code in gatewayErrors, `${r.what}: a §7.2 code — ${r.res.describe()}`).toBe(true);
+        if (code === '000-1200') continue; // §7.2 gives 000-1200 no message
+        expect(r.res.body.message, `${r.what}: the §7.2 message of ${code}`).toBe(gatewayErrors[code!].message);
+      }
+    });
+
+  test('ERR-GW-GEN-004 no gateway error body echoes the access token or the Authorization header value',
+    requirement('ERR-GW-GEN-004', needs('people')),
+    async ({ target, tokenClient, api }, testInfo) => {
+      const withCredential = (await sampleRejections(target, tokenClient, api, testInfo)).filter((r) => r.token !== undefined);
+      expect(withCredential.length, 'setup: calls with a credential were refused').toBeGreaterThan(0);
+      for (const r of withCredential) {
+        // Never print the body itself: it may hold the very token this check looks for.
+        expect(r.res.text.includes(r.token!), `${r.what}: the body does not contain the access token`).toBe(false);
+        expect(r.res.text.includes(r.authorization!), `${r.what}: the body does not contain the Authorization value`).toBe(false);
+      }
+    });
+});

@@ -1,0 +1,91 @@
+// Gateway codes of the request line and framing: 000-1000 (a message the gateway cannot frame),
+// 000-1001 (Host), 000-1002 (request-target form). These requests cannot be sent by an HTTP
+// client, so they are written to the socket as bytes.
+import { expect, needs, requirement, test } from '../../fixtures/index.ts';
+import { gatewayToken, wireCall } from './support/gateway-calls.ts';
+
+const personPath = (existing: string) => `/v1/people/er/${encodeURIComponent(existing)}`;
+
+test.describe('gateway: framing (000-1000)', () => {
+  test('ERR-GW-1000 a protected GET that carries a body gets 000-1000',
+    requirement('ERR-GW-1000', needs('people')),
+    async ({ target, tokenClient, rawHttp, redactor }, testInfo) => {
+      const token = await gatewayToken(target, tokenClient, testInfo);
+      const res = await wireCall(rawHttp, target, (t) => redactor.redact(t), {
+        requestTarget: personPath(target.profile.resources.people!.existing),
+        headers: [['Authorization', `Bearer ${token}`], ['Accept', 'application/json'], ['Content-Type', 'application/json']],
+        body: '{"conformance":true}',
+      });
+      await expect(res).toBeGatewayError('000-1000');
+    });
+
+  test('ERR-GW-1000 a protected call whose Content-Length values disagree with each other and the body gets 000-1000',
+    requirement('ERR-GW-1000', needs('people')),
+    async ({ target, tokenClient, rawHttp, redactor }, testInfo) => {
+      const token = await gatewayToken(target, tokenClient, testInfo);
+      const res = await wireCall(rawHttp, target, (t) => redactor.redact(t), {
+        requestTarget: personPath(target.profile.resources.people!.existing),
+        headers: [['Authorization', `Bearer ${token}`], ['Accept', 'application/json'], ['Content-Length', '2'], ['Content-Length', '7']],
+        body: 'abcd',
+      });
+      await expect(res).toBeGatewayError('000-1000');
+    });
+});
+
+test.describe('gateway: Host (000-1001)', () => {
+  test('ERR-GW-1001 a protected call without a Host header gets 000-1001',
+    requirement('ERR-GW-1001', needs('people')),
+    async ({ target, tokenClient, rawHttp, redactor }, testInfo) => {
+      const token = await gatewayToken(target, tokenClient, testInfo);
+      const res = await wireCall(rawHttp, target, (t) => redactor.redact(t), {
+        requestTarget: personPath(target.profile.resources.people!.existing),
+        host: null,
+        headers: [['Authorization', `Bearer ${token}`], ['Accept', 'application/json']],
+      });
+      await expect(res).toBeGatewayError('000-1001');
+    });
+
+  test('ERR-GW-1001 a protected call whose Host names a host the gateway does not serve gets 000-1001',
+    requirement('ERR-GW-1001', needs('people')),
+    async ({ target, tokenClient, rawHttp, redactor }, testInfo) => {
+      const token = await gatewayToken(target, tokenClient, testInfo);
+      const control = await wireCall(rawHttp, target, (t) => redactor.redact(t), {
+        requestTarget: personPath(target.profile.resources.people!.existing),
+        headers: [['Authorization', `Bearer ${token}`], ['Accept', 'application/json']],
+      });
+      expect(control.status, `setup: the same call with the Host of {base_url} succeeds — ${control.describe()}`).toBe(200);
+      const res = await wireCall(rawHttp, target, (t) => redactor.redact(t), {
+        requestTarget: personPath(target.profile.resources.people!.existing),
+        host: 'not-served.conformance.invalid',
+        headers: [['Authorization', `Bearer ${token}`], ['Accept', 'application/json']],
+      });
+      await expect(res).toBeGatewayError('000-1001');
+    });
+});
+
+test.describe('gateway: request-target (000-1002)', () => {
+  test('ERR-GW-1002 a protected call with the asterisk-form request-target (OPTIONS *) gets 000-1002',
+    requirement('ERR-GW-1002'),
+    async ({ target, tokenClient, rawHttp, redactor }, testInfo) => {
+      const token = await gatewayToken(target, tokenClient, testInfo);
+      const res = await wireCall(rawHttp, target, (t) => redactor.redact(t), {
+        method: 'OPTIONS',
+        requestTarget: '*',
+        headers: [['Authorization', `Bearer ${token}`], ['Accept', 'application/json']],
+      });
+      await expect(res).toBeGatewayError('000-1002');
+    });
+
+  test('ERR-GW-1002 a protected call with an absolute-form request-target naming a foreign host gets 000-1002',
+    requirement('ERR-GW-1002', needs('people')),
+    async ({ target, tokenClient, rawHttp, redactor }, testInfo) => {
+      const token = await gatewayToken(target, tokenClient, testInfo);
+      const foreign = new URL(target.apiUrl(personPath(target.profile.resources.people!.existing)));
+      foreign.host = 'foreign.conformance.invalid';
+      const res = await wireCall(rawHttp, target, (t) => redactor.redact(t), {
+        requestTarget: foreign.toString(),
+        headers: [['Authorization', `Bearer ${token}`], ['Accept', 'application/json']],
+      });
+      await expect(res).toBeGatewayError('000-1002');
+    });
+});

@@ -1,0 +1,74 @@
+// Transport (spec "All calls use TLS", §5.1, §8): HTTPS with a certificate that verifies for the host
+// name (SEC-TLS-001), TLS 1.0 and 1.1 refused and TLS 1.2 accepted (SEC-TLS-004, RFC 8996), and
+// HSTS (SEC-TLS-005, advisory). Certificates are verified against the system CAs plus the profile's
+// caFile; verification is never switched off.
+import { expect, needs, requirement, test } from '../../fixtures/index.ts';
+import type { Capability, Target } from '../../fixtures/index.ts';
+import { gatewayToken } from '../gateway/support/gateway-calls.ts';
+import { tlsOutcome } from './support/tls-outcome.ts';
+
+/** The three addresses of the spec, each with the need that makes it present and a URL under it. */
+const surfaces: [string, Capability, (t: Target) => string][] = [
+  ['the US token endpoint', 'us', (t) => t.tokenUrl('us')],
+  ['the EU token endpoint', 'eu', (t) => t.tokenUrl('eu')],
+  ['the protected API', 'gateway', (t) => t.apiUrl(`/v1/people/er/${encodeURIComponent(t.profile.resources.people?.existing ?? 'conformance')}`)],
+];
+
+test.describe('transport: TLS', () => {
+  for (const [what, need, url] of surfaces) {
+    test(`SEC-TLS-001 ${what} is served over HTTPS with a certificate that verifies for its host name`,
+      requirement('SEC-TLS-001', needs(need)),
+      async ({ target, rawHttp }) => {
+        const address = new URL(url(target));
+        expect(address.protocol, `${what} is an https address`).toBe('https:');
+        // The sender verifies the chain (system CAs + caFile) and the host name; a failure throws.
+        const res = await rawHttp.send({ method: 'GET', url: address.toString(), headers: [['accept', 'application/json']] });
+        expect(res.status, 'an HTTP answer over the verified TLS connection').toBeGreaterThanOrEqual(100);
+      });
+
+    for (const version of ['TLSv1', 'TLSv1.1'] as const) {
+      test(`SEC-TLS-004 ${what} refuses a client that offers only ${version === 'TLSv1' ? 'TLS 1.0' : 'TLS 1.1'}`,
+        requirement('SEC-TLS-004', needs(need)),
+        async ({ target, rawHttp }) => {
+          const modern = await tlsOutcome(rawHttp, url(target), 'TLSv1.2', 'TLSv1.3');
+          expect(modern.kind, `setup: the address answers over TLS 1.2+ (${'error' in modern ? modern.error : 'answered'})`).toBe('answered');
+          const old = await tlsOutcome(rawHttp, url(target), version, version);
+          expect(old.kind, `setup: our client offered ${version} (${'error' in old ? old.error : ''})`).not.toBe('not-offered');
+          expect(old.kind, `setup: the address is reachable (${'error' in old ? old.error : ''})`).not.toBe('unreachable');
+          expect(old, `a handshake offering only ${version} is refused`).toMatchObject({ kind: 'refused' });
+        });
+    }
+
+    test(`SEC-TLS-004 ${what} accepts a TLS 1.2 handshake`,
+      requirement('SEC-TLS-004', needs(need)),
+      async ({ target, rawHttp }) => {
+        const outcome = await tlsOutcome(rawHttp, url(target), 'TLSv1.2', 'TLSv1.2');
+        expect(outcome, 'a client offering only TLS 1.2 gets an HTTP answer').toMatchObject({ kind: 'answered' });
+      });
+  }
+
+  test('SEC-TLS-005 a token response of the US token endpoint carries Strict-Transport-Security',
+    requirement('SEC-TLS-005', needs('us')),
+    async ({ tokenClient }) => {
+      const res = await tokenClient.clientCredentials({ region: 'us', client: 'usClient' });
+      await expect(res, 'setup: a token is issued').toBeTokenSuccess();
+      expect(res.header('strict-transport-security') ?? '(no Strict-Transport-Security header)', 'Strict-Transport-Security with max-age').toMatch(/max-age\s*=\s*"?\d+/i);
+    });
+
+  test('SEC-TLS-005 a token response of the EU token endpoint carries Strict-Transport-Security',
+    requirement('SEC-TLS-005', needs('eu')),
+    async ({ tokenClient }) => {
+      const res = await tokenClient.clientCredentials({ region: 'eu', client: 'euClient' });
+      await expect(res, 'setup: a token is issued').toBeTokenSuccess();
+      expect(res.header('strict-transport-security') ?? '(no Strict-Transport-Security header)', 'Strict-Transport-Security with max-age').toMatch(/max-age\s*=\s*"?\d+/i);
+    });
+
+  test('SEC-TLS-005 a response of the protected API carries Strict-Transport-Security',
+    requirement('SEC-TLS-005', needs('people')),
+    async ({ target, tokenClient, api }, testInfo) => {
+      const token = await gatewayToken(target, tokenClient, testInfo);
+      const res = await api.person('existing', { token });
+      expect(res.status, `setup: the call succeeds — ${res.describe()}`).toBe(200);
+      expect(res.header('strict-transport-security') ?? '(no Strict-Transport-Security header)', 'Strict-Transport-Security with max-age').toMatch(/max-age\s*=\s*"?\d+/i);
+    });
+});
