@@ -1,0 +1,62 @@
+// Spec §3 rows 1 and 3: an access token is accepted while valid and refused once its expires_in
+// seconds have elapsed; after a client_credentials token expired, only a new client_credentials
+// request gives a working token again.
+import { expect, needs, requirement, test, type TokenClient, type TokenSet } from '../../fixtures/index.ts';
+import { issuedBetween, moveToNoEarlierThan } from './token-timeline.ts';
+
+/** The two grants that issue an access token from scratch (spec §3 rows 1 and 2). */
+const issuingGrants: { grant: string; obtain: (tokenClient: TokenClient) => Promise<TokenSet> }[] = [
+  { grant: 'client_credentials', obtain: (c) => c.obtain.clientCredentials({ region: 'us', client: 'usClient' }) },
+  { grant: 'password', obtain: (c) => c.obtain.password({ region: 'us', user: 'user' }) },
+];
+
+test.describe('access token: valid', () => {
+  test('STATE-CC-001 a client_credentials access token of a registered client is accepted by the protected endpoint',
+    requirement('STATE-CC-001', needs('us', 'gateway')),
+    async ({ tokenClient, api }) => {
+      const token = await tokenClient.obtain.clientCredentials({ region: 'us', client: 'usClient' });
+      const res = await api.person('existing', { token: token.access_token });
+      expect(res.status, `the protected endpoint accepts the token — got ${res.describe()}`).toBe(200);
+    });
+});
+
+test.describe('access token: expired', () => {
+  for (const { grant, obtain } of issuingGrants) {
+    test(`STATE-AT-EXP-001 a ${grant} access token is refused with 401 once expires_in seconds have elapsed`,
+      requirement('STATE-AT-EXP-001', needs('us', 'gateway')),
+      async ({ tokenClient, api, clock }) => {
+        const issued = await issuedBetween(clock, () => obtain(tokenClient));
+        const token = issued.value;
+
+        await test.step('accepted right after issuance', async () => {
+          const res = await api.person('existing', { token: token.access_token });
+          expect(res.status, `setup: the fresh token is accepted — got ${res.describe()}`).toBe(200);
+        });
+
+        await test.step(`refused at expires_in (${token.expires_in} s) + 1 s after issuance`, async () => {
+          await moveToNoEarlierThan(clock, issued, token.expires_in + 1);
+          const res = await api.person('existing', { token: token.access_token });
+          expect(res.status, `the expired token is refused with 401 — got ${res.describe()}`).toBe(401);
+        });
+      });
+  }
+
+  test('STATE-AT-EXP-002 after a client_credentials token expired, a new client_credentials request gives a token that is accepted',
+    requirement('STATE-AT-EXP-002', needs('us', 'gateway')),
+    async ({ tokenClient, api, clock }) => {
+      const issued = await issuedBetween(clock, () => tokenClient.obtain.clientCredentials({ region: 'us', client: 'usClient' }));
+
+      await test.step('the first token expires', async () => {
+        await moveToNoEarlierThan(clock, issued, issued.value.expires_in + 1);
+        const res = await api.person('existing', { token: issued.value.access_token });
+        expect(res.status, `setup: the first token is no longer accepted once expired — got ${res.describe()}`).not.toBe(200);
+      });
+
+      await test.step('a new client_credentials request succeeds and its token is accepted', async () => {
+        const again = await tokenClient.clientCredentials({ region: 'us', client: 'usClient' });
+        await expect(again).toBeTokenSuccess();
+        const res = await api.person('existing', { token: again.accessToken });
+        expect(res.status, `the new token is accepted — got ${res.describe()}`).toBe(200);
+      });
+    });
+});

@@ -1,0 +1,137 @@
+// Spec §3 rows 4 to 6: a refresh token is single use, works after its access token expired and
+// until its own 7 days end (counted from the anchor the target declares, OI-4); what happens to
+// the rest of a refresh-token family on reuse (RFC 9700 §4.14.2, ADVISORY); and what a refresh
+// does to the access token issued with the replaced refresh token (OI-15).
+// Checks that burn a family (replay a used refresh token) use the profile's burnableUser.
+import { expect, markNotApplicable, needs, requirement, test } from '../../fixtures/index.ts';
+import { obtainPasswordTokens, obtainRefreshed } from './password-tokens.ts';
+import {
+  clockSkewSeconds, issuedBetween, moveToNoEarlierThan, refreshTokenAnchorSeconds, refreshTokenValiditySeconds,
+} from './token-timeline.ts';
+
+test.describe('grant_type=refresh_token: used', () => {
+  test('STATE-RT-USED-001 a refresh token already used for a successful refresh is refused with invalid_grant',
+    requirement('STATE-RT-USED-001', needs('us')),
+    async ({ tokenClient }) => {
+      const first = await obtainPasswordTokens(tokenClient, 'burnableUser');
+      await test.step('refresh once', async () => {
+        await obtainRefreshed(tokenClient, first.refresh_token);
+      });
+      await test.step('refresh again with the same token', async () => {
+        await expect(await tokenClient.refresh(first.refresh_token, { region: 'us' })).toBeTokenError('invalid_grant');
+      });
+    });
+
+  test('STATE-RT-USED-002 a used refresh token is still refused after its replacement has been used in turn',
+    requirement('STATE-RT-USED-002', needs('us')),
+    async ({ tokenClient }) => {
+      const first = await obtainPasswordTokens(tokenClient, 'burnableUser');
+      await test.step('refresh twice along the chain', async () => {
+        const second = await obtainRefreshed(tokenClient, first.refresh_token);
+        await obtainRefreshed(tokenClient, second.refresh_token);
+      });
+      await test.step('the first refresh token again', async () => {
+        await expect(await tokenClient.refresh(first.refresh_token, { region: 'us' })).toBeTokenError('invalid_grant');
+      });
+    });
+});
+
+test.describe('grant_type=refresh_token: reuse detection (RFC 9700 §4.14.2)', () => {
+  test('STATE-RT-FAMILY-001 after a used refresh token is presented again, its replacement is refused too',
+    requirement('STATE-RT-FAMILY-001', needs('us')),
+    async ({ tokenClient }) => {
+      const first = await obtainPasswordTokens(tokenClient, 'burnableUser');
+      const second = await test.step('refresh once', () => obtainRefreshed(tokenClient, first.refresh_token));
+      await test.step('replay the used refresh token', async () => {
+        const replay = await tokenClient.refresh(first.refresh_token, { region: 'us' });
+        expect(replay.status, `setup: the replayed refresh token gives no new token — got ${replay.describe()}`).not.toBe(200);
+      });
+      await test.step('the replacement refresh token', async () => {
+        await expect(await tokenClient.refresh(second.refresh_token, { region: 'us' })).toBeTokenError('invalid_grant');
+      });
+    });
+
+  test('STATE-RT-FAMILY-002 after a family was revoked for reuse, its access tokens are refused by the protected endpoint',
+    requirement('STATE-RT-FAMILY-002', needs('us', 'gateway')),
+    async ({ tokenClient, api }) => {
+      const first = await obtainPasswordTokens(tokenClient, 'burnableUser');
+      const second = await test.step('refresh once; the new access token works', async () => {
+        const refreshed = await obtainRefreshed(tokenClient, first.refresh_token);
+        const res = await api.person('existing', { token: refreshed.access_token });
+        expect(res.status, `setup: the refreshed access token is accepted — got ${res.describe()}`).toBe(200);
+        return refreshed;
+      });
+      await test.step('replay the used refresh token', async () => {
+        const replay = await tokenClient.refresh(first.refresh_token, { region: 'us' });
+        expect(replay.status, `setup: the replayed refresh token gives no new token — got ${replay.describe()}`).not.toBe(200);
+      });
+      for (const [which, token] of [['from the password grant', first.access_token], ['from the refresh', second.access_token]] as const) {
+        await test.step(`the access token ${which} is refused`, async () => {
+          const res = await api.person('existing', { token });
+          expect.soft(res.status, `the access token ${which} is refused (4xx) — got ${res.describe()}`).toBeGreaterThanOrEqual(400);
+          expect.soft(res.status, `the access token ${which} is refused (4xx) — got ${res.describe()}`).toBeLessThan(500);
+        });
+      }
+    });
+});
+
+test.describe('grant_type=refresh_token: the previous access token (OI-15)', () => {
+  test('STATE-AT-AFTER-REFRESH-001 after a refresh, the earlier access token is accepted or refused as the target declares',
+    requirement('STATE-AT-AFTER-REFRESH-001', needs('us', 'gateway')),
+    async ({ tokenClient, api, target }) => {
+      const declared = target.interpretation<'valid-until-expiry' | 'revoked'>('accessTokenAfterRefresh');
+      const first = await obtainPasswordTokens(tokenClient, 'user');
+      await test.step('the access token works before the refresh', async () => {
+        const res = await api.person('existing', { token: first.access_token });
+        expect(res.status, `setup: the access token is accepted before the refresh — got ${res.describe()}`).toBe(200);
+      });
+      await test.step('refresh', async () => {
+        await obtainRefreshed(tokenClient, first.refresh_token);
+      });
+      await test.step(`the earlier access token after the refresh (declared: ${declared})`, async () => {
+        const res = await api.person('existing', { token: first.access_token });
+        if (declared === 'valid-until-expiry') {
+          expect(res.status, `accessTokenAfterRefresh=valid-until-expiry: still accepted — got ${res.describe()}`).toBe(200);
+        } else {
+          expect(res.status, `accessTokenAfterRefresh=revoked: refused (4xx) — got ${res.describe()}`).toBeGreaterThanOrEqual(400);
+          expect(res.status, `accessTokenAfterRefresh=revoked: refused (4xx) — got ${res.describe()}`).toBeLessThan(500);
+        }
+      });
+    });
+});
+
+test.describe('grant_type=refresh_token: expiry (OI-4 refreshTokenAnchor)', () => {
+  test('STATE-RT-UNUSED-002 a refresh after the access token expired, before the refresh token has, succeeds',
+    requirement('STATE-RT-UNUSED-002', needs('us', 'gateway')),
+    async ({ tokenClient, api, clock, target }) => {
+      const issued = await issuedBetween(clock, () => obtainPasswordTokens(tokenClient, 'user'));
+      const { expires_in: expiresIn } = issued.value;
+      const accessTokenGone = issued.to + (expiresIn + 1) * 1000;
+      const refreshTokenLast = issued.from + (refreshTokenAnchorSeconds(target, expiresIn) + refreshTokenValiditySeconds - clockSkewSeconds(target)) * 1000;
+      if (accessTokenGone > refreshTokenLast) {
+        markNotApplicable(test.info(), `with refreshTokenAnchor=${target.interpretation<string>('refreshTokenAnchor')} and expires_in ${expiresIn} s the refresh token ends no later than its access token`);
+      }
+
+      await test.step(`the access token expires (expires_in ${expiresIn} s + 1 s)`, async () => {
+        await moveToNoEarlierThan(clock, issued, expiresIn + 1);
+        const res = await api.person('existing', { token: issued.value.access_token });
+        expect(res.status, `setup: the access token is no longer accepted — got ${res.describe()}`).not.toBe(200);
+      });
+      await test.step('refresh with the unused refresh token', async () => {
+        await expect(await tokenClient.refresh(issued.value.refresh_token, { region: 'us' })).toBeTokenSuccess();
+      });
+    });
+
+  test('STATE-RT-EXP-001 an unused refresh token presented after its 7 days (from the declared anchor) is refused with invalid_grant',
+    requirement('STATE-RT-EXP-001', needs('us')),
+    async ({ tokenClient, clock, target }) => {
+      const issued = await issuedBetween(clock, () => obtainPasswordTokens(tokenClient, 'user'));
+      const end = refreshTokenAnchorSeconds(target, issued.value.expires_in) + refreshTokenValiditySeconds;
+      await test.step(`move to ${end} s + 1 s after issuance (anchor ${target.interpretation<string>('refreshTokenAnchor')})`, async () => {
+        await moveToNoEarlierThan(clock, issued, end + 1);
+      });
+      await test.step('refresh with the expired refresh token', async () => {
+        await expect(await tokenClient.refresh(issued.value.refresh_token, { region: 'us' })).toBeTokenError('invalid_grant');
+      });
+    });
+});

@@ -1,0 +1,71 @@
+// Spec §8: the access-token lifetime (expires_in) and the refresh token's 7 days, checked at the
+// boundary through the target's clock (less the declared clock skew); and the bearer-token
+// lifetime advice of RFC 6750 §5.3 for client_credentials tokens.
+import { expect, needs, requirement, test, type Region, type TokenClient, type TokenSet } from '../../fixtures/index.ts';
+import { obtainPasswordTokens } from '../lifecycle/password-tokens.ts';
+import {
+  clockSkewSeconds, issuedBetween, moveToNoLaterThan, refreshTokenAnchorSeconds, refreshTokenValiditySeconds,
+} from '../lifecycle/token-timeline.ts';
+
+const issuingGrants: { grant: string; obtain: (tokenClient: TokenClient) => Promise<TokenSet> }[] = [
+  { grant: 'client_credentials', obtain: (c) => c.obtain.clientCredentials({ region: 'us', client: 'usClient' }) },
+  { grant: 'password', obtain: (c) => c.obtain.password({ region: 'us', user: 'user' }) },
+];
+
+test.describe('limit: access-token lifetime', () => {
+  for (const { grant, obtain } of issuingGrants) {
+    test(`LIMIT-AT-LIFETIME-001 a ${grant} access token is accepted up to expires_in less the clock skew after issuance`,
+      requirement('LIMIT-AT-LIFETIME-001', needs('us', 'gateway')),
+      async ({ tokenClient, api, clock, target }) => {
+        const issued = await issuedBetween(clock, () => obtain(tokenClient));
+        const { access_token: token, expires_in: expiresIn } = issued.value;
+        const last = expiresIn - clockSkewSeconds(target);
+        expect(last, `setup: expires_in (${expiresIn} s) exceeds the declared clock skew`).toBeGreaterThan(0);
+
+        await test.step('accepted right after issuance', async () => {
+          const res = await api.person('existing', { token });
+          expect(res.status, `the token is accepted right after issuance — got ${res.describe()}`).toBe(200);
+        });
+        for (const seconds of [...new Set([Math.floor(last / 2), last])].filter((s) => s > 0)) {
+          await test.step(`accepted ${seconds} s after issuance`, async () => {
+            await moveToNoLaterThan(clock, issued, seconds);
+            const res = await api.person('existing', { token });
+            expect(res.status, `the token is accepted ${seconds} s after issuance (expires_in ${expiresIn} s, skew ${clockSkewSeconds(target)} s) — got ${res.describe()}`).toBe(200);
+          });
+        }
+      });
+  }
+
+  for (const region of ['us', 'eu'] as Region[]) {
+    test(`LIMIT-AT-LIFETIME-002 at ${region.toUpperCase()} a client_credentials token response has expires_in of at most 3600 seconds`,
+      requirement('LIMIT-AT-LIFETIME-002', needs(region)),
+      async ({ tokenClient }) => {
+        const res = await tokenClient.clientCredentials({ region });
+        await expect(res, 'setup: a client_credentials token is issued').toBeTokenSuccess();
+        expect(typeof res.expiresIn, 'setup: expires_in is a number').toBe('number');
+        expect(res.expiresIn as number, 'expires_in (RFC 6750 §5.3: one hour or less)').toBeLessThanOrEqual(3600);
+      });
+  }
+});
+
+test.describe('limit: refresh-token validity (OI-4 refreshTokenAnchor)', () => {
+  test('LIMIT-RT-LIFETIME-001 a refresh token is accepted throughout its 7 days from the declared anchor, less the clock skew',
+    requirement('LIMIT-RT-LIFETIME-001', needs('us')),
+    async ({ tokenClient, clock, target }) => {
+      // A refresh uses the token up, so each moment gets its own refresh token.
+      const midway = await issuedBetween(clock, () => obtainPasswordTokens(tokenClient, 'user'));
+      const atEnd = await issuedBetween(clock, () => obtainPasswordTokens(tokenClient, 'user'));
+      const lastMoment = (expiresIn: number) => refreshTokenAnchorSeconds(target, expiresIn) + refreshTokenValiditySeconds - clockSkewSeconds(target);
+      const anchor = target.interpretation<string>('refreshTokenAnchor');
+
+      for (const [label, issued, seconds] of [
+        ['half-way through its validity', midway, Math.floor(lastMoment(midway.value.expires_in) / 2)],
+        ['at the end of its validity less the clock skew', atEnd, lastMoment(atEnd.value.expires_in)],
+      ] as const) {
+        await test.step(`refresh ${label}: ${seconds} s after issuance (anchor ${anchor})`, async () => {
+          await moveToNoLaterThan(clock, issued, seconds);
+          await expect(await tokenClient.refresh(issued.value.refresh_token, { region: 'us' })).toBeTokenSuccess();
+        });
+      }
+    });
+});
