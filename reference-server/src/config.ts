@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import type { AttemptThrottleSettings } from './domain/attempt-throttle.ts';
 import type { RateLimitSettings } from './gateway/gateway-deps.ts';
 import type { Environment } from './domain/model.ts';
 
@@ -30,6 +31,9 @@ export const flagSpecs = {
   'rate-spike': { env: 'TC_RATE_SPIKE', placeholder: 'N', help: 'gateway: requests per client per second before 000-2001 (default 50)' },
   'rate-quota': { env: 'TC_RATE_QUOTA', placeholder: 'N', help: 'gateway: requests per client per window before 000-2000 (default 1000)' },
   'rate-window': { env: 'TC_RATE_WINDOW', placeholder: 'SECONDS', help: 'gateway: quota window (default 60)' },
+  'lockout-user': { env: 'TC_LOCKOUT_USER', placeholder: 'N', help: 'token endpoint: consecutive wrong passwords for one username before it is locked (default 10)' },
+  'lockout-client': { env: 'TC_LOCKOUT_CLIENT', placeholder: 'N', help: 'token endpoint: consecutive failed client authentications for one client_id before it is locked (default 50)' },
+  'lockout-seconds': { env: 'TC_LOCKOUT_SECONDS', placeholder: 'SECONDS', help: 'token endpoint: how long a lock lasts (429 + Retry-After) (default 900)' },
   'log-level': { env: 'TC_LOG_LEVEL', placeholder: 'LEVEL', help: 'pino level for the logs on stderr (default info)' },
   help: { env: '', boolean: true, help: 'print this help' },
 } as const satisfies Record<string, FlagSpec>;
@@ -61,6 +65,9 @@ const optionsSchema = z.strictObject({
   'rate-spike': integer(1, 1_000_000).default(50),
   'rate-quota': integer(1, 100_000_000).default(1000),
   'rate-window': integer(1, 86_400).default(60),
+  'lockout-user': integer(1, 1_000_000).default(10),
+  'lockout-client': integer(1, 1_000_000).default(50),
+  'lockout-seconds': integer(1, 31_536_000).default(900),
   'log-level': z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'must be a pino level').default('info'),
   help: booleanText.default(false),
 });
@@ -78,6 +85,8 @@ export interface ServeConfig {
   clientCredentialsLifetimeSeconds: number;
   passwordLifetimeSeconds: number;
   rateLimits: RateLimitSettings;
+  /** Brute-force locks at the token endpoint. */
+  lockout: AttemptThrottleSettings;
   logLevel: string;
   help: boolean;
 }
@@ -142,6 +151,7 @@ export function parseServeArgs(args: readonly string[], env: NodeJS.ProcessEnv, 
     clientCredentialsLifetimeSeconds: o['cc-lifetime'],
     passwordLifetimeSeconds: o['pw-lifetime'],
     rateLimits: { spikePerSecond: o['rate-spike'], quotaPerWindow: o['rate-quota'], windowSeconds: o['rate-window'] },
+    lockout: { userFailures: o['lockout-user'], clientFailures: o['lockout-client'], lockSeconds: o['lockout-seconds'] },
     logLevel: o['log-level'],
     help: o.help,
   };

@@ -6,7 +6,7 @@ import { dirname } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { parseServeArgs, serveUsage, UsageError, type ServeConfig } from './config.ts';
-import { generateCertificate, type GeneratedCertificate } from './crypto/tls.ts';
+import { generateCertificate, persistentCertificate, type GeneratedCertificate } from './crypto/tls.ts';
 import { buildApp } from './http/app.ts';
 import { createLogger } from './http/logging.ts';
 import { createServices } from './services.ts';
@@ -72,9 +72,16 @@ export async function serveMain(args: string[]): Promise<number> {
       testControls: config.testControls,
       seedFile: config.seedFile,
       tokens: { clientCredentialsLifetimeSeconds: config.clientCredentialsLifetimeSeconds, passwordLifetimeSeconds: config.passwordLifetimeSeconds },
+      throttle: config.lockout,
     });
     if (services.seeded) logger.info({ seedFile: config.seedFile }, 'new store seeded');
-    certificate = config.http ? undefined : await generateCertificate(config.host, new Date());
+    // A store file keeps its certificate next to it (trusted once, trusted across restarts).
+    if (!config.http) {
+      certificate = config.dataFile === ':memory:'
+        ? await generateCertificate(config.host, new Date())
+        : await persistentCertificate(config.dataFile, config.host, new Date());
+      logger.info({ caFile: certificate.caFile, generated: certificate.generated }, 'TLS certificate ready');
+    }
     app = await buildApp({
       services,
       testControls: config.testControls,
@@ -110,7 +117,7 @@ export async function serveMain(args: string[]): Promise<number> {
 
   // System time, not the test clock: a clock moved forward by a test must not delete tokens that
   // become valid again when the clock is reset.
-  const purge = startPurge(store, () => Date.now(), logger);
+  const purge = startPurge(store, () => Date.now(), config.lockout.lockSeconds * 1000, logger);
   const signal = await stop.signal;
   logger.info({ signal }, 'shutting down');
   clearInterval(purge);
@@ -149,28 +156,34 @@ function isSeededStore(dataFile: string): boolean {
 }
 
 /**
- * Deletes expired refresh tokens in small batches, yielding between batches, from an unref'd
- * interval: it never keeps the process alive and never holds the database for long.
+ * Deletes expired refresh tokens, and failed-attempt counts that can no longer lock anyone (no
+ * failure and no lock within the lock window), in small batches, yielding between batches, from an
+ * unref'd interval: it never keeps the process alive and never holds the database for long.
  */
-function startPurge(store: SqliteStore, now: () => number, logger: ReturnType<typeof createLogger>): NodeJS.Timeout {
+function startPurge(store: SqliteStore, now: () => number, lockoutMs: number, logger: ReturnType<typeof createLogger>): NodeJS.Timeout {
   const timer = setInterval(() => {
-    const before = now() - PURGE_GRACE_MS;
-    let total = 0;
-    const batch = (rounds: number): void => {
-      try {
-        const deleted = store.purgeExpired(before, PURGE_BATCH);
-        total += deleted;
-        if (deleted === PURGE_BATCH && rounds > 1) {
-          setImmediate(() => batch(rounds - 1));
-        } else if (total > 0) {
-          logger.info({ purged: total }, 'expired refresh tokens purged');
-        }
-      } catch (error) {
-        logger.warn({ err: error }, 'refresh token purge failed');
-      }
-    };
-    batch(20);
+    const at = now();
+    purgeInBatches('expired refresh tokens', (limit) => store.purgeExpired(at - PURGE_GRACE_MS, limit), logger);
+    purgeInBatches('stale failed-attempt counts', (limit) => store.purgeFailedAttempts(at - lockoutMs, limit), logger);
   }, PURGE_INTERVAL_MS);
   timer.unref();
   return timer;
+}
+
+function purgeInBatches(what: string, purge: (limit: number) => number, logger: ReturnType<typeof createLogger>): void {
+  let total = 0;
+  const batch = (rounds: number): void => {
+    try {
+      const deleted = purge(PURGE_BATCH);
+      total += deleted;
+      if (deleted === PURGE_BATCH && rounds > 1) {
+        setImmediate(() => batch(rounds - 1));
+      } else if (total > 0) {
+        logger.info({ purged: total }, `${what} purged`);
+      }
+    } catch (error) {
+      logger.warn({ err: error }, `purge of ${what} failed`);
+    }
+  };
+  batch(20);
 }

@@ -5,6 +5,7 @@ import { systemClock } from './clock/system-clock.ts';
 import { JoseAccessTokenSigner, JoseAccessTokenVerifier, SigningKey } from './crypto/access-tokens.ts';
 import { nodeRandom, sha256Digest } from './crypto/random.ts';
 import { CachingSecretHasher, ScryptSecretHasher, productionScryptCost, type ScryptCost } from './crypto/scrypt-hasher.ts';
+import { AttemptThrottle, defaultAttemptThrottleSettings, type AttemptThrottleSettings } from './domain/attempt-throttle.ts';
 import type { Environment } from './domain/model.ts';
 import type { AccessTokenVerifier, Clock, SecretHasher } from './domain/ports.ts';
 import { defaultTokenSettings, type TokenSettings } from './domain/settings.ts';
@@ -18,6 +19,8 @@ export interface ServicesOptions {
   /** A TestClock makes the clock controllable (only with --test-controls). */
   testControls: boolean;
   tokens?: Partial<TokenSettings>;
+  /** Brute-force lock thresholds and window (defaults: 10 passwords, 50 client secrets, 900 s). */
+  throttle?: Partial<AttemptThrottleSettings>;
   scryptCost?: ScryptCost;
   /** Loaded into the store if it was never seeded. */
   seedFile?: string;
@@ -31,6 +34,7 @@ export interface Services {
   testClock: TestClock | undefined;
   environment: Environment;
   tokens: TokenSettings;
+  throttle: AttemptThrottle;
   hasher: SecretHasher;
   signingKey: SigningKey;
   verifier: AccessTokenVerifier;
@@ -56,6 +60,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
   const identity = { issuer: tokens.issuer, audience: tokens.audience };
   const signer = new JoseAccessTokenSigner(signingKey, identity, nodeRandom);
   const verifier = new JoseAccessTokenVerifier(signingKey, identity, clock, environment);
-  const tokenService = new TokenService({ store, clock, random: nodeRandom, digest: sha256Digest, hasher, signer, settings: tokens, environment });
-  return { store, clock, testClock, environment, tokens, hasher, signingKey, verifier, tokenService, seeded };
+  const throttle = new AttemptThrottle(store, { ...defaultAttemptThrottleSettings, ...options.throttle });
+  const tokenService = new TokenService({ store, clock, random: nodeRandom, digest: sha256Digest, hasher, signer, settings: tokens, environment, throttle });
+  return { store, clock, testClock, environment, tokens, throttle, hasher, signingKey, verifier, tokenService, seeded };
 }

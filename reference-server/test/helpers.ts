@@ -4,6 +4,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Logger } from 'pino';
 import { ManualClock } from '../src/clock/test-clock.ts';
 import { BUNDLED_SEED } from '../src/config.ts';
+import type { AttemptThrottleSettings } from '../src/domain/attempt-throttle.ts';
 import type { PresentedAuthorization } from '../src/domain/client-auth.ts';
 import { OAuthError } from '../src/domain/errors.ts';
 import type { TokenResponseBody } from '../src/domain/issue.ts';
@@ -42,7 +43,7 @@ export interface TestServices extends Services {
 }
 
 /** Services over a :memory: store; the clock is a ManualClock at T0 (a TestClock over it with testControls). */
-export async function testServices(options: { testControls?: boolean; tokens?: Partial<TokenSettings>; environment?: 'sandbox' | 'production'; store?: SqliteStore } = {}): Promise<TestServices> {
+export async function testServices(options: { testControls?: boolean; tokens?: Partial<TokenSettings>; throttle?: Partial<AttemptThrottleSettings>; environment?: 'sandbox' | 'production'; store?: SqliteStore } = {}): Promise<TestServices> {
   const manual = new ManualClock(T0);
   const services = await createServices({
     store: options.store ?? new SqliteStore(':memory:'),
@@ -52,6 +53,7 @@ export async function testServices(options: { testControls?: boolean; tokens?: P
     seedFile: BUNDLED_SEED,
     baseClock: manual,
     ...(options.tokens && { tokens: options.tokens }),
+    ...(options.throttle && { throttle: options.throttle }),
   });
   return { ...services, manual };
 }
@@ -63,9 +65,10 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function testApp(options: { testControls?: boolean; logger?: Logger; tokens?: Partial<TokenSettings> } = {}): Promise<TestApp> {
+export async function testApp(options: { testControls?: boolean; logger?: Logger; tokens?: Partial<TokenSettings>; throttle?: Partial<AttemptThrottleSettings>; https?: { key: string; cert: string } } = {}): Promise<TestApp> {
   const services = await testServices(options);
   const app = await buildApp({
+    ...(options.https && { https: options.https }),
     services,
     testControls: options.testControls ?? false,
     rateLimits: { spikePerSecond: 10_000, quotaPerWindow: 1_000_000, windowSeconds: 60 },

@@ -2,7 +2,9 @@
 // fields) and client_secret_basic (RFC 6749 requires it). Credentials in the query string are never
 // looked at. Every failure after the syntax checks is the same invalid_client, so that an unknown
 // client, a wrong secret, a deactivated client and a client of the other region or environment
-// cannot be told apart.
+// cannot be told apart. A client_id locked after too many consecutive failures (attempt-throttle.ts)
+// is refused before its secret is verified.
+import type { AttemptThrottle } from './attempt-throttle.ts';
 import { InvalidClient, InvalidRequest, descriptions } from './errors.ts';
 import type { Client, Environment, Region } from './model.ts';
 import type { SecretHasher, Store } from './ports.ts';
@@ -40,6 +42,7 @@ export interface ClientAuthDeps {
   environment: Environment;
   /** A hash of a random secret: verified against when the client is unknown, to keep timing uniform. */
   dummyHash: () => Promise<string>;
+  throttle: AttemptThrottle;
 }
 
 export async function authenticateClient(
@@ -47,6 +50,7 @@ export async function authenticateClient(
   region: Region,
   authorization: PresentedAuthorization,
   params: TokenParams,
+  now: number,
 ): Promise<Client> {
   let clientId: string | undefined;
   let clientSecret: string | undefined;
@@ -63,8 +67,12 @@ export async function authenticateClient(
   if (clientId === undefined || clientSecret === undefined) {
     throw new InvalidClient(descriptions.clientAuthRequired, viaHeader, clientId === undefined ? 'no client_id' : 'no client_secret');
   }
+  const principal = { kind: 'client', name: clientId } as const;
+  deps.throttle.assertNotLocked(principal, now);
   const client = deps.store.findClient(clientId);
   const matches = await deps.hasher.verify(clientSecret, client?.secretHash ?? (await deps.dummyHash()));
+  if (matches && client) deps.throttle.recordSuccess(principal);
+  else deps.throttle.recordFailure(principal, now);
   const fail = (detail: string): never => {
     throw new InvalidClient(descriptions.clientAuthFailed, viaHeader, detail);
   };

@@ -35,6 +35,7 @@ export const descriptions = {
   refreshUserNotAllowed: 'The refresh token can no longer be used for this user.',
   invalidScope: 'The requested scope is invalid, unknown or exceeds the scope granted.',
   serverError: 'The server encountered an unexpected condition.',
+  tooManyAttempts: 'Too many failed attempts; try again later.',
 } as const;
 
 export type PublicDescription = (typeof descriptions)[keyof typeof descriptions];
@@ -99,6 +100,23 @@ export class UnsupportedGrantType extends OAuthError {
 
 export class InvalidScope extends OAuthError {
   readonly error = 'invalid_scope';
+}
+
+/**
+ * The principal (a user or a client) is locked after too many consecutive failed attempts
+ * (RFC 6749 §4.3.2, §2.3.1): 429 with `Retry-After`. The body keeps the RFC 6749 §5.2 shape with
+ * the code the failed attempts got (invalid_grant for a user, invalid_client for a client).
+ */
+export class TooManyAttempts extends OAuthError {
+  readonly error: 'invalid_grant' | 'invalid_client';
+  override readonly status = 429;
+  /** Whole seconds until the lock ends (at least 1). */
+  readonly retryAfterSeconds: number;
+  constructor(error: 'invalid_grant' | 'invalid_client', retryAfterSeconds: number, detail?: string) {
+    super(descriptions.tooManyAttempts, detail);
+    this.error = error;
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
 }
 
 /** Anything unexpected. The cause is logged; the answer carries no internal detail. */

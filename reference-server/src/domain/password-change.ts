@@ -1,6 +1,7 @@
 // A user's password change (the portal's job, spec §5.5): new hash, the 45-day clock restarts,
-// and every outstanding refresh token of the user is revoked (OI-8, RFC 9700 §4.14.2).
-// Access tokens already issued stay valid until they expire (OI-15).
+// and every outstanding refresh token of the user is revoked (OI-8, RFC 9700 §4.14.2). Every
+// refresh-token family of the user is marked revoked as well, so the gateway refuses the access
+// tokens issued from them (000-1202, STATE-RT-FAMILY-002).
 import type { Clock, SecretHasher, Store } from './ports.ts';
 
 export class UnknownUserError extends Error {

@@ -58,6 +58,19 @@ export type ConsumeRefreshTokenResult =
   | { outcome: 'expired'; record: RefreshTokenRecord }
   | { outcome: 'wrong-client'; record: RefreshTokenRecord };
 
+/** Who a run of failed attempts belongs to: a client id, or a username exactly as presented (`tenant` + backslash + `userName`). */
+export type AttemptPrincipal = { kind: 'client' | 'user'; name: string };
+
+/** The consecutive failed attempts of one principal, and its lock. */
+export interface FailedAttempts {
+  /** Failures since the last success, the last lock, or a long enough quiet period. */
+  failures: number;
+  /** Epoch milliseconds of the last counted failure. */
+  lastFailureAt: number;
+  /** Epoch milliseconds until which the principal is locked; null when it is not. */
+  lockedUntil: number | null;
+}
+
 /**
  * Persistence. Kept small so that a shared store (e.g. Redis) can back several replicas later.
  * `consumeRefreshToken` is the one operation that must be atomic across processes.
@@ -74,11 +87,28 @@ export interface Store {
   /** Marks the token used if it is unused, unrevoked, unexpired and bound to `clientId`; otherwise says why not. */
   consumeRefreshToken(tokenHash: string, clientId: string, now: number): ConsumeRefreshTokenResult;
   revokeFamily(familyId: string, now: number): number;
-  /** Revokes every outstanding refresh token of a user (password change). */
+  /**
+   * Revokes every outstanding refresh token of a user (password change) and marks every family of
+   * the user revoked, so that the access tokens issued from them are refused too.
+   */
   revokeUserTokens(tenant: string, userName: string, now: number): number;
+  /** Whether the family was revoked (reuse detection or a password change). */
   isFamilyRevoked(familyId: string): boolean;
   /** Deletes refresh tokens expired before `before`, at most `limit` rows; returns how many. */
   purgeExpired(before: number, limit: number): number;
+  /** The failed-attempt state of a principal; undefined when it has none. */
+  findFailedAttempts(principal: AttemptPrincipal): FailedAttempts | undefined;
+  /**
+   * Counts one failure at `now`, atomically (also across processes sharing the store); a run whose
+   * last failure is before `restartBefore` starts again at 1. Returns the state after the update.
+   */
+  recordFailedAttempt(principal: AttemptPrincipal, now: number, restartBefore: number): FailedAttempts;
+  /** Locks the principal until `until`; its failure count starts again from 0. */
+  lockPrincipal(principal: AttemptPrincipal, until: number): void;
+  /** Forgets the principal's failures and lock (a successful attempt). */
+  clearFailedAttempts(principal: AttemptPrincipal): void;
+  /** Deletes states whose last failure is before `before` and whose lock (if any) ended before it; at most `limit`. */
+  purgeFailedAttempts(before: number, limit: number): number;
   findPerson(identifier: string): PersonRecord | undefined;
   savePerson(person: PersonRecord): void;
   /** Small server-wide settings (the signing key, the seed marker). */

@@ -44,11 +44,12 @@ export class TokenService {
       if (param(params, required.name) === undefined) throw new InvalidRequest(required.missing);
     }
 
-    const client = await authenticateClient(this.#deps, region, authorization, params);
+    // The clock's one reading for this request (client lock, grant, expiry).
+    const now = this.#deps.clock.now();
+    const client = await authenticateClient(this.#deps, region, authorization, params, now);
     if (!grant) throw new UnsupportedGrantType(descriptions.unsupportedGrantType, candidate ? `${candidate.grantType} not offered in ${region}` : 'unknown grant_type');
     if (!client.grants.includes(grant.grantType)) throw new UnauthorizedClient(descriptions.unauthorizedClient, `grant ${grant.grantType} not allowed`);
 
-    const now = this.#deps.clock.now();
     const body = await grant.handle({ client, params, region, now, deps: this.#deps });
     return { body, clientId: client.clientId, grantType: grant.grantType };
   }

@@ -12,8 +12,11 @@ export interface RateLimitSettings {
   windowSeconds: number;
 }
 
-/** The part of the Store the gateway reads and writes (a full Store satisfies it). */
-export type GatewayStore = Pick<Store, 'findClient' | 'saveClient' | 'findUser' | 'saveUser' | 'findPerson'>;
+/**
+ * The part of the Store the gateway reads and writes (a full Store satisfies it). `isFamilyRevoked`
+ * refuses access tokens of a revoked refresh-token family (000-1202).
+ */
+export type GatewayStore = Pick<Store, 'findClient' | 'saveClient' | 'findUser' | 'saveUser' | 'findPerson' | 'isFamilyRevoked'>;
 
 /** Finds people by family name, case-insensitively, at most `limit` of them, in a stable order. */
 export type PeopleSearch = (familyName: string, limit: number) => PersonRecord[];

@@ -88,7 +88,7 @@ export class GatewayPipeline {
     }
     const keySource = this.faults.keySourceFault();
     if (keySource) return rejected(keySource);
-    const token = await authenticateToken(credential.token, this.deps.verifier, this.deps.environment);
+    const token = await authenticateToken(credential.token, this.deps.verifier, this.deps.environment, this.deps.store);
     if ('code' in token) return rejected(token);
 
     const principal = principalOf(token);

@@ -71,6 +71,19 @@ export function gatewayFrameworkError(error: Error, request: FastifyRequest, rep
 
 /** Fastify `clientErrorHandler`: Node's HTTP parser could not frame the message. */
 export function gatewayClientError(error: Error, socket: Duplex): void {
+  writeClientError(error, socket, '');
+}
+
+/**
+ * `gatewayClientError` with extra response headers (e.g. Strict-Transport-Security over HTTPS):
+ * this answer is written to the socket directly, so no Fastify hook sees it.
+ */
+export function gatewayClientErrorWith(headers: Readonly<Record<string, string>>): (error: Error, socket: Duplex) => void {
+  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  return (error, socket) => writeClientError(error, socket, extra);
+}
+
+function writeClientError(error: Error, socket: Duplex, extraHeaders: string): void {
   const code = errorCode(error);
   if (code === 'ECONNRESET' || socket.destroyed) return;
   if (socket.writable) {
@@ -79,7 +92,7 @@ export function gatewayClientError(error: Error, socket: Duplex): void {
     const body = JSON.stringify({ code: gatewayCode, message });
     socket.write(
       `HTTP/1.1 ${status} ${status === 400 ? 'Bad Request' : 'Error'}\r\n` +
-        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\n${extraHeaders}Connection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy(error);

@@ -4,7 +4,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
 import type { RateLimitSettings } from '../gateway/gateway-deps.ts';
-import { gatewayClientError, gatewayFrameworkError, registerGateway } from '../gateway/gateway-plugin.ts';
+import { gatewayClientError, gatewayClientErrorWith, gatewayFrameworkError, registerGateway } from '../gateway/gateway-plugin.ts';
 import type { Services } from '../services.ts';
 import { testClockRoutes } from './test-clock-routes.ts';
 import { tokenRoutes } from './token-routes.ts';
@@ -25,6 +25,9 @@ export interface AppDeps {
 
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
 
+/** RFC 6797 (SEC-TLS-005): one year; no includeSubDomains (the server is one host, often an IP or localhost). */
+export const HSTS_VALUE = 'max-age=31536000';
+
 export function allowedHosts(host: string): string[] {
   return [...new Set([host, 'localhost', '127.0.0.1', '::1'])];
 }
@@ -39,13 +42,29 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     requestTimeout: 30_000,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-    // A message Node's HTTP parser rejects: 400 (000-1000) with Connection: close.
-    clientErrorHandler: gatewayClientError,
-    frameworkErrors: gatewayFrameworkError,
+    // A message Node's HTTP parser rejects: 400 (000-1000) with Connection: close, written to the
+    // socket directly (so with HSTS added here over HTTPS).
+    clientErrorHandler: deps.https ? gatewayClientErrorWith({ 'Strict-Transport-Security': HSTS_VALUE }) : gatewayClientError,
+    // Router-level refusals skip the onSend hooks: they get HSTS here.
+    frameworkErrors: deps.https
+      ? (error, request, reply) => {
+        reply.header('strict-transport-security', HSTS_VALUE);
+        gatewayFrameworkError(error, request, reply);
+      }
+      : gatewayFrameworkError,
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     ...(deps.https && { https: deps.https }),
   };
   const app = Fastify(options) as unknown as FastifyInstance;
+  // HSTS on every HTTPS answer (token endpoints, JWKS, clock control, the gateway's answers and
+  // refusals, not-found): one root hook, added before any plugin so that every one inherits it
+  // (plus the two answers Fastify sends without hooks: frameworkErrors and clientErrorHandler).
+  // Never over plain HTTP (RFC 6797 §7.2: a host must not send it over non-secure transport).
+  if (deps.https) {
+    app.addHook('onSend', async (_request, reply) => {
+      reply.header('strict-transport-security', HSTS_VALUE);
+    });
+  }
 
   await app.register(tokenRoutes, { tokenService: services.tokenService, bodyLimit });
   await app.register(wellKnownRoutes, { signingKey: services.signingKey });

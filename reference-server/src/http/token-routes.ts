@@ -2,7 +2,7 @@
 // Authorization header, the response headers (no-store on every answer) and the mapping of
 // domain errors to status codes. The decisions are the domain's (TokenService).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { InvalidClient, InvalidRequest, MethodNotAllowed, OAuthError, ServerError, descriptions } from '../domain/errors.ts';
+import { InvalidClient, InvalidRequest, MethodNotAllowed, OAuthError, ServerError, TooManyAttempts, descriptions } from '../domain/errors.ts';
 import type { Region } from '../domain/model.ts';
 import type { TokenService } from '../domain/token-service.ts';
 import { readAuthorization } from './authorization-header.ts';
@@ -76,5 +76,6 @@ function sendError(request: FastifyRequest, reply: FastifyReply, error: OAuthErr
   if (error.status < 500) request.log.info({ error: error.error, detail: error.detail }, 'token request refused');
   if (error instanceof MethodNotAllowed) reply.header('allow', 'POST');
   if (error instanceof InvalidClient && error.challenge) reply.header('www-authenticate', BASIC_CHALLENGE);
+  if (error instanceof TooManyAttempts) reply.header('retry-after', String(error.retryAfterSeconds));
   return reply.code(error.status).type('application/json; charset=utf-8').send(error.toJSON());
 }

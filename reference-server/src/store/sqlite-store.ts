@@ -4,7 +4,7 @@
 // concurrent consumers, in this process or another one sharing the file, exactly one wins.
 import Database from 'better-sqlite3';
 import type { Client, PersonRecord, RefreshTokenRecord, User } from '../domain/model.ts';
-import type { ConsumeRefreshTokenResult, Store } from '../domain/ports.ts';
+import type { AttemptPrincipal, ConsumeRefreshTokenResult, FailedAttempts, Store } from '../domain/ports.ts';
 
 type Row = Record<string, unknown>;
 
@@ -32,6 +32,12 @@ const migrations: readonly string[] = [
    CREATE TABLE people (
      identifier TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, given_name TEXT NOT NULL,
      family_name TEXT NOT NULL, email TEXT NOT NULL, employment_status TEXT NOT NULL, hire_date TEXT NOT NULL);`,
+  // 2: brute-force protection at the token endpoint (domain/attempt-throttle.ts).
+  `CREATE TABLE failed_attempts (
+     kind TEXT NOT NULL CHECK (kind IN ('client','user')), name TEXT NOT NULL,
+     failures INTEGER NOT NULL, last_failure_at INTEGER NOT NULL, locked_until INTEGER,
+     PRIMARY KEY (kind, name));
+   CREATE INDEX failed_attempts_last_failure ON failed_attempts (last_failure_at);`,
 ];
 
 export interface SeedRecords {
@@ -77,6 +83,19 @@ export class SqliteStore implements Store {
       isFamilyRevoked: db.prepare('SELECT 1 FROM revoked_families WHERE family_id = ?'),
       revokeUserTokens: db.prepare(`UPDATE refresh_tokens SET revoked_at = @now
         WHERE tenant = @tenant AND user_name = @user AND revoked_at IS NULL AND used_at IS NULL AND expires_at > @now`),
+      markUserFamiliesRevoked: db.prepare(`INSERT OR IGNORE INTO revoked_families (family_id, revoked_at)
+        SELECT DISTINCT family_id, @now FROM refresh_tokens WHERE tenant = @tenant AND user_name = @user`),
+      findFailedAttempts: db.prepare('SELECT * FROM failed_attempts WHERE kind = ? AND name = ?'),
+      recordFailedAttempt: db.prepare(`INSERT INTO failed_attempts (kind, name, failures, last_failure_at, locked_until)
+        VALUES (@kind, @name, 1, @now, NULL)
+        ON CONFLICT (kind, name) DO UPDATE SET
+          failures = CASE WHEN failed_attempts.last_failure_at < @restartBefore THEN 1 ELSE failed_attempts.failures + 1 END,
+          last_failure_at = @now
+        RETURNING *`),
+      lockPrincipal: db.prepare('UPDATE failed_attempts SET failures = 0, locked_until = @until WHERE kind = @kind AND name = @name'),
+      clearFailedAttempts: db.prepare('DELETE FROM failed_attempts WHERE kind = ? AND name = ?'),
+      purgeFailedAttempts: db.prepare(`DELETE FROM failed_attempts WHERE rowid IN (SELECT rowid FROM failed_attempts
+        WHERE last_failure_at < @before AND (locked_until IS NULL OR locked_until < @before) LIMIT @limit)`),
       purge: db.prepare('DELETE FROM refresh_tokens WHERE rowid IN (SELECT rowid FROM refresh_tokens WHERE expires_at < ? LIMIT ?)'),
       findPerson: db.prepare('SELECT * FROM people WHERE identifier = ?'),
       searchPeople: db.prepare('SELECT * FROM people WHERE family_name = ? COLLATE NOCASE ORDER BY identifier LIMIT ?'),
@@ -165,7 +184,10 @@ export class SqliteStore implements Store {
   }
 
   revokeUserTokens(tenant: string, userName: string, now: number): number {
-    return this.#s.revokeUserTokens.run({ tenant, user: userName, now }).changes;
+    return this.#db.transaction(() => {
+      this.#s.markUserFamiliesRevoked.run({ tenant, user: userName, now });
+      return this.#s.revokeUserTokens.run({ tenant, user: userName, now }).changes;
+    }).immediate();
   }
 
   isFamilyRevoked(familyId: string): boolean {
@@ -174,6 +196,27 @@ export class SqliteStore implements Store {
 
   purgeExpired(before: number, limit: number): number {
     return this.#s.purge.run(before, limit).changes;
+  }
+
+  findFailedAttempts(principal: AttemptPrincipal): FailedAttempts | undefined {
+    const row = this.#s.findFailedAttempts.get(principal.kind, principal.name) as Row | undefined;
+    return row && toFailedAttempts(row);
+  }
+
+  recordFailedAttempt(principal: AttemptPrincipal, now: number, restartBefore: number): FailedAttempts {
+    return toFailedAttempts(this.#s.recordFailedAttempt.get({ ...principal, now, restartBefore }) as Row);
+  }
+
+  lockPrincipal(principal: AttemptPrincipal, until: number): void {
+    this.#s.lockPrincipal.run({ ...principal, until });
+  }
+
+  clearFailedAttempts(principal: AttemptPrincipal): void {
+    this.#s.clearFailedAttempts.run(principal.kind, principal.name);
+  }
+
+  purgeFailedAttempts(before: number, limit: number): number {
+    return this.#s.purgeFailedAttempts.run({ before, limit }).changes;
   }
 
   findPerson(identifier: string): PersonRecord | undefined {
@@ -252,6 +295,10 @@ function toRefreshToken(r: Row): RefreshTokenRecord {
     userName: str(r.user_name), scope: str(r.scope), issuedAt: int(r.issued_at), expiresAt: int(r.expires_at),
     usedAt: intOrNull(r.used_at), revokedAt: intOrNull(r.revoked_at),
   };
+}
+
+function toFailedAttempts(r: Row): FailedAttempts {
+  return { failures: int(r.failures), lastFailureAt: int(r.last_failure_at), lockedUntil: intOrNull(r.locked_until) };
 }
 
 function toPerson(r: Row): PersonRecord {

@@ -192,6 +192,26 @@ void describe('authentication (1201, 1205, 1202, 1208)', () => {
     f.clock.advance(61_000);
     expectGatewayError(await get('/v1/people/er/E1001', { authorization: `Bearer ${short}` }), '000-1202');
   });
+  void test('000-1202 a valid user token whose refresh-token family was revoked (no cache: refused from the next request on)', async () => {
+    const user = { client_id: 'app-pw', sub: 'acme\\alice', grant: 'password' as const };
+    const family = await f.tokens.issue({ ...user, fid: 'family-1' });
+    const sibling = await f.tokens.issue({ ...user, grant: 'refresh_token', fid: 'family-1' });
+    const otherFamily = await f.tokens.issue({ ...user, fid: 'family-2' });
+    issuedTokens.push(family, sibling, otherFamily);
+    assert.equal((await get('/v1/people/er/E1001', { authorization: `Bearer ${family}` })).status, 200, 'setup: valid before the revocation');
+    f.store.revokedFamilies.add('family-1');
+    try {
+      for (const token of [family, sibling]) {
+        const res = await get('/v1/people/er/E1001', { authorization: `Bearer ${token}` });
+        expectGatewayError(res, '000-1202');
+        assert.match(String(res.headers['www-authenticate']), /error="invalid_token", error_description="The access token was revoked"/);
+      }
+      assert.equal((await get('/v1/people/er/E1001', { authorization: `Bearer ${otherFamily}` })).status, 200, 'another family');
+      assert.equal((await get('/v1/people/er/E1001', { authorization: `Bearer ${t('reader')}` })).status, 200, 'client_credentials tokens carry no family');
+    } finally {
+      f.store.revokedFamilies.delete('family-1');
+    }
+  });
   void test('the scheme is case-insensitive; one or more spaces are accepted (RFC 6750 grammar)', async () => {
     for (const scheme of ['bearer', 'BEARER', 'BeArEr']) {
       assert.equal((await get('/v1/people/er/E1001', { authorization: `${scheme} ${t('reader')}` })).status, 200, scheme);

@@ -2,7 +2,8 @@
 // printed caFile, then SIGTERM -> exit 0. And a bad option: exit 2, one line, nothing started.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, test } from 'node:test';
@@ -59,6 +60,55 @@ void describe('token-conformance serve (process)', { concurrency: true }, () => 
     const server = run(['--port', '0', '--data', ':memory:', '--http']);
     await server.firstLine;
     server.child.kill('SIGTERM');
+    assert.equal(await server.exit, 0, server.stderr());
+  });
+
+  void test('with a store file the certificate is kept next to it (key file 0600) and trusted across restarts; HTTPS answers carry HSTS', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tc-serve-'));
+    const data = join(dir, 'store.sqlite');
+    const start = async () => {
+      const server = run(['--port', '0', '--data', data]);
+      const event = JSON.parse(await server.firstLine) as { caFile: string; baseUrl: string };
+      return { server, event };
+    };
+    try {
+      const first = await start();
+      assert.equal(first.event.caFile, `${data}.tls-cert.pem`);
+      const ca = readFileSync(first.event.caFile, 'utf8');
+      if (process.platform !== 'win32') assert.equal(statSync(`${data}.tls-key.pem`).mode & 0o777, 0o600);
+      first.server.child.kill('SIGTERM');
+      assert.equal(await first.server.exit, 0, first.server.stderr());
+
+      const second = await start();
+      try {
+        assert.equal(readFileSync(second.event.caFile, 'utf8'), ca, 'the same certificate after a restart');
+        const dispatcher = new Agent({ connect: { ca } });
+        const response = await request(`${second.event.baseUrl}/.well-known/jwks.json`, { dispatcher });
+        await response.body.dump();
+        assert.equal(response.statusCode, 200);
+        assert.equal(response.headers['strict-transport-security'], 'max-age=31536000');
+        await dispatcher.close();
+      } finally {
+        second.server.child.kill('SIGTERM');
+      }
+      assert.equal(await second.server.exit, 0, second.server.stderr());
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  void test('plain HTTP answers carry no HSTS', async () => {
+    const server = run(['--port', '0', '--data', ':memory:', '--http']);
+    try {
+      const event = JSON.parse(await server.firstLine) as { baseUrl: string; caFile?: string };
+      assert.equal(event.caFile, undefined);
+      const response = await request(`${event.baseUrl}/.well-known/jwks.json`);
+      await response.body.dump();
+      assert.equal(response.statusCode, 200);
+      assert.equal(response.headers['strict-transport-security'], undefined);
+    } finally {
+      server.child.kill('SIGTERM');
+    }
     assert.equal(await server.exit, 0, server.stderr());
   });
 

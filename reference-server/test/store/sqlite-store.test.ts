@@ -19,7 +19,7 @@ void describe('SqliteStore', () => {
   void test('migrates a new file to the latest schema; reopening keeps everything', () => {
     const file = join(dir, 'persist.sqlite');
     const a = new SqliteStore(file);
-    assert.equal(a.schemaVersion, 1);
+    assert.equal(a.schemaVersion, 2);
     a.saveClient({ clientId: 'c1', secretHash: 'x', name: 'n', region: 'us', environment: 'sandbox', grants: ['password'], registration: { tenantId: 't', role: 'r' }, active: true, createdAt: 5 });
     a.saveUser({ tenant: 'acme', userName: 'alice', passwordHash: 'p', passwordChangedAt: 7, role: 'people-reader', active: true });
     a.saveRefreshToken(record());
@@ -70,6 +70,51 @@ void describe('SqliteStore', () => {
     assert.equal(s.revokeUserTokens('acme', 'alice', 2000), 2);
     assert.equal(s.consumeRefreshToken('c', 'c1', 2000).outcome, 'consumed');
     s.close();
+  });
+
+  void test('revokeUserTokens marks every family of the user revoked (its access tokens are refused), not those of others', () => {
+    const s = new SqliteStore(':memory:');
+    s.saveRefreshToken(record({ tokenHash: 'a' }));
+    s.saveRefreshToken(record({ tokenHash: 'b', familyId: 'f2', usedAt: 1500 }));
+    s.saveRefreshToken(record({ tokenHash: 'c', familyId: 'f3', userName: 'bob' }));
+    s.revokeUserTokens('acme', 'alice', 2000);
+    assert.equal(s.isFamilyRevoked('f1'), true);
+    assert.equal(s.isFamilyRevoked('f2'), true, 'also a family whose latest token is used');
+    assert.equal(s.isFamilyRevoked('f3'), false);
+    s.close();
+  });
+
+  void test('failed attempts: counted per principal, restarted after a quiet period, locked, cleared, purged', () => {
+    const s = new SqliteStore(':memory:');
+    const alice = { kind: 'user', name: 'acme\\alice' } as const;
+    const sameNameClient = { kind: 'client', name: 'acme\\alice' } as const;
+    assert.equal(s.findFailedAttempts(alice), undefined);
+    assert.deepEqual(s.recordFailedAttempt(alice, 1000, 0), { failures: 1, lastFailureAt: 1000, lockedUntil: null });
+    assert.equal(s.recordFailedAttempt(alice, 2000, 0).failures, 2);
+    assert.equal(s.recordFailedAttempt(sameNameClient, 2000, 0).failures, 1, 'kinds are counted apart');
+    assert.equal(s.recordFailedAttempt(alice, 9000, 2001).failures, 1, 'last failure before restartBefore: a new run');
+    s.lockPrincipal(alice, 60_000);
+    assert.deepEqual(s.findFailedAttempts(alice), { failures: 0, lastFailureAt: 9000, lockedUntil: 60_000 });
+    assert.equal(s.purgeFailedAttempts(50_000, 10), 1, 'the client state (last failure 2000) goes; the lock is kept');
+    assert.equal(s.purgeFailedAttempts(70_000, 10), 1, 'the ended lock goes');
+    s.recordFailedAttempt(alice, 80_000, 0);
+    s.clearFailedAttempts(alice);
+    assert.equal(s.findFailedAttempts(alice), undefined);
+    s.close();
+  });
+
+  void test('failed attempts are counted atomically by two connections on one file', () => {
+    const file = join(dir, 'attempts.sqlite');
+    const a = new SqliteStore(file);
+    const b = new SqliteStore(file);
+    const p = { kind: 'user', name: 'acme\\dave' } as const;
+    for (let i = 0; i < 5; i += 1) {
+      a.recordFailedAttempt(p, 1000 + i, 0);
+      b.recordFailedAttempt(p, 1000 + i, 0);
+    }
+    assert.equal(a.findFailedAttempts(p)?.failures, 10);
+    a.close();
+    b.close();
   });
 
   void test('purge deletes expired tokens in batches of at most `limit`', () => {

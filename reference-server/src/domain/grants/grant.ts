@@ -1,5 +1,6 @@
 // The shape every grant exports (after node-oidc-provider's lib/actions/grants): its grant_type,
 // the regions whose endpoint offers it, the parameters it requires, and its handler.
+import type { AttemptThrottle } from '../attempt-throttle.ts';
 import type { PublicDescription } from '../errors.ts';
 import type { TokenParams } from '../client-auth.ts';
 import type { IssueDeps, TokenResponseBody } from '../issue.ts';
@@ -9,6 +10,8 @@ import type { SecretHasher } from '../ports.ts';
 export interface GrantDeps extends IssueDeps {
   hasher: SecretHasher;
   dummyHash: () => Promise<string>;
+  /** Brute-force protection: consecutive failed passwords per username, failed client authentications per client_id. */
+  throttle: AttemptThrottle;
 }
 
 export interface GrantContext {

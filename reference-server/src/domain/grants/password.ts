@@ -2,7 +2,9 @@
 // tenant_system_name + one backslash + user_name. Every credential failure (no tenant prefix,
 // unknown tenant or user, wrong password, deactivated user) is the same invalid_grant with the same
 // description (no account enumeration); only an expired password (45-day rule, OI-8) says so,
-// and only after the password was verified.
+// and only after the password was verified. A username locked after too many consecutive wrong
+// passwords (attempt-throttle.ts) is refused before the password is verified, even the right one.
+// The lock counts the username as presented, so unknown and malformed names lock like real ones.
 import { InvalidGrant, descriptions } from '../errors.ts';
 import { baseClaims, issueAccessToken, issueRefreshToken, userSubject, type TokenResponseBody } from '../issue.ts';
 import { isPasswordExpired } from '../password-policy.ts';
@@ -25,9 +27,14 @@ export const passwordGrant: Grant = {
   ],
   async handle({ client, params, region, now, deps }): Promise<TokenResponseBody> {
     const password = params.get('password') ?? '';
-    const name = parseUsername(params.get('username') ?? '');
+    const username = params.get('username') ?? '';
+    const principal = { kind: 'user', name: username } as const;
+    deps.throttle.assertNotLocked(principal, now);
+    const name = parseUsername(username);
     const user = name ? deps.store.findUser(name.tenant, name.userName) : undefined;
     const matches = await deps.hasher.verify(password, user?.passwordHash ?? (await deps.dummyHash()));
+    if (matches && user) deps.throttle.recordSuccess(principal);
+    else deps.throttle.recordFailure(principal, now);
     const fail = (detail: string): never => {
       throw new InvalidGrant(descriptions.invalidUserCredentials, detail);
     };

@@ -6,6 +6,7 @@ export class InMemoryGatewayStore implements GatewayStore {
   readonly clients = new Map<string, Client>();
   readonly users = new Map<string, User>();
   readonly people = new Map<string, PersonRecord>();
+  readonly revokedFamilies = new Set<string>();
 
   findClient(clientId: string): Client | undefined {
     return this.clients.get(clientId);
@@ -18,6 +19,9 @@ export class InMemoryGatewayStore implements GatewayStore {
   }
   saveUser(user: User): void {
     this.users.set(`${user.tenant}\\${user.userName}`, user);
+  }
+  isFamilyRevoked(familyId: string): boolean {
+    return this.revokedFamilies.has(familyId);
   }
   findPerson(identifier: string): PersonRecord | undefined {
     return this.people.get(identifier);

@@ -33,6 +33,7 @@ export async function createTestTokens(clock: Clock, environment: Environment): 
       env: claims.env ?? environment,
       grant,
       ...(claims.scope === undefined ? {} : { scope: claims.scope }),
+      ...(claims.fid === undefined ? {} : { fid: claims.fid }),
     };
     return new SignJWT({ ...payload })
       .setProtectedHeader({ alg: 'EdDSA', typ: 'at+jwt' })

@@ -1,0 +1,162 @@
+// Brute-force protection (LIMIT-RATE-003, AUTH-CLI-010): consecutive failures per username and per
+// client_id lock that principal for the lock window of the injected clock; while locked even the
+// right credentials are refused (TooManyAttempts: 429); a verified credential ends the run.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, test } from 'node:test';
+import { AttemptThrottle } from '../../src/domain/attempt-throttle.ts';
+import { TooManyAttempts } from '../../src/domain/errors.ts';
+import { SqliteStore } from '../../src/store/sqlite-store.ts';
+import { attempt, cc, issued, outcome, pw, seed, testServices, type Attempt, type TestServices } from '../helpers.ts';
+
+const wrong = (user: { username: string; password: string }, i = 0) => ({ username: user.username, password: `${user.password}-wrong-${i}` });
+
+function locked(a: Attempt): TooManyAttempts {
+  assert.ok(!a.ok && a.error instanceof TooManyAttempts, `expected a lock, got ${a.ok ? 'a token' : `${a.error.error} (${a.error.detail ?? ''})`}`);
+  return a.error;
+}
+
+async function failPasswords(s: TestServices, user: { username: string; password: string }, n: number): Promise<string[]> {
+  const outcomes: string[] = [];
+  for (let i = 0; i < n; i += 1) {
+    const a = await attempt(s, pw(seed.usPw, wrong(user, i)));
+    outcomes.push(!a.ok && a.error instanceof TooManyAttempts ? 'locked' : outcome(a));
+  }
+  return outcomes;
+}
+
+void describe('AttemptThrottle (pure, over a store)', () => {
+  void test('locks at the threshold, for the window, with Retry-After rounded up; the kinds keep their own thresholds', () => {
+    const store = new SqliteStore(':memory:');
+    const throttle = new AttemptThrottle(store, { userFailures: 3, clientFailures: 5, lockSeconds: 60 });
+    const user = { kind: 'user', name: 'acme\\x' } as const;
+    const client = { kind: 'client', name: 'c' } as const;
+    assert.deepEqual([1, 2, 3].map((i) => throttle.recordFailure(user, i * 1000)), [false, false, true]);
+    assert.deepEqual([1, 2, 3].map((i) => throttle.recordFailure(client, i * 1000)), [false, false, false]);
+    assert.throws(() => throttle.assertNotLocked(user, 3000), (e: unknown) =>
+      e instanceof TooManyAttempts && e.status === 429 && e.error === 'invalid_grant' && e.retryAfterSeconds === 60);
+    assert.throws(() => throttle.assertNotLocked(user, 62_500), (e: unknown) => e instanceof TooManyAttempts && e.retryAfterSeconds === 1);
+    throttle.assertNotLocked(user, 63_000); // the lock ends at exactly now + window
+    throttle.assertNotLocked(client, 3000);
+    store.close();
+  });
+
+  void test('a client lock is invalid_client', () => {
+    const store = new SqliteStore(':memory:');
+    const throttle = new AttemptThrottle(store, { userFailures: 3, clientFailures: 2, lockSeconds: 60 });
+    const client = { kind: 'client', name: 'c' } as const;
+    throttle.recordFailure(client, 0);
+    throttle.recordFailure(client, 0);
+    assert.throws(() => throttle.assertNotLocked(client, 1), (e: unknown) => e instanceof TooManyAttempts && e.error === 'invalid_client');
+    store.close();
+  });
+});
+
+void describe('brute-force locks at the token endpoint (domain)', () => {
+  let s: TestServices;
+  beforeEach(async () => { s = await testServices({ throttle: { userFailures: 10, clientFailures: 5, lockSeconds: 900 } }); });
+  afterEach(() => s.store.close());
+
+  void test('10 wrong passwords lock the user: the 11th attempt is refused even with the right password, and not verified', async () => {
+    assert.deepEqual(await failPasswords(s, seed.dave, 10), Array<string>(10).fill('invalid_grant'), 'the failures themselves are ordinary invalid_grant');
+    const refused = locked(await attempt(s, pw(seed.usPw, seed.dave)));
+    assert.equal(refused.error, 'invalid_grant');
+    assert.equal(refused.status, 429);
+    assert.equal(refused.retryAfterSeconds, 900);
+    assert.deepEqual(refused.toJSON(), { error: 'invalid_grant', error_description: 'Too many failed attempts; try again later.' });
+  });
+
+  void test('LIMIT-RATE-003: after 50 consecutive wrong passwords the right one is refused (429)', async () => {
+    const outcomes = await failPasswords(s, seed.dave, 50);
+    assert.ok(outcomes.every((o) => o === 'invalid_grant' || o === 'locked'), outcomes.join());
+    assert.equal(outcomes.filter((o) => o === 'locked').length, 40);
+    assert.equal(locked(await attempt(s, pw(seed.usPw, seed.dave))).status, 429);
+  });
+
+  void test('the lock ends after the window on the injected clock; the count then starts again', async () => {
+    await failPasswords(s, seed.dave, 10);
+    s.manual.advance(899);
+    assert.equal(locked(await attempt(s, pw(seed.usPw, seed.dave))).retryAfterSeconds, 1);
+    s.manual.advance(1);
+    issued(await attempt(s, pw(seed.usPw, seed.dave)));
+    await failPasswords(s, seed.dave, 9);
+    issued(await attempt(s, pw(seed.usPw, seed.dave)));
+  });
+
+  void test('a success resets the count: 9 failures, a success, 9 failures do not lock', async () => {
+    await failPasswords(s, seed.dave, 9);
+    issued(await attempt(s, pw(seed.usPw, seed.dave)));
+    await failPasswords(s, seed.dave, 9);
+    issued(await attempt(s, pw(seed.usPw, seed.dave)));
+  });
+
+  void test('failures spread out more than the window apart never add up to a lock', async () => {
+    for (let i = 0; i < 12; i += 1) {
+      assert.deepEqual(await failPasswords(s, seed.dave, 1), ['invalid_grant']);
+      s.manual.advance(901);
+    }
+    issued(await attempt(s, pw(seed.usPw, seed.dave)));
+  });
+
+  void test('per user: a locked user leaves other users, and the client, alone', async () => {
+    await failPasswords(s, seed.dave, 10);
+    locked(await attempt(s, pw(seed.usPw, seed.dave)));
+    locked(await attempt(s, pw(seed.usPw2, seed.dave)));
+    issued(await attempt(s, pw(seed.usPw, seed.alice)));
+    issued(await attempt(s, cc(seed.usPw)));
+  });
+
+  void test('unknown users and usernames without a tenant lock like real ones (no account enumeration)', async () => {
+    const ghost = { username: 'acme\\nobody', password: 'x' };
+    const bare = { username: 'dave', password: 'x' };
+    assert.deepEqual(await failPasswords(s, ghost, 11), [...Array<string>(10).fill('invalid_grant'), 'locked']);
+    assert.deepEqual(await failPasswords(s, bare, 11), [...Array<string>(10).fill('invalid_grant'), 'locked']);
+    issued(await attempt(s, pw(seed.usPw, seed.dave)));
+  });
+
+  void test('an expired or deactivated user with the right password counts as a verified password (no failure)', async () => {
+    await failPasswords(s, seed.bobExpired, 9);
+    assert.equal(outcome(await attempt(s, pw(seed.usPw, seed.bobExpired))), 'invalid_grant');
+    assert.deepEqual(await failPasswords(s, seed.bobExpired, 9), Array<string>(9).fill('invalid_grant'));
+  });
+
+  void test('client secrets: 5 failures lock the client_id (invalid_client, 429), even with the right secret; other clients work', async () => {
+    for (let i = 0; i < 5; i += 1) {
+      assert.equal(outcome(await attempt(s, cc({ id: seed.usCc.id, secret: `wrong-${i}` }))), 'invalid_client');
+    }
+    const refused = locked(await attempt(s, cc(seed.usCc)));
+    assert.equal(refused.error, 'invalid_client');
+    assert.equal(refused.status, 429);
+    issued(await attempt(s, cc(seed.usPw)));
+    s.manual.advance(900);
+    issued(await attempt(s, cc(seed.usCc)));
+  });
+
+  void test('a locked client is refused before the grant is looked at; a right secret resets its count', async () => {
+    for (let i = 0; i < 4; i += 1) await attempt(s, cc({ id: seed.usCc.id, secret: `wrong-${i}` }));
+    issued(await attempt(s, cc(seed.usCc)));
+    for (let i = 0; i < 4; i += 1) await attempt(s, cc({ id: seed.usCc.id, secret: `wrong-${i}` }));
+    issued(await attempt(s, cc(seed.usCc)));
+    for (let i = 0; i < 5; i += 1) await attempt(s, cc({ id: seed.usCc.id, secret: `wrong-${i}` }));
+    locked(await attempt(s, { ...cc(seed.usCc), grant_type: 'password', username: 'acme\\alice', password: 'x' }));
+  });
+
+  void test('two services sharing one store file share the counts and the lock', async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'tc-throttle-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'shared.sqlite');
+    const a = await testServices({ store: new SqliteStore(file), throttle: { userFailures: 4 } });
+    const b = await testServices({ store: new SqliteStore(file), throttle: { userFailures: 4 } });
+    try {
+      await failPasswords(a, seed.dave, 2);
+      await failPasswords(b, seed.dave, 2);
+      locked(await attempt(a, pw(seed.usPw, seed.dave)));
+      locked(await attempt(b, pw(seed.usPw, seed.dave)));
+    } finally {
+      a.store.close();
+      b.store.close();
+    }
+  });
+});
