@@ -35,7 +35,7 @@ export function allowedHosts(host: string): string[] {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { services } = deps;
   const bodyLimit = deps.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const options: FastifyServerOptions & { https?: { key: string; cert: string } } = {
+  const options: FastifyServerOptions & { https?: { key: string; cert: string; requireHostHeader: boolean }; http?: { requireHostHeader: boolean } } = {
     bodyLimit,
     connectionTimeout: 60_000,
     keepAliveTimeout: 5_000,
@@ -53,7 +53,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       }
       : gatewayFrameworkError,
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
-    ...(deps.https && { https: deps.https }),
+    // Node answers a request without Host with its own bare 400 unless told not to; the gateway
+    // answers it with 000-1001 instead.
+    ...(deps.https ? { https: { ...deps.https, requireHostHeader: false } } : { http: { requireHostHeader: false } }),
   };
   const app = Fastify(options) as unknown as FastifyInstance;
   // HSTS on every HTTPS answer (token endpoints, JWKS, clock control, the gateway's answers and
