@@ -5,6 +5,10 @@
 //   time-travel  checks that move the target's clock (@clock) or switch its faults (@serial):
 //                one worker, after the conformance project, because moving a shared clock
 //                would break checks running beside them.
+// No project dependency (it would run the whole conformance project, unfiltered, before a single
+// folder's clock checks): `token-conformance run` runs the projects as two passes, in order; a
+// direct `npx playwright test` waits at the pass gate (harness/playwright/pass-gate.ts): each
+// time-travel worker starts only once every selected conformance check has ended.
 //
 // The target comes from the `run` command (TOKEN_CONFORMANCE_PROFILE names the resolved profile).
 // Run directly (`npx playwright test`), the global setup starts the bundled reference server.
@@ -39,6 +43,6 @@ export default defineConfig({
   reporter: reporters,
   projects: [
     { name: 'conformance', grepInvert: serialTags },
-    { name: 'time-travel', grep: serialTags, dependencies: ['conformance'], workers: 1, fullyParallel: false },
+    { name: 'time-travel', grep: serialTags, workers: 1, fullyParallel: false },
   ],
 });

@@ -9,15 +9,16 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { repoRoot } from '../catalogue/catalogue.ts';
-import { loadProfile, ProfileError } from '../profile/load-profile.ts';
-import { profileEnvVar, toWorkerProfile, writeWorkerProfile } from '../profile/worker-profile.ts';
+import { loadProfile, ProfileError, type LoadedProfile } from '../profile/load-profile.ts';
+import { passGateEnvVar } from '../playwright/pass-gate.ts';
+import { profileEnvVar, toWorkerProfile, withOtherEnvironmentToken, writeWorkerProfile } from '../profile/worker-profile.ts';
 import { checkReachability } from '../reference/reachability.ts';
-import { applyListening, referenceArgsFor, ReferenceStartError, startReference, type ReferenceServer } from '../reference/start-reference.ts';
+import { applyListening, ReferenceStartError, startReferenceServers, type ReferenceServers } from '../reference/start-reference.ts';
 import type { Redactor } from '../redaction/redact.ts';
 import { scrubDirectory } from '../redaction/scrub-directory.ts';
 import { knownSecretsRedactor, reporterEnv } from '../reporter/conformance.reporter.ts';
 import type { ConformanceReport } from '../reporter/report.schema.ts';
-import { exitCodeFor, type CheckOutcome, type Level } from '../reporter/verdict.ts';
+import { exitCodeFor, type Level } from '../reporter/verdict.ts';
 
 /** Where playwright.config.ts writes reports (default reports/). */
 export const reportsDirEnvVar = 'TOKEN_CONFORMANCE_REPORTS_DIR';
@@ -125,6 +126,11 @@ const processIo: RunIo = {
   err: (line) => process.stderr.write(`${line}\n`),
 };
 
+/** The Playwright arguments of one pass of `run`: one project, no dependencies, an empty selection allowed. */
+export function passArgs(project: 'conformance' | 'time-travel'): string[] {
+  return ['--project', project, '--pass-with-no-tests'];
+}
+
 /** Runs Playwright as a child, its output redacted line by line on the way to the terminal. */
 function runPlaywright(args: string[], env: NodeJS.ProcessEnv, redactor: () => Redactor, io: RunIo): Promise<number> {
   return new Promise((resolveExit, reject) => {
@@ -166,7 +172,7 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
     return 0;
   }
 
-  let loaded;
+  let loaded: LoadedProfile;
   try {
     loaded = loadProfile(options.target);
   } catch (error) {
@@ -179,10 +185,10 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
   }
 
   const temp = mkdtempSync(join(tmpdir(), 'token-conformance-'));
-  let server: ReferenceServer | undefined;
+  let servers: ReferenceServers | undefined;
   const stopServer = async () => {
-    await server?.stop();
-    server = undefined;
+    await servers?.stop();
+    servers = undefined;
   };
   const onSignal = () => void stopServer().finally(() => process.exit(130));
   process.once('SIGINT', onSignal);
@@ -191,13 +197,20 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
     let profile = loaded.profile;
     if (options.startReference) {
       try {
-        server = await startReference({ logDir: temp, extraArgs: referenceArgsFor(profile) });
+        // The sandbox server under test and a production one (for the other environment's token), concurrently.
+        servers = await startReferenceServers({ logDir: temp, profile });
       } catch (error) {
         if (error instanceof ReferenceStartError) return fail(error.message);
         throw error;
       }
-      profile = applyListening(profile, server.listening);
-      io.out(`token-conformance run: reference server listening at ${server.listening.authUrlUs} (test controls on)`);
+      profile = applyListening(profile, servers.server.listening);
+      if (servers.otherEnvironmentToken !== undefined) {
+        loaded = withOtherEnvironmentToken({ ...loaded, profile }, servers.otherEnvironmentToken);
+        profile = loaded.profile;
+      }
+      io.out(`token-conformance run: reference server listening at ${servers.server.listening.authUrlUs} (test controls on)`);
+      if (servers.production) io.out(`token-conformance run: production reference server listening at ${servers.production.listening.authUrlUs} (issues credentials.tokens.otherEnvironment)`);
+      if (servers.otherEnvironmentProblem) io.err(`token-conformance run: no access token of the other environment (BEARER-015 will be SKIPPED): ${servers.otherEnvironmentProblem}`);
     }
 
     const unreachable = await checkReachability(profile);
@@ -231,6 +244,7 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
       ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}),
     };
     delete env[reporterEnv.mergeChecks];
+    delete env[passGateEnvVar]; // each pass's reporter arms its own gate (pass-gate.ts)
     const redactor = () => knownSecretsRedactor(env);
     let cached = redactor();
     let lastRefresh = Date.now();
@@ -247,18 +261,20 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
       ...(options.workers !== undefined ? ['--workers', String(options.workers)] : []),
       ...(options.shard !== undefined ? ['--shard', options.shard] : []),
     ];
-    const firstCode = await runPlaywright(pwArgs, env, liveRedactor, io);
-
-    // The time-travel project depends on the conformance project, so one FAIL there would leave
-    // every clock-moving check unrun. Run them once more on their own, and merge.
+    // Two passes, in order: the parallel conformance project, then the time-travel project (checks
+    // that move the target's clock or switch its faults) on one worker, after every other check
+    // ended. The projects do not depend on each other in playwright.config.ts (a dependency would
+    // make `npx playwright test specs/<folder>` run the whole conformance project); this command
+    // orders them, and the second pass merges the first one's outcomes into the final report.
     const checksFile = join(reportsDir, 'checks.json');
-    const checks = readJson<{ checks: CheckOutcome[] }>(checksFile)?.checks ?? [];
-    if (checks.some((c) => c.project === 'time-travel' && c.status === 'notRun')) {
-      io.out('\ntoken-conformance run: a conformance check failed, so the time-travel checks did not run; running them now on their own.');
-      const previous = join(temp, 'checks-pass-1.json');
-      copyFileSync(checksFile, previous);
-      await runPlaywright([...pwArgs, '--project', 'time-travel', '--no-deps'], { ...env, [reporterEnv.mergeChecks]: previous, [junitNameEnvVar]: 'junit-time-travel.xml' }, liveRedactor, io);
-    }
+    const previous = join(temp, 'checks-pass-1.json');
+    const firstCode = await runPlaywright([...pwArgs, ...passArgs('conformance')], { ...env, [reporterEnv.quiet]: '1' }, liveRedactor, io);
+    if (existsSync(checksFile)) copyFileSync(checksFile, previous);
+    await runPlaywright([...pwArgs, ...passArgs('time-travel')], {
+      ...env,
+      ...(existsSync(previous) ? { [reporterEnv.mergeChecks]: previous } : {}),
+      [junitNameEnvVar]: 'junit-time-travel.xml',
+    }, liveRedactor, io);
 
     await stopServer();
     scrubDirectory(reportsDir, redactor());

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../catalogue/catalogue.ts';
 import { loadProfile } from '../profile/load-profile.ts';
-import { profileEnvVar, toWorkerProfile, writeWorkerProfile } from '../profile/worker-profile.ts';
-import { applyListening, referenceArgsFor, startReference } from '../reference/start-reference.ts';
+import { profileEnvVar, toWorkerProfile, withOtherEnvironmentToken, writeWorkerProfile } from '../profile/worker-profile.ts';
+import { applyListening, startReferenceServers } from '../reference/start-reference.ts';
 import { reporterEnv } from '../reporter/conformance.reporter.ts';
 
 export default async function globalSetup(): Promise<(() => Promise<void>) | undefined> {
@@ -17,9 +17,13 @@ export default async function globalSetup(): Promise<(() => Promise<void>) | und
   const loaded = loadProfile(file);
   const temp = mkdtempSync(join(tmpdir(), 'token-conformance-'));
   const startServer = loaded.profile.local && process.env.TOKEN_CONFORMANCE_NO_REFERENCE !== '1';
-  const server = startServer ? await startReference({ logDir: temp, extraArgs: referenceArgsFor(loaded.profile) }) : undefined;
-  const profile = server ? applyListening(loaded.profile, server.listening) : loaded.profile;
-  const handoff = toWorkerProfile({ ...loaded, profile });
+  // As `run --start-reference`: the sandbox server under test and, concurrently, a production one
+  // that issues the other environment's access token (BEARER-015).
+  const servers = startServer ? await startReferenceServers({ logDir: temp, profile: loaded.profile }) : undefined;
+  if (servers?.otherEnvironmentProblem) process.stderr.write(`global setup: no access token of the other environment (BEARER-015 will be SKIPPED): ${servers.otherEnvironmentProblem}\n`);
+  const profile = servers ? applyListening(loaded.profile, servers.server.listening) : loaded.profile;
+  const resolved = servers?.otherEnvironmentToken !== undefined ? withOtherEnvironmentToken({ ...loaded, profile }, servers.otherEnvironmentToken) : { ...loaded, profile };
+  const handoff = toWorkerProfile(resolved);
   Object.assign(process.env, handoff.env, {
     [profileEnvVar]: writeWorkerProfile(handoff.profile, temp),
     [reporterEnv.seenTokens]: join(temp, 'seen-tokens.txt'),
@@ -27,7 +31,7 @@ export default async function globalSetup(): Promise<(() => Promise<void>) | und
     [reporterEnv.filtered]: process.env[reporterEnv.filtered] ?? '1',
   });
   return async () => {
-    await server?.stop();
+    await servers?.stop();
     // The temp directory (profile, seen tokens) is removed after the reporters ran: see the reporter's onExit.
     process.on('exit', () => rmSync(temp, { recursive: true, force: true }));
   };

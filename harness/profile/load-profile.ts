@@ -8,6 +8,9 @@ import type { z } from 'zod';
 import { parseJsonc } from './jsonc.ts';
 import { buildProfileSchema, clientNames, userNames, type ProfileSchema, type SecretRef, type TargetProfile } from './profile.schema.ts';
 
+/** The field path of the other environment's access token (a secret like the others). */
+export const otherEnvironmentTokenPath = 'credentials.tokens.otherEnvironment';
+
 export class ProfileError extends Error {
   constructor(readonly file: string, readonly problems: string[]) {
     super(problems.map((p) => `profile ${file}: ${p}`).join('\n'));
@@ -99,6 +102,8 @@ export function validateProfile(raw: unknown, file: string, options: LoadOptions
     const u = profile.credentials.users[name];
     if (u) take(`credentials.users.${name}.password`, u.password);
   }
+  const otherEnvironment = profile.credentials.tokens.otherEnvironment;
+  if (otherEnvironment) take(otherEnvironmentTokenPath, otherEnvironment);
   if (problems.length > 0) throw new ProfileError(file, problems);
   return { file, profile, secrets };
 }

@@ -65,15 +65,49 @@ const personIds = z.strictObject({
   malformed: z.string().min(1).describe('An identifier that is not well formed (000-5001).'),
 });
 
-const route = (what: string) => z.strictObject({
+const routeShape = {
   method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).default('GET'),
-  path: z.string().regex(/^\/v1\//, 'a path under /v1/ ({identifier} is replaced by resources.people.existing)'),
-}).describe(what);
+  path: z.string().regex(/^\/v1\/[^?#]*$/, 'a path under /v1/, without a query string ({identifier} is replaced by resources.people.existing; a sample query goes in `query`)'),
+};
+const route = (what: string) => z.strictObject(routeShape).describe(what);
+
+/** A JSON value (what a JSON body may hold). */
+const jsonValue: z.ZodType<unknown> = z.lazy(() => z.union([
+  z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValue), z.record(z.string(), jsonValue),
+]));
+
+/** The JSON type a query parameter's value must have (a value of another type gets 000-2112). */
+export const queryParameterTypes = ['integer', 'number', 'boolean'] as const;
+export type QueryParameterType = (typeof queryParameterTypes)[number];
+
+const jsonBodyRouteSchema = z.strictObject({
+  ...routeShape,
+  sampleBody: z.record(z.string(), jsonValue).refine((o) => Object.keys(o).length > 0, 'must have at least one member')
+    .optional()
+    .describe('A JSON object the route accepts, with only required members, each of the type the route requires (reference: {"text": "conformance note"}). ERR-GW-2121 leaves its first member out; ERR-GW-2122 gives that member a value of another JSON type. Absent: those checks are SKIPPED.'),
+}).describe('A protected route that takes a JSON body (reference: POST /v1/people/er/{identifier}/notes), for the 000-1005/2101/212x checks. Called with the usClient token: that client must be allowed to call it.');
+
+const queryRouteSchema = z.strictObject({
+  ...routeShape,
+  query: z.record(z.string().min(1), z.string()).refine((o) => Object.keys(o).length > 0, 'must have at least one parameter')
+    .optional()
+    .describe('A query the route accepts (reference: {"lastName": "Lovelace", "limit": "5"}); sent as name=value pairs in this order.'),
+  required: z.array(z.string().min(1)).min(1).optional()
+    .describe('Parameters of `query` the route requires: ERR-GW-2111 leaves the first one out (reference: ["lastName"]).'),
+  typed: z.record(z.string().min(1), z.enum(queryParameterTypes)).optional()
+    .describe('Parameters of `query` whose value must be of a type: ERR-GW-2112 gives the first one a value of another type (reference: {"limit": "integer"}).'),
+}).superRefine((r, ctx) => {
+  const names = Object.keys(r.query ?? {});
+  for (const [field, list] of [['required', r.required ?? []], ['typed', Object.keys(r.typed ?? {})]] as const) {
+    if (list.length > 0 && !r.query) ctx.addIssue({ code: 'custom', path: [field], message: 'needs `query` (a sample query the route accepts)' });
+    else for (const n of list) if (!names.includes(n)) ctx.addIssue({ code: 'custom', path: [field], message: `"${n}" is not a parameter of \`query\`` });
+  }
+}).describe('A protected route with a required query parameter (reference: GET /v1/people/search), for the 000-211x checks.');
 
 const resourcesSchema = z.strictObject({
   people: personIds.optional().describe('Identifiers for GET /v1/people/er/{identifier} (spec §4 endpoint 5).'),
-  jsonBodyRoute: route('A protected route that takes a JSON body (reference: POST /v1/people/er/{identifier}/notes), for the 000-1005/2101/212x checks.').optional(),
-  queryRoute: route('A protected route with a required query parameter (reference: GET /v1/people/search), for the 000-211x checks.').optional(),
+  jsonBodyRoute: jsonBodyRouteSchema.optional(),
+  queryRoute: queryRouteSchema.optional(),
   unimplementedRoute: route('A route the gateway exposes but the backend does not implement (reference: GET /v1/people/er/{identifier}/history), for 000-5004.').optional(),
 });
 

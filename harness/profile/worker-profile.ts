@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { secretEnvListVar, secretEnvPrefix } from '../redaction/redact.ts';
-import type { LoadedProfile } from './load-profile.ts';
+import { otherEnvironmentTokenPath, type LoadedProfile } from './load-profile.ts';
 import type { SecretRef, TargetProfile } from './profile.schema.ts';
 
 /** Names the worker-profile file. */
@@ -48,6 +48,7 @@ export function toWorkerProfile(loaded: LoadedProfile): WorkerProfileHandoff {
   for (const [name, u] of Object.entries(profile.credentials.users)) {
     if (u) u.password = rewrite(`credentials.users.${name}.password`);
   }
+  if (profile.credentials.tokens.otherEnvironment) profile.credentials.tokens.otherEnvironment = rewrite(otherEnvironmentTokenPath);
   env[secretEnvListVar] = [...new Set(names)].join(',');
   return { profile, env, secretValues: loaded.secrets.map((s) => s.value) };
 }
@@ -57,6 +58,22 @@ export function writeWorkerProfile(profile: TargetProfile, dir = mkdtempSync(joi
   const file = join(dir, 'target-profile.json');
   writeFileSync(file, JSON.stringify(profile, null, 2), { mode: 0o600 });
   return file;
+}
+
+/**
+ * The profile with an access token of the other environment obtained for this run (by
+ * `--start-reference`), carried like every other secret: as a resolved literal that
+ * toWorkerProfile moves into an environment variable, never into a file.
+ */
+export function withOtherEnvironmentToken(loaded: LoadedProfile, token: string): LoadedProfile {
+  const ref: SecretRef = { value: token };
+  const profile = structuredClone(loaded.profile);
+  profile.credentials.tokens.otherEnvironment = ref;
+  return {
+    ...loaded,
+    profile,
+    secrets: [...loaded.secrets.filter((s) => s.path !== otherEnvironmentTokenPath), { path: otherEnvironmentTokenPath, ref, value: token }],
+  };
 }
 
 /** Read in a worker (or the reporter): the profile the `run` command resolved. */

@@ -2,9 +2,10 @@
 // import of its code. Reads its one `listening` JSON line from stdout; its logs (stderr) go to a
 // file outside reports/. stop() sends SIGTERM and waits.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { repoRoot } from '../catalogue/catalogue.ts';
 import type { TargetProfile } from '../profile/profile.schema.ts';
 
@@ -29,10 +30,31 @@ export class ReferenceStartError extends Error {}
 /** The reference server's test-control paths (reference-server/src/http/test-clock-routes.ts, gateway/test-controls.ts). */
 export const referenceControlPaths = { clock: '/__test/clock', faults: '/__test/faults' } as const;
 
-export async function startReference(options: { logDir: string; extraArgs?: string[]; timeoutMs?: number }): Promise<ReferenceServer> {
-  const logFile = join(options.logDir, 'reference-server.log');
+export interface StartReferenceOptions {
+  logDir: string;
+  extraArgs?: string[];
+  timeoutMs?: number;
+  /** Default sandbox with --test-controls; production gets `--seed` and no test controls (it refuses them). */
+  environment?: 'sandbox' | 'production';
+  /** The seed file (required for production). */
+  seed?: string;
+}
+
+/** The `serve` arguments of a started reference server. */
+export function serveArgs(options: Pick<StartReferenceOptions, 'extraArgs' | 'environment' | 'seed'>): string[] {
+  const production = options.environment === 'production';
+  return [
+    'serve', '--port', '0', '--data', ':memory:',
+    ...(production ? ['--env', 'production'] : ['--test-controls']),
+    ...(options.seed !== undefined ? ['--seed', options.seed] : []),
+    ...(options.extraArgs ?? []),
+  ];
+}
+
+export async function startReference(options: StartReferenceOptions): Promise<ReferenceServer> {
+  const logFile = join(options.logDir, options.environment === 'production' ? 'reference-server-production.log' : 'reference-server.log');
   const log = createWriteStream(logFile, { mode: 0o600 });
-  const args = [join(repoRoot, 'bin', 'token-conformance.js'), 'serve', '--port', '0', '--data', ':memory:', '--test-controls', ...(options.extraArgs ?? [])];
+  const args = [join(repoRoot, 'bin', 'token-conformance.js'), ...serveArgs(options)];
   const child: ChildProcess = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
   child.stderr!.pipe(log);
   let stderrTail = '';
@@ -45,7 +67,7 @@ export async function startReference(options: { logDir: string; extraArgs?: stri
   const listening = await new Promise<ListeningLine>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGTERM');
-      reject(new ReferenceStartError(`the reference server did not report 'listening' within ${(options.timeoutMs ?? 30_000) / 1000} s${tail()}`));
+      reject(new ReferenceStartError(`the ${options.environment ?? 'sandbox'} reference server did not report 'listening' within ${(options.timeoutMs ?? 30_000) / 1000} s${tail()}`));
     }, options.timeoutMs ?? 30_000);
     const lines = createInterface({ input: child.stdout! });
     lines.on('line', (line) => {
@@ -63,11 +85,11 @@ export async function startReference(options: { logDir: string; extraArgs?: stri
     });
     child.once('error', (e) => {
       clearTimeout(timer);
-      reject(new ReferenceStartError(`could not start the reference server: ${e.message}`));
+      reject(new ReferenceStartError(`could not start the ${options.environment ?? 'sandbox'} reference server: ${e.message}`));
     });
     void exited.then((code) => {
       clearTimeout(timer);
-      reject(new ReferenceStartError(`the reference server exited with code ${code} before listening${tail()}`));
+      reject(new ReferenceStartError(`the ${options.environment ?? 'sandbox'} reference server exited with code ${code} before listening${tail()}`));
     });
   });
 
@@ -86,6 +108,12 @@ export async function startReference(options: { logDir: string; extraArgs?: stri
   };
 }
 
+/** The origin of an https:// URL with the http: scheme (same host and port). */
+export function plainHttpOrigin(url: string): string {
+  const u = new URL(url);
+  return `http://${u.host}`;
+}
+
 /** The profile with the started server's addresses, CA and test-control URLs. */
 export function applyListening(profile: TargetProfile, l: ListeningLine): TargetProfile {
   const controls = l.testControls;
@@ -100,6 +128,9 @@ export function applyListening(profile: TargetProfile, l: ListeningLine): Target
     authUrlUs: l.authUrlUs,
     authUrlEu: l.authUrlEu,
     baseUrl: l.baseUrl,
+    // The HTTPS port spoken to in plain HTTP: it must never issue a token (SEC-TLS-002), exactly
+    // like a real target's plain-HTTP address.
+    plainHttpUrl: plainHttpOrigin(l.authUrlUs),
     ...(l.caFile ? { caFile: l.caFile } : {}),
     ...(l.env === 'sandbox' || l.env === 'production' ? { environment: l.env } : {}),
     capabilities: {
@@ -116,4 +147,93 @@ export function applyListening(profile: TargetProfile, l: ListeningLine): Target
 export function referenceArgsFor(profile: TargetProfile): string[] {
   const r = profile.capabilities.rateLimit;
   return r ? ['--rate-spike', String(r.spikePerSecond), '--rate-quota', String(r.quotaPerWindow), '--rate-window', String(r.windowSeconds)] : [];
+}
+
+/** The seed the reference servers start from, and the production client whose token BEARER-015 uses. */
+export const referenceSeedFile = join(repoRoot, 'fixtures', 'reference-seed.json');
+export const productionClientId = 'us-prod-client';
+
+/** The client_secret of a client of the seed file. */
+export function seedClientSecret(clientId: string, seedFile = referenceSeedFile): string {
+  const seed = JSON.parse(readFileSync(seedFile, 'utf8')) as { clients?: { clientId?: string; clientSecret?: string }[] };
+  const secret = seed.clients?.find((c) => c.clientId === clientId)?.clientSecret;
+  if (!secret) throw new ReferenceStartError(`the seed ${seedFile} has no client ${clientId} with a clientSecret`);
+  return secret;
+}
+
+/** A client_credentials access token from a started reference server (its US token endpoint, TLS verified against its CA). */
+export async function obtainClientCredentialsToken(l: ListeningLine, clientId: string, clientSecret: string): Promise<string> {
+  const agent = new Agent({ connect: l.caFile ? { ca: readFileSync(l.caFile, 'utf8') } : {} });
+  try {
+    const res = await undiciFetch(`${l.authUrlUs.replace(/\/+$/, '')}/api/v1/auth/oauth2/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }).toString(),
+      dispatcher: agent,
+      signal: AbortSignal.timeout(15_000),
+    });
+    const body = await res.json().catch(() => undefined) as { access_token?: unknown; error?: unknown } | undefined;
+    if (res.status !== 200 || typeof body?.access_token !== 'string') {
+      // Never print the body: it may hold a token.
+      throw new ReferenceStartError(`the production reference server gave ${clientId} no token (HTTP ${res.status}${typeof body?.error === 'string' ? ` ${body.error}` : ''})`);
+    }
+    return body.access_token;
+  } finally {
+    await agent.close();
+  }
+}
+
+export interface ReferenceServers {
+  /** The sandbox server the run checks (test controls on). */
+  server: ReferenceServer;
+  /** The production server that only issues the other environment's token; undefined when it could not start. */
+  production?: ReferenceServer;
+  /** An access token issued by the production server (credentials.tokens.otherEnvironment). */
+  otherEnvironmentToken?: string;
+  /** Why there is no other-environment token (the run goes on: BEARER-015 is SKIPPED with its reason). */
+  otherEnvironmentProblem?: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts, concurrently, the sandbox reference server the run checks and a production one
+ * (`--env production --seed fixtures/reference-seed.json`, no test controls: production refuses
+ * them) from which a client_credentials token of the seed's production client is obtained — an
+ * access token of the other environment (BEARER-015). A failure of the production side is not
+ * fatal: it is reported in `otherEnvironmentProblem`.
+ */
+export async function startReferenceServers(options: { logDir: string; profile: TargetProfile; timeoutMs?: number }): Promise<ReferenceServers> {
+  const common = { logDir: options.logDir, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) };
+  const [sandbox, production] = await Promise.allSettled([
+    startReference({ ...common, extraArgs: referenceArgsFor(options.profile) }),
+    (async () => {
+      const started = await startReference({ ...common, environment: 'production', seed: referenceSeedFile });
+      try {
+        const token = await obtainClientCredentialsToken(started.listening, productionClientId, seedClientSecret(productionClientId));
+        return { started, token };
+      } catch (error) {
+        return { started, problem: (error as Error).message };
+      }
+    })(),
+  ]);
+  const productionServer = production.status === 'fulfilled' ? production.value.started : undefined;
+  if (sandbox.status === 'rejected') {
+    await productionServer?.stop();
+    throw sandbox.reason;
+  }
+  const server = sandbox.value;
+  let problem: string | undefined;
+  let token: string | undefined;
+  if (production.status === 'rejected') problem = (production.reason as Error).message;
+  else if ('token' in production.value) token = production.value.token;
+  else problem = production.value.problem;
+  return {
+    server,
+    ...(productionServer ? { production: productionServer } : {}),
+    ...(token !== undefined ? { otherEnvironmentToken: token } : {}),
+    ...(problem !== undefined ? { otherEnvironmentProblem: problem } : {}),
+    async stop() {
+      await Promise.all([server.stop(), productionServer?.stop()]);
+    },
+  };
 }

@@ -5,10 +5,12 @@
 //   <outputDir>/checks.json         (the raw check outcomes, to merge a later pass or shard)
 // plus a terminal summary per area and one final verdict line. Everything it writes or prints
 // goes through the redactor; at exit it scrubs every file under <outputDir> once more.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import type { FullConfig, FullResult, Reporter, Suite, TestCase } from '@playwright/test/reporter';
+import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { loadCatalogue, repoRoot } from '../catalogue/catalogue.ts';
+import { passGateEnvVar, PassGate, serialProject } from '../playwright/pass-gate.ts';
 import { readWorkerProfile } from '../profile/worker-profile.ts';
 import type { Redactor} from '../redaction/redact.ts';
 import { redactorFromEnv } from '../redaction/redact.ts';
@@ -49,12 +51,41 @@ export function knownSecretsRedactor(env: NodeJS.ProcessEnv = process.env): Reda
   return redactor;
 }
 
+/**
+ * One line for a failed check: the first line of the error and, when that line is an
+ * assertion's custom message (`expect(x, 'message')`: Playwright writes it, a blank line, then the
+ * matcher's text), the matcher's own finding after it — the problem list of the suite's matchers,
+ * the Expected/Received lines of Playwright's. The custom message comes first.
+ */
+export function errorSummary(message: string): string {
+  // eslint-disable-next-line no-control-regex
+  const lines = message.replace(/\u001b\[[0-9;]*m/g, '').split('\n');
+  const first = lines.findIndex((l) => l.trim() !== '');
+  if (first < 0) return '';
+  const head = lines[first]!.trim();
+  // A custom message is one line followed by a blank line and the matcher's text.
+  if (lines[first + 1]?.trim() !== '') return head;
+  const rest = lines.slice(first + 2).map((l) => l.trim());
+  const matcherFirst = rest.findIndex((l) => l !== '');
+  if (matcherFirst < 0) return head;
+  let finding = rest[matcherFirst]!;
+  if (/^expect\(/.test(finding)) {
+    // Playwright's matcher hint: what follows (Expected …, Received …) says more.
+    const details = rest.slice(matcherFirst + 1).filter((l) => /^(Expected|Received)\b/.test(l)).slice(0, 2);
+    if (details.length > 0) finding = details.join('; ');
+  }
+  return finding.startsWith(head) ? finding : `${head} — ${finding}`;
+}
+
 export default class ConformanceReporter implements Reporter {
   private readonly outputDir: string;
   private rootSuite: Suite | undefined;
   private config: FullConfig | undefined;
   private startedAt = new Date();
   report: ConformanceReport | undefined;
+  private gate: PassGate | undefined;
+  private gateDir: string | undefined;
+  private previousPass: { startedAt: Date; durationMs: number } | undefined;
 
   constructor(options: ConformanceReporterOptions = {}) {
     this.outputDir = resolve(options.outputDir ?? 'reports');
@@ -68,6 +99,16 @@ export default class ConformanceReporter implements Reporter {
     this.config = config;
     this.rootSuite = suite;
     this.startedAt = new Date();
+    const conformanceIds = suite.allTests().filter((t) => t.parent.project()?.name !== serialProject).map((t) => t.id);
+    // Arm the pass gate: the workers, forked after this, inherit the variable (pass-gate.ts).
+    this.gateDir = mkdtempSync(join(tmpdir(), 'token-conformance-gate-'));
+    process.env[passGateEnvVar] = join(this.gateDir, 'conformance-ended');
+    this.gate = new PassGate(process.env[passGateEnvVar], conformanceIds);
+  }
+
+  onTestEnd(test: TestCase, result: TestResult): void {
+    // Ended for good: no retry follows.
+    if (result.status === 'passed' || result.status === 'skipped' || result.retry >= test.retries) this.gate?.ended(test.id);
   }
 
   private outcome(test: TestCase, redactor: Redactor): CheckOutcome {
@@ -81,9 +122,8 @@ export default class ConformanceReporter implements Reporter {
     else status = result.status;
     const file = relative(repoRoot, test.location.file);
     const project = test.parent.project()?.name;
-    const firstError = result?.errors[0]?.message?.split('\n').find((l) => l.trim() !== '');
-    // eslint-disable-next-line no-control-regex
-    const error = firstError ? redactor.redact(firstError.replace(/\u001b\[[0-9;]*m/g, '')).slice(0, 500) : undefined;
+    const message = result?.errors[0]?.message;
+    const error = message ? redactor.redact(errorSummary(message)).slice(0, 500) : undefined;
     const notRunReason = project === 'time-travel'
       ? 'not run: the time-travel project runs after the conformance project, and a check there failed'
       : 'not run (interrupted, or a dependency failed)';
@@ -103,7 +143,10 @@ export default class ConformanceReporter implements Reporter {
   private mergePrevious(outcomes: CheckOutcome[]): CheckOutcome[] {
     const file = process.env[reporterEnv.mergeChecks];
     if (!file || !existsSync(file)) return outcomes;
-    const previous = (JSON.parse(readFileSync(file, 'utf8')) as { checks: CheckOutcome[] }).checks;
+    const pass = JSON.parse(readFileSync(file, 'utf8')) as { checks: CheckOutcome[]; startedAt?: string; durationMs?: number };
+    const previous = pass.checks;
+    // The report of a second pass covers both: from the first pass's start, for both durations.
+    if (pass.startedAt !== undefined && !Number.isNaN(Date.parse(pass.startedAt))) this.previousPass = { startedAt: new Date(pass.startedAt), durationMs: pass.durationMs ?? 0 };
     const key = (o: CheckOutcome) => `${o.project ?? ''}|${o.title}`;
     const merged = new Map(previous.map((o) => [key(o), o]));
     for (const o of outcomes) {
@@ -114,6 +157,7 @@ export default class ConformanceReporter implements Reporter {
   }
 
   onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
+    this.gate?.close();
     const redactor = knownSecretsRedactor();
     const tests = this.rootSuite?.allTests() ?? [];
     const outcomes = this.mergePrevious(tests.map((t) => this.outcome(t, redactor)));
@@ -142,8 +186,8 @@ export default class ConformanceReporter implements Reporter {
       ...(grep ? { grep } : {}),
       ...(shard ? { shard } : {}),
       suiteVersion: suiteVersion(),
-      startedAt: this.startedAt,
-      durationMs: result.duration,
+      startedAt: this.previousPass?.startedAt ?? this.startedAt,
+      durationMs: result.duration + (this.previousPass?.durationMs ?? 0),
       target,
     });
     this.report = report;
@@ -151,7 +195,7 @@ export default class ConformanceReporter implements Reporter {
     const write = (name: string, text: string) => writeFileSync(join(this.outputDir, name), redactor.redact(text));
     write('conformance.json', `${JSON.stringify({ $schema: '../schemas/conformance-report.schema.json', ...report }, null, 2)}\n`);
     write('traceability.html', renderTraceability(report));
-    write('checks.json', `${JSON.stringify({ checks: outcomes }, null, 2)}\n`);
+    write('checks.json', `${JSON.stringify({ startedAt: report.startedAt, durationMs: report.durationMs, checks: outcomes }, null, 2)}\n`);
     if (this.printsToStdio()) console.log(redactor.redact(renderSummary(report, process.stdout.isTTY, relative(process.cwd(), this.outputDir) || '.')));
     // Playwright's own status says whether tests failed; the conformance verdict decides the exit code.
     const code = exitCodeFor(report.verdict, report.selection.strict);
@@ -159,6 +203,7 @@ export default class ConformanceReporter implements Reporter {
   }
 
   onExit(): Promise<void> {
+    if (this.gateDir) rmSync(this.gateDir, { recursive: true, force: true });
     scrubDirectory(this.outputDir, knownSecretsRedactor());
     return Promise.resolve();
   }

@@ -1,6 +1,6 @@
 // The bearer rule of spec §5.1 at the protected API: `Authorization: Bearer <access token>` is
 // accepted, anything else that claims to be a credential is refused (RFC 6750 §2, §3).
-import { expect, needs, requirement, test, type Target } from '../../fixtures/index.ts';
+import { expect, needs, requirement, test } from '../../fixtures/index.ts';
 import { alterOneCharacter, gatewayToken, unknownToken } from '../gateway/support/gateway-calls.ts';
 
 test.describe('protected call: Authorization: Bearer', () => {
@@ -92,7 +92,7 @@ test.describe('protected call: Authorization: Bearer', () => {
   test('BEARER-015 an access token issued in the other environment is refused with 401',
     requirement('BEARER-015', needs('people')),
     async ({ target, api }) => {
-      const token = otherEnvironmentToken(target);
+      const token = target.otherEnvironmentToken();
       const res = await api.person('existing', { token });
       expect(res.status, res.describe()).toBe(401);
     });
@@ -107,14 +107,3 @@ test.describe('protected call: Authorization: Bearer', () => {
       else expect([401, 403], `declared rejected — ${res.describe()}`).toContain(res.status);
     });
 });
-
-/** credentials.tokens.otherEnvironment (the catalogue's fixture:other-environment-token gates the check). */
-function otherEnvironmentToken(target: Target): string {
-  const ref = target.profile.credentials.tokens.otherEnvironment;
-  if (!ref) test.skip(true, 'profile has no credentials.tokens.otherEnvironment');
-  if (!ref) throw new Error('unreachable: test.skip aborts the check');
-  if ('value' in ref) return ref.value;
-  const value = process.env[ref.env];
-  expect(value, `setup: the environment variable ${ref.env} holds the other environment's token`).toBeTruthy();
-  return value!;
-}

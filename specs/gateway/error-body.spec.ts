@@ -46,14 +46,7 @@ async function sampleRejections(target: Target, tokenClient: TokenClient, api: A
 }
 
 /** The gateway code where the target declares its body puts it (OI-25). */
-function declaredCode(res: ApiResponse, format: BodyFormat): string | undefined {
-  if (format === 'json-code-message') {
-    const code = res.body.code;
-    return typeof code === 'string' ? code : undefined;
-  }
-  const pattern = /\b000-\d{4}\b/;
-  return pattern.exec(res.text)?.[0] ?? Object.values(res.headers).map((v) => pattern.exec(v)?.[0]).find((c) => c !== undefined);
-}
+const declaredCode = (res: ApiResponse, format: BodyFormat): string | undefined => res.declaredGatewayCode(format);
 
 test.describe('gateway: error body', () => {
   test('ERR-GW-GEN-001 every gateway rejection carries a §7.2 code where the target declares it (OI-25)',

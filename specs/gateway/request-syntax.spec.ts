@@ -2,29 +2,41 @@
 // (000-2100, 000-2102), the query string of the profile's query route (000-2110..2112) and the
 // body of its JSON route (000-1005, 000-2101, 000-2120..2122). Triggers and statuses: OI-14.
 //
-// The profile's routes are `{ method, path }`. A query route may carry a valid sample query in its
-// path (`/v1/…/search?name=value&count=5`): the check that needs to know a typed parameter uses it,
-// and SKIPs without it. (A repeated parameter, the other 000-2110 trigger, needs such a sample too;
-// it is left out so that the bad percent-escape checks decide ERR-GW-2110.)
+// The profile's routes are `{ method, path }`, plus samples (profiles/README.md): the query route's
+// `query` (a query it accepts), `required` (ERR-GW-2111 leaves the first out) and `typed`
+// (ERR-GW-2112 gives the first a value of another type); the JSON route's `sampleBody` (a body it
+// accepts, only required members: ERR-GW-2121 leaves the first member out, ERR-GW-2122 gives it
+// a value of another JSON type). A check whose sample the profile lacks SKIPs with the reason.
+// The JSON route is called with the usClient token (that client must be allowed to call it).
 import { expect, needs, requirement, test } from '../../fixtures/index.ts';
 import type { ApiClient, Target } from '../../fixtures/index.ts';
 import { gatewayToken, routePath, wireCall } from './support/gateway-calls.ts';
 
-function jsonRoute(target: Target): { method: string; path: string } {
+function jsonRoute(target: Target): { method: string; path: string; sampleBody?: Record<string, unknown> } {
   const r = target.profile.resources.jsonBodyRoute!;
-  return { method: r.method, path: routePath(target, r) };
+  return { method: r.method, path: routePath(target, r), ...(r.sampleBody ? { sampleBody: r.sampleBody } : {}) };
 }
 
-function queryRoute(target: Target): { method: string; path: string; sample: [string, string][] } {
+function queryRoute(target: Target) {
   const r = target.profile.resources.queryRoute!;
-  const full = routePath(target, r);
-  const at = full.indexOf('?');
-  const path = at < 0 ? full : full.slice(0, at);
-  const sample = at < 0 ? [] : [...new URLSearchParams(full.slice(at + 1))];
-  return { method: r.method, path, sample };
+  return { method: r.method, path: routePath(target, r), sample: Object.entries(r.query ?? {}), required: r.required ?? [], typed: Object.entries(r.typed ?? {}) };
 }
 
 const query = (pairs: [string, string][]) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+const withQuery = (path: string, pairs: [string, string][]) => (pairs.length > 0 ? `${path}?${query(pairs)}` : path);
+
+/** A value of another type than the declared one, as a query parameter carries it. */
+const wrongQueryValue: Record<string, string> = { integer: 'not-a-number', number: 'not-a-number', boolean: 'not-a-boolean' };
+
+/** A JSON value of another type than `value`'s. */
+function wrongJsonValue(value: unknown): unknown {
+  if (typeof value === 'string') return 12345;
+  if (typeof value === 'number') return 'not-a-number';
+  if (typeof value === 'boolean') return 'not-a-boolean';
+  if (Array.isArray(value)) return 'not-an-array';
+  if (value === null) return 12345;
+  return 'not-an-object';
+}
 
 async function callJsonRoute(api: ApiClient, target: Target, token: string, body: string, contentType: string) {
   const route = jsonRoute(target);
@@ -83,21 +95,28 @@ test.describe('gateway: query string', () => {
   test('ERR-GW-2111 a call to the query route without its required query parameter gets 000-2111',
     requirement('ERR-GW-2111', needs('people')),
     async ({ target, tokenClient, api }, testInfo) => {
-      const token = await gatewayToken(target, tokenClient, testInfo);
       const route = queryRoute(target);
-      await expect(await api.request(route.path, { method: route.method, token })).toBeGatewayError('000-2111');
+      const missing = route.required[0];
+      test.skip(missing === undefined, 'profile\'s resources.queryRoute has no sample query naming a required parameter (query, required)');
+      const token = await gatewayToken(target, tokenClient, testInfo);
+      const sample = await api.request(withQuery(route.path, route.sample), { method: route.method, token });
+      expect(sample.status, `setup: the sample query is accepted — ${sample.describe()}`).toBe(200);
+      const without = route.sample.filter(([k]) => k !== missing);
+      await expect(await api.request(withQuery(route.path, without), { method: route.method, token }), `without the required parameter ${missing}`).toBeGatewayError('000-2111');
     });
 
-  test('ERR-GW-2112 a call to the query route with a numeric parameter given a non-number gets 000-2112',
+  test('ERR-GW-2112 a call to the query route with a typed parameter given a value of another type gets 000-2112',
     requirement('ERR-GW-2112', needs('people')),
     async ({ target, tokenClient, api }, testInfo) => {
       const route = queryRoute(target);
-      const typed = route.sample.findIndex(([, v]) => /^-?\d+$/.test(v));
-      test.skip(typed < 0, 'profile\'s resources.queryRoute.path has no sample query with a numeric parameter (…?name=value&count=5) to give a wrong type');
+      const typed = route.typed[0];
+      test.skip(typed === undefined, 'profile\'s resources.queryRoute has no sample query naming a typed parameter (query, typed)');
+      const [name, type] = typed!;
       const token = await gatewayToken(target, tokenClient, testInfo);
-      expect((await api.request(`${route.path}?${query(route.sample)}`, { method: route.method, token })).status, 'setup: the sample query succeeds').toBe(200);
-      const wrong = route.sample.map(([k, v], i): [string, string] => [k, i === typed ? 'not-a-number' : v]);
-      await expect(await api.request(`${route.path}?${query(wrong)}`, { method: route.method, token })).toBeGatewayError('000-2112');
+      const sample = await api.request(withQuery(route.path, route.sample), { method: route.method, token });
+      expect(sample.status, `setup: the sample query is accepted — ${sample.describe()}`).toBe(200);
+      const wrong = route.sample.map(([k, v]): [string, string] => [k, k === name ? wrongQueryValue[type]! : v]);
+      await expect(await api.request(withQuery(route.path, wrong), { method: route.method, token }), `${name} (${type}) given "${wrongQueryValue[type]}"`).toBeGatewayError('000-2112');
     });
 });
 
@@ -132,18 +151,29 @@ test.describe('gateway: request body of the JSON route', () => {
       });
   }
 
-  test('ERR-GW-2121 a call to the JSON route whose body is an object without members gets 000-2121',
+  test('ERR-GW-2121 a call to the JSON route whose body lacks a required member gets 000-2121',
     requirement('ERR-GW-2121', needs('people')),
     async ({ target, tokenClient, api }, testInfo) => {
+      const route = jsonRoute(target);
+      test.skip(!route.sampleBody, 'profile\'s resources.jsonBodyRoute has no sampleBody naming a required member');
+      const [member] = Object.keys(route.sampleBody!);
       const token = await gatewayToken(target, tokenClient, testInfo);
-      await expect(await callJsonRoute(api, target, token, '{}', 'application/json')).toBeGatewayError('000-2121');
+      const sample = await callJsonRoute(api, target, token, JSON.stringify(route.sampleBody), 'application/json');
+      expect(sample.status >= 200 && sample.status < 300, `setup: the sample body is accepted — ${sample.describe()}`).toBe(true);
+      const without = Object.fromEntries(Object.entries(route.sampleBody!).filter(([k]) => k !== member));
+      await expect(await callJsonRoute(api, target, token, JSON.stringify(without), 'application/json'), `without the required member ${member}`).toBeGatewayError('000-2121');
     });
 
   test('ERR-GW-2122 a call to the JSON route whose body has a member of the wrong type gets 000-2122',
     requirement('ERR-GW-2122', needs('people')),
-    () => {
-      // The profile's jsonBodyRoute names no member (no sample body), so no member can be given a
-      // wrong type without knowing the target. Missing fixture feature: resources.jsonBodyRoute.sampleBody.
-      test.skip(true, 'profile\'s resources.jsonBodyRoute gives no sample body naming a member to give a wrong type');
+    async ({ target, tokenClient, api }, testInfo) => {
+      const route = jsonRoute(target);
+      test.skip(!route.sampleBody, 'profile\'s resources.jsonBodyRoute has no sampleBody naming a member to give a wrong type');
+      const [member] = Object.keys(route.sampleBody!);
+      const token = await gatewayToken(target, tokenClient, testInfo);
+      const sample = await callJsonRoute(api, target, token, JSON.stringify(route.sampleBody), 'application/json');
+      expect(sample.status >= 200 && sample.status < 300, `setup: the sample body is accepted — ${sample.describe()}`).toBe(true);
+      const wrong = { ...route.sampleBody, [member!]: wrongJsonValue(route.sampleBody![member!]) };
+      await expect(await callJsonRoute(api, target, token, JSON.stringify(wrong), 'application/json'), `${member} given a value of another JSON type`).toBeGatewayError('000-2122');
     });
 });

@@ -1,0 +1,143 @@
+// `--start-reference`: the production reference server (the other environment's access token,
+// BEARER-015), the plain-HTTP address (SEC-TLS-002), the token's way to the workers (an
+// environment variable, redacted, never in a file), and the query/body samples of the profile's
+// routes (ERR-GW-2111/2112/2121/2122).
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { Target } from '../../fixtures/target.ts';
+import { loadProfile, ProfileError, validateProfile } from '../profile/load-profile.ts';
+import { toWorkerProfile, withOtherEnvironmentToken, writeWorkerProfile } from '../profile/worker-profile.ts';
+import { redactorFromEnv } from '../redaction/redact.ts';
+import { knownSecretsRedactor } from '../reporter/conformance.reporter.ts';
+import {
+  applyListening, plainHttpOrigin, productionClientId, seedClientSecret, serveArgs, startReferenceServers, type ListeningLine,
+} from '../reference/start-reference.ts';
+import { repoRoot } from '../catalogue/catalogue.ts';
+
+const referenceProfile = join(repoRoot, 'profiles', 'reference.json');
+const listening: ListeningLine = { event: 'listening', authUrlUs: 'https://127.0.0.1:41234', authUrlEu: 'https://127.0.0.1:41234', baseUrl: 'https://127.0.0.1:41234', testControls: true };
+
+void describe('--start-reference: plain HTTP (SEC-TLS-002)', () => {
+  void test('plainHttpUrl is the server\'s own origin with the http: scheme', () => {
+    assert.equal(plainHttpOrigin('https://127.0.0.1:41234'), 'http://127.0.0.1:41234');
+    assert.equal(plainHttpOrigin('https://[::1]:8443/some/path'), 'http://[::1]:8443');
+    const profile = applyListening(loadProfile(referenceProfile).profile, listening);
+    assert.equal(profile.plainHttpUrl, 'http://127.0.0.1:41234');
+    const target = new Target(profile, {});
+    assert.equal(target.gap('fixture:plain-http-url'), undefined, 'SEC-TLS-002 is not SKIPPED');
+  });
+});
+
+void describe('--start-reference: the other environment\'s token (BEARER-015)', () => {
+  void test('the production server is started without test controls, with the seed', () => {
+    const args = serveArgs({ environment: 'production', seed: '/x/seed.json' });
+    assert.deepEqual(args, ['serve', '--port', '0', '--data', ':memory:', '--env', 'production', '--seed', '/x/seed.json']);
+    assert.ok(!args.includes('--test-controls'));
+    assert.ok(serveArgs({}).includes('--test-controls'), 'the sandbox server has its test controls');
+  });
+
+  void test('the production client\'s secret comes from the seed', () => {
+    const seed = JSON.parse(readFileSync(join(repoRoot, 'fixtures', 'reference-seed.json'), 'utf8')) as { clients: { clientId: string; clientSecret: string; environment: string }[] };
+    const client = seed.clients.find((c) => c.clientId === productionClientId)!;
+    assert.equal(client.environment, 'production');
+    assert.equal(seedClientSecret(productionClientId), client.clientSecret);
+  });
+
+  void test('the token travels as an environment variable like every secret: never written, redacted', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tc-test-'));
+    try {
+      const token = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJwcm9kIn0.c2lnbmF0dXJlLW9mLXByb2R1Y3Rpb24';
+      const loaded = withOtherEnvironmentToken(loadProfile(referenceProfile), token);
+      const handoff = toWorkerProfile(loaded);
+      const ref = handoff.profile.credentials.tokens.otherEnvironment;
+      assert.ok(ref && 'env' in ref, 'the worker profile holds a reference');
+      assert.equal(handoff.env[ref.env], token);
+      const file = writeWorkerProfile(handoff.profile, dir);
+      assert.ok(!readFileSync(file, 'utf8').includes(token), 'the token is not in the worker profile file');
+      const env = { ...handoff.env };
+      assert.equal(redactorFromEnv(env).redact(`x ${token} y`), 'x [REDACTED] y');
+      assert.equal(knownSecretsRedactor(env).redact(token), '[REDACTED]');
+      assert.equal(new Target(handoff.profile, env).otherEnvironmentToken(), token);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  void test('Target.otherEnvironmentToken SKIPs with the reason when the profile has none', () => {
+    const target = new Target(loadProfile(referenceProfile).profile, {});
+    const reasons: string[] = [];
+    assert.throws(() => target.otherEnvironmentToken((r) => reasons.push(r)));
+    assert.deepEqual(reasons, ['profile has no credentials.tokens.otherEnvironment']);
+    assert.deepEqual(target.gap('fixture:other-environment-token'), { verdict: 'SKIP', reason: 'profile has no credentials.tokens.otherEnvironment' });
+  });
+
+  void test('a declared otherEnvironment token is a secret of the profile: resolved from the environment, refused as a literal when not local', () => {
+    const base = { name: 'x', authUrlUs: 'https://a.example.com', credentials: { tokens: { otherEnvironment: { env: 'PROD_TOKEN' } } } };
+    const loaded = validateProfile(base, 'p.json', { env: { PROD_TOKEN: 'prod-token-value' } });
+    assert.deepEqual(loaded.secrets.map((s) => s.path), ['credentials.tokens.otherEnvironment']);
+    assert.throws(() => validateProfile(base, 'p.json', { env: {} }), (e: unknown) => e instanceof ProfileError && /otherEnvironment: environment variable PROD_TOKEN is not set/.test(e.message));
+    assert.throws(() => validateProfile({ ...base, credentials: { tokens: { otherEnvironment: { value: 'x' } } } }, 'p.json', { env: {} }), ProfileError);
+  });
+
+  void test('both servers start concurrently; the production one issues a token of the other environment', { timeout: 60_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tc-test-'));
+    const servers = await startReferenceServers({ logDir: dir, profile: loadProfile(referenceProfile).profile });
+    try {
+      assert.equal(servers.otherEnvironmentProblem, undefined);
+      assert.ok(servers.production, 'a production server');
+      assert.equal(servers.production.listening.env, 'production');
+      assert.ok(!servers.production.listening.testControls, 'no test controls in production');
+      assert.equal(servers.server.listening.env ?? 'sandbox', 'sandbox');
+      assert.notEqual(servers.production.listening.authUrlUs, servers.server.listening.authUrlUs);
+      assert.equal(typeof servers.otherEnvironmentToken, 'string');
+      assert.ok(servers.otherEnvironmentToken!.length > 20);
+    } finally {
+      await servers.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+void describe('profile: samples of the routes (ERR-GW-2111/2112/2121/2122)', () => {
+  const base = { name: 'x', local: true, authUrlUs: 'https://a.example.com' };
+  const problems = (resources: unknown): string[] => {
+    try {
+      validateProfile({ ...base, resources }, 'p.json', { env: {} });
+      return [];
+    } catch (e) {
+      assert.ok(e instanceof ProfileError);
+      return e.problems;
+    }
+  };
+
+  void test('the reference profile declares them', () => {
+    const r = loadProfile(referenceProfile).profile.resources;
+    assert.deepEqual(r.jsonBodyRoute?.sampleBody, { text: 'conformance note' });
+    assert.deepEqual(r.queryRoute?.query, { lastName: 'Lovelace', limit: '5' });
+    assert.deepEqual(r.queryRoute?.required, ['lastName']);
+    assert.deepEqual(r.queryRoute?.typed, { limit: 'integer' });
+  });
+
+  void test('they are optional', () => {
+    assert.deepEqual(problems({ jsonBodyRoute: { method: 'POST', path: '/v1/x' }, queryRoute: { path: '/v1/s' } }), []);
+  });
+
+  const refused: [string, unknown, RegExp][] = [
+    ['a required parameter not in the query', { queryRoute: { path: '/v1/s', query: { a: '1' }, required: ['b'] } }, /^resources\.queryRoute\.required: "b" is not a parameter of `query`/],
+    ['a typed parameter not in the query', { queryRoute: { path: '/v1/s', query: { a: '1' }, typed: { b: 'integer' } } }, /^resources\.queryRoute\.typed: "b" is not a parameter of `query`/],
+    ['required without a query', { queryRoute: { path: '/v1/s', required: ['a'] } }, /^resources\.queryRoute\.required: needs `query`/],
+    ['an unknown parameter type', { queryRoute: { path: '/v1/s', query: { a: '1' }, typed: { a: 'date' } } }, /^resources\.queryRoute\.typed\.a: /],
+    ['a query string in the path', { queryRoute: { path: '/v1/s?a=1' } }, /^resources\.queryRoute\.path: .*a sample query goes in `query`/],
+    ['a sample body that is not an object', { jsonBodyRoute: { method: 'POST', path: '/v1/x', sampleBody: 'text' } }, /^resources\.jsonBodyRoute\.sampleBody: /],
+    ['an empty sample body', { jsonBodyRoute: { method: 'POST', path: '/v1/x', sampleBody: {} } }, /^resources\.jsonBodyRoute\.sampleBody: must have at least one member/],
+  ];
+  for (const [name, resources, expected] of refused) {
+    void test(`refuses ${name}`, () => {
+      const found = problems(resources);
+      assert.ok(found.some((p) => expected.test(p)), `expected ${expected}, got:\n${found.join('\n')}`);
+    });
+  }
+});
