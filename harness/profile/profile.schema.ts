@@ -33,7 +33,7 @@ export const clientNames = [
   'usClient', 'usClient2', 'usPasswordClient', 'usCcOnlyClient', 'usUnregisteredClient', 'usWrongRoleClient',
   'usInactiveClient', 'euClient', 'otherEnvironmentClient', 'rateLimitClient',
 ] as const;
-export const userNames = ['user', 'expiredUser', 'burnableUser', 'passwordChangeUser', 'specialCharsUser', 'wrongRoleUser', 'inactiveUser'] as const;
+export const userNames = ['user', 'expiredUser', 'burnableUser', 'lockableUser', 'passwordChangeUser', 'specialCharsUser', 'wrongRoleUser', 'inactiveUser'] as const;
 export type ClientName = (typeof clientNames)[number];
 export type UserName = (typeof userNames)[number];
 
@@ -52,7 +52,8 @@ const clientDescriptions: Record<ClientName, string> = {
 const userDescriptions: Record<UserName, string> = {
   user: 'A user whose password is current.',
   expiredUser: 'A user whose password is older than 45 days.',
-  burnableUser: 'A user whose refresh tokens the suite may burn (family revocation) or lock (destructive checks).',
+  burnableUser: 'A user whose refresh tokens the suite may burn (family revocation).',
+  lockableUser: 'A user the destructive brute-force check may lock out with repeated wrong passwords; no other check uses it.',
   passwordChangeUser: 'A user whose password the suite may change (45-day rule checks).',
   specialCharsUser: 'A user whose password holds + & = % space and a non-ASCII character (form-encoding checks).',
   wrongRoleUser: 'A user whose role lacks the people API (000-1101).',

@@ -3,7 +3,7 @@
 // quotaPerWindow, windowSeconds). Every burst stays inside the profile's load budget
 // (capabilities.load): a budget too small to pass a threshold SKIPs the check with that reason.
 // Protected calls use the profile's rateLimitClient only, so that no other check loses its quota;
-// the brute-force check uses burnableUser.
+// the brute-force check uses lockableUser.
 import { expect, needs, requirement, test, type ApiClient, type ApiResponse, type Target, type TokenClient } from '../../fixtures/index.ts';
 import { LoadBudget } from './load-budget.ts';
 
@@ -135,7 +135,7 @@ test.describe('limit: rate limits (capabilities.rateLimit)', () => {
       });
     });
 
-  // Runs in the serial project (@serial): nothing else may use the burnableUser between the 50
+  // Runs in the serial project (@serial): nothing else may use the lockableUser between the 50
   // wrong passwords, and a target that locks the account should do so after the parallel checks.
   test('LIMIT-RATE-003 after 50 wrong passwords for one user, the password grant is throttled (429) or refused even with the right password',
     requirement('LIMIT-RATE-003', needs('us'), { tag: ['@serial'] }),
@@ -145,7 +145,7 @@ test.describe('limit: rate limits (capabilities.rateLimit)', () => {
       if (budget.remaining < attempts + 1) {
         test.info().skip(true, `the load budget (capabilities.load.maxRequests ${budget.maxRequests}) is below ${attempts + 1} requests`);
       }
-      const user = tokenClient.userCredentials('burnableUser');
+      const user = tokenClient.userCredentials('lockableUser');
       test.setTimeout(30_000 + Math.ceil((attempts + 1) / budget.maxRequestsPerSecond) * 1000);
 
       await test.step(`${attempts} consecutive password grants with a wrong password`, async () => {
@@ -158,7 +158,7 @@ test.describe('limit: rate limits (capabilities.rateLimit)', () => {
 
       await test.step('the right password', async () => {
         await budget.slot();
-        const res = await tokenClient.password({ region: 'us', user: 'burnableUser' });
+        const res = await tokenClient.password({ region: 'us', user: 'lockableUser' });
         const throttled = res.status === 429;
         const refused = res.status >= 400 && res.status < 500 && res.accessToken === undefined;
         expect(throttled || refused, `throttled (429) or refused (4xx, no token) after ${attempts} wrong passwords — got ${res.describe()}`).toBe(true);
