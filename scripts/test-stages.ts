@@ -1,12 +1,16 @@
 // Test stages beyond the unit tests, picked up by scripts/run-tests.ts (`npm test`).
 //   conformance  the suite against the bundled reference server, exactly like `npm start`;
 //                counts are checks (Playwright tests), not requirements, read from reports/checks.json.
+//   self-validation  the suite against each fault of harness/self-validation/faults (through the
+//                fault-injecting proxy), plus the clean-run and MUST-coverage checks; counts are one
+//                test per fault + the clean run + the coverage check, read from
+//                reports/self-validation/matrix.json. Reuses the conformance stage's clean report.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 interface Counts { passed: number; failed: number; skipped: number }
-interface Stage { name: string; run(): Promise<Counts> }
+interface Stage { name: string; optIn?: boolean; run(): Promise<Counts> }
 
 const root = join(import.meta.dirname, '..');
 
@@ -43,4 +47,34 @@ const conformanceStage: Stage = {
   },
 };
 
-export const stages: Stage[] = [conformanceStage];
+interface MatrixFile {
+  faults: { detected: boolean; falseAlarms: unknown[] }[];
+  clean: { clean: boolean };
+  coverage: { unreachedWithoutReason: string[] };
+}
+
+/** Counts of the self-validation: one per fault (detected, no false alarm), the clean run, the coverage check. */
+export function countMatrix(file: string): Counts | undefined {
+  if (!existsSync(file)) return undefined;
+  const m = JSON.parse(readFileSync(file, 'utf8')) as MatrixFile;
+  const okFaults = m.faults.filter((f) => f.detected && f.falseAlarms.length === 0).length;
+  const extra = [m.clean.clean, m.coverage.unreachedWithoutReason.length === 0];
+  return { passed: okFaults + extra.filter(Boolean).length, failed: m.faults.length - okFaults + extra.filter((x) => !x).length, skipped: 0 };
+}
+
+// Opt-in until it fits the time budget of `npm test` (see harness/self-validation/README.md).
+const selfValidationStage: Stage = {
+  name: 'self-validation',
+  optIn: true,
+  async run() {
+    const matrix = join(root, 'reports', 'self-validation', 'matrix.json');
+    rmSync(matrix, { force: true }); // a stale matrix must not read as this run's
+    const code = await exec(['--import', 'tsx', join(root, 'harness', 'self-validation', 'run-self-validation.ts')]);
+    const counts = countMatrix(matrix);
+    if (!counts) return { passed: 0, failed: 1, skipped: 0 };
+    if (code !== 0 && counts.failed === 0) counts.failed = 1;
+    return counts;
+  },
+};
+
+export const stages: Stage[] = [conformanceStage, selfValidationStage];

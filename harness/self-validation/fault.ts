@@ -1,0 +1,35 @@
+// A fault of the self-validation catalogue: what it does to an otherwise-correct target (through
+// the proxy), and which requirements it must make FAIL or WARN.
+import type { ProxyFault } from './proxy.ts';
+
+export interface Credential { clientId: string; clientSecret: string }
+export interface UserCredential { username: string; password: string }
+
+/** What a fault may know of the target: the profile's (demo) credentials and the other environment's token. */
+export interface FaultEnv {
+  clients: Partial<Record<string, Credential>>;
+  users: Partial<Record<string, UserCredential>>;
+  otherEnvironmentToken?: string;
+}
+
+export interface Fault {
+  /** Stable id, kebab-case: the matrix row and the reports directory name. */
+  id: string;
+  /** One line: what the broken target does. */
+  title: string;
+  /** Requirement IDs that MUST read FAIL or WARN under this fault. */
+  breaks: string[];
+  /**
+   * Requirements this fault also breaks, legitimately, with the reason (e.g. a check whose setup
+   * goes through the broken path). They may FAIL/WARN without counting as false alarms; they are
+   * shown as such in the matrix.
+   */
+  collateral?: { ids: string[]; reason: string };
+  /** Areas to run (default: the areas of `breaks`). */
+  areas?: string[];
+  /** Extra requirement IDs whose checks are run too (their areas are not run in full). */
+  alsoRun?: string[];
+  /** Run only the checks of these requirement IDs instead of whole areas (for faults that break transport for everything). */
+  onlyChecksOf?: string[];
+  create(env: FaultEnv): ProxyFault;
+}

@@ -1,0 +1,21 @@
+// The fault catalogue: every fault of harness/self-validation/faults/*.ts, in run order.
+import type { Fault } from '../fault.ts';
+import { errorFaults } from './errors.ts';
+import { gatewayFaults } from './gateway.ts';
+import { grantFaults } from './grants.ts';
+import { lifecycleFaults } from './lifecycle.ts';
+import { tokenRequestFaults } from './token-requests.ts';
+import { tokenResponseFaults } from './token-responses.ts';
+import { transportFaults } from './transport.ts';
+
+export const faults: Fault[] = [
+  ...tokenResponseFaults, ...tokenRequestFaults, ...grantFaults, ...errorFaults, ...gatewayFaults, ...lifecycleFaults, ...transportFaults,
+];
+
+/**
+ * MUST requirements no fault reaches, each with the reason. The self-validation fails on any MUST
+ * that is neither reached by a detected fault nor listed here.
+ */
+export const unreachable: Record<string, string> = {
+  'SEC-TLS-001': 'a certificate that does not verify for the host name cannot be injected per check: `run` verifies TLS of every profile address before any check runs and stops with exit 2 (so such a target is caught, but by the harness, not as a FAIL of this requirement)',
+};

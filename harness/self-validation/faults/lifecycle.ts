@@ -1,0 +1,177 @@
+// Faults of the token lifecycle and its limits (spec §3, §5, §8): expiry, single use, the 45-day
+// rule, rate limits. Behavioural: the proxy keeps its own view of what was issued and when.
+import type { Fault } from '../fault.ts';
+import type { ProxyResponse } from '../proxy.ts';
+import { withForm } from '../proxy.ts';
+import { bearerOf, clientIdOf, field, fields, gatewayUnauthorized, grantOf, isToken, targetNow, tokenBody, tokenError } from './helpers.ts';
+
+interface Issued { at: number; expiresIn: number }
+
+/** Records, for every issued token, when (on the target's clock) and for how long. */
+async function recordIssuance(res: ProxyResponse, ctx: Parameters<NonNullable<ReturnType<Fault['create']>['onResponse']>>[2]): Promise<void> {
+  const body = isToken(ctx) ? tokenBody(res) : undefined;
+  if (!body) return;
+  const now = await targetNow(ctx);
+  if (now === undefined) return;
+  const issued: Issued = { at: now, expiresIn: Number(body.expires_in) };
+  ctx.state.set(`at:${String(body.access_token)}`, issued);
+  if (typeof body.refresh_token === 'string') ctx.state.set(`rt:${body.refresh_token}`, issued);
+}
+
+export const lifecycleFaults: Fault[] = [
+  {
+    id: 'clock-control-ignored', title: 'access and refresh tokens never expire (the clock advance is swallowed; the current time is answered)', breaks: ['STATE-AT-EXP-001', 'STATE-RT-EXP-001'],
+    areas: ['lifecycle'],
+    create: () => ({
+      async onRequest(req, ctx) {
+        if (ctx.kind !== 'clock' || req.method !== 'POST') return req;
+        const body = req.body.toString('utf8');
+        if (/"reset"\s*:\s*true/.test(body)) return req;
+        return { respond: await ctx.forward({ ...req, method: 'GET', body: Buffer.alloc(0), headers: { accept: 'application/json', host: ctx.upstreamHost } }) };
+      },
+    }),
+  },
+  {
+    id: 'access-token-expires-early', title: 'access tokens refused after half of expires_in', breaks: ['LIMIT-AT-LIFETIME-001'],
+    areas: ['limits'],
+    create: () => ({
+      onResponse: async (res, _req, ctx) => {
+        await recordIssuance(res, ctx);
+        return res;
+      },
+      async onRequest(req, ctx) {
+        const bearer = bearerOf(req);
+        const issued = ctx.kind === 'gateway' && bearer ? (ctx.state.get(`at:${bearer}`) as Issued | undefined) : undefined;
+        if (!issued) return req;
+        const now = await targetNow(ctx);
+        return now !== undefined && now - issued.at > (issued.expiresIn * 1000) / 2 ? { respond: gatewayUnauthorized() } : req;
+      },
+    }),
+  },
+  {
+    id: 'refresh-token-dies-with-access-token', title: 'a refresh token is refused once its access token has expired', breaks: ['STATE-RT-UNUSED-002', 'LIMIT-RT-LIFETIME-001'],
+    areas: ['lifecycle', 'limits'],
+    create: () => ({
+      onResponse: async (res, _req, ctx) => {
+        await recordIssuance(res, ctx);
+        return res;
+      },
+      async onRequest(req, ctx) {
+        if (!isToken(ctx) || grantOf(req) !== 'refresh_token') return req;
+        const issued = ctx.state.get(`rt:${field(req, 'refresh_token') ?? ''}`) as Issued | undefined;
+        if (!issued) return req;
+        const now = await targetNow(ctx);
+        return now !== undefined && now - issued.at >= issued.expiresIn * 1000 ? { respond: tokenError(400, 'invalid_grant', 'refresh token expired') } : req;
+      },
+    }),
+  },
+  {
+    id: 'refresh-token-reusable', title: 'a used refresh token can be used again (the first successful refresh is replayed)', breaks: ['STATE-RT-USED-001', 'STATE-RT-USED-002', 'LIMIT-RT-USES-001'],
+    collateral: { ids: ['STATE-RT-FAMILY-001', 'STATE-RT-FAMILY-002'], reason: 'family revocation on reuse is never triggered when reuse succeeds' },
+    areas: ['lifecycle', 'limits'],
+    create: () => ({
+      async onRequest(req, ctx) {
+        if (!isToken(ctx) || grantOf(req) !== 'refresh_token') return req;
+        const key = `replay:${ctx.kind}:${field(req, 'refresh_token') ?? ''}`;
+        const first = ctx.state.get(key) as Promise<ProxyResponse> | undefined;
+        if (first) {
+          const res = await first;
+          if (res.status === 200) return { respond: res };
+          ctx.state.delete(key);
+        }
+        // The first use: forward it and remember the answer (concurrent uses wait for it).
+        const pending = ctx.forward(req);
+        ctx.state.set(key, pending);
+        return { respond: await pending };
+      },
+    }),
+  },
+  {
+    id: 'client-credentials-cached', title: 'client_credentials answered from a cache that ignores expiry (the first token of a client is returned forever)', breaks: ['STATE-AT-EXP-002'],
+    areas: ['lifecycle'],
+    create: () => ({
+      async onRequest(req, ctx) {
+        if (!isToken(ctx) || grantOf(req) !== 'client_credentials') return req;
+        const key = `cc:${ctx.kind}:${clientIdOf(req) ?? ''}`;
+        const cached = ctx.state.get(key) as ProxyResponse | undefined;
+        if (cached) return { respond: cached };
+        const res = await ctx.forward(req);
+        if (res.status === 200) ctx.state.set(key, res);
+        return { respond: res };
+      },
+    }),
+  },
+  {
+    id: 'cc-token-refused-by-api', title: 'the protected API refuses client_credentials access tokens', breaks: ['STATE-CC-001'],
+    collateral: { ids: ['STATE-AT-EXP-001', 'STATE-AT-EXP-002'], reason: 'their setup checks that a fresh client_credentials token is accepted' },
+    areas: ['lifecycle'],
+    create: () => ({
+      onResponse(res, req, ctx) {
+        const body = isToken(ctx) && grantOf(req) === 'client_credentials' ? tokenBody(res) : undefined;
+        if (body) ctx.state.set(`cc:${String(body.access_token)}`, true);
+        return res;
+      },
+      onRequest: (req, ctx) => (ctx.kind === 'gateway' && ctx.state.has(`cc:${bearerOf(req) ?? ''}`) ? { respond: gatewayUnauthorized() } : req),
+    }),
+  },
+  {
+    id: 'pw-token-refused-by-api', title: 'the protected API refuses password-grant access tokens', breaks: ['STATE-PW-001'],
+    collateral: { ids: ['STATE-AT-EXP-001', 'STATE-PW-002', 'STATE-RT-FAMILY-002', 'STATE-AT-AFTER-REFRESH-001', 'STATE-RT-USED-001'], reason: 'their setup checks that a fresh password-grant token is accepted' },
+    areas: ['lifecycle'],
+    create: () => ({
+      onResponse(res, req, ctx) {
+        const body = isToken(ctx) && grantOf(req) === 'password' ? tokenBody(res) : undefined;
+        if (body) ctx.state.set(`pw:${String(body.access_token)}`, true);
+        return res;
+      },
+      onRequest: (req, ctx) => (ctx.kind === 'gateway' && ctx.state.has(`pw:${bearerOf(req) ?? ''}`) ? { respond: gatewayUnauthorized() } : req),
+    }),
+  },
+  {
+    id: 'pw-grant-replayed-while-unused', title: 'a second password grant while the first refresh token is unused returns the first response again', breaks: ['STATE-PW-002'],
+    areas: ['lifecycle'],
+    create: () => ({
+      async onRequest(req, ctx) {
+        if (!isToken(ctx)) return req;
+        if (grantOf(req) === 'refresh_token') {
+          ctx.state.set(`used:${field(req, 'refresh_token') ?? ''}`, true);
+          return req;
+        }
+        if (grantOf(req) !== 'password') return req;
+        const key = `pw:${clientIdOf(req) ?? ''}:${field(req, 'username') ?? ''}`;
+        const previous = ctx.state.get(key) as ProxyResponse | undefined;
+        const previousRt = previous ? tokenBody(previous)?.refresh_token : undefined;
+        if (previous && typeof previousRt === 'string' && !ctx.state.has(`used:${previousRt}`)) return { respond: previous };
+        const res = await ctx.forward(req);
+        if (tokenBody(res)) ctx.state.set(key, res);
+        return { respond: res };
+      },
+    }),
+  },
+  {
+    id: 'password-age-ignored', title: 'the 45-day rule is ignored (the expired user\'s grant is made as the current user)', breaks: ['LIMIT-PWD-001'],
+    areas: ['limits'],
+    create: (env) => ({
+      onRequest(req, ctx) {
+        const expired = env.users.expiredUser;
+        const user = env.users.user;
+        if (!isToken(ctx) || grantOf(req) !== 'password' || !expired || !user || field(req, 'username') !== expired.username) return req;
+        return withForm(req, fields(req).map(([k, v]) => (k === 'username' ? [k, user.username] : k === 'password' ? [k, user.password] : [k, v])));
+      },
+    }),
+  },
+  {
+    id: 'no-rate-limit', title: 'no rate limiting: a 429 from the gateway is replaced by a replay of the last 200 of that call', breaks: ['LIMIT-RATE-001'],
+    collateral: { ids: ['LIMIT-RATE-002'], reason: 'LIMIT-RATE-002 needs a rate-limited response first' },
+    areas: ['limits'],
+    create: () => ({
+      onResponse(res, req, ctx) {
+        if (ctx.kind !== 'gateway') return res;
+        const key = `ok:${req.method} ${req.path} ${bearerOf(req) ?? ''}`;
+        if (res.status === 200) ctx.state.set(key, res);
+        const ok = ctx.state.get(key) as ProxyResponse | undefined;
+        return res.status === 429 && ok ? ok : res;
+      },
+    }),
+  },
+];

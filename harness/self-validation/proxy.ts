@@ -1,0 +1,287 @@
+// The fault-injecting proxy of the self-validation: a small node:https server on 127.0.0.1 in
+// front of any target. It forwards every request to the upstream origin (TLS verified against the
+// target's CA), buffering request and response, and lets ONE fault rewrite the request before it
+// leaves, answer it itself, or rewrite the response before it returns. With no fault it is a
+// transparent pass-through (harness/self-validation/test/proxy.test.ts proves it).
+//
+// It serves HTTPS with its own generated certificate (EC P-256, `selfsigned`); the run's profile
+// points at the proxy and trusts the proxy's CA (`caFile`). Optionally it also listens on plain
+// HTTP and forwards there too (the "plain HTTP accepted" fault).
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import { Agent as HttpsAgent, createServer as createHttpsServer, request as httpsRequest, type Server as HttpsServer } from 'node:https';
+import { request as httpRequest, Agent as HttpAgent } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generate } from 'selfsigned';
+
+export type Headers = Record<string, string | string[]>;
+
+export interface ProxyRequest {
+  method: string;
+  /** The request-target exactly as received (path and query, or absolute-form, or `*`). */
+  path: string;
+  /** Lower-case names; repeated headers as arrays, in order. */
+  headers: Headers;
+  body: Buffer;
+}
+
+export interface ProxyResponse {
+  status: number;
+  headers: Headers;
+  body: Buffer;
+}
+
+/** What a request is, by its path: the token endpoints, the test controls, or the gateway. */
+export type RequestKind = 'token-us' | 'token-eu' | 'token-other-version' | 'clock' | 'faults' | 'principals' | 'gateway';
+
+export const tokenPaths = { us: '/api/v1/auth/oauth2/token', eu: '/oauth2/default/v1/token' } as const;
+
+export function requestKind(target: string): RequestKind {
+  let path = target;
+  try {
+    path = new URL(target, 'https://proxy.invalid').pathname;
+  } catch {
+    path = target.split('?')[0] ?? target;
+  }
+  if (path === tokenPaths.us) return 'token-us';
+  if (path === tokenPaths.eu) return 'token-eu';
+  if (/^\/api\/v[^/]*\/auth\/oauth2\/token$/.test(path)) return 'token-other-version';
+  if (path === '/__test/clock') return 'clock';
+  if (path === '/__test/faults') return 'faults';
+  if (path.startsWith('/__test/principals')) return 'principals';
+  return 'gateway';
+}
+
+export function isTokenKind(kind: RequestKind): boolean {
+  return kind === 'token-us' || kind === 'token-eu';
+}
+
+export interface FaultContext {
+  kind: RequestKind;
+  /** Sends a request to the upstream as the proxy would (for faults that need a token or a replay). */
+  forward(req: ProxyRequest): Promise<ProxyResponse>;
+  /** Per-proxy state that lives as long as the proxy (one fault run). */
+  state: Map<string, unknown>;
+  /** The upstream's host:port, for requests the fault makes itself. */
+  upstreamHost: string;
+}
+
+export type RequestHookResult = ProxyRequest | { respond: ProxyResponse };
+
+/** One fault, as the proxy applies it. Every member is optional: an empty object is the pass-through. */
+export interface ProxyFault {
+  onRequest?(req: ProxyRequest, ctx: FaultContext): RequestHookResult | Promise<RequestHookResult>;
+  onResponse?(res: ProxyResponse, req: ProxyRequest, ctx: FaultContext): ProxyResponse | Promise<ProxyResponse>;
+  /** TLS of the proxy's HTTPS listener (e.g. TLS 1.0 allowed). */
+  tls?: { minVersion?: 'TLSv1' | 'TLSv1.1' | 'TLSv1.2'; ciphers?: string };
+  /** Also listen on plain HTTP and forward there. */
+  plainHttp?: boolean;
+}
+
+export interface ProxyOptions {
+  /** The upstream origin, e.g. https://127.0.0.1:41234. */
+  upstream: string;
+  /** PEM of the CA that signs the upstream's certificate. */
+  upstreamCa?: string;
+  fault?: ProxyFault;
+  /** Where to write the proxy's CA (default: a fresh private temp directory). */
+  dir?: string;
+}
+
+export interface RunningProxy {
+  /** https://127.0.0.1:<port> */
+  url: string;
+  /** http://127.0.0.1:<port>, when the fault asked for a plain-HTTP listener. */
+  plainUrl?: string;
+  /** The proxy's certificate (PEM file): the caFile of a profile that points at the proxy. */
+  caFile: string;
+  caPem: string;
+  /** Requests seen (for tests and the log). */
+  requests: number;
+  close(): Promise<void>;
+}
+
+const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'proxy-authenticate', 'proxy-authorization']);
+
+/** Headers from a raw header list, repeated ones kept in order, hop-by-hop ones dropped. */
+export function headersFromRaw(raw: string[]): Headers {
+  const out: Headers = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    const value = raw[i + 1]!;
+    if (hopByHop.has(name)) continue;
+    const prev = out[name];
+    if (prev === undefined) out[name] = value;
+    else out[name] = Array.isArray(prev) ? [...prev, value] : [prev, value];
+  }
+  return out;
+}
+
+export function header(h: Headers, name: string): string | undefined {
+  const v = h[name.toLowerCase()];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function readBody(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    stream.on('data', (c: Buffer) => chunks.push(c));
+    stream.on('end', () => resolve(Buffer.concat(chunks)));
+    stream.on('error', reject);
+  });
+}
+
+export async function generateProxyCertificate(altNames: string[] = ['127.0.0.1', 'localhost']): Promise<{ key: string; cert: string }> {
+  const now = Date.now();
+  const pems = await generate([{ name: 'commonName', value: 'token-conformance self-validation proxy' }], {
+    keyType: 'ec',
+    curve: 'P-256',
+    algorithm: 'sha256',
+    notBeforeDate: new Date(now - 60_000),
+    notAfterDate: new Date(now + 2 * 86_400_000),
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      { name: 'subjectAltName', altNames: altNames.map((n) => (/^[\d.]+$|:/.test(n) ? { type: 7 as const, ip: n } : { type: 2 as const, value: n })) },
+    ],
+  });
+  return { key: pems.private, cert: pems.cert };
+}
+
+let sharedCertificate: Promise<{ key: string; cert: string }> | undefined;
+
+export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
+  const fault = options.fault ?? {};
+  const upstream = new URL(options.upstream);
+  const upstreamHttps = upstream.protocol === 'https:';
+  sharedCertificate ??= generateProxyCertificate();
+  const { key, cert } = await sharedCertificate;
+  const ownDir = options.dir === undefined;
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'token-conformance-proxy-'));
+  const caFile = join(dir, `proxy-ca-${randomUUID().slice(0, 8)}.pem`);
+  writeFileSync(caFile, cert, { mode: 0o600 });
+
+  const agent = upstreamHttps
+    ? new HttpsAgent({ keepAlive: true, maxSockets: 64, ...(options.upstreamCa ? { ca: options.upstreamCa } : {}) })
+    : new HttpAgent({ keepAlive: true, maxSockets: 64 });
+  const state = new Map<string, unknown>();
+  let proxyHosts: string[] = [];
+  const running: RunningProxy = { url: '', caFile, caPem: cert, requests: 0, close: () => Promise.resolve() };
+
+  const forward = (req: ProxyRequest): Promise<ProxyResponse> => new Promise((resolve, reject) => {
+    const headers: Headers = { ...req.headers };
+    const host = header(headers, 'host');
+    // Our own host (the profile's address) becomes the upstream's; a foreign or absent Host goes on as is.
+    if (host !== undefined && proxyHosts.includes(host.toLowerCase())) headers.host = upstream.host;
+    if (req.body.length > 0 || headers['content-length'] !== undefined) headers['content-length'] = String(req.body.length);
+    const send = upstreamHttps ? httpsRequest : httpRequest;
+    const out = send({
+      host: upstream.hostname, port: upstream.port, method: req.method, path: req.path, agent, setHost: false,
+    }, (res) => {
+      void readBody(res).then((body) => {
+        const h = headersFromRaw(res.rawHeaders);
+        delete h['content-length'];
+        resolve({ status: res.statusCode ?? 502, headers: h, body });
+      }, reject);
+    });
+    out.on('error', reject);
+    for (const [name, value] of Object.entries(headers)) out.setHeader(name, value);
+    out.end(req.body);
+  });
+
+  const handle = async (inReq: IncomingMessage, inRes: ServerResponse) => {
+    running.requests += 1;
+    try {
+      const body = await readBody(inReq);
+      let req: ProxyRequest = { method: inReq.method ?? 'GET', path: inReq.url ?? '/', headers: headersFromRaw(inReq.rawHeaders), body };
+      const ctx: FaultContext = { kind: requestKind(req.path), forward, state, upstreamHost: upstream.host };
+      let res: ProxyResponse;
+      const hooked = fault.onRequest ? await fault.onRequest(req, ctx) : req;
+      if ('respond' in hooked) res = hooked.respond;
+      else {
+        req = hooked;
+        res = await forward(req);
+        if (fault.onResponse) res = await fault.onResponse(res, req, ctx);
+      }
+      const h: Headers = { ...res.headers };
+      delete h['content-length'];
+      for (const [name, value] of Object.entries(h)) inRes.setHeader(name, value);
+      // A response that may carry a body says how long it is; 204/304 and HEAD answers carry none.
+      if (res.status !== 204 && res.status !== 304) inRes.setHeader('content-length', String(res.body.length));
+      inRes.writeHead(res.status);
+      inRes.end(req.method === 'HEAD' ? undefined : res.body);
+    } catch (error) {
+      if (!inRes.headersSent) {
+        inRes.writeHead(502, { 'content-type': 'text/plain' });
+        inRes.end(`self-validation proxy: upstream failed: ${(error as Error).message}`);
+      } else inRes.destroy();
+    }
+  };
+  const onRequest = (a: IncomingMessage, b: ServerResponse) => void handle(a, b);
+
+  const tlsServer: HttpsServer = createHttpsServer({
+    key, cert, requireHostHeader: false,
+    ...(fault.tls?.minVersion ? { minVersion: fault.tls.minVersion } : {}),
+    ...(fault.tls?.ciphers ? { ciphers: fault.tls.ciphers } : {}),
+  }, onRequest);
+  const listen = (server: HttpServer | HttpsServer) => new Promise<number>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+  });
+  const port = await listen(tlsServer);
+  running.url = `https://127.0.0.1:${port}`;
+  proxyHosts = [`127.0.0.1:${port}`, `localhost:${port}`];
+  let plainServer: HttpServer | undefined;
+  if (fault.plainHttp) {
+    plainServer = createHttpServer({ requireHostHeader: false }, onRequest);
+    const plainPort = await listen(plainServer);
+    running.plainUrl = `http://127.0.0.1:${plainPort}`;
+    proxyHosts.push(`127.0.0.1:${plainPort}`, `localhost:${plainPort}`);
+  }
+  const closeServer = (server: HttpServer | HttpsServer) => new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+  running.close = async () => {
+    await Promise.all([closeServer(tlsServer), ...(plainServer ? [closeServer(plainServer)] : [])]);
+    agent.destroy();
+    if (ownDir) rmSync(dir, { recursive: true, force: true });
+  };
+  return running;
+}
+
+// ---- helpers for faults ------------------------------------------------------------------------
+
+/** The JSON object of a body, or undefined. */
+export function jsonOf(body: Buffer): Record<string, unknown> | undefined {
+  try {
+    const v = JSON.parse(body.toString('utf8')) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The response with a new JSON body. */
+export function withJson(res: ProxyResponse, value: unknown): ProxyResponse {
+  return { ...res, body: Buffer.from(JSON.stringify(value)) };
+}
+
+/** Form fields in order, duplicates kept. */
+export function formOf(body: Buffer): [string, string][] {
+  return [...new URLSearchParams(body.toString('utf8'))];
+}
+
+export function withForm(req: ProxyRequest, fields: [string, string][]): ProxyRequest {
+  return { ...req, body: Buffer.from(new URLSearchParams(fields).toString()) };
+}
+
+export function withoutHeader(h: Headers, name: string): Headers {
+  const copy = { ...h };
+  delete copy[name.toLowerCase()];
+  return copy;
+}

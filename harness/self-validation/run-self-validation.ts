@@ -1,0 +1,243 @@
+// The self-validation: the suite against each fault of the catalogue, through the fault-injecting
+// proxy in front of a bundled reference server, and a check that the clean run is clean.
+//
+//   node --import tsx harness/self-validation/run-self-validation.ts [--lanes N] [--workers N] [--only id,id] [--clean-report FILE]
+//
+// Writes reports/self-validation/matrix.json and matrix.html (and one reports dir per fault under
+// reports/self-validation/runs/). Exit 1 when a fault goes undetected, a false alarm appears, the
+// clean run is not clean, or a MUST requirement is neither reached nor listed with a reason.
+import { spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadCatalogue, repoRoot } from '../catalogue/catalogue.ts';
+import { loadProfile, type LoadedProfile } from '../profile/load-profile.ts';
+import type { TargetProfile } from '../profile/profile.schema.ts';
+import { applyListening, referenceArgsFor, startReference, startReferenceServers, type ReferenceServer } from '../reference/start-reference.ts';
+import type { ConformanceReport } from '../reporter/report.schema.ts';
+import type { Fault, FaultEnv } from './fault.ts';
+import { faults as catalogue, unreachable } from './faults/index.ts';
+import { renderMatrixHtml } from './matrix-html.ts';
+import { startProxy } from './proxy.ts';
+
+export interface FaultResult {
+  id: string;
+  title: string;
+  breaks: string[];
+  collateral: string[];
+  grep: string;
+  detected: boolean;
+  missed: { id: string; verdict: string }[];
+  falseAlarms: { id: string; verdict: string; reason?: string }[];
+  collateralSeen: string[];
+  verdicts: Record<string, string>;
+  durationMs: number;
+  problem?: string;
+}
+
+export interface Matrix {
+  generatedAt: string;
+  durationMs: number;
+  clean: { source: string; verdict: string; fail: number; warn: number; clean: boolean; problem?: string };
+  faults: FaultResult[];
+  summary: { faults: number; detected: number; missed: number; falseAlarms: number; detectionRate: number };
+  coverage: { must: number; reached: string[]; unreachedWithReason: { id: string; reason: string }[]; unreachedWithoutReason: string[] };
+}
+
+const slowChecks = ['ERR-GW-2000'];
+
+/** The Playwright grep of a fault: its areas (or its requirement IDs), never the 30-s quota check unless asked. */
+export function grepFor(fault: Fault, areaOf: Map<string, string>): string {
+  const tagEnd = '(?![\\w-])';
+  const selection = fault.onlyChecksOf
+    ? fault.onlyChecksOf.map((id) => `@${id}${tagEnd}`)
+    : [...new Set([...(fault.areas ?? fault.breaks.map((id) => areaOf.get(id) ?? 'unknown'))])].map((a) => `@${a}${tagEnd}`)
+      .concat((fault.alsoRun ?? []).map((id) => `@${id}${tagEnd}`));
+  // Never the 30-s quota check unless the fault is about it; never the property checks (one property
+  // check cites many requirements, so one counterexample would read as many broken requirements).
+  const excluded = [...slowChecks.filter((id) => !fault.breaks.includes(id)).map((id) => `@${id}${tagEnd}`), 'property: '];
+  return `^${excluded.length ? `(?![\\s\\S]*(?:${excluded.join('|')}))` : ''}(?=[\\s\\S]*(?:${selection.join('|')}))`;
+}
+
+/** Judges one fault run from its conformance report. */
+export function judge(fault: Fault, report: ConformanceReport): Pick<FaultResult, 'detected' | 'missed' | 'falseAlarms' | 'collateralSeen' | 'verdicts'> {
+  const verdicts = Object.fromEntries(report.requirements.map((r) => [r.id, r.verdict]));
+  const broken = (v: string | undefined) => v === 'FAIL' || v === 'WARN';
+  const missed = fault.breaks.filter((id) => !broken(verdicts[id])).map((id) => ({ id, verdict: verdicts[id] ?? 'absent' }));
+  const allowed = new Set([...fault.breaks, ...(fault.collateral?.ids ?? [])]);
+  const falseAlarms = report.requirements.filter((r) => broken(r.verdict) && !allowed.has(r.id)).map((r) => ({ id: r.id, verdict: r.verdict, ...(r.reason ? { reason: r.reason.slice(0, 300) } : {}) }));
+  const collateralSeen = (fault.collateral?.ids ?? []).filter((id) => broken(verdicts[id]));
+  return { detected: missed.length === 0, missed, falseAlarms, collateralSeen, verdicts };
+}
+
+function faultEnv(loaded: LoadedProfile, otherEnvironmentToken: string | undefined): FaultEnv {
+  const secret = (path: string) => loaded.secrets.find((s) => s.path === path)?.value ?? '';
+  const clients = Object.fromEntries(Object.entries(loaded.profile.credentials.clients).filter(([, c]) => c)
+    .map(([name, c]) => [name, { clientId: c.clientId, clientSecret: secret(`credentials.clients.${name}.clientSecret`) }]));
+  const users = Object.fromEntries(Object.entries(loaded.profile.credentials.users).filter(([, u]) => u)
+    .map(([name, u]) => [name, { username: u.username, password: secret(`credentials.users.${name}.password`) }]));
+  return { clients, users, ...(otherEnvironmentToken ? { otherEnvironmentToken } : {}) };
+}
+
+/** The profile of a run through the proxy: every address of the upstream origin replaced by the proxy's. */
+function proxiedProfile(base: TargetProfile, upstream: string, proxyUrl: string, caFile: string, plainUrl: string | undefined, otherEnvironmentToken: string | undefined): TargetProfile {
+  const swap = (url: string | undefined) => (url && new URL(url).origin === upstream ? `${proxyUrl}${url.slice(upstream.length)}` : url);
+  const p: TargetProfile = structuredClone(base);
+  for (const key of ['authUrlUs', 'authUrlEu', 'baseUrl'] as const) if (p[key]) p[key] = swap(p[key]);
+  if (p.capabilities.clockControlUrl) p.capabilities.clockControlUrl = swap(p.capabilities.clockControlUrl);
+  if (p.capabilities.faultControlUrl) p.capabilities.faultControlUrl = swap(p.capabilities.faultControlUrl);
+  p.caFile = caFile;
+  p.plainHttpUrl = plainUrl ?? `http://${new URL(proxyUrl).host}`;
+  if (otherEnvironmentToken) p.credentials.tokens.otherEnvironment = { value: otherEnvironmentToken };
+  return p;
+}
+
+function runConformance(args: string[], logFile: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const log = createWriteStream(logFile);
+    const env: NodeJS.ProcessEnv = { ...process.env, CI: '1' };
+    delete env.FORCE_COLOR;
+    const child = spawn(process.execPath, [join(repoRoot, 'bin', 'token-conformance.js'), 'run', ...args], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.pipe(log, { end: false });
+    child.stderr.pipe(log, { end: false });
+    child.once('error', reject);
+    child.once('close', (code) => {
+      log.end();
+      resolve(code ?? 1);
+    });
+  });
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv, options: {
+      lanes: { type: 'string', default: '2' },
+      workers: { type: 'string', default: '2' },
+      only: { type: 'string' },
+      'clean-report': { type: 'string', default: join(repoRoot, 'reports', 'conformance.json') },
+      out: { type: 'string', default: join(repoRoot, 'reports', 'self-validation') },
+    },
+  });
+  const started = Date.now();
+  const outDir = values.out;
+  const runsDir = join(outDir, 'runs');
+  rmSync(runsDir, { recursive: true, force: true });
+  mkdirSync(runsDir, { recursive: true });
+  const requirements = loadCatalogue();
+  const areaOf = new Map(requirements.map((r) => [r.id, r.area]));
+  const only = values.only?.split(',');
+  const selected = only ? catalogue.filter((f) => only.includes(f.id)) : catalogue;
+
+  const loaded = loadProfile(join(repoRoot, 'profiles', 'reference.json'));
+  const temp = mkdtempSync(join(tmpdir(), 'token-conformance-sv-'));
+  const lanes = Math.max(1, Math.min(Number(values.lanes), selected.length));
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  out(`self-validation: ${selected.length} faults, ${lanes} lanes, ${values.workers} workers per run`);
+
+  // One reference set (sandbox + production, for the other environment's token); more sandboxes for more lanes.
+  const first = await startReferenceServers({ logDir: temp, profile: loaded.profile });
+  const otherToken = first.otherEnvironmentToken;
+  const env = faultEnv(loaded, otherToken);
+  const results: FaultResult[] = [];
+  let next = 0;
+  const laneWork = async (lane: number) => {
+    const laneDir = join(temp, `lane-${lane}`);
+    mkdirSync(laneDir);
+    for (;;) {
+      const fault = selected[next++];
+      if (!fault) return;
+      // A fresh sandbox per fault: no state (burnt tokens, locked users, quotas) leaks from one fault into the next.
+      let server: ReferenceServer | undefined;
+      const t0 = Date.now();
+      const grep = grepFor(fault, areaOf);
+      const reportsDir = join(runsDir, fault.id);
+      let result: FaultResult;
+      try {
+        server = await startReference({ logDir: laneDir, extraArgs: referenceArgsFor(loaded.profile) });
+        const upstream = new URL(server.listening.authUrlUs).origin;
+        const base = applyListening(loaded.profile, server.listening);
+        const proxy = await startProxy({ upstream, upstreamCa: server.listening.caFile ? readFileSync(server.listening.caFile, 'utf8') : undefined, fault: fault.create(env), dir: laneDir });
+        try {
+          const profile = proxiedProfile(base, upstream, proxy.url, proxy.caFile, proxy.plainUrl, otherToken);
+          // The profile holds the demo secrets of a local target: a private temp dir, never reports/.
+          const profileFile = join(laneDir, `${fault.id}.profile.json`);
+          writeFileSync(profileFile, JSON.stringify(profile, null, 2), { mode: 0o600 });
+          mkdirSync(reportsDir, { recursive: true });
+          await runConformance(['--target', profileFile, '--grep', grep, '--reports', reportsDir, '--workers', values.workers], join(reportsDir, 'run.log'));
+          rmSync(profileFile, { force: true });
+        } finally {
+          await proxy.close();
+        }
+        const reportFile = join(reportsDir, 'conformance.json');
+        if (!existsSync(reportFile)) throw new Error(`no conformance report (see ${join(reportsDir, 'run.log')})`);
+        const report = JSON.parse(readFileSync(reportFile, 'utf8')) as ConformanceReport;
+        result = { id: fault.id, title: fault.title, breaks: fault.breaks, collateral: fault.collateral?.ids ?? [], grep, ...judge(fault, report), durationMs: Date.now() - t0 };
+      } catch (error) {
+        result = {
+          id: fault.id, title: fault.title, breaks: fault.breaks, collateral: fault.collateral?.ids ?? [], grep, detected: false,
+          missed: fault.breaks.map((id) => ({ id, verdict: 'not run' })), falseAlarms: [], collateralSeen: [], verdicts: {}, durationMs: Date.now() - t0,
+          problem: (error as Error).message,
+        };
+      } finally {
+        await server?.stop();
+      }
+      results.push(result);
+      const mark = result.detected && result.falseAlarms.length === 0 ? 'ok  ' : 'FAIL';
+      out(`  ${mark} ${fault.id.padEnd(36)} ${(result.durationMs / 1000).toFixed(1).padStart(5)} s  breaks ${fault.breaks.join(', ')}` +
+        (result.missed.length ? ` — MISSED ${result.missed.map((m) => `${m.id}=${m.verdict}`).join(', ')}` : '') +
+        (result.falseAlarms.length ? ` — FALSE ALARM ${result.falseAlarms.map((m) => `${m.id}=${m.verdict}`).join(', ')}` : '') +
+        (result.problem ? ` — ${result.problem}` : ''));
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: lanes }, (_, i) => laneWork(i + 1)));
+  } finally {
+    await first.stop();
+    rmSync(temp, { recursive: true, force: true });
+  }
+  results.sort((a, b) => catalogue.findIndex((f) => f.id === a.id) - catalogue.findIndex((f) => f.id === b.id));
+
+  // The clean run: the conformance stage's own report of the whole suite against the reference server.
+  let clean: Matrix['clean'];
+  const cleanFile = values['clean-report'];
+  if (existsSync(cleanFile)) {
+    const r = JSON.parse(readFileSync(cleanFile, 'utf8')) as ConformanceReport;
+    const whole = r.selection.grep === undefined && r.selection.shard === undefined && r.selection.level === 'all';
+    const isClean = whole && r.summary.FAIL === 0 && r.summary.WARN === 0 && r.summary.UNCHECKED === 0;
+    clean = { source: cleanFile, verdict: r.verdict, fail: r.summary.FAIL, warn: r.summary.WARN, clean: isClean, ...(whole ? {} : { problem: 'the report is of a filtered run, not the whole suite' }) };
+  } else clean = { source: cleanFile, verdict: 'absent', fail: 0, warn: 0, clean: false, problem: 'no clean-run report: run the conformance stage first (npm test runs it before this stage)' };
+
+  const musts = requirements.filter((r) => r.level === 'MUST').map((r) => r.id);
+  const reachedSet = new Set(results.filter((r) => r.detected).flatMap((r) => r.breaks));
+  const reached = musts.filter((id) => reachedSet.has(id));
+  const unreachedWithReason = musts.filter((id) => !reachedSet.has(id) && unreachable[id]).map((id) => ({ id, reason: unreachable[id]! }));
+  const unreachedWithoutReason = musts.filter((id) => !reachedSet.has(id) && !unreachable[id]);
+  const detected = results.filter((r) => r.detected).length;
+  const matrix: Matrix = {
+    generatedAt: new Date().toISOString(),
+    durationMs: Date.now() - started,
+    clean,
+    faults: results,
+    summary: { faults: results.length, detected, missed: results.length - detected, falseAlarms: results.reduce((n, r) => n + r.falseAlarms.length, 0), detectionRate: results.length ? detected / results.length : 0 },
+    coverage: { must: musts.length, reached, unreachedWithReason, unreachedWithoutReason },
+  };
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, 'matrix.json'), `${JSON.stringify(matrix, null, 2)}\n`);
+  writeFileSync(join(outDir, 'matrix.html'), renderMatrixHtml(matrix, requirements.map((r) => ({ id: r.id, level: r.level }))));
+
+  const s = matrix.summary;
+  out('');
+  out(`SELF-VALIDATION: ${s.faults} faults, ${s.detected} detected, ${s.missed} missed, ${s.falseAlarms} false alarms (detection rate ${(s.detectionRate * 100).toFixed(1)} %)`);
+  out(`  clean run: ${clean.clean ? 'clean' : `NOT CLEAN (${clean.problem ?? `${clean.fail} FAIL, ${clean.warn} WARN`})`} — ${clean.source}`);
+  out(`  MUST coverage: ${reached.length} of ${musts.length} reached by a detected fault; ${unreachedWithReason.length} unreached with a reason, ${unreachedWithoutReason.length} without`);
+  for (const u of unreachedWithReason) out(`    ${u.id}: ${u.reason}`);
+  if (unreachedWithoutReason.length) out(`    no fault, no reason: ${unreachedWithoutReason.join(', ')}`);
+  out(`  run time ${(matrix.durationMs / 1000).toFixed(1)} s — ${join(outDir, 'matrix.json')}, matrix.html`);
+  const ok = s.missed === 0 && s.falseAlarms === 0 && clean.clean && (only !== undefined || unreachedWithoutReason.length === 0);
+  return ok ? 0 : 1;
+}
+
+if (process.argv[1] && import.meta.filename === process.argv[1]) {
+  process.exitCode = await main(process.argv.slice(2));
+}
