@@ -35,10 +35,28 @@ function describePath(path: readonly PropertyKey[]): string {
   return path.length === 0 ? '(top level)' : path.map(String).join('.');
 }
 
-/** zod issues as one line each, naming the field. */
-export function formatIssues(issues: z.core.$ZodIssue[]): string[] {
+/** The value at a path of the raw input (undefined when absent). */
+function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
+  let value = raw;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+/** Field names whose value is a secret reference (`{"env": …}` or, locally, `{"value": …}`). */
+const secretFields = new Set(['clientSecret', 'password', 'otherEnvironment']);
+
+/** zod issues as one line each, naming the field. With the raw input, a union's "Invalid input" says what was wrong. */
+export function formatIssues(issues: z.core.$ZodIssue[], raw?: unknown): string[] {
   return issues.flatMap((issue) => {
     const at = describePath(issue.path);
+    if (issue.code === 'invalid_union' && raw !== undefined) {
+      if (valueAt(raw, issue.path) === undefined) return [`${at}: required`];
+      // Never echo the value: it may be a secret written in the wrong shape.
+      if (secretFields.has(String(issue.path.at(-1)))) return [`${at}: must be {"env": "VARIABLE_NAME"} (or {"value": "…"} in a profile marked "local": true)`];
+    }
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((k) => `${at === '(top level)' ? k : `${at}.${k}`}: unknown key "${k}" (check the spelling; see profiles/README.md)`);
     }
@@ -57,7 +75,7 @@ export function validateProfile(raw: unknown, file: string, options: LoadOptions
   const env = options.env ?? process.env;
   const schema = options.schema ?? buildProfileSchema();
   const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw new ProfileError(file, formatIssues(parsed.error.issues));
+  if (!parsed.success) throw new ProfileError(file, formatIssues(parsed.error.issues, raw));
   const profile = parsed.data;
   const problems: string[] = [];
 

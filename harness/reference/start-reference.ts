@@ -27,6 +27,9 @@ export interface ReferenceServer {
 
 export class ReferenceStartError extends Error {}
 
+/** When set, every started reference server also appends its log (stderr) to this file. */
+export const referenceLogTeeEnvVar = 'TOKEN_CONFORMANCE_REFERENCE_LOG';
+
 /** The reference server's test-control paths (reference-server/src/http/test-clock-routes.ts, gateway/test-controls.ts). */
 export const referenceControlPaths = { clock: '/__test/clock', faults: '/__test/faults' } as const;
 
@@ -57,6 +60,10 @@ export async function startReference(options: StartReferenceOptions): Promise<Re
   const args = [join(repoRoot, 'bin', 'token-conformance.js'), ...serveArgs(options)];
   const child: ChildProcess = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
   child.stderr!.pipe(log);
+  // Opt-in: a copy of the server's log that outlives the run (the one above is removed with the
+  // run's temporary directory), e.g. for a test that searches it for secrets.
+  const tee = process.env[referenceLogTeeEnvVar];
+  if (tee) child.stderr!.pipe(createWriteStream(tee, { flags: 'a', mode: 0o600 }));
   let stderrTail = '';
   child.stderr!.on('data', (chunk: Buffer) => {
     stderrTail = (stderrTail + chunk.toString('utf8')).slice(-2000);

@@ -25,6 +25,7 @@ export const flagSpecs = {
   'test-controls': { env: 'TC_TEST_CONTROLS', boolean: true, help: 'enable the /__test/ control routes (clock, gateway faults); refused with --env production' },
   data: { env: 'TC_DATA', placeholder: 'FILE', help: 'SQLite file (default ./data/reference-server/<env>.sqlite); :memory: for a throw-away store' },
   env: { env: 'TC_ENV', placeholder: 'sandbox|production', help: 'which environment this server is (default sandbox)' },
+  synchronous: { env: 'TC_SYNCHRONOUS', placeholder: 'normal|full', help: 'store durability: normal survives a killed process, full also a power cut (an fsync per write) (default normal)' },
   seed: { env: 'TC_SEED', placeholder: 'FILE', help: 'seed file loaded into a new store (default fixtures/reference-seed.json; required with --env production)' },
   'cc-lifetime': { env: 'TC_CC_LIFETIME', placeholder: 'SECONDS', help: 'expires_in of client_credentials tokens (default 3600)' },
   'pw-lifetime': { env: 'TC_PW_LIFETIME', placeholder: 'SECONDS', help: 'expires_in of password and refresh_token tokens (default 604800)' },
@@ -34,6 +35,9 @@ export const flagSpecs = {
   'lockout-user': { env: 'TC_LOCKOUT_USER', placeholder: 'N', help: 'token endpoint: consecutive wrong passwords for one username before it is locked (default 10)' },
   'lockout-client': { env: 'TC_LOCKOUT_CLIENT', placeholder: 'N', help: 'token endpoint: consecutive failed client authentications for one client_id before it is locked (default 50)' },
   'lockout-seconds': { env: 'TC_LOCKOUT_SECONDS', placeholder: 'SECONDS', help: 'token endpoint: how long a lock lasts (429 + Retry-After) (default 900)' },
+  'headers-timeout': { env: 'TC_HEADERS_TIMEOUT', placeholder: 'SECONDS', help: 'a request whose headers have not all arrived by then is answered 400 (000-1000) and closed (default 10; decimals allowed)' },
+  'request-timeout': { env: 'TC_REQUEST_TIMEOUT', placeholder: 'SECONDS', help: 'the same for a request whose body has not all arrived (default 30; at least --headers-timeout)' },
+  'max-header-size': { env: 'TC_MAX_HEADER_SIZE', placeholder: 'BYTES', help: 'largest request line + header block; larger is answered 400 (000-1000) (default 16384)' },
   'log-level': { env: 'TC_LOG_LEVEL', placeholder: 'LEVEL', help: 'pino level for the logs on stderr (default info)' },
   help: { env: '', boolean: true, help: 'print this help' },
 } as const satisfies Record<string, FlagSpec>;
@@ -52,6 +56,10 @@ const integer = (min: number, max: number) =>
   z.string().regex(/^\d+$/, `must be an integer from ${min} to ${max}`).transform(Number)
     .pipe(z.number().int().min(min, `must be an integer from ${min} to ${max}`).max(max, `must be an integer from ${min} to ${max}`));
 
+const seconds = (min: number, max: number) =>
+  z.string().regex(/^\d+(\.\d{1,3})?$/, `must be a number of seconds from ${min} to ${max}`).transform(Number)
+    .pipe(z.number().min(min, `must be a number of seconds from ${min} to ${max}`).max(max, `must be a number of seconds from ${min} to ${max}`));
+
 const optionsSchema = z.strictObject({
   host: z.string().min(1, 'must not be empty').default('127.0.0.1'),
   port: integer(0, 65535).default(DEFAULT_PORT),
@@ -60,6 +68,7 @@ const optionsSchema = z.strictObject({
   data: z.string().min(1, 'must not be empty').optional(),
   env: z.enum(['sandbox', 'production'], 'must be sandbox or production').default('sandbox'),
   seed: z.string().min(1, 'must not be empty').optional(),
+  synchronous: z.enum(['normal', 'full'], 'must be normal or full').default('normal'),
   'cc-lifetime': integer(1, 31_536_000).default(3600),
   'pw-lifetime': integer(1, 31_536_000).default(604_800),
   'rate-spike': integer(1, 1_000_000).default(50),
@@ -68,6 +77,9 @@ const optionsSchema = z.strictObject({
   'lockout-user': integer(1, 1_000_000).default(10),
   'lockout-client': integer(1, 1_000_000).default(50),
   'lockout-seconds': integer(1, 31_536_000).default(900),
+  'headers-timeout': seconds(0.05, 3600).default(10),
+  'request-timeout': seconds(0.05, 3600).default(30),
+  'max-header-size': integer(1024, 1_048_576).default(16_384),
   'log-level': z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'must be a pino level').default('info'),
   help: booleanText.default(false),
 });
@@ -78,6 +90,8 @@ export interface ServeConfig {
   http: boolean;
   testControls: boolean;
   dataFile: string;
+  /** SQLite `synchronous` of the store (WAL): NORMAL or FULL. */
+  synchronous: 'NORMAL' | 'FULL';
   environment: Environment;
   seedFile: string;
   /** Whether --seed (or TC_SEED) named the seed file. */
@@ -87,8 +101,17 @@ export interface ServeConfig {
   rateLimits: RateLimitSettings;
   /** Brute-force locks at the token endpoint. */
   lockout: AttemptThrottleSettings;
+  /** Slow clients: headers, and the whole request, must arrive within these (milliseconds). */
+  timeouts: HttpTimeouts;
+  /** Node's maxHeaderSize: the request line and header block, in bytes. */
+  maxHeaderSize: number;
   logLevel: string;
   help: boolean;
+}
+
+export interface HttpTimeouts {
+  headersMs: number;
+  requestMs: number;
 }
 
 export class UsageError extends Error {
@@ -146,16 +169,22 @@ export function parseServeArgs(args: readonly string[], env: NodeJS.ProcessEnv, 
     testControls: o['test-controls'],
     environment: o.env,
     dataFile: o.data === undefined ? resolve(cwd, 'data', 'reference-server', `${o.env}.sqlite`) : o.data === ':memory:' ? ':memory:' : resolve(cwd, o.data),
+    synchronous: o.synchronous === 'full' ? 'FULL' : 'NORMAL',
     seedFile: o.seed === undefined ? BUNDLED_SEED : resolve(cwd, o.seed),
     seedExplicit: o.seed !== undefined,
     clientCredentialsLifetimeSeconds: o['cc-lifetime'],
     passwordLifetimeSeconds: o['pw-lifetime'],
     rateLimits: { spikePerSecond: o['rate-spike'], quotaPerWindow: o['rate-quota'], windowSeconds: o['rate-window'] },
     lockout: { userFailures: o['lockout-user'], clientFailures: o['lockout-client'], lockSeconds: o['lockout-seconds'] },
+    timeouts: { headersMs: Math.round(o['headers-timeout'] * 1000), requestMs: Math.round(o['request-timeout'] * 1000) },
+    maxHeaderSize: o['max-header-size'],
     logLevel: o['log-level'],
     help: o.help,
   };
   if (config.help) return config;
+  if (config.timeouts.requestMs < config.timeouts.headersMs) {
+    throw new UsageError('invalid value for --request-timeout: must be at least --headers-timeout');
+  }
   if (config.testControls && config.environment === 'production') {
     throw new UsageError('--test-controls cannot be used with --env production');
   }

@@ -65,7 +65,7 @@ export async function serveMain(args: string[]): Promise<number> {
   let app: FastifyInstance | undefined;
   try {
     if (config.dataFile !== ':memory:') mkdirSync(dirname(config.dataFile), { recursive: true });
-    store = new SqliteStore(config.dataFile);
+    store = new SqliteStore(config.dataFile, { synchronous: config.synchronous });
     const services = await createServices({
       store,
       environment: config.environment,
@@ -87,6 +87,8 @@ export async function serveMain(args: string[]): Promise<number> {
       testControls: config.testControls,
       rateLimits: config.rateLimits,
       host: config.host,
+      timeouts: config.timeouts,
+      maxHeaderSize: config.maxHeaderSize,
       logger,
       ...(certificate && { https: { key: certificate.key, cert: certificate.cert } }),
     });

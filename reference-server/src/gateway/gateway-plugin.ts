@@ -53,6 +53,15 @@ export async function registerGateway(app: FastifyInstance, deps: GatewayDeps): 
       return sendDecision(request, reply, decision);
     };
 
+    // Only the body parser gets here (`handle` catches its own errors): a client that went away
+    // mid-body (a timeout, a reset) is not a server failure; anything else is 000-1004. Either way
+    // the answer is the gateway's JSON, never Fastify's default body with the error message.
+    gateway.setErrorHandler((error, request, reply) => {
+      const aborted = errorCode(error) === 'ECONNRESET' || request.raw.destroyed;
+      if (!aborted) request.log.error({ err: error }, 'gateway failed unexpectedly');
+      const rejection = aborted ? reject('000-1000', { detail: 'the client aborted the request' }) : reject('000-1004', { detail: 'unexpected gateway error' });
+      return sendDecision(request, reply, { kind: 'rejected', rejection });
+    });
     gateway.all('*', handle);
     gateway.setNotFoundHandler(handle);
     if (deps.testControls) registerTestControls(gateway, faults, deps.store);

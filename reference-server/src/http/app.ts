@@ -3,6 +3,7 @@
 // its own encapsulated plugin; the gateway then owns every other path.
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
+import type { HttpTimeouts } from '../config.ts';
 import type { RateLimitSettings } from '../gateway/gateway-deps.ts';
 import { gatewayClientError, gatewayClientErrorWith, gatewayFrameworkError, registerGateway } from '../gateway/gateway-plugin.ts';
 import type { Services } from '../services.ts';
@@ -18,12 +19,38 @@ export interface AppDeps {
   /** The --host value; localhost, 127.0.0.1 and ::1 are always allowed too. */
   host: string;
   bodyLimit?: number;
+  /** Slow clients (default DEFAULT_TIMEOUTS): see httpServerOptions. */
+  timeouts?: HttpTimeouts;
+  /** Request line + headers, bytes (default 16 KiB, Node's). */
+  maxHeaderSize?: number;
   logger: Logger | false;
   /** PEM key and certificate for HTTPS; plain HTTP without. */
   https?: { key: string; cert: string };
 }
 
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
+export const DEFAULT_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 30_000 };
+export const DEFAULT_MAX_HEADER_SIZE = 16 * 1024;
+
+/**
+ * Node's server options against slow and oversized messages. A request whose header block has not
+ * all arrived within `headersMs`, or which is not complete within `requestMs`, and a header block
+ * over `maxHeaderSize`, reach the clientErrorHandler: 400 `000-1000` in the gateway's JSON format,
+ * then the connection is closed. Node only looks for expired requests every
+ * `connectionsCheckingInterval` (30 s by default), which would stretch a 10 s timeout to 40 s: the
+ * interval follows the timeouts (a quarter of the shorter one, 50 ms to 1 s).
+ */
+export function httpServerOptions(timeouts: HttpTimeouts, maxHeaderSize: number): {
+  headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number; maxHeaderSize: number;
+} {
+  const shorter = Math.min(timeouts.headersMs, timeouts.requestMs);
+  return {
+    headersTimeout: timeouts.headersMs,
+    requestTimeout: timeouts.requestMs,
+    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(shorter / 4))),
+    maxHeaderSize,
+  };
+}
 
 /** RFC 6797 (SEC-TLS-005): one year; no includeSubDomains (the server is one host, often an IP or localhost). */
 export const HSTS_VALUE = 'max-age=31536000';
@@ -35,11 +62,15 @@ export function allowedHosts(host: string): string[] {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { services } = deps;
   const bodyLimit = deps.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const options: FastifyServerOptions & { https?: { key: string; cert: string; requireHostHeader: boolean }; http?: { requireHostHeader: boolean } } = {
+  const timeouts = deps.timeouts ?? DEFAULT_TIMEOUTS;
+  const serverOptions = httpServerOptions(timeouts, deps.maxHeaderSize ?? DEFAULT_MAX_HEADER_SIZE);
+  type NodeServerOptions = ReturnType<typeof httpServerOptions> & { requireHostHeader: boolean };
+  const options: FastifyServerOptions & { https?: NodeServerOptions & { key: string; cert: string }; http?: NodeServerOptions } = {
     bodyLimit,
-    connectionTimeout: 60_000,
+    // Idle sockets (no byte in either direction): never shorter than a whole request may take.
+    connectionTimeout: Math.max(60_000, timeouts.requestMs),
     keepAliveTimeout: 5_000,
-    requestTimeout: 30_000,
+    requestTimeout: timeouts.requestMs,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     // A message Node's HTTP parser rejects: 400 (000-1000) with Connection: close, written to the
@@ -55,7 +86,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     // Node answers a request without Host with its own bare 400 unless told not to; the gateway
     // answers it with 000-1001 instead.
-    ...(deps.https ? { https: { ...deps.https, requireHostHeader: false } } : { http: { requireHostHeader: false } }),
+    ...(deps.https ? { https: { ...deps.https, ...serverOptions, requireHostHeader: false } } : { http: { ...serverOptions, requireHostHeader: false } }),
   };
   const app = Fastify(options) as unknown as FastifyInstance;
   // HSTS on every HTTPS answer (token endpoints, JWKS, clock control, the gateway's answers and

@@ -1,0 +1,112 @@
+// Real server processes for the reliability tests: `node bin/token-conformance.js serve --http
+// --port 0 --data FILE`, read the one `listening` line, talk HTTP over loopback, stop with SIGTERM
+// or kill with SIGKILL. A store file can be seeded beforehand with a cheap scrypt cost (the cost is
+// in each hash, so the server verifies it cheaply): a start then takes ~1.5 s instead of ~3 s.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { Agent, request } from 'undici';
+import { testScryptCost } from '../../../src/crypto/scrypt-hasher.ts';
+import { BUNDLED_SEED } from '../../../src/config.ts';
+import { createServices } from '../../../src/services.ts';
+import { SqliteStore } from '../../../src/store/sqlite-store.ts';
+
+const root = join(import.meta.dirname, '..', '..', '..', '..');
+const bin = join(root, 'bin', 'token-conformance.js');
+
+export const US_TOKEN = '/api/v1/auth/oauth2/token';
+
+export interface ServerProcess {
+  child: ChildProcess;
+  baseUrl: string;
+  stderr(): string;
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** SIGTERM and wait (SIGKILL after 5 s). */
+  stop(): Promise<void>;
+  /** SIGKILL and wait. */
+  kill(): Promise<void>;
+  alive(): boolean;
+}
+
+export async function startServer(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [bin, 'serve', '--http', '--port', '0', ...args], {
+    cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TC_LOG_LEVEL: 'warn', ...env },
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`no listening line within 15 s: ${stderr}`)); }, 15_000);
+    createInterface({ input: child.stdout }).once('line', (line) => {
+      clearTimeout(timer);
+      resolve(String((JSON.parse(line) as { baseUrl: string }).baseUrl));
+    });
+    void exit.then(({ code }) => { clearTimeout(timer); reject(new Error(`exited with ${code} before listening: ${stderr}`)); });
+  });
+  const alive = () => child.exitCode === null && child.signalCode === null;
+  return {
+    child, baseUrl, exit, alive,
+    stderr: () => stderr,
+    async stop() {
+      if (!alive()) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exit;
+      clearTimeout(timer);
+    },
+    async kill() {
+      if (!alive()) return;
+      child.kill('SIGKILL');
+      await exit;
+    },
+  };
+}
+
+/** A temporary directory with a store file seeded from the bundled seed at a cheap scrypt cost. */
+export async function seededStoreFile(): Promise<{ dir: string; file: string; remove(): void }> {
+  const dir = mkdtempSync(join(tmpdir(), 'tc-reliability-'));
+  const file = join(dir, 'store.sqlite');
+  const store = new SqliteStore(file);
+  try {
+    await createServices({ store, environment: 'sandbox', testControls: false, scryptCost: testScryptCost, seedFile: BUNDLED_SEED });
+  } finally {
+    store.close();
+  }
+  return { dir, file, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface Answer {
+  status: number;
+  body: string;
+  json: Record<string, unknown> | undefined;
+  headers: Record<string, string | string[] | undefined>;
+  ms: number;
+}
+
+/** One HTTP request with a hard timeout; the answer's body as text (and JSON when it parses). */
+export async function send(dispatcher: Agent, url: string, options: { method?: string; headers?: Record<string, string>; body?: string | Buffer; timeoutMs?: number } = {}): Promise<Answer> {
+  const started = performance.now();
+  const res = await request(url, {
+    method: (options.method ?? 'GET') as 'GET',
+    dispatcher,
+    ...(options.headers && { headers: options.headers }),
+    ...(options.body !== undefined && { body: options.body }),
+    signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+  });
+  const body = await res.body.text();
+  let json: Record<string, unknown> | undefined;
+  try { json = JSON.parse(body) as Record<string, unknown>; } catch { json = undefined; }
+  return { status: res.statusCode, body, json, headers: res.headers, ms: Math.round(performance.now() - started) };
+}
+
+export const form = (params: Record<string, string>) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  body: new URLSearchParams(params).toString(),
+});
+
+export function agent(connections = 128): Agent {
+  return new Agent({ connections, pipelining: 1, keepAliveTimeout: 1000 });
+}
