@@ -4,7 +4,7 @@
 // (rateLimitClient). They run in the serial project (tag @serial), away from the parallel checks,
 // the spike check first: a spent quota would answer its calls with 000-2000.
 import { setTimeout as pause } from 'node:timers/promises';
-import { expect, needs, requirement, test } from '../../fixtures/index.ts';
+import { expect, markNotApplicable, needs, requirement, test } from '../../fixtures/index.ts';
 import type { ApiResponse, Target } from '../../fixtures/index.ts';
 
 function thresholds(target: Target) {
@@ -41,9 +41,38 @@ test.describe('gateway: rate limits', () => {
       await expect(refused!).toBeGatewayError('000-2001');
     });
 
-  test('ERR-GW-2000 a protected call beyond the per-client quota of the window gets 000-2000',
+  test('ERR-GW-2000 a protected call beyond the per-client quota of the window gets 000-2000 (clock-driven)',
+    requirement('ERR-GW-2000', needs('people', 'clock-control')),
+    async ({ target, tokenClient, api, clock }) => {
+      const { limits, budget } = thresholds(target);
+      // Batches below the spike limit, the target's clock moved on one second after each batch: the
+      // quota is spent in milliseconds instead of a window of real time.
+      const batch = Math.min(Math.max(1, Math.floor(limits.spikePerSecond * 0.8)), budget.maxRequestsPerSecond);
+      const needed = limits.quotaPerWindow + 1;
+      test.skip(needed > budget.maxRequests, `the load budget of ${budget.maxRequests} requests cannot exceed the quota of ${limits.quotaPerWindow}`);
+      test.skip(needed / batch > limits.windowSeconds, `at ${batch} calls per second the quota of ${limits.quotaPerWindow} cannot be spent within one window of ${limits.windowSeconds} s`);
+      const cap = Math.min(budget.maxRequests, needed + batch * limits.windowSeconds);
+      const token = (await tokenClient.obtain.clientCredentials({ client: 'rateLimitClient' })).access_token;
+      // Start two windows ahead, clear of windows that other rate-limit checks may have spent.
+      await clock.advance(2 * limits.windowSeconds);
+      const responses: ApiResponse[] = [];
+      let refused: ApiResponse | undefined;
+      while (responses.length < cap && !refused) {
+        const size = Math.min(batch, cap - responses.length);
+        const answers = await Promise.all(Array.from({ length: size }, () => api.person('existing', { token })));
+        responses.push(...answers);
+        refused = answers.find((r) => r.status !== 200);
+        if (!refused) await clock.advance(1);
+      }
+      expect(refused, `a call is refused within ${responses.length} calls at ${batch} per clock second (quota ${limits.quotaPerWindow} per ${limits.windowSeconds} s; answers: ${tally(responses)})`).toBeDefined();
+      await expect(refused!).toBeGatewayError('000-2000');
+    });
+
+  test('ERR-GW-2000 a protected call beyond the per-client quota of the window gets 000-2000 (paced in real time)',
     requirement('ERR-GW-2000', needs('people'), { tag: ['@serial'] }),
-    async ({ target, tokenClient, api }) => {
+    async ({ target, tokenClient, api }, testInfo) => {
+      // Spending a quota in real time takes up to a whole window: only for targets whose clock cannot be moved.
+      if (!target.gap('clock-control')) markNotApplicable(testInfo, 'the target has clock control: the clock-driven check verifies the quota');
       const { limits, budget } = thresholds(target);
       // Paced below both the spike limit and the budget's rate, so that only the quota can refuse a call.
       const perSecond = Math.min(Math.max(1, Math.floor(limits.spikePerSecond * 0.8)), budget.maxRequestsPerSecond);
