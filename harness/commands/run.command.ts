@@ -3,6 +3,7 @@
 // and judge. Exit codes: 0 conformant (WARNs allowed unless --strict), 1 any FAIL (or WARN with
 // --strict), 2 a bad profile, bad arguments or an unreachable target — before anything runs.
 import { spawn } from 'node:child_process';
+import { randomInt } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -25,6 +26,10 @@ export const reportsDirEnvVar = 'TOKEN_CONFORMANCE_REPORTS_DIR';
 /** Suffix for the JUnit file of a second pass. */
 export const junitNameEnvVar = 'TOKEN_CONFORMANCE_JUNIT_NAME';
 export const seedEnvVar = 'TOKEN_CONFORMANCE_SEED';
+/** When set, the tokens the run saw (one a line) are copied to this file at the end of the run. */
+export const keepSeenTokensEnvVar = 'TOKEN_CONFORMANCE_KEEP_SEEN_TOKENS';
+/** The arguments that select the same target again, for the replay command of a property failure. */
+export const replayArgsEnvVar = 'TOKEN_CONFORMANCE_REPLAY_ARGS';
 
 const usage = `Usage: token-conformance run --target FILE [options]
 
@@ -37,7 +42,8 @@ const usage = `Usage: token-conformance run --target FILE [options]
   --workers N          parallel workers (default: the config's)
   --shard I/N          run shard I of N (reports merge later)
   --reports DIR        output directory (default reports/)
-  --seed N             seed for the property checks (reserved)
+  --seed N             seed for the property checks (default: a fixed seed per property)
+  --fresh-seed         draw a new seed for the property checks (printed, and carried in the report)
   --help`;
 
 class UsageError extends Error {}
@@ -52,6 +58,7 @@ export interface RunOptions {
   shard?: string;
   reportsDir: string;
   seed?: string;
+  freshSeed?: boolean;
 }
 
 export function parseRunArgs(args: string[]): RunOptions | 'help' {
@@ -71,6 +78,7 @@ export function parseRunArgs(args: string[]): RunOptions | 'help' {
         shard: { type: 'string' },
         reports: { type: 'string', default: 'reports' },
         seed: { type: 'string' },
+        'fresh-seed': { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
     });
@@ -94,6 +102,7 @@ export function parseRunArgs(args: string[]): RunOptions | 'help' {
     }
   }
   if (v.seed !== undefined && !/^-?\d+$/.test(v.seed)) throw new UsageError(`--seed must be an integer (got '${v.seed}')`);
+  if (v.seed !== undefined && v['fresh-seed']) throw new UsageError('--seed and --fresh-seed exclude each other');
   return {
     target: v.target,
     startReference: v['start-reference'],
@@ -104,6 +113,7 @@ export function parseRunArgs(args: string[]): RunOptions | 'help' {
     ...(v.workers !== undefined ? { workers: Number(v.workers) } : {}),
     ...(v.shard !== undefined ? { shard: v.shard } : {}),
     ...(v.seed !== undefined ? { seed: v.seed } : {}),
+    ...(v['fresh-seed'] ? { freshSeed: true } : {}),
   };
 }
 
@@ -230,6 +240,8 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
     }
 
     const grep = combinedGrep(options.level, options.grep);
+    const seed = options.seed ?? (options.freshSeed ? String(randomInt(0, 2 ** 31 - 1)) : undefined);
+    if (options.freshSeed) io.out(`token-conformance run: property seed ${seed} (replay with --seed ${seed})`);
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       ...handoff.env,
@@ -240,7 +252,8 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
       [reporterEnv.seenTokens]: seenTokens,
       ...(options.grep !== undefined ? { [reporterEnv.grep]: options.grep, [reporterEnv.filtered]: '1' } : {}),
       ...(options.shard !== undefined ? { [reporterEnv.shard]: options.shard, [reporterEnv.filtered]: '1' } : {}),
-      ...(options.seed !== undefined ? { [seedEnvVar]: options.seed } : {}),
+      ...(seed !== undefined ? { [seedEnvVar]: seed } : {}),
+      [replayArgsEnvVar]: `--target ${options.target}${options.startReference ? ' --start-reference' : ''}`,
       ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}),
     };
     delete env[reporterEnv.mergeChecks];
@@ -277,6 +290,10 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
     }, liveRedactor, io);
 
     await stopServer();
+    // Opt-in: keep the list of tokens the run saw (it lives in the temporary directory), e.g. for a
+    // test that searches the reference server's log for every one of them.
+    const keepSeen = process.env[keepSeenTokensEnvVar];
+    if (keepSeen && existsSync(seenTokens)) copyFileSync(seenTokens, keepSeen);
     scrubDirectory(reportsDir, redactor());
     const report = readJson<ConformanceReport>(join(reportsDir, 'conformance.json'));
     if (!report) {

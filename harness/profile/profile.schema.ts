@@ -112,6 +112,14 @@ const resourcesSchema = z.strictObject({
   unimplementedRoute: route('A route the gateway exposes but the backend does not implement (reference: GET /v1/people/er/{identifier}/history), for 000-5004.').optional(),
 });
 
+/** Runs per fast-check property (specs/properties/); small defaults suit a shared staging target. */
+export const propertyRunsDefault = { inputs: 20, lifecycle: 5, concurrency: 3 };
+const propertyRunsSchema = z.strictObject({
+  inputs: z.number().int().positive().default(propertyRunsDefault.inputs).describe('Generated requests per input property (token endpoints per region, gateway).'),
+  lifecycle: z.number().int().positive().default(propertyRunsDefault.lifecycle).describe('Command sequences of the lifecycle model with the clock (the clock-free variants run a fifth of them, at least 1).'),
+  concurrency: z.number().int().positive().default(propertyRunsDefault.concurrency).describe('Runs of the concurrent-refresh property (each burns one refresh token with N parallel uses, N within capabilities.load).'),
+}).describe('How many runs each property check may make against this target (generous for a local server, small for staging).');
+
 const capabilitiesSchema = z.strictObject({
   clockControlUrl: httpUrl.optional().describe('URL of the target\'s clock control (capability clock-control; protocol in profiles/README.md). Absent: time-dependent checks are SKIPPED.'),
   faultControlUrl: httpUrl.optional().describe('URL of the target\'s upstream fault switch (capability fault-injection; protocol in profiles/README.md). Absent: checks needing faults are SKIPPED.'),
@@ -129,6 +137,7 @@ const capabilitiesSchema = z.strictObject({
     windowSeconds: z.number().int().positive(),
   }).optional().describe('The target\'s rate-limit thresholds, when known. Absent: rate-limit checks are SKIPPED.'),
   supportsBasic: z.boolean().default(false).describe('Whether the token endpoints take HTTP Basic client authentication (capability http-basic; OI-11).'),
+  propertyRuns: propertyRunsSchema.default(propertyRunsDefault),
 });
 
 const expectationsSchema = z.strictObject({
@@ -183,6 +192,7 @@ export function buildProfileSchema(options: InterpretationOption[] = loadInterpr
     resources: resourcesSchema.default({}),
     capabilities: capabilitiesSchema.default({
       load: { allowed: false, maxRequestsPerSecond: 10, maxRequests: 200 }, destructive: { allowed: false }, supportsBasic: false,
+      propertyRuns: propertyRunsDefault,
     }),
     expectations: expectationsSchema.default({ clockSkewSeconds: 60 }),
     interpretations: interpretationsSchema(options),

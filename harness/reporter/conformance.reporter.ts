@@ -18,7 +18,7 @@ import { scrubDirectory } from '../redaction/scrub-directory.ts';
 import { renderSummary } from './terminal-summary.ts';
 import { renderTraceability } from './traceability-html.ts';
 import { buildReport, exitCodeFor, type CheckOutcome, type CheckStatus, type Level } from './verdict.ts';
-import type { ConformanceReport } from './report.schema.ts';
+import { propertyRunSchema, type ConformanceReport, type PropertyRun } from './report.schema.ts';
 
 /** Environment the `run` command sets for the reporter. */
 export const reporterEnv = {
@@ -77,6 +77,18 @@ export function errorSummary(message: string): string {
   return finding.startsWith(head) ? finding : `${head} — ${finding}`;
 }
 
+/** The `property` annotation of a property check (specs/properties/property-runner.ts), if valid. */
+export function propertyRun(annotations: { type: string; description?: string }[], redactor: Redactor): PropertyRun | undefined {
+  const a = annotations.filter((x) => x.type === 'property' && x.description).at(-1);
+  if (!a) return undefined;
+  try {
+    const parsed = propertyRunSchema.safeParse(JSON.parse(redactor.redact(a.description!)));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export default class ConformanceReporter implements Reporter {
   private readonly outputDir: string;
   private rootSuite: Suite | undefined;
@@ -124,6 +136,7 @@ export default class ConformanceReporter implements Reporter {
     const project = test.parent.project()?.name;
     const message = result?.errors[0]?.message;
     const error = message ? redactor.redact(errorSummary(message)).slice(0, 500) : undefined;
+    const property = propertyRun(annotations, redactor);
     const notRunReason = project === 'time-travel'
       ? 'not run: the time-travel project runs after the conformance project, and a check there failed'
       : 'not run (interrupted, or a dependency failed)';
@@ -137,6 +150,7 @@ export default class ConformanceReporter implements Reporter {
       ...(status === 'notRun' ? { skipReason: notRunReason } : skipReason ? { skipReason: redactor.redact(skipReason) } : {}),
       ...(na !== undefined ? { notApplicableReason: redactor.redact(na) } : {}),
       ...(error ? { error } : {}),
+      ...(property ? { property } : {}),
     };
   }
 

@@ -12,6 +12,18 @@ export type Verdict = z.infer<typeof verdictSchema>;
 
 const levelSchema = z.enum(['MUST', 'SHOULD', 'ADVISORY', 'INTERPRETATION']);
 
+/** What a property check (specs/properties/) reports: its seed and budget, and on failure the shrunk counterexample and how to replay it. */
+export const propertyRunSchema = z.strictObject({
+  name: z.string(),
+  seed: z.number().int(),
+  runs: z.number().int().min(0),
+  path: z.string().optional().describe('fast-check path of the shrunk counterexample (TOKEN_CONFORMANCE_PATH).'),
+  counterexample: z.string().optional(),
+  shrinks: z.number().int().min(0).optional(),
+  replay: z.string().describe('A one-line command that replays the property with this seed (and path).'),
+});
+export type PropertyRun = z.infer<typeof propertyRunSchema>;
+
 export const checkResultSchema = z.strictObject({
   title: z.string().describe('The check\'s title path: file › describe › test.'),
   file: z.string().optional(),
@@ -19,6 +31,7 @@ export const checkResultSchema = z.strictObject({
   verdict: verdictSchema,
   durationMs: z.number().min(0),
   reason: z.string().optional().describe('Why it was skipped or not applicable; the first line of the failure otherwise.'),
+  property: propertyRunSchema.optional().describe('Set for a fast-check property: seed, runs and, on failure, path, counterexample and replay command.'),
 });
 export type CheckResult = z.infer<typeof checkResultSchema>;
 

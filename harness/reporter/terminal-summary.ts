@@ -21,7 +21,15 @@ export function renderSummary(report: ConformanceReport, colour = false, where =
   const broken = report.requirements.filter((r) => r.verdict === 'FAIL' || r.verdict === 'WARN');
   if (broken.length > 0) {
     lines.push('', 'Broken:');
-    for (const r of broken) lines.push(`  ${paint(r.verdict, r.verdict.padEnd(4))} ${r.id}  ${(r.reason ?? '').split('\n')[0]!.slice(0, 160)}`);
+    const replays = new Set<string>();
+    for (const r of broken) {
+      lines.push(`  ${paint(r.verdict, r.verdict.padEnd(4))} ${r.id}  ${(r.reason ?? '').split('\n')[0]!.slice(0, 160)}`);
+      for (const c of r.checks) if (c.property?.path !== undefined && (c.verdict === 'FAIL' || c.verdict === 'WARN')) replays.add(`${c.property.name}: seed ${c.property.seed}, path ${c.property.path} — replay: ${c.property.replay}`);
+    }
+    if (replays.size > 0) {
+      lines.push('', 'Property counterexamples (shrunk):');
+      for (const line of replays) lines.push(`  ${line}`);
+    }
   }
   const unchecked = report.requirements.filter((r) => r.verdict === 'UNCHECKED');
   if (unchecked.length > 0) {
@@ -33,14 +41,23 @@ export function renderSummary(report: ConformanceReport, colour = false, where =
   }
   const skipped = report.requirements.filter((r) => r.verdict === 'SKIP');
   if (skipped.length > 0) {
-    const reasons = new Map<string, number>();
-    for (const r of skipped) reasons.set(r.reason ?? 'no reason', (reasons.get(r.reason ?? 'no reason') ?? 0) + 1);
+    // One line per reason: how many, why, and which requirements (the first few ids).
+    const reasons = new Map<string, string[]>();
+    for (const r of skipped) {
+      const reason = (r.reason ?? 'no reason').split('\n')[0]!;
+      reasons.set(reason, [...(reasons.get(reason) ?? []), r.id]);
+    }
     lines.push('', 'Held back (SKIP):');
-    for (const [reason, n] of reasons) lines.push(`  ${String(n).padStart(3)} × ${reason}`);
+    for (const [reason, ids] of reasons) lines.push(`  ${String(ids.length).padStart(3)} × ${reason}: ${heldBackIds(ids)}`);
   }
   for (const id of report.unknownRequirementIds) lines.push(paint('FAIL', `  suite defect: a check cites unknown requirement ${id}`));
   for (const t of report.checksWithoutRequirement) lines.push(paint('WARN', `  suite defect: check cites no requirement: ${t}`));
   const s = report.summary;
   lines.push('', paint(report.verdict, `CONFORMANCE ${report.verdict}: ${order.map((v) => `${s[v]} ${v}`).join(', ')} of ${s.total} requirements (${report.checks.total} checks) — ${where}/conformance.json, ${where}/traceability.html`));
   return lines.join('\n');
+}
+
+/** At most `shown` ids, then how many more. */
+export function heldBackIds(ids: readonly string[], shown = 6): string {
+  return ids.length <= shown ? ids.join(' ') : `${ids.slice(0, shown).join(' ')} … +${ids.length - shown} more`;
 }

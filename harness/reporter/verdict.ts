@@ -1,7 +1,7 @@
 // Verdicts, as pure functions: from the outcome of each check (a Playwright test) to a verdict per
 // check, per requirement, and for the run. The reporter feeds them; the unit tests table-drive them.
 import type { Requirement, RequirementLevel } from '../../requirements/types.ts';
-import type { CheckResult, ConformanceReport, RequirementResult, Verdict } from './report.schema.ts';
+import type { CheckResult, ConformanceReport, PropertyRun, RequirementResult, Verdict } from './report.schema.ts';
 import { verdicts } from './report.schema.ts';
 
 export type CheckStatus = 'passed' | 'failed' | 'timedOut' | 'interrupted' | 'skipped' | 'notRun';
@@ -20,6 +20,8 @@ export interface CheckOutcome {
   notApplicableReason?: string;
   /** First line of the failure, already redacted. */
   error?: string;
+  /** A property check's seed, runs and (on failure) counterexample and replay command. */
+  property?: PropertyRun;
 }
 
 export type Level = 'must' | 'should' | 'all';
@@ -119,7 +121,7 @@ export function buildReport(catalogue: Requirement[], outcomes: CheckOutcome[], 
       }
       const { verdict, reason } = checkVerdict(o, r.level);
       const list = byRequirement.get(id) ?? [];
-      list.push({ title: o.title, ...(o.file ? { file: o.file } : {}), ...(o.project ? { project: o.project } : {}), verdict, durationMs: o.durationMs, ...(reason ? { reason } : {}) });
+      list.push({ title: o.title, ...(o.file ? { file: o.file } : {}), ...(o.project ? { project: o.project } : {}), verdict, durationMs: o.durationMs, ...(reason ? { reason } : {}), ...(o.property ? { property: o.property } : {}) });
       byRequirement.set(id, list);
     }
   }
