@@ -13,6 +13,26 @@ const commands: Record<string, { summary: string; load: () => Promise<CommandMai
     summary: 'run the conformance suite against a target profile',
     load: async () => (await import('./commands/run.command.ts')).runMain,
   },
+  gate: {
+    summary: 'decide a build from a conformance report (after waivers): exit 0/1',
+    load: async () => (await import('./commands/gate.command.ts')).gateMain,
+  },
+  diff: {
+    summary: 'compare two conformance reports: newly failing, fixed, changed',
+    load: async () => (await import('./commands/diff.command.ts')).diffMain,
+  },
+  bundle: {
+    summary: 'write a signed results bundle (report, traceability, transcripts, waivers)',
+    load: async () => (await import('./commands/bundle.command.ts')).bundleMain,
+  },
+  verify: {
+    summary: 'verify a results bundle offline against a public key',
+    load: async () => (await import('./commands/bundle.command.ts')).verifyMain,
+  },
+  keygen: {
+    summary: 'write an Ed25519 key pair (PEM) for signing bundles',
+    load: async () => (await import('./commands/bundle.command.ts')).keygenMain,
+  },
 };
 
 function usage(): string {

@@ -20,6 +20,7 @@ import { scrubDirectory } from '../redaction/scrub-directory.ts';
 import { knownSecretsRedactor, reporterEnv } from '../reporter/conformance.reporter.ts';
 import type { ConformanceReport } from '../reporter/report.schema.ts';
 import { exitCodeFor, type Level } from '../reporter/verdict.ts';
+import { applyWaiversToRun, loadWaivers, WaiversError, type LoadedWaivers } from '../gate/waivers.ts';
 
 /** Where playwright.config.ts writes reports (default reports/). */
 export const reportsDirEnvVar = 'TOKEN_CONFORMANCE_REPORTS_DIR';
@@ -41,9 +42,15 @@ const usage = `Usage: token-conformance run --target FILE [options]
   --strict             exit 1 on WARN as well as on FAIL
   --workers N          parallel workers (default: the config's)
   --shard I/N          run shard I of N (reports merge later)
+  --passes LIST        conformance,time-travel (default both): which of the two Playwright passes
+                       to run; leave one out when the selection has no check of it (saves a
+                       Playwright start)
+  --spec FILE          only load this spec file (repeatable; a path under specs/): with --grep,
+                       spares Playwright loading every spec of the suite
   --reports DIR        output directory (default reports/)
   --seed N             seed for the property checks (default: a fixed seed per property)
   --fresh-seed         draw a new seed for the property checks (printed, and carried in the report)
+  --waivers FILE       apply a waivers file (schemas/waivers.schema.json) to the report and exit code
   --help`;
 
 class UsageError extends Error {}
@@ -59,7 +66,16 @@ export interface RunOptions {
   reportsDir: string;
   seed?: string;
   freshSeed?: boolean;
+  /** A waivers file applied to the run's report and exit code. */
+  waivers?: string;
+  /** Which Playwright passes to run (default both, in order). */
+  passes?: Pass[];
+  /** Spec files to load (Playwright file filters); default all. */
+  specs?: string[];
 }
+
+export type Pass = 'conformance' | 'time-travel';
+const allPasses: Pass[] = ['conformance', 'time-travel'];
 
 export function parseRunArgs(args: string[]): RunOptions | 'help' {
   let parsed;
@@ -79,6 +95,9 @@ export function parseRunArgs(args: string[]): RunOptions | 'help' {
         reports: { type: 'string', default: 'reports' },
         seed: { type: 'string' },
         'fresh-seed': { type: 'boolean', default: false },
+        waivers: { type: 'string' },
+        passes: { type: 'string' },
+        spec: { type: 'string', multiple: true },
         help: { type: 'boolean', default: false },
       },
     });
@@ -103,6 +122,12 @@ export function parseRunArgs(args: string[]): RunOptions | 'help' {
   }
   if (v.seed !== undefined && !/^-?\d+$/.test(v.seed)) throw new UsageError(`--seed must be an integer (got '${v.seed}')`);
   if (v.seed !== undefined && v['fresh-seed']) throw new UsageError('--seed and --fresh-seed exclude each other');
+  let passes: Pass[] | undefined;
+  if (v.passes !== undefined) {
+    const named = v.passes.split(',').map((p) => p.trim());
+    if (named.length === 0 || named.some((p) => !allPasses.includes(p as Pass))) throw new UsageError(`--passes must list conformance and/or time-travel (got '${v.passes}')`);
+    passes = allPasses.filter((p) => named.includes(p));
+  }
   return {
     target: v.target,
     startReference: v['start-reference'],
@@ -114,6 +139,9 @@ export function parseRunArgs(args: string[]): RunOptions | 'help' {
     ...(v.shard !== undefined ? { shard: v.shard } : {}),
     ...(v.seed !== undefined ? { seed: v.seed } : {}),
     ...(v['fresh-seed'] ? { freshSeed: true } : {}),
+    ...(v.waivers !== undefined ? { waivers: v.waivers } : {}),
+    ...(passes !== undefined ? { passes } : {}),
+    ...(v.spec !== undefined && v.spec.length > 0 ? { specs: v.spec } : {}),
   };
 }
 
@@ -194,6 +222,14 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
     throw error;
   }
 
+  let waivers: LoadedWaivers | undefined;
+  try {
+    if (options.waivers !== undefined) waivers = loadWaivers(options.waivers);
+  } catch (error) {
+    if (error instanceof WaiversError) return fail(error.message);
+    throw error;
+  }
+
   const temp = mkdtempSync(join(tmpdir(), 'token-conformance-'));
   let servers: ReferenceServers | undefined;
   const stopServer = async () => {
@@ -235,7 +271,7 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
     const seenTokens = join(temp, 'seen-tokens.txt');
     const reportsDir = options.reportsDir;
     mkdirSync(reportsDir, { recursive: true });
-    for (const stale of ['allure-results', 'conformance.json', 'traceability.html', 'checks.json', 'junit.xml', 'junit-time-travel.xml']) {
+    for (const stale of ['allure-results', 'transcripts', 'conformance.json', 'traceability.html', 'checks.json', 'junit.xml', 'junit-time-travel.xml']) {
       rmSync(join(reportsDir, stale), { recursive: true, force: true });
     }
 
@@ -273,7 +309,9 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
       ...(grep !== undefined ? ['--grep', grep] : []),
       ...(options.workers !== undefined ? ['--workers', String(options.workers)] : []),
       ...(options.shard !== undefined ? ['--shard', options.shard] : []),
+      ...(options.specs ?? []),
     ];
+    const passes = options.passes ?? allPasses;
     // Two passes, in order: the parallel conformance project, then the time-travel project (checks
     // that move the target's clock or switch its faults) on one worker, after every other check
     // ended. The projects do not depend on each other in playwright.config.ts (a dependency would
@@ -281,13 +319,21 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
     // orders them, and the second pass merges the first one's outcomes into the final report.
     const checksFile = join(reportsDir, 'checks.json');
     const previous = join(temp, 'checks-pass-1.json');
-    const firstCode = await runPlaywright([...pwArgs, ...passArgs('conformance')], { ...env, [reporterEnv.quiet]: '1' }, liveRedactor, io);
-    if (existsSync(checksFile)) copyFileSync(checksFile, previous);
-    await runPlaywright([...pwArgs, ...passArgs('time-travel')], {
-      ...env,
-      ...(existsSync(previous) ? { [reporterEnv.mergeChecks]: previous } : {}),
-      [junitNameEnvVar]: 'junit-time-travel.xml',
-    }, liveRedactor, io);
+    // `--passes` may leave one out (its report is then the final one, printed).
+    let firstCode = 0;
+    if (passes.includes('conformance')) {
+      const last = !passes.includes('time-travel');
+      firstCode = await runPlaywright([...pwArgs, ...passArgs('conformance')], { ...env, ...(last ? {} : { [reporterEnv.quiet]: '1' }) }, liveRedactor, io);
+      if (existsSync(checksFile)) copyFileSync(checksFile, previous);
+    }
+    if (passes.includes('time-travel')) {
+      const code = await runPlaywright([...pwArgs, ...passArgs('time-travel')], {
+        ...env,
+        ...(existsSync(previous) ? { [reporterEnv.mergeChecks]: previous } : {}),
+        ...(passes.includes('conformance') ? { [junitNameEnvVar]: 'junit-time-travel.xml' } : {}),
+      }, liveRedactor, io);
+      if (!passes.includes('conformance')) firstCode = code;
+    }
 
     await stopServer();
     // Opt-in: keep the list of tokens the run saw (it lives in the temporary directory), e.g. for a
@@ -295,7 +341,8 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
     const keepSeen = process.env[keepSeenTokensEnvVar];
     if (keepSeen && existsSync(seenTokens)) copyFileSync(seenTokens, keepSeen);
     scrubDirectory(reportsDir, redactor());
-    const report = readJson<ConformanceReport>(join(reportsDir, 'conformance.json'));
+    let report = readJson<ConformanceReport>(join(reportsDir, 'conformance.json'));
+    if (report && waivers) report = applyWaiversToRun(reportsDir, report, waivers, io.out);
     if (!report) {
       io.err(`token-conformance run: Playwright ended (code ${firstCode}) without a conformance report; see the output above.`);
       return 1;

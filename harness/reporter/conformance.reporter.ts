@@ -3,8 +3,10 @@
 //   <outputDir>/conformance.json    (schemas/conformance-report.schema.json)
 //   <outputDir>/traceability.html   (requirement → checks → verdict)
 //   <outputDir>/checks.json         (the raw check outcomes, to merge a later pass or shard)
+//   <outputDir>/transcripts/        (each check's redacted HTTP transcript, for `bundle`)
 // plus a terminal summary per area and one final verdict line. Everything it writes or prints
 // goes through the redactor; at exit it scrubs every file under <outputDir> once more.
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
@@ -31,6 +33,16 @@ export const reporterEnv = {
   seenTokens: 'TOKEN_CONFORMANCE_SEEN_TOKENS',
   quiet: 'TOKEN_CONFORMANCE_QUIET',
 } as const;
+
+/** The fixture's attachment (fixtures/core.fixture.ts) and where the reporter keeps a copy of each. */
+export const transcriptAttachment = 'http-transcript.txt';
+export const transcriptsDir = 'transcripts';
+
+/** A stable, readable file name per check: project, a slug of the title, a short hash of it. */
+export function transcriptFileName(project: string, title: string): string {
+  const slug = title.replace(/^specs\//, '').replace(/\.spec\.ts/, '').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80);
+  return `${project}--${slug}-${createHash('sha256').update(`${project}|${title}`).digest('hex').slice(0, 8)}.txt`;
+}
 
 export interface ConformanceReporterOptions {
   outputDir?: string;
@@ -116,6 +128,24 @@ export default class ConformanceReporter implements Reporter {
     this.gateDir = mkdtempSync(join(tmpdir(), 'token-conformance-gate-'));
     process.env[passGateEnvVar] = join(this.gateDir, 'conformance-ended');
     this.gate = new PassGate(process.env[passGateEnvVar], conformanceIds);
+    // A first (or only) pass starts the transcripts afresh; a second pass adds to them.
+    if (!process.env[reporterEnv.mergeChecks]) rmSync(join(this.outputDir, transcriptsDir), { recursive: true, force: true });
+  }
+
+  /** Copies every check's (already redacted) HTTP transcript attachment to <outputDir>/transcripts/. */
+  private writeTranscripts(tests: TestCase[], redactor: Redactor): void {
+    for (const test of tests) {
+      const result = test.results.at(-1);
+      const attachments = (result?.attachments ?? []).filter((a) => a.name === transcriptAttachment);
+      if (attachments.length === 0) continue;
+      const body = attachments.map((a) => a.body?.toString('utf8') ?? (a.path && existsSync(a.path) ? readFileSync(a.path, 'utf8') : '')).join('\n');
+      const title = [relative(repoRoot, test.location.file), ...test.titlePath().slice(3)].join(' › ');
+      const project = test.parent.project()?.name ?? 'default';
+      const ids = [...new Set([...test.annotations, ...result!.annotations].filter((a) => a.type === 'requirement' && a.description).map((a) => a.description!))];
+      const dir = join(this.outputDir, transcriptsDir);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, transcriptFileName(project, title)), redactor.redact(`# check: ${title}\n# project: ${project}\n# requirements: ${ids.join(' ')}\n# status: ${result!.status}\n\n${body}`));
+    }
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
@@ -210,6 +240,7 @@ export default class ConformanceReporter implements Reporter {
     write('conformance.json', `${JSON.stringify({ $schema: '../schemas/conformance-report.schema.json', ...report }, null, 2)}\n`);
     write('traceability.html', renderTraceability(report));
     write('checks.json', `${JSON.stringify({ startedAt: report.startedAt, durationMs: report.durationMs, checks: outcomes }, null, 2)}\n`);
+    this.writeTranscripts(tests, redactor);
     if (this.printsToStdio()) console.log(redactor.redact(renderSummary(report, process.stdout.isTTY, relative(process.cwd(), this.outputDir) || '.')));
     // Playwright's own status says whether tests failed; the conformance verdict decides the exit code.
     const code = exitCodeFor(report.verdict, report.selection.strict);

@@ -10,6 +10,16 @@ export const verdictSchema = z.enum(verdicts).describe(
 );
 export type Verdict = z.infer<typeof verdictSchema>;
 
+/**
+ * A requirement's verdict: one of the check verdicts, or WAIVED — a FAIL or WARN covered by an
+ * unexpired waiver (harness/gate/waivers.ts). Only a report judged with waivers carries WAIVED.
+ */
+export const requirementVerdicts = [...verdicts, 'WAIVED'] as const;
+export const requirementVerdictSchema = z.enum(requirementVerdicts).describe(
+  `${verdictSchema.description ?? ''} WAIVED: a FAIL or WARN covered by an unexpired waiver; the original verdict and reason stay in \`waiver\` and \`reason\`.`,
+);
+export type RequirementVerdict = z.infer<typeof requirementVerdictSchema>;
+
 const levelSchema = z.enum(['MUST', 'SHOULD', 'ADVISORY', 'INTERPRETATION']);
 
 /** What a property check (specs/properties/) reports: its seed and budget, and on failure the shrunk counterexample and how to replay it. */
@@ -35,6 +45,33 @@ export const checkResultSchema = z.strictObject({
 });
 export type CheckResult = z.infer<typeof checkResultSchema>;
 
+/** A waiver as the report records it (the reviewed file: schemas/waivers.schema.json). */
+export const waiverFields = {
+  requirement: z.string().regex(/^[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+$/, 'a requirement ID such as GRANT-CC-001').describe('The requirement ID the deviation concerns.'),
+  check: z.string().min(1).optional().describe('Optional: only the checks whose title contains this text are waived.'),
+  owner: z.string().min(1).describe('Who answers for the deviation (a person or team).'),
+  justification: z.string().min(1).describe('Why the deviation is accepted, and what will fix it.'),
+  expires: z.iso.date().describe('Last day (UTC, inclusive) the waiver applies; from the next day the failure counts again.'),
+};
+
+export const waiverStatuses = ['applied', 'expired', 'partial', 'fixed', 'not-verified'] as const;
+export const requirementWaiverSchema = z.strictObject({
+  ...waiverFields,
+  status: z.enum(['applied', 'expired', 'partial']).describe('applied: the requirement is WAIVED. expired: past its date, the requirement keeps its FAIL/WARN. partial: failing checks remain that the waiver\'s `check` does not cover.'),
+  originalVerdict: z.enum(['FAIL', 'WARN']),
+});
+
+export const reportWaiversSchema = z.strictObject({
+  file: z.string().optional().describe('The waivers file, as given.'),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/).optional().describe('SHA-256 of the waivers file.'),
+  evaluatedAt: z.iso.datetime().describe('When expiry was judged.'),
+  entries: z.array(z.strictObject({
+    ...waiverFields,
+    status: z.enum(waiverStatuses).describe('applied | expired | partial (see the requirement\'s waiver); fixed: the requirement passes now, remove the waiver; not-verified: the requirement was not verified in this run (skipped, not applicable or not selected).'),
+  })),
+  fixed: z.array(z.string()).describe('Requirement IDs whose waiver matched no failure because the requirement passes: remove these waivers.'),
+}).describe('Present only when the report was judged with a waivers file.');
+
 export const requirementResultSchema = z.strictObject({
   id: z.string(),
   level: levelSchema,
@@ -42,9 +79,10 @@ export const requirementResultSchema = z.strictObject({
   source: z.string(),
   statement: z.string(),
   interpretation: z.string().optional().describe('The open interpretation (OI-n) the requirement depends on.'),
-  verdict: verdictSchema,
+  verdict: requirementVerdictSchema,
   reason: z.string().optional(),
   checks: z.array(checkResultSchema),
+  waiver: requirementWaiverSchema.optional().describe('Set when a waiver names this requirement and it failed: the waiver, whether it applied, and the original verdict.'),
 });
 export type RequirementResult = z.infer<typeof requirementResultSchema>;
 
@@ -72,11 +110,12 @@ export const conformanceReportSchema = z.strictObject({
   startedAt: z.iso.datetime(),
   durationMs: z.number().min(0),
   verdict: z.enum(['PASS', 'FAIL', 'WARN']).describe('The run\'s overall verdict: FAIL on any FAIL or UNCHECKED, else WARN on any WARN, else PASS.'),
-  summary: countsSchema.extend({ total: z.number().int().min(0) }).describe('Requirements per verdict.'),
+  summary: countsSchema.extend({ WAIVED: z.number().int().min(0).optional(), total: z.number().int().min(0) }).describe('Requirements per verdict (WAIVED only when judged with waivers).'),
   checks: z.strictObject({ passed: z.number().int().min(0), failed: z.number().int().min(0), skipped: z.number().int().min(0), total: z.number().int().min(0) })
     .describe('Playwright tests (checks), not requirements.'),
   requirements: z.array(requirementResultSchema),
   unknownRequirementIds: z.array(z.string()).describe('IDs cited by checks but absent from the catalogue (a defect of the suite).'),
   checksWithoutRequirement: z.array(z.string()).describe('Checks that cite no requirement (a defect of the suite).'),
+  waivers: reportWaiversSchema.optional(),
 });
 export type ConformanceReport = z.infer<typeof conformanceReportSchema>;

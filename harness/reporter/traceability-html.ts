@@ -1,6 +1,6 @@
 // reports/traceability.html: requirement → checks → verdict, one self-contained page (inline CSS,
 // no script, no CDN), readable offline and safe to hand over.
-import type { ConformanceReport, Verdict } from './report.schema.ts';
+import type { ConformanceReport, RequirementVerdict, Verdict } from './report.schema.ts';
 
 const escape = (s: string): string => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
@@ -8,11 +8,11 @@ const colours: Record<Verdict, string> = {
   PASS: '#1a7f37', FAIL: '#cf222e', WARN: '#9a6700', SKIP: '#57606a', NOT_APPLICABLE: '#8c959f', UNCHECKED: '#8250df',
 };
 
-const badge = (v: Verdict): string => `<span class="v" style="background:${colours[v]}">${v}</span>`;
+const badge = (v: RequirementVerdict): string => `<span class="v" style="background:${v === 'WAIVED' ? '#bc4c00' : colours[v]}">${v}</span>`;
 
 export function renderTraceability(report: ConformanceReport): string {
   const t = report.target;
-  const summary = (Object.keys(colours) as Verdict[]).map((v) => `${badge(v)} ${report.summary[v]}`).join(' &nbsp; ');
+  const summary = [...(Object.keys(colours) as Verdict[]).map((v) => `${badge(v)} ${report.summary[v]}`), ...(report.summary.WAIVED !== undefined ? [`${badge('WAIVED')} ${report.summary.WAIVED}`] : [])].join(' &nbsp; ');
   const areas = [...new Set(report.requirements.map((r) => r.area))];
   const sections = areas.map((area) => {
     const rows = report.requirements.filter((r) => r.area === area).map((r) => {
@@ -20,7 +20,7 @@ export function renderTraceability(report: ConformanceReport): string {
         ? '<em>no check</em>'
         : `<ul>${r.checks.map((c) => `<li>${badge(c.verdict)} ${escape(c.title)} <small>(${c.project ? `${escape(c.project)}, ` : ''}${Math.round(c.durationMs)} ms)</small>${c.reason ? `<div class="reason">${escape(c.reason)}</div>` : ''}</li>`).join('')}</ul>`;
       return `<tr id="${escape(r.id)}"><td><a href="#${escape(r.id)}">${escape(r.id)}</a><br><small>${escape(r.level)}${r.interpretation ? ` · ${escape(r.interpretation)}` : ''}</small></td>` +
-        `<td>${badge(r.verdict)}${r.reason && r.verdict !== 'PASS' ? `<div class="reason">${escape(r.reason)}</div>` : ''}</td>` +
+        `<td>${badge(r.verdict)}${r.reason && r.verdict !== 'PASS' ? `<div class="reason">${escape(r.reason)}</div>` : ''}${r.waiver ? `<div class="reason">waiver ${escape(r.waiver.status)} (was ${r.waiver.originalVerdict}; owner ${escape(r.waiver.owner)}, expires ${escape(r.waiver.expires)}): ${escape(r.waiver.justification)}</div>` : ''}</td>` +
         `<td>${escape(r.statement)}<br><small>${escape(r.source)}</small></td><td>${checks}</td></tr>`;
     }).join('\n');
     return `<h2>${escape(area)}</h2>\n<table><thead><tr><th>requirement</th><th>verdict</th><th>statement · source</th><th>checks</th></tr></thead><tbody>\n${rows}\n</tbody></table>`;

@@ -75,11 +75,14 @@ export function requirementVerdict(checks: Pick<CheckResult, 'verdict' | 'reason
   return { verdict: 'PASS' };
 }
 
-export type Counts = Record<Verdict, number>;
+export type Counts = Record<Verdict, number> & { WAIVED?: number };
 
 export function countVerdicts(results: Pick<RequirementResult, 'verdict'>[]): Counts {
   const counts = Object.fromEntries(verdicts.map((v) => [v, 0])) as Counts;
-  for (const r of results) counts[r.verdict] += 1;
+  for (const r of results) {
+    if (r.verdict === 'WAIVED') counts.WAIVED = (counts.WAIVED ?? 0) + 1;
+    else counts[r.verdict] += 1;
+  }
   return counts;
 }
 

@@ -1,0 +1,156 @@
+// `npx token-conformance bundle --key PRIVATE.pem --out FILE [--reports DIR] [--profile FILE]`
+// `npx token-conformance verify FILE --key PUBLIC.pem [--extract DIR]`
+// `npx token-conformance keygen --private FILE --public FILE`
+// The signed vendor hand-off (harness/gate/bundle.ts). Exit codes: 0 written / verified, 1 not
+// verified, 2 bad arguments or unreadable input.
+import { generateKeyPairSync } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve, sep } from 'node:path';
+import { parseArgs } from 'node:util';
+import { BundleError, createBundle, loadPrivateKey, loadPublicKey, publicKeyFingerprint, verifyBundle } from '../gate/bundle.ts';
+import { ReportError } from '../gate/gate.ts';
+import { processIo, type CommandIo } from './gate.command.ts';
+
+const bundleUsage = `Usage: token-conformance bundle --key PRIVATE.pem --out FILE [options]
+
+  --key FILE       Ed25519 private key (PEM) that signs the bundle (token-conformance keygen)
+  --out FILE       where to write the bundle (one JSON file)
+  --reports DIR    the run's reports (default reports/): conformance.json, traceability.html,
+                   gate.json if present, transcripts/*.txt
+  --profile FILE   the target profile: its SHA-256 (literal secrets excluded) goes into the manifest
+  --help`;
+
+const verifyUsage = `Usage: token-conformance verify BUNDLE --key PUBLIC.pem [--extract DIR]
+
+  --key FILE       the Ed25519 public key (PEM) of the party that signed the bundle
+  --extract DIR    after a successful verification, write the bundled files under DIR
+  --help
+
+Checks offline: the signature over the manifest, then the SHA-256 of every file, and that the
+bundle holds exactly the files the manifest lists. Exit 0 verified, 1 not verified, 2 bad input.`;
+
+const keygenUsage = `Usage: token-conformance keygen --private FILE --public FILE [--force]
+
+Writes an Ed25519 key pair in PEM (the private key readable by its owner only). Equivalent:
+  openssl genpkey -algorithm ed25519 -out private.pem && openssl pkey -in private.pem -pubout -out public.pem`;
+
+type Options = NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>['options']>;
+
+function parse(args: string[], options: Options, usage: string, name: string, io: CommandIo): number | { values: Record<string, unknown>; positionals: string[] } {
+  try {
+    const parsed = parseArgs({ args, strict: true, allowPositionals: true, options: { ...options, help: { type: 'boolean', default: false } } });
+    if ((parsed.values as Record<string, unknown>).help) {
+      io.out(usage);
+      return 0;
+    }
+    return parsed;
+  } catch (error) {
+    io.err(`token-conformance ${name}: ${(error as Error).message}\n\n${usage}`);
+    return 2;
+  }
+}
+
+export function bundleMain(args: string[], io: CommandIo = processIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  return Promise.resolve(bundleSync(args, io, env));
+}
+
+function bundleSync(args: string[], io: CommandIo = processIo, env: NodeJS.ProcessEnv = process.env): number {
+  const parsed = parse(args, { key: { type: 'string' }, out: { type: 'string' }, reports: { type: 'string', default: 'reports' }, profile: { type: 'string' } }, bundleUsage, 'bundle', io);
+  if (typeof parsed === 'number') return parsed;
+  const v = parsed.values as unknown as { key?: string; out?: string; reports: string; profile?: string };
+  const fail = (m: string) => {
+    io.err(`token-conformance bundle: ${m}`);
+    return 2;
+  };
+  if (parsed.positionals.length > 0) return fail(`unexpected argument '${parsed.positionals[0]}'\n\n${bundleUsage}`);
+  if (!v.key || !v.out) return fail(`--key and --out are required\n\n${bundleUsage}`);
+  try {
+    const bundle = createBundle({ reportsDir: resolve(v.reports), key: loadPrivateKey(v.key), ...(v.profile ? { profile: v.profile } : {}), env });
+    mkdirSync(dirname(resolve(v.out)), { recursive: true });
+    writeFileSync(v.out, `${JSON.stringify(bundle, null, 2)}\n`);
+    const m = bundle.manifest;
+    if (m.transcripts === 0) io.err('token-conformance bundle: no HTTP transcripts found under transcripts/ (run the suite with `token-conformance run` first)');
+    if (!m.profileSha256) io.err('token-conformance bundle: no --profile given: the manifest carries no profile hash');
+    io.out(`BUNDLE written: ${v.out} — ${m.files.length} files (${m.transcripts} transcripts), suite ${m.suiteVersion}, target ${m.target}, verdict ${m.verdict}, ${m.waivers.length} waivers, signed by key ${m.publicKeySha256.slice(0, 16)}…`);
+    return 0;
+  } catch (error) {
+    if (error instanceof BundleError || error instanceof ReportError) return fail(error.message);
+    throw error;
+  }
+}
+
+export function verifyMain(args: string[], io: CommandIo = processIo): Promise<number> {
+  return Promise.resolve(verifySync(args, io));
+}
+
+function verifySync(args: string[], io: CommandIo = processIo): number {
+  const parsed = parse(args, { key: { type: 'string' }, extract: { type: 'string' } }, verifyUsage, 'verify', io);
+  if (typeof parsed === 'number') return parsed;
+  const v = parsed.values as unknown as { key?: string; extract?: string };
+  const fail = (m: string) => {
+    io.err(`token-conformance verify: ${m}`);
+    return 2;
+  };
+  if (parsed.positionals.length !== 1) return fail(`give exactly one BUNDLE file\n\n${verifyUsage}`);
+  if (!v.key) return fail(`--key PUBLIC.pem is required\n\n${verifyUsage}`);
+  const file = parsed.positionals[0]!;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    io.err(`NOT VERIFIED: ${file} is not readable JSON (${(error as Error).message})`);
+    return 1;
+  }
+  let key;
+  try {
+    key = loadPublicKey(v.key);
+  } catch (error) {
+    if (error instanceof BundleError) return fail(error.message);
+    throw error;
+  }
+  const result = verifyBundle(raw, key);
+  if (!result.ok) {
+    io.err(`NOT VERIFIED: ${file}`);
+    for (const p of result.problems) io.err(`  ${p}`);
+    return 1;
+  }
+  const m = result.manifest;
+  if (v.extract) {
+    const root = resolve(v.extract);
+    const files = (raw as { files: Record<string, string> }).files;
+    for (const f of m.files) {
+      const target = resolve(root, f.path);
+      if (!target.startsWith(root + sep)) return fail(`refusing to extract ${f.path} outside ${root}`);
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(target, files[f.path]!);
+    }
+  }
+  io.out(`VERIFIED: ${file} — signature valid (key ${publicKeyFingerprint(key).slice(0, 16)}…), ${m.files.length} files match their SHA-256; suite ${m.suiteVersion}, target ${m.target}, verdict ${m.verdict}, created ${m.createdAt}${m.profileSha256 ? `, profile sha256 ${m.profileSha256}` : ''}, ${m.waivers.length} waivers${v.extract ? `; extracted to ${v.extract}` : ''}`);
+  return 0;
+}
+
+export function keygenMain(args: string[], io: CommandIo = processIo): Promise<number> {
+  return Promise.resolve(keygenSync(args, io));
+}
+
+function keygenSync(args: string[], io: CommandIo = processIo): number {
+  const parsed = parse(args, { private: { type: 'string' }, public: { type: 'string' }, force: { type: 'boolean', default: false } }, keygenUsage, 'keygen', io);
+  if (typeof parsed === 'number') return parsed;
+  const v = parsed.values as unknown as { private?: string; public?: string; force: boolean };
+  if (!v.private || !v.public) {
+    io.err(`token-conformance keygen: --private and --public are required\n\n${keygenUsage}`);
+    return 2;
+  }
+  for (const f of [v.private, v.public]) {
+    if (existsSync(f) && !v.force) {
+      io.err(`token-conformance keygen: ${f} exists (give --force to replace it)`);
+      return 2;
+    }
+  }
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  for (const f of [v.private, v.public]) mkdirSync(dirname(resolve(f)), { recursive: true });
+  writeFileSync(v.private, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+  writeFileSync(v.public, publicKey.export({ type: 'spki', format: 'pem' }));
+  io.out(`wrote ${v.private} (private: keep it with the signer) and ${v.public} (public: give it to whoever verifies); key ${publicKeyFingerprint(publicKey).slice(0, 16)}…`);
+  return 0;
+}

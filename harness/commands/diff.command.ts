@@ -1,0 +1,47 @@
+// `npx token-conformance diff OLD.json NEW.json [--json]`: requirements newly failing, fixed and
+// changed between two runs, plus added/removed requirements. Exit 0 whatever changed (it informs;
+// `gate` decides), 2 on bad arguments or an unreadable report.
+import { parseArgs } from 'node:util';
+import { readReport, ReportError } from '../gate/gate.ts';
+import { diffReports, renderDiff } from '../gate/diff.ts';
+import { processIo, type CommandIo } from './gate.command.ts';
+
+const usage = `Usage: token-conformance diff OLD.json NEW.json [--json]
+
+  --json   print the comparison as JSON
+  --help
+
+Lists requirements newly failing (FAIL/UNCHECKED), newly warning, fixed (now PASS), every other
+verdict change, and requirements added or removed. Exit 0 (informative: \`gate\` decides the
+build); 2 on bad arguments or an unreadable report.`;
+
+export function diffMain(args: string[], io: CommandIo = processIo): Promise<number> {
+  return Promise.resolve(diffSync(args, io));
+}
+
+function diffSync(args: string[], io: CommandIo = processIo): number {
+  const fail = (message: string): number => {
+    io.err(`token-conformance diff: ${message}`);
+    return 2;
+  };
+  let parsed;
+  try {
+    parsed = parseArgs({ args, strict: true, allowPositionals: true, options: { json: { type: 'boolean', default: false }, help: { type: 'boolean', default: false } } });
+  } catch (error) {
+    return fail(`${(error as Error).message}\n\n${usage}`);
+  }
+  if (parsed.values.help) {
+    io.out(usage);
+    return 0;
+  }
+  if (parsed.positionals.length !== 2) return fail(`give OLD.json and NEW.json (got ${parsed.positionals.length} files)\n\n${usage}`);
+  const [oldFile, newFile] = parsed.positionals as [string, string];
+  try {
+    const d = diffReports(readReport(oldFile), readReport(newFile), { old: oldFile, new: newFile });
+    io.out(parsed.values.json ? JSON.stringify(d, null, 2) : renderDiff(d));
+  } catch (error) {
+    if (error instanceof ReportError) return fail(error.message);
+    throw error;
+  }
+  return 0;
+}

@@ -1,0 +1,103 @@
+// `npx token-conformance gate REPORT.json`: decides the build from a conformance report, after
+// waivers. Exit 0 pass (or break-glass), 1 fail, 2 bad arguments or an unreadable report/waivers.
+// Writes the decision to gate.json beside the report (or --out).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { actorFromEnv, decide, gateLine, readReport, ReportError } from '../gate/gate.ts';
+import { applyWaivers, loadWaivers, waiverLines, waiversOf, WaiversError } from '../gate/waivers.ts';
+
+const usage = `Usage: token-conformance gate REPORT.json [options]
+
+  --waivers FILE          apply a waivers file (schemas/waivers.schema.json); without it, the
+                          waivers recorded in the report (run --waivers) are judged again today
+  --strict                WARN blocks as well as FAIL
+  --break-glass "REASON"  exit 0 despite blocking failures; the overridden failures, the reason,
+                          who (GITHUB_ACTOR, else USER) and when are recorded in the gate file
+  --json                  print the decision as JSON on stdout (the one-line verdict goes to stderr)
+  --out FILE              where to write the decision (default: gate.json beside the report)
+  --as-of YYYY-MM-DD      judge waiver expiry as of this day (default: today), e.g. to see what
+                          the gate will say once a waiver has run out
+  --help
+
+Exit codes: 0 pass (or break-glass), 1 a blocking FAIL/UNCHECKED (or WARN with --strict), 2 bad
+arguments, an unreadable report or an invalid waivers file.`;
+
+export interface CommandIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+export const processIo: CommandIo = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
+export function gateMain(args: string[], io: CommandIo = processIo, now: Date = new Date(), env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  return Promise.resolve(gateSync(args, io, now, env));
+}
+
+function gateSync(args: string[], io: CommandIo = processIo, now: Date = new Date(), env: NodeJS.ProcessEnv = process.env): number {
+  const fail = (message: string): number => {
+    io.err(`token-conformance gate: ${message}`);
+    return 2;
+  };
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args, strict: true, allowPositionals: true,
+      options: {
+        waivers: { type: 'string' },
+        strict: { type: 'boolean', default: false },
+        'break-glass': { type: 'string' },
+        json: { type: 'boolean', default: false },
+        out: { type: 'string' },
+        'as-of': { type: 'string' },
+        help: { type: 'boolean', default: false },
+      },
+    });
+  } catch (error) {
+    return fail(`${(error as Error).message}\n\n${usage}`);
+  }
+  const v = parsed.values;
+  if (v.help) {
+    io.out(usage);
+    return 0;
+  }
+  if (parsed.positionals.length !== 1) return fail(`give exactly one REPORT.json (got ${parsed.positionals.length})\n\n${usage}`);
+  const breakGlassReason = v['break-glass']?.trim();
+  if (v['break-glass'] !== undefined && !breakGlassReason) return fail('--break-glass needs a reason, e.g. --break-glass "hotfix for INC-42, approved by on-call"');
+  const reportFile = parsed.positionals[0]!;
+  if (v['as-of'] !== undefined) {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(v['as-of']) || Number.isNaN(Date.parse(`${v['as-of']}T12:00:00Z`))) return fail(`--as-of must be a day YYYY-MM-DD (got '${v['as-of']}')`);
+    now = new Date(`${v['as-of']}T12:00:00Z`);
+  }
+  let report;
+  try {
+    report = readReport(reportFile);
+    if (v.waivers !== undefined) report = applyWaivers(report, loadWaivers(v.waivers), now);
+    else if (report.waivers) report = applyWaivers(report, waiversOf(report), now);
+  } catch (error) {
+    if (error instanceof ReportError || error instanceof WaiversError) return fail(error.message);
+    throw error;
+  }
+  const out = resolve(v.out ?? join(dirname(reportFile), 'gate.json'));
+  const decision = decide(report, {
+    strict: v.strict,
+    reportFile,
+    now,
+    ...(breakGlassReason ? { breakGlass: { reason: breakGlassReason, actor: actorFromEnv(env) } } : {}),
+  });
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(decision, null, 2)}\n`);
+  const line = gateLine(decision, v.out ?? (relative(process.cwd(), out) || out));
+  if (v.json) {
+    io.out(JSON.stringify(decision, null, 2));
+    io.err(line);
+  } else {
+    for (const l of waiverLines(report)) io.out(l);
+    if (decision.decision === 'break-glass') io.err('token-conformance gate: BREAK-GLASS — the build passes despite blocking failures; this override is recorded.');
+    else if (breakGlassReason && decision.decision === 'pass') io.err('token-conformance gate: --break-glass not needed: nothing blocks; no override recorded.');
+    io.out(line);
+  }
+  return decision.exitCode;
+}
