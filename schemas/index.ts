@@ -14,6 +14,7 @@ import type { GatewayError } from './src/gateway-error.ts';
 import { authoredSchemas } from './src/index.ts';
 import conformanceReportSchema from './conformance-report.schema.json' with { type: 'json' }; // emitted by harness/profile/emit-schema.ts
 import targetProfileSchema from './target-profile.schema.json' with { type: 'json' }; // emitted by harness/profile/emit-schema.ts
+import waiversSchema from './waivers.schema.json' with { type: 'json' }; // emitted by harness/gate/emit-waivers-schema.ts
 import type { InterpretationCatalogue, RequirementCatalogue } from './src/requirement-catalogue.ts';
 import type { TokenError } from './src/token-error.ts';
 import type { TokenRequestClientCredentials, TokenRequestPassword, TokenRequestRefreshToken } from './src/token-requests.ts';
@@ -53,6 +54,7 @@ const registry = {
   'interpretation-catalogue': entry<InterpretationCatalogue>(authoredSchemas['interpretation-catalogue']),
   'target-profile': entry<Record<string, unknown>>(targetProfileSchema),
   'conformance-report': entry<Record<string, unknown>>(conformanceReportSchema),
+  waivers: entry<Record<string, unknown>>(waiversSchema),
 } as const satisfies Record<string, SchemaEntry<unknown>>;
 
 /** The short id of a schema: the file schemas/<id>.schema.json, `$id` = schemaIdBase + `<id>.schema.json`. */
