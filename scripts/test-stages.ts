@@ -62,7 +62,9 @@ export function countMatrix(file: string): Counts | undefined {
   return { passed: okFaults + extra.filter(Boolean).length, failed: m.faults.length - okFaults + extra.filter((x) => !x).length, skipped: 0 };
 }
 
-// Opt-in until it fits the time budget of `npm test` (see harness/self-validation/README.md).
+// Opt-in: green (every fault detected, no false alarm, MUST coverage complete) but measured at
+// 578 s and 377 s wall, ~740 CPU-seconds on 2 cores: over the few minutes of the default `npm test`
+// (see Status in harness/self-validation/README.md).
 const selfValidationStage: Stage = {
   name: 'self-validation',
   optIn: true,

@@ -25,11 +25,18 @@ export interface Fault {
    * shown as such in the matrix.
    */
   collateral?: { ids: string[]; reason: string };
-  /** Areas to run (default: the areas of `breaks`). */
-  areas?: string[];
-  /** Extra requirement IDs whose checks are run too (their areas are not run in full). */
+  /**
+   * Extra requirement IDs whose checks are run too. By default a fault runs the checks of `breaks`,
+   * of `collateral` and of the sentinels (run-self-validation.ts), selected by their `@<ID>` tags.
+   */
   alsoRun?: string[];
-  /** Run only the checks of these requirement IDs instead of whole areas (for faults that break transport for everything). */
+  /** Run only the checks of these requirement IDs, no sentinels (for faults that break transport for everything). */
   onlyChecksOf?: string[];
+  /**
+   * Why this fault needs a reference server of its own (it burns server state a later fault would
+   * see: locked users, spent quotas, a moved clock). Without it the fault runs against its lane's
+   * shared server, unless one of its selected checks is @clock/@serial (those always get a fresh one).
+   */
+  freshServer?: string;
   create(env: FaultEnv): ProxyFault;
 }

@@ -154,6 +154,13 @@ export async function generateProxyCertificate(altNames: string[] = ['127.0.0.1'
 
 let sharedCertificate: Promise<{ key: string; cert: string }> | undefined;
 
+/** An upstream request that failed on a reused keep-alive socket the target had closed. */
+class StaleSocketError extends Error {
+  constructor(readonly cause: Error) {
+    super(cause.message);
+  }
+}
+
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const fault = options.fault ?? {};
   const upstream = new URL(options.upstream);
@@ -172,7 +179,19 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   let proxyHosts: string[] = [];
   const running: RunningProxy = { url: '', caFile, caPem: cert, requests: 0, close: () => Promise.resolve() };
 
-  const forward = (req: ProxyRequest): Promise<ProxyResponse> => new Promise((resolve, reject) => {
+  // A kept-alive upstream socket may be closed by the target (its keep-alive timeout) just as a
+  // request is written on it: the request never reached the target, so it is sent again on a new
+  // socket (Node's advice for `reusedSocket`). Anything else is the target's answer, or a 502.
+  const forward = async (req: ProxyRequest): Promise<ProxyResponse> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await forwardOnce(req);
+      } catch (error) {
+        if (!(error instanceof StaleSocketError) || attempt >= 3) throw error instanceof StaleSocketError ? error.cause : error;
+      }
+    }
+  };
+  const forwardOnce = (req: ProxyRequest): Promise<ProxyResponse> => new Promise((resolve, reject) => {
     const headers: Headers = { ...req.headers };
     const host = header(headers, 'host');
     // Our own host (the profile's address) becomes the upstream's; a foreign or absent Host goes on as is.
@@ -188,7 +207,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         resolve({ status: res.statusCode ?? 502, headers: h, body });
       }, reject);
     });
-    out.on('error', reject);
+    out.on('error', (error: NodeJS.ErrnoException) => {
+      reject(out.reusedSocket && (error.code === 'ECONNRESET' || error.message === 'socket hang up') ? new StaleSocketError(error) : error);
+    });
     for (const [name, value] of Object.entries(headers)) out.setHeader(name, value);
     out.end(req.body);
   });

@@ -1,12 +1,16 @@
 // The self-validation: the suite against each fault of the catalogue, through the fault-injecting
 // proxy in front of a bundled reference server, and a check that the clean run is clean.
 //
-//   node --import tsx harness/self-validation/run-self-validation.ts [--lanes N] [--workers N] [--only id,id] [--clean-report FILE]
+//   node --import tsx harness/self-validation/run-self-validation.ts [--lanes N] [--workers N|auto] [--only id,id] [--clean-report FILE]
+//
+// Fast by construction (see README.md, "The run"): each fault runs only the checks of its own
+// requirement IDs, its collateral and a few sentinels (selected by `@<ID>` tags, and only their
+// spec files loaded), one Playwright pass unless a selected check is @clock/@serial, against its
+// lane's shared reference server unless it needs a fresh one.
 //
 // Writes reports/self-validation/matrix.json and matrix.html (and one reports dir per fault under
 // reports/self-validation/runs/). Exit 1 when a fault goes undetected, a false alarm appears, the
 // clean run is not clean, or a MUST requirement is neither reached nor listed with a reason.
-import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +19,7 @@ import { loadCatalogue, repoRoot } from '../catalogue/catalogue.ts';
 import { loadProfile, type LoadedProfile } from '../profile/load-profile.ts';
 import type { TargetProfile } from '../profile/profile.schema.ts';
 import { applyListening, referenceArgsFor, startReference, startReferenceServers, type ReferenceServer } from '../reference/start-reference.ts';
+import { runMain, type Pass } from '../commands/run.command.ts';
 import type { ConformanceReport } from '../reporter/report.schema.ts';
 import type { Fault, FaultEnv } from './fault.ts';
 import { faults as catalogue, unreachable } from './faults/index.ts';
@@ -27,6 +32,8 @@ export interface FaultResult {
   breaks: string[];
   collateral: string[];
   grep: string;
+  /** How the fault was run: the checks selected (from the clean run's checks.json), the passes, the server. */
+  run: { checks: number | null; passes: Pass[]; specs: number | null; server: 'shared' | 'fresh'; workers: number };
   detected: boolean;
   missed: { id: string; verdict: string }[];
   falseAlarms: { id: string; verdict: string; reason?: string }[];
@@ -47,17 +54,65 @@ export interface Matrix {
 
 const slowChecks = ['ERR-GW-2000'];
 
-/** The Playwright grep of a fault: its areas (or its requirement IDs), never the 30-s quota check unless asked. */
-export function grepFor(fault: Fault, areaOf: Map<string, string>): string {
-  const tagEnd = '(?![\\w-])';
-  const selection = fault.onlyChecksOf
-    ? fault.onlyChecksOf.map((id) => `@${id}${tagEnd}`)
-    : [...new Set([...(fault.areas ?? fault.breaks.map((id) => areaOf.get(id) ?? 'unknown'))])].map((a) => `@${a}${tagEnd}`)
-      .concat((fault.alsoRun ?? []).map((id) => `@${id}${tagEnd}`));
-  // Never the 30-s quota check unless the fault is about it; never the property checks (one property
-  // check cites many requirements, so one counterexample would read as many broken requirements).
-  const excluded = [...slowChecks.filter((id) => !fault.breaks.includes(id)).map((id) => `@${id}${tagEnd}`), 'property: '];
-  return `^${excluded.length ? `(?![\\s\\S]*(?:${excluded.join('|')}))` : ''}(?=[\\s\\S]*(?:${selection.join('|')}))`;
+/**
+ * Run under every fault besides its own checks: a few fast checks across the suite (none of them
+ * @clock/@serial), so that a fault that breaks far more than it declares (a proxy that breaks
+ * every token response, every protected call, TLS…) shows up as false alarms.
+ */
+export const sentinels = ['TOKEN-RESP-001', 'ERR-TOK-004', 'BEARER-001', 'ERR-GW-1201'];
+
+/** The requirement IDs whose checks a fault runs: its breaks, collateral, alsoRun and the sentinels (or onlyChecksOf). */
+export function selectedIds(fault: Fault): string[] {
+  return [...new Set(fault.onlyChecksOf ?? [...fault.breaks, ...(fault.collateral?.ids ?? []), ...(fault.alsoRun ?? []), ...sentinels])];
+}
+
+const tagEnd = '(?![\\w-])';
+
+/** The Playwright grep of a fault: the `@<ID>` tags of its selected IDs; never a property check, never the 30-s quota check unless asked. */
+export function grepFor(fault: Fault): string {
+  const selection = selectedIds(fault).map((id) => `@${id}${tagEnd}`);
+  // Property checks (@property-<name>) are left out: one property check cites many requirements,
+  // so one counterexample would read as many broken requirements.
+  const excluded = ['@property-', ...slowChecks.filter((id) => !fault.breaks.includes(id)).map((id) => `@${id}${tagEnd}`)];
+  return `^(?![\\s\\S]*(?:${excluded.join('|')}))(?=[\\s\\S]*(?:${selection.join('|')}))`;
+}
+
+/** One check of the clean run's checks.json (the conformance reporter's raw outcomes). */
+export interface CleanCheck { title: string; file: string; project: string; requirementIds: string[] }
+
+export interface RunPlan {
+  grep: string;
+  /** Selected checks (null: no clean checks.json to plan from, so everything is loaded and both passes run). */
+  checks: number | null;
+  /** Spec files to load (undefined: all). */
+  specs?: string[];
+  passes: Pass[];
+}
+
+/**
+ * What a fault's run needs, worked out from the clean run's checks.json without starting
+ * Playwright: which checks the grep selects (matched against each check's title and `@<ID>` tags,
+ * plus `@property-` for the property specs), so which spec files to load and whether the
+ * time-travel pass (@clock/@serial checks) is needed at all.
+ */
+export function planFor(fault: Fault, clean: CleanCheck[] | undefined): RunPlan {
+  const grep = grepFor(fault);
+  if (!clean) return { grep, checks: null, passes: ['conformance', 'time-travel'] };
+  const re = new RegExp(grep);
+  const selected = clean.filter((c) => re.test(`${c.title} ${c.requirementIds.map((id) => `@${id}`).join(' ')}${c.file.startsWith('specs/properties/') ? ' @property-' : ''}`));
+  const passes: Pass[] = selected.some((c) => c.project === 'time-travel')
+    ? (selected.some((c) => c.project !== 'time-travel') ? ['conformance', 'time-travel'] : ['time-travel'])
+    : ['conformance'];
+  return { grep, checks: selected.length, specs: [...new Set(selected.map((c) => c.file))].sort(), passes };
+}
+
+export function readCleanChecks(file: string): CleanCheck[] | undefined {
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as { checks?: CleanCheck[] };
+    return Array.isArray(parsed.checks) && parsed.checks.length > 0 ? parsed.checks : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Judges one fault run from its conformance report. */
@@ -93,47 +148,59 @@ function proxiedProfile(base: TargetProfile, upstream: string, proxyUrl: string,
   return p;
 }
 
-function runConformance(args: string[], logFile: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const log = createWriteStream(logFile);
-    const env: NodeJS.ProcessEnv = { ...process.env, CI: '1' };
-    delete env.FORCE_COLOR;
-    const child = spawn(process.execPath, [join(repoRoot, 'bin', 'token-conformance.js'), 'run', ...args], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout.pipe(log, { end: false });
-    child.stderr.pipe(log, { end: false });
-    child.once('error', reject);
-    child.once('close', (code) => {
-      log.end();
-      resolve(code ?? 1);
-    });
-  });
+/**
+ * One `token-conformance run`, in this process (no node + tsx start per fault): its terminal output
+ * goes to the fault's run.log. Playwright itself still runs as a child of `run`.
+ */
+async function runConformance(args: string[], logFile: string): Promise<number> {
+  const log = createWriteStream(logFile);
+  const write = (line: string) => void log.write(`${line}\n`);
+  try {
+    return await runMain(args, { out: write, err: write });
+  } finally {
+    await new Promise<void>((resolve) => log.end(resolve));
+  }
 }
 
 export async function main(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv, options: {
-      lanes: { type: 'string', default: '2' },
-      workers: { type: 'string', default: '2' },
+      lanes: { type: 'string', default: '3' },
+      workers: { type: 'string', default: 'auto' },
       only: { type: 'string' },
       'clean-report': { type: 'string', default: join(repoRoot, 'reports', 'conformance.json') },
+      'clean-checks': { type: 'string', default: join(repoRoot, 'reports', 'checks.json') },
       out: { type: 'string', default: join(repoRoot, 'reports', 'self-validation') },
     },
   });
   const started = Date.now();
+  // The runs' Playwright children: CI settings (dot reporter, forbidOnly), no colours in run.log.
+  process.env.CI = '1';
+  delete process.env.FORCE_COLOR;
   const outDir = values.out;
   const runsDir = join(outDir, 'runs');
-  rmSync(runsDir, { recursive: true, force: true });
+  rmSync(runsDir, { recursive: true, force: true, maxRetries: 5 });
   mkdirSync(runsDir, { recursive: true });
   const requirements = loadCatalogue();
-  const areaOf = new Map(requirements.map((r) => [r.id, r.area]));
   const only = values.only?.split(',');
   const selected = only ? catalogue.filter((f) => only.includes(f.id)) : catalogue;
+  if (values.workers !== 'auto' && !/^[1-9]\d*$/.test(values.workers)) throw new Error(`--workers must be auto or a positive integer (got '${values.workers}')`);
+  // Plans from the clean run's checks.json; faults that need a fresh server (the slow ones) first,
+  // so that the lanes end together.
+  const cleanChecks = readCleanChecks(values['clean-checks']);
+  const plans = new Map(selected.map((f) => [f.id, planFor(f, cleanChecks)]));
+  const needsFresh = (f: Fault) => f.freshServer !== undefined || plans.get(f.id)!.passes.includes('time-travel');
+  const queue = [...selected].sort((a, b) => Number(needsFresh(b)) - Number(needsFresh(a)));
+  // 1 worker unless many checks: a worker's start (loading the fixtures and specs) costs more than
+  // the few seconds its checks take, and the lanes already keep both cores busy.
+  const workersFor = (plan: RunPlan) => (values.workers !== 'auto' ? Number(values.workers) : plan.checks !== null && plan.checks <= 40 ? 1 : 2);
 
   const loaded = loadProfile(join(repoRoot, 'profiles', 'reference.json'));
   const temp = mkdtempSync(join(tmpdir(), 'token-conformance-sv-'));
   const lanes = Math.max(1, Math.min(Number(values.lanes), selected.length));
   const out = (line: string) => process.stdout.write(`${line}\n`);
-  out(`self-validation: ${selected.length} faults, ${lanes} lanes, ${values.workers} workers per run`);
+  out(`self-validation: ${selected.length} faults (${queue.filter(needsFresh).length} on a fresh server), ${lanes} lanes, ${values.workers} workers per run` +
+    (cleanChecks ? '' : ` — no clean checks file ${values['clean-checks']}: every spec loaded, both passes run`));
 
   // One reference set (sandbox + production, for the other environment's token); more sandboxes for more lanes.
   const first = await startReferenceServers({ logDir: temp, profile: loaded.profile });
@@ -141,58 +208,89 @@ export async function main(argv: string[]): Promise<number> {
   const env = faultEnv(loaded, otherToken);
   const results: FaultResult[] = [];
   let next = 0;
+  const live = new Set<ReferenceServer>();
+  const track = async (server: Promise<ReferenceServer>) => {
+    const s = await server;
+    live.add(s);
+    return s;
+  };
+  const stop = async (server: ReferenceServer | undefined) => {
+    if (!server) return;
+    live.delete(server);
+    await server.stop();
+  };
   const laneWork = async (lane: number) => {
     const laneDir = join(temp, `lane-${lane}`);
     mkdirSync(laneDir);
-    for (;;) {
-      const fault = selected[next++];
-      if (!fault) return;
-      // A fresh sandbox per fault: no state (burnt tokens, locked users, quotas) leaks from one fault into the next.
-      let server: ReferenceServer | undefined;
-      const t0 = Date.now();
-      const grep = grepFor(fault, areaOf);
-      const reportsDir = join(runsDir, fault.id);
-      let result: FaultResult;
-      try {
-        server = await startReference({ logDir: laneDir, extraArgs: referenceArgsFor(loaded.profile) });
-        const upstream = new URL(server.listening.authUrlUs).origin;
-        const base = applyListening(loaded.profile, server.listening);
-        const proxy = await startProxy({ upstream, upstreamCa: server.listening.caFile ? readFileSync(server.listening.caFile, 'utf8') : undefined, fault: fault.create(env), dir: laneDir });
+    // The lane's shared sandbox (lane 1 reuses the one started above), started when first needed.
+    let shared: ReferenceServer | undefined = lane === 1 ? first.server : undefined;
+    try {
+      for (;;) {
+        const fault = queue[next++];
+        if (!fault) return;
+        const plan = plans.get(fault.id)!;
+        const fresh = needsFresh(fault);
+        const workers = workersFor(plan);
+        const t0 = Date.now();
+        const reportsDir = join(runsDir, fault.id);
+        const run: FaultResult['run'] = { checks: plan.checks, passes: plan.passes, specs: plan.specs?.length ?? null, server: fresh ? 'fresh' : 'shared', workers };
+        let result: FaultResult;
+        // A fresh sandbox for a fault that burns server state (or moves its clock): nothing leaks into the next fault.
+        let own: ReferenceServer | undefined;
         try {
-          const profile = proxiedProfile(base, upstream, proxy.url, proxy.caFile, proxy.plainUrl, otherToken);
-          // The profile holds the demo secrets of a local target: a private temp dir, never reports/.
-          const profileFile = join(laneDir, `${fault.id}.profile.json`);
-          writeFileSync(profileFile, JSON.stringify(profile, null, 2), { mode: 0o600 });
-          mkdirSync(reportsDir, { recursive: true });
-          await runConformance(['--target', profileFile, '--grep', grep, '--reports', reportsDir, '--workers', values.workers], join(reportsDir, 'run.log'));
-          rmSync(profileFile, { force: true });
+          const freshDir = join(laneDir, fault.id);
+          if (fresh) mkdirSync(freshDir);
+          const server = fresh
+            ? (own = await track(startReference({ logDir: freshDir, extraArgs: referenceArgsFor(loaded.profile) })))
+            : (shared ??= await track(startReference({ logDir: laneDir, extraArgs: referenceArgsFor(loaded.profile) })));
+          const upstream = new URL(server.listening.authUrlUs).origin;
+          const base = applyListening(loaded.profile, server.listening);
+          const proxy = await startProxy({ upstream, upstreamCa: server.listening.caFile ? readFileSync(server.listening.caFile, 'utf8') : undefined, fault: fault.create(env), dir: laneDir });
+          try {
+            const profile = proxiedProfile(base, upstream, proxy.url, proxy.caFile, proxy.plainUrl, otherToken);
+            // The profile holds the demo secrets of a local target: a private temp dir, never reports/.
+            const profileFile = join(laneDir, `${fault.id}.profile.json`);
+            writeFileSync(profileFile, JSON.stringify(profile, null, 2), { mode: 0o600 });
+            mkdirSync(reportsDir, { recursive: true });
+            await runConformance(['--target', profileFile, '--grep', plan.grep, '--reports', reportsDir, '--workers', String(workers),
+              '--passes', plan.passes.join(','), ...(plan.specs ?? []).flatMap((f) => ['--spec', f])], join(reportsDir, 'run.log'));
+            rmSync(profileFile, { force: true });
+          } finally {
+            await proxy.close();
+          }
+          const reportFile = join(reportsDir, 'conformance.json');
+          if (!existsSync(reportFile)) throw new Error(`no conformance report (see ${join(reportsDir, 'run.log')})`);
+          const report = JSON.parse(readFileSync(reportFile, 'utf8')) as ConformanceReport;
+          result = { id: fault.id, title: fault.title, breaks: fault.breaks, collateral: fault.collateral?.ids ?? [], grep: plan.grep, run, ...judge(fault, report), durationMs: Date.now() - t0 };
+        } catch (error) {
+          result = {
+            id: fault.id, title: fault.title, breaks: fault.breaks, collateral: fault.collateral?.ids ?? [], grep: plan.grep, run, detected: false,
+            missed: fault.breaks.map((id) => ({ id, verdict: 'not run' })), falseAlarms: [], collateralSeen: [], verdicts: {}, durationMs: Date.now() - t0,
+            problem: (error as Error).message,
+          };
         } finally {
-          await proxy.close();
+          await stop(own);
         }
-        const reportFile = join(reportsDir, 'conformance.json');
-        if (!existsSync(reportFile)) throw new Error(`no conformance report (see ${join(reportsDir, 'run.log')})`);
-        const report = JSON.parse(readFileSync(reportFile, 'utf8')) as ConformanceReport;
-        result = { id: fault.id, title: fault.title, breaks: fault.breaks, collateral: fault.collateral?.ids ?? [], grep, ...judge(fault, report), durationMs: Date.now() - t0 };
-      } catch (error) {
-        result = {
-          id: fault.id, title: fault.title, breaks: fault.breaks, collateral: fault.collateral?.ids ?? [], grep, detected: false,
-          missed: fault.breaks.map((id) => ({ id, verdict: 'not run' })), falseAlarms: [], collateralSeen: [], verdicts: {}, durationMs: Date.now() - t0,
-          problem: (error as Error).message,
-        };
-      } finally {
-        await server?.stop();
+        results.push(result);
+        const mark = result.detected && result.falseAlarms.length === 0 ? 'ok  ' : 'FAIL';
+        out(`  ${mark} ${fault.id.padEnd(36)} ${(result.durationMs / 1000).toFixed(1).padStart(5)} s  ${String(plan.checks ?? '?').padStart(3)} checks ${fresh ? 'fresh ' : 'shared'} ${plan.passes.length} pass${plan.passes.length > 1 ? 'es' : '  '}  breaks ${fault.breaks.join(', ')}` +
+          (result.missed.length ? ` — MISSED ${result.missed.map((m) => `${m.id}=${m.verdict}`).join(', ')}` : '') +
+          (result.falseAlarms.length ? ` — FALSE ALARM ${result.falseAlarms.map((m) => `${m.id}=${m.verdict}`).join(', ')}` : '') +
+          (result.problem ? ` — ${result.problem}` : ''));
       }
-      results.push(result);
-      const mark = result.detected && result.falseAlarms.length === 0 ? 'ok  ' : 'FAIL';
-      out(`  ${mark} ${fault.id.padEnd(36)} ${(result.durationMs / 1000).toFixed(1).padStart(5)} s  breaks ${fault.breaks.join(', ')}` +
-        (result.missed.length ? ` — MISSED ${result.missed.map((m) => `${m.id}=${m.verdict}`).join(', ')}` : '') +
-        (result.falseAlarms.length ? ` — FALSE ALARM ${result.falseAlarms.map((m) => `${m.id}=${m.verdict}`).join(', ')}` : '') +
-        (result.problem ? ` — ${result.problem}` : ''));
+    } finally {
+      if (lane !== 1) await stop(shared);
     }
   };
+  // Interrupted (Ctrl-C, or the npm test stage stopped): stop every server this run started.
+  const stopAll = () => void Promise.all([first.stop(), ...[...live].map((s) => s.stop())].map((p) => p.catch(() => undefined))).finally(() => process.exit(130));
+  process.once('SIGINT', stopAll);
+  process.once('SIGTERM', stopAll);
   try {
     await Promise.all(Array.from({ length: lanes }, (_, i) => laneWork(i + 1)));
   } finally {
+    process.off('SIGINT', stopAll);
+    process.off('SIGTERM', stopAll);
     await first.stop();
     rmSync(temp, { recursive: true, force: true });
   }

@@ -38,6 +38,7 @@ export const errorFaults: Fault[] = [
   },
   {
     id: 'error-text-plain', title: 'token errors with Content-Type text/plain', breaks: ['ERR-TOK-001'],
+    collateral: { ids: ['ERR-TOK-004'], reason: 'the fault changes every token error, and the ERR-TOK-004 check reads the unsupported_grant_type error as a JSON error response' },
     create: () => ({ onResponse: (res, _req, ctx) => (isToken(ctx) && errorBody(res) ? { ...res, headers: { ...res.headers, 'content-type': 'text/plain; charset=utf-8' } } : res) }),
   },
   {
@@ -47,6 +48,7 @@ export const errorFaults: Fault[] = [
   },
   {
     id: 'error-description-quote', title: 'error_description with a double quote and a non-ASCII character', breaks: ['ERR-TOK-003'],
+    collateral: { ids: ['ERR-TOK-004'], reason: 'the fault changes every token error, and the ERR-TOK-004 check validates the unsupported_grant_type error against the error schema, which limits error_description to RFC 6749 characters' },
     create: () => ({ onResponse: (res, _req, ctx) => (isToken(ctx) && errorBody(res) ? withJson(res, { ...errorBody(res), error_description: 'the "request" is refusé' }) : res) }),
   },
   {
@@ -55,6 +57,7 @@ export const errorFaults: Fault[] = [
   },
   {
     id: 'error-with-access-token', title: 'token errors carry an access_token member', breaks: ['ERR-TOK-005'],
+    collateral: { ids: ['ERR-TOK-004'], reason: 'the fault changes every token error, and the ERR-TOK-004 check validates the unsupported_grant_type error against the error schema, which has no access_token member' },
     create: () => ({ onResponse: (res, _req, ctx) => (isToken(ctx) && errorBody(res) ? withJson(res, { ...errorBody(res), access_token: 'leaked-token-0123456789abcdef' }) : res) }),
   },
   {

@@ -21,7 +21,7 @@ export const gatewayFaults: Fault[] = [
   },
   {
     id: 'unauthenticated-let-through', title: 'a protected call without Authorization is let through (the gateway injects a valid token)', breaks: ['BEARER-002'],
-    collateral: { ids: ['BEARER-013', 'BEARER-019', 'BEARER-011'], reason: 'these checks also send calls without credentials and expect the 401' },
+    collateral: { ids: ['BEARER-013', 'BEARER-019', 'BEARER-011', 'ERR-GW-1201'], reason: 'these checks also send calls without credentials and expect the 401 (ERR-GW-1201: its gateway code 000-1201 for a call without an Authorization header)' },
     create: (env) => ({
       async onRequest(req, ctx) {
         const c = env.clients.usClient;
@@ -93,7 +93,6 @@ export const gatewayFaults: Fault[] = [
   {
     id: 'version-check-missing', title: 'the gateway serves any version segment (and none) as v1', breaks: ['ERR-GW-1020'],
     collateral: { ids: ['ERR-GW-GEN-001', 'ERR-GW-GEN-002', 'ERR-GW-GEN-003', 'ERR-GW-GEN-004'], reason: 'their sample of rejections includes a call without a version segment, now answered 200' },
-    areas: ['gateway'],
     create: () => ({
       onRequest(req, ctx) {
         if (!gateway(ctx.kind) || !req.path.startsWith('/')) return req;
@@ -106,7 +105,6 @@ export const gatewayFaults: Fault[] = [
   {
     id: 'gateway-code-outside-table', title: 'the 000-5003 rejection carries 000-9999, a code outside the §7.2 table', breaks: ['ERR-GW-GEN-001'],
     collateral: { ids: ['ERR-GW-5003', 'ERR-GW-GEN-002', 'ERR-GW-GEN-003'], reason: 'the same response is the 000-5003 check\'s, and its message no longer matches its code' },
-    areas: ['gateway'],
     create: () => ({
       onResponse(res, _req, ctx) {
         const body = gateway(ctx.kind) ? jsonOf(res.body) : undefined;
@@ -117,7 +115,6 @@ export const gatewayFaults: Fault[] = [
   {
     id: 'gateway-codes-swapped', title: 'gateway codes 000-1201 and 000-1202 swapped', breaks: ['ERR-GW-1201', 'ERR-GW-1202'],
     collateral: { ids: ['ERR-GW-GEN-003'], reason: 'the message no longer matches the code' },
-    areas: ['gateway'],
     create: () => ({
       onResponse(res, _req, ctx) {
         const body = gateway(ctx.kind) ? jsonOf(res.body) : undefined;

@@ -21,7 +21,6 @@ async function recordIssuance(res: ProxyResponse, ctx: Parameters<NonNullable<Re
 export const lifecycleFaults: Fault[] = [
   {
     id: 'clock-control-ignored', title: 'access and refresh tokens never expire (the clock advance is swallowed; the current time is answered)', breaks: ['STATE-AT-EXP-001', 'STATE-RT-EXP-001'],
-    areas: ['lifecycle'],
     create: () => ({
       async onRequest(req, ctx) {
         if (ctx.kind !== 'clock' || req.method !== 'POST') return req;
@@ -33,7 +32,6 @@ export const lifecycleFaults: Fault[] = [
   },
   {
     id: 'access-token-expires-early', title: 'access tokens refused after half of expires_in', breaks: ['LIMIT-AT-LIFETIME-001'],
-    areas: ['limits'],
     create: () => ({
       onResponse: async (res, _req, ctx) => {
         await recordIssuance(res, ctx);
@@ -50,7 +48,6 @@ export const lifecycleFaults: Fault[] = [
   },
   {
     id: 'refresh-token-dies-with-access-token', title: 'a refresh token is refused once its access token has expired', breaks: ['STATE-RT-UNUSED-002', 'LIMIT-RT-LIFETIME-001'],
-    areas: ['lifecycle', 'limits'],
     create: () => ({
       onResponse: async (res, _req, ctx) => {
         await recordIssuance(res, ctx);
@@ -68,7 +65,6 @@ export const lifecycleFaults: Fault[] = [
   {
     id: 'refresh-token-reusable', title: 'a used refresh token can be used again (the first successful refresh is replayed)', breaks: ['STATE-RT-USED-001', 'STATE-RT-USED-002', 'LIMIT-RT-USES-001'],
     collateral: { ids: ['STATE-RT-FAMILY-001', 'STATE-RT-FAMILY-002'], reason: 'family revocation on reuse is never triggered when reuse succeeds' },
-    areas: ['lifecycle', 'limits'],
     create: () => ({
       async onRequest(req, ctx) {
         if (!isToken(ctx) || grantOf(req) !== 'refresh_token') return req;
@@ -88,7 +84,6 @@ export const lifecycleFaults: Fault[] = [
   },
   {
     id: 'client-credentials-cached', title: 'client_credentials answered from a cache that ignores expiry (the first token of a client is returned forever)', breaks: ['STATE-AT-EXP-002'],
-    areas: ['lifecycle'],
     create: () => ({
       async onRequest(req, ctx) {
         if (!isToken(ctx) || grantOf(req) !== 'client_credentials') return req;
@@ -103,8 +98,7 @@ export const lifecycleFaults: Fault[] = [
   },
   {
     id: 'cc-token-refused-by-api', title: 'the protected API refuses client_credentials access tokens', breaks: ['STATE-CC-001'],
-    collateral: { ids: ['STATE-AT-EXP-001', 'STATE-AT-EXP-002'], reason: 'their setup checks that a fresh client_credentials token is accepted' },
-    areas: ['lifecycle'],
+    collateral: { ids: ['STATE-AT-EXP-001', 'STATE-AT-EXP-002', 'BEARER-001'], reason: 'their setup checks that a fresh client_credentials token is accepted (BEARER-001: a protected call with a client_credentials token must answer 200)' },
     create: () => ({
       onResponse(res, req, ctx) {
         const body = isToken(ctx) && grantOf(req) === 'client_credentials' ? tokenBody(res) : undefined;
@@ -116,8 +110,7 @@ export const lifecycleFaults: Fault[] = [
   },
   {
     id: 'pw-token-refused-by-api', title: 'the protected API refuses password-grant access tokens', breaks: ['STATE-PW-001'],
-    collateral: { ids: ['STATE-AT-EXP-001', 'STATE-PW-002', 'STATE-RT-FAMILY-002', 'STATE-AT-AFTER-REFRESH-001', 'STATE-RT-USED-001'], reason: 'their setup checks that a fresh password-grant token is accepted' },
-    areas: ['lifecycle'],
+    collateral: { ids: ['STATE-AT-EXP-001', 'STATE-PW-002', 'STATE-RT-FAMILY-002', 'STATE-AT-AFTER-REFRESH-001', 'STATE-RT-USED-001', 'BEARER-001'], reason: 'their setup checks that a fresh password-grant token is accepted (BEARER-001: a protected call with a password-grant token must answer 200)' },
     create: () => ({
       onResponse(res, req, ctx) {
         const body = isToken(ctx) && grantOf(req) === 'password' ? tokenBody(res) : undefined;
@@ -129,7 +122,6 @@ export const lifecycleFaults: Fault[] = [
   },
   {
     id: 'pw-grant-replayed-while-unused', title: 'a second password grant while the first refresh token is unused returns the first response again', breaks: ['STATE-PW-002'],
-    areas: ['lifecycle'],
     create: () => ({
       async onRequest(req, ctx) {
         if (!isToken(ctx)) return req;
@@ -150,7 +142,6 @@ export const lifecycleFaults: Fault[] = [
   },
   {
     id: 'password-age-ignored', title: 'the 45-day rule is ignored (the expired user\'s grant is made as the current user)', breaks: ['LIMIT-PWD-001'],
-    areas: ['limits'],
     create: (env) => ({
       onRequest(req, ctx) {
         const expired = env.users.expiredUser;
@@ -163,7 +154,6 @@ export const lifecycleFaults: Fault[] = [
   {
     id: 'no-rate-limit', title: 'no rate limiting: a 429 from the gateway is replaced by a replay of the last 200 of that call', breaks: ['LIMIT-RATE-001'],
     collateral: { ids: ['LIMIT-RATE-002'], reason: 'LIMIT-RATE-002 needs a rate-limited response first' },
-    areas: ['limits'],
     create: () => ({
       onResponse(res, req, ctx) {
         if (ctx.kind !== 'gateway') return res;

@@ -77,7 +77,7 @@ export const tokenRequestFaults: Fault[] = [
   },
   {
     id: 'missing-grant-type-accepted', title: 'a token request without grant_type treated as client_credentials', breaks: ['TOKEN-REQ-009'],
-    collateral: { ids: ['ERR-TOK-001', 'ERR-TOK-002', 'ERR-TOK-003', 'ERR-TOK-005', 'ERR-TOK-006', 'ERR-TOK-008', 'TOKEN-RESP-008'], reason: 'the "every token error" checks include the condition "grant_type missing", which now succeeds' },
+    collateral: { ids: ['ERR-TOK-001', 'ERR-TOK-002', 'ERR-TOK-003', 'ERR-TOK-005', 'ERR-TOK-006', 'ERR-TOK-008', 'TOKEN-RESP-008', 'TOKEN-REQ-002'], reason: 'the "every token error" checks include the condition "grant_type missing", which now succeeds; TOKEN-REQ-002 compares a request with and without ;charset=UTF-8 for two cases, and its error case is "a request without grant_type", whose setup assertion (no token without the charset) now fails' },
     create: () => ({
       onRequest(req, ctx) {
         const f = fields(req);

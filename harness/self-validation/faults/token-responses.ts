@@ -17,9 +17,11 @@ const rewriteSuccess = (id: string, title: string, breaks: string[], edit: (body
 export const tokenResponseFaults: Fault[] = [
   rewriteSuccess('token-type-lowercase', 'token_type "bearer" instead of "Bearer"', ['TOKEN-RESP-003'], (b) => ({ ...b, token_type: 'bearer' })),
   rewriteSuccess('expires-in-string', 'expires_in as a string ("3600")', ['TOKEN-RESP-004'], (b) => ({ ...b, expires_in: String(b.expires_in) })),
-  rewriteSuccess('access-token-non-ascii', 'access_token with a non-ASCII character appended', ['TOKEN-RESP-002'], (b) => ({ ...b, access_token: `${String(b.access_token)}é` })),
+  rewriteSuccess('access-token-non-ascii', 'access_token with a non-ASCII character appended', ['TOKEN-RESP-002'], (b) => ({ ...b, access_token: `${String(b.access_token)}é` }),
+    { ids: ['BEARER-001'], reason: 'BEARER-001 sends an issued access token to the protected API; with a non-ASCII character it cannot be sent as a Bearer credential' }),
   {
     id: 'success-status-201', title: 'successful token responses answered with 201 Created', breaks: ['TOKEN-RESP-001'],
+    collateral: { ids: ['BEARER-001', 'ERR-GW-1201'], reason: 'their setup obtains an access token and requires a 200 token response (ERR-GW-1201: the valid token sent with a wrong scheme)' },
     create: () => ({ onResponse: (res, _req, ctx) => (isToken(ctx) && tokenBody(res) ? { ...res, status: 201 } : res) }),
   },
   {

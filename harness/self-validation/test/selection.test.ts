@@ -1,0 +1,72 @@
+// What a fault runs: the checks of its IDs, collateral and sentinels (by `@<ID>` tag), never a
+// property check; one pass unless a selected check is @clock/@serial; only the spec files needed.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { parseRunArgs } from '../../commands/run.command.ts';
+import type { Fault } from '../fault.ts';
+import { faults } from '../faults/index.ts';
+import { grepFor, planFor, selectedIds, sentinels, type CleanCheck } from '../run-self-validation.ts';
+
+const fault = (over: Partial<Fault>): Fault => ({ id: 'f', title: 'f', breaks: ['TOKEN-REQ-002'], create: () => ({}), ...over });
+const check = (title: string, file: string, project: string, ids: string[]): CleanCheck => ({ title: `${file} › ${title}`, file, project, requirementIds: ids });
+
+const clean: CleanCheck[] = [
+  check('TOKEN-REQ-002 at US', 'specs/token-requests/media-type.spec.ts', 'conformance', ['TOKEN-REQ-002']),
+  check('TOKEN-REQ-002x at US', 'specs/token-requests/other.spec.ts', 'conformance', ['TOKEN-REQ-0021']),
+  check('STATE-AT-EXP-001 with the clock', 'specs/lifecycle/access-token.spec.ts', 'time-travel', ['STATE-AT-EXP-001']),
+  check('property: token endpoint input', 'specs/properties/token-endpoint-input.spec.ts', 'time-travel', ['TOKEN-REQ-002', 'ERR-TOK-004']),
+  check('ERR-GW-2000 quota', 'specs/gateway/rate-limits.spec.ts', 'time-travel', ['ERR-GW-2000']),
+  ...sentinels.map((id) => check(`${id} sentinel`, `specs/sentinel/${id}.spec.ts`, 'conformance', [id])),
+];
+
+void describe('self-validation: the selection of a fault', () => {
+  void test('breaks, collateral, alsoRun and the sentinels; onlyChecksOf replaces them all', () => {
+    const ids = selectedIds(fault({ collateral: { ids: ['ERR-TOK-001'], reason: 'r' }, alsoRun: ['VER-001'] }));
+    for (const id of ['TOKEN-REQ-002', 'ERR-TOK-001', 'VER-001', ...sentinels]) assert.ok(ids.includes(id), id);
+    assert.deepEqual(selectedIds(fault({ onlyChecksOf: ['SEC-TLS-002'] })), ['SEC-TLS-002']);
+  });
+
+  void test('the grep matches whole @<ID> tags only, and never a @property- check or the quota check', () => {
+    const re = new RegExp(grepFor(fault({})));
+    assert.ok(re.test('media-type › TOKEN-REQ-002 at US @must @token-requests @TOKEN-REQ-002'));
+    assert.ok(!re.test('other › x @must @TOKEN-REQ-0021'));
+    assert.ok(!re.test('property: input @TOKEN-REQ-002 @property-token-endpoint-input @serial'));
+    assert.ok(!re.test('quota @ERR-GW-2000 @TOKEN-REQ-002'));
+    assert.ok(new RegExp(grepFor(fault({ breaks: ['ERR-GW-2000'] }))).test('quota @ERR-GW-2000'));
+  });
+
+  void test('plans one pass and only the spec files of the selected checks', () => {
+    const plan = planFor(fault({}), clean);
+    assert.deepEqual(plan.passes, ['conformance']);
+    assert.equal(plan.checks, 1 + sentinels.length);
+    assert.ok(plan.specs?.includes('specs/token-requests/media-type.spec.ts'));
+    assert.ok(!plan.specs?.includes('specs/token-requests/other.spec.ts'));
+    assert.ok(!plan.specs?.some((f) => f.startsWith('specs/properties/')));
+  });
+
+  void test('adds the time-travel pass only for a selected @clock/@serial check; without a clean run, everything', () => {
+    assert.deepEqual(planFor(fault({ breaks: ['STATE-AT-EXP-001'] }), clean).passes, ['conformance', 'time-travel']);
+    assert.deepEqual(planFor(fault({ onlyChecksOf: ['STATE-AT-EXP-001'] }), clean).passes, ['time-travel']);
+    const blind = planFor(fault({}), undefined);
+    assert.deepEqual(blind.passes, ['conformance', 'time-travel']);
+    assert.equal(blind.specs, undefined);
+    assert.equal(blind.checks, null);
+  });
+
+  void test('every fault of the catalogue has a unique id and selects its breaks', () => {
+    assert.equal(new Set(faults.map((f) => f.id)).size, faults.length);
+    for (const f of faults) for (const id of f.breaks) assert.ok(selectedIds(f).includes(id), `${f.id} selects ${id}`);
+  });
+});
+
+void describe('run: --passes and --spec', () => {
+  void test('parses the passes in run order and the spec files', () => {
+    const o = parseRunArgs(['--target', 't.json', '--passes', 'time-travel,conformance', '--spec', 'specs/a.spec.ts', '--spec', 'specs/b.spec.ts']);
+    assert.ok(o !== 'help');
+    assert.deepEqual(o.passes, ['conformance', 'time-travel']);
+    assert.deepEqual(o.specs, ['specs/a.spec.ts', 'specs/b.spec.ts']);
+    const d = parseRunArgs(['--target', 't.json']);
+    assert.ok(d !== 'help' && d.passes === undefined && d.specs === undefined);
+    assert.throws(() => parseRunArgs(['--target', 't.json', '--passes', 'clock']), /--passes/);
+  });
+});
