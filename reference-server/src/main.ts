@@ -13,6 +13,9 @@ import { createServices } from './services.ts';
 import { SeedFileError } from './store/seed.ts';
 import { SqliteStore } from './store/sqlite-store.ts';
 
+/** How long SIGTERM waits for in-flight requests before it closes the remaining connections. */
+const SHUTDOWN_GRACE_MS = 2_000;
+
 const PURGE_INTERVAL_MS = 60_000;
 const PURGE_BATCH = 500;
 /** Expired refresh tokens are kept this long before the purge deletes them. */
@@ -123,7 +126,12 @@ export async function serveMain(args: string[]): Promise<number> {
   const signal = await stop.signal;
   logger.info({ signal }, 'shutting down');
   clearInterval(purge);
+  // In-flight requests get a grace period; then the connections still open are cut. Once closing,
+  // Node stops enforcing the header and request timeouts, so one client that sent half a request
+  // would otherwise hold the shutdown until the socket timeout (60 s).
+  const cut = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
   await app.close();
+  clearTimeout(cut);
   store.close();
   await certificate?.dispose();
   logger.info('stopped');
