@@ -36,6 +36,8 @@ const minimumKnownLength = 4;
 
 export class Redactor {
   private readonly known = new Set<string>();
+  /** `known`, longest first, so that a secret containing another is removed whole; rebuilt on add. */
+  private longestFirst: string[] | undefined;
 
   constructor(values: Iterable<string> = []) {
     for (const v of values) this.add(v);
@@ -48,6 +50,7 @@ export class Redactor {
     // The same value as it appears form-encoded, URI-encoded and inside HTTP Basic.
     this.known.add(new URLSearchParams({ v: value }).toString().slice(2));
     this.known.add(encodeURIComponent(value));
+    this.longestFirst = undefined;
   }
 
   get size(): number {
@@ -56,8 +59,8 @@ export class Redactor {
 
   redact(text: string): string {
     let out = text;
-    // Longest first so that a secret containing another is removed whole.
-    for (const value of [...this.known].sort((a, b) => b.length - a.length)) {
+    this.longestFirst ??= [...this.known].sort((a, b) => b.length - a.length);
+    for (const value of this.longestFirst) {
       if (value.length >= minimumKnownLength && out.includes(value)) out = out.split(value).join(REDACTED);
     }
     return redactShapes(out);
