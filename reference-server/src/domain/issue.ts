@@ -53,3 +53,32 @@ export function issueRefreshToken(
 }
 
 export const userSubject = (tenant: string, userName: string): string => `${tenant}\\${userName}`;
+
+export interface UserTokenPair {
+  client: Client;
+  region: Region;
+  tenant: string;
+  userName: string;
+  grant: 'password' | 'refresh_token';
+  familyId: string;
+  /** Scope of the access token (may be narrowed by the request). */
+  scope: string;
+  /** Scope the new refresh token carries: the family's original scope. */
+  refreshScope: string;
+}
+
+/** The answer of the password and refresh_token grants: an access token and a refresh token of one family. */
+export async function issueUserTokenPair(deps: IssueDeps, pair: UserTokenPair, now: number): Promise<TokenResponseBody> {
+  const lifetime = deps.settings.passwordLifetimeSeconds;
+  const accessToken = await issueAccessToken(deps, {
+    sub: userSubject(pair.tenant, pair.userName),
+    ...baseClaims(pair.client, pair.region, deps.environment),
+    scope: pair.scope,
+    grant: pair.grant,
+    fid: pair.familyId,
+  }, now, lifetime);
+  const refreshToken = issueRefreshToken(deps, {
+    familyId: pair.familyId, clientId: pair.client.clientId, tenant: pair.tenant, userName: pair.userName, scope: pair.refreshScope,
+  }, now, accessToken);
+  return { access_token: accessToken.token, token_type: 'Bearer', expires_in: lifetime, refresh_token: refreshToken, scope: pair.scope };
+}

@@ -6,7 +6,7 @@
 // passwords (attempt-throttle.ts) is refused before the password is verified, even the right one.
 // The lock counts the username as presented, so unknown and malformed names lock like real ones.
 import { InvalidGrant, descriptions } from '../errors.ts';
-import { baseClaims, issueAccessToken, issueRefreshToken, userSubject, type TokenResponseBody } from '../issue.ts';
+import { issueUserTokenPair, type TokenResponseBody } from '../issue.ts';
 import { isPasswordExpired } from '../password-policy.ts';
 import { formatScope, narrowScope, parseScope } from '../scope.ts';
 import type { Grant } from './grant.ts';
@@ -48,15 +48,8 @@ export const passwordGrant: Grant = {
 
     const scope = formatScope(narrowScope(deps.settings.passwordScopes, parseScope(params.get('scope'))));
     const familyId = deps.random.token(16);
-    const lifetime = deps.settings.passwordLifetimeSeconds;
-    const accessToken = await issueAccessToken(deps, {
-      sub: userSubject(user.tenant, user.userName),
-      ...baseClaims(client, region, deps.environment),
-      scope,
-      grant: 'password',
-      fid: familyId,
-    }, now, lifetime);
-    const refreshToken = issueRefreshToken(deps, { familyId, clientId: client.clientId, tenant: user.tenant, userName: user.userName, scope }, now, accessToken);
-    return { access_token: accessToken.token, token_type: 'Bearer', expires_in: lifetime, refresh_token: refreshToken, scope };
+    return issueUserTokenPair(deps, {
+      client, region, tenant: user.tenant, userName: user.userName, grant: 'password', familyId, scope, refreshScope: scope,
+    }, now);
   },
 };

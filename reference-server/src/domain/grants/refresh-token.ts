@@ -7,7 +7,7 @@
 // - rotation: a new refresh token in the same family, with the original scope and its own window;
 //   a narrower `scope` narrows only the new access token (RFC 6749 §6).
 import { InvalidGrant, descriptions } from '../errors.ts';
-import { baseClaims, issueAccessToken, issueRefreshToken, userSubject, type TokenResponseBody } from '../issue.ts';
+import { issueUserTokenPair, type TokenResponseBody } from '../issue.ts';
 import { isPasswordExpired } from '../password-policy.ts';
 import { formatScope, narrowScope, parseScope, splitScope } from '../scope.ts';
 import type { Grant } from './grant.ts';
@@ -56,17 +56,8 @@ export const refreshTokenGrant: Grant = {
         return invalid(`refresh token ${result.outcome} at consume`);
     }
 
-    const lifetime = deps.settings.passwordLifetimeSeconds;
-    const accessToken = await issueAccessToken(deps, {
-      sub: userSubject(record.tenant, record.userName),
-      ...baseClaims(client, region, deps.environment),
-      scope,
-      grant: 'refresh_token',
-      fid: record.familyId,
-    }, now, lifetime);
-    const refreshToken = issueRefreshToken(deps, {
-      familyId: record.familyId, clientId: client.clientId, tenant: record.tenant, userName: record.userName, scope: record.scope,
-    }, now, accessToken);
-    return { access_token: accessToken.token, token_type: 'Bearer', expires_in: lifetime, refresh_token: refreshToken, scope };
+    return issueUserTokenPair(deps, {
+      client, region, tenant: record.tenant, userName: record.userName, grant: 'refresh_token', familyId: record.familyId, scope, refreshScope: record.scope,
+    }, now);
   },
 };
