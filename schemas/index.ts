@@ -82,18 +82,25 @@ export function createAjv(): Ajv2020 {
 const ajv = createAjv();
 for (const id of schemaIds) ajv.addSchema(registry[id].schema);
 
-const compiled = Object.fromEntries(
-  schemaIds.map((id) => [id, ajv.getSchema(registry[id].schema.$id) ?? ajv.compile(registry[id].schema)]),
-) as { [I in SchemaId]: ValidateFunction<SchemaType<I>> };
+// Compiled on first use, not at import: every Playwright worker and CLI process imports this
+// module, and most use two or three of the schemas (compiling all of them cost ~0.5 s per process).
+const compiled = new Map<SchemaId, ValidateFunction>();
 
-/** The compiled validator of a schema (compiled once, at import). */
-export const validatorFor = <I extends SchemaId>(schemaId: I): ValidateFunction<SchemaType<I>> => compiled[schemaId];
+/** The compiled validator of a schema (compiled once, on first use). */
+export const validatorFor = <I extends SchemaId>(schemaId: I): ValidateFunction<SchemaType<I>> => {
+  let check = compiled.get(schemaId);
+  if (!check) {
+    check = ajv.getSchema(registry[schemaId].schema.$id) ?? ajv.compile(registry[schemaId].schema);
+    compiled.set(schemaId, check);
+  }
+  return check as ValidateFunction<SchemaType<I>>;
+};
 
 export type ValidationResult<T> = { readonly valid: true; readonly value: T } | { readonly valid: false; readonly errors: readonly string[]; readonly text: string };
 
 /** Validates `value` against a schema; on failure `errors` has one readable line per violation. */
 export function validate<I extends SchemaId>(schemaId: I, value: unknown): ValidationResult<SchemaType<I>> {
-  const check = compiled[schemaId];
+  const check = validatorFor(schemaId);
   if (check(value)) return { valid: true, value };
   const errors = formatErrors(check.errors ?? []);
   return { valid: false, errors, text: `not a valid ${schemaId}:\n  ${errors.join('\n  ')}` };

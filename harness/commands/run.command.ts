@@ -194,7 +194,8 @@ function readJson<T>(file: string): T | undefined {
   }
 }
 
-export async function runMain(args: string[], io: RunIo = processIo): Promise<number> {
+/** `extraEnv`: variables for the Playwright children of this run only (the self-validation runs several at once in one process). */
+export async function runMain(args: string[], io: RunIo = processIo, extraEnv: NodeJS.ProcessEnv = {}): Promise<number> {
   const fail = (message: string): number => {
     io.err(`token-conformance run: ${message}`);
     return 2;
@@ -280,6 +281,7 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
     if (options.freshSeed) io.out(`token-conformance run: property seed ${seed} (replay with --seed ${seed})`);
     const env: NodeJS.ProcessEnv = {
       ...process.env,
+      ...extraEnv,
       ...handoff.env,
       [profileEnvVar]: profileFile,
       [reportsDirEnvVar]: reportsDir,

@@ -25,6 +25,7 @@ import type { Fault, FaultEnv } from './fault.ts';
 import { faults as catalogue, unreachable } from './faults/index.ts';
 import { renderMatrixHtml } from './matrix-html.ts';
 import { startProxy } from './proxy.ts';
+import { expectBrokenEnvVar } from '../playwright/expect-broken.ts';
 
 export interface FaultResult {
   id: string;
@@ -152,11 +153,11 @@ function proxiedProfile(base: TargetProfile, upstream: string, proxyUrl: string,
  * One `token-conformance run`, in this process (no node + tsx start per fault): its terminal output
  * goes to the fault's run.log. Playwright itself still runs as a child of `run`.
  */
-async function runConformance(args: string[], logFile: string): Promise<number> {
+async function runConformance(args: string[], logFile: string, env: NodeJS.ProcessEnv): Promise<number> {
   const log = createWriteStream(logFile);
   const write = (line: string) => void log.write(`${line}\n`);
   try {
-    return await runMain(args, { out: write, err: write });
+    return await runMain(args, { out: write, err: write }, env);
   } finally {
     await new Promise<void>((resolve) => log.end(resolve));
   }
@@ -253,7 +254,9 @@ export async function main(argv: string[]): Promise<number> {
             writeFileSync(profileFile, JSON.stringify(profile, null, 2), { mode: 0o600 });
             mkdirSync(reportsDir, { recursive: true });
             await runConformance(['--target', profileFile, '--grep', plan.grep, '--reports', reportsDir, '--workers', String(workers),
-              '--passes', plan.passes.join(','), ...(plan.specs ?? []).flatMap((f) => ['--spec', f])], join(reportsDir, 'run.log'));
+              '--passes', plan.passes.join(','), ...(plan.specs ?? []).flatMap((f) => ['--spec', f])], join(reportsDir, 'run.log'),
+              // Expected failures keep their Playwright worker (fixtures/expected-failures.fixture.ts).
+              { [expectBrokenEnvVar]: [...fault.breaks, ...(fault.collateral?.ids ?? [])].join(',') });
             rmSync(profileFile, { force: true });
           } finally {
             await proxy.close();
