@@ -48,7 +48,7 @@ export interface ConformanceReporterOptions {
   outputDir?: string;
 }
 
-function suiteVersion(): string {
+export function suiteVersion(): string {
   try {
     return (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
   } catch {
@@ -99,6 +99,38 @@ export function propertyRun(annotations: { type: string; description?: string }[
   } catch {
     return undefined;
   }
+}
+
+/** A check's raw outcome: its requirement IDs and Playwright's own result status (never the expected status). */
+export function checkOutcome(test: TestCase, redactor: Redactor): CheckOutcome {
+  const result = test.results.at(-1);
+  const annotations = [...test.annotations, ...(result?.annotations ?? [])];
+  const ids = [...new Set(annotations.filter((a) => a.type === 'requirement' && a.description).map((a) => a.description!))];
+  const skipReason = annotations.find((a) => (a.type === 'skip' || a.type === 'fixme') && a.description)?.description;
+  const na = annotations.find((a) => a.type === 'not-applicable')?.description;
+  let status: CheckStatus;
+  if (!result) status = 'notRun';
+  else status = result.status;
+  const file = relative(repoRoot, test.location.file);
+  const project = test.parent.project()?.name;
+  const message = result?.errors[0]?.message;
+  const error = message ? redactor.redact(errorSummary(message)).slice(0, 500) : undefined;
+  const property = propertyRun(annotations, redactor);
+  const notRunReason = project === 'time-travel'
+    ? 'not run: the time-travel project runs after the conformance project, and a check there failed'
+    : 'not run (interrupted, or a dependency failed)';
+  return {
+    title: [file, ...test.titlePath().slice(3)].join(' › '),
+    file,
+    ...(project ? { project } : {}),
+    requirementIds: ids,
+    status,
+    durationMs: result?.duration ?? 0,
+    ...(status === 'notRun' ? { skipReason: notRunReason } : skipReason ? { skipReason: redactor.redact(skipReason) } : {}),
+    ...(na !== undefined ? { notApplicableReason: redactor.redact(na) } : {}),
+    ...(error ? { error } : {}),
+    ...(property ? { property } : {}),
+  };
 }
 
 export default class ConformanceReporter implements Reporter {
@@ -153,37 +185,6 @@ export default class ConformanceReporter implements Reporter {
     if (result.status === 'passed' || result.status === 'skipped' || result.retry >= test.retries) this.gate?.ended(test.id);
   }
 
-  private outcome(test: TestCase, redactor: Redactor): CheckOutcome {
-    const result = test.results.at(-1);
-    const annotations = [...test.annotations, ...(result?.annotations ?? [])];
-    const ids = [...new Set(annotations.filter((a) => a.type === 'requirement' && a.description).map((a) => a.description!))];
-    const skipReason = annotations.find((a) => (a.type === 'skip' || a.type === 'fixme') && a.description)?.description;
-    const na = annotations.find((a) => a.type === 'not-applicable')?.description;
-    let status: CheckStatus;
-    if (!result) status = 'notRun';
-    else status = result.status;
-    const file = relative(repoRoot, test.location.file);
-    const project = test.parent.project()?.name;
-    const message = result?.errors[0]?.message;
-    const error = message ? redactor.redact(errorSummary(message)).slice(0, 500) : undefined;
-    const property = propertyRun(annotations, redactor);
-    const notRunReason = project === 'time-travel'
-      ? 'not run: the time-travel project runs after the conformance project, and a check there failed'
-      : 'not run (interrupted, or a dependency failed)';
-    return {
-      title: [file, ...test.titlePath().slice(3)].join(' › '),
-      file,
-      ...(project ? { project } : {}),
-      requirementIds: ids,
-      status,
-      durationMs: result?.duration ?? 0,
-      ...(status === 'notRun' ? { skipReason: notRunReason } : skipReason ? { skipReason: redactor.redact(skipReason) } : {}),
-      ...(na !== undefined ? { notApplicableReason: redactor.redact(na) } : {}),
-      ...(error ? { error } : {}),
-      ...(property ? { property } : {}),
-    };
-  }
-
   private mergePrevious(outcomes: CheckOutcome[]): CheckOutcome[] {
     const file = process.env[reporterEnv.mergeChecks];
     if (!file || !existsSync(file)) return outcomes;
@@ -204,7 +205,7 @@ export default class ConformanceReporter implements Reporter {
     this.gate?.close();
     const redactor = knownSecretsRedactor();
     const tests = this.rootSuite?.allTests() ?? [];
-    const outcomes = this.mergePrevious(tests.map((t) => this.outcome(t, redactor)));
+    const outcomes = this.mergePrevious(tests.map((t) => checkOutcome(t, redactor)));
     let target: ConformanceReport['target'] = { name: 'unknown', local: false, interpretations: {} };
     try {
       const p = readWorkerProfile();

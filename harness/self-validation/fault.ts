@@ -34,7 +34,7 @@ export interface Fault {
   onlyChecksOf?: string[];
   /**
    * Why this fault needs a reference server of its own (it burns server state a later fault would
-   * see: locked users, spent quotas, a moved clock). Without it the fault runs against its lane's
+   * see: locked users, spent quotas, a moved clock). Without it the fault runs against the
    * shared server, unless one of its selected checks is @clock/@serial (those always get a fresh one).
    */
   freshServer?: string;

@@ -1,16 +1,18 @@
 // The self-validation: the suite against each fault of the catalogue, through the fault-injecting
 // proxy in front of a bundled reference server, and a check that the clean run is clean.
 //
-//   node --import tsx harness/self-validation/run-self-validation.ts [--lanes N] [--workers N|auto] [--only id,id] [--clean-report FILE]
+//   node --import tsx harness/self-validation/run-self-validation.ts [--workers N] [--only id,id] [--clean-report FILE]
 //
 // Fast by construction (see README.md, "The run"): each fault runs only the checks of its own
 // requirement IDs, its collateral and a few sentinels (selected by `@<ID>` tags, and only their
-// spec files loaded), one Playwright pass unless a selected check is @clock/@serial, against its
-// lane's shared reference server unless it needs a fresh one.
+// spec files loaded); every fault is a project of one Playwright run per pass (two runs in all),
+// each project with its own proxy and profile, against the shared reference server unless the
+// fault needs a server of its own.
 //
 // Writes reports/self-validation/matrix.json and matrix.html (and one reports dir per fault under
 // reports/self-validation/runs/). Exit 1 when a fault goes undetected, a false alarm appears, the
 // clean run is not clean, or a MUST requirement is neither reached nor listed with a reason.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,14 +20,19 @@ import { parseArgs } from 'node:util';
 import { loadCatalogue, repoRoot } from '../catalogue/catalogue.ts';
 import { loadProfile, type LoadedProfile } from '../profile/load-profile.ts';
 import type { TargetProfile } from '../profile/profile.schema.ts';
+import { toWorkerProfile, withOtherEnvironmentToken, writeWorkerProfile } from '../profile/worker-profile.ts';
+import { scrubDirectory } from '../redaction/scrub-directory.ts';
 import { applyListening, referenceArgsFor, startReference, startReferenceServers, type ReferenceServer } from '../reference/start-reference.ts';
-import { runMain, type Pass } from '../commands/run.command.ts';
+import type { Pass } from '../commands/run.command.ts';
+import { knownSecretsRedactor, reporterEnv, suiteVersion } from '../reporter/conformance.reporter.ts';
 import type { ConformanceReport } from '../reporter/report.schema.ts';
+import { buildReport, type CheckOutcome } from '../reporter/verdict.ts';
+import { batchPlanEnvVar, type BatchPlan } from './batch-plan.ts';
+import type { BatchOutcomes } from './batch.reporter.ts';
 import type { Fault, FaultEnv } from './fault.ts';
 import { faults as catalogue, unreachable } from './faults/index.ts';
 import { renderMatrixHtml } from './matrix-html.ts';
-import { startProxy } from './proxy.ts';
-import { expectBrokenEnvVar } from '../playwright/expect-broken.ts';
+import { startProxy, type RunningProxy } from './proxy.ts';
 
 export interface FaultResult {
   id: string;
@@ -137,7 +144,7 @@ function faultEnv(loaded: LoadedProfile, otherEnvironmentToken: string | undefin
 }
 
 /** The profile of a run through the proxy: every address of the upstream origin replaced by the proxy's. */
-function proxiedProfile(base: TargetProfile, upstream: string, proxyUrl: string, caFile: string, plainUrl: string | undefined, otherEnvironmentToken: string | undefined): TargetProfile {
+function proxiedProfile(base: TargetProfile, upstream: string, proxyUrl: string, caFile: string, plainUrl: string | undefined): TargetProfile {
   const swap = (url: string | undefined) => (url && new URL(url).origin === upstream ? `${proxyUrl}${url.slice(upstream.length)}` : url);
   const p: TargetProfile = structuredClone(base);
   for (const key of ['authUrlUs', 'authUrlEu', 'baseUrl'] as const) if (p[key]) p[key] = swap(p[key]);
@@ -145,29 +152,49 @@ function proxiedProfile(base: TargetProfile, upstream: string, proxyUrl: string,
   if (p.capabilities.faultControlUrl) p.capabilities.faultControlUrl = swap(p.capabilities.faultControlUrl);
   p.caFile = caFile;
   p.plainHttpUrl = plainUrl ?? `http://${new URL(proxyUrl).host}`;
-  if (otherEnvironmentToken) p.credentials.tokens.otherEnvironment = { value: otherEnvironmentToken };
   return p;
 }
 
-/**
- * One `token-conformance run`, in this process (no node + tsx start per fault): its terminal output
- * goes to the fault's run.log. Playwright itself still runs as a child of `run`.
- */
-async function runConformance(args: string[], logFile: string, env: NodeJS.ProcessEnv): Promise<number> {
-  const log = createWriteStream(logFile);
-  const write = (line: string) => void log.write(`${line}\n`);
-  try {
-    return await runMain(args, { out: write, err: write }, env);
-  } finally {
-    await new Promise<void>((resolve) => log.end(resolve));
-  }
+/** Runs one Playwright batch (batch.config.ts) as a child, its output to a log file; resolves with its exit code. */
+function runBatch(plan: BatchPlan, dir: string, env: NodeJS.ProcessEnv, children: Set<ChildProcess>): Promise<number> {
+  const planFile = join(dir, `batch-${plan.pass}.json`);
+  writeFileSync(planFile, JSON.stringify(plan, null, 2), { mode: 0o600 });
+  const log = createWriteStream(join(dir, `playwright-${plan.pass}.log`));
+  return new Promise((resolveExit, reject) => {
+    const cli = join(repoRoot, 'node_modules', '@playwright', 'test', 'cli.js');
+    const child = spawn(process.execPath, [cli, 'test', '--config', join(import.meta.dirname, 'batch.config.ts')], {
+      cwd: repoRoot, env: { ...env, [batchPlanEnvVar]: planFile }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.add(child);
+    child.stdout.pipe(log, { end: false });
+    child.stderr.pipe(log, { end: false });
+    child.once('error', reject);
+    child.once('close', (code, signal) => {
+      children.delete(child);
+      log.end(() => resolveExit(code ?? (signal ? 1 : 0)));
+    });
+  });
 }
+
+/** Starts `count` things with at most `limit` at once (server starts are CPU-heavy on two cores). */
+async function inBatches<T, R>(items: T[], limit: number, start: (item: T) => Promise<R>): Promise<PromiseSettledResult<R>[]> {
+  const results: PromiseSettledResult<R>[] = new Array<PromiseSettledResult<R>>(items.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
+    for (let i = next++; i < items.length; i = next++) {
+      results[i] = await start(items[i]!).then((value) => ({ status: 'fulfilled' as const, value }), (reason: unknown) => ({ status: 'rejected' as const, reason }));
+    }
+  }));
+  return results;
+}
+
+/** A fault ready to run: its proxy in front of its server, its worker profile written. */
+interface Prepared { fault: Fault; plan: RunPlan; profileFile: string; server: 'shared' | 'fresh' }
 
 export async function main(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv, options: {
-      lanes: { type: 'string', default: '3' },
-      workers: { type: 'string', default: 'auto' },
+      workers: { type: 'string', default: '3' },
       only: { type: 'string' },
       'clean-report': { type: 'string', default: join(repoRoot, 'reports', 'conformance.json') },
       'clean-checks': { type: 'string', default: join(repoRoot, 'reports', 'checks.json') },
@@ -175,9 +202,6 @@ export async function main(argv: string[]): Promise<number> {
     },
   });
   const started = Date.now();
-  // The runs' Playwright children: CI settings (dot reporter, forbidOnly), no colours in run.log.
-  process.env.CI = '1';
-  delete process.env.FORCE_COLOR;
   const outDir = values.out;
   const runsDir = join(outDir, 'runs');
   rmSync(runsDir, { recursive: true, force: true, maxRetries: 5 });
@@ -185,119 +209,148 @@ export async function main(argv: string[]): Promise<number> {
   const requirements = loadCatalogue();
   const only = values.only?.split(',');
   const selected = only ? catalogue.filter((f) => only.includes(f.id)) : catalogue;
-  if (values.workers !== 'auto' && !/^[1-9]\d*$/.test(values.workers)) throw new Error(`--workers must be auto or a positive integer (got '${values.workers}')`);
-  // Plans from the clean run's checks.json; faults that need a fresh server (the slow ones) first,
-  // so that the lanes end together.
+  if (only) for (const id of only) if (!catalogue.some((f) => f.id === id)) throw new Error(`--only: no fault '${id}' in the catalogue`);
+  if (!/^[1-9]\d*$/.test(values.workers)) throw new Error(`--workers must be a positive integer (got '${values.workers}')`);
+  const workers = Number(values.workers);
   const cleanChecks = readCleanChecks(values['clean-checks']);
   const plans = new Map(selected.map((f) => [f.id, planFor(f, cleanChecks)]));
   const needsFresh = (f: Fault) => f.freshServer !== undefined || plans.get(f.id)!.passes.includes('time-travel');
-  const queue = [...selected].sort((a, b) => Number(needsFresh(b)) - Number(needsFresh(a)));
-  // 1 worker unless many checks: a worker's start (loading the fixtures and specs) costs more than
-  // the few seconds its checks take, and the lanes already keep both cores busy.
-  const workersFor = (plan: RunPlan) => (values.workers !== 'auto' ? Number(values.workers) : plan.checks !== null && plan.checks <= 40 ? 1 : 2);
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  out(`self-validation: ${selected.length} faults (${selected.filter(needsFresh).length} on a server of their own), one Playwright run per pass, ${workers} workers` +
+    (cleanChecks ? '' : ` — no clean checks file ${values['clean-checks']}: every spec loaded, both passes run`));
 
   const loaded = loadProfile(join(repoRoot, 'profiles', 'reference.json'));
   const temp = mkdtempSync(join(tmpdir(), 'token-conformance-sv-'));
-  const lanes = Math.max(1, Math.min(Number(values.lanes), selected.length));
-  const out = (line: string) => process.stdout.write(`${line}\n`);
-  out(`self-validation: ${selected.length} faults (${queue.filter(needsFresh).length} on a fresh server), ${lanes} lanes, ${values.workers} workers per run` +
-    (cleanChecks ? '' : ` — no clean checks file ${values['clean-checks']}: every spec loaded, both passes run`));
-
-  // One reference set (sandbox + production, for the other environment's token); more sandboxes for more lanes.
-  const first = await startReferenceServers({ logDir: temp, profile: loaded.profile });
-  const otherToken = first.otherEnvironmentToken;
-  const env = faultEnv(loaded, otherToken);
-  const results: FaultResult[] = [];
-  let next = 0;
-  const live = new Set<ReferenceServer>();
-  const track = async (server: Promise<ReferenceServer>) => {
-    const s = await server;
-    live.add(s);
-    return s;
+  const servers: ReferenceServer[] = [];
+  const proxies: RunningProxy[] = [];
+  const children = new Set<ChildProcess>();
+  let first: Awaited<ReturnType<typeof startReferenceServers>> | undefined;
+  const stopEverything = async () => {
+    for (const c of children) c.kill('SIGTERM');
+    const stops: Promise<void>[] = [...proxies.map((p) => p.close()), ...servers.map((s) => s.stop()), ...(first ? [first.stop()] : [])];
+    await Promise.all(stops.map((p) => p.catch(() => undefined)));
   };
-  const stop = async (server: ReferenceServer | undefined) => {
-    if (!server) return;
-    live.delete(server);
-    await server.stop();
+  // Interrupted (Ctrl-C, or the npm test stage stopped): stop every server and child this run started.
+  const onSignal = () => void stopEverything().finally(() => process.exit(130));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const results = new Map<string, FaultResult>();
+  const runOf = (f: Fault): FaultResult['run'] => {
+    const plan = plans.get(f.id)!;
+    return { checks: plan.checks, passes: plan.passes, specs: plan.specs?.length ?? null, server: needsFresh(f) ? 'fresh' : 'shared', workers: 1 };
   };
-  const laneWork = async (lane: number) => {
-    const laneDir = join(temp, `lane-${lane}`);
-    mkdirSync(laneDir);
-    // The lane's shared sandbox (lane 1 reuses the one started above), started when first needed.
-    let shared: ReferenceServer | undefined = lane === 1 ? first.server : undefined;
-    try {
-      for (;;) {
-        const fault = queue[next++];
-        if (!fault) return;
-        const plan = plans.get(fault.id)!;
-        const fresh = needsFresh(fault);
-        const workers = workersFor(plan);
-        const t0 = Date.now();
-        const reportsDir = join(runsDir, fault.id);
-        const run: FaultResult['run'] = { checks: plan.checks, passes: plan.passes, specs: plan.specs?.length ?? null, server: fresh ? 'fresh' : 'shared', workers };
-        let result: FaultResult;
-        // A fresh sandbox for a fault that burns server state (or moves its clock): nothing leaks into the next fault.
-        let own: ReferenceServer | undefined;
-        try {
-          const freshDir = join(laneDir, fault.id);
-          if (fresh) mkdirSync(freshDir);
-          const server = fresh
-            ? (own = await track(startReference({ logDir: freshDir, extraArgs: referenceArgsFor(loaded.profile) })))
-            : (shared ??= await track(startReference({ logDir: laneDir, extraArgs: referenceArgsFor(loaded.profile) })));
-          const upstream = new URL(server.listening.authUrlUs).origin;
-          const base = applyListening(loaded.profile, server.listening);
-          const proxy = await startProxy({ upstream, upstreamCa: server.listening.caFile ? readFileSync(server.listening.caFile, 'utf8') : undefined, fault: fault.create(env), dir: laneDir });
-          try {
-            const profile = proxiedProfile(base, upstream, proxy.url, proxy.caFile, proxy.plainUrl, otherToken);
-            // The profile holds the demo secrets of a local target: a private temp dir, never reports/.
-            const profileFile = join(laneDir, `${fault.id}.profile.json`);
-            writeFileSync(profileFile, JSON.stringify(profile, null, 2), { mode: 0o600 });
-            mkdirSync(reportsDir, { recursive: true });
-            await runConformance(['--target', profileFile, '--grep', plan.grep, '--reports', reportsDir, '--workers', String(workers),
-              '--passes', plan.passes.join(','), ...(plan.specs ?? []).flatMap((f) => ['--spec', f])], join(reportsDir, 'run.log'),
-              // Expected failures keep their Playwright worker (fixtures/expected-failures.fixture.ts).
-              { [expectBrokenEnvVar]: [...fault.breaks, ...(fault.collateral?.ids ?? [])].join(',') });
-            rmSync(profileFile, { force: true });
-          } finally {
-            await proxy.close();
-          }
-          const reportFile = join(reportsDir, 'conformance.json');
-          if (!existsSync(reportFile)) throw new Error(`no conformance report (see ${join(reportsDir, 'run.log')})`);
-          const report = JSON.parse(readFileSync(reportFile, 'utf8')) as ConformanceReport;
-          result = { id: fault.id, title: fault.title, breaks: fault.breaks, collateral: fault.collateral?.ids ?? [], grep: plan.grep, run, ...judge(fault, report), durationMs: Date.now() - t0 };
-        } catch (error) {
-          result = {
-            id: fault.id, title: fault.title, breaks: fault.breaks, collateral: fault.collateral?.ids ?? [], grep: plan.grep, run, detected: false,
-            missed: fault.breaks.map((id) => ({ id, verdict: 'not run' })), falseAlarms: [], collateralSeen: [], verdicts: {}, durationMs: Date.now() - t0,
-            problem: (error as Error).message,
-          };
-        } finally {
-          await stop(own);
-        }
-        results.push(result);
-        const mark = result.detected && result.falseAlarms.length === 0 ? 'ok  ' : 'FAIL';
-        out(`  ${mark} ${fault.id.padEnd(36)} ${(result.durationMs / 1000).toFixed(1).padStart(5)} s  ${String(plan.checks ?? '?').padStart(3)} checks ${fresh ? 'fresh ' : 'shared'} ${plan.passes.length} pass${plan.passes.length > 1 ? 'es' : '  '}  breaks ${fault.breaks.join(', ')}` +
-          (result.missed.length ? ` — MISSED ${result.missed.map((m) => `${m.id}=${m.verdict}`).join(', ')}` : '') +
-          (result.falseAlarms.length ? ` — FALSE ALARM ${result.falseAlarms.map((m) => `${m.id}=${m.verdict}`).join(', ')}` : '') +
-          (result.problem ? ` — ${result.problem}` : ''));
-      }
-    } finally {
-      if (lane !== 1) await stop(shared);
-    }
-  };
-  // Interrupted (Ctrl-C, or the npm test stage stopped): stop every server this run started.
-  const stopAll = () => void Promise.all([first.stop(), ...[...live].map((s) => s.stop())].map((p) => p.catch(() => undefined))).finally(() => process.exit(130));
-  process.once('SIGINT', stopAll);
-  process.once('SIGTERM', stopAll);
+  const problem = (f: Fault, message: string): FaultResult => ({
+    id: f.id, title: f.title, breaks: f.breaks, collateral: f.collateral?.ids ?? [], grep: plans.get(f.id)!.grep, run: runOf(f), detected: false,
+    missed: f.breaks.map((id) => ({ id, verdict: 'not run' })), falseAlarms: [], collateralSeen: [], verdicts: {}, durationMs: 0, problem: message,
+  });
   try {
-    await Promise.all(Array.from({ length: lanes }, (_, i) => laneWork(i + 1)));
+    // The shared sandbox (with a production server, for the other environment's token) and one
+    // fresh sandbox per fault that moves a server's clock, switches its faults, spends its quotas
+    // or declares `freshServer`: state no other fault may see.
+    first = await startReferenceServers({ logDir: temp, profile: loaded.profile });
+    const withToken = first.otherEnvironmentToken !== undefined ? withOtherEnvironmentToken(loaded, first.otherEnvironmentToken) : loaded;
+    const env = faultEnv(withToken, first.otherEnvironmentToken);
+    const freshFaults = selected.filter(needsFresh);
+    const freshStarts = await inBatches(freshFaults, 3, async (f) => {
+      const dir = join(temp, f.id);
+      mkdirSync(dir);
+      const server = await startReference({ logDir: dir, extraArgs: referenceArgsFor(loaded.profile) });
+      servers.push(server);
+      return server;
+    });
+    const serverOf = new Map<string, ReferenceServer>();
+    freshFaults.forEach((f, i) => {
+      const r = freshStarts[i]!;
+      if (r.status === 'fulfilled') serverOf.set(f.id, r.value);
+      else results.set(f.id, problem(f, `its reference server did not start: ${(r.reason as Error).message}`));
+    });
+
+    // One proxy per fault, in front of its server; one worker profile per fault (secrets stay in the environment).
+    let handoffEnv: Record<string, string> = {};
+    const prepared: Prepared[] = [];
+    for (const fault of selected) {
+      if (results.has(fault.id)) continue;
+      const server = serverOf.get(fault.id) ?? first.server;
+      try {
+        const upstream = new URL(server.listening.authUrlUs).origin;
+        const dir = join(temp, `profile-${fault.id}`);
+        mkdirSync(dir);
+        const proxy = await startProxy({ upstream, upstreamCa: server.listening.caFile ? readFileSync(server.listening.caFile, 'utf8') : undefined, fault: fault.create(env), dir });
+        proxies.push(proxy);
+        const profile = proxiedProfile(applyListening(withToken.profile, server.listening), upstream, proxy.url, proxy.caFile, proxy.plainUrl);
+        const handoff = toWorkerProfile({ ...withToken, profile });
+        handoffEnv = handoff.env;
+        prepared.push({ fault, plan: plans.get(fault.id)!, profileFile: writeWorkerProfile(handoff.profile, dir), server: serverOf.has(fault.id) ? 'fresh' : 'shared' });
+      } catch (error) {
+        results.set(fault.id, problem(fault, (error as Error).message));
+      }
+    }
+
+    // Two Playwright runs in all, like `run`'s two passes: every fault's checks that leave shared
+    // state alone, then the @clock/@serial checks of the faults that have them (each on its own server).
+    const seenTokens = join(temp, 'seen-tokens.txt');
+    const childEnv: NodeJS.ProcessEnv = { ...process.env, ...handoffEnv, CI: '1', [reporterEnv.seenTokens]: seenTokens };
+    delete childEnv.FORCE_COLOR;
+    const outcomes = new Map<string, CheckOutcome[]>(prepared.map((p) => [p.fault.id, []]));
+    const batchProblems = new Map<string, string>();
+    for (const pass of ['conformance', 'time-travel'] as const) {
+      const inPass = prepared.filter((p) => p.plan.passes.includes(pass));
+      if (inPass.length === 0) continue;
+      const outcomesFile = join(temp, `outcomes-${pass}.json`);
+      const t0 = Date.now();
+      const code = await runBatch({
+        pass, workers, outcomesFile, outputDir: join(temp, `test-results-${pass}`),
+        projects: inPass.map((p) => ({
+          fault: p.fault.id, profileFile: p.profileFile, grep: p.plan.grep, ...(p.plan.specs ? { specs: p.plan.specs } : {}),
+          expectBroken: [...p.fault.breaks, ...(p.fault.collateral?.ids ?? [])],
+        })),
+      }, runsDir, childEnv, children);
+      const byFault = existsSync(outcomesFile) ? (JSON.parse(readFileSync(outcomesFile, 'utf8')) as BatchOutcomes) : undefined;
+      out(`  ${pass} pass: ${inPass.length} faults, ${Object.values(byFault ?? {}).reduce((n, o) => n + o.length, 0)} checks, ${((Date.now() - t0) / 1000).toFixed(1)} s (Playwright exit ${code}; log ${join(runsDir, `playwright-${pass}.log`)})`);
+      for (const p of inPass) {
+        const o = byFault?.[p.fault.id];
+        if (o) outcomes.get(p.fault.id)!.push(...o);
+        else batchProblems.set(p.fault.id, `the ${pass} pass wrote no outcomes (Playwright exit ${code}; see ${join(runsDir, `playwright-${pass}.log`)})`);
+      }
+    }
+
+    // Each fault's own conformance report, from its checks of both passes, judged against its declaration.
+    const redactor = knownSecretsRedactor(childEnv);
+    for (const p of prepared) {
+      const checks = outcomes.get(p.fault.id)!;
+      const batchProblem = batchProblems.get(p.fault.id);
+      if (batchProblem) {
+        results.set(p.fault.id, problem(p.fault, batchProblem));
+        continue;
+      }
+      const report = buildReport(requirements, checks, {
+        level: 'all', filtered: true, strict: false, grep: p.plan.grep, suiteVersion: suiteVersion(), startedAt: new Date(started),
+        durationMs: checks.reduce((n, c) => n + c.durationMs, 0), target: { name: `reference via ${p.fault.id}`, local: true, interpretations: {} },
+      });
+      const dir = join(runsDir, p.fault.id);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'conformance.json'), redactor.redact(`${JSON.stringify(report, null, 2)}\n`));
+      writeFileSync(join(dir, 'checks.json'), redactor.redact(`${JSON.stringify({ checks }, null, 2)}\n`));
+      results.set(p.fault.id, {
+        id: p.fault.id, title: p.fault.title, breaks: p.fault.breaks, collateral: p.fault.collateral?.ids ?? [], grep: p.plan.grep,
+        run: { ...runOf(p.fault), checks: checks.length }, ...judge(p.fault, report), durationMs: report.durationMs,
+      });
+    }
+    scrubDirectory(runsDir, redactor);
   } finally {
-    process.off('SIGINT', stopAll);
-    process.off('SIGTERM', stopAll);
-    await first.stop();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await stopEverything();
     rmSync(temp, { recursive: true, force: true });
   }
-  results.sort((a, b) => catalogue.findIndex((f) => f.id === a.id) - catalogue.findIndex((f) => f.id === b.id));
+  const ordered = selected.map((f) => results.get(f.id)!);
+  for (const result of ordered) {
+    const mark = result.detected && result.falseAlarms.length === 0 ? 'ok  ' : 'FAIL';
+    out(`  ${mark} ${result.id.padEnd(36)} ${String(result.run.checks ?? '?').padStart(3)} checks ${result.run.server.padEnd(6)} ${result.run.passes.length} pass${result.run.passes.length > 1 ? 'es' : '  '}  breaks ${result.breaks.join(', ')}` +
+      (result.missed.length ? ` — MISSED ${result.missed.map((m) => `${m.id}=${m.verdict}`).join(', ')}` : '') +
+      (result.falseAlarms.length ? ` — FALSE ALARM ${result.falseAlarms.map((m) => `${m.id}=${m.verdict}`).join(', ')}` : '') +
+      (result.problem ? ` — ${result.problem}` : ''));
+  }
 
   // The clean run: the conformance stage's own report of the whole suite against the reference server.
   let clean: Matrix['clean'];
@@ -310,17 +363,17 @@ export async function main(argv: string[]): Promise<number> {
   } else clean = { source: cleanFile, verdict: 'absent', fail: 0, warn: 0, clean: false, problem: 'no clean-run report: run the conformance stage first (npm test runs it before this stage)' };
 
   const musts = requirements.filter((r) => r.level === 'MUST').map((r) => r.id);
-  const reachedSet = new Set(results.filter((r) => r.detected).flatMap((r) => r.breaks));
+  const reachedSet = new Set(ordered.filter((r) => r.detected).flatMap((r) => r.breaks));
   const reached = musts.filter((id) => reachedSet.has(id));
   const unreachedWithReason = musts.filter((id) => !reachedSet.has(id) && unreachable[id]).map((id) => ({ id, reason: unreachable[id]! }));
   const unreachedWithoutReason = musts.filter((id) => !reachedSet.has(id) && !unreachable[id]);
-  const detected = results.filter((r) => r.detected).length;
+  const detected = ordered.filter((r) => r.detected).length;
   const matrix: Matrix = {
     generatedAt: new Date().toISOString(),
     durationMs: Date.now() - started,
     clean,
-    faults: results,
-    summary: { faults: results.length, detected, missed: results.length - detected, falseAlarms: results.reduce((n, r) => n + r.falseAlarms.length, 0), detectionRate: results.length ? detected / results.length : 0 },
+    faults: ordered,
+    summary: { faults: ordered.length, detected, missed: ordered.length - detected, falseAlarms: ordered.reduce((n, r) => n + r.falseAlarms.length, 0), detectionRate: ordered.length ? detected / ordered.length : 0 },
     coverage: { must: musts.length, reached, unreachedWithReason, unreachedWithoutReason },
   };
   mkdirSync(outDir, { recursive: true });

@@ -40,7 +40,7 @@ void describe('self-validation: expected failures are scheduling only', () => {
     const out = mkdtempSync(join(tmpdir(), 'tc-expect-sv-'));
     try {
       // The clean report is not under test here: an absent one only makes the exit code 1.
-      await selfValidate(['--only', 'success-status-201', '--lanes', '1', '--out', out, '--clean-report', join(out, 'none.json')]);
+      await selfValidate(['--only', 'success-status-201', '--out', out, '--clean-report', join(out, 'none.json')]);
       const matrix = JSON.parse(readFileSync(join(out, 'matrix.json'), 'utf8')) as Matrix;
       const [fault] = matrix.faults;
       assert.equal(fault?.id, 'success-status-201');

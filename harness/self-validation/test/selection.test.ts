@@ -5,6 +5,7 @@ import { describe, test } from 'node:test';
 import { parseRunArgs } from '../../commands/run.command.ts';
 import type { Fault } from '../fault.ts';
 import { faults } from '../faults/index.ts';
+import { passGrep } from '../batch-plan.ts';
 import { grepFor, planFor, selectedIds, sentinels, type CleanCheck } from '../run-self-validation.ts';
 
 const fault = (over: Partial<Fault>): Fault => ({ id: 'f', title: 'f', breaks: ['TOKEN-REQ-002'], create: () => ({}), ...over });
@@ -68,5 +69,19 @@ void describe('run: --passes and --spec', () => {
     const d = parseRunArgs(['--target', 't.json']);
     assert.ok(d !== 'help' && d.passes === undefined && d.specs === undefined);
     assert.throws(() => parseRunArgs(['--target', 't.json', '--passes', 'clock']), /--passes/);
+  });
+
+  void test('a batch project runs its selection, split at the @clock/@serial line by pass', () => {
+    const selection = grepFor(fault({}));
+    const conformance = passGrep('conformance', selection);
+    const timeTravel = passGrep('time-travel', selection);
+    const plain = 'media-type › TOKEN-REQ-002 at US @must @token-requests @TOKEN-REQ-002';
+    const clocked = 'lifecycle › TOKEN-REQ-002 after an hour @must @TOKEN-REQ-002 @clock';
+    assert.ok(conformance.test(plain) && !conformance.test(clocked));
+    assert.ok(timeTravel.test(clocked) && !timeTravel.test(plain));
+    for (const re of [conformance, timeTravel]) {
+      assert.ok(!re.test('other › x @must @TOKEN-REQ-0021 @serial'), 'outside the selection in either pass');
+      assert.ok(!re.test('property: input @TOKEN-REQ-002 @property-token-endpoint-input @serial'), 'never a property check');
+    }
   });
 });
