@@ -63,7 +63,8 @@ export function portalRoutes(app: FastifyInstance, options: PortalRoutesOptions)
     reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
     reply.header('x-content-type-options', 'nosniff');
     reply.header('x-frame-options', 'DENY');
-    reply.header('referrer-policy', 'no-referrer');
+    // same-origin, not no-referrer: under no-referrer Chromium sends `Origin: null` with the portal's own forms.
+    reply.header('referrer-policy', 'same-origin');
     reply.header('cross-origin-opener-policy', 'same-origin');
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });

@@ -37,7 +37,7 @@ void describe('portal: transport, headers, cookies', () => {
     assert.equal(page.headers['x-content-type-options'], 'nosniff');
     assert.equal(page.headers['x-frame-options'], 'DENY');
     assert.equal(page.headers['cache-control'], 'no-store');
-    assert.equal(page.headers['referrer-policy'], 'no-referrer');
+    assert.equal(page.headers['referrer-policy'], 'same-origin');
     assert.match(String(page.headers['set-cookie']), /^__Host-tc-portal-signin=[A-Za-z0-9_-]{43}; Path=\/; Secure; HttpOnly; SameSite=Strict$/);
     const signedIn = await browser.post('/portal/sign-in', { csrf: browser.csrf, username: seed.alice.username, password: seed.alice.password });
     assert.equal(signedIn.statusCode, 303);
