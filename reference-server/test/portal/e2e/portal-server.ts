@@ -5,7 +5,7 @@
 // Its log (stderr) is kept in the test output folder.
 import { spawn } from 'node:child_process';
 import { createHash, X509Certificate } from 'node:crypto';
-import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -24,10 +24,12 @@ export interface PortalServer {
   spkiHash: string;
   /** A JSON request to the server, trusting its certificate (never turning verification off). */
   call(method: 'GET' | 'POST', path: string, options?: { form?: Record<string, string>; json?: unknown; bearer?: string }): Promise<{ status: number; body: Record<string, unknown> }>;
+  /** The server's log so far (stderr, pino JSON lines). */
+  log(): string;
   stop(): Promise<void>;
 }
 
-export async function startPortalServer(logFile: string): Promise<PortalServer> {
+export async function startPortalServer(logFile: string, env: NodeJS.ProcessEnv = {}): Promise<PortalServer> {
   const dir = mkdtempSync(join(tmpdir(), 'tc-portal-e2e-'));
   const file = join(dir, 'store.sqlite');
   const store = new SqliteStore(file);
@@ -37,7 +39,7 @@ export async function startPortalServer(logFile: string): Promise<PortalServer> 
     store.close();
   }
   const child = spawn(process.execPath, [join(root, 'bin', 'token-conformance.js'), 'serve', '--port', '0', '--data', file, '--test-controls', '--lockout-user', '3'], {
-    cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TC_LOG_LEVEL: 'info' },
+    cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TC_LOG_LEVEL: 'info', ...env },
   });
   const log = createWriteStream(logFile);
   child.stderr.pipe(log);
@@ -72,6 +74,7 @@ export async function startPortalServer(logFile: string): Promise<PortalServer> 
       const text = await r.body.text();
       return { status: r.statusCode, body: text === '' ? {} : JSON.parse(text) as Record<string, unknown> };
     },
+    log: () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : ''),
     async stop() {
       await agent.close();
       if (child.exitCode === null) {
@@ -80,7 +83,7 @@ export async function startPortalServer(logFile: string): Promise<PortalServer> 
         await exit;
         clearTimeout(timer);
       }
-      log.end();
+      await new Promise<void>((resolve) => log.end(() => resolve()));
       rmSync(dir, { recursive: true, force: true });
     },
   };
