@@ -19,6 +19,7 @@ export default defineConfig({
   workers: 2,
   fullyParallel: false,
   timeout: 60_000,
+  globalSetup: join(import.meta.dirname, 'e2e', 'global-setup.ts'),
   expect: { timeout: 5_000 },
   reporter: [
     [process.env.CI ? 'dot' : 'list'],
