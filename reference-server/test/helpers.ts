@@ -68,7 +68,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function testApp(options: { testControls?: boolean; logger?: Logger; tokens?: Partial<TokenSettings>; throttle?: Partial<AttemptThrottleSettings>; https?: { key: string; cert: string } } = {}): Promise<TestApp> {
+export async function testApp(options: { testControls?: boolean; logger?: Logger; tokens?: Partial<TokenSettings>; throttle?: Partial<AttemptThrottleSettings>; https?: { key: string; cert: string }; environment?: 'sandbox' | 'production' } = {}): Promise<TestApp> {
   const services = await testServices(options);
   const app = await buildApp({
     ...(options.https && { https: options.https }),

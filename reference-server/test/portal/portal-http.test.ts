@@ -250,3 +250,24 @@ void describe('portal: sign-out', () => {
     assert.equal(replay.headers.location, '/portal/sign-in');
   });
 });
+
+void describe('portal: a production server', () => {
+  void test('self-registration is closed: the page points to the Data Services team, a POST registers nothing', async () => {
+    const prod = await testApp({ https: pems, environment: 'production' });
+    try {
+      const admin = new PortalClient(prod);
+      assert.equal((await admin.signIn(seed.olivia)).statusCode, 303);
+      const page = await admin.get('/portal/clients');
+      assert.equal(page.statusCode, 200);
+      assert.match(page.body, /Production clients cannot be registered on the portal/);
+      assert.doesNotMatch(page.body, /Register sandbox client/);
+      await admin.get('/portal/');
+      const r = await admin.post('/portal/clients', registerForm(admin));
+      assert.equal(r.statusCode, 403);
+      assert.match(r.body, /production environment/);
+      assert.deepEqual(prod.services.store.listClientsManagedBy('acme'), []);
+    } finally {
+      await prod.close();
+    }
+  });
+});
