@@ -165,6 +165,7 @@ export function portalRoutes(app: FastifyInstance, options: PortalRoutesOptions)
       } catch (error) {
         if (!(error instanceof PortalRefusal)) throw error;
         request.log.info({ reason: error.reason }, 'portal request refused');
+        if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
         return send(reply, refusalStatus[error.reason], error.reason === 'not-found' ? 'Not found' : 'Not allowed', messageBody(error.message, { href: portalPaths.home, label: 'Portal home' }), who.viewer);
       }
     };

@@ -260,3 +260,15 @@ void describe('the operator\'s registration', () => {
     assert.equal(bad.problems.length, 6);
   });
 });
+
+void describe('the session purge', () => {
+  void test('deletes sessions unused since before the cut-off, at most the limit at a time', () => {
+    const a = startSession(s.portal, { tenant: 'acme', userName: 'alice' });
+    s.manual.advance(60);
+    const b = startSession(s.portal, { tenant: 'acme', userName: 'carol' });
+    assert.equal(s.store.purgePortalSessions(s.clock.now() - 30_000, 10), 1);
+    assert.equal(resumeSession(s.portal, a.sessionId), undefined);
+    assert.ok(resumeSession(s.portal, b.sessionId));
+    assert.equal(s.store.purgePortalSessions(s.clock.now() + 1, 0), 0, 'the limit holds');
+  });
+});

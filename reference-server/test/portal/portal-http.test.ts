@@ -186,6 +186,26 @@ void describe('portal: password', () => {
   });
 });
 
+void describe('portal: password change throttling', () => {
+  void test('wrong current passwords count towards the lock: then 429 with Retry-After, and nothing changes', async () => {
+    const carol = new PortalClient(t);
+    await carol.signIn(seed.carol);
+    for (let i = 0; i < 3; i += 1) {
+      await carol.get('/portal/password');
+      const r = await carol.post('/portal/password', { csrf: carol.csrf, current_password: `wrong-${i}`, new_password: 'Carol-new-pass-2026', confirm_password: 'Carol-new-pass-2026' });
+      assert.equal(r.statusCode, 400);
+      assert.match(r.body, /The current password is wrong/);
+    }
+    await carol.get('/portal/password');
+    const locked = await carol.post('/portal/password', { csrf: carol.csrf, current_password: seed.carol.password, new_password: 'Carol-new-pass-2026', confirm_password: 'Carol-new-pass-2026' });
+    assert.equal(locked.statusCode, 429);
+    assert.equal(locked.headers['retry-after'], '900');
+    assert.match(locked.body, /Too many failed attempts/);
+    t.services.manual.advance(900);
+    assert.equal(json(await t.token(pw(seed.usPw, seed.carol))).token_type, 'Bearer', 'the password is unchanged');
+  });
+});
+
 void describe('portal: sandbox clients', () => {
   void test('register → token endpoint → people API; the list shows only the hint; rotate; delete (its tokens are refused)', async () => {
     const admin = new PortalClient(t);
