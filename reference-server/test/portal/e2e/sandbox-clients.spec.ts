@@ -38,6 +38,35 @@ test.describe('sandbox self-registration', () => {
     await checkPage('client applications (one client)');
   });
 
+  test('the registration form works with the keyboard alone', async ({ page, signIn, server }) => {
+    await signIn(demo.admin);
+    await page.goto('/portal/clients');
+    await page.getByLabel('Application name').focus();
+    await page.keyboard.type('Keyboard app');
+    await page.keyboard.press('Tab'); // the region radio group: United States is selected
+    await expect(page.getByLabel('United States')).toBeFocused();
+    await page.keyboard.press('Tab'); // client_credentials, checked
+    await page.keyboard.press('Tab'); // password and refresh_token
+    await expect(page.getByRole('checkbox', { name: /^password and refresh_token/ })).toBeFocused();
+    await page.keyboard.press('Space');
+    await page.keyboard.press('Tab'); // the role
+    await expect(page.getByLabel('Data Services role')).toBeFocused();
+    await page.keyboard.press('ArrowDown'); // people-writer
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('button', { name: 'Register sandbox client' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { level: 1, name: 'Client registered' })).toBeVisible();
+    await expect(page.locator('dl.credentials')).toContainText('client_credentials, password, refresh_token');
+    await expect(page.locator('dl.credentials')).toContainText('role people-writer');
+    const clientId = (await page.locator('#client-id').textContent()) ?? '';
+    const clientSecret = (await page.locator('#client-secret').textContent()) ?? '';
+    const token = await server.call('POST', '/api/v1/auth/oauth2/token', {
+      form: { grant_type: 'password', client_id: clientId, client_secret: clientSecret, username: demo.user.username, password: demo.user.password },
+    });
+    expect(token.status).toBe(200);
+    expect(typeof token.body.refresh_token).toBe('string');
+  });
+
   test('rotating the secret: the old one stops working; deleting the client: its credentials and tokens are refused', async ({ page, signIn, checkPage, server }) => {
     await signIn(demo.admin);
     await page.goto('/portal/clients');

@@ -62,6 +62,21 @@ test.describe('sign-in and sign-out', () => {
   });
 });
 
+test.describe('the other pages', () => {
+  test('the password page of a valid password, and the portal\'s page for a wrong address', async ({ page, signIn, checkPage }) => {
+    await signIn(demo.user);
+    await page.getByRole('link', { name: 'Change password' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Change your password' })).toBeVisible();
+    await expect(page.getByText(/valid for 44 more days/)).toBeVisible();
+    await expect(page.getByRole('listitem').filter({ hasText: 'At least 12 and at most 128 characters.' })).toBeVisible();
+    await checkPage('password change (valid password)');
+    const missing = await page.goto('/portal/no-such-page');
+    expect(missing?.status()).toBe(404);
+    await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
+    await checkPage('page not found');
+  });
+});
+
 test.describe('CSRF', () => {
   test('a form whose token was changed on the way is refused, and nothing changes', async ({ page, signIn, checkPage, server }) => {
     await signIn(demo.admin);
