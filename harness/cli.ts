@@ -9,6 +9,11 @@ const commands: Record<string, { summary: string; load: () => Promise<CommandMai
     // The reference server is a target like any other; the CLI only hosts its start command.
     load: async () => (await import('../reference-server/src/main.ts')).serveMain,
   },
+  'register-client': {
+    summary: 'register a (production) client with its tenant id and role in a reference server\'s data file',
+    // The operator's side of the reference server's Data Services registration; loaded on demand like serve.
+    load: async () => (await import('../reference-server/src/register-client-main.ts')).registerClientMain,
+  },
   run: {
     summary: 'run the conformance suite against a target profile',
     load: async () => (await import('./commands/run.command.ts')).runMain,

@@ -5,6 +5,9 @@
 //                fault-injecting proxy), plus the clean-run and MUST-coverage checks; counts are one
 //                test per fault + the clean run + the coverage check, read from
 //                reports/self-validation/matrix.json. Reuses the conformance stage's clean report.
+//   portal       the reference server's portal in Debian's Chromium (Playwright project `portal`,
+//                reference-server/test/portal/playwright.config.ts); counts are its tests, read from
+//                reports/portal/results.json (Playwright's JSON reporter).
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -77,4 +80,36 @@ const selfValidationStage: Stage = {
   },
 };
 
-export const stages: Stage[] = [conformanceStage, selfValidationStage];
+interface PlaywrightJsonReport {
+  stats: { expected: number; unexpected: number; flaky: number; skipped: number };
+  errors: unknown[];
+}
+
+/**
+ * Counts of a Playwright JSON report. A flaky test (passed on a retry) counts as failed: retries
+ * hide flakiness. Errors outside any test (a config error, a worker that could not start) count as
+ * failures too, and a run with no test at all is one: it proved nothing.
+ */
+export function countPlaywrightReport(file: string): Counts | undefined {
+  if (!existsSync(file)) return undefined;
+  const { stats, errors } = JSON.parse(readFileSync(file, 'utf8')) as PlaywrightJsonReport;
+  const counts = { passed: stats.expected, failed: stats.unexpected + stats.flaky + errors.length, skipped: stats.skipped };
+  if (counts.passed + counts.failed + counts.skipped === 0) counts.failed = 1;
+  return counts;
+}
+
+const portalStage: Stage = {
+  name: 'portal',
+  async run() {
+    const report = join(root, 'reports', 'portal', 'results.json');
+    rmSync(report, { force: true }); // a stale report must not read as this run's
+    const code = await exec([join(root, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '--config', join(root, 'reference-server', 'test', 'portal', 'playwright.config.ts')]);
+    const counts = countPlaywrightReport(report);
+    // No report (Playwright could not start, Chromium missing) or a failing exit must not read as clean.
+    if (!counts) return { passed: 0, failed: 1, skipped: 0 };
+    if (code !== 0 && counts.failed === 0) counts.failed = 1;
+    return counts;
+  },
+};
+
+export const stages: Stage[] = [conformanceStage, portalStage, selfValidationStage];

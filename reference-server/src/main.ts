@@ -9,6 +9,7 @@ import { parseServeArgs, serveUsage, UsageError, type ServeConfig } from './conf
 import { generateCertificate, persistentCertificate, type GeneratedCertificate } from './crypto/tls.ts';
 import { buildApp } from './http/app.ts';
 import { createLogger } from './http/logging.ts';
+import { defaultPortalSettings } from './domain/portal/portal-settings.ts';
 import { createServices } from './services.ts';
 import { SeedFileError } from './store/seed.ts';
 import { SqliteStore } from './store/sqlite-store.ts';
@@ -122,7 +123,7 @@ export async function serveMain(args: string[]): Promise<number> {
 
   // System time, not the test clock: a clock moved forward by a test must not delete tokens that
   // become valid again when the clock is reset.
-  const purge = startPurge(store, () => Date.now(), config.lockout.lockSeconds * 1000, logger);
+  const purge = startPurge(store, () => Date.now(), config.lockout.lockSeconds * 1000, defaultPortalSettings.sessionAbsoluteSeconds * 1000, logger);
   const signal = await stop.signal;
   logger.info({ signal }, 'shutting down');
   clearInterval(purge);
@@ -166,15 +167,17 @@ function isSeededStore(dataFile: string): boolean {
 }
 
 /**
- * Deletes expired refresh tokens, and failed-attempt counts that can no longer lock anyone (no
- * failure and no lock within the lock window), in small batches, yielding between batches, from an
+ * Deletes expired refresh tokens, failed-attempt counts that can no longer lock anyone (no
+ * failure and no lock within the lock window) and ended portal sessions, in small batches, yielding between batches, from an
  * unref'd interval: it never keeps the process alive and never holds the database for long.
  */
-function startPurge(store: SqliteStore, now: () => number, lockoutMs: number, logger: ReturnType<typeof createLogger>): NodeJS.Timeout {
+function startPurge(store: SqliteStore, now: () => number, lockoutMs: number, sessionLifetimeMs: number, logger: ReturnType<typeof createLogger>): NodeJS.Timeout {
   const timer = setInterval(() => {
     const at = now();
     purgeInBatches('expired refresh tokens', (limit) => store.purgeExpired(at - PURGE_GRACE_MS, limit), logger);
     purgeInBatches('stale failed-attempt counts', (limit) => store.purgeFailedAttempts(at - lockoutMs, limit), logger);
+    // Unused for longer than a session may last at all: over whatever the idle timeout.
+    purgeInBatches('ended portal sessions', (limit) => store.purgePortalSessions(at - sessionLifetimeMs, limit), logger);
   }, PURGE_INTERVAL_MS);
   timer.unref();
   return timer;

@@ -7,6 +7,8 @@ import { nodeRandom, sha256Digest } from './crypto/random.ts';
 import { CachingSecretHasher, ScryptSecretHasher, productionScryptCost, type ScryptCost } from './crypto/scrypt-hasher.ts';
 import { AttemptThrottle, defaultAttemptThrottleSettings, type AttemptThrottleSettings } from './domain/attempt-throttle.ts';
 import type { Environment } from './domain/model.ts';
+import type { PortalDeps } from './domain/portal/portal-deps.ts';
+import { defaultPortalSettings, type PortalSettings } from './domain/portal/portal-settings.ts';
 import type { AccessTokenVerifier, Clock, SecretHasher } from './domain/ports.ts';
 import { defaultTokenSettings, type TokenSettings } from './domain/settings.ts';
 import { TokenService } from './domain/token-service.ts';
@@ -26,6 +28,7 @@ export interface ServicesOptions {
   seedFile?: string;
   /** The time source under the test clock (tests pass a fixed one). */
   baseClock?: Clock;
+  portal?: Partial<PortalSettings>;
 }
 
 export interface Services {
@@ -39,6 +42,8 @@ export interface Services {
   signingKey: SigningKey;
   verifier: AccessTokenVerifier;
   tokenService: TokenService;
+  /** The portal's use cases' dependencies (same store, clock, hasher and brute-force lock). */
+  portal: PortalDeps;
   /** Whether this start loaded the seed file. */
   seeded: boolean;
 }
@@ -62,5 +67,11 @@ export async function createServices(options: ServicesOptions): Promise<Services
   const verifier = new JoseAccessTokenVerifier(signingKey, identity, clock, environment);
   const throttle = new AttemptThrottle(store, { ...defaultAttemptThrottleSettings, ...options.throttle });
   const tokenService = new TokenService({ store, clock, random: nodeRandom, digest: sha256Digest, hasher, signer, settings: tokens, environment, throttle });
-  return { store, clock, testClock, environment, tokens, throttle, hasher, signingKey, verifier, tokenService, seeded };
+  let dummy: Promise<string> | undefined;
+  const portal: PortalDeps = {
+    store, clock, random: nodeRandom, digest: sha256Digest, hasher, throttle, environment,
+    settings: { ...defaultPortalSettings, passwordMaxAgeDays: tokens.passwordMaxAgeDays, ...options.portal },
+    dummyHash: () => (dummy ??= hasher.hash(nodeRandom.token(32))),
+  };
+  return { store, clock, testClock, environment, tokens, throttle, hasher, signingKey, verifier, tokenService, portal, seeded };
 }

@@ -36,6 +36,9 @@ export const seed = {
   dave: { username: 'acme\\dave', password: 'Dave-pass-2024!' },
   erin: { username: 'acme\\erin', password: 'p+a&s=s%w rd é' },
   gina: { username: 'acme\\gina-inactive', password: 'Gina-pass-2024!' },
+  olivia: { username: 'acme\\olivia-admin', password: 'Olivia-admin-2024!' },
+  paul: { username: 'acme\\paul-portal', password: 'Paul-pass-2024!' },
+  ivy: { username: 'acme\\ivy-portal-lockable', password: 'Ivy-pass-2024!' },
 } as const;
 
 export interface TestServices extends Services {
@@ -65,7 +68,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function testApp(options: { testControls?: boolean; logger?: Logger; tokens?: Partial<TokenSettings>; throttle?: Partial<AttemptThrottleSettings>; https?: { key: string; cert: string } } = {}): Promise<TestApp> {
+export async function testApp(options: { testControls?: boolean; logger?: Logger; tokens?: Partial<TokenSettings>; throttle?: Partial<AttemptThrottleSettings>; https?: { key: string; cert: string }; environment?: 'sandbox' | 'production' } = {}): Promise<TestApp> {
   const services = await testServices(options);
   const app = await buildApp({
     ...(options.https && { https: options.https }),

@@ -21,6 +21,10 @@ export interface Client {
   registration: DataServicesRegistration | null;
   active: boolean;
   createdAt: number;
+  /** Sandbox clients registered on the portal: the tenant whose administrators manage them; null otherwise (seed, operator). */
+  managedByTenant: string | null;
+  /** The last characters of the secret, shown on the portal instead of the secret; null when unknown (seed). */
+  secretHint: string | null;
 }
 
 export interface User {
@@ -32,6 +36,8 @@ export interface User {
   passwordChangedAt: number;
   role: string;
   active: boolean;
+  /** A tenant administrator may register the tenant's sandbox clients on the portal. */
+  tenantAdmin: boolean;
 }
 
 export interface RefreshTokenRecord {

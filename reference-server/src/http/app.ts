@@ -1,11 +1,12 @@
 // buildApp(): the whole reference server as a Fastify instance, without listening, so that tests
 // use inject(). The token side (token endpoints, JWKS, clock control) is registered first, each in
-// its own encapsulated plugin; the gateway then owns every other path.
+// its own encapsulated plugin, then the portal (/portal/…); the gateway then owns every other path.
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
 import type { HttpTimeouts } from '../config.ts';
 import type { RateLimitSettings } from '../gateway/gateway-deps.ts';
 import { gatewayClientError, gatewayClientErrorWith, gatewayFrameworkError, registerGateway } from '../gateway/gateway-plugin.ts';
+import { portalRoutes } from '../portal/portal-routes.ts';
 import type { Services } from '../services.ts';
 import { testClockRoutes } from './test-clock-routes.ts';
 import { tokenRoutes } from './token-routes.ts';
@@ -102,6 +103,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(tokenRoutes, { tokenService: services.tokenService, bodyLimit });
   await app.register(wellKnownRoutes, { signingKey: services.signingKey });
   if (deps.testControls && services.testClock) await app.register(testClockRoutes, { clock: services.testClock });
+  // The portal (/portal/…): over HTTPS only, since its cookies are Secure.
+  await app.register(portalRoutes, { portal: services.portal, secure: deps.https !== undefined });
 
   await registerGateway(app, {
     store: services.store,

@@ -30,6 +30,8 @@ const seedUser = z.strictObject({
   role: z.string().min(1),
   passwordChangedDaysAgo: z.number().min(0),
   active: z.boolean().default(true),
+  /** May register the tenant's sandbox clients on the portal. */
+  tenantAdmin: z.boolean().default(false),
   notes: z.string().optional(),
 });
 
@@ -91,11 +93,12 @@ export async function seedRecords(seed: SeedFile, hasher: SecretHasher, now: num
   const clients = await Promise.all(seed.clients.map(async (c): Promise<Client> => ({
     clientId: c.clientId, secretHash: await hasher.hash(c.clientSecret), name: c.name, region: c.region,
     environment: c.environment, grants: c.grants, registration: c.registration, active: c.active, createdAt: now,
+    managedByTenant: null, secretHint: null,
   })));
   const users = await Promise.all(seed.users.map(async (u): Promise<User> => {
     const [tenant = '', userName = ''] = u.username.split('\\');
     return {
-      tenant, userName, passwordHash: await hasher.hash(u.password), role: u.role, active: u.active,
+      tenant, userName, passwordHash: await hasher.hash(u.password), role: u.role, active: u.active, tenantAdmin: u.tenantAdmin,
       passwordChangedAt: now - Math.round(u.passwordChangedDaysAgo * DAY_MS),
     };
   }));

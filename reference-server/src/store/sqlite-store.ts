@@ -4,6 +4,7 @@
 // concurrent consumers, in this process or another one sharing the file, exactly one wins.
 import Database from 'better-sqlite3';
 import type { Client, PersonRecord, RefreshTokenRecord, User } from '../domain/model.ts';
+import type { PortalSession, PortalStore } from '../domain/portal/portal-ports.ts';
 import type { AttemptPrincipal, ConsumeRefreshTokenResult, FailedAttempts, Store } from '../domain/ports.ts';
 
 type Row = Record<string, unknown>;
@@ -38,6 +39,16 @@ const migrations: readonly string[] = [
      failures INTEGER NOT NULL, last_failure_at INTEGER NOT NULL, locked_until INTEGER,
      PRIMARY KEY (kind, name));
    CREATE INDEX failed_attempts_last_failure ON failed_attempts (last_failure_at);`,
+  // 3: the portal (src/portal): tenant administrators, self-registered sandbox clients, sessions.
+  `ALTER TABLE users ADD COLUMN tenant_admin INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE clients ADD COLUMN managed_by_tenant TEXT;
+   ALTER TABLE clients ADD COLUMN secret_hint TEXT;
+   CREATE INDEX clients_managed_by ON clients (managed_by_tenant);
+   CREATE TABLE portal_sessions (
+     id_hash TEXT PRIMARY KEY, tenant TEXT NOT NULL, user_name TEXT NOT NULL, csrf_token TEXT NOT NULL,
+     created_at INTEGER NOT NULL, last_seen_at INTEGER NOT NULL);
+   CREATE INDEX portal_sessions_user ON portal_sessions (tenant, user_name);
+   CREATE INDEX portal_sessions_last_seen ON portal_sessions (last_seen_at);`,
 ];
 
 export interface SeedRecords {
@@ -51,7 +62,7 @@ export interface SqliteStoreOptions {
   synchronous?: 'NORMAL' | 'FULL';
 }
 
-export class SqliteStore implements Store {
+export class SqliteStore implements Store, PortalStore {
   readonly #db: Database.Database;
   readonly #s;
 
@@ -74,17 +85,30 @@ export class SqliteStore implements Store {
     const db = this.#db;
     this.#s = {
       findClient: db.prepare('SELECT * FROM clients WHERE client_id = ?'),
-      saveClient: db.prepare(`INSERT INTO clients (client_id, secret_hash, name, region, environment, grants, registration_tenant_id, registration_role, active, created_at)
-        VALUES (@client_id, @secret_hash, @name, @region, @environment, @grants, @registration_tenant_id, @registration_role, @active, @created_at)
+      saveClient: db.prepare(`INSERT INTO clients (client_id, secret_hash, name, region, environment, grants, registration_tenant_id, registration_role, active, created_at, managed_by_tenant, secret_hint)
+        VALUES (@client_id, @secret_hash, @name, @region, @environment, @grants, @registration_tenant_id, @registration_role, @active, @created_at, @managed_by_tenant, @secret_hint)
         ON CONFLICT (client_id) DO UPDATE SET secret_hash = excluded.secret_hash, name = excluded.name, region = excluded.region,
           environment = excluded.environment, grants = excluded.grants, registration_tenant_id = excluded.registration_tenant_id,
-          registration_role = excluded.registration_role, active = excluded.active`),
+          registration_role = excluded.registration_role, active = excluded.active, managed_by_tenant = excluded.managed_by_tenant,
+          secret_hint = excluded.secret_hint`),
+      insertClient: db.prepare(`INSERT OR IGNORE INTO clients (client_id, secret_hash, name, region, environment, grants, registration_tenant_id, registration_role, active, created_at, managed_by_tenant, secret_hint)
+        VALUES (@client_id, @secret_hash, @name, @region, @environment, @grants, @registration_tenant_id, @registration_role, @active, @created_at, @managed_by_tenant, @secret_hint)`),
+      clientsManagedBy: db.prepare('SELECT * FROM clients WHERE managed_by_tenant = ? ORDER BY created_at, client_id'),
       deleteClient: db.prepare('DELETE FROM clients WHERE client_id = ?'),
       findUser: db.prepare('SELECT * FROM users WHERE tenant = ? AND user_name = ?'),
-      saveUser: db.prepare(`INSERT INTO users (tenant, user_name, password_hash, password_changed_at, role, active)
-        VALUES (@tenant, @user_name, @password_hash, @password_changed_at, @role, @active)
+      saveUser: db.prepare(`INSERT INTO users (tenant, user_name, password_hash, password_changed_at, role, active, tenant_admin)
+        VALUES (@tenant, @user_name, @password_hash, @password_changed_at, @role, @active, @tenant_admin)
         ON CONFLICT (tenant, user_name) DO UPDATE SET password_hash = excluded.password_hash,
-          password_changed_at = excluded.password_changed_at, role = excluded.role, active = excluded.active`),
+          password_changed_at = excluded.password_changed_at, role = excluded.role, active = excluded.active,
+          tenant_admin = excluded.tenant_admin`),
+      saveSession: db.prepare(`INSERT INTO portal_sessions (id_hash, tenant, user_name, csrf_token, created_at, last_seen_at)
+        VALUES (@id_hash, @tenant, @user_name, @csrf_token, @created_at, @last_seen_at)`),
+      findSession: db.prepare('SELECT * FROM portal_sessions WHERE id_hash = ?'),
+      touchSession: db.prepare('UPDATE portal_sessions SET last_seen_at = ? WHERE id_hash = ?'),
+      deleteSession: db.prepare('DELETE FROM portal_sessions WHERE id_hash = ?'),
+      deleteUserSessions: db.prepare('DELETE FROM portal_sessions WHERE tenant = @tenant AND user_name = @user AND id_hash <> @keep'),
+      purgeSessions: db.prepare(`DELETE FROM portal_sessions WHERE rowid IN (
+        SELECT rowid FROM portal_sessions WHERE last_seen_at < @before LIMIT @limit)`),
       saveRefreshToken: db.prepare(`INSERT INTO refresh_tokens (token_hash, family_id, client_id, tenant, user_name, scope, issued_at, expires_at, used_at, revoked_at)
         VALUES (@token_hash, @family_id, @client_id, @tenant, @user_name, @scope, @issued_at, @expires_at, @used_at, @revoked_at)`),
       findRefreshToken: db.prepare('SELECT * FROM refresh_tokens WHERE token_hash = ?'),
@@ -150,12 +174,43 @@ export class SqliteStore implements Store {
   }
 
   saveClient(client: Client): void {
-    this.#s.saveClient.run({
-      client_id: client.clientId, secret_hash: client.secretHash, name: client.name, region: client.region,
-      environment: client.environment, grants: JSON.stringify(client.grants),
-      registration_tenant_id: client.registration?.tenantId ?? null, registration_role: client.registration?.role ?? null,
-      active: client.active ? 1 : 0, created_at: client.createdAt,
+    this.#s.saveClient.run(clientRow(client));
+  }
+
+  insertClientIfAbsent(client: Client): boolean {
+    return this.#s.insertClient.run(clientRow(client)).changes === 1;
+  }
+
+  listClientsManagedBy(tenant: string): Client[] {
+    return (this.#s.clientsManagedBy.all(tenant) as Row[]).map(toClient);
+  }
+
+  saveSession(session: PortalSession): void {
+    this.#s.saveSession.run({
+      id_hash: session.idHash, tenant: session.tenant, user_name: session.userName, csrf_token: session.csrfToken,
+      created_at: session.createdAt, last_seen_at: session.lastSeenAt,
     });
+  }
+
+  findSession(idHash: string): PortalSession | undefined {
+    const row = this.#s.findSession.get(idHash) as Row | undefined;
+    return row && toSession(row);
+  }
+
+  touchSession(idHash: string, now: number): void {
+    this.#s.touchSession.run(now, idHash);
+  }
+
+  deleteSession(idHash: string): void {
+    this.#s.deleteSession.run(idHash);
+  }
+
+  deleteUserSessions(tenant: string, userName: string, keepIdHash: string | null): number {
+    return this.#s.deleteUserSessions.run({ tenant, user: userName, keep: keepIdHash ?? '' }).changes;
+  }
+
+  purgePortalSessions(before: number, limit: number): number {
+    return this.#s.purgeSessions.run({ before, limit }).changes;
   }
 
   deleteClient(clientId: string): void {
@@ -171,6 +226,7 @@ export class SqliteStore implements Store {
     this.#s.saveUser.run({
       tenant: user.tenant, user_name: user.userName, password_hash: user.passwordHash,
       password_changed_at: user.passwordChangedAt, role: user.role, active: user.active ? 1 : 0,
+      tenant_admin: user.tenantAdmin ? 1 : 0,
     });
   }
 
@@ -301,6 +357,25 @@ function toClient(r: Row): Client {
     grants: JSON.parse(str(r.grants)) as Client['grants'],
     registration: tenantId === null || role === null ? null : { tenantId: str(tenantId), role: str(role) },
     active: r.active === 1, createdAt: int(r.created_at),
+    managedByTenant: r.managed_by_tenant === null || r.managed_by_tenant === undefined ? null : str(r.managed_by_tenant),
+    secretHint: r.secret_hint === null || r.secret_hint === undefined ? null : str(r.secret_hint),
+  };
+}
+
+function clientRow(client: Client): Record<string, unknown> {
+  return {
+    client_id: client.clientId, secret_hash: client.secretHash, name: client.name, region: client.region,
+    environment: client.environment, grants: JSON.stringify(client.grants),
+    registration_tenant_id: client.registration?.tenantId ?? null, registration_role: client.registration?.role ?? null,
+    active: client.active ? 1 : 0, created_at: client.createdAt,
+    managed_by_tenant: client.managedByTenant, secret_hint: client.secretHint,
+  };
+}
+
+function toSession(r: Row): PortalSession {
+  return {
+    idHash: str(r.id_hash), tenant: str(r.tenant), userName: str(r.user_name), csrfToken: str(r.csrf_token),
+    createdAt: int(r.created_at), lastSeenAt: int(r.last_seen_at),
   };
 }
 
@@ -308,6 +383,7 @@ function toUser(r: Row): User {
   return {
     tenant: str(r.tenant), userName: str(r.user_name), passwordHash: str(r.password_hash),
     passwordChangedAt: int(r.password_changed_at), role: str(r.role), active: r.active === 1,
+    tenantAdmin: r.tenant_admin === 1,
   };
 }
 

@@ -7,6 +7,10 @@
 // - The store holds scrypt hashes (N=2^14, r=8, p=1) with a salt per record (no two alike), and
 //   refresh tokens only as SHA-256 hashes.
 // - Verification compares with crypto.timingSafeEqual, for right and wrong secrets alike.
+// - The portal (a real HTTPS process, level debug): signing in (also with a wrong password, and a
+//   password typed into the user-name field), registering, rotating and deleting a sandbox client,
+//   changing a password, signing out. The log holds none of the passwords, client secrets, session
+//   ids or CSRF tokens seen, and no URL the browser was sent to holds one either.
 // - Opt-in (TC_RELIABILITY_CONFORMANCE_RUN=1, ~25 s): the same search over the reference server's
 //   log of a conformance run (`run --start-reference --grep @grants`), against every token the run saw.
 import assert from 'node:assert/strict';
@@ -19,6 +23,8 @@ import { join } from 'node:path';
 import { describe, mock, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { ScryptSecretHasher, testScryptCost } from '../../src/crypto/scrypt-hasher.ts';
+import { Agent, request } from 'undici';
+import { startPortalServer } from '../portal/e2e/portal-server.ts';
 import { agent, form, send, startServer, US_TOKEN } from './support/server-process.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
@@ -115,6 +121,68 @@ void describe('secrets', () => {
       } finally {
         db.close();
       }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  void test('the log of a portal session (level debug) holds no password, client secret, session id or CSRF token', async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'tc-secrets-portal-'));
+    const server = await startPortalServer(join(dir, 'server.log'), { TC_LOG_LEVEL: 'debug' });
+    const dispatcher = new Agent({ connect: { ca: readFileSync(server.caFile, 'utf8') } });
+    const seen: string[] = [];
+    const locations: string[] = [];
+    const cookies = new Map<string, string>();
+    let page = '';
+    const go = async (method: 'GET' | 'POST', path: string, fields?: Record<string, string>): Promise<number> => {
+      const r = await request(`${server.baseUrl}${path}`, {
+        method, dispatcher,
+        headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; '), ...(fields && { 'content-type': 'application/x-www-form-urlencoded', origin: server.baseUrl }) },
+        ...(fields && { body: new URLSearchParams(fields).toString() }),
+      });
+      const setCookie = r.headers['set-cookie'];
+      for (const line of setCookie === undefined ? [] : Array.isArray(setCookie) ? setCookie : [setCookie]) {
+        const [name = '', value = ''] = (line.split(';')[0] ?? '').split('=');
+        if (value === '') cookies.delete(name);
+        else { cookies.set(name, value); seen.push(value); }
+      }
+      if (typeof r.headers.location === 'string') locations.push(r.headers.location);
+      page = await r.body.text();
+      for (const m of page.matchAll(/name="csrf" value="([^"]+)"|<code id="client-secret">([^<]+)</g)) seen.push(m[1] ?? m[2] ?? '');
+      return r.statusCode;
+    };
+    const csrf = (): string => /name="csrf" value="([^"]+)"/.exec(page)?.[1] ?? '';
+    const newPassword = 'Paul-changed-in-log-test-2026';
+    try {
+      await go('GET', '/portal/sign-in');
+      assert.equal(await go('POST', '/portal/sign-in', { csrf: csrf(), username: 'acme\\olivia-admin', password: 'wrong-portal-password-0123' }), 401);
+      assert.equal(await go('POST', '/portal/sign-in', { csrf: csrf(), username: passwordOf('acme\\olivia-admin'), password: 'x' }), 401, 'a password typed into the user-name field');
+      assert.equal(await go('POST', '/portal/sign-in', { csrf: csrf(), username: 'acme\\olivia-admin', password: passwordOf('acme\\olivia-admin') }), 303);
+      await go('GET', '/portal/clients');
+      assert.equal(await go('POST', '/portal/clients', { csrf: csrf(), name: 'log test', region: 'us', grant_client_credentials: 'on', role: 'people-reader' }), 201);
+      const clientId = /<code id="client-id">([^<]+)</.exec(page)?.[1] ?? '';
+      assert.equal(await go('POST', `/portal/clients/${clientId}/rotate`, { csrf: csrf() }), 200);
+      assert.equal(await go('POST', `/portal/clients/${clientId}/delete`, { csrf: csrf() }), 200);
+      assert.equal(await go('POST', '/portal/sign-out', { csrf: csrf() }), 200);
+      await go('GET', '/portal/sign-in');
+      assert.equal(await go('POST', '/portal/sign-in', { csrf: csrf(), username: 'acme\\paul-portal', password: passwordOf('acme\\paul-portal') }), 303);
+      await go('GET', '/portal/password');
+      assert.equal(await go('POST', '/portal/password', { csrf: csrf(), current_password: passwordOf('acme\\paul-portal'), new_password: newPassword, confirm_password: newPassword }), 200);
+      assert.equal(await go('POST', '/portal/sign-out', { csrf: csrf() }), 200);
+    } finally {
+      await dispatcher.close();
+      await server.stop();
+    }
+    try {
+      const log = server.log();
+      assert.ok(log.includes('portal sandbox client registered') && log.includes('portal password changed'), 'setup: the portal flow was logged');
+      assert.ok(log.includes('portal sign-in refused'), 'setup: the refusals were logged');
+      const secrets = seen.filter((v) => v.length >= 8);
+      assert.ok(secrets.length >= 12, `setup: session ids, CSRF tokens and client secrets were collected (${secrets.length})`);
+      const n = assertAbsent(log, [...seedSecrets, 'wrong-portal-password-0123', newPassword], 'a password')
+        + assertAbsent(log, secrets, 'a portal session id, CSRF token or client secret');
+      for (const location of locations) assertAbsent(location, [...secrets, newPassword, ...seedSecrets], 'a secret in a redirect URL');
+      t.diagnostic(`portal log: ${log.split('\n').length - 1} lines; searched for ${n} values; ${locations.length} redirects checked`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

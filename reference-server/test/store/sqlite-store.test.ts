@@ -19,9 +19,9 @@ void describe('SqliteStore', () => {
   void test('migrates a new file to the latest schema; reopening keeps everything', () => {
     const file = join(dir, 'persist.sqlite');
     const a = new SqliteStore(file);
-    assert.equal(a.schemaVersion, 2);
-    a.saveClient({ clientId: 'c1', secretHash: 'x', name: 'n', region: 'us', environment: 'sandbox', grants: ['password'], registration: { tenantId: 't', role: 'r' }, active: true, createdAt: 5 });
-    a.saveUser({ tenant: 'acme', userName: 'alice', passwordHash: 'p', passwordChangedAt: 7, role: 'people-reader', active: true });
+    assert.equal(a.schemaVersion, 3);
+    a.saveClient({ clientId: 'c1', secretHash: 'x', name: 'n', region: 'us', environment: 'sandbox', grants: ['password'], registration: { tenantId: 't', role: 'r' }, active: true, createdAt: 5, managedByTenant: null, secretHint: null });
+    a.saveUser({ tenant: 'acme', userName: 'alice', passwordHash: 'p', passwordChangedAt: 7, role: 'people-reader', active: true, tenantAdmin: false });
     a.saveRefreshToken(record());
     a.savePerson({ identifier: 'E-1', tenantId: 't', givenName: 'A', familyName: 'B', email: 'a@b.example', employmentStatus: 'active', hireDate: '2020-01-01' });
     a.putMetaIfAbsent('k', 'v');
@@ -149,7 +149,7 @@ void describe('SqliteStore', () => {
 
   void test('seedIfNew seeds once and never overwrites', () => {
     const s = new SqliteStore(':memory:');
-    const user = { tenant: 'acme', userName: 'alice', passwordHash: 'p1', passwordChangedAt: 1, role: 'r', active: true };
+    const user = { tenant: 'acme', userName: 'alice', passwordHash: 'p1', passwordChangedAt: 1, role: 'r', active: true, tenantAdmin: false };
     assert.equal(s.seedIfNew({ clients: [], users: [user], people: [] }, 'now'), true);
     s.saveUser({ ...user, passwordHash: 'changed' });
     assert.equal(s.seedIfNew({ clients: [], users: [user], people: [] }, 'later'), false);

@@ -47,6 +47,8 @@ const client = (clientId: string, registration: Client['registration'], region: 
   registration,
   active: true,
   createdAt: 0,
+  managedByTenant: null,
+  secretHint: null,
 });
 
 const user = (userName: string, role: string): User => ({
@@ -56,6 +58,7 @@ const user = (userName: string, role: string): User => ({
   passwordChangedAt: 0,
   role,
   active: true,
+  tenantAdmin: false,
 });
 
 export function seededStore(): InMemoryGatewayStore {

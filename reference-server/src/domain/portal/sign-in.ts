@@ -1,0 +1,35 @@
+// Signing in to the portal with `tenant_system_name\user_name` and the password. It shares the
+// password grant's brute-force lock (same principal: the username as presented), so that the
+// portal adds no second budget of guesses against one password. Every failure reads the same
+// (no account enumeration, OI-10). A user whose password has expired may sign in: the portal then
+// opens the password change only (spec §5.5: the user logs on to the portal to change it).
+import { TooManyAttempts } from '../errors.ts';
+import { parseUsername } from '../grants/password.ts';
+import type { User } from '../model.ts';
+import type { PortalDeps } from './portal-deps.ts';
+import { PortalRefusal, portalMessages } from './portal-errors.ts';
+
+export type SignInDeps = Pick<PortalDeps, 'store' | 'clock' | 'hasher' | 'throttle' | 'dummyHash'>;
+
+/** Throws PortalRefusal('locked') while the user name is locked. */
+export function assertNotLocked(deps: Pick<PortalDeps, 'throttle'>, username: string, now: number): void {
+  try {
+    deps.throttle.assertNotLocked({ kind: 'user', name: username }, now);
+  } catch (error) {
+    if (error instanceof TooManyAttempts) throw new PortalRefusal('locked', portalMessages.locked, [], error.retryAfterSeconds);
+    throw error;
+  }
+}
+
+export async function signIn(deps: SignInDeps, username: string, password: string): Promise<User> {
+  const now = deps.clock.now();
+  assertNotLocked(deps, username, now);
+  const name = parseUsername(username);
+  const user = name ? deps.store.findUser(name.tenant, name.userName) : undefined;
+  const matches = await deps.hasher.verify(password, user?.passwordHash ?? (await deps.dummyHash()));
+  const principal = { kind: 'user', name: username } as const;
+  if (matches && user) deps.throttle.recordSuccess(principal);
+  else deps.throttle.recordFailure(principal, now);
+  if (!user || !matches || !user.active) throw new PortalRefusal('invalid-credentials', portalMessages.invalidCredentials);
+  return user;
+}
