@@ -87,7 +87,7 @@ function commandLines(): { job: string; step: string; line: string }[] {
     s.run!.replace(/\\\n\s*/g, ' ').split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#')).map((line) => ({ job, step: s.name ?? s.run!.slice(0, 30), line }))));
 }
 
-const expressions = { 'matrix.shard': '1', 'env.SHARD_TOTAL': workflow.env.SHARD_TOTAL };
+const expressions = { 'matrix.shard': '1', 'env.SHARD_TOTAL': workflow.env.SHARD_TOTAL ?? '' };
 
 void describe('examples/github-actions/conformance.yml', () => {
   void test('parses as YAML: a sharded job whose matrix matches SHARD_TOTAL, then merge-and-gate after it', () => {
