@@ -12,6 +12,8 @@ import type { RegionParity } from './region-parity.schema.ts';
 /** A scope value no target defines (the spec's scopes: §2.2). */
 export const unknownScopeValue = 'token-conformance-unknown-scope';
 export const unsupportedGrantValue = 'urn:example:token-conformance:unsupported';
+/** The wrong secret: a fixed value, never derived from the real one (a target may log refused secrets). */
+export const wrongSecretValue = 'token-conformance-wrong-secret';
 
 /** The target's declared choice for an open interpretation, else the catalogue's reference choice. */
 export function declaredChoices(interpretations: Record<string, unknown>): DeclaredChoices {
@@ -47,7 +49,7 @@ export async function probeRegions(loaded: Pick<LoadedProfile, 'profile' | 'secr
     // that counts consecutive failures per client sees one at a time.
     const success = await ask({ grant_type: 'client_credentials', client_id: id, client_secret: secret(client) });
     const missingGrantType = await ask({ client_id: id, client_secret: secret(client) });
-    const badClientSecret = await ask({ grant_type: 'client_credentials', client_id: id, client_secret: `${secret(client)}-not-the-secret` });
+    const badClientSecret = await ask({ grant_type: 'client_credentials', client_id: id, client_secret: wrongSecretValue });
     const unsupportedGrant = await ask({ grant_type: unsupportedGrantValue, client_id: id, client_secret: secret(client) });
     const unknownScope = await ask({ grant_type: 'client_credentials', client_id: id, client_secret: secret(client), scope: unknownScopeValue });
     const pw = passwordClient(region, client);
