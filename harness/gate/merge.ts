@@ -186,6 +186,8 @@ export interface MergeOutput {
   report: ConformanceReport;
   files: string[];
   transcripts: number;
+  /** A shard report carried waivers (run --waivers): the merged report is built before waivers. */
+  shardsHadWaivers: boolean;
 }
 
 /** Reads, validates and merges; writes the merged reports into `out`. Throws MergeError. */
@@ -214,5 +216,5 @@ export function mergeShardDirectories(paths: string[], out: string): MergeOutput
   }
   if (transcripts > 0) files.push(`${transcriptsDir}/`);
   if (existsSync(join(out, 'allure-results'))) files.push('allure-results/');
-  return { report, files, transcripts };
+  return { report, files, transcripts, shardsHadWaivers: shards.some((s) => s.report.waivers !== undefined) };
 }

@@ -10,6 +10,7 @@ import { loadCatalogue } from '../catalogue/catalogue.ts';
 import { mergeMain } from '../commands/merge.command.ts';
 import { runMain } from '../commands/run.command.ts';
 import { mergeJunit, mergeReports, mismatches, readShard } from '../gate/merge.ts';
+import { applyWaivers } from '../gate/waivers.ts';
 import type { ChecksFile } from '../reporter/conformance.reporter.ts';
 import type { ConformanceReport } from '../reporter/report.schema.ts';
 import { buildReport, type CheckOutcome } from '../reporter/verdict.ts';
@@ -150,6 +151,21 @@ void describe('merge: verdicts recomputed from all checks', () => {
     assert.match(merged, /^<testsuites id="" name="" tests="4" failures="1" skipped="1" errors="0" time="7">/);
     assert.match(merged, /<testsuite name="a\.spec\.ts" timestamp="2026-11-22T03:00:01\.000Z" hostname="conformance" tests="3" failures="1" skipped="1" time="1\.75" errors="0">\n<testcase name="one"><\/testcase>\n<testcase name="two"><failure\/><\/testcase>\n<testcase name="three"><skipped\/><\/testcase>\n<\/testsuite>/);
     assert.equal([...merged.matchAll(/<testsuite /g)].length, 2);
+  });
+
+  void test('shards judged with waivers: the merged report is built before waivers, and merge says so', async () => {
+    const a = syntheticShard(join(dir, 'w1'), 1, 2, [outcome('x › TOKEN-RESP-001 us', ['TOKEN-RESP-001'], 'failed')]);
+    syntheticShard(join(dir, 'w2'), 2, 2, []);
+    const report = readJson<ConformanceReport>(join(a, 'conformance.json'));
+    const waived = applyWaivers(report, [{ requirement: 'TOKEN-RESP-001', owner: 'o', justification: 'j', expires: '2999-01-01' }]);
+    assert.equal(waived.requirements.find((r) => r.id === 'TOKEN-RESP-001')!.verdict, 'WAIVED');
+    writeFileSync(join(a, 'conformance.json'), JSON.stringify(waived));
+    const c = capture();
+    assert.equal(await mergeMain([a, join(dir, 'w2'), '--out', join(dir, 'w-out')], c.io), 0, c.err.join('\n'));
+    assert.ok(c.err.some((l) => /note: the shards were judged with waivers .* give them to `gate --waivers`/.test(l)), c.err.join('\n'));
+    const merged = readJson<ConformanceReport>(join(dir, 'w-out', 'conformance.json'));
+    assert.equal(merged.requirements.find((r) => r.id === 'TOKEN-RESP-001')!.verdict, 'FAIL');
+    assert.equal(merged.waivers, undefined);
   });
 
   void test('bad arguments: no --out, no shard', async () => {
