@@ -18,6 +18,10 @@ const commands: Record<string, { summary: string; load: () => Promise<CommandMai
     summary: 'run the conformance suite against a target profile',
     load: async () => (await import('./commands/run.command.ts')).runMain,
   },
+  merge: {
+    summary: 'merge the reports of a sharded run (run --shard I/N) into one report',
+    load: async () => (await import('./commands/merge.command.ts')).mergeMain,
+  },
   gate: {
     summary: 'decide a build from a conformance report (after waivers): exit 0/1',
     load: async () => (await import('./commands/gate.command.ts')).gateMain,
@@ -39,6 +43,9 @@ const commands: Record<string, { summary: string; load: () => Promise<CommandMai
     load: async () => (await import('./commands/bundle.command.ts')).keygenMain,
   },
 };
+
+/** The command names `npx token-conformance` knows. */
+export const commandNames = (): string[] => Object.keys(commands);
 
 function usage(): string {
   const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);

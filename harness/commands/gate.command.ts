@@ -23,6 +23,17 @@ const usage = `Usage: token-conformance gate REPORT.json [options]
 Exit codes: 0 pass (or break-glass), 1 a blocking FAIL/UNCHECKED (or WARN with --strict), 2 bad
 arguments, an unreadable report or an invalid waivers file.`;
 
+/** The options of `gate` (exported so that the CI example's commands can be checked against them). */
+export const gateOptions = {
+  waivers: { type: 'string' },
+  strict: { type: 'boolean', default: false },
+  'break-glass': { type: 'string' },
+  json: { type: 'boolean', default: false },
+  out: { type: 'string' },
+  'as-of': { type: 'string' },
+  help: { type: 'boolean', default: false },
+} as const;
+
 export interface CommandIo {
   out: (line: string) => void;
   err: (line: string) => void;
@@ -43,18 +54,7 @@ function gateSync(args: string[], io: CommandIo = processIo, now: Date = new Dat
   };
   let parsed;
   try {
-    parsed = parseArgs({
-      args, strict: true, allowPositionals: true,
-      options: {
-        waivers: { type: 'string' },
-        strict: { type: 'boolean', default: false },
-        'break-glass': { type: 'string' },
-        json: { type: 'boolean', default: false },
-        out: { type: 'string' },
-        'as-of': { type: 'string' },
-        help: { type: 'boolean', default: false },
-      },
-    });
+    parsed = parseArgs({ args, strict: true, allowPositionals: true, options: gateOptions });
   } catch (error) {
     return fail(`${(error as Error).message}\n\n${usage}`);
   }

@@ -4,7 +4,7 @@
 // --strict), 2 a bad profile, bad arguments or an unreachable target — before anything runs.
 import { spawn } from 'node:child_process';
 import { randomInt } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -13,7 +13,10 @@ import { repoRoot } from '../catalogue/catalogue.ts';
 import { loadProfile, ProfileError, type LoadedProfile } from '../profile/load-profile.ts';
 import { passGateEnvVar } from '../playwright/pass-gate.ts';
 import { profileEnvVar, toWorkerProfile, withOtherEnvironmentToken, writeWorkerProfile } from '../profile/worker-profile.ts';
-import { checkReachability } from '../reference/reachability.ts';
+import { checkReachability, unreachableProblem } from '../reference/reachability.ts';
+import { runPreflight } from '../preflight/preflight.ts';
+import { probeRegions } from '../parity/probe-regions.ts';
+import { profileSha256 } from '../gate/bundle.ts';
 import { applyListening, ReferenceStartError, startReferenceServers, type ReferenceServers } from '../reference/start-reference.ts';
 import type { Redactor } from '../redaction/redact.ts';
 import { scrubDirectory } from '../redaction/scrub-directory.ts';
@@ -51,7 +54,14 @@ const usage = `Usage: token-conformance run --target FILE [options]
   --seed N             seed for the property checks (default: a fixed seed per property)
   --fresh-seed         draw a new seed for the property checks (printed, and carried in the report)
   --waivers FILE       apply a waivers file (schemas/waivers.schema.json) to the report and exit code
-  --help`;
+  --skip-preflight     judge the target even when the preflight sees a setup problem (every
+                       client refused, every call rate-limited, the EU address answering like
+                       the US one); without it such a run stops with exit 2 before any check
+  --help
+
+Exit codes: 0 conformant (WARN allowed unless --strict), 1 FAIL/UNCHECKED (or WARN with --strict),
+2 a setup problem: bad arguments, a bad profile, an unreachable or untrusted address, or a
+preflight finding ("setup problem: …", naming the profile field to fix).`;
 
 class UsageError extends Error {}
 
@@ -72,6 +82,8 @@ export interface RunOptions {
   passes?: Pass[];
   /** Spec files to load (Playwright file filters); default all. */
   specs?: string[];
+  /** Judge the target even when the preflight finds a setup problem. */
+  skipPreflight?: boolean;
 }
 
 export type Pass = 'conformance' | 'time-travel';
@@ -98,6 +110,7 @@ export function parseRunArgs(args: string[]): RunOptions | 'help' {
         waivers: { type: 'string' },
         passes: { type: 'string' },
         spec: { type: 'string', multiple: true },
+        'skip-preflight': { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
     });
@@ -142,6 +155,7 @@ export function parseRunArgs(args: string[]): RunOptions | 'help' {
     ...(v.waivers !== undefined ? { waivers: v.waivers } : {}),
     ...(passes !== undefined ? { passes } : {}),
     ...(v.spec !== undefined && v.spec.length > 0 ? { specs: v.spec } : {}),
+    ...(v['skip-preflight'] ? { skipPreflight: true } : {}),
   };
 }
 
@@ -263,16 +277,29 @@ export async function runMain(args: string[], io: RunIo = processIo, extraEnv: N
     const unreachable = await checkReachability(profile);
     if (unreachable.length > 0) {
       for (const u of unreachable) io.err(`token-conformance run: ${u.field} ${u.url} is not reachable: ${u.problem}`);
-      io.err('token-conformance run: the target is not reachable; nothing was run.');
+      io.err(`token-conformance run: setup problem: ${unreachableProblem(unreachable)}; nothing was run.`);
       return 2;
     }
+    // Self-diagnosis (preflight.ts): a profile that does not fit the target is one line, not a wall of FAILs.
+    const preflight = await runPreflight({ profile, secrets: loaded.secrets });
+    for (const note of preflight.notes) io.err(`token-conformance run: note: ${note}`);
+    if (preflight.problem !== undefined) {
+      if (!options.skipPreflight) {
+        io.err(`token-conformance run: setup problem: ${preflight.problem}; nothing was run (--skip-preflight judges the target anyway).`);
+        return 2;
+      }
+      io.err(`token-conformance run: preflight (skipped on request): ${preflight.problem}`);
+    }
+    // Region parity (parity/): measured once here, carried into the report by the reporter.
+    const parityFile = join(temp, 'region-parity.json');
+    writeFileSync(parityFile, JSON.stringify(await probeRegions({ profile, secrets: loaded.secrets })));
 
     const handoff = toWorkerProfile({ ...loaded, profile });
     const profileFile = writeWorkerProfile(handoff.profile, temp);
     const seenTokens = join(temp, 'seen-tokens.txt');
     const reportsDir = options.reportsDir;
     mkdirSync(reportsDir, { recursive: true });
-    for (const stale of ['allure-results', 'transcripts', 'conformance.json', 'traceability.html', 'checks.json', 'junit.xml', 'junit-time-travel.xml']) {
+    for (const stale of ['allure-results', 'transcripts', 'blob-report', 'conformance.json', 'traceability.html', 'checks.json', 'junit.xml', 'junit-time-travel.xml']) {
       rmSync(join(reportsDir, stale), { recursive: true, force: true });
     }
 
@@ -288,8 +315,12 @@ export async function runMain(args: string[], io: RunIo = processIo, extraEnv: N
       [reporterEnv.level]: options.level,
       [reporterEnv.strict]: options.strict ? '1' : '0',
       [reporterEnv.seenTokens]: seenTokens,
+      [reporterEnv.regionParity]: parityFile,
+      [reporterEnv.profileSha256]: profileSha256(options.target),
       ...(options.grep !== undefined ? { [reporterEnv.grep]: options.grep, [reporterEnv.filtered]: '1' } : {}),
-      ...(options.shard !== undefined ? { [reporterEnv.shard]: options.shard, [reporterEnv.filtered]: '1' } : {}),
+      ...(options.specs !== undefined ? { [reporterEnv.filtered]: '1' } : {}),
+      // A shard marks its own report filtered (the reporter); the merge of all shards is not.
+      ...(options.shard !== undefined ? { [reporterEnv.shard]: options.shard, PWTEST_BLOB_DO_NOT_REMOVE: '1' } : {}),
       ...(seed !== undefined ? { [seedEnvVar]: seed } : {}),
       [replayArgsEnvVar]: `--target ${options.target}${options.startReference ? ' --start-reference' : ''}`,
       ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}),

@@ -10,6 +10,8 @@ export interface Unreachable {
   field: string;
   url: string;
   problem: string;
+  /** The address answered, but its TLS certificate is not trusted (a setup problem: caFile). */
+  tlsTrust?: boolean;
 }
 
 function addresses(p: TargetProfile): [string, string][] {
@@ -20,8 +22,10 @@ function addresses(p: TargetProfile): [string, string][] {
   return list.filter((e): e is [string, string] => e[1] !== undefined);
 }
 
+const isTlsTrust = (code: string | undefined) => code !== undefined && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(code);
+
 function hint(code: string | undefined, message: string): string {
-  if (code && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(code)) return `${code}: ${message} — the certificate is not trusted; set caFile to the CA that signs it`;
+  if (isTlsTrust(code)) return `${code}: ${message} — the certificate is not trusted; set caFile to the CA that signs it`;
   if (code === 'ECONNREFUSED') return 'connection refused — nothing listens there';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `host not found (${code})`;
   if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT') return 'no answer within the timeout';
@@ -40,11 +44,18 @@ export async function checkReachability(profile: TargetProfile, timeoutMs = 5000
       } catch (error) {
         const e = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
         const code = e.cause?.code ?? e.code ?? (e.name === 'TimeoutError' ? 'UND_ERR_CONNECT_TIMEOUT' : undefined);
-        return { field, url, problem: hint(code, e.cause?.message ?? e.message) };
+        return { field, url, problem: hint(code, e.cause?.message ?? e.message), ...(isTlsTrust(code) ? { tlsTrust: true } : {}) };
       }
     }));
     return results.filter((r): r is Unreachable => r !== undefined);
   } finally {
     await agent.close();
   }
+}
+
+/** The one "setup problem" line for unreachable addresses: TLS trust first (the fix is caFile), else the addresses. */
+export function unreachableProblem(unreachable: Unreachable[]): string {
+  const tls = unreachable.filter((u) => u.tlsTrust);
+  if (tls.length > 0) return `the TLS certificate of ${tls.map((u) => `${u.field} (${u.url})`).join(', ')} is not trusted — set caFile to the PEM of the CA that signs it`;
+  return `${unreachable.map((u) => u.field).join(', ')} not reachable (see above) — check the address${unreachable.length > 1 ? 'es' : ''} in the profile`;
 }

@@ -21,6 +21,7 @@ import { renderSummary } from './terminal-summary.ts';
 import { renderTraceability } from './traceability-html.ts';
 import { buildReport, exitCodeFor, type CheckOutcome, type CheckStatus, type Level } from './verdict.ts';
 import { propertyRunSchema, type ConformanceReport, type PropertyRun } from './report.schema.ts';
+import { regionParitySchema, type RegionParity } from '../parity/region-parity.schema.ts';
 
 /** Environment the `run` command sets for the reporter. */
 export const reporterEnv = {
@@ -32,7 +33,34 @@ export const reporterEnv = {
   mergeChecks: 'TOKEN_CONFORMANCE_MERGE_CHECKS',
   seenTokens: 'TOKEN_CONFORMANCE_SEEN_TOKENS',
   quiet: 'TOKEN_CONFORMANCE_QUIET',
+  /** A JSON file with the region-parity section `run` measured before the checks (parity/). */
+  regionParity: 'TOKEN_CONFORMANCE_REGION_PARITY',
+  /** SHA-256 of the profile file, literal secrets excluded (gate/bundle.ts profileSha256). */
+  profileSha256: 'TOKEN_CONFORMANCE_PROFILE_SHA256',
 } as const;
+
+/** The region-parity section `run` handed over, if valid. */
+export function regionParityFromEnv(env: NodeJS.ProcessEnv = process.env): RegionParity | undefined {
+  const file = env[reporterEnv.regionParity];
+  if (!file || !existsSync(file)) return undefined;
+  try {
+    const parsed = regionParitySchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What checks.json holds: the raw outcomes and what a merge of shards needs to rebuild the report. */
+export interface ChecksFile {
+  startedAt: string;
+  durationMs: number;
+  /** I/N when this was one shard of a run. */
+  shard?: string;
+  /** The selection beyond the shard (--grep, --spec) left requirements out: they read SKIP, not UNCHECKED. */
+  filtered?: boolean;
+  checks: CheckOutcome[];
+}
 
 /** The fixture's attachment (fixtures/core.fixture.ts) and where the reporter keeps a copy of each. */
 export const transcriptAttachment = 'http-transcript.txt';
@@ -215,6 +243,7 @@ export default class ConformanceReporter implements Reporter {
         ...(p.authUrlUs ? { authUrlUs: p.authUrlUs } : {}),
         ...(p.authUrlEu ? { authUrlEu: p.authUrlEu } : {}),
         ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}),
+        ...(process.env[reporterEnv.profileSha256] ? { profileSha256: process.env[reporterEnv.profileSha256] } : {}),
         interpretations: Object.fromEntries(Object.entries(p.interpretations as Record<string, string | undefined>).filter((e): e is [string, string] => typeof e[1] === 'string')),
       };
     } catch {
@@ -224,9 +253,12 @@ export default class ConformanceReporter implements Reporter {
     const level = (['must', 'should', 'all'].includes(env[reporterEnv.level] ?? '') ? env[reporterEnv.level] : 'all') as Level;
     const shard = env[reporterEnv.shard] ?? (this.config?.shard ? `${this.config.shard.current}/${this.config.shard.total}` : undefined);
     const grep = env[reporterEnv.grep];
+    const filteredBeyondShard = env[reporterEnv.filtered] === '1' || grep !== undefined;
+    const regionParity = regionParityFromEnv(env);
     const report = buildReport(loadCatalogue(), outcomes, {
       level,
-      filtered: env[reporterEnv.filtered] === '1' || grep !== undefined || shard !== undefined,
+      filtered: filteredBeyondShard || shard !== undefined,
+      ...(regionParity ? { regionParity } : {}),
       strict: env[reporterEnv.strict] === '1',
       ...(grep ? { grep } : {}),
       ...(shard ? { shard } : {}),
@@ -240,7 +272,8 @@ export default class ConformanceReporter implements Reporter {
     const write = (name: string, text: string) => writeFileSync(join(this.outputDir, name), redactor.redact(text));
     write('conformance.json', `${JSON.stringify({ $schema: '../schemas/conformance-report.schema.json', ...report }, null, 2)}\n`);
     write('traceability.html', renderTraceability(report));
-    write('checks.json', `${JSON.stringify({ startedAt: report.startedAt, durationMs: report.durationMs, checks: outcomes }, null, 2)}\n`);
+    const checksFile: ChecksFile = { startedAt: report.startedAt, durationMs: report.durationMs, ...(shard ? { shard } : {}), filtered: filteredBeyondShard, checks: outcomes };
+    write('checks.json', `${JSON.stringify(checksFile, null, 2)}\n`);
     this.writeTranscripts(tests, redactor);
     if (this.printsToStdio()) console.log(redactor.redact(renderSummary(report, process.stdout.isTTY, relative(process.cwd(), this.outputDir) || '.')));
     // Playwright's own status says whether tests failed; the conformance verdict decides the exit code.

@@ -1,6 +1,7 @@
 // The shape of reports/conformance.json. This zod schema is the source of truth;
 // schemas/conformance-report.schema.json is emitted from it and a test fails when it is stale.
 import { z } from 'zod';
+import { regionParitySchema } from '../parity/region-parity.schema.ts';
 
 export const verdicts = ['PASS', 'FAIL', 'WARN', 'SKIP', 'NOT_APPLICABLE', 'UNCHECKED'] as const;
 export const verdictSchema = z.enum(verdicts).describe(
@@ -99,6 +100,7 @@ export const conformanceReportSchema = z.strictObject({
     authUrlUs: z.string().optional(),
     authUrlEu: z.string().optional(),
     baseUrl: z.string().optional(),
+    profileSha256: z.string().regex(/^[0-9a-f]{64}$/).optional().describe('SHA-256 of the profile file as given, literal secret values excluded (the same hash as a bundle\'s): shards of one run carry the same.'),
     interpretations: z.record(z.string(), z.string()).describe('The target\'s declared choices (reference choices where not declared).'),
   }).describe('The target, without any credential.'),
   selection: z.strictObject({
@@ -117,5 +119,6 @@ export const conformanceReportSchema = z.strictObject({
   unknownRequirementIds: z.array(z.string()).describe('IDs cited by checks but absent from the catalogue (a defect of the suite).'),
   checksWithoutRequirement: z.array(z.string()).describe('Checks that cite no requirement (a defect of the suite).'),
   waivers: reportWaiversSchema.optional(),
+  regionParity: regionParitySchema.optional(),
 });
 export type ConformanceReport = z.infer<typeof conformanceReportSchema>;

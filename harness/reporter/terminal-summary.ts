@@ -1,5 +1,6 @@
 // The terminal summary: one line per area, the requirements that need attention, and one final
 // verdict line (what a CI log shows).
+import { renderParity } from '../parity/region-parity.ts';
 import type { ConformanceReport, Verdict } from './report.schema.ts';
 
 const order: Verdict[] = ['PASS', 'FAIL', 'WARN', 'SKIP', 'NOT_APPLICABLE', 'UNCHECKED'];
@@ -52,6 +53,10 @@ export function renderSummary(report: ConformanceReport, colour = false, where =
   }
   for (const id of report.unknownRequirementIds) lines.push(paint('FAIL', `  suite defect: a check cites unknown requirement ${id}`));
   for (const t of report.checksWithoutRequirement) lines.push(paint('WARN', `  suite defect: check cites no requirement: ${t}`));
+  if (report.regionParity) {
+    const [head, ...rest] = renderParity(report.regionParity);
+    lines.push('', report.regionParity.counts.unexplained > 0 ? paint('WARN', head!) : head!, ...rest.map((l) => (l.trimStart().startsWith('UNEXPLAINED') ? paint('WARN', l) : l)));
+  }
   const s = report.summary;
   lines.push('', paint(report.verdict, `CONFORMANCE ${report.verdict}: ${order.map((v) => `${s[v]} ${v}`).join(', ')}${s.WAIVED !== undefined ? `, ${s.WAIVED} WAIVED` : ''} of ${s.total} requirements (${report.checks.total} checks) — ${where}/conformance.json, ${where}/traceability.html`));
   return lines.join('\n');

@@ -1,5 +1,6 @@
 // reports/traceability.html: requirement → checks → verdict, one self-contained page (inline CSS,
 // no script, no CDN), readable offline and safe to hand over.
+import type { RegionParity } from '../parity/region-parity.schema.ts';
 import type { ConformanceReport, RequirementVerdict, Verdict } from './report.schema.ts';
 
 const escape = (s: string): string => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -9,6 +10,20 @@ const colours: Record<Verdict, string> = {
 };
 
 const badge = (v: RequirementVerdict): string => `<span class="v" style="background:${v === 'WAIVED' ? '#bc4c00' : colours[v]}">${v}</span>`;
+
+const parityColours = { same: '#1a7f37', explained: '#57606a', unexplained: '#9a6700' } as const;
+
+/** US vs EU client_credentials, aspect by aspect (informative: no verdict depends on it). */
+function regionParitySection(p: RegionParity): string {
+  if (!p.compared) return `<h2 id="region-parity">Region parity</h2>\n<p>Not compared: ${escape(p.reason ?? 'no reason')}</p>`;
+  const rows = p.aspects.map((a) => `<tr><td>${escape(a.aspect)}</td><td>${escape(a.us)}</td><td>${escape(a.eu)}</td>` +
+    `<td><span class="v" style="background:${parityColours[a.status]}">${a.status}</span></td><td>${escape(a.clause ?? a.note ?? '')}</td></tr>`).join('\n');
+  return `<h2 id="region-parity">Region parity: US vs EU client_credentials</h2>
+<p>${p.counts.same} same, ${p.counts.explained} explained by the spec or a declared interpretation, ${p.counts.unexplained} unexplained${p.usEndpoint ? ` · US ${escape(p.usEndpoint)}` : ''}${p.euEndpoint ? ` · EU ${escape(p.euEndpoint)}` : ''}. Informative: no verdict depends on it.</p>
+<table><thead><tr><th>aspect</th><th>US</th><th>EU</th><th>difference</th><th>clause / note</th></tr></thead><tbody>
+${rows}
+</tbody></table>`;
+}
 
 export function renderTraceability(report: ConformanceReport): string {
   const t = report.target;
@@ -25,6 +40,7 @@ export function renderTraceability(report: ConformanceReport): string {
     }).join('\n');
     return `<h2>${escape(area)}</h2>\n<table><thead><tr><th>requirement</th><th>verdict</th><th>statement · source</th><th>checks</th></tr></thead><tbody>\n${rows}\n</tbody></table>`;
   }).join('\n');
+  const parity = report.regionParity ? regionParitySection(report.regionParity) : '';
   const defects = [
     ...report.unknownRequirementIds.map((id) => `<li>a check cites <code>${escape(id)}</code>, which is not in the catalogue</li>`),
     ...report.checksWithoutRequirement.map((title) => `<li>the check <code>${escape(title)}</code> cites no requirement</li>`),
@@ -47,6 +63,7 @@ small{color:#57606a}
 <p>${[t.authUrlUs && `US ${escape(t.authUrlUs)}`, t.authUrlEu && `EU ${escape(t.authUrlEu)}`, t.baseUrl && `APIs ${escape(t.baseUrl)}`].filter(Boolean).join(' · ')}</p>
 <p>${summary} &nbsp; (${report.summary.total} requirements; ${report.checks.total} checks: ${report.checks.passed} passed, ${report.checks.failed} failed, ${report.checks.skipped} skipped)</p>
 ${defects.length > 0 ? `<h2>Defects of the suite</h2><ul>${defects.join('')}</ul>` : ''}
+${parity}
 ${sections}
 </body></html>
 `;

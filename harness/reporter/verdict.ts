@@ -108,13 +108,23 @@ export interface BuildOptions {
   startedAt: Date;
   durationMs: number;
   target: ConformanceReport['target'];
+  regionParity?: ConformanceReport['regionParity'];
 }
 
-export function buildReport(catalogue: Requirement[], outcomes: CheckOutcome[], options: BuildOptions): ConformanceReport {
+/** Canonical order of check outcomes (title, then project): a run and the merge of its shards list checks alike. */
+export function compareOutcomes(a: Pick<CheckOutcome, 'title' | 'project'>, b: Pick<CheckOutcome, 'title' | 'project'>): number {
+  const key = (o: Pick<CheckOutcome, 'title' | 'project'>) => `${o.title}\u0000${o.project ?? ''}`;
+  const ka = key(a);
+  const kb = key(b);
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
+}
+
+export function buildReport(catalogue: Requirement[], unsorted: CheckOutcome[], options: BuildOptions): ConformanceReport {
   const inScope = new Set(levelsFor(options.level));
   const known = new Map(catalogue.map((r) => [r.id, r]));
   const unknown = new Set<string>();
   const byRequirement = new Map<string, CheckResult[]>();
+  const outcomes = [...unsorted].sort(compareOutcomes);
   for (const o of outcomes) {
     for (const id of o.requirementIds) {
       const r = known.get(id);
@@ -159,5 +169,6 @@ export function buildReport(catalogue: Requirement[], outcomes: CheckOutcome[], 
     requirements,
     unknownRequirementIds: [...unknown].sort(),
     checksWithoutRequirement: outcomes.filter((o) => o.requirementIds.length === 0).map((o) => o.title),
+    ...(options.regionParity ? { regionParity: options.regionParity } : {}),
   };
 }

@@ -1,0 +1,46 @@
+// One form POST to a token endpoint for the run's own probes (preflight, region parity), with TLS
+// verified against the profile's CA exactly as reachability.ts does. The body is returned to the
+// caller only to be reduced (region-parity.ts reduceAnswer); it is never printed or stored.
+import { readFileSync } from 'node:fs';
+import { rootCertificates } from 'node:tls';
+import { Agent, request } from 'undici';
+import type { TargetProfile } from '../profile/profile.schema.ts';
+
+export const usTokenPath = '/api/v1/auth/oauth2/token';
+export const euTokenPath = '/oauth2/default/v1/token';
+
+export interface RawAnswer {
+  status: number;
+  retryAfter?: string;
+  body: string;
+}
+
+export interface TokenPoster {
+  post(url: string, form: Record<string, string>): Promise<RawAnswer>;
+  close(): Promise<void>;
+}
+
+/** A poster for the profile's target: its CA trusted, nothing else relaxed. */
+export function tokenPoster(profile: Pick<TargetProfile, 'caFile'>, timeoutMs = 10_000): TokenPoster {
+  const ca = profile.caFile ? readFileSync(profile.caFile, 'utf8') : undefined;
+  const agent = new Agent({ connect: { ...(ca ? { ca: [...rootCertificates, ca] } : {}), rejectUnauthorized: true, timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  return {
+    async post(url, form) {
+      const res = await request(url, {
+        method: 'POST',
+        dispatcher: agent,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        body: new URLSearchParams(form).toString(),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      const retryAfter = res.headers['retry-after'];
+      return { status: res.statusCode, ...(typeof retryAfter === 'string' ? { retryAfter } : {}), body: await res.body.text() };
+    },
+    close: () => agent.close(),
+  };
+}
+
+/** The token endpoint URL of a region: the base address + the spec's path (§4, §9), as the checks build it (fixtures/target.ts). */
+export function tokenUrl(base: string, region: 'us' | 'eu'): string {
+  return base.replace(/\/+$/, '') + (region === 'us' ? usTokenPath : euTokenPath);
+}

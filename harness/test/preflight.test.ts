@@ -1,0 +1,139 @@
+// Self-diagnosis before judging: the classifier on synthetic answers (both sides: setup problems,
+// and non-conformant targets that must still be judged), the TLS trust line against a real HTTPS
+// server, and the preflight of `run` against the reference server (every secret wrong → one
+// "setup problem" line, exit 2, nothing run; one secret wrong → a note, and the run goes on).
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { generate } from 'selfsigned';
+import { runMain } from '../commands/run.command.ts';
+import { reduceAnswer, type ProbeAnswer } from '../parity/region-parity.ts';
+import { classifyPreflight, type ClientProbe } from '../preflight/preflight.ts';
+import { unreachableProblem } from '../reference/reachability.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+const error = (code: string, status = 400): ProbeAnswer => reduceAnswer(status, JSON.stringify({ error: code }));
+const token = (extra: Record<string, unknown> = {}): ProbeAnswer => reduceAnswer(200, JSON.stringify({ access_token: 'opaque-token-value-0123456789', token_type: 'Bearer', expires_in: 3600, ...extra }));
+const probe = (client: ClientProbe['client'], answer?: ProbeAnswer & { retryAfter?: string }): ClientProbe =>
+  ({ client, field: `credentials.clients.${client}.clientSecret ($${client.toUpperCase()}_SECRET)`, region: client === 'euClient' ? 'eu' : 'us', ...(answer ? { answer } : {}) });
+
+void describe('preflight: setup problems', () => {
+  void test('every configured client refused with invalid_client: one line naming the fields to fix', () => {
+    const r = classifyPreflight({ clients: [probe('usClient', error('invalid_client')), probe('euClient', error('invalid_client', 401)), probe('usClient2', error('invalid_client'))], environment: 'sandbox' });
+    assert.match(r.problem ?? '', /^every configured client was refused with invalid_client \(credentials\.clients\.usClient\.clientSecret \(\$USCLIENT_SECRET\), credentials\.clients\.euClient\.clientSecret .*, credentials\.clients\.usClient2\.clientSecret .*\).*environment "sandbox".*fix credentials\.clients\.\*\.clientSecret/);
+  });
+
+  void test('every call rate-limited: one line with the Retry-After', () => {
+    const r = classifyPreflight({ clients: [probe('usClient', { status: 429, retryAfter: '30' }), probe('euClient', { status: 429 })] });
+    assert.match(r.problem ?? '', /^every preflight call was rate-limited \(429 on 2 of 2 token requests, Retry-After 30 s\)/);
+  });
+
+  void test('the EU address answering like the US one: EU client refused, US client given a token without the EU scope', () => {
+    const r = classifyPreflight({ clients: [probe('usClient', token()), probe('euClient', error('invalid_client'))], usClientAtEu: token(), authUrlEu: 'https://us.example.com' });
+    assert.match(r.problem ?? '', /^authUrlEu \(https:\/\/us\.example\.com\) answers like the US token server: it refuses the EU client \(credentials\.clients\.euClient\.clientSecret .*\) with invalid_client and gives the US client a token without a scope.*set authUrlEu/);
+    const withUsScope = classifyPreflight({ clients: [probe('usClient', token()), probe('euClient', error('invalid_client'))], usClientAtEu: token({ scope: 'email openid profile company' }) });
+    assert.match(withUsScope.problem ?? '', /with scope "email openid profile company", not the EU scope/);
+  });
+
+  void test('TLS trust failures and unreachable addresses: one line, caFile named for TLS', () => {
+    assert.equal(unreachableProblem([{ field: 'authUrlUs', url: 'https://a', problem: 'x', tlsTrust: true }, { field: 'baseUrl', url: 'https://b', problem: 'refused' }]),
+      'the TLS certificate of authUrlUs (https://a) is not trusted — set caFile to the PEM of the CA that signs it');
+    assert.equal(unreachableProblem([{ field: 'authUrlUs', url: 'https://a', problem: 'refused' }, { field: 'baseUrl', url: 'https://b', problem: 'refused' }]),
+      'authUrlUs, baseUrl not reachable (see above) — check the addresses in the profile');
+  });
+});
+
+void describe('preflight: a non-conformant target is judged, not diagnosed', () => {
+  const judged: [string, Parameters<typeof classifyPreflight>[0]][] = [
+    ['one client refused among clients that authenticate', { clients: [probe('usClient', token()), probe('usClient2', error('invalid_client')), probe('euClient', token({ scope: 'empty_default' }))] }],
+    ['some calls rate-limited, not all', { clients: [probe('usClient', { status: 429 }), probe('euClient', token({ scope: 'empty_default' }))] }],
+    ['every call answered 500', { clients: [probe('usClient', { status: 500 }), probe('euClient', { status: 500 })] }],
+    ['a client refused with 403 (not invalid_client)', { clients: [probe('usClient', { status: 403 })] }],
+    ['wrong-client errors that are not invalid_client (unauthorized_client proves the secret)', { clients: [probe('usClient2', error('unauthorized_client')), probe('usClient', error('invalid_client'))] }],
+    ['an EU endpoint without the EU scope, whose EU client authenticates', { clients: [probe('usClient', token()), probe('euClient', token())], usClientAtEu: token() }],
+    ['EU client refused, and the US client refused at the EU endpoint too (OI-23 invalid_client)', { clients: [probe('usClient', token()), probe('euClient', error('invalid_client'))], usClientAtEu: error('invalid_client') }],
+    ['EU client refused, the US client accepted at the EU endpoint with the EU scope (OI-23 accepted)', { clients: [probe('usClient', token()), probe('euClient', error('invalid_client'))], usClientAtEu: token({ scope: 'empty_default' }) }],
+    ['no answer at all (reachability speaks for it)', { clients: [probe('usClient')] }],
+  ];
+  for (const [name, observations] of judged) {
+    void test(name, () => assert.equal(classifyPreflight(observations).problem, undefined));
+  }
+
+  void test('a refused client among others is a note naming its field', () => {
+    const r = classifyPreflight({ clients: [probe('usClient', token()), probe('usClient2', error('invalid_client'))] });
+    assert.deepEqual(r.notes, ['credentials.clients.usClient2.clientSecret ($USCLIENT2_SECRET) was refused with invalid_client in the preflight: the checks that use usClient2 will fail (the other clients authenticate)']);
+  });
+});
+
+function capture() {
+  const lines: string[] = [];
+  return { lines, io: { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) } };
+}
+
+/** profiles/reference.json with some client secrets replaced. */
+function referenceWith(dir: string, name: string, wrong: (client: string) => boolean): string {
+  const profile = JSON.parse(readFileSync(join(root, 'profiles', 'reference.json'), 'utf8')) as { credentials: { clients: Record<string, { clientSecret: { value: string } }> } };
+  for (const [client, c] of Object.entries(profile.credentials.clients)) if (wrong(client)) c.clientSecret = { value: `${c.clientSecret.value}-wrong` };
+  const file = join(dir, name);
+  writeFileSync(file, JSON.stringify({ ...profile, $schema: undefined }));
+  return file;
+}
+
+void describe('preflight in `run`, against the reference server', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tc-preflight-'));
+
+  void test('every secret wrong: one "setup problem" line, exit 2, no check run', async () => {
+    const reports = join(dir, 'wrong-reports');
+    const c = capture();
+    const code = await runMain(['--target', referenceWith(dir, 'wrong.json', () => true), '--start-reference', '--grep', '@GRANT-CC-001', '--passes', 'conformance', '--reports', reports], c.io);
+    assert.equal(code, 2, c.lines.join('\n'));
+    const setup = c.lines.filter((l) => l.includes('setup problem'));
+    assert.equal(setup.length, 1, c.lines.join('\n'));
+    assert.match(setup[0]!, /^token-conformance run: setup problem: every configured client was refused with invalid_client \(credentials\.clients\.usClient\.clientSecret, .*environment "sandbox".*nothing was run/);
+    assert.ok(!c.lines.some((l) => /FAIL/.test(l)), 'no wall of FAILs');
+    assert.equal(existsSync(join(reports, 'conformance.json')), false, 'nothing was judged');
+    assert.ok(!c.lines.some((l) => l.includes('-wrong')), 'the (wrong) secrets are not printed');
+  });
+
+  void test('--skip-preflight judges the same target anyway (the checks then FAIL)', async () => {
+    const reports = join(dir, 'skip-reports');
+    const c = capture();
+    const code = await runMain(['--target', join(dir, 'wrong.json'), '--start-reference', '--grep', '@GRANT-CC-001', '--passes', 'conformance', '--reports', reports, '--skip-preflight'], c.io);
+    assert.equal(code, 1, c.lines.join('\n'));
+    assert.ok(c.lines.some((l) => /^token-conformance run: preflight \(skipped on request\): every configured client was refused/.test(l)));
+    const report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as { requirements: { id: string; verdict: string }[] };
+    assert.equal(report.requirements.find((r) => r.id === 'GRANT-CC-001')?.verdict, 'FAIL');
+  });
+
+  void test('one secret wrong: a note, and the run judges the target', async () => {
+    const reports = join(dir, 'one-reports');
+    const c = capture();
+    const code = await runMain(['--target', referenceWith(dir, 'one-wrong.json', (client) => client === 'usClient2'), '--start-reference', '--grep', '@GRANT-CC-001', '--passes', 'conformance', '--reports', reports], c.io);
+    assert.equal(code, 0, c.lines.join('\n'));
+    assert.ok(c.lines.some((l) => /^token-conformance run: note: credentials\.clients\.usClient2\.clientSecret was refused with invalid_client/.test(l)), c.lines.join('\n'));
+    assert.ok(!c.lines.some((l) => l.includes('setup problem')));
+    assert.ok(existsSync(join(reports, 'conformance.json')));
+  });
+
+  void test('an HTTPS address whose certificate is not trusted: one "setup problem" line naming caFile', async () => {
+    const pems = await generate([{ name: 'commonName', value: 'untrusted' }], { keyType: 'ec', curve: 'P-256', algorithm: 'sha256' });
+    const server = createServer({ key: pems.private, cert: pems.cert }, (_req, res) => res.end('ok'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const file = join(dir, 'untrusted.json');
+      writeFileSync(file, JSON.stringify({ name: 'untrusted', authUrlUs: url, baseUrl: url }));
+      const c = capture();
+      assert.equal(await runMain(['--target', file, '--reports', join(dir, 'untrusted-reports')], c.io), 2);
+      const setup = c.lines.filter((l) => l.includes('setup problem'));
+      assert.equal(setup.length, 1, c.lines.join('\n'));
+      assert.match(setup[0]!, /setup problem: the TLS certificate of authUrlUs \(https:\/\/127\.0\.0\.1:\d+\), baseUrl \(https:\/\/127\.0\.0\.1:\d+\) is not trusted — set caFile/);
+    } finally {
+      server.close();
+    }
+  });
+});
