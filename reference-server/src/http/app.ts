@@ -70,7 +70,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit,
     // Idle sockets (no byte in either direction): never shorter than a whole request may take.
     connectionTimeout: Math.max(60_000, timeouts.requestMs),
-    keepAliveTimeout: 5_000,
+    // Long enough that a client rarely holds a socket near its end: an idle socket's close races a
+    // client's reuse of it (the client keeps it 2 s less than the advertised timeout, but a starved
+    // client's timer fires late; seen as "other side closed" under load at 5 s). Below connectionTimeout.
+    keepAliveTimeout: 30_000,
     requestTimeout: timeouts.requestMs,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
