@@ -8,6 +8,7 @@ import type { RateLimitSettings } from '../gateway/gateway-deps.ts';
 import { gatewayClientError, gatewayClientErrorWith, gatewayFrameworkError, registerGateway } from '../gateway/gateway-plugin.ts';
 import type { Services } from '../services.ts';
 import { testClockRoutes } from './test-clock-routes.ts';
+import { testPurgeRoutes } from './test-purge-routes.ts';
 import { tokenRoutes } from './token-routes.ts';
 import { wellKnownRoutes } from './well-known-routes.ts';
 
@@ -101,7 +102,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(tokenRoutes, { tokenService: services.tokenService, bodyLimit });
   await app.register(wellKnownRoutes, { signingKey: services.signingKey });
-  if (deps.testControls && services.testClock) await app.register(testClockRoutes, { clock: services.testClock });
+  if (deps.testControls && services.testClock) {
+    await app.register(testClockRoutes, { clock: services.testClock });
+    await app.register(testPurgeRoutes, { store: services.store, clock: services.clock, lockoutSeconds: services.throttle.settings.lockSeconds });
+  }
 
   await registerGateway(app, {
     store: services.store,
