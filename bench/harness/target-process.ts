@@ -1,0 +1,80 @@
+// A server under test as a child process: pinned to one CPU with taskset (when the machine has
+// taskset and more than one CPU), started on a free loopback port, ready when it prints its
+// `listening` JSON line on stdout. Its stderr is kept (the last 4 KiB) for the error message of a
+// failed start. `stop()` sends SIGTERM and waits for the exit.
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+
+export interface TargetProcess {
+  pid: number;
+  /** The parsed `listening` line (baseUrl and anything else the target printed). */
+  listening: Record<string, unknown> & { baseUrl: string };
+  /** Resident set size now, MiB (from /proc; NaN where there is none). */
+  rssMiB(): number;
+  stop(): Promise<number | null>;
+}
+
+export interface TargetStart {
+  /** Arguments after `node` (e.g. `['--import', 'tsx', 'bench/targets/ceiling-jose-sign.ts']`). */
+  nodeArgs: string[];
+  cwd: string;
+  /** CPU to pin the target to, when pinning is possible. */
+  cpu: number | undefined;
+  env?: NodeJS.ProcessEnv;
+  startTimeoutMs?: number;
+}
+
+export function tasksetAvailable(): boolean {
+  return spawnSync('taskset', ['--version'], { stdio: 'ignore' }).status === 0;
+}
+
+export async function startTarget(start: TargetStart): Promise<TargetProcess> {
+  const [command, args] = start.cpu === undefined
+    ? [process.execPath, start.nodeArgs]
+    : ['taskset', ['-c', String(start.cpu), process.execPath, ...start.nodeArgs]];
+  const child = spawn(command, args, { cwd: start.cwd, env: start.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4096);
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const lines = createInterface({ input: child.stdout });
+  const listening = await new Promise<TargetProcess['listening']>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no listening line within ${start.startTimeoutMs ?? 60_000} ms: ${stderr}`)), start.startTimeoutMs ?? 60_000);
+    lines.on('line', (line) => {
+      try {
+        const event = JSON.parse(line) as { event?: string; baseUrl?: unknown };
+        if (event.event === 'listening' && typeof event.baseUrl === 'string') {
+          clearTimeout(timer);
+          resolve(event as TargetProcess['listening']);
+        }
+      } catch {
+        // not the listening line
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`${start.nodeArgs.join(' ')} exited with ${code} before listening: ${stderr}`));
+    });
+  });
+  const pid = child.pid!;
+  return {
+    pid,
+    listening,
+    rssMiB: () => rssMiB(pid),
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+export function rssMiB(pid: number): number {
+  try {
+    const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb === undefined ? Number.NaN : Number(kb) / 1024;
+  } catch {
+    return Number.NaN;
+  }
+}
