@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 
 export interface BenchOptions {
   durationS: number;
+  rounds: number;
   warmupS: number;
   connections: number;
   tokens: number;
@@ -18,12 +19,13 @@ export interface BenchOptions {
 }
 
 export const benchUsage = `Usage: npm run bench -- [options]
-  --duration S      measured seconds per throughput row (default 10)
-  --warmup S        warm-up seconds per row, not recorded (default 3)
+  --duration S      measured seconds per throughput row, all rounds together (default 12)
+  --rounds N        rounds per row, interleaved with the other rows (default 3)
+  --warmup S        warm-up seconds per row before its first round, not recorded (default 3)
   --connections N   concurrent connections of the load generator (default 16)
   --tokens N        client_credentials tokens before the second RSS reading (default 1000000)
   --refreshes N     refreshes of the refresh-heavy run (default 200000)
-  --quick           --duration 3 --warmup 1 --tokens 50000 --refreshes 10000, no npm start (a smoke run)
+  --quick           --duration 3 --rounds 1 --warmup 1 --tokens 50000 --refreshes 10000, no npm start (a smoke run)
   --suite           also time the self-validation (npm run self-validate; minutes)
   --skip-start      do not time npm start
   --only a,b        only the throughput rows whose id contains a or b (no memory, no suite timings)
@@ -35,7 +37,7 @@ export function parseBenchArgs(args: string[], defaultOut: string): BenchOptions
   const { values } = parseArgs({
     args,
     options: {
-      duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' },
+      duration: { type: 'string' }, rounds: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' },
       tokens: { type: 'string' }, refreshes: { type: 'string' }, quick: { type: 'boolean', default: false },
       suite: { type: 'boolean', default: false }, 'skip-start': { type: 'boolean', default: false },
       only: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', default: false },
@@ -50,7 +52,8 @@ export function parseBenchArgs(args: string[], defaultOut: string): BenchOptions
     return n;
   };
   return {
-    durationS: number('duration', values.duration, quick ? 3 : 10, 1, 3600),
+    durationS: number('duration', values.duration, quick ? 3 : 12, 1, 3600),
+    rounds: number('rounds', values.rounds, quick ? 1 : 3, 1, 100),
     warmupS: number('warmup', values.warmup, quick ? 1 : 3, 0, 600),
     connections: number('connections', values.connections, 16, 1, 1024),
     tokens: number('tokens', values.tokens, quick ? 50_000 : 1_000_000, 1, 100_000_000),

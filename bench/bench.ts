@@ -16,6 +16,7 @@ import { timeCommand } from './harness/suite-timing.ts';
 import { startTarget, tasksetAvailable, type TargetProcess } from './harness/target-process.ts';
 import { installedVersion } from './harness/versions.ts';
 import { runLoad } from './load/load-generator.ts';
+import { combineRounds, type RoundResult } from './load/rounds.ts';
 import { measureMemory } from './memory.ts';
 import { cleanThroughput, goalLines, renderResults, type BenchRun, type ThroughputRow } from './results-markdown.ts';
 import { scenarios, type TargetName, type ThroughputScenario } from './scenarios.ts';
@@ -40,40 +41,61 @@ async function startNamedTarget(name: TargetName, tempDir: string, cpu: number |
   return startTarget({ nodeArgs: ['--import', 'tsx', join(benchDir, 'targets', `${name}.ts`)], cwd: root, cpu });
 }
 
+/** Every selected row, in interleaved rounds, each target process started once and kept for all its rows. */
 async function runThroughput(o: BenchOptions, selected: readonly ThroughputScenario[], tempDir: string, cpu: number | undefined): Promise<ThroughputRow[]> {
-  const rows: ThroughputRow[] = [];
-  const targets = [...new Set(selected.map((s) => s.target))];
-  for (const targetName of targets) {
-    let target: TargetProcess | undefined;
+  const targets = new Map<TargetName, TargetProcess | Error>();
+  for (const name of new Set(selected.map((s) => s.target))) {
     try {
-      target = await startNamedTarget(targetName, tempDir, cpu);
+      targets.set(name, await startNamedTarget(name, tempDir, cpu));
     } catch (error) {
-      for (const s of selected.filter((x) => x.target === targetName)) rows.push({ id: s.id, label: s.label, kind: s.kind, failure: (error as Error).message.slice(0, 300) });
-      continue;
+      targets.set(name, error as Error);
     }
-    try {
-      for (const scenario of selected.filter((s) => s.target === targetName)) {
-        process.stdout.write(`bench: ${scenario.label} … `);
+  }
+  const rounds = new Map<string, RoundResult[]>(selected.map((s) => [s.id, []]));
+  const failures = new Map<string, string>();
+  const roundMs = (o.durationS * 1000) / o.rounds;
+  try {
+    for (let round = 0; round < o.rounds; round += 1) {
+      for (const scenario of selected) {
+        const target = targets.get(scenario.target)!;
+        if (target instanceof Error) {
+          failures.set(scenario.id, target.message.slice(0, 300));
+          continue;
+        }
+        if (failures.has(scenario.id)) continue;
+        process.stdout.write(`bench: round ${round + 1}/${o.rounds} ${scenario.label} … `);
         try {
-          const result = await runLoad({
+          let cpuAtStart = Number.NaN;
+          let cpuUsed = Number.NaN;
+          const load = await runLoad({
             origin: target.listening.baseUrl,
             connections: o.connections,
-            warmupMs: o.warmupS * 1000,
-            bound: { durationMs: o.durationS * 1000 },
+            warmupMs: round === 0 ? o.warmupS * 1000 : Math.min(1000, o.warmupS * 1000),
+            bound: { durationMs: roundMs },
             createWorker: (pool, index) => scenario.createWorker(target.listening, pool, index),
+            onMeasuredPhase: (edge) => {
+              if (edge === 'start') cpuAtStart = target.cpuSeconds();
+              else cpuUsed = target.cpuSeconds() - cpuAtStart;
+            },
           });
-          rows.push({ id: scenario.id, label: scenario.label, kind: scenario.kind, result });
-          console.log(result.errors > 0 ? `${result.errors} ERRORS of ${result.requests}: ${result.errorSamples.join('; ')}` : `${result.throughput.toFixed(0)} req/s, p50 ${result.latency.p50.toFixed(2)} ms, p99 ${result.latency.p99.toFixed(2)} ms`);
+          rounds.get(scenario.id)!.push({ load, serverCpuSeconds: cpuUsed });
+          console.log(load.errors > 0 ? `${load.errors} ERRORS of ${load.requests}: ${load.errorSamples.join('; ')}` : `${load.throughput.toFixed(0)} req/s, p50 ${load.latency.p50.toFixed(2)} ms, p99 ${load.latency.p99.toFixed(2)} ms`);
         } catch (error) {
-          rows.push({ id: scenario.id, label: scenario.label, kind: scenario.kind, failure: (error as Error).message.slice(0, 300) });
+          failures.set(scenario.id, (error as Error).message.slice(0, 300));
           console.log(`failed: ${(error as Error).message}`);
         }
       }
-    } finally {
-      await target.stop();
     }
+  } finally {
+    for (const target of targets.values()) if (!(target instanceof Error)) await target.stop();
   }
-  return rows;
+  return selected.map((s) => {
+    const failure = failures.get(s.id);
+    const done = rounds.get(s.id)!;
+    return failure !== undefined || done.length === 0
+      ? { id: s.id, label: s.label, kind: s.kind, failure: failure ?? 'no round ran' }
+      : { id: s.id, label: s.label, kind: s.kind, result: combineRounds(done) };
+  });
 }
 
 async function main(args: string[]): Promise<number> {
@@ -137,7 +159,7 @@ async function main(args: string[]): Promise<number> {
     const run: BenchRun = {
       startedAt, finishedAt: new Date(), command: `npm run bench${args.length > 0 ? ` -- ${args.join(' ')}` : ''}`,
       machine, loadStart, loadEnd: loadAverage(), pinned,
-      durationS: o.durationS, warmupS: o.warmupS, connections: o.connections,
+      durationS: o.durationS, rounds: o.rounds, warmupS: o.warmupS, connections: o.connections,
       versions: Object.fromEntries(['jose', 'fastify', 'better-sqlite3', 'pino', 'undici', 'oidc-provider', '@node-oauth/oauth2-server'].map((n) => [n, installedVersion(n, n === 'undici' ? benchDir : versionsFrom)])),
       rows, timings, ...(memory && { memory }),
     };

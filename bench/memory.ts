@@ -22,6 +22,8 @@ export interface MemoryOptions {
 
 export interface MemoryResult {
   idleRssMiB: number;
+  /** Idle RSS of a server started without the suite's environment (no glibc mmap threshold). */
+  idleRssPlainEnvMiB: number;
   afterTokensRssMiB: number;
   afterRefreshRssMiB: number;
   tokenRun: LoadResult;
@@ -40,6 +42,14 @@ const REFRESH_AFTER_ACCESS_S = 604_800;
 const PURGE_GRACE_S = 3600;
 
 export async function measureMemory(o: MemoryOptions): Promise<MemoryResult> {
+  const plain = await startReferenceServer({ root: o.root, dataFile: join(o.tempDir, 'memory-plain.sqlite'), cpu: o.cpu, suiteEnvironment: false });
+  let idleRssPlainEnvMiB: number;
+  try {
+    await delay(2000);
+    idleRssPlainEnvMiB = plain.rssMiB();
+  } finally {
+    await plain.stop();
+  }
   const dataFile = join(o.tempDir, 'memory.sqlite');
   const server = await startReferenceServer({ root: o.root, dataFile, cpu: o.cpu });
   try {
@@ -75,7 +85,7 @@ export async function measureMemory(o: MemoryOptions): Promise<MemoryResult> {
     const rowsAfter = readStoreStats(dataFile).refreshTokenRows;
     await postJson(`${origin}/__test/clock`, { reset: true });
     return {
-      idleRssMiB, afterTokensRssMiB, afterRefreshRssMiB, tokenRun, refreshRun, storeBefore, storeAfter, bytesPerRefreshToken,
+      idleRssMiB, idleRssPlainEnvMiB, afterTokensRssMiB, afterRefreshRssMiB, tokenRun, refreshRun, storeBefore, storeAfter, bytesPerRefreshToken,
       purge: { rowsBefore: storeAfter.refreshTokenRows, purged: Number(purgeAnswer.refreshTokens), rowsAfter, advancedSeconds },
     };
   } finally {

@@ -2,8 +2,10 @@
 // loopback, a store file in a temporary directory (so that its size can be read), the test clock
 // on (for the purge proof), logs at `warn` (the peers log nothing either; one row measures the
 // default `info`), and the gateway's rate limits and the token endpoint's lockouts raised to their
-// maxima, so that the benchmark measures issuance and protected calls, never 429s.
+// maxima, so that the benchmark measures issuance and protected calls, never 429s. The environment
+// is the one the suite starts it with (harness/reference/server-env.ts: glibc's mmap threshold).
 import { join } from 'node:path';
+import { withReferenceServerEnv } from '../../harness/reference/server-env.ts';
 import { startTarget, type TargetProcess } from './target-process.ts';
 
 export const US_TOKEN = '/api/v1/auth/oauth2/token';
@@ -27,6 +29,8 @@ export interface ReferenceStart {
   logLevel?: 'warn' | 'info';
   /** Extra node flags (e.g. --cpu-prof) before the script. */
   nodeFlags?: string[];
+  /** Start it as the suite does (harness/reference/server-env.ts); false: the plain environment. */
+  suiteEnvironment?: boolean;
 }
 
 export function referenceServeArgs(start: Pick<ReferenceStart, 'dataFile' | 'logLevel'>): string[] {
@@ -38,5 +42,6 @@ export function startReferenceServer(start: ReferenceStart): Promise<TargetProce
     nodeArgs: [...(start.nodeFlags ?? []), join(start.root, 'bin', 'token-conformance.js'), ...referenceServeArgs(start)],
     cwd: start.root,
     cpu: start.cpu,
+    env: start.suiteEnvironment === false ? process.env : withReferenceServerEnv(process.env),
   });
 }

@@ -12,6 +12,8 @@ export interface TargetProcess {
   listening: Record<string, unknown> & { baseUrl: string };
   /** Resident set size now, MiB (from /proc; NaN where there is none). */
   rssMiB(): number;
+  /** CPU time used so far, user + system, all threads, seconds (from /proc; NaN where there is none). */
+  cpuSeconds(): number;
   stop(): Promise<number | null>;
 }
 
@@ -35,7 +37,7 @@ export async function startTarget(start: TargetStart): Promise<TargetProcess> {
     : ['taskset', ['-c', String(start.cpu), process.execPath, ...start.nodeArgs]];
   const child = spawn(command, args, { cwd: start.cwd, env: start.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => {
+  child.stderr.on("data", (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4096);
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -63,6 +65,7 @@ export async function startTarget(start: TargetStart): Promise<TargetProcess> {
     pid,
     listening,
     rssMiB: () => rssMiB(pid),
+    cpuSeconds: () => cpuSeconds(pid),
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       return exited;
@@ -74,6 +77,19 @@ export function rssMiB(pid: number): number {
   try {
     const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
     return kb === undefined ? Number.NaN : Number(kb) / 1024;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+const CLOCK_TICKS_PER_SECOND = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+
+export function cpuSeconds(pid: number): number {
+  try {
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15 of stat(5).
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
   } catch {
     return Number.NaN;
   }

@@ -39,6 +39,8 @@ export interface LoadOptions {
   createWorker(pool: Pool, index: number): Promise<LoadWorker>;
   /** Per-request limit; a request still unanswered then is an error. */
   requestTimeoutMs?: number;
+  /** Called as the measured phase starts and as it ends (e.g. to read the server's CPU time). */
+  onMeasuredPhase?: (edge: 'start' | 'end') => void;
 }
 
 export interface LoadResult {
@@ -74,6 +76,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     let errors = 0;
     let started = 0; // requests begun, for a request-count bound
     const bound = options.bound;
+    options.onMeasuredPhase?.('start');
     const start = performance.now();
     const deadline = 'durationMs' in bound ? start + bound.durationMs : Number.POSITIVE_INFINITY;
     const more = (): boolean => ('requests' in bound ? started < bound.requests : performance.now() < deadline);
@@ -91,6 +94,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       }
     }));
     const elapsedMs = performance.now() - start;
+    options.onMeasuredPhase?.('end');
     return {
       requests,
       errors,
