@@ -115,7 +115,7 @@ export function renderResults(run: BenchRun): string {
       continue;
     }
     const r = row.result;
-    push(`| ${row.label} | ${throughputCell(r)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${fmt(r.cpuMicrosPerRequest)} | ${fmt(r.cpuShare * 100)}% | ${fmt(r.requests)} | ${r.roundThroughputs.map((t) => fmt(t)).join(', ')} |`);
+    push(`| ${row.label} | ${throughputCell(r)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${fmt(r.cpuMicrosPerRequest)} | ${fmt(r.cpuShare * 100)}% | ${fmt(r.requests)} | ${r.errors > 0 ? '–' : r.roundThroughputs.map((t) => fmt(t)).join(', ')} |`);
   }
   const failing = run.rows.filter((r) => r.result && r.result.errors > 0);
   if (failing.length > 0) {
