@@ -94,7 +94,7 @@ export function renderResults(run: BenchRun): string {
     '',
     `Written by \`${run.command}\` on ${run.startedAt.toISOString()} (finished ${run.finishedAt.toISOString()}). Do not edit by hand: re-run instead.`,
     '',
-    `Machine: ${run.machine.cpuCount} × ${run.machine.cpuModel}, Node ${run.machine.node}. ` +
+    `Machine: ${run.machine.cpuCount} × ${run.machine.cpuModel}, Node ${run.machine.node}, nice ${run.machine.niceness}. ` +
       `Load average (1/5/15 min) at start ${run.loadStart}, at end ${run.loadEnd}. ` +
       (run.pinned ? 'Servers pinned to CPU 0, the load generator to CPU 1 (taskset).' : '**Not pinned** (no taskset or one CPU): servers and load generator share the CPUs.'),
     '',

@@ -13,7 +13,7 @@ const row = (id: string, throughput: number, errors = 0): ThroughputRow => ({
   id, label: id, kind: 'reference', result: combineRounds([{ load: load(throughput, errors), serverCpuSeconds: 1 }]),
 });
 const run = (rows: ThroughputRow[]): BenchRun => ({
-  startedAt: new Date(0), finishedAt: new Date(1000), command: 'npm run bench', machine: { cpuModel: 'cpu', cpuCount: 2, node: 'v20' },
+  startedAt: new Date(0), finishedAt: new Date(1000), command: 'npm run bench', machine: { cpuModel: 'cpu', cpuCount: 2, node: 'v20', niceness: 0 },
   loadStart: '0', loadEnd: '0', pinned: true, durationS: 1, rounds: 1, warmupS: 0, connections: 1, versions: {}, rows, timings: [],
 });
 

@@ -1,0 +1,14 @@
+import { join } from 'node:path';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { startReferenceServer } from './harness/reference-target.ts';
+import { runLoad } from './load/load-generator.ts';
+import { scenarios } from './scenarios.ts';
+import { pinSelf } from './harness/machine.ts';
+pinSelf(1);
+const id = process.argv[2]!;
+const s = scenarios.find((x) => x.id === id)!;
+const server = await startReferenceServer({ root: join(import.meta.dirname, '..'), dataFile: join(mkdtempSync(join(tmpdir(), 'p-')), 'p.sqlite'), cpu: 0, nodeFlags: process.argv[3] ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : [] });
+const r = await runLoad({ origin: server.listening.baseUrl, connections: 16, warmupMs: 2000, bound: { durationMs: 8000 }, createWorker: (pool, i) => s.createWorker(server.listening, pool, i) });
+console.log(id, r.throughput.toFixed(0), 'req/s', r.errors, 'errors', 'p50', r.latency.p50.toFixed(2), 'p99', r.latency.p99.toFixed(2), 'rss', server.rssMiB().toFixed(1));
+await server.stop();
