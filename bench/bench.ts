@@ -120,10 +120,13 @@ async function main(args: string[]): Promise<number> {
   const startedAt = new Date();
   const loadStart = loadAverage();
   console.log(`bench: ${machine.cpuCount} × ${machine.cpuModel}, load ${loadStart}, ${pinned ? 'servers on CPU 0, load generator on CPU 1' : 'NOT pinned'}`);
+  const selected = o.only.length === 0 ? scenarios : scenarios.filter((s) => o.only.some((part) => s.id.includes(part)));
+  if (selected.length === 0) {
+    console.error(`bench: --only matches no row (ids: ${scenarios.map((s) => s.id).join(', ')})`);
+    return 2;
+  }
   const tempDir = mkdtempSync(join(tmpdir(), 'tc-bench-'));
   try {
-    const selected = o.only.length === 0 ? scenarios : scenarios.filter((s) => o.only.some((part) => s.id.includes(part)));
-    if (selected.length === 0) throw new BenchUsageError(`--only matches no row (ids: ${scenarios.map((s) => s.id).join(', ')})`);
     const rows = await runThroughput(o, selected, tempDir, cpu);
 
     let memory: BenchRun['memory'];
@@ -171,7 +174,8 @@ async function main(args: string[]): Promise<number> {
     for (const line of goalLines(run)) console.log(`  ${line.met === undefined ? '?  ' : line.met ? 'ok ' : 'NO '} ${line.goal}: ${line.measured}`);
     for (const t of timings) if (t.exitCode !== 0) console.log(`  ${t.command} exited ${t.exitCode}: see ${relative(process.cwd(), t.log)}`);
     console.log(`\nbench: wrote ${relative(process.cwd(), o.out)} (load ${run.loadEnd} at the end)`);
-    const clean = rows.every((r) => cleanThroughput(r) !== undefined) && (memory === undefined || !('failure' in memory) && memory.tokenRun.errors === 0 && memory.refreshRun.errors === 0);
+    const memoryClean = memory === undefined || (!('failure' in memory) && memory.tokenRun.errors === 0 && memory.refreshRun.errors === 0 && memory.purge.rowsAfter === 0);
+    const clean = rows.every((r) => cleanThroughput(r) !== undefined) && memoryClean && timings.every((t) => t.exitCode === 0);
     return clean ? 0 : 1;
   } finally {
     rmSync(tempDir, { recursive: true, force: true });

@@ -145,6 +145,7 @@ export function renderResults(run: BenchRun): string {
       `| refresh-token rows before / after | ${fmt(m.storeBefore.refreshTokenRows)} / ${fmt(m.storeAfter.refreshTokenRows)} |`,
       `| store growth per refresh token issued | ${fmt(m.bytesPerRefreshToken)} bytes |`,
       `| purge: test clock advanced ${fmt(m.purge.advancedSeconds)} s, \`POST /__test/purge\` | ${fmt(m.purge.rowsBefore)} rows → ${fmt(m.purge.purged)} purged → ${fmt(m.purge.rowsAfter)} left |`,
+      m.purge.rowsAfter === 0 ? '' : `\n**The purge left ${fmt(m.purge.rowsAfter)} expired refresh tokens.**`,
     );
   }
 
