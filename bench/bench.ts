@@ -126,6 +126,8 @@ async function main(args: string[]): Promise<number> {
     return 2;
   }
   const tempDir = mkdtempSync(join(tmpdir(), 'tc-bench-'));
+  const removeTempDir = (): void => rmSync(tempDir, { recursive: true, force: true });
+  process.once('exit', removeTempDir); // also when interrupted (the targets are stopped first)
   try {
     const rows = await runThroughput(o, selected, tempDir, cpu);
 
@@ -178,7 +180,8 @@ async function main(args: string[]): Promise<number> {
     const clean = rows.every((r) => cleanThroughput(r) !== undefined) && memoryClean && timings.every((t) => t.exitCode === 0);
     return clean ? 0 : 1;
   } finally {
-    rmSync(tempDir, { recursive: true, force: true });
+    process.off('exit', removeTempDir);
+    removeTempDir();
   }
 }
 

@@ -2,7 +2,7 @@
 // taskset and more than one CPU), started on a free loopback port, ready when it prints its
 // `listening` JSON line on stdout. Its stderr is kept (the last 4 KiB) for the error message of a
 // failed start. `stop()` sends SIGTERM and waits for the exit.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
@@ -31,16 +31,36 @@ export function tasksetAvailable(): boolean {
   return spawnSync('taskset', ['--version'], { stdio: 'ignore' }).status === 0;
 }
 
+/** Targets still running: stopped when this process exits or is interrupted, never left behind. */
+const running = new Set<ChildProcess>();
+let cleanupInstalled = false;
+
+function installCleanup(): void {
+  if (cleanupInstalled) return;
+  cleanupInstalled = true;
+  process.once('exit', () => {
+    for (const child of running) child.kill('SIGTERM');
+  });
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    process.once(signal, () => process.exit(code));
+  }
+}
+
 export async function startTarget(start: TargetStart): Promise<TargetProcess> {
+  installCleanup();
   const [command, args] = start.cpu === undefined
     ? [process.execPath, start.nodeArgs]
     : ['taskset', ['-c', String(start.cpu), process.execPath, ...start.nodeArgs]];
   const child = spawn(command, args, { cwd: start.cwd, env: start.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
   let stderr = '';
   child.stderr.on("data", (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4096);
   });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => {
+    running.delete(child);
+    resolve(code);
+  }));
   const lines = createInterface({ input: child.stdout });
   const listening = await new Promise<TargetProcess['listening']>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no listening line within ${start.startTimeoutMs ?? 60_000} ms: ${stderr}`)), start.startTimeoutMs ?? 60_000);
