@@ -8,6 +8,7 @@ import { createInterface } from 'node:readline';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { repoRoot } from '../catalogue/catalogue.ts';
 import type { TargetProfile } from '../profile/profile.schema.ts';
+import { withReferenceServerEnv } from './server-env.ts';
 
 export interface ListeningLine {
   event: 'listening';
@@ -58,7 +59,7 @@ export async function startReference(options: StartReferenceOptions): Promise<Re
   const logFile = join(options.logDir, options.environment === 'production' ? 'reference-server-production.log' : 'reference-server.log');
   const log = createWriteStream(logFile, { mode: 0o600 });
   const args = [join(repoRoot, 'bin', 'token-conformance.js'), ...serveArgs(options)];
-  const child: ChildProcess = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+  const child: ChildProcess = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: withReferenceServerEnv(process.env) });
   child.stderr!.pipe(log);
   // Opt-in: a copy of the server's log that outlives the run (the one above is removed with the
   // run's temporary directory), e.g. for a test that searches it for secrets.

@@ -11,6 +11,7 @@ import { buildApp } from './http/app.ts';
 import { createLogger } from './http/logging.ts';
 import { defaultPortalSettings } from './domain/portal/portal-settings.ts';
 import { createServices } from './services.ts';
+import { PURGE_BATCH, purgeCutoffs } from './store/purge.ts';
 import { SeedFileError } from './store/seed.ts';
 import { SqliteStore } from './store/sqlite-store.ts';
 
@@ -18,9 +19,6 @@ import { SqliteStore } from './store/sqlite-store.ts';
 const SHUTDOWN_GRACE_MS = 2_000;
 
 const PURGE_INTERVAL_MS = 60_000;
-const PURGE_BATCH = 500;
-/** Expired refresh tokens are kept this long before the purge deletes them. */
-const PURGE_GRACE_MS = 3_600_000;
 
 export interface ListeningEvent {
   event: 'listening';
@@ -174,8 +172,9 @@ function isSeededStore(dataFile: string): boolean {
 function startPurge(store: SqliteStore, now: () => number, lockoutMs: number, sessionLifetimeMs: number, logger: ReturnType<typeof createLogger>): NodeJS.Timeout {
   const timer = setInterval(() => {
     const at = now();
-    purgeInBatches('expired refresh tokens', (limit) => store.purgeExpired(at - PURGE_GRACE_MS, limit), logger);
-    purgeInBatches('stale failed-attempt counts', (limit) => store.purgeFailedAttempts(at - lockoutMs, limit), logger);
+    const cutoffs = purgeCutoffs(at, lockoutMs);
+    purgeInBatches('expired refresh tokens', (limit) => store.purgeExpired(cutoffs.refreshTokensExpiredBefore, limit), logger);
+    purgeInBatches('stale failed-attempt counts', (limit) => store.purgeFailedAttempts(cutoffs.failedAttemptsBefore, limit), logger);
     // Unused for longer than a session may last at all: over whatever the idle timeout.
     purgeInBatches('ended portal sessions', (limit) => store.purgePortalSessions(at - sessionLifetimeMs, limit), logger);
   }, PURGE_INTERVAL_MS);

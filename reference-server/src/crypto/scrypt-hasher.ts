@@ -58,12 +58,14 @@ function options(log2N: number, r: number, p: number): ScryptOptions {
  * Remembers successful verifications so that repeated token requests of one client do not pay for
  * scrypt every time. The key is an HMAC, under a per-process random key, of the stored hash and the
  * presented secret: the plain secret is never kept, and a changed hash (new secret or password)
- * never hits an old entry. Failures are never cached. Bounded, oldest entries evicted first.
+ * never hits an old entry. Failures are never cached (a failure is shared only by the requests
+ * already waiting on the same computation). Bounded, oldest entries evicted first.
  */
 export class CachingSecretHasher implements SecretHasher {
   readonly #inner: SecretHasher;
   readonly #key = randomBytes(32);
   readonly #hits = new Set<string>();
+  readonly #inFlight = new Map<string, Promise<boolean>>();
   readonly #capacity: number;
 
   constructor(inner: SecretHasher, capacity = 1000) {
@@ -78,14 +80,21 @@ export class CachingSecretHasher implements SecretHasher {
   async verify(secret: string, encodedHash: string): Promise<boolean> {
     const entry = createHmac('sha256', this.#key).update(encodedHash).update('\0').update(secret).digest('base64url');
     if (this.#hits.has(entry)) return true;
-    const ok = await this.#inner.verify(secret, encodedHash);
-    if (ok) {
-      if (this.#hits.size >= this.#capacity) {
-        const oldest = this.#hits.values().next();
-        if (!oldest.done) this.#hits.delete(oldest.value);
+    // Concurrent verifications of the same secret against the same hash share one scrypt run (16
+    // connections logging in at once cost one 16 MiB, ~50 ms computation, not sixteen).
+    const running = this.#inFlight.get(entry);
+    if (running) return running;
+    const verification = this.#inner.verify(secret, encodedHash).then((ok) => {
+      if (ok) {
+        if (this.#hits.size >= this.#capacity) {
+          const oldest = this.#hits.values().next();
+          if (!oldest.done) this.#hits.delete(oldest.value);
+        }
+        this.#hits.add(entry);
       }
-      this.#hits.add(entry);
-    }
-    return ok;
+      return ok;
+    }).finally(() => this.#inFlight.delete(entry));
+    this.#inFlight.set(entry, verification);
+    return verification;
   }
 }

@@ -50,7 +50,7 @@ import { invalidTokenRejection, authenticateToken } from './token-authentication
 import { decodePath } from './uri-path.ts';
 
 /** Paths the app builder serves; a request for one that reaches the gateway is not its to decide. */
-export const nonGatewayPaths: ReadonlySet<string> = new Set(['/api/v1/auth/oauth2/token', '/oauth2/default/v1/token', '/.well-known/jwks.json', '/__test/clock']);
+export const nonGatewayPaths: ReadonlySet<string> = new Set(['/api/v1/auth/oauth2/token', '/oauth2/default/v1/token', '/.well-known/jwks.json', '/__test/clock', '/__test/purge']);
 
 export type GatewayDecision =
   | { kind: 'rejected'; rejection: GatewayRejection }

@@ -20,6 +20,7 @@ import { FixedWindowRateLimiter } from './rate-limiter.ts';
 import { collectRawBody, rawRequestFrom } from './raw-request.ts';
 import type { RawBody } from './raw-request.ts';
 import { registerTestControls } from './test-controls.ts';
+import { CachingAccessTokenVerifier } from './verified-token-cache.ts';
 
 /** The gateway of each app, for the framework hooks that only get the request. */
 const pipelines = new WeakMap<object, GatewayPipeline>();
@@ -34,7 +35,9 @@ export async function registerGateway(app: FastifyInstance, deps: GatewayDeps): 
   const faults = new FaultSwitch();
   const rateLimiter = new FixedWindowRateLimiter(deps.rateLimits, deps.clock);
   const backend = new PeopleBackend(deps.store, deps.clock, deps.peopleSearch);
-  const pipeline = new GatewayPipeline(deps, faults, rateLimiter, backend);
+  // Verified tokens are cached; expiry and revocation are still decided on every request.
+  const verifier = new CachingAccessTokenVerifier(deps.verifier, deps.clock);
+  const pipeline = new GatewayPipeline({ ...deps, verifier }, faults, rateLimiter, backend);
   pipelines.set(app, pipeline);
 
   await app.register((gateway, _options, done) => {

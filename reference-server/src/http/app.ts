@@ -9,6 +9,7 @@ import { gatewayClientError, gatewayClientErrorWith, gatewayFrameworkError, regi
 import { portalRoutes } from '../portal/portal-routes.ts';
 import type { Services } from '../services.ts';
 import { testClockRoutes } from './test-clock-routes.ts';
+import { testPurgeRoutes } from './test-purge-routes.ts';
 import { tokenRoutes } from './token-routes.ts';
 import { wellKnownRoutes } from './well-known-routes.ts';
 
@@ -105,7 +106,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(tokenRoutes, { tokenService: services.tokenService, bodyLimit });
   await app.register(wellKnownRoutes, { signingKey: services.signingKey });
-  if (deps.testControls && services.testClock) await app.register(testClockRoutes, { clock: services.testClock });
+  if (deps.testControls && services.testClock) {
+    await app.register(testClockRoutes, { clock: services.testClock });
+    await app.register(testPurgeRoutes, { store: services.store, clock: services.clock, lockoutSeconds: services.throttle.settings.lockSeconds });
+  }
   // The portal (/portal/…): over HTTPS only, since its cookies are Secure.
   await app.register(portalRoutes, { portal: services.portal, secure: deps.https !== undefined });
 

@@ -46,4 +46,17 @@ void describe('secret hashing', () => {
     await cached.verify('good-secret', h);
     assert.equal(calls, 1, 'the oldest entry was evicted');
   });
+
+  void test('concurrent verifications of one secret share one computation; a failure is not remembered after it', async () => {
+    let calls = 0;
+    const counting: SecretHasher = { hash: (s) => hasher.hash(s), verify: async (s, h) => { calls += 1; return hasher.verify(s, h); } };
+    const cached = new CachingSecretHasher(counting);
+    const h = await hasher.hash('good-secret');
+    assert.deepEqual(await Promise.all([1, 2, 3, 4].map(() => cached.verify('good-secret', h))), [true, true, true, true]);
+    assert.equal(calls, 1, 'one computation for four concurrent requests');
+    assert.deepEqual(await Promise.all([cached.verify('bad-secret', h), cached.verify('bad-secret', h), cached.verify('other', h)]), [false, false, false]);
+    assert.equal(calls, 3, 'the two identical wrong secrets shared one computation, the other secret had its own');
+    assert.equal(await cached.verify('bad-secret', h), false);
+    assert.equal(calls, 4, 'a failure is computed again later');
+  });
 });

@@ -1,0 +1,67 @@
+// The command line of `npm run bench` (bench/bench.ts).
+import { parseArgs } from 'node:util';
+
+export interface BenchOptions {
+  durationS: number;
+  rounds: number;
+  warmupS: number;
+  connections: number;
+  tokens: number;
+  refreshes: number;
+  /** Also time the self-validation (minutes). */
+  suite: boolean;
+  /** Skip timing `npm start`. */
+  skipStart: boolean;
+  /** Run only the throughput rows whose id contains one of these. */
+  only: string[];
+  out: string;
+  help: boolean;
+}
+
+export const benchUsage = `Usage: npm run bench -- [options]
+  --duration S      measured seconds per throughput row, all rounds together (default 12)
+  --rounds N        rounds per row, interleaved with the other rows (default 3)
+  --warmup S        warm-up seconds per row before its first round, not recorded (default 3)
+  --connections N   concurrent connections of the load generator (default 16)
+  --tokens N        client_credentials tokens before the second RSS reading (default 1000000)
+  --refreshes N     refreshes of the refresh-heavy run (default 200000)
+  --quick           --duration 3 --rounds 1 --warmup 1 --tokens 50000 --refreshes 10000, no npm start (a smoke run)
+  --suite           also time the self-validation (npm run self-validate; minutes)
+  --skip-start      do not time npm start
+  --only a,b        only the throughput rows whose id contains a or b (no memory, no suite timings)
+  --out FILE        where the results go (default bench/RESULTS.md)`;
+
+export class BenchUsageError extends Error {}
+
+export function parseBenchArgs(args: string[], defaultOut: string): BenchOptions {
+  const { values } = parseArgs({
+    args,
+    options: {
+      duration: { type: 'string' }, rounds: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' },
+      tokens: { type: 'string' }, refreshes: { type: 'string' }, quick: { type: 'boolean', default: false },
+      suite: { type: 'boolean', default: false }, 'skip-start': { type: 'boolean', default: false },
+      only: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  const quick = values.quick;
+  const number = (name: string, raw: string | undefined, fallback: number, min: number, max: number): number => {
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) throw new BenchUsageError(`--${name} must be an integer from ${min} to ${max} (got '${raw}')`);
+    return n;
+  };
+  return {
+    durationS: number('duration', values.duration, quick ? 3 : 12, 1, 3600),
+    rounds: number('rounds', values.rounds, quick ? 1 : 3, 1, 100),
+    warmupS: number('warmup', values.warmup, quick ? 1 : 3, 0, 600),
+    connections: number('connections', values.connections, 16, 1, 1024),
+    tokens: number('tokens', values.tokens, quick ? 50_000 : 1_000_000, 1, 100_000_000),
+    refreshes: number('refreshes', values.refreshes, quick ? 10_000 : 200_000, 1, 100_000_000),
+    suite: values.suite,
+    skipStart: values['skip-start'] || quick,
+    only: values.only === undefined ? [] : values.only.split(',').map((s) => s.trim()).filter((s) => s !== ''),
+    out: values.out ?? defaultOut,
+    help: values.help,
+  };
+}

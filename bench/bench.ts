@@ -1,0 +1,188 @@
+// `npm run bench`: in one run on this machine, the reference server's throughput and latency next
+// to the ceilings (bare node:http; + jose sign; + jose verify) and the peers (oidc-provider,
+// @node-oauth/oauth2-server), its memory and store, and the suite's wall time; prints the table
+// and writes bench/RESULTS.md. Servers are pinned to CPU 0, this process (the load generator) to
+// CPU 1. The peers are the benchmark's own dependencies (bench/package.json), installed here with
+// `npm --prefix bench ci` when missing. Exit 0 when every row ran without errors, 1 otherwise, 2 for
+// bad arguments. Timing goals are reported, never asserted.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { BenchUsageError, benchUsage, parseBenchArgs, type BenchOptions } from './bench-options.ts';
+import { loadAverage, machineInfo, pinSelf } from './harness/machine.ts';
+import { startReferenceServer } from './harness/reference-target.ts';
+import { timeCommand } from './harness/suite-timing.ts';
+import { startTarget, tasksetAvailable, type TargetProcess } from './harness/target-process.ts';
+import { installedVersion } from './harness/versions.ts';
+import { runLoad } from './load/load-generator.ts';
+import { combineRounds, type RoundResult } from './load/rounds.ts';
+import { measureMemory } from './memory.ts';
+import { cleanThroughput, goalLines, renderResults, type BenchRun, type ThroughputRow } from './results-markdown.ts';
+import { scenarios, type TargetName, type ThroughputScenario } from './scenarios.ts';
+
+const benchDir = import.meta.dirname;
+const root = join(benchDir, '..');
+const SERVER_CPU = 0;
+const LOAD_CPU = 1;
+
+function ensureBenchDependencies(): void {
+  if (installedVersion('oidc-provider', join(benchDir, 'targets')) !== 'not installed'
+    && installedVersion('@node-oauth/oauth2-server', join(benchDir, 'targets')) !== 'not installed') return;
+  console.log('bench: installing the peers (npm --prefix bench ci)…');
+  const npm = spawnSync('npm', ['--prefix', benchDir, 'ci', '--no-audit', '--no-fund'], { stdio: 'inherit' });
+  if (npm.status !== 0) throw new Error('npm --prefix bench ci failed');
+}
+
+async function startNamedTarget(name: TargetName, tempDir: string, cpu: number | undefined): Promise<TargetProcess> {
+  if (name === 'reference' || name === 'reference-info-log') {
+    return startReferenceServer({ root, dataFile: join(tempDir, `${name}.sqlite`), cpu, logLevel: name === 'reference' ? 'warn' : 'info' });
+  }
+  return startTarget({ nodeArgs: ['--import', 'tsx', join(benchDir, 'targets', `${name}.ts`)], cwd: root, cpu });
+}
+
+/** Every selected row, in interleaved rounds, each target process started once and kept for all its rows. */
+async function runThroughput(o: BenchOptions, selected: readonly ThroughputScenario[], tempDir: string, cpu: number | undefined): Promise<ThroughputRow[]> {
+  const targets = new Map<TargetName, TargetProcess | Error>();
+  for (const name of new Set(selected.map((s) => s.target))) {
+    try {
+      targets.set(name, await startNamedTarget(name, tempDir, cpu));
+    } catch (error) {
+      targets.set(name, error as Error);
+    }
+  }
+  const rounds = new Map<string, RoundResult[]>(selected.map((s) => [s.id, []]));
+  const failures = new Map<string, string>();
+  const roundMs = (o.durationS * 1000) / o.rounds;
+  try {
+    for (let round = 0; round < o.rounds; round += 1) {
+      for (const scenario of selected) {
+        const target = targets.get(scenario.target)!;
+        if (target instanceof Error) {
+          failures.set(scenario.id, target.message.slice(0, 300));
+          continue;
+        }
+        if (failures.has(scenario.id)) continue;
+        process.stdout.write(`bench: round ${round + 1}/${o.rounds} ${scenario.label} … `);
+        try {
+          let cpuAtStart = Number.NaN;
+          let cpuUsed = Number.NaN;
+          const load = await runLoad({
+            origin: target.listening.baseUrl,
+            connections: o.connections,
+            warmupMs: round === 0 ? o.warmupS * 1000 : Math.min(1000, o.warmupS * 1000),
+            bound: { durationMs: roundMs },
+            createWorker: (pool, index) => scenario.createWorker(target.listening, pool, index),
+            onMeasuredPhase: (edge) => {
+              if (edge === 'start') cpuAtStart = target.cpuSeconds();
+              else cpuUsed = target.cpuSeconds() - cpuAtStart;
+            },
+          });
+          rounds.get(scenario.id)!.push({ load, serverCpuSeconds: cpuUsed });
+          console.log(load.errors > 0 ? `${load.errors} ERRORS of ${load.requests}: ${load.errorSamples.join('; ')}` : `${load.throughput.toFixed(0)} req/s, p50 ${load.latency.p50.toFixed(2)} ms, p99 ${load.latency.p99.toFixed(2)} ms`);
+        } catch (error) {
+          failures.set(scenario.id, (error as Error).message.slice(0, 300));
+          console.log(`failed: ${(error as Error).message}`);
+        }
+      }
+    }
+  } finally {
+    for (const target of targets.values()) if (!(target instanceof Error)) await target.stop();
+  }
+  return selected.map((s) => {
+    const failure = failures.get(s.id);
+    const done = rounds.get(s.id)!;
+    return failure !== undefined || done.length === 0
+      ? { id: s.id, label: s.label, kind: s.kind, failure: failure ?? 'no round ran' }
+      : { id: s.id, label: s.label, kind: s.kind, result: combineRounds(done) };
+  });
+}
+
+async function main(args: string[]): Promise<number> {
+  let o: BenchOptions;
+  try {
+    o = parseBenchArgs(args, join(benchDir, 'RESULTS.md'));
+  } catch (error) {
+    if (error instanceof BenchUsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      console.error(`bench: ${(error as Error).message}\n${benchUsage}`);
+      return 2;
+    }
+    throw error;
+  }
+  if (o.help) {
+    console.log(benchUsage);
+    return 0;
+  }
+  ensureBenchDependencies();
+  const machine = machineInfo();
+  const pinned = machine.cpuCount >= 2 && tasksetAvailable() && pinSelf(LOAD_CPU);
+  const cpu = pinned ? SERVER_CPU : undefined;
+  const startedAt = new Date();
+  const loadStart = loadAverage();
+  console.log(`bench: ${machine.cpuCount} × ${machine.cpuModel}, load ${loadStart}, ${pinned ? 'servers on CPU 0, load generator on CPU 1' : 'NOT pinned'}`);
+  const selected = o.only.length === 0 ? scenarios : scenarios.filter((s) => o.only.some((part) => s.id.includes(part)));
+  if (selected.length === 0) {
+    console.error(`bench: --only matches no row (ids: ${scenarios.map((s) => s.id).join(', ')})`);
+    return 2;
+  }
+  const tempDir = mkdtempSync(join(tmpdir(), 'tc-bench-'));
+  const removeTempDir = (): void => rmSync(tempDir, { recursive: true, force: true });
+  process.once('exit', removeTempDir); // also when interrupted (the targets are stopped first)
+  try {
+    const rows = await runThroughput(o, selected, tempDir, cpu);
+
+    let memory: BenchRun['memory'];
+    if (o.only.length === 0) {
+      console.log(`bench: memory — ${o.tokens} tokens, then ${o.refreshes} refreshes …`);
+      try {
+        memory = await measureMemory({ root, tempDir, cpu, connections: o.connections, tokens: o.tokens, refreshes: o.refreshes });
+        console.log(`bench: RSS idle ${memory.idleRssMiB.toFixed(1)} MiB, after tokens ${memory.afterTokensRssMiB.toFixed(1)} MiB, after refreshes ${memory.afterRefreshRssMiB.toFixed(1)} MiB; ${memory.bytesPerRefreshToken.toFixed(0)} bytes per refresh token; purge ${memory.purge.rowsBefore} → ${memory.purge.rowsAfter}`);
+      } catch (error) {
+        memory = { failure: (error as Error).message.slice(0, 300) };
+        console.log(`bench: memory failed: ${memory.failure}`);
+      }
+    }
+
+    // The suite gets every CPU back (children inherit this process's pinning); logs go to reports/bench/.
+    const unpinned = (command: string[]): [string, string[]] => (pinned ? ['taskset', ['-c', `0-${machine.cpuCount - 1}`, ...command]] : [command[0]!, command.slice(1)]);
+    const logDir = join(root, 'reports', 'bench');
+    mkdirSync(logDir, { recursive: true });
+    const timings = [];
+    if (o.only.length === 0 && !o.skipStart) {
+      console.log('bench: timing npm start …');
+      timings.push(await timeCommand(...unpinned(['npm', 'start']), root, join(logDir, 'npm-start.log')));
+      // npm prints the script it runs; name the command itself in the results.
+      timings[0]!.command = 'npm start (token-conformance run --target profiles/reference.json --start-reference)';
+    }
+    if (o.only.length === 0 && o.suite) {
+      console.log('bench: timing the self-validation …');
+      timings.push(await timeCommand(...unpinned(['npm', 'run', 'self-validate']), root, join(logDir, 'self-validate.log')));
+      timings.at(-1)!.command = 'npm run self-validate';
+    }
+
+    const versionsFrom = join(benchDir, 'targets');
+    const run: BenchRun = {
+      startedAt, finishedAt: new Date(), command: `npm run bench${args.length > 0 ? ` -- ${args.join(' ')}` : ''}`,
+      machine, loadStart, loadEnd: loadAverage(), pinned,
+      durationS: o.durationS, rounds: o.rounds, warmupS: o.warmupS, connections: o.connections,
+      versions: Object.fromEntries(['jose', 'fastify', 'better-sqlite3', 'pino', 'undici', 'oidc-provider', '@node-oauth/oauth2-server'].map((n) => [n, installedVersion(n, n === 'undici' ? benchDir : versionsFrom)])),
+      rows, timings, ...(memory && { memory }),
+    };
+    const ours = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+    run.versions = { node: process.version, 'token-conformance': ours, ...run.versions };
+    mkdirSync(dirname(o.out), { recursive: true });
+    writeFileSync(o.out, renderResults(run));
+    console.log('');
+    for (const line of goalLines(run)) console.log(`  ${line.met === undefined ? '?  ' : line.met ? 'ok ' : 'NO '} ${line.goal}: ${line.measured}`);
+    for (const t of timings) if (t.exitCode !== 0) console.log(`  ${t.command} exited ${t.exitCode}: see ${relative(process.cwd(), t.log)}`);
+    console.log(`\nbench: wrote ${relative(process.cwd(), o.out)} (load ${run.loadEnd} at the end)`);
+    const memoryClean = memory === undefined || (!('failure' in memory) && memory.tokenRun.errors === 0 && memory.refreshRun.errors === 0 && memory.purge.rowsAfter === 0);
+    const clean = rows.every((r) => cleanThroughput(r) !== undefined) && memoryClean && timings.every((t) => t.exitCode === 0);
+    return clean ? 0 : 1;
+  } finally {
+    process.off('exit', removeTempDir);
+    removeTempDir();
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,183 @@
+// bench/RESULTS.md from one run: the throughput table, the ratios against the goals, memory, the
+// suite timings, the machine (and its load before and after), the versions and how to re-run.
+// Only measured figures appear; a row with errors shows its errors, never a speed, and a ratio
+// that needs it says so.
+import type { MachineInfo } from './harness/machine.ts';
+import type { CommandTiming } from './harness/suite-timing.ts';
+import type { LoadResult } from './load/load-generator.ts';
+import type { RowResult } from './load/rounds.ts';
+import type { MemoryResult } from './memory.ts';
+import type { RowKind } from './scenarios.ts';
+
+export interface ThroughputRow {
+  id: string;
+  label: string;
+  kind: RowKind;
+  result?: RowResult;
+  /** Why the row has no result (the target did not start, a setup request failed). */
+  failure?: string;
+}
+
+export interface BenchRun {
+  startedAt: Date;
+  finishedAt: Date;
+  command: string;
+  machine: MachineInfo;
+  loadStart: string;
+  loadEnd: string;
+  pinned: boolean;
+  durationS: number;
+  rounds: number;
+  warmupS: number;
+  connections: number;
+  versions: Record<string, string>;
+  rows: ThroughputRow[];
+  memory?: MemoryResult | { failure: string };
+  timings: CommandTiming[];
+}
+
+const fmt = (n: number, digits = 0): string => (Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : '–');
+
+/** The clean throughput of a row, or undefined when it has none (missing, failed or with errors). */
+export function cleanThroughput(row: ThroughputRow | undefined): number | undefined {
+  if (!row?.result || row.result.errors > 0 || row.result.requests === 0) return undefined;
+  return row.result.throughput;
+}
+
+export interface GoalLine {
+  goal: string;
+  measured: string;
+  met: boolean | undefined;
+}
+
+export function goalLines(run: BenchRun): GoalLine[] {
+  const row = (id: string) => run.rows.find((r) => r.id === id);
+  const ratio = (a: string, b: string | string[], wanted: number, goal: string): GoalLine => {
+    const ours = cleanThroughput(row(a));
+    const others = (Array.isArray(b) ? b : [b]).map((id) => ({ id, value: cleanThroughput(row(id)) }));
+    const usable = others.filter((o) => o.value !== undefined) as { id: string; value: number }[];
+    const best = usable.sort((x, y) => y.value - x.value)[0];
+    if (ours === undefined || best === undefined || usable.length < others.length) {
+      return { goal, measured: 'not measured (a row is missing or had errors)', met: undefined };
+    }
+    const r = ours / best.value;
+    // The same comparison by server CPU time per answer (robust when the load generator is the limit).
+    const cpuRatio = row(best.id)!.result!.cpuMicrosPerRequest / row(a)!.result!.cpuMicrosPerRequest;
+    return { goal, measured: `${fmt(r, 2)}× (${fmt(ours)} vs ${fmt(best.value)} req/s, ${best.id}); by server CPU per answer ${fmt(cpuRatio, 2)}×`, met: r >= wanted };
+  };
+  const lines = [
+    ratio('ref-cc-us', ['peer-oidc-provider', 'peer-oauth2-server'], 2, 'token issuance (client_credentials US) ≥ 2× the best peer'),
+    ratio('ref-cc-us', 'ceiling-jose-sign', 0.8, 'token issuance ≥ 0.8× the bare jose signing ceiling'),
+    ratio('ref-protected', 'ceiling-jose-verify', 3, 'protected calls ≥ 3× the bare jose verification ceiling'),
+  ];
+  const memory = run.memory && !('failure' in run.memory) ? run.memory : undefined;
+  lines.push(memory
+    ? { goal: `RSS after ${fmt(memory.tokenRun.requests)} tokens < 200 MiB`, measured: `${fmt(memory.afterTokensRssMiB, 1)} MiB`, met: memory.tokenRun.errors === 0 && memory.afterTokensRssMiB < 200 }
+    : { goal: 'RSS after 1 million tokens < 200 MiB', measured: 'not measured', met: undefined });
+  const start = run.timings.find((t) => t.command.includes('--start-reference'));
+  lines.push(start
+    ? { goal: '`npm start` < 60 s', measured: `${fmt(start.seconds, 1)} s (exit ${start.exitCode})`, met: start.exitCode === 0 && start.seconds < 60 }
+    : { goal: '`npm start` < 60 s', measured: 'not measured', met: undefined });
+  return lines;
+}
+
+function throughputCell(result: RowResult): string {
+  if (result.errors > 0) return `**${fmt(result.errors)} errors** of ${fmt(result.requests)}`;
+  return fmt(result.throughput);
+}
+
+export function renderResults(run: BenchRun): string {
+  const out: string[] = [];
+  const push = (...lines: string[]) => out.push(...lines);
+  push(
+    '# Benchmark results',
+    '',
+    `Written by \`${run.command}\` on ${run.startedAt.toISOString()} (finished ${run.finishedAt.toISOString()}). Do not edit by hand: re-run instead.`,
+    '',
+    `Machine: ${run.machine.cpuCount} × ${run.machine.cpuModel}, Node ${run.machine.node}, nice ${run.machine.niceness}. ` +
+      `Load average (1/5/15 min) at start ${run.loadStart}, at end ${run.loadEnd}. ` +
+      (run.pinned ? 'Servers pinned to CPU 0, the load generator to CPU 1 (taskset).' : '**Not pinned** (no taskset or one CPU): servers and load generator share the CPUs.'),
+    '',
+    'Absolute figures drift with the machine and its load (this one may be shared); the ratios, all taken in this one run, are the figures to compare.',
+    '',
+    '## Throughput and latency',
+    '',
+    `Closed loop: ${run.connections} keep-alive connections (undici Pool), each sending its next request when the previous answer is read; ${run.warmupS} s warm-up (not recorded) before a row's first round, then ${run.durationS} s measured per row in ${run.rounds} round(s) of ${fmt(run.durationS / run.rounds, 1)} s, interleaved with the other rows (round 1 of every row, then round 2, …) so that a change in the machine's load hits every row alike. req/s, p50 and p99 are the medians of the rounds. Loopback, plain HTTP. Every answer is checked (status, JSON shape, a compact JWS signed with EdDSA, or the person asked for); a row with errors reports its errors instead of a speed.`,
+    '',
+    '"server CPU µs/answer" is the server process\'s CPU time (user + system, all threads, from /proc) over the measured phases divided by the answers: a cost that holds even when the load generator or other processes on the machine, not the server, limit the rate. "server CPU" is that time over the wall time (100% = one full CPU).',
+    '',
+    '| row | req/s | p50 ms | p99 ms | server CPU µs/answer | server CPU | answers | req/s per round |',
+    '|---|---:|---:|---:|---:|---:|---:|---|',
+  );
+  for (const row of run.rows) {
+    if (!row.result) {
+      push(`| ${row.label} | **failed**: ${row.failure ?? 'no result'} | | | | | | |`);
+      continue;
+    }
+    const r = row.result;
+    push(`| ${row.label} | ${throughputCell(r)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${fmt(r.cpuMicrosPerRequest)} | ${fmt(r.cpuShare * 100)}% | ${fmt(r.requests)} | ${r.errors > 0 ? '–' : r.roundThroughputs.map((t) => fmt(t)).join(', ')} |`);
+  }
+  const failing = run.rows.filter((r) => r.result && r.result.errors > 0);
+  if (failing.length > 0) {
+    push('', 'Errors seen:', '');
+    for (const row of failing) for (const sample of row.result!.errorSamples) push(`- ${row.id}: ${sample}`);
+  }
+
+  push('', '## Goals', '', '| goal | measured | met |', '|---|---|---|');
+  for (const line of goalLines(run)) push(`| ${line.goal} | ${line.measured} | ${line.met === undefined ? '–' : line.met ? 'yes' : '**no**'} |`);
+
+  push('', '## Memory and store', '');
+  if (!run.memory) push('Not measured in this run (`--only`).');
+  else if ('failure' in run.memory) push(`**Failed**: ${run.memory.failure}`);
+  else {
+    const m = run.memory;
+    const runNote = (r: LoadResult) => (r.errors > 0 ? ` — **${fmt(r.errors)} errors** (${r.errorSamples.join('; ')})` : '');
+    push(
+      'One fresh reference server (store file in a temporary directory), logs at `warn`, started with the environment the suite gives it (`MALLOC_MMAP_THRESHOLD_=131072`, see harness/reference/server-env.ts); the second line is a server started without it.',
+      '',
+      '| measurement | value |',
+      '|---|---:|',
+      `| RSS idle (2 s after start) | ${fmt(m.idleRssMiB, 1)} MiB |`,
+      `| RSS idle, started without \`MALLOC_MMAP_THRESHOLD_\` | ${fmt(m.idleRssPlainEnvMiB, 1)} MiB |`,
+      `| RSS after ${fmt(m.tokenRun.requests)} client_credentials tokens (${fmt(m.tokenRun.throughput)} req/s${runNote(m.tokenRun)}) | ${fmt(m.afterTokensRssMiB, 1)} MiB |`,
+      `| RSS after a refresh-heavy run: ${fmt(m.refreshRun.requests)} refreshes (${fmt(m.refreshRun.throughput)} req/s${runNote(m.refreshRun)}) | ${fmt(m.afterRefreshRssMiB, 1)} MiB |`,
+      `| store in use before / after the refresh run (page_count − freelist) | ${fmt((m.storeBefore.bytes - m.storeBefore.freeBytes) / 1048576, 1)} / ${fmt((m.storeAfter.bytes - m.storeAfter.freeBytes) / 1048576, 1)} MiB |`,
+      `| refresh-token rows before / after | ${fmt(m.storeBefore.refreshTokenRows)} / ${fmt(m.storeAfter.refreshTokenRows)} |`,
+      `| store growth per refresh token issued | ${fmt(m.bytesPerRefreshToken)} bytes |`,
+      `| purge: test clock advanced ${fmt(m.purge.advancedSeconds)} s, \`POST /__test/purge\` | ${fmt(m.purge.rowsBefore)} rows → ${fmt(m.purge.purged)} purged → ${fmt(m.purge.rowsAfter)} left |`,
+      m.purge.rowsAfter === 0 ? '' : `\n**The purge left ${fmt(m.purge.rowsAfter)} expired refresh tokens.**`,
+    );
+  }
+
+  push('', '## The suite', '');
+  if (run.timings.length === 0) push('Not timed in this run.');
+  else {
+    push('Wall time, not pinned (the suite uses every core), on the same machine right after the rows above.', '', '| command | wall time | exit |', '|---|---:|---:|');
+    for (const t of run.timings) push(`| \`${t.command}\` | ${fmt(t.seconds, 1)} s | ${t.exitCode} |`);
+  }
+
+  push('', '## Versions', '', '| | version |', '|---|---|');
+  for (const [name, version] of Object.entries(run.versions)) push(`| ${name} | ${version} |`);
+
+  push(
+    '',
+    '## Settings that matter',
+    '',
+    '- The reference server runs as `token-conformance serve --http --port 0 --data <temp file> --test-controls --log-level warn --rate-spike 1000000 --rate-quota 100000000 --lockout-user 1000000 --lockout-client 1000000`: the gateway\'s rate limits and the lockouts are raised so that the rows measure issuance and protected calls, not 429s. One row keeps the default log level (`info`, one JSON line per request and per issued token to stderr).',
+    '- Client secrets and passwords are scrypt hashes in the reference server; a successful verification is cached (HMAC of hash and secret), so after the first request a client costs an HMAC, not a scrypt. The peers compare a plain secret in memory.',
+    '- Peers: oidc-provider with one resource server (`features.resourceIndicators`, `accessTokenFormat: \'jwt\'`, `jwt.sign.alg: \'EdDSA\'`), its own Koa callback on node:http, default in-memory adapter; @node-oauth/oauth2-server with an in-memory model whose `generateAccessToken` signs the same JWT as the ceiling (jose, EdDSA), behind node:http + URLSearchParams.',
+    '- The protected call is `GET /v1/people/er/E-1001` with a client_credentials token (no refresh-token family to look up); the verification ceiling checks signature, `typ`, issuer, audience and expiry and answers a fixed person.',
+    '',
+    '## Re-run',
+    '',
+    '```sh',
+    'npm run bench                      # everything but the self-validation (~10 min); writes bench/RESULTS.md',
+    'npm run bench -- --suite           # also the self-validation (minutes more)',
+    'npm run bench -- --quick --out /tmp/quick.md   # a smoke run',
+    '```',
+    '',
+    'On a shared machine, compare ratios from one run, not absolute figures across runs. See bench/README.md.',
+    '',
+  );
+  return out.join('\n');
+}
