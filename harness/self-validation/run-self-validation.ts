@@ -202,15 +202,16 @@ export async function main(argv: string[]): Promise<number> {
     },
   });
   const started = Date.now();
+  // Usage mistakes first: they must not cost the previous run's reports.
+  const only = values.only?.split(',');
+  if (only) for (const id of only) if (!catalogue.some((f) => f.id === id)) throw new Error(`--only: no fault '${id}' in the catalogue`);
+  if (!/^[1-9]\d*$/.test(values.workers)) throw new Error(`--workers must be a positive integer (got '${values.workers}')`);
+  const selected = only ? catalogue.filter((f) => only.includes(f.id)) : catalogue;
   const outDir = values.out;
   const runsDir = join(outDir, 'runs');
   rmSync(runsDir, { recursive: true, force: true, maxRetries: 5 });
   mkdirSync(runsDir, { recursive: true });
   const requirements = loadCatalogue();
-  const only = values.only?.split(',');
-  const selected = only ? catalogue.filter((f) => only.includes(f.id)) : catalogue;
-  if (only) for (const id of only) if (!catalogue.some((f) => f.id === id)) throw new Error(`--only: no fault '${id}' in the catalogue`);
-  if (!/^[1-9]\d*$/.test(values.workers)) throw new Error(`--workers must be a positive integer (got '${values.workers}')`);
   const workers = Number(values.workers);
   const cleanChecks = readCleanChecks(values['clean-checks']);
   const plans = new Map(selected.map((f) => [f.id, planFor(f, cleanChecks)]));
@@ -393,5 +394,11 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 if (process.argv[1] && import.meta.filename === process.argv[1]) {
-  process.exitCode = await main(process.argv.slice(2));
+  try {
+    process.exitCode = await main(process.argv.slice(2));
+  } catch (error) {
+    // A usage mistake (an unknown option or fault, a bad --workers): one line, exit 2.
+    process.stderr.write(`self-validation: ${(error as Error).message}\n`);
+    process.exitCode = 2;
+  }
 }

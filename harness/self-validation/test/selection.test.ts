@@ -1,12 +1,15 @@
 // What a fault runs: the checks of its IDs, collateral and sentinels (by `@<ID>` tag), never a
 // property check; one pass unless a selected check is @clock/@serial; only the spec files needed.
 import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { parseRunArgs } from '../../commands/run.command.ts';
 import type { Fault } from '../fault.ts';
 import { faults } from '../faults/index.ts';
 import { passGrep } from '../batch-plan.ts';
-import { grepFor, planFor, selectedIds, sentinels, type CleanCheck } from '../run-self-validation.ts';
+import { grepFor, main, planFor, selectedIds, sentinels, type CleanCheck } from '../run-self-validation.ts';
 
 const fault = (over: Partial<Fault>): Fault => ({ id: 'f', title: 'f', breaks: ['TOKEN-REQ-002'], create: () => ({}), ...over });
 const check = (title: string, file: string, project: string, ids: string[]): CleanCheck => ({ title: `${file} › ${title}`, file, project, requirementIds: ids });
@@ -82,6 +85,18 @@ void describe('run: --passes and --spec', () => {
     for (const re of [conformance, timeTravel]) {
       assert.ok(!re.test('other › x @must @TOKEN-REQ-0021 @serial'), 'outside the selection in either pass');
       assert.ok(!re.test('property: input @TOKEN-REQ-002 @property-token-endpoint-input @serial'), 'never a property check');
+    }
+  });
+
+  void test('a usage mistake is refused before anything of the previous run is removed', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'tc-sv-usage-'));
+    try {
+      mkdirSync(join(out, 'runs', 'previous'), { recursive: true });
+      await assert.rejects(main(['--only', 'no-such-fault', '--out', out]), /--only: no fault 'no-such-fault'/);
+      await assert.rejects(main(['--workers', '0', '--out', out]), /--workers must be a positive integer/);
+      assert.ok(existsSync(join(out, 'runs', 'previous')), 'the previous run is still there');
+    } finally {
+      rmSync(out, { recursive: true, force: true });
     }
   });
 });
