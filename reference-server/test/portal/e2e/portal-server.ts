@@ -5,15 +5,11 @@
 // Its log (stderr) is kept in the test output folder.
 import { spawn } from 'node:child_process';
 import { createHash, X509Certificate } from 'node:crypto';
-import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createWriteStream, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Agent, request } from 'undici';
-import { BUNDLED_SEED } from '../../../src/config.ts';
-import { testScryptCost } from '../../../src/crypto/scrypt-hasher.ts';
-import { createServices } from '../../../src/services.ts';
-import { SqliteStore } from '../../../src/store/sqlite-store.ts';
+import { seededStoreFile } from '../../reliability/support/server-process.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..', '..');
 
@@ -30,14 +26,7 @@ export interface PortalServer {
 }
 
 export async function startPortalServer(logFile: string, env: NodeJS.ProcessEnv = {}): Promise<PortalServer> {
-  const dir = mkdtempSync(join(tmpdir(), 'tc-portal-e2e-'));
-  const file = join(dir, 'store.sqlite');
-  const store = new SqliteStore(file);
-  try {
-    await createServices({ store, environment: 'sandbox', testControls: false, scryptCost: testScryptCost, seedFile: BUNDLED_SEED });
-  } finally {
-    store.close();
-  }
+  const { dir, file } = await seededStoreFile();
   const child = spawn(process.execPath, [join(root, 'bin', 'token-conformance.js'), 'serve', '--port', '0', '--data', file, '--test-controls', '--lockout-user', '3'], {
     cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TC_LOG_LEVEL: 'info', ...env },
   });
