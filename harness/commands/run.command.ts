@@ -208,8 +208,7 @@ function readJson<T>(file: string): T | undefined {
   }
 }
 
-/** `extraEnv`: variables for the Playwright children of this run only (the self-validation runs several at once in one process). */
-export async function runMain(args: string[], io: RunIo = processIo, extraEnv: NodeJS.ProcessEnv = {}): Promise<number> {
+export async function runMain(args: string[], io: RunIo = processIo): Promise<number> {
   const fail = (message: string): number => {
     io.err(`token-conformance run: ${message}`);
     return 2;
@@ -308,7 +307,6 @@ export async function runMain(args: string[], io: RunIo = processIo, extraEnv: N
     if (options.freshSeed) io.out(`token-conformance run: property seed ${seed} (replay with --seed ${seed})`);
     const env: NodeJS.ProcessEnv = {
       ...process.env,
-      ...extraEnv,
       ...handoff.env,
       [profileEnvVar]: profileFile,
       [reportsDirEnvVar]: reportsDir,
