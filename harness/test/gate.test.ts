@@ -160,7 +160,7 @@ void describe('diff', () => {
     assert.match(all, /Other verdict changes \(1\):\n {2}\S+\s+PASS → SKIP {2}target has no clock control/);
     assert.match(all, /Added requirements \(1\):\n {2}TOKEN-NEW-001/);
     assert.match(all, /Removed requirements \(1\):\n {2}TOKEN-REQ-001\s+\(was PASS\)/);
-    assert.match(all, /^DIFF: 0 newly failing, 0 newly warning, 0 fixed, 1 changed, 1 added, 1 removed, 2 unchanged \(informative: `token-conformance gate` decides the build\)$/m);
+    assert.match(all, /^DIFF: 0 newly failing, 0 newly warning, 0 newly blocked, 0 fixed, 1 changed, 1 added, 1 removed, 2 unchanged \(informative: `token-conformance gate` decides the build\)$/m);
   });
 
   void test('bad input: exit 2', async () => {
