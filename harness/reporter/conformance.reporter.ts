@@ -154,7 +154,7 @@ export function checkOutcome(test: TestCase, redactor: Redactor): CheckOutcome {
   const message = result?.errors[0]?.message;
   const error = message ? redactor.redact(errorSummary(message)).slice(0, 500) : undefined;
   const property = propertyRun(annotations, redactor);
-  const { blocked, broke } = verdictShaping(annotations, status, error, redactor);
+  const { blocked, broke } = verdictShaping(annotations, status, error, redactor, message);
   // A `broke` annotation may name a requirement the check does not cite: it still FAILs (never lost).
   for (const b of broke ?? []) if (!ids.includes(b.id)) ids.push(b.id);
   const notRunReason = project === 'time-travel'
@@ -180,10 +180,13 @@ export function checkOutcome(test: TestCase, redactor: Redactor): CheckOutcome {
  * What shapes a check's verdict beyond its status (verdict.ts checkVerdict): markBlocked's
  * annotations, or a failed `setup:` assertion (BLOCKED); the `broke` annotations of a failed check.
  */
-export function verdictShaping(annotations: { type: string; description?: string }[], status: CheckStatus, error: string | undefined, redactor: Redactor): Pick<CheckOutcome, 'blocked' | 'broke'> {
+export function verdictShaping(annotations: { type: string; description?: string }[], status: CheckStatus, error: string | undefined, redactor: Redactor, fullMessage = error ?? ''): Pick<CheckOutcome, 'blocked' | 'broke'> {
   const by = [...new Set(annotations.filter((a) => a.type === verdictAnnotations.blockedBy && a.description).map((a) => a.description!.trim()))];
-  const marked = annotations.find((a) => a.type === verdictAnnotations.blocked && a.description !== undefined);
   const failed = status === 'failed' || status === 'timedOut' || status === 'interrupted';
+  // markBlocked ends a check as skipped. When code between it and Playwright caught its skip (a
+  // property runner retrying, shrinking), the check fails instead: the mark counts only if the
+  // failure is that skip, so a real failure found after a blocked attempt still FAILs.
+  const marked = annotations.find((a) => a.type === verdictAnnotations.blocked && a.description !== undefined && (!failed || fullMessage.includes(`Test is skipped: BLOCKED: ${a.description}`)));
   const setup = failed ? setupFailure(error) : undefined;
   const reason = marked ? redactor.redact(marked.description!).slice(0, 500) : setup;
   const broke = failed

@@ -204,6 +204,12 @@ void describe('what the reporter reads from a check: setup: failures, markBlocke
     assert.deepEqual(verdictShaping(annotations, 'skipped', undefined, redactor), { blocked: { reason: 'setup: a password token is issued — got HTTP 500', by: ['GRANT-PW-001'] } });
   });
 
+  void test('a blocked mark whose skip was caught (a property runner): BLOCKED only when the failure is that skip', () => {
+    const annotations = [{ type: 'blocked', description: 'setup: no token' }, { type: 'blocked-by', description: 'GRANT-CC-001' }];
+    assert.deepEqual(verdictShaping(annotations, 'failed', 'Error: property failed', redactor, 'Error: property failed … Got error: Test is skipped: BLOCKED: setup: no token'), { blocked: { reason: 'setup: no token', by: ['GRANT-CC-001'] } });
+    assert.deepEqual(verdictShaping(annotations, 'failed', 'Error: property failed', redactor, 'Error: property failed … expected 400, got 200'), {}, 'a real failure found after a blocked attempt still FAILs');
+  });
+
   void test('broke annotations parse "<ID> — <message>" and are read only from a failed check', () => {
     assert.deepEqual(parseBroke('TOKEN-REQ-003 — expected 400 invalid_request, got 200'), { id: 'TOKEN-REQ-003', message: 'expected 400 invalid_request, got 200' });
     assert.deepEqual(parseBroke('ERR-GW-1202 - got 000-1205'), { id: 'ERR-GW-1202', message: 'got 000-1205' });
