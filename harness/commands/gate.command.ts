@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { actorFromEnv, decide, gateLine, readReport, ReportError } from '../gate/gate.ts';
+import { actorFromEnv, coverageRules, decide, gateLine, readReport, ReportError, type CoverageRule } from '../gate/gate.ts';
 import { applyWaivers, loadWaivers, waiverLines, waiversOf, WaiversError } from '../gate/waivers.ts';
 
 const usage = `Usage: token-conformance gate REPORT.json [options]
@@ -12,6 +12,11 @@ const usage = `Usage: token-conformance gate REPORT.json [options]
   --waivers FILE          apply a waivers file (schemas/waivers.schema.json); without it, the
                           waivers recorded in the report (run --waivers) are judged again today
   --strict                WARN blocks as well as FAIL
+  --require-verified RULE coverage: must (every MUST and INTERPRETATION requirement) or selected
+                          (every requirement the run selected) must be verified — PASS, or a
+                          FAIL/WARN (waived or not), or NOT_APPLICABLE; a SKIP or BLOCKED one
+                          fails the gate, listed by ID, and so does a run that verified nothing.
+                          Without it, SKIP and BLOCKED never block (a waiver never covers them)
   --break-glass "REASON"  exit 0 despite blocking failures; the overridden failures, the reason,
                           who (GITHUB_ACTOR, else USER) and when are recorded in the gate file
   --json                  print the decision as JSON on stdout (the one-line verdict goes to stderr)
@@ -20,13 +25,15 @@ const usage = `Usage: token-conformance gate REPORT.json [options]
                           the gate will say once a waiver has run out
   --help
 
-Exit codes: 0 pass (or break-glass), 1 a blocking FAIL/UNCHECKED (or WARN with --strict), 2 bad
+Exit codes: 0 pass (or break-glass), 1 a blocking FAIL/UNCHECKED (or WARN with --strict, or an
+unverified requirement with --require-verified), 2 bad
 arguments, an unreadable report or an invalid waivers file.`;
 
 /** The options of `gate` (exported so that the CI example's commands can be checked against them). */
 export const gateOptions = {
   waivers: { type: 'string' },
   strict: { type: 'boolean', default: false },
+  'require-verified': { type: 'string' },
   'break-glass': { type: 'string' },
   json: { type: 'boolean', default: false },
   out: { type: 'string' },
@@ -66,6 +73,8 @@ function gateSync(args: string[], io: CommandIo = processIo, now: Date = new Dat
   if (parsed.positionals.length !== 1) return fail(`give exactly one REPORT.json (got ${parsed.positionals.length})\n\n${usage}`);
   const breakGlassReason = v['break-glass']?.trim();
   if (v['break-glass'] !== undefined && !breakGlassReason) return fail('--break-glass needs a reason, e.g. --break-glass "hotfix for INC-42, approved by on-call"');
+  const rule = v['require-verified'];
+  if (rule !== undefined && !(coverageRules as readonly string[]).includes(rule)) return fail(`--require-verified must be ${coverageRules.join(' or ')} (got '${rule}')`);
   const reportFile = parsed.positionals[0]!;
   if (v['as-of'] !== undefined) {
     if (!/^\d{4}-\d{2}-\d{2}$/.test(v['as-of']) || Number.isNaN(Date.parse(`${v['as-of']}T12:00:00Z`))) return fail(`--as-of must be a day YYYY-MM-DD (got '${v['as-of']}')`);
@@ -83,6 +92,7 @@ function gateSync(args: string[], io: CommandIo = processIo, now: Date = new Dat
   const out = resolve(v.out ?? join(dirname(reportFile), 'gate.json'));
   const decision = decide(report, {
     strict: v.strict,
+    ...(rule !== undefined ? { requireVerified: rule as CoverageRule } : {}),
     reportFile,
     now,
     ...(breakGlassReason ? { breakGlass: { reason: breakGlassReason, actor: actorFromEnv(env) } } : {}),

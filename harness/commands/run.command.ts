@@ -24,6 +24,7 @@ import { knownSecretsRedactor, reporterEnv } from '../reporter/conformance.repor
 import type { ConformanceReport } from '../reporter/report.schema.ts';
 import { exitCodeFor, type Level } from '../reporter/verdict.ts';
 import { applyWaiversToRun, loadWaivers, WaiversError, type LoadedWaivers } from '../gate/waivers.ts';
+import { ClientLocks, clientLocksEnvVar, lockSummary } from '../playwright/client-locks.ts';
 
 /** Where playwright.config.ts writes reports (default reports/). */
 export const reportsDirEnvVar = 'TOKEN_CONFORMANCE_REPORTS_DIR';
@@ -61,7 +62,8 @@ const usage = `Usage: token-conformance run --target FILE [options]
 
 Exit codes: 0 conformant (WARN allowed unless --strict), 1 FAIL/UNCHECKED (or WARN with --strict),
 2 a setup problem: bad arguments, a bad profile, an unreachable or untrusted address, or a
-preflight finding ("setup problem: …", naming the profile field to fix).`;
+preflight finding ("setup problem: …", naming the profile field to fix); 2 also when the selection
+(--grep, --level, --spec, --passes) matched no check: nothing was verified (an empty shard is fine).`;
 
 class UsageError extends Error {}
 
@@ -166,6 +168,21 @@ export function combinedGrep(level: Level, grep?: string): string | undefined {
   if (!levelPattern) return grep;
   if (!grep) return levelPattern;
   return `^(?=[\\s\\S]*(?:${levelPattern}))(?=[\\s\\S]*(?:${grep}))`;
+}
+
+/**
+ * The selection, as the user gave it, when it matched no check (a typo in a CI job must not be a
+ * green build); undefined when checks ran, nothing was selected, or this is a shard (an empty shard is fine).
+ */
+export function emptySelection(options: Pick<RunOptions, 'grep' | 'level' | 'specs' | 'passes' | 'shard'>, checks: number): string | undefined {
+  if (checks > 0 || options.shard !== undefined) return undefined;
+  const parts = [
+    ...(options.grep !== undefined ? [`--grep ${options.grep}`] : []),
+    ...(options.level !== 'all' ? [`--level ${options.level}`] : []),
+    ...(options.specs ?? []).map((f) => `--spec ${f}`),
+    ...(options.passes !== undefined ? [`--passes ${options.passes.join(',')}`] : []),
+  ];
+  return parts.length > 0 ? parts.join(' ') : 'the whole suite';
 }
 
 /** Where `run` writes; injectable so that a test can search the terminal output for secrets. */
@@ -289,6 +306,17 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
       }
       io.err(`token-conformance run: preflight (skipped on request): ${preflight.problem}`);
     }
+    // Clients the target refuses or has locked out are not used in the run: the workers share the
+    // locks (client-locks.ts), the preflight's first, then any a check's setup runs into.
+    const locksDir = join(temp, 'client-locks');
+    const locks = new ClientLocks(locksDir);
+    for (const c of preflight.refusedClients ?? []) {
+      locks.lock({
+        key: `${c.region}:${c.client}`, client: c.client, region: c.region, kind: c.answer.status === 429 ? '429' : 'invalid_client',
+        ...(c.answer.retryAfter !== undefined ? { retryAfter: c.answer.retryAfter } : {}),
+        response: `HTTP ${c.answer.status}${c.answer.error ? ` ${c.answer.error}` : ''}`, check: 'the preflight', at: new Date().toISOString(),
+      });
+    }
     // Region parity (parity/): measured once here, carried into the report by the reporter.
     const parityFile = join(temp, 'region-parity.json');
     writeFileSync(parityFile, JSON.stringify(await probeRegions({ profile, secrets: loaded.secrets })));
@@ -315,6 +343,7 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
       [reporterEnv.seenTokens]: seenTokens,
       [reporterEnv.regionParity]: parityFile,
       [reporterEnv.profileSha256]: profileSha256(options.target),
+      [clientLocksEnvVar]: locksDir,
       ...(options.grep !== undefined ? { [reporterEnv.grep]: options.grep, [reporterEnv.filtered]: '1' } : {}),
       ...(options.specs !== undefined ? { [reporterEnv.filtered]: '1' } : {}),
       // A shard marks its own report filtered (the reporter); the merge of all shards is not.
@@ -378,6 +407,10 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
       io.err(`token-conformance run: Playwright ended (code ${firstCode}) without a conformance report; see the output above.`);
       return 1;
     }
+    const stopped = lockSummary(locks.all());
+    if (stopped) io.err(`token-conformance run: ${stopped}`);
+    const selection = emptySelection(options, report.checks.total);
+    if (selection) return fail(`no check matches the selection (${selection}): nothing was verified`);
     return exitCodeFor(report.verdict, options.strict);
   } finally {
     process.off('SIGINT', onSignal);

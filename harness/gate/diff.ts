@@ -20,6 +20,8 @@ export interface ReportDiff {
   newlyFailing: VerdictChange[];
   /** Now WARN, before PASS/SKIP/NOT_APPLICABLE/WAIVED. */
   newlyWarning: VerdictChange[];
+  /** Now BLOCKED, before anything else: no longer verified, because something the check needs broke. */
+  newlyBlocked: VerdictChange[];
   /** Before FAIL/UNCHECKED/WARN, now PASS. */
   fixed: VerdictChange[];
   /** Every verdict change (the three lists above included). */
@@ -42,7 +44,7 @@ export function diffReports(oldReport: ConformanceReport, newReport: Conformance
       continue;
     }
     if (o.verdict === r.verdict) unchanged += 1;
-    else changed.push({ id, from: o.verdict, to: r.verdict, ...(r.reason && r.verdict !== 'PASS' ? { reason: r.reason.split('\n')[0]!.slice(0, 200) } : {}) });
+    else changed.push({ id, from: o.verdict, to: r.verdict, ...(r.reason && r.verdict !== 'PASS' ? { reason: `${r.blockedBy && r.verdict === 'BLOCKED' ? `by ${r.blockedBy.join(', ')}: ` : ''}${r.reason.split('\n')[0]!.slice(0, 200)}` } : {}) });
   }
   const removed = [...before.values()].filter((r) => !after.has(r.id)).map((r) => ({ id: r.id, verdict: r.verdict }));
   const meta = (r: ConformanceReport, file: string) => ({ file, target: r.target.name, suiteVersion: r.suiteVersion, startedAt: r.startedAt, verdict: r.verdict });
@@ -51,6 +53,7 @@ export function diffReports(oldReport: ConformanceReport, newReport: Conformance
     new: meta(newReport, files.new),
     newlyFailing: changed.filter((c) => failing.has(c.to) && !failing.has(c.from)),
     newlyWarning: changed.filter((c) => c.to === 'WARN' && !broken.has(c.from)),
+    newlyBlocked: changed.filter((c) => c.to === 'BLOCKED'),
     fixed: changed.filter((c) => broken.has(c.from) && c.to === 'PASS'),
     changed,
     added,
@@ -70,11 +73,12 @@ export function renderDiff(d: ReportDiff): string {
   const change = (c: VerdictChange) => `${c.id.padEnd(16)} ${c.from} → ${c.to}${c.reason ? `  ${c.reason}` : ''}`;
   section('Newly failing', d.newlyFailing.map(change));
   section('Newly warning', d.newlyWarning.map(change));
+  section('Newly blocked (not verified)', d.newlyBlocked.map(change));
   section('Fixed', d.fixed.map(change));
-  const listed = new Set([...d.newlyFailing, ...d.newlyWarning, ...d.fixed]);
+  const listed = new Set([...d.newlyFailing, ...d.newlyWarning, ...d.newlyBlocked, ...d.fixed]);
   section('Other verdict changes', d.changed.filter((c) => !listed.has(c)).map(change));
   section('Added requirements', d.added.map((a) => `${a.id.padEnd(16)} ${a.verdict}`));
   section('Removed requirements', d.removed.map((a) => `${a.id.padEnd(16)} (was ${a.verdict})`));
-  lines.push('', `DIFF: ${d.newlyFailing.length} newly failing, ${d.newlyWarning.length} newly warning, ${d.fixed.length} fixed, ${d.changed.length} changed, ${d.added.length} added, ${d.removed.length} removed, ${d.unchanged} unchanged (informative: \`token-conformance gate\` decides the build)`);
+  lines.push('', `DIFF: ${d.newlyFailing.length} newly failing, ${d.newlyWarning.length} newly warning, ${d.newlyBlocked.length} newly blocked, ${d.fixed.length} fixed, ${d.changed.length} changed, ${d.added.length} added, ${d.removed.length} removed, ${d.unchanged} unchanged (informative: \`token-conformance gate\` decides the build)`);
   return lines.join('\n');
 }

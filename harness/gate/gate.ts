@@ -45,8 +45,12 @@ export interface GateDecision {
   decidedAt: string;
   target: string;
   suiteVersion: string;
-  /** Requirements that fail the build (FAIL, UNCHECKED; WARN under --strict). */
+  /** Requirements that fail the build (FAIL, UNCHECKED; WARN under --strict; unverified under --require-verified). */
   blocking: Blocker[];
+  /** BLOCKED requirements (not verified: a check could not reach what it verifies). They block only under --require-verified. */
+  blocked: Blocker[];
+  /** The coverage rule (--require-verified), when given, and the requirements it found not verified. */
+  coverage?: { rule: CoverageRule; required: number; unverified: Blocker[] };
   /** WARNs that do not block (without --strict). */
   warnings: Blocker[];
   waived: { id: string; originalVerdict: string; owner: string; expires: string }[];
@@ -64,8 +68,33 @@ export function actorFromEnv(env: NodeJS.ProcessEnv = process.env): string {
   return env.GITHUB_ACTOR ?? env.GITLAB_USER_LOGIN ?? env.BUILD_REQUESTEDFOR ?? env.USER ?? env.USERNAME ?? 'unknown';
 }
 
+/**
+ * The coverage rule of `gate --require-verified`:
+ *   must      every MUST and INTERPRETATION requirement of the report was verified;
+ *   selected  every requirement the run selected (at least one of its checks ran) was verified.
+ * Verified: PASS, or a FAIL/WARN (a finding; waived or blocking on its own). Not verified: SKIP,
+ * BLOCKED, UNCHECKED — those fail the gate under the rule. NOT_APPLICABLE counts as verified (the
+ * run established that the requirement does not apply). A rule that covers no requirement at all
+ * (a selection that matched nothing) fails too: a run that verified nothing is not green.
+ */
+export const coverageRules = ['must', 'selected'] as const;
+export type CoverageRule = (typeof coverageRules)[number];
+const unverifiedVerdicts = new Set(['SKIP', 'BLOCKED', 'UNCHECKED']);
+
+/** The requirements the rule covers, and those of them not verified. */
+export function coverage(report: ConformanceReport, rule: CoverageRule): { required: number; unverified: Blocker[] } {
+  const inRule = report.requirements.filter((r) => (rule === 'must' ? r.level === 'MUST' || r.level === 'INTERPRETATION' : r.checks.length > 0));
+  const unverified = inRule.filter((r) => unverifiedVerdicts.has(r.verdict)).map((r) => ({
+    id: r.id, verdict: r.verdict,
+    reason: `not verified (${rule === 'must' ? 'a MUST' : 'selected'}): ${(r.reason ?? r.verdict).split('\n')[0]!.slice(0, 260)}`,
+  }));
+  return { required: inRule.length, unverified };
+}
+
 export interface DecideOptions {
   strict: boolean;
+  /** The coverage rule (--require-verified); without it SKIP and BLOCKED never block. */
+  requireVerified?: CoverageRule;
   reportFile: string;
   now?: Date;
   breakGlass?: { reason: string; actor: string };
@@ -75,11 +104,13 @@ export function decide(report: ConformanceReport, options: DecideOptions): GateD
   const now = options.now ?? new Date();
   const pick = (v: string) => report.requirements.filter((r) => r.verdict === v).map((r) => ({ id: r.id, verdict: r.verdict, ...(r.reason ? { reason: r.reason.split('\n')[0]!.slice(0, 300) } : {}) }));
   const warns = pick('WARN');
-  const blocking = [...pick('FAIL'), ...pick('UNCHECKED'), ...(options.strict ? warns : [])];
+  const cover = options.requireVerified ? { rule: options.requireVerified, ...coverage(report, options.requireVerified) } : undefined;
+  const blocking = [...pick('FAIL'), ...pick('UNCHECKED'), ...(options.strict ? warns : []), ...(cover?.unverified.filter((u) => u.verdict !== 'UNCHECKED') ?? [])];
   const suiteDefects = [
     ...report.unknownRequirementIds.map((id) => `a check cites unknown requirement ${id}`),
   ];
-  const failed = blocking.length > 0 || report.verdict === 'FAIL' || (options.strict && report.verdict === 'WARN');
+  const nothingCovered = cover !== undefined && cover.required === 0;
+  const failed = blocking.length > 0 || nothingCovered || report.verdict === 'FAIL' || (options.strict && report.verdict === 'WARN');
   const breakGlass = failed && options.breakGlass ? { ...options.breakGlass, at: now.toISOString(), overridden: blocking } : undefined;
   const entries = report.waivers?.entries ?? [];
   return {
@@ -93,6 +124,8 @@ export function decide(report: ConformanceReport, options: DecideOptions): GateD
     target: report.target.name,
     suiteVersion: report.suiteVersion,
     blocking,
+    blocked: pick('BLOCKED'),
+    ...(cover ? { coverage: cover } : {}),
     warnings: options.strict ? [] : warns,
     waived: report.requirements.filter((r) => r.verdict === 'WAIVED' && r.waiver).map((r) => ({ id: r.id, originalVerdict: r.waiver!.originalVerdict, owner: r.waiver!.owner, expires: r.waiver!.expires })),
     expiredWaivers: entries.filter((e) => e.status === 'expired').map((e) => e.requirement),
@@ -114,12 +147,16 @@ export function gateLine(d: GateDecision, where: string): string {
     `${d.blocking.filter((b) => b.verdict === 'WARN').length + d.warnings.length} WARN${d.strict ? ' (strict)' : ''}`,
     `${d.waived.length} WAIVED`,
   ];
+  const unverified = d.blocking.filter((b) => b.verdict === 'SKIP' || b.verdict === 'BLOCKED');
   const extra = [
+    d.coverage && d.coverage.required === 0 ? `--require-verified ${d.coverage.rule}: no requirement was verified (the selection matched nothing)` : '',
+    d.coverage && unverified.length > 0 ? `--require-verified ${d.coverage.rule}: ${unverified.length} not verified: ${ids(unverified, 12)}` : '',
+    !d.coverage && d.blocked.length > 0 ? `${d.blocked.length} BLOCKED (not verified; --require-verified makes them block): ${ids(d.blocked)}` : '',
     d.expiredWaivers.length > 0 ? `expired waivers: ${d.expiredWaivers.join(' ')}` : '',
     d.fixedWaivers.length > 0 ? `fixed (remove waiver): ${d.fixedWaivers.join(' ')}` : '',
   ].filter(Boolean);
   const tail = `${extra.length > 0 ? `; ${extra.join('; ')}` : ''} — ${where}`;
   if (d.decision === 'pass') return `GATE PASS: ${counts.join(', ')}${d.waived.length > 0 ? ` (${ids(d.waived)})` : ''}${tail}`;
-  if (d.decision === 'fail') return `GATE FAIL: ${counts.join(', ')} — blocking: ${ids(d.blocking)}${tail}`;
+  if (d.decision === 'fail') return `GATE FAIL: ${counts.join(', ')}${d.blocking.length > 0 ? ` — blocking: ${ids(d.blocking)}` : ''}${tail}`;
   return `GATE BREAK-GLASS: ${d.blocking.length} blocking requirement(s) overridden by ${d.breakGlass!.actor} ("${d.breakGlass!.reason}"): ${ids(d.blocking)}${tail}`;
 }

@@ -6,7 +6,9 @@
 //   - every probe answered 429 → the quota is spent (or the suite shares a client with a busy caller);
 //   - the EU address answers like the US one: it refuses the EU client with invalid_client AND
 //     issues the US client a token without the EU scope "empty_default" → authUrlEu is a US server.
-// One client refused among others that authenticate is only a note: its checks will say more.
+// One client refused (invalid_client) or locked out (429) among others that work is a note naming
+// it; `run` records it as a client lock (harness/playwright/client-locks.ts), so its checks are
+// BLOCKED with that answer instead of sending it more requests.
 // The same address for authUrlUs and authUrlEu is not a signal on its own: the spec tells the
 // regions apart by path (§4), and the reference server serves both on one origin.
 import type { ClientName, TargetProfile } from '../profile/profile.schema.ts';
@@ -37,6 +39,8 @@ export interface PreflightResult {
   /** One line: what is wrong and the profile field to fix. Undefined: judge the target. */
   problem?: string;
   notes: string[];
+  /** Clients the target refuses already (429, invalid_client), while others work: not to be used in the run. */
+  refusedClients?: (ClientProbe & { answer: ProbeAnswer & { retryAfter?: string } })[];
 }
 
 const refused = (a?: ProbeAnswer) => a !== undefined && (a.status === 400 || a.status === 401) && a.error === 'invalid_client';
@@ -68,8 +72,11 @@ export function classifyPreflight(o: PreflightObservations): PreflightResult {
       notes,
     };
   }
-  for (const c of rejected) notes.push(`${c.field} was refused with invalid_client in the preflight: the checks that use ${c.client} will fail (the other clients authenticate)`);
-  return { notes };
+  const lockedOut = answered.filter((c) => c.answer!.status === 429);
+  for (const c of lockedOut) notes.push(`${c.client} is locked out already (429${c.answer!.retryAfter !== undefined ? `, Retry-After ${c.answer!.retryAfter} s` : ''} in the preflight): it is not used in this run and the checks that need it are BLOCKED (the other clients work)`);
+  for (const c of rejected) notes.push(`${c.field} was refused with invalid_client in the preflight: ${c.client} is not used in this run and the checks that need it are BLOCKED (the other clients authenticate)`);
+  const refusedClients = [...lockedOut, ...rejected] as NonNullable<PreflightResult['refusedClients']>;
+  return { notes, ...(refusedClients.length > 0 ? { refusedClients } : {}) };
 }
 
 function fieldOf(profile: TargetProfile, client: ClientName): string {

@@ -19,7 +19,8 @@ import { redactorFromEnv } from '../redaction/redact.ts';
 import { scrubDirectory } from '../redaction/scrub-directory.ts';
 import { renderSummary } from './terminal-summary.ts';
 import { renderTraceability } from './traceability-html.ts';
-import { buildReport, exitCodeFor, type CheckOutcome, type CheckStatus, type Level } from './verdict.ts';
+import { junitKey, junitWithBlocked } from './junit-verdicts.ts';
+import { buildReport, exitCodeFor, parseBroke, setupFailure, verdictAnnotations, type CheckOutcome, type CheckStatus, type Level } from './verdict.ts';
 import { propertyRunSchema, type ConformanceReport, type PropertyRun } from './report.schema.ts';
 import { regionParitySchema, type RegionParity } from '../parity/region-parity.schema.ts';
 
@@ -38,6 +39,15 @@ export const reporterEnv = {
   /** SHA-256 of the profile file, literal secrets excluded (gate/bundle.ts profileSha256). */
   profileSha256: 'TOKEN_CONFORMANCE_PROFILE_SHA256',
 } as const;
+
+/** The JUnit file name playwright.config.ts gives the JUnit reporter (a second pass of `run` sets its own). */
+const junitNameEnvVar = 'TOKEN_CONFORMANCE_JUNIT_NAME';
+
+/** A check that is BLOCKED as a whole (for JUnit): blocked, not passed, and none of its own requirements is the blocker. */
+export function isBlockedCheck(o: CheckOutcome): boolean {
+  if (!o.blocked || o.status === 'passed' || o.notApplicableReason !== undefined || (o.broke && o.broke.length > 0)) return false;
+  return !(o.blocked.by ?? []).some((id) => o.requirementIds.includes(id));
+}
 
 /** The region-parity section `run` handed over, if valid. */
 export function regionParityFromEnv(env: NodeJS.ProcessEnv = process.env): RegionParity | undefined {
@@ -144,6 +154,9 @@ export function checkOutcome(test: TestCase, redactor: Redactor): CheckOutcome {
   const message = result?.errors[0]?.message;
   const error = message ? redactor.redact(errorSummary(message)).slice(0, 500) : undefined;
   const property = propertyRun(annotations, redactor);
+  const { blocked, broke } = verdictShaping(annotations, status, error, redactor, message);
+  // A `broke` annotation may name a requirement the check does not cite: it still FAILs (never lost).
+  for (const b of broke ?? []) if (!ids.includes(b.id)) ids.push(b.id);
   const notRunReason = project === 'time-travel'
     ? 'not run: the time-travel project runs after the conformance project, and a check there failed'
     : 'not run (interrupted, or a dependency failed)';
@@ -158,6 +171,30 @@ export function checkOutcome(test: TestCase, redactor: Redactor): CheckOutcome {
     ...(na !== undefined ? { notApplicableReason: redactor.redact(na) } : {}),
     ...(error ? { error } : {}),
     ...(property ? { property } : {}),
+    ...(blocked ? { blocked } : {}),
+    ...(broke ? { broke } : {}),
+  };
+}
+
+/**
+ * What shapes a check's verdict beyond its status (verdict.ts checkVerdict): markBlocked's
+ * annotations, or a failed `setup:` assertion (BLOCKED); the `broke` annotations of a failed check.
+ */
+export function verdictShaping(annotations: { type: string; description?: string }[], status: CheckStatus, error: string | undefined, redactor: Redactor, fullMessage = error ?? ''): Pick<CheckOutcome, 'blocked' | 'broke'> {
+  const by = [...new Set(annotations.filter((a) => a.type === verdictAnnotations.blockedBy && a.description).map((a) => a.description!.trim()))];
+  const failed = status === 'failed' || status === 'timedOut' || status === 'interrupted';
+  // markBlocked ends a check as skipped. When code between it and Playwright caught its skip (a
+  // property runner retrying, shrinking), the check fails instead: the mark counts only if the
+  // failure is that skip, so a real failure found after a blocked attempt still FAILs.
+  const marked = annotations.find((a) => a.type === verdictAnnotations.blocked && a.description !== undefined && (!failed || fullMessage.includes(`Test is skipped: BLOCKED: ${a.description}`)));
+  const setup = failed ? setupFailure(error) : undefined;
+  const reason = marked ? redactor.redact(marked.description!).slice(0, 500) : setup;
+  const broke = failed
+    ? annotations.filter((a) => a.type === verdictAnnotations.broke && a.description).map((a) => parseBroke(redactor.redact(a.description!))).filter((b) => b !== undefined).map((b) => ({ id: b.id, message: b.message.slice(0, 500) }))
+    : [];
+  return {
+    ...(reason !== undefined && (marked !== undefined ? status !== 'passed' : true) ? { blocked: { reason, ...(by.length > 0 ? { by } : {}) } } : {}),
+    ...(broke.length > 0 ? { broke } : {}),
   };
 }
 
@@ -170,6 +207,8 @@ export default class ConformanceReporter implements Reporter {
   private gate: PassGate | undefined;
   private gateDir: string | undefined;
   private previousPass: { startedAt: Date; durationMs: number } | undefined;
+  /** JUnit testcases (junitKey) of BLOCKED checks → reason: rewritten as skipped in onExit, after the JUnit reporter wrote. */
+  private readonly junitBlocked = new Map<string, string>();
 
   constructor(options: ConformanceReporterOptions = {}) {
     this.outputDir = resolve(options.outputDir ?? 'reports');
@@ -233,7 +272,15 @@ export default class ConformanceReporter implements Reporter {
     this.gate?.close();
     const redactor = knownSecretsRedactor();
     const tests = this.rootSuite?.allTests() ?? [];
-    const outcomes = this.mergePrevious(tests.map((t) => checkOutcome(t, redactor)));
+    const current = tests.map((t) => checkOutcome(t, redactor));
+    tests.forEach((t, i) => {
+      const o = current[i]!;
+      if (!isBlockedCheck(o)) return;
+      let file: Suite | undefined = t.parent;
+      while (file && file.type !== 'file') file = file.parent;
+      this.junitBlocked.set(junitKey(file?.title ?? '', t.titlePath().slice(3).join(' › ')), `${o.blocked!.by ? `by ${o.blocked!.by.join(', ')}: ` : ''}${o.blocked!.reason}`);
+    });
+    const outcomes = this.mergePrevious(current);
     let target: ConformanceReport['target'] = { name: 'unknown', local: false, interpretations: {} };
     try {
       const p = readWorkerProfile();
@@ -283,6 +330,8 @@ export default class ConformanceReporter implements Reporter {
 
   onExit(): Promise<void> {
     if (this.gateDir) rmSync(this.gateDir, { recursive: true, force: true });
+    const junit = join(this.outputDir, process.env[junitNameEnvVar] ?? 'junit.xml');
+    if (this.junitBlocked.size > 0 && existsSync(junit)) writeFileSync(junit, junitWithBlocked(readFileSync(junit, 'utf8'), this.junitBlocked));
     scrubDirectory(this.outputDir, knownSecretsRedactor());
     return Promise.resolve();
   }

@@ -3,9 +3,11 @@
 import { z } from 'zod';
 import { regionParitySchema } from '../parity/region-parity.schema.ts';
 
-export const verdicts = ['PASS', 'FAIL', 'WARN', 'SKIP', 'NOT_APPLICABLE', 'UNCHECKED'] as const;
+export const verdicts = ['PASS', 'FAIL', 'WARN', 'BLOCKED', 'SKIP', 'NOT_APPLICABLE', 'UNCHECKED'] as const;
 export const verdictSchema = z.enum(verdicts).describe(
   'PASS: verified. FAIL: a MUST (or the target\'s declared interpretation) broken. WARN: a SHOULD or ADVISORY broken. ' +
+  'BLOCKED: not verified because the check could not reach the behaviour it verifies (its setup, a token it needs, a client the target refused), ' +
+  'with the reason and, when known, the requirement whose violation blocked it (`blockedBy`); never a PASS, and not a FAIL of this requirement. ' +
   'SKIP: not verified, with the reason (a missing capability, not selected). NOT_APPLICABLE: does not apply to this target. ' +
   'UNCHECKED: catalogued but no check exists — a defect of the suite.',
 );
@@ -17,7 +19,7 @@ export type Verdict = z.infer<typeof verdictSchema>;
  */
 export const requirementVerdicts = [...verdicts, 'WAIVED'] as const;
 export const requirementVerdictSchema = z.enum(requirementVerdicts).describe(
-  `${verdictSchema.description ?? ''} WAIVED: a FAIL or WARN covered by an unexpired waiver; the original verdict and reason stay in \`waiver\` and \`reason\`.`,
+  `${verdictSchema.description ?? ''} WAIVED: a FAIL or WARN covered by an unexpired waiver; the original verdict and reason stay in \`waiver\` and \`reason\`. A waiver never covers BLOCKED: a blocked requirement was not verified, so there is no deviation to accept (the waiver reads not-verified).`,
 );
 export type RequirementVerdict = z.infer<typeof requirementVerdictSchema>;
 
@@ -41,7 +43,8 @@ export const checkResultSchema = z.strictObject({
   project: z.string().optional(),
   verdict: verdictSchema,
   durationMs: z.number().min(0),
-  reason: z.string().optional().describe('Why it was skipped or not applicable; the first line of the failure otherwise.'),
+  reason: z.string().optional().describe('Why it was skipped, blocked or not applicable; the first line of the failure otherwise.'),
+  blockedBy: z.array(z.string()).optional().describe('BLOCKED only: the requirement(s) whose violation blocked the check, when known.'),
   property: propertyRunSchema.optional().describe('Set for a fast-check property: seed, runs and, on failure, path, counterexample and replay command.'),
 });
 export type CheckResult = z.infer<typeof checkResultSchema>;
@@ -68,7 +71,7 @@ export const reportWaiversSchema = z.strictObject({
   evaluatedAt: z.iso.datetime().describe('When expiry was judged.'),
   entries: z.array(z.strictObject({
     ...waiverFields,
-    status: z.enum(waiverStatuses).describe('applied | expired | partial (see the requirement\'s waiver); fixed: the requirement passes now, remove the waiver; not-verified: the requirement was not verified in this run (skipped, not applicable or not selected).'),
+    status: z.enum(waiverStatuses).describe('applied | expired | partial (see the requirement\'s waiver); fixed: the requirement passes now, remove the waiver; not-verified: the requirement was not verified in this run (blocked, skipped, not applicable or not selected).'),
   })),
   fixed: z.array(z.string()).describe('Requirement IDs whose waiver matched no failure because the requirement passes: remove these waivers.'),
 }).describe('Present only when the report was judged with a waivers file.');
@@ -82,12 +85,17 @@ export const requirementResultSchema = z.strictObject({
   interpretation: z.string().optional().describe('The open interpretation (OI-n) the requirement depends on.'),
   verdict: requirementVerdictSchema,
   reason: z.string().optional(),
+  blockedBy: z.array(z.string()).optional().describe('BLOCKED only: the requirements whose violation blocked its checks, when known.'),
   checks: z.array(checkResultSchema),
   waiver: requirementWaiverSchema.optional().describe('Set when a waiver names this requirement and it failed: the waiver, whether it applied, and the original verdict.'),
 });
 export type RequirementResult = z.infer<typeof requirementResultSchema>;
 
-const countsSchema = z.strictObject(Object.fromEntries(verdicts.map((v) => [v, z.number().int().min(0)])) as Record<Verdict, z.ZodNumber>);
+// BLOCKED is optional so that reports written before it existed (0 BLOCKED) still read (diff, gate).
+const countsSchema = z.strictObject({
+  ...(Object.fromEntries(verdicts.map((v) => [v, z.number().int().min(0)])) as Record<Verdict, z.ZodNumber>),
+  BLOCKED: z.number().int().min(0).optional().describe('Absent in reports of suite versions before the BLOCKED verdict.'),
+});
 
 export const conformanceReportSchema = z.strictObject({
   $schema: z.string().optional(),
@@ -113,8 +121,11 @@ export const conformanceReportSchema = z.strictObject({
   durationMs: z.number().min(0),
   verdict: z.enum(['PASS', 'FAIL', 'WARN']).describe('The run\'s overall verdict: FAIL on any FAIL or UNCHECKED, else WARN on any WARN, else PASS.'),
   summary: countsSchema.extend({ WAIVED: z.number().int().min(0).optional(), total: z.number().int().min(0) }).describe('Requirements per verdict (WAIVED only when judged with waivers).'),
-  checks: z.strictObject({ passed: z.number().int().min(0), failed: z.number().int().min(0), skipped: z.number().int().min(0), total: z.number().int().min(0) })
-    .describe('Playwright tests (checks), not requirements.'),
+  checks: z.strictObject({
+    passed: z.number().int().min(0), failed: z.number().int().min(0), skipped: z.number().int().min(0),
+    blocked: z.number().int().min(0).optional().describe('Of the failed and skipped checks, those that were BLOCKED (setup: failures, markBlocked).'),
+    total: z.number().int().min(0),
+  }).describe('Playwright tests (checks), not requirements.'),
   requirements: z.array(requirementResultSchema),
   unknownRequirementIds: z.array(z.string()).describe('IDs cited by checks but absent from the catalogue (a defect of the suite).'),
   checksWithoutRequirement: z.array(z.string()).describe('Checks that cite no requirement (a defect of the suite).'),

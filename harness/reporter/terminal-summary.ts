@@ -3,12 +3,12 @@
 import { renderParity } from '../parity/region-parity.ts';
 import type { ConformanceReport, Verdict } from './report.schema.ts';
 
-const order: Verdict[] = ['PASS', 'FAIL', 'WARN', 'SKIP', 'NOT_APPLICABLE', 'UNCHECKED'];
+const order: Verdict[] = ['PASS', 'FAIL', 'WARN', 'BLOCKED', 'SKIP', 'NOT_APPLICABLE', 'UNCHECKED'];
 
 export function renderSummary(report: ConformanceReport, colour = false, where = 'reports'): string {
   const paint = (v: string, text: string): string => {
     if (!colour) return text;
-    const code = v === 'PASS' ? 32 : v === 'FAIL' ? 31 : v === 'WARN' ? 33 : v === 'UNCHECKED' ? 35 : 90;
+    const code = v === 'PASS' ? 32 : v === 'FAIL' ? 31 : v === 'WARN' || v === 'BLOCKED' ? 33 : v === 'UNCHECKED' ? 35 : 90;
     return `\u001b[${code}m${text}\u001b[0m`;
   };
   const lines: string[] = ['', `Conformance of ${report.target.name} (suite ${report.suiteVersion}, level ${report.selection.level})`];
@@ -40,6 +40,17 @@ export function renderSummary(report: ConformanceReport, colour = false, where =
       if (ids.length > 0) lines.push(`  ${area.padEnd(width)}  ${ids.join(' ')}`);
     }
   }
+  const blocked = report.requirements.filter((r) => r.verdict === 'BLOCKED');
+  if (blocked.length > 0) {
+    // One line per blocker and reason: the requirement that blocked them (when known) comes first.
+    const groups = new Map<string, string[]>();
+    for (const r of blocked) {
+      const key = `${r.blockedBy && r.blockedBy.length > 0 ? `by ${r.blockedBy.join(', ')}: ` : ''}${(r.reason ?? 'no reason').split('\n')[0]!.slice(0, 160)}`;
+      groups.set(key, [...(groups.get(key) ?? []), r.id]);
+    }
+    lines.push('', 'Blocked (not verified: the check could not reach what it verifies):');
+    for (const [key, ids] of groups) lines.push(`  ${paint('BLOCKED', String(ids.length).padStart(3))} × ${key}: ${heldBackIds(ids)}`);
+  }
   const skipped = report.requirements.filter((r) => r.verdict === 'SKIP');
   if (skipped.length > 0) {
     // One line per reason: how many, why, and which requirements (the first few ids).
@@ -58,7 +69,9 @@ export function renderSummary(report: ConformanceReport, colour = false, where =
     lines.push('', report.regionParity.counts.unexplained > 0 ? paint('WARN', head!) : head!, ...rest.map((l) => (l.trimStart().startsWith('UNEXPLAINED') ? paint('WARN', l) : l)));
   }
   const s = report.summary;
-  lines.push('', paint(report.verdict, `CONFORMANCE ${report.verdict}: ${order.map((v) => `${s[v]} ${v}`).join(', ')}${s.WAIVED !== undefined ? `, ${s.WAIVED} WAIVED` : ''} of ${s.total} requirements (${report.checks.total} checks) — ${where}/conformance.json, ${where}/traceability.html`));
+  // A run that ran no check verified nothing: said first, in place of a green verdict (`run` exits 2 on it, shards aside).
+  if (report.checks.total === 0) lines.push('', paint('WARN', `NO CHECK RAN${report.selection.grep !== undefined ? ` (--grep ${report.selection.grep})` : ''}${report.selection.shard !== undefined ? ` in shard ${report.selection.shard}` : ''}: nothing was verified`));
+  lines.push('', paint(report.verdict, `CONFORMANCE ${report.verdict}: ${order.map((v) => `${s[v] ?? 0} ${v}`).join(', ')}${s.WAIVED !== undefined ? `, ${s.WAIVED} WAIVED` : ''} of ${s.total} requirements (${report.checks.total} checks) — ${where}/conformance.json, ${where}/traceability.html`));
   return lines.join('\n');
 }
 

@@ -6,10 +6,13 @@ import type { ConformanceReport, RequirementVerdict, Verdict } from './report.sc
 const escape = (s: string): string => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const colours: Record<Verdict, string> = {
-  PASS: '#1a7f37', FAIL: '#cf222e', WARN: '#9a6700', SKIP: '#57606a', NOT_APPLICABLE: '#8c959f', UNCHECKED: '#8250df',
+  PASS: '#1a7f37', FAIL: '#cf222e', WARN: '#9a6700', BLOCKED: '#953800', SKIP: '#57606a', NOT_APPLICABLE: '#8c959f', UNCHECKED: '#8250df',
 };
 
 const badge = (v: RequirementVerdict): string => `<span class="v" style="background:${v === 'WAIVED' ? '#bc4c00' : colours[v]}">${v}</span>`;
+
+/** "blocked by GRANT-CC-001, …: " before a BLOCKED reason, when the blocker is known. */
+const blockedBy = (by: string[] | undefined): string => (by && by.length > 0 ? `blocked by ${by.map((id) => `<a href="#${escape(id)}">${escape(id)}</a>`).join(', ')}: ` : '');
 
 const parityColours = { same: '#1a7f37', explained: '#57606a', unexplained: '#9a6700' } as const;
 
@@ -27,15 +30,15 @@ ${rows}
 
 export function renderTraceability(report: ConformanceReport): string {
   const t = report.target;
-  const summary = [...(Object.keys(colours) as Verdict[]).map((v) => `${badge(v)} ${report.summary[v]}`), ...(report.summary.WAIVED !== undefined ? [`${badge('WAIVED')} ${report.summary.WAIVED}`] : [])].join(' &nbsp; ');
+  const summary = [...(Object.keys(colours) as Verdict[]).map((v) => `${badge(v)} ${report.summary[v] ?? 0}`), ...(report.summary.WAIVED !== undefined ? [`${badge('WAIVED')} ${report.summary.WAIVED}`] : [])].join(' &nbsp; ');
   const areas = [...new Set(report.requirements.map((r) => r.area))];
   const sections = areas.map((area) => {
     const rows = report.requirements.filter((r) => r.area === area).map((r) => {
       const checks = r.checks.length === 0
         ? '<em>no check</em>'
-        : `<ul>${r.checks.map((c) => `<li>${badge(c.verdict)} ${escape(c.title)} <small>(${c.project ? `${escape(c.project)}, ` : ''}${Math.round(c.durationMs)} ms)</small>${c.reason ? `<div class="reason">${escape(c.reason)}</div>` : ''}</li>`).join('')}</ul>`;
+        : `<ul>${r.checks.map((c) => `<li>${badge(c.verdict)} ${escape(c.title)} <small>(${c.project ? `${escape(c.project)}, ` : ''}${Math.round(c.durationMs)} ms)</small>${c.reason ? `<div class="reason">${blockedBy(c.blockedBy)}${escape(c.reason)}</div>` : ''}</li>`).join('')}</ul>`;
       return `<tr id="${escape(r.id)}"><td><a href="#${escape(r.id)}">${escape(r.id)}</a><br><small>${escape(r.level)}${r.interpretation ? ` · ${escape(r.interpretation)}` : ''}</small></td>` +
-        `<td>${badge(r.verdict)}${r.reason && r.verdict !== 'PASS' ? `<div class="reason">${escape(r.reason)}</div>` : ''}${r.waiver ? `<div class="reason">waiver ${escape(r.waiver.status)} (was ${r.waiver.originalVerdict}; owner ${escape(r.waiver.owner)}, expires ${escape(r.waiver.expires)}): ${escape(r.waiver.justification)}</div>` : ''}</td>` +
+        `<td>${badge(r.verdict)}${r.reason && r.verdict !== 'PASS' ? `<div class="reason">${blockedBy(r.blockedBy)}${escape(r.reason)}</div>` : ''}${r.waiver ? `<div class="reason">waiver ${escape(r.waiver.status)} (was ${r.waiver.originalVerdict}; owner ${escape(r.waiver.owner)}, expires ${escape(r.waiver.expires)}): ${escape(r.waiver.justification)}</div>` : ''}</td>` +
         `<td>${escape(r.statement)}<br><small>${escape(r.source)}</small></td><td>${checks}</td></tr>`;
     }).join('\n');
     return `<h2>${escape(area)}</h2>\n<table><thead><tr><th>requirement</th><th>verdict</th><th>statement · source</th><th>checks</th></tr></thead><tbody>\n${rows}\n</tbody></table>`;
@@ -61,7 +64,7 @@ small{color:#57606a}
 <h1>Conformance traceability: ${escape(t.name)} — ${badge(report.verdict)}</h1>
 <p>Suite ${escape(report.suiteVersion)} · started ${escape(report.startedAt)} · ${Math.round(report.durationMs / 1000)} s · level ${escape(report.selection.level)}${report.selection.grep ? ` · grep ${escape(report.selection.grep)}` : ''}</p>
 <p>${[t.authUrlUs && `US ${escape(t.authUrlUs)}`, t.authUrlEu && `EU ${escape(t.authUrlEu)}`, t.baseUrl && `APIs ${escape(t.baseUrl)}`].filter(Boolean).join(' · ')}</p>
-<p>${summary} &nbsp; (${report.summary.total} requirements; ${report.checks.total} checks: ${report.checks.passed} passed, ${report.checks.failed} failed, ${report.checks.skipped} skipped)</p>
+<p>${summary} &nbsp; (${report.summary.total} requirements; ${report.checks.total} checks: ${report.checks.passed} passed, ${report.checks.failed} failed, ${report.checks.skipped} skipped${report.checks.blocked ? `, ${report.checks.blocked} of them blocked` : ''})</p>
 ${defects.length > 0 ? `<h2>Defects of the suite</h2><ul>${defects.join('')}</ul>` : ''}
 ${parity}
 ${sections}

@@ -22,6 +22,41 @@ export interface CheckOutcome {
   error?: string;
   /** A property check's seed, runs and (on failure) counterexample and replay command. */
   property?: PropertyRun;
+  /**
+   * The check could not reach the behaviour it verifies: a failed `setup:` assertion, or
+   * markBlocked() (fixtures/clients/blocking.ts). `by`: the requirement(s) whose violation blocked it.
+   */
+  blocked?: { reason: string; by?: string[] };
+  /**
+   * `broke` annotations of a failed check: the requirements it found broken, each with its own
+   * message. Only these read FAIL/WARN; the check's other requirements read PASS (it verified them).
+   */
+  broke?: { id: string; message: string }[];
+}
+
+/** The annotation types a check uses to shape its verdict (fixtures/requirement.ts re-exports them). */
+export const verdictAnnotations = {
+  /** markBlocked(): the reason. */
+  blocked: 'blocked',
+  /** markBlocked(…, { by }): one per requirement whose violation blocked the check. */
+  blockedBy: 'blocked-by',
+  /** `'<REQ-ID> — <message>'`, one per requirement a failed check found broken (only those FAIL/WARN). */
+  broke: 'broke',
+} as const;
+
+/** The prefix of a precondition assertion's message (`expect(x, 'setup: …')`): its failure is BLOCKED, not FAIL. */
+export const setupPrefix = 'setup:';
+
+/** The blocked reason of a failure whose first line is a `setup:` assertion message, else undefined. */
+export function setupFailure(error: string | undefined): string | undefined {
+  const line = error?.replace(/^\s*(?:Error:\s*)?/, '');
+  return line?.startsWith(setupPrefix) ? line : undefined;
+}
+
+/** `'<REQ-ID> — <message>'` (an em dash, or a plain ` - ` as a fallback) → its parts; undefined if malformed. */
+export function parseBroke(description: string): { id: string; message: string } | undefined {
+  const m = /^\s*([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)\s*(?:—|--|-|:)\s*([\s\S]*)$/.exec(description);
+  return m ? { id: m[1]!, message: m[2]!.trim() || 'broken (no message)' } : undefined;
 }
 
 export type Level = 'must' | 'should' | 'all';
@@ -38,16 +73,43 @@ export function brokenVerdict(level: RequirementLevel): Verdict {
   return level === 'MUST' || level === 'INTERPRETATION' ? 'FAIL' : 'WARN';
 }
 
-export function checkVerdict(outcome: CheckOutcome, level: RequirementLevel): { verdict: Verdict; reason?: string } {
+export interface CheckJudgement {
+  verdict: Verdict;
+  reason?: string;
+  blockedBy?: string[];
+}
+
+/**
+ * One check's verdict for one of its requirements (`id`):
+ *   passed → PASS;
+ *   failed with `broke` annotations → FAIL/WARN for the IDs they name (their own messages), PASS for the others;
+ *   failed `setup:` assertion, or markBlocked → BLOCKED with the reason and `blockedBy` — except for
+ *     a requirement that is itself the blocker (`by`): the check found it broken, so FAIL/WARN;
+ *   any other failure → FAIL (MUST, INTERPRETATION) or WARN (SHOULD, ADVISORY);
+ *   skipped → NOT_APPLICABLE, BLOCKED (as above) or SKIP; not run → SKIP.
+ */
+export function checkVerdict(outcome: CheckOutcome, level: RequirementLevel, id?: string): CheckJudgement {
+  const broken = (reason: string): CheckJudgement => ({ verdict: brokenVerdict(level), reason });
+  const blocked = (b: NonNullable<CheckOutcome['blocked']>): CheckJudgement => {
+    if (id !== undefined && b.by?.includes(id)) return broken(b.reason);
+    return { verdict: 'BLOCKED', reason: b.reason, ...(b.by && b.by.length > 0 ? { blockedBy: b.by } : {}) };
+  };
   switch (outcome.status) {
     case 'passed':
       return { verdict: 'PASS' };
     case 'failed':
     case 'timedOut':
-    case 'interrupted':
-      return { verdict: brokenVerdict(level), reason: outcome.error ?? (outcome.status === 'timedOut' ? 'timed out' : outcome.status) };
+    case 'interrupted': {
+      if (outcome.broke && outcome.broke.length > 0) {
+        const mine = outcome.broke.filter((b) => b.id === id);
+        return mine.length > 0 ? broken(mine.map((b) => b.message).join('; ')) : { verdict: 'PASS' };
+      }
+      if (outcome.blocked) return blocked(outcome.blocked);
+      return broken(outcome.error ?? (outcome.status === 'timedOut' ? 'timed out' : outcome.status));
+    }
     case 'skipped':
       if (outcome.notApplicableReason !== undefined) return { verdict: 'NOT_APPLICABLE', reason: outcome.notApplicableReason };
+      if (outcome.blocked) return blocked(outcome.blocked);
       return { verdict: 'SKIP', reason: outcome.skipReason ?? 'skipped without a reason (a defect of the check)' };
     case 'notRun':
       return { verdict: 'SKIP', reason: outcome.skipReason ?? 'not run' };
@@ -55,12 +117,13 @@ export function checkVerdict(outcome: CheckOutcome, level: RequirementLevel): { 
 }
 
 /**
- * A requirement's verdict from its checks: any FAIL → FAIL; any WARN → WARN; all NOT_APPLICABLE →
- * NOT_APPLICABLE; any SKIP → SKIP (a partly verified requirement is not a PASS); else PASS.
+ * A requirement's verdict from its checks: any FAIL → FAIL; any WARN → WARN; any BLOCKED → BLOCKED
+ * (the target broke something the check needed: said before a mere SKIP, and a partly verified
+ * requirement is not a PASS); all NOT_APPLICABLE → NOT_APPLICABLE; any SKIP → SKIP; else PASS.
  * No check at all: UNCHECKED — or SKIP when the run was filtered (--grep, --shard) and the
  * requirement's checks were simply not selected.
  */
-export function requirementVerdict(checks: Pick<CheckResult, 'verdict' | 'reason'>[], filtered = false): { verdict: Verdict; reason?: string } {
+export function requirementVerdict(checks: Pick<CheckResult, 'verdict' | 'reason' | 'blockedBy'>[], filtered = false): CheckJudgement {
   if (checks.length === 0) {
     return filtered ? { verdict: 'SKIP', reason: 'no check of this requirement was selected in this run' } : { verdict: 'UNCHECKED', reason: 'no check cites this requirement' };
   }
@@ -68,6 +131,11 @@ export function requirementVerdict(checks: Pick<CheckResult, 'verdict' | 'reason
   for (const v of ['FAIL', 'WARN'] as const) {
     const c = first(v);
     if (c) return { verdict: v, ...(c.reason ? { reason: c.reason } : {}) };
+  }
+  const blocked = first('BLOCKED');
+  if (blocked) {
+    const by = [...new Set(checks.flatMap((c) => (c.verdict === 'BLOCKED' ? c.blockedBy ?? [] : [])))].sort();
+    return { verdict: 'BLOCKED', ...(blocked.reason ? { reason: blocked.reason } : {}), ...(by.length > 0 ? { blockedBy: by } : {}) };
   }
   if (checks.every((c) => c.verdict === 'NOT_APPLICABLE')) return { verdict: 'NOT_APPLICABLE', ...(checks[0]?.reason ? { reason: checks[0].reason } : {}) };
   const skip = first('SKIP');
@@ -86,7 +154,11 @@ export function countVerdicts(results: Pick<RequirementResult, 'verdict'>[]): Co
   return counts;
 }
 
-/** The run's verdict: FAIL on any FAIL or UNCHECKED (a hole in the suite), else WARN on any WARN, else PASS. */
+/**
+ * The run's verdict: FAIL on any FAIL or UNCHECKED (a hole in the suite), else WARN on any WARN,
+ * else PASS. BLOCKED, like SKIP, does not decide it: the requirement that blocked a check fails
+ * through its own check; `gate --require-verified` makes unverified requirements fail a build.
+ */
 export function overallVerdict(counts: Counts): 'PASS' | 'FAIL' | 'WARN' {
   if (counts.FAIL > 0 || counts.UNCHECKED > 0) return 'FAIL';
   if (counts.WARN > 0) return 'WARN';
@@ -132,9 +204,9 @@ export function buildReport(catalogue: Requirement[], unsorted: CheckOutcome[], 
         unknown.add(id);
         continue;
       }
-      const { verdict, reason } = checkVerdict(o, r.level);
+      const { verdict, reason, blockedBy } = checkVerdict(o, r.level, id);
       const list = byRequirement.get(id) ?? [];
-      list.push({ title: o.title, ...(o.file ? { file: o.file } : {}), ...(o.project ? { project: o.project } : {}), verdict, durationMs: o.durationMs, ...(reason ? { reason } : {}), ...(o.property ? { property: o.property } : {}) });
+      list.push({ title: o.title, ...(o.file ? { file: o.file } : {}), ...(o.project ? { project: o.project } : {}), verdict, durationMs: o.durationMs, ...(reason ? { reason } : {}), ...(blockedBy ? { blockedBy } : {}), ...(o.property ? { property: o.property } : {}) });
       byRequirement.set(id, list);
     }
   }
@@ -142,11 +214,11 @@ export function buildReport(catalogue: Requirement[], unsorted: CheckOutcome[], 
     .filter((r) => inScope.has(r.level))
     .map((r) => {
       const checks = byRequirement.get(r.id) ?? [];
-      const { verdict, reason } = requirementVerdict(checks, options.filtered);
+      const { verdict, reason, blockedBy } = requirementVerdict(checks, options.filtered);
       return {
         id: r.id, level: r.level, area: r.area, source: r.source, statement: r.statement,
         ...(r.interpretation ? { interpretation: r.interpretation } : {}),
-        verdict, ...(reason ? { reason } : {}), checks,
+        verdict, ...(reason ? { reason } : {}), ...(blockedBy ? { blockedBy } : {}), checks,
       };
     });
   const counts = countVerdicts(requirements);
@@ -156,6 +228,7 @@ export function buildReport(catalogue: Requirement[], unsorted: CheckOutcome[], 
     skipped: outcomes.filter((o) => o.status === 'skipped' || o.status === 'notRun').length,
     total: outcomes.length,
   };
+  const blockedChecks = outcomes.filter((o) => o.blocked !== undefined && o.status !== 'passed' && !(o.broke && o.broke.length > 0) && o.notApplicableReason === undefined).length;
   return {
     reportVersion: 1,
     suiteVersion: options.suiteVersion,
@@ -165,7 +238,7 @@ export function buildReport(catalogue: Requirement[], unsorted: CheckOutcome[], 
     durationMs: options.durationMs,
     verdict: overallVerdict(counts),
     summary: { ...counts, total: requirements.length },
-    checks: checkCounts,
+    checks: { ...checkCounts, ...(blockedChecks > 0 ? { blocked: blockedChecks } : {}) },
     requirements,
     unknownRequirementIds: [...unknown].sort(),
     checksWithoutRequirement: outcomes.filter((o) => o.requirementIds.length === 0).map((o) => o.title),

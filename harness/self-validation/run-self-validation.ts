@@ -46,6 +46,8 @@ export interface FaultResult {
   missed: { id: string; verdict: string }[];
   falseAlarms: { id: string; verdict: string; reason?: string }[];
   collateralSeen: string[];
+  /** Requirements the fault left BLOCKED (not verified: another requirement's violation stopped their checks) — never a false alarm. */
+  blocked: string[];
   verdicts: Record<string, string>;
   durationMs: number;
   problem?: string;
@@ -123,15 +125,20 @@ export function readCleanChecks(file: string): CleanCheck[] | undefined {
   }
 }
 
-/** Judges one fault run from its conformance report. */
-export function judge(fault: Fault, report: ConformanceReport): Pick<FaultResult, 'detected' | 'missed' | 'falseAlarms' | 'collateralSeen' | 'verdicts'> {
+/**
+ * Judges one fault run from its conformance report. A named requirement must read FAIL or WARN
+ * (BLOCKED is a miss: the fault's own requirement was not verified); any other requirement reading
+ * FAIL/WARN is a false alarm unless declared collateral; BLOCKED elsewhere is fine (counted).
+ */
+export function judge(fault: Fault, report: ConformanceReport): Pick<FaultResult, 'detected' | 'missed' | 'falseAlarms' | 'collateralSeen' | 'blocked' | 'verdicts'> {
   const verdicts = Object.fromEntries(report.requirements.map((r) => [r.id, r.verdict]));
   const broken = (v: string | undefined) => v === 'FAIL' || v === 'WARN';
   const missed = fault.breaks.filter((id) => !broken(verdicts[id])).map((id) => ({ id, verdict: verdicts[id] ?? 'absent' }));
   const allowed = new Set([...fault.breaks, ...(fault.collateral?.ids ?? [])]);
   const falseAlarms = report.requirements.filter((r) => broken(r.verdict) && !allowed.has(r.id)).map((r) => ({ id: r.id, verdict: r.verdict, ...(r.reason ? { reason: r.reason.slice(0, 300) } : {}) }));
   const collateralSeen = (fault.collateral?.ids ?? []).filter((id) => broken(verdicts[id]));
-  return { detected: missed.length === 0, missed, falseAlarms, collateralSeen, verdicts };
+  const blocked = report.requirements.filter((r) => r.verdict === 'BLOCKED' && !fault.breaks.includes(r.id)).map((r) => r.id);
+  return { detected: missed.length === 0, missed, falseAlarms, collateralSeen, blocked, verdicts };
 }
 
 function faultEnv(loaded: LoadedProfile, otherEnvironmentToken: string | undefined): FaultEnv {
@@ -242,7 +249,7 @@ export async function main(argv: string[]): Promise<number> {
   };
   const problem = (f: Fault, message: string): FaultResult => ({
     id: f.id, title: f.title, breaks: f.breaks, collateral: f.collateral?.ids ?? [], grep: plans.get(f.id)!.grep, run: runOf(f), detected: false,
-    missed: f.breaks.map((id) => ({ id, verdict: 'not run' })), falseAlarms: [], collateralSeen: [], verdicts: {}, durationMs: 0, problem: message,
+    missed: f.breaks.map((id) => ({ id, verdict: 'not run' })), falseAlarms: [], collateralSeen: [], blocked: [], verdicts: {}, durationMs: 0, problem: message,
   });
   try {
     // The shared sandbox (with a production server, for the other environment's token) and one
@@ -349,6 +356,7 @@ export async function main(argv: string[]): Promise<number> {
     const mark = result.detected && result.falseAlarms.length === 0 ? 'ok  ' : 'FAIL';
     out(`  ${mark} ${result.id.padEnd(36)} ${String(result.run.checks ?? '?').padStart(3)} checks ${result.run.server.padEnd(6)} ${result.run.passes.length} pass${result.run.passes.length > 1 ? 'es' : '  '}  breaks ${result.breaks.join(', ')}` +
       (result.missed.length ? ` — MISSED ${result.missed.map((m) => `${m.id}=${m.verdict}`).join(', ')}` : '') +
+      (result.blocked.length ? ` — ${result.blocked.length} BLOCKED` : '') +
       (result.falseAlarms.length ? ` — FALSE ALARM ${result.falseAlarms.map((m) => `${m.id}=${m.verdict}`).join(', ')}` : '') +
       (result.problem ? ` — ${result.problem}` : ''));
   }

@@ -160,11 +160,87 @@ void describe('diff', () => {
     assert.match(all, /Other verdict changes \(1\):\n {2}\S+\s+PASS → SKIP {2}target has no clock control/);
     assert.match(all, /Added requirements \(1\):\n {2}TOKEN-NEW-001/);
     assert.match(all, /Removed requirements \(1\):\n {2}TOKEN-REQ-001\s+\(was PASS\)/);
-    assert.match(all, /^DIFF: 0 newly failing, 0 newly warning, 0 fixed, 1 changed, 1 added, 1 removed, 2 unchanged \(informative: `token-conformance gate` decides the build\)$/m);
+    assert.match(all, /^DIFF: 0 newly failing, 0 newly warning, 0 newly blocked, 0 fixed, 1 changed, 1 added, 1 removed, 2 unchanged \(informative: `token-conformance gate` decides the build\)$/m);
   });
 
   void test('bad input: exit 2', async () => {
     assert.equal((await diffMain([passing], capture().io)), 2);
     assert.equal((await diff(passing, join(fixtures, 'nope.json'))).code, 2);
+  });
+});
+
+void describe('BLOCKED and the coverage rule (--require-verified)', () => {
+  type Req = { id: string; level: string; verdict: string; reason?: string; blockedBy?: string[]; checks: { title: string; verdict: string; durationMs: number; reason?: string }[] };
+  /** report-pass.json with some requirements changed, written to a temporary file. */
+  function variant(change: (r: Req) => Partial<Req> | undefined, extra: Req[] = []): string {
+    const report = JSON.parse(readFileSync(passing, 'utf8')) as { requirements: Req[]; summary: Record<string, number>; verdict: string; checks: { total: number } };
+    report.requirements = [...report.requirements.map((r) => ({ ...r, ...change(r) })), ...extra];
+    for (const v of ['PASS', 'FAIL', 'WARN', 'BLOCKED', 'SKIP', 'NOT_APPLICABLE', 'UNCHECKED']) report.summary[v] = report.requirements.filter((r) => r.verdict === v).length;
+    report.summary.total = report.requirements.length;
+    const file = join(mkdtempSync(join(tmpdir(), 'tc-cover-')), 'conformance.json');
+    writeFileSync(file, JSON.stringify(report));
+    return file;
+  }
+  const blockedCc002 = (r: Req) => (r.id === 'GRANT-CC-002'
+    ? { verdict: 'BLOCKED', reason: 'setup: a client_credentials token is issued at EU — got HTTP 500', blockedBy: ['GRANT-CC-001'], checks: r.checks.map((c) => ({ ...c, verdict: 'BLOCKED', reason: 'setup: …' })) }
+    : undefined);
+  const nothingSelected = () => ({ verdict: 'SKIP', reason: 'no check of this requirement was selected in this run', checks: [] });
+
+  void test('a BLOCKED requirement does not fail the gate by itself; the line names it', async () => {
+    const g = await gate([variant(blockedCc002)]);
+    assert.equal(g.code, 0, g.out.join('\n'));
+    assert.deepEqual(g.decision?.blocked.map((b) => b.id), ['GRANT-CC-002']);
+    assert.match(g.out.at(-1)!, /^GATE PASS: .*; 1 BLOCKED \(not verified; --require-verified makes them block\): GRANT-CC-002/);
+  });
+
+  void test('--require-verified must: a BLOCKED MUST fails the gate, listed by ID', async () => {
+    const g = await gate([variant(blockedCc002), '--require-verified', 'must']);
+    assert.equal(g.code, 1, g.out.join('\n'));
+    assert.deepEqual(g.decision?.blocking.map((b) => [b.id, b.verdict]), [['GRANT-CC-002', 'BLOCKED']]);
+    assert.equal(g.decision?.coverage?.required, 4);
+    assert.match(g.out.at(-1)!, /^GATE FAIL: .* — blocking: GRANT-CC-002; --require-verified must: 1 not verified: GRANT-CC-002/);
+  });
+
+  void test('--require-verified must passes a run whose every MUST passed', async () => {
+    const g = await gate([passing, '--require-verified', 'must']);
+    assert.equal(g.code, 0, g.out.join('\n'));
+    assert.deepEqual(g.decision?.coverage?.unverified, []);
+  });
+
+  void test('a run that selected nothing (run --grep @NOPE-123): green without the rule, red with either rule', async () => {
+    const file = variant(nothingSelected);
+    assert.equal((await gate([file])).code, 0);
+    const must = await gate([file, '--require-verified', 'must']);
+    assert.equal(must.code, 1);
+    assert.match(must.out.at(-1)!, /blocking: TOKEN-REQ-001 TOKEN-RESP-001 GRANT-CC-001 GRANT-CC-002/);
+    const selected = await gate([file, '--require-verified', 'selected']);
+    assert.equal(selected.code, 1, selected.out.join('\n'));
+    assert.match(selected.out.at(-1)!, /^GATE FAIL: .*--require-verified selected: no requirement was verified \(the selection matched nothing\)/);
+  });
+
+  void test('--require-verified selected: only requirements the run selected count (a SHOULD skipped in the run blocks; an unselected MUST does not)', async () => {
+    const should = { id: 'GRANT-CC-007', level: 'SHOULD', area: 'grants', source: 'RFC 6749 §5.2', statement: 'An unknown EU scope is refused.', verdict: 'SKIP', reason: 'target has no EU', checks: [{ title: 'scope', verdict: 'SKIP', durationMs: 0, reason: 'target has no EU' }] };
+    const file = variant((r) => (r.id === 'GRANT-CC-002' ? nothingSelected() : undefined), [should]);
+    const selected = await gate([file, '--require-verified', 'selected']);
+    assert.equal(selected.code, 1);
+    assert.deepEqual(selected.decision?.blocking.map((b) => b.id), ['GRANT-CC-007']);
+    const must = await gate([file, '--require-verified', 'must']);
+    assert.deepEqual(must.decision?.blocking.map((b) => b.id), ['GRANT-CC-002']);
+  });
+
+  void test('a waiver does not cover BLOCKED: it reads not-verified, and the coverage rule still blocks', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tc-cover-w-'));
+    const w = join(dir, 'waivers.json');
+    writeFileSync(w, JSON.stringify({ waivers: [{ requirement: 'GRANT-CC-002', owner: 'team', justification: 'known', expires: '2099-01-01' }] }));
+    const g = await gate([variant(blockedCc002), '--waivers', w, '--require-verified', 'must']);
+    assert.equal(g.code, 1);
+    assert.equal(g.decision?.waivers?.entries[0]?.status, 'not-verified');
+    assert.deepEqual(g.decision?.waived, []);
+  });
+
+  void test('a bad rule is a usage error (exit 2)', async () => {
+    const g = await gate([passing, '--require-verified', 'everything']);
+    assert.equal(g.code, 2);
+    assert.match(g.err.join('\n'), /--require-verified must be must or selected \(got 'everything'\)/);
   });
 });

@@ -65,7 +65,21 @@ void describe('preflight: a non-conformant target is judged, not diagnosed', () 
 
   void test('a refused client among others is a note naming its field', () => {
     const r = classifyPreflight({ clients: [probe('usClient', token()), probe('usClient2', error('invalid_client'))] });
-    assert.deepEqual(r.notes, ['credentials.clients.usClient2.clientSecret ($USCLIENT2_SECRET) was refused with invalid_client in the preflight: the checks that use usClient2 will fail (the other clients authenticate)']);
+    assert.deepEqual(r.notes, ['credentials.clients.usClient2.clientSecret ($USCLIENT2_SECRET) was refused with invalid_client in the preflight: usClient2 is not used in this run and the checks that need it are BLOCKED (the other clients authenticate)']);
+    assert.deepEqual(r.refusedClients?.map((c) => c.client), ['usClient2']);
+  });
+
+  void test('a client locked out already (429) among others is named, with its Retry-After, and not used', () => {
+    const r = classifyPreflight({ clients: [probe('usClient', token()), probe('usPasswordClient', { status: 429, retryAfter: '900' }), probe('euClient', token({ scope: 'empty_default' }))] });
+    assert.equal(r.problem, undefined);
+    assert.deepEqual(r.notes, ['usPasswordClient is locked out already (429, Retry-After 900 s in the preflight): it is not used in this run and the checks that need it are BLOCKED (the other clients work)']);
+    assert.deepEqual(r.refusedClients?.map((c) => [c.client, c.answer.retryAfter]), [['usPasswordClient', '900']]);
+  });
+
+  void test('clients that work are not named', () => {
+    const r = classifyPreflight({ clients: [probe('usClient', token()), probe('euClient', token({ scope: 'empty_default' }))] });
+    assert.deepEqual(r.notes, []);
+    assert.equal(r.refusedClients, undefined);
   });
 });
 

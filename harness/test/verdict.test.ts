@@ -7,7 +7,10 @@ import type { Requirement } from '../../requirements/types.ts';
 import { combinedGrep } from '../commands/run.command.ts';
 import { conformanceReportJsonSchema } from '../profile/emit-schema.ts';
 import type { Verdict } from '../reporter/report.schema.ts';
-import { buildReport, checkVerdict, countVerdicts, exitCodeFor, overallVerdict, requirementVerdict, type CheckOutcome } from '../reporter/verdict.ts';
+import { buildReport, checkVerdict, countVerdicts, exitCodeFor, overallVerdict, parseBroke, requirementVerdict, setupFailure, type CheckOutcome } from '../reporter/verdict.ts';
+import { isBlockedCheck, verdictShaping } from '../reporter/conformance.reporter.ts';
+import { junitKey, junitWithBlocked } from '../reporter/junit-verdicts.ts';
+import { Redactor } from '../redaction/redact.ts';
 
 const outcome = (o: Partial<CheckOutcome>): CheckOutcome => ({ title: 't', requirementIds: [], status: 'passed', durationMs: 1, ...o });
 
@@ -23,10 +26,44 @@ void describe('verdict of one check', () => {
     ['skipped (no clock control)', { status: 'skipped', skipReason: 'target has no clock control' }, 'MUST', 'SKIP'],
     ['skipped as not applicable', { status: 'skipped', skipReason: 'no EU', notApplicableReason: 'target has no EU token server' }, 'MUST', 'NOT_APPLICABLE'],
     ['not run (dependency failed)', { status: 'notRun', skipReason: 'not run' }, 'MUST', 'SKIP'],
+    ['failed setup (a setup: assertion) MUST → BLOCKED, never FAIL', { status: 'failed', blocked: { reason: 'setup: a token is issued — got HTTP 429' } }, 'MUST', 'BLOCKED'],
+    ['failed setup of a SHOULD → BLOCKED, never WARN', { status: 'failed', blocked: { reason: 'setup: x' } }, 'SHOULD', 'BLOCKED'],
+    ['markBlocked (ends skipped) → BLOCKED, not SKIP', { status: 'skipped', skipReason: 'BLOCKED: r', blocked: { reason: 'r' } }, 'MUST', 'BLOCKED'],
+    ['a timed-out blocked check → BLOCKED', { status: 'timedOut', blocked: { reason: 'setup: x' } }, 'MUST', 'BLOCKED'],
+    ['a passed check with a stray blocked mark → PASS (it verified)', { status: 'passed', blocked: { reason: 'r' } }, 'MUST', 'PASS'],
+    ['not applicable wins over blocked', { status: 'skipped', notApplicableReason: 'no EU', blocked: { reason: 'r' } }, 'MUST', 'NOT_APPLICABLE'],
   ];
   for (const [name, o, level, expected] of table) {
     void test(name, () => assert.equal(checkVerdict(outcome(o), level).verdict, expected));
   }
+  void test('BLOCKED keeps its reason and the blocking requirement', () => {
+    const j = checkVerdict(outcome({ status: 'skipped', requirementIds: ['STATE-RT-USED-001'], blocked: { reason: 'setup: a password token is issued — got HTTP 500', by: ['GRANT-PW-001'] } }), 'MUST', 'STATE-RT-USED-001');
+    assert.deepEqual(j, { verdict: 'BLOCKED', reason: 'setup: a password token is issued — got HTTP 500', blockedBy: ['GRANT-PW-001'] });
+  });
+
+  void test('a check citing the blocking requirement itself FAILs it (WARN for a SHOULD), and is BLOCKED for its other IDs', () => {
+    const o = outcome({ status: 'skipped', requirementIds: ['GRANT-CC-001', 'VER-001'], blocked: { reason: 'setup: no token', by: ['GRANT-CC-001'] } });
+    assert.deepEqual(checkVerdict(o, 'MUST', 'GRANT-CC-001'), { verdict: 'FAIL', reason: 'setup: no token' });
+    assert.deepEqual(checkVerdict(o, 'SHOULD', 'GRANT-CC-001'), { verdict: 'WARN', reason: 'setup: no token' });
+    assert.equal(checkVerdict(o, 'MUST', 'VER-001').verdict, 'BLOCKED');
+    assert.equal(isBlockedCheck(o), false, 'in JUnit it stays a failure');
+    assert.equal(isBlockedCheck({ ...o, blocked: { reason: 'x', by: ['GRANT-PW-001'] } }), true);
+  });
+
+  void test('broke annotations: only the named IDs FAIL/WARN, each with its own message; the other cited IDs PASS', () => {
+    const o = outcome({
+      status: 'failed', requirementIds: ['TOKEN-REQ-001', 'TOKEN-REQ-003', 'GRANT-PW-004'], error: 'property failed: counterexample …',
+      broke: [{ id: 'TOKEN-REQ-003', message: 'expected 400 invalid_request, got 200' }, { id: 'GRANT-PW-004', message: 'expected 400, got 500' }],
+    });
+    assert.deepEqual(checkVerdict(o, 'MUST', 'TOKEN-REQ-003'), { verdict: 'FAIL', reason: 'expected 400 invalid_request, got 200' });
+    assert.deepEqual(checkVerdict(o, 'SHOULD', 'GRANT-PW-004'), { verdict: 'WARN', reason: 'expected 400, got 500' });
+    assert.deepEqual(checkVerdict(o, 'MUST', 'TOKEN-REQ-001'), { verdict: 'PASS' });
+    const twice = outcome({ status: 'failed', requirementIds: ['A-1'], broke: [{ id: 'A-1', message: 'one' }, { id: 'A-1', message: 'two' }] });
+    assert.equal(checkVerdict(twice, 'MUST', 'A-1').reason, 'one; two');
+    assert.equal(checkVerdict(outcome({ status: 'failed', requirementIds: ['A-1'], error: 'e' }), 'MUST', 'A-1').verdict, 'FAIL', 'no broke annotation: every cited ID fails, as before');
+    assert.equal(checkVerdict(outcome({ status: 'failed', blocked: { reason: 'setup: x' }, broke: [{ id: 'A-1', message: 'm' }] }), 'MUST', 'B-2').verdict, 'PASS', 'broke outranks a setup message');
+  });
+
   void test('a skip keeps its reason; a skip without one is called out', () => {
     assert.equal(checkVerdict(outcome({ status: 'skipped', skipReason: 'target has no clock control' }), 'MUST').reason, 'target has no clock control');
     assert.match(checkVerdict(outcome({ status: 'skipped' }), 'MUST').reason ?? '', /without a reason/);
@@ -46,10 +83,22 @@ void describe('verdict of one requirement from its checks', () => {
     ['all not applicable → NOT_APPLICABLE', [c('NOT_APPLICABLE'), c('NOT_APPLICABLE')], false, 'NOT_APPLICABLE'],
     ['not applicable beside a pass → PASS', [c('NOT_APPLICABLE'), c('PASS')], false, 'PASS'],
     ['a skip beside not applicable → SKIP', [c('NOT_APPLICABLE'), c('SKIP', 'r')], false, 'SKIP'],
+    ['a pass and a blocked check → BLOCKED (not fully verified: never PASS)', [c('PASS'), c('BLOCKED', 'setup: x')], false, 'BLOCKED'],
+    ['all blocked → BLOCKED', [c('BLOCKED', 'a'), c('BLOCKED', 'b')], false, 'BLOCKED'],
+    ['FAIL outranks BLOCKED', [c('BLOCKED', 'a'), c('FAIL', 'x')], false, 'FAIL'],
+    ['WARN outranks BLOCKED', [c('BLOCKED', 'a'), c('WARN', 'x')], false, 'WARN'],
+    ['BLOCKED outranks SKIP (a target problem said before a missing capability)', [c('SKIP', 'no clock'), c('BLOCKED', 'a')], false, 'BLOCKED'],
+    ['blocked beside not applicable → BLOCKED', [c('NOT_APPLICABLE'), c('BLOCKED', 'a')], false, 'BLOCKED'],
   ];
   for (const [name, checks, filtered, expected] of table) {
     void test(name, () => assert.equal(requirementVerdict(checks, filtered).verdict, expected));
   }
+  void test('a BLOCKED requirement carries the first blocked reason and every blocker', () => {
+    const r = requirementVerdict([{ verdict: 'PASS' }, { verdict: 'BLOCKED', reason: 'setup: one', blockedBy: ['GRANT-PW-001'] }, { verdict: 'BLOCKED', reason: 'setup: two', blockedBy: ['GRANT-CC-001', 'GRANT-PW-001'] }]);
+    assert.deepEqual(r, { verdict: 'BLOCKED', reason: 'setup: one', blockedBy: ['GRANT-CC-001', 'GRANT-PW-001'] });
+    assert.deepEqual(requirementVerdict([{ verdict: 'BLOCKED', reason: 'client locked' }]), { verdict: 'BLOCKED', reason: 'client locked' });
+  });
+
   void test('the verdict carries the deciding reason', () => {
     assert.equal(requirementVerdict([c('PASS'), c('FAIL', 'status 401, expected 400')]).reason, 'status 401, expected 400');
     assert.equal(requirementVerdict([c('SKIP', 'target has no clock control')]).reason, 'target has no clock control');
@@ -64,6 +113,8 @@ void describe('verdict of the run and the exit code', () => {
     ['a WARN fails only with --strict', { PASS: 3, WARN: 1 }, 'WARN', 0, 1],
     ['a FAIL fails', { PASS: 3, FAIL: 1 }, 'FAIL', 1, 1],
     ['an UNCHECKED requirement fails the run (a hole in the suite)', { PASS: 3, UNCHECKED: 1 }, 'FAIL', 1, 1],
+    ['BLOCKED alone does not fail the run (its blocker fails through its own check)', { PASS: 3, BLOCKED: 2 }, 'PASS', 0, 0],
+    ['BLOCKED beside a FAIL: the FAIL decides', { PASS: 3, BLOCKED: 2, FAIL: 1 }, 'FAIL', 1, 1],
   ];
   for (const [name, partial, verdict, exitNormal, exitStrict] of table) {
     void test(name, () => {
@@ -102,6 +153,24 @@ void describe('the report', () => {
     assert.equal(report.summary.total, 4);
   });
 
+  void test('a blocked check: BLOCKED requirement with its blocker, counted, never PASS; the blocker FAILs through its own check', () => {
+    const report = buildReport(catalogue, [
+      outcome({ title: 'cc shape', requirementIds: ['GRANT-CC-001'], status: 'failed', error: 'Error: expected a token: schema: /scope must be absent' }),
+      outcome({ title: 'expiry', requirementIds: ['STATE-AT-001'], status: 'passed' }),
+      outcome({ title: 'expiry 2', requirementIds: ['STATE-AT-001'], status: 'skipped', skipReason: 'BLOCKED: …', blocked: { reason: 'setup: a client_credentials token is issued at US — got HTTP 500', by: ['GRANT-CC-001'] } }),
+      outcome({ title: 'scope', requirementIds: ['GRANT-CC-007'], status: 'failed', error: 'Error: setup: the EU client authenticates', blocked: { reason: 'setup: the EU client authenticates' } }),
+    ], options);
+    const byId = Object.fromEntries(report.requirements.map((r) => [r.id, r]));
+    assert.equal(byId['GRANT-CC-001']!.verdict, 'FAIL');
+    assert.equal(byId['STATE-AT-001']!.verdict, 'BLOCKED');
+    assert.deepEqual(byId['STATE-AT-001']!.blockedBy, ['GRANT-CC-001']);
+    assert.equal(byId['STATE-AT-001']!.checks[1]!.verdict, 'BLOCKED');
+    assert.deepEqual(byId['STATE-AT-001']!.checks[1]!.blockedBy, ['GRANT-CC-001']);
+    assert.equal(byId['GRANT-CC-007']!.verdict, 'BLOCKED');
+    assert.equal(report.summary.BLOCKED, 2);
+    assert.equal(report.checks.blocked, 2);
+  });
+
   void test('--level must keeps MUST and INTERPRETATION requirements only', () => {
     const report = buildReport(catalogue, outcomes, { ...options, level: 'must' });
     assert.deepEqual(report.requirements.map((r) => r.id), ['GRANT-CC-001', 'STATE-AT-001']);
@@ -115,6 +184,58 @@ void describe('the report', () => {
     const validate = ajv.compile(conformanceReportJsonSchema());
     const report = buildReport(catalogue, outcomes, options);
     assert.ok(validate(report), JSON.stringify(validate.errors));
+  });
+});
+
+void describe('what the reporter reads from a check: setup: failures, markBlocked, broke annotations', () => {
+  const redactor = new Redactor();
+  void test('a failure whose first line is a setup: assertion (with or without "Error: ") is BLOCKED with that line', () => {
+    assert.equal(setupFailure('Error: setup: a token is issued — got HTTP 429'), 'setup: a token is issued — got HTTP 429');
+    assert.equal(setupFailure('setup: x'), 'setup: x');
+    assert.equal(setupFailure('Error: expected 400, got 200 (setup: not at the start)'), undefined);
+    assert.equal(setupFailure(undefined), undefined);
+    assert.deepEqual(verdictShaping([], 'failed', 'Error: setup: the token is issued', redactor), { blocked: { reason: 'setup: the token is issued' } });
+    assert.deepEqual(verdictShaping([], 'passed', 'Error: setup: x', redactor), {});
+    assert.deepEqual(verdictShaping([], 'failed', 'Error: expected 400', redactor), {});
+  });
+
+  void test('markBlocked annotations give the reason and the blockers', () => {
+    const annotations = [{ type: 'requirement', description: 'STATE-RT-USED-001' }, { type: 'skip', description: 'BLOCKED: r' }, { type: 'blocked', description: 'setup: a password token is issued — got HTTP 500' }, { type: 'blocked-by', description: 'GRANT-PW-001' }];
+    assert.deepEqual(verdictShaping(annotations, 'skipped', undefined, redactor), { blocked: { reason: 'setup: a password token is issued — got HTTP 500', by: ['GRANT-PW-001'] } });
+  });
+
+  void test('a blocked mark whose skip was caught (a property runner): BLOCKED only when the failure is that skip', () => {
+    const annotations = [{ type: 'blocked', description: 'setup: no token' }, { type: 'blocked-by', description: 'GRANT-CC-001' }];
+    assert.deepEqual(verdictShaping(annotations, 'failed', 'Error: property failed', redactor, 'Error: property failed … Got error: Test is skipped: BLOCKED: setup: no token'), { blocked: { reason: 'setup: no token', by: ['GRANT-CC-001'] } });
+    assert.deepEqual(verdictShaping(annotations, 'failed', 'Error: property failed', redactor, 'Error: property failed … expected 400, got 200'), {}, 'a real failure found after a blocked attempt still FAILs');
+  });
+
+  void test('broke annotations parse "<ID> — <message>" and are read only from a failed check', () => {
+    assert.deepEqual(parseBroke('TOKEN-REQ-003 — expected 400 invalid_request, got 200'), { id: 'TOKEN-REQ-003', message: 'expected 400 invalid_request, got 200' });
+    assert.deepEqual(parseBroke('ERR-GW-1202 - got 000-1205'), { id: 'ERR-GW-1202', message: 'got 000-1205' });
+    assert.equal(parseBroke('no id here'), undefined);
+    const annotations = [{ type: 'broke', description: 'TOKEN-REQ-003 — expected 400, got 200' }, { type: 'broke', description: 'malformed' }];
+    assert.deepEqual(verdictShaping(annotations, 'failed', 'Error: property failed', redactor), { broke: [{ id: 'TOKEN-REQ-003', message: 'expected 400, got 200' }] });
+    assert.deepEqual(verdictShaping(annotations, 'passed', undefined, redactor), {});
+  });
+});
+
+void describe('JUnit: a BLOCKED check is skipped with its reason', () => {
+  const xml = [
+    '<testsuites id="" name="" tests="3" failures="2" skipped="0" errors="0" time="1">',
+    '<testsuite name="grants/a.spec.ts" timestamp="t" hostname="conformance" tests="3" failures="2" skipped="0" time="1" errors="0">',
+    '<testcase name="GRANT-CC-001 ok" classname="grants/a.spec.ts" time="0.1">', '</testcase>',
+    '<testcase name="STATE &quot;x&quot; › blocked" classname="grants/a.spec.ts" time="0.1">', '<failure message="a.spec.ts:1:1 blocked" type="FAILURE">', '<![CDATA[Error: setup: …]]>', '</failure>', '</testcase>',
+    '<testcase name="real failure" classname="grants/a.spec.ts" time="0.1">', '<failure message="a.spec.ts:2:1 real" type="FAILURE">', '<![CDATA[Error: expected 400]]>', '</failure>', '</testcase>',
+    '</testsuite>', '</testsuites>',
+  ].join('\n');
+  void test('the failure becomes <skipped message="BLOCKED: …">; the counts follow', () => {
+    const out = junitWithBlocked(xml, new Map([[junitKey('grants/a.spec.ts', 'STATE "x" › blocked'), 'by GRANT-CC-001: setup: no <token>']]));
+    assert.match(out, /<testcase name="STATE &quot;x&quot; › blocked"[^>]*>\n<skipped message="BLOCKED: by GRANT-CC-001: setup: no &lt;token&gt;">\n<\/skipped>\n<\/testcase>/);
+    assert.match(out, /<testsuites [^>]*failures="1" skipped="1" errors="0"/);
+    assert.match(out, /<testsuite [^>]*failures="1" skipped="1"[^>]*errors="0"/);
+    assert.match(out, /real failure[\s\S]*<failure message="a.spec.ts:2:1 real"/, 'a real failure stays');
+    assert.equal(junitWithBlocked(xml, new Map()), xml);
   });
 });
 
