@@ -14,7 +14,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { repoRoot } from '../catalogue/catalogue.ts';
 import { loadProfile } from '../profile/load-profile.ts';
 import { profileEnvVar, toWorkerProfile, writeWorkerProfile } from '../profile/worker-profile.ts';
-import { listFiles } from '../redaction/scrub-directory.ts';
+import { listFiles } from '../redaction/report-files.ts';
 import { endOfRunRedaction } from '../redaction/end-of-run.ts';
 import { reporterEnv } from '../reporter/conformance.reporter.ts';
 
@@ -93,6 +93,7 @@ void describe('every report file parses, keeps its own text and holds no secret 
       TOKEN_CONFORMANCE_REPORTS_DIR: reports,
       [reporterEnv.seenTokens]: seen,
       [reporterEnv.quiet]: '1',
+      [reporterEnv.verifiedByRun]: '1',
       TOKEN_CONFORMANCE_SECRET_LONG: secrets.long,
       TOKEN_CONFORMANCE_SECRET_QUOTED: secrets.quoted,
       TOKEN_CONFORMANCE_SECRET_TITLED: secrets.titled,
@@ -150,7 +151,7 @@ void describe('every report file parses, keeps its own text and holds no secret 
     assert.equal(counterexample[0]!.secret, 'xx[REDACTED]yy');
     assert.equal(property.replay, 'TOKEN_CONFORMANCE_SEED=7 npx token-conformance run --grep "@property:hostile( |$)"');
     const error = checks.find((c) => c.title === titles[1])!.error!;
-    assert.ok(error.startsWith('expected "[REDACTED]" not to be echoed; got "[REDACTED]" and [REDACTED], quote " '), error);
+    assert.ok(error.startsWith('Error: expected "[REDACTED]" not to be echoed; got "[REDACTED]" and [REDACTED], quote " '), error);
     assert.ok(error.includes(hostileKept) && error.includes('unicode é 😀'), error);
   });
 
