@@ -30,6 +30,7 @@ const describeTitle = 'protected call: Authorization: Bearer';
 const titles = [
   `${specFile} › ${describeTitle} › REPORT-VALIDITY-1 a property counterexample carries a refresh token inside a JSON string`,
   `${specFile} › ${describeTitle} › REPORT-VALIDITY-2 the title names ${secrets.titled} and stays whole`,
+  `${specFile} › ${describeTitle} › REPORT-VALIDITY-3 a failed assertion shows the received secret`,
 ];
 /** Non-secret text of the failures that must come through unchanged. */
 const hostileKept = 'backslash \\ tab \t bell \u0007';
@@ -102,7 +103,7 @@ void describe('every report file parses, keeps its own text and holds no secret 
     };
     delete env.CI;
     const { code, output } = await runPlaywright(env);
-    assert.ok(code === 1 && /2 failed/.test(output), `the two hostile checks fail (exit 1), got ${code}:\n${output.slice(-3000)}`);
+    assert.ok(code === 1 && /3 failed/.test(output), `the three hostile checks fail (exit 1), got ${code}:\n${output.slice(-3000)}`);
     // What `run` does once Playwright has ended.
     endOfRun = endOfRunRedaction(reports, env);
     files = listFiles(reports);
