@@ -19,7 +19,7 @@ import { probeRegions } from '../parity/probe-regions.ts';
 import { profileSha256 } from '../gate/bundle.ts';
 import { applyListening, ReferenceStartError, startReferenceServers, type ReferenceServers } from '../reference/start-reference.ts';
 import type { Redactor } from '../redaction/redact.ts';
-import { scrubDirectory } from '../redaction/scrub-directory.ts';
+import { endOfRunRedaction } from '../redaction/end-of-run.ts';
 import { knownSecretsRedactor, reporterEnv } from '../reporter/conformance.reporter.ts';
 import type { ConformanceReport } from '../reporter/report.schema.ts';
 import { exitCodeFor, type Level } from '../reporter/verdict.ts';
@@ -63,7 +63,8 @@ const usage = `Usage: token-conformance run --target FILE [options]
 Exit codes: 0 conformant (WARN allowed unless --strict), 1 FAIL/UNCHECKED (or WARN with --strict),
 2 a setup problem: bad arguments, a bad profile, an unreachable or untrusted address, or a
 preflight finding ("setup problem: …", naming the profile field to fix); 2 also when the selection
-(--grep, --level, --spec, --passes) matched no check: nothing was verified (an empty shard is fine).`;
+(--grep, --level, --spec, --passes) matched no check: nothing was verified (an empty shard is fine),
+and when the end-of-run verification of the reports found a secret it could not remove (file:line).`;
 
 class UsageError extends Error {}
 
@@ -344,6 +345,7 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
       [reporterEnv.regionParity]: parityFile,
       [reporterEnv.profileSha256]: profileSha256(options.target),
       [clientLocksEnvVar]: locksDir,
+      [reporterEnv.verifiedByRun]: '1',
       ...(options.grep !== undefined ? { [reporterEnv.grep]: options.grep, [reporterEnv.filtered]: '1' } : {}),
       ...(options.specs !== undefined ? { [reporterEnv.filtered]: '1' } : {}),
       // A shard marks its own report filtered (the reporter); the merge of all shards is not.
@@ -400,7 +402,9 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
     // test that searches the reference server's log for every one of them.
     const keepSeen = process.env[keepSeenTokensEnvVar];
     if (keepSeen && existsSync(seenTokens)) copyFileSync(seenTokens, keepSeen);
-    scrubDirectory(reportsDir, redactor());
+    // Every writer redacted at its source: one verification pass over reports/, exit 2 if a secret remains.
+    const verified = endOfRunRedaction(reportsDir, env);
+    for (const line of verified.lines) io.err(line);
     let report = readJson<ConformanceReport>(join(reportsDir, 'conformance.json'));
     if (report && waivers) report = applyWaiversToRun(reportsDir, report, waivers, io.out);
     if (!report) {
@@ -411,7 +415,7 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
     if (stopped) io.err(`token-conformance run: ${stopped}`);
     const selection = emptySelection(options, report.checks.total);
     if (selection) return fail(`no check matches the selection (${selection}): nothing was verified`);
-    return exitCodeFor(report.verdict, options.strict);
+    return verified.code !== 0 ? verified.code : exitCodeFor(report.verdict, options.strict);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

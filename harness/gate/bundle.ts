@@ -129,6 +129,21 @@ export function collectFiles(reportsDir: string): string[] {
   return files;
 }
 
+/**
+ * A report file passed through the redactor once more: a JSON file as a value (parsed, its strings
+ * redacted, serialised again in its own indentation), so that it stays valid JSON; other files
+ * (transcripts, HTML) as text.
+ */
+function redactFileText(path: string, text: string, redactor: Redactor): string {
+  if (!path.endsWith('.json')) return redactor.redact(text);
+  try {
+    const indent = /^[[{]\n( +)/.exec(text)?.[1]?.length ?? 0;
+    return `${JSON.stringify(redactor.redactValue(JSON.parse(text) as unknown), null, indent)}${text.endsWith('\n') ? '\n' : ''}`;
+  } catch {
+    return redactor.redact(text);
+  }
+}
+
 export function createBundle(options: BundleOptions): Bundle {
   const env = options.env ?? process.env;
   const paths = collectFiles(options.reportsDir);
@@ -151,7 +166,7 @@ export function createBundle(options: BundleOptions): Bundle {
   const files: Record<string, string> = {};
   const manifestFiles: ManifestFile[] = [];
   for (const path of paths) {
-    const text = redactor.redact(readFileSync(join(options.reportsDir, path), 'utf8'));
+    const text = redactFileText(path, readFileSync(join(options.reportsDir, path), 'utf8'), redactor);
     files[path] = text;
     manifestFiles.push({ path, sha256: sha256(text), bytes: Buffer.byteLength(text) });
   }

@@ -1,14 +1,42 @@
 // Redaction: no client secret, password, access token or refresh token may reach reports/ or the
-// terminal. Applied at the source (token-client transcripts, matcher messages) and once more as
-// a last line in the conformance reporter.
+// terminal. Applied at the source, to values before they are serialised: the HTTP transcript,
+// matcher messages, every check's errors, annotations and attachments (fixtures/report-redaction.fixture.ts),
+// the conformance reporter's fields. Never to serialised text (a JSON file, an XML file) and never
+// to what the suite wrote itself (titles, file paths, names): the end of a run only verifies
+// (end-of-run.ts).
 //
 // Three nets, widest last:
-//   1. known secret values (the profile's resolved secrets, tokens seen during the run);
+//   1. known secret values (the profile's resolved secrets, tokens seen during the run) of at least
+//      minimumSecretLength characters, in every encoding they are written in;
 //   2. secret-bearing fields by name (client_secret=…, "access_token":"…", Authorization: …);
-//   3. shapes: JWTs (three base64url segments starting `eyJ`) and long opaque token-like strings
-//      sitting after a token-ish key.
+//   3. shapes: JWTs (three base64url segments starting `eyJ`) and long opaque token-like strings.
+import { SecretMatcher } from './secret-matcher.ts';
 
 export const REDACTED = '[REDACTED]';
+
+/**
+ * Known values shorter than this are not searched for by value. 8 is the usual floor of a
+ * credential (NIST SP 800-63B's minimum password length; generated client secrets and tokens are
+ * far longer), while shorter values are ordinary words and fragments ("test", "spec", "admin") that
+ * occur in titles, paths and JSON keys, which a search by value would shred. A shorter secret is
+ * still removed where it travels by name (client_secret=…, "password": …, Authorization: …).
+ */
+export const minimumSecretLength = 8;
+
+/** The encodings a value is redacted in: as is, form-encoded, URI-encoded, inside a JSON string. */
+export function encodedForms(value: string): string[] {
+  return [...new Set([value, new URLSearchParams({ v: value }).toString().slice(2), encodeURIComponent(value), JSON.stringify(value).slice(1, -1)])];
+}
+
+/** The forms a value can take in a written report file: encodedForms, and XML/HTML-escaped. */
+export function writtenForms(value: string): string[] {
+  const forms = new Set(encodedForms(value));
+  for (const f of [...forms]) {
+    const xml = f.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    for (const q of [xml, xml.replace(/"/g, '&quot;').replace(/'/g, '&#39;'), xml.replace(/"/g, '&quot;').replace(/'/g, '&apos;'), xml.replace(/"/g, '&#34;').replace(/'/g, '&#39;')]) forms.add(q);
+  }
+  return [...forms];
+}
 
 /** Field names whose value is a secret wherever they appear (form, JSON, header). */
 export const secretFieldNames = ['client_secret', 'password', 'access_token', 'refresh_token', 'id_token', 'assertion'] as const;
@@ -22,54 +50,67 @@ const opaqueShape = /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{32,}(?![A-Za-z0-9_-])/g;
 const looksRandom = (s: string) => /[A-Z]/.test(s) && /[a-z]/.test(s) && /[0-9]/.test(s);
 const fieldPattern = new RegExp(
   // form or query: name=value
-  `((?:^|[?&\\s"'])(?:${secretFieldNames.join('|')})=)([^&\\s"']+)` +
+  `((?:^|[?&\\s"'])(?:${secretFieldNames.join('|')})=)([^&\\s"'\\\\]+)` +
   // JSON: "name": "value"
   `|("(?:${secretFieldNames.join('|')})"\\s*:\\s*")((?:[^"\\\\]|\\\\.)*)(")`,
   'g',
 );
-const authHeaderPattern = /((?:^|[\s"'])(?:authorization|proxy-authorization)["']?\s*[:=]\s*["']?(?:[A-Za-z]+\s+)?)([^\s"',}]+)/gi;
+// The credential of an Authorization header: a token68 run of 8+ characters (so that prose such as
+// a check title "protected call: Authorization: Bearer › …" is not taken for one).
+const authHeaderPattern = /((?:^|[\s"'])(?:authorization|proxy-authorization)["']?\s*[:=]\s*["']?(?:[A-Za-z]+\s+)?)([A-Za-z0-9\-._~+/]{8,}=*)(?![A-Za-z0-9\-._~+/=])/gi;
 // A credential after the scheme: long enough to be one (a challenge's `realm="…"` is not).
 const bearerPattern = /\b(Bearer|Basic)(\s+)([A-Za-z0-9\-._~+/]{12,}=*)(?![A-Za-z0-9\-._~+/="])/g;
 
-/** Values shorter than this are not redacted by value (they would shred ordinary words). */
-const minimumKnownLength = 4;
-
 export class Redactor {
+  /** The values registered (at least minimumSecretLength long), before encoding. */
+  private readonly values = new Set<string>();
   private readonly known = new Set<string>();
-  /** `known`, longest first, so that a secret containing another is removed whole; rebuilt on add. */
-  private longestFirst: string[] | undefined;
+  /** Built on first use after a change: one pass over a text finds every known value. */
+  private matcher: SecretMatcher | undefined;
 
   constructor(values: Iterable<string> = []) {
     for (const v of values) this.add(v);
   }
 
-  /** Registers a value that must never appear (a secret, an issued token). */
+  /** Registers a value that must never appear (a secret, an issued token); shorter ones are ignored (minimumSecretLength). */
   add(value: string | undefined | null): void {
-    if (typeof value !== 'string' || value.length < minimumKnownLength) return;
-    this.known.add(value);
-    // The same value as it appears form-encoded, URI-encoded and inside HTTP Basic.
-    this.known.add(new URLSearchParams({ v: value }).toString().slice(2));
-    this.known.add(encodeURIComponent(value));
-    this.longestFirst = undefined;
+    if (typeof value !== 'string' || value.length < minimumSecretLength || this.values.has(value)) return;
+    this.values.add(value);
+    for (const form of encodedForms(value)) this.known.add(form);
+    this.matcher = undefined;
   }
 
   get size(): number {
     return this.known.size;
   }
 
+  /** Every value registered, as given (not encoded). */
+  secretValues(): string[] {
+    return [...this.values];
+  }
+
+  /** Free text (a message, a header value, a body) with every known value and secret shape replaced. */
   redact(text: string): string {
-    let out = text;
-    this.longestFirst ??= [...this.known].sort((a, b) => b.length - a.length);
-    for (const value of this.longestFirst) {
-      if (value.length >= minimumKnownLength && out.includes(value)) out = out.split(value).join(REDACTED);
-    }
-    return redactShapes(out);
+    this.matcher ??= new SecretMatcher(this.known);
+    return redactShapes(replaceRanges(text, this.matcher.ranges(text)));
   }
 
   /** Deep copy of a JSON-like value with every string redacted and secret-named fields replaced. */
   redactValue<T>(value: T): T {
     return redactDeep(value, (s) => this.redact(s)) as T;
   }
+}
+
+/** `text` with each [start, end) range replaced by REDACTED. */
+export function replaceRanges(text: string, ranges: [number, number][]): string {
+  if (ranges.length === 0) return text;
+  let out = '';
+  let at = 0;
+  for (const [start, end] of ranges) {
+    out += text.slice(at, start) + REDACTED;
+    at = end;
+  }
+  return out + text.slice(at);
 }
 
 /** Redaction by field name and shape only (no known values). */

@@ -4,8 +4,11 @@
 //   <outputDir>/traceability.html   (requirement → checks → verdict)
 //   <outputDir>/checks.json         (the raw check outcomes, to merge a later pass or shard)
 //   <outputDir>/transcripts/        (each check's redacted HTTP transcript, for `bundle`)
-// plus a terminal summary per area and one final verdict line. Everything it writes or prints
-// goes through the redactor; at exit it scrubs every file under <outputDir> once more.
+// plus a terminal summary per area and one final verdict line. Redaction happens at the source: the
+// fields it takes from Playwright (errors, reasons, a property's counterexample, transcripts) are
+// redacted as values before anything is serialised; titles, paths and names are never touched.
+// Run directly (not by `run`, which verifies once after both passes), it verifies <outputDir> at
+// the end (redaction/verify-reports.ts).
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +19,7 @@ import { passGateEnvVar, PassGate, serialProject } from '../playwright/pass-gate
 import { readWorkerProfile } from '../profile/worker-profile.ts';
 import type { Redactor} from '../redaction/redact.ts';
 import { redactorFromEnv } from '../redaction/redact.ts';
-import { scrubDirectory } from '../redaction/scrub-directory.ts';
+import { ownTextOf, verifyReports } from '../redaction/verify-reports.ts';
 import { renderSummary } from './terminal-summary.ts';
 import { renderTraceability } from './traceability-html.ts';
 import { junitKey, junitWithBlocked } from './junit-verdicts.ts';
@@ -38,6 +41,8 @@ export const reporterEnv = {
   regionParity: 'TOKEN_CONFORMANCE_REGION_PARITY',
   /** SHA-256 of the profile file, literal secrets excluded (gate/bundle.ts profileSha256). */
   profileSha256: 'TOKEN_CONFORMANCE_PROFILE_SHA256',
+  /** Set by `run`: it verifies the reports once after both passes, so the reporter does not. */
+  verifiedByRun: 'TOKEN_CONFORMANCE_VERIFIED_BY_RUN',
 } as const;
 
 /** The JUnit file name playwright.config.ts gives the JUnit reporter (a second pass of `run` sets its own). */
@@ -132,8 +137,11 @@ export function propertyRun(annotations: { type: string; description?: string }[
   const a = annotations.filter((x) => x.type === 'property' && x.description).at(-1);
   if (!a) return undefined;
   try {
-    const parsed = propertyRunSchema.safeParse(JSON.parse(redactor.redact(a.description!)));
-    return parsed.success ? parsed.data : undefined;
+    // Parsed first, then its counterexample redacted as a value: never a substitution inside JSON text.
+    const parsed = propertyRunSchema.safeParse(JSON.parse(a.description!));
+    if (!parsed.success) return undefined;
+    const { counterexample } = parsed.data;
+    return counterexample === undefined ? parsed.data : { ...parsed.data, counterexample: redactor.redact(counterexample) };
   } catch {
     return undefined;
   }
@@ -243,7 +251,8 @@ export default class ConformanceReporter implements Reporter {
       const ids = [...new Set([...test.annotations, ...result!.annotations].filter((a) => a.type === 'requirement' && a.description).map((a) => a.description!))];
       const dir = join(this.outputDir, transcriptsDir);
       mkdirSync(dir, { recursive: true });
-      writeFileSync(join(dir, transcriptFileName(project, title)), redactor.redact(`# check: ${title}\n# project: ${project}\n# requirements: ${ids.join(' ')}\n# status: ${result!.status}\n\n${body}`));
+      // The header is the suite's own text; the body (redacted in the worker) once more with every token of the run.
+      writeFileSync(join(dir, transcriptFileName(project, title)), `# check: ${title}\n# project: ${project}\n# requirements: ${ids.join(' ')}\n# status: ${result!.status}\n\n${redactor.redact(body)}`);
     }
   }
 
@@ -316,23 +325,35 @@ export default class ConformanceReporter implements Reporter {
     });
     this.report = report;
     mkdirSync(this.outputDir, { recursive: true });
-    const write = (name: string, text: string) => writeFileSync(join(this.outputDir, name), redactor.redact(text));
+    // The outcomes were redacted field by field (checkOutcome): the files are written as they are.
+    const write = (name: string, text: string) => writeFileSync(join(this.outputDir, name), text);
     write('conformance.json', `${JSON.stringify({ $schema: '../schemas/conformance-report.schema.json', ...report }, null, 2)}\n`);
     write('traceability.html', renderTraceability(report));
     const checksFile: ChecksFile = { startedAt: report.startedAt, durationMs: report.durationMs, ...(shard ? { shard } : {}), filtered: filteredBeyondShard, checks: outcomes };
     write('checks.json', `${JSON.stringify(checksFile, null, 2)}\n`);
     this.writeTranscripts(tests, redactor);
-    if (this.printsToStdio()) console.log(redactor.redact(renderSummary(report, process.stdout.isTTY, relative(process.cwd(), this.outputDir) || '.')));
+    if (this.printsToStdio()) console.log(renderSummary(report, process.stdout.isTTY, relative(process.cwd(), this.outputDir) || '.'));
     // Playwright's own status says whether tests failed; the conformance verdict decides the exit code.
     const code = exitCodeFor(report.verdict, report.selection.strict);
-    return Promise.resolve({ status: code === 0 ? 'passed' : 'failed' });
+    return Promise.resolve({ status: code === 0 && this.verifyDirectRun(redactor) ? 'passed' : 'failed' });
+  }
+
+  /**
+   * A direct Playwright run (not `run`): verify <outputDir> once, after the reporters listed before
+   * this one (JUnit, allure) wrote their files; false when a secret remains in one.
+   */
+  private verifyDirectRun(redactor: Redactor): boolean {
+    if (process.env[reporterEnv.verifiedByRun] === '1') return true;
+    const v = verifyReports(this.outputDir, redactor.secretValues(), { ownText: ownTextOf(this.outputDir) });
+    for (const f of v.repaired) console.error(`conformance reporter: note: ${f.file}:${f.line}: ${f.what} was redacted there (rewritten structurally)`);
+    for (const f of v.remaining) console.error(`conformance reporter: ${f.file}:${f.line}: ${f.what} remains in this file; do not share these reports`);
+    return v.remaining.length === 0;
   }
 
   onExit(): Promise<void> {
     if (this.gateDir) rmSync(this.gateDir, { recursive: true, force: true });
     const junit = join(this.outputDir, process.env[junitNameEnvVar] ?? 'junit.xml');
     if (this.junitBlocked.size > 0 && existsSync(junit)) writeFileSync(junit, junitWithBlocked(readFileSync(junit, 'utf8'), this.junitBlocked));
-    scrubDirectory(this.outputDir, knownSecretsRedactor());
     return Promise.resolve();
   }
 }

@@ -21,10 +21,10 @@ import { loadCatalogue, repoRoot } from '../catalogue/catalogue.ts';
 import { loadProfile, type LoadedProfile } from '../profile/load-profile.ts';
 import type { TargetProfile } from '../profile/profile.schema.ts';
 import { toWorkerProfile, withOtherEnvironmentToken, writeWorkerProfile } from '../profile/worker-profile.ts';
-import { scrubDirectory } from '../redaction/scrub-directory.ts';
+import { endOfRunRedaction } from '../redaction/end-of-run.ts';
 import { applyListening, referenceArgsFor, startReference, startReferenceServers, type ReferenceServer } from '../reference/start-reference.ts';
 import type { Pass } from '../commands/run.command.ts';
-import { knownSecretsRedactor, reporterEnv, suiteVersion } from '../reporter/conformance.reporter.ts';
+import { reporterEnv, suiteVersion } from '../reporter/conformance.reporter.ts';
 import type { ConformanceReport } from '../reporter/report.schema.ts';
 import { buildReport, type CheckOutcome } from '../reporter/verdict.ts';
 import { batchPlanEnvVar, type BatchPlan } from './batch-plan.ts';
@@ -323,7 +323,6 @@ export async function main(argv: string[]): Promise<number> {
     }
 
     // Each fault's own conformance report, from its checks of both passes, judged against its declaration.
-    const redactor = knownSecretsRedactor(childEnv);
     for (const p of prepared) {
       const checks = outcomes.get(p.fault.id)!;
       const batchProblem = batchProblems.get(p.fault.id);
@@ -337,14 +336,15 @@ export async function main(argv: string[]): Promise<number> {
       });
       const dir = join(runsDir, p.fault.id);
       mkdirSync(dir, { recursive: true });
-      writeFileSync(join(dir, 'conformance.json'), redactor.redact(`${JSON.stringify(report, null, 2)}\n`));
-      writeFileSync(join(dir, 'checks.json'), redactor.redact(`${JSON.stringify({ checks }, null, 2)}\n`));
+      // The outcomes were redacted field by field (checkOutcome in the batch reporter).
+      writeFileSync(join(dir, 'conformance.json'), `${JSON.stringify(report, null, 2)}\n`);
+      writeFileSync(join(dir, 'checks.json'), `${JSON.stringify({ checks }, null, 2)}\n`);
       results.set(p.fault.id, {
         id: p.fault.id, title: p.fault.title, breaks: p.fault.breaks, collateral: p.fault.collateral?.ids ?? [], grep: p.plan.grep,
         run: { ...runOf(p.fault), checks: checks.length }, ...judge(p.fault, report), durationMs: report.durationMs,
       });
     }
-    scrubDirectory(runsDir, redactor);
+    for (const line of endOfRunRedaction(runsDir, childEnv, 'self-validation').lines) out(line);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -2,14 +2,18 @@
 // tests of the redactor, then the proof: a whole run against the bundled reference server with
 // known secrets, searching every report file and every line printed.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { runMain } from '../commands/run.command.ts';
 import { loadProfile } from '../profile/load-profile.ts';
-import { REDACTED, Redactor, redactShapes, secretsFromEnv } from '../redaction/redact.ts';
-import { findSecrets, listFiles, scrubDirectory } from '../redaction/scrub-directory.ts';
+import { minimumSecretLength, REDACTED, Redactor, redactShapes, secretsFromEnv } from '../redaction/redact.ts';
+import { findSecrets, listFiles } from '../redaction/report-files.ts';
+import { endOfRunRedaction } from '../redaction/end-of-run.ts';
+import { SecretMatcher } from '../redaction/secret-matcher.ts';
+import { verifyReports } from '../redaction/verify-reports.ts';
+import { reporterEnv } from '../reporter/conformance.reporter.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const jwt = 'eyJhbGciOiJFUzI1NiIsImtpZCI6IjEifQ.eyJzdWIiOiJ1cy1jYy1jbGllbnQiLCJleHAiOjE3MDAwMDAwMDB9.c2lnbmF0dXJlLXNpZ25hdHVyZS1zaWduYXR1cmU';
@@ -51,14 +55,69 @@ void describe('redactor', () => {
     assert.deepEqual(secretsFromEnv({ TOKEN_CONFORMANCE_SECRET_A: 'one', OTHER: 'two', MINE: 'three', TOKEN_CONFORMANCE_SECRET_ENV: 'MINE' }).sort(), ['one', 'three']);
   });
 
-  void test('scrubDirectory rewrites every text file and findSecrets finds what is left', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tc-scrub-'));
-    mkdirSync(join(dir, 'sub'));
-    writeFileSync(join(dir, 'a.json'), `{"x":"super-secret-1"}`);
-    writeFileSync(join(dir, 'sub', 'b.txt'), `token ${jwt}`);
-    assert.equal(findSecrets(dir, ['super-secret-1', jwt]).length, 2);
-    scrubDirectory(dir, new Redactor(['super-secret-1']));
-    assert.deepEqual(findSecrets(dir, ['super-secret-1', jwt]), []);
+  void test(`values shorter than ${minimumSecretLength} characters are not redacted by value; by field name they are`, () => {
+    const r = new Redactor(['spec', 'admin12']);
+    assert.equal(r.redact('specs/grants/x.spec.ts admin12'), 'specs/grants/x.spec.ts admin12');
+    assert.equal(r.redact('client_secret=spec&x=1'), `client_secret=${REDACTED}&x=1`);
+  });
+
+  void test('a title that reads like a header is not a credential; a real one is', () => {
+    assert.equal(redactShapes('protected call: Authorization: Bearer › BEARER-002 x'), 'protected call: Authorization: Bearer › BEARER-002 x');
+    assert.equal(redactShapes('Authorization: Bearer abcdefgh12'), `Authorization: Bearer ${REDACTED}`);
+  });
+
+  void test('a value inside JSON text (a counterexample) is found in its escaped form, and the JSON stays valid', () => {
+    const secret = 'q"uo\\te-s3cret é';
+    const json = JSON.stringify([{ body: `x${secret}y`, end: `${secret}\\` }]);
+    const out = new Redactor([secret]).redact(json);
+    assert.doesNotThrow(() => JSON.parse(out), out);
+    assert.ok(!out.includes('s3cret'), out);
+  });
+
+  void test('the matcher finds every value, overlapping ones joined', () => {
+    const m = new SecretMatcher(['abcdefgh', 'defghijk', 'zzzzzzzz', 'bcd']);
+    assert.deepEqual(m.ranges('..abcdefghijk..zzzzzzzzz..bcd'), [[2, 13], [15, 24], [26, 29]]);
+    assert.deepEqual(new SecretMatcher([]).ranges('anything'), []);
+  });
+});
+
+void describe('end-of-run verification of a reports directory', () => {
+  const secret = 'super-secret-1';
+  const setup = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tc-verify-'));
+    mkdirSync(join(dir, 'allure-results'));
+    writeFileSync(join(dir, 'checks.json'), `${JSON.stringify({ checks: [{ title: `specs/a.spec.ts › a title naming ${secret}`, file: 'specs/a.spec.ts' }] }, null, 2)}\n`);
+    writeFileSync(join(dir, 'allure-results', 'r-result.json'), JSON.stringify({ name: `a title naming ${secret}`, steps: [{ statusDetails: { message: `got "x${secret}\\"` } }] }));
+    writeFileSync(join(dir, 'note.txt'), `line 1\nBearer ${jwt}\n`);
+    writeFileSync(join(dir, 'junit.xml'), `<testsuites>\n<testcase name="a title naming ${secret}">\n<failure message="got ${secret}"/>\n</testcase>\n</testsuites>\n`);
+    return dir;
+  };
+
+  void test('clean files are left alone, and a title that contains a secret value is not a finding', () => {
+    const dir = setup();
+    writeFileSync(join(dir, 'junit.xml'), `<testcase name="a title naming ${secret}"/>\n`);
+    rmSync(join(dir, 'allure-results'), { recursive: true });
+    rmSync(join(dir, 'note.txt'));
+    const before = readFileSync(join(dir, 'checks.json'), 'utf8');
+    const v = verifyReports(dir, [secret], { ownText: [`a title naming ${secret}`] });
+    assert.deepEqual([v.remaining, v.repaired], [[], []]);
+    assert.equal(readFileSync(join(dir, 'checks.json'), 'utf8'), before);
+  });
+
+  void test('JSON and line text are repaired structurally; XML is reported by file:line, exit 2', () => {
+    const dir = setup();
+    const env = { TOKEN_CONFORMANCE_SECRET_X: secret, [reporterEnv.seenTokens]: join(dir, 'none') };
+    const result = endOfRunRedaction(dir, env);
+    assert.equal(result.code, 2);
+    assert.equal(result.lines.filter((l) => l.includes('remains')).length, 1, result.lines.join('\n'));
+    assert.match(result.lines.find((l) => l.includes('remains'))!, /junit\.xml:3: a known secret value \(14 characters\) remains/);
+    assert.ok(result.lines.some((l) => /allure-results\/r-result\.json:1: a known secret value .* redacted there/.test(l)), result.lines.join('\n'));
+    assert.ok(result.lines.some((l) => /note\.txt:2: a JWT-shaped token .* redacted there/.test(l)), result.lines.join('\n'));
+    const allure = JSON.parse(readFileSync(join(dir, 'allure-results', 'r-result.json'), 'utf8')) as { name: string; steps: { statusDetails: { message: string } }[] };
+    assert.equal(allure.name, `a title naming ${secret}`, 'the title is kept');
+    assert.equal(allure.steps[0]!.statusDetails.message, `got "x${REDACTED}\\"`);
+    assert.equal(readFileSync(join(dir, 'note.txt'), 'utf8'), `line 1\nBearer ${REDACTED}\n`);
+    assert.equal(endOfRunRedaction(dir, env).lines.length, 1, 'a second pass finds only the XML finding');
   });
 });
 
