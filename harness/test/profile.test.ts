@@ -49,6 +49,10 @@ void describe('target profile validation', () => {
     { name: 'interpretation value not allowed', raw: { ...base, interpretations: { invalidClientStatus: 402 } }, expect: /^interpretations\.invalidClientStatus: / },
     { name: 'unknown interpretation key', raw: { ...base, interpretations: { noSuchChoice: 'x' } }, expect: /^interpretations\.noSuchChoice: unknown key/ },
     { name: 'structured interpretation checked against its schema', raw: { ...base, interpretations: { gatewayCodes: { matching: 'fuzzy' } } }, expect: /^interpretations\.gatewayCodes: must match the schema of OI-14/ },
+    { name: 'a code not produced that §7.2 does not list', raw: { ...base, interpretations: { gatewayCodes: { notProduced: ['000-1999'] } } }, expect: /^interpretations\.gatewayCodes: must match the schema of OI-14/ },
+    { name: '000-1020 declared not produced (§9 requires it)', raw: { ...base, interpretations: { gatewayCodes: { notProduced: ['000-1020'] } } }, expect: /^interpretations\.gatewayCodes: must match the schema of OI-14/ },
+    { name: 'a condition answered by a code that does not fit it', raw: { ...base, interpretations: { gatewayCodes: { conditions: { nonBearerScheme: '000-1202' } } } }, expect: /^interpretations\.gatewayCodes: must match the schema of OI-14/ },
+    { name: 'an unknown condition', raw: { ...base, interpretations: { gatewayCodes: { conditions: { expiredToken: '000-1202' } } } }, expect: /^interpretations\.gatewayCodes: must match the schema of OI-14/ },
     { name: 'missing CA file', raw: { ...base, caFile: './nope.pem' }, expect: /^caFile: file not found: / },
   ];
   for (const c of cases) {
@@ -62,6 +66,7 @@ void describe('target profile validation', () => {
 
   void test('accepts declared interpretations of every kind', () => {
     assert.deepEqual(problems({ ...base, interpretations: { invalidClientStatus: 401, unsupportedGrantError: 'invalid_request', passwordScopes: ['openid'], gatewayCodes: { matching: 'family' } } }), []);
+    assert.deepEqual(problems({ ...base, interpretations: { gatewayCodes: { notProduced: ['000-1000', '000-1200'], conditions: { nonBearerScheme: '000-1205', unknownToken: '000-1205', perSecondLimit: '000-2000' } } } }), []);
   });
 
   void test('a local profile may hold literal secrets and plain HTTP', () => {

@@ -1,6 +1,7 @@
 // The requirement catalogue against its schema and against the things it must cover.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { gatewayErrorCodes } from '../../schemas/gateway-error-codes.ts';
 import { createAjv, tokenErrorCodes, validate } from '../../schemas/index.ts';
@@ -112,6 +113,19 @@ void describe('requirement catalogue', () => {
     for (const prefix of ['LIMIT-AT-LIFETIME-', 'LIMIT-RT-LIFETIME-', 'LIMIT-RT-USES-', 'LIMIT-PWD-', 'LIMIT-RATE-', 'SEC-TLS-', 'VER-']) {
       assert.ok(requirements.some((r) => r.id.startsWith(prefix) && r.level === 'MUST'), `no MUST requirement ${prefix}nnn`);
     }
+  });
+
+  void test('the reference server cites no retired or unknown requirement ID', () => {
+    // A retired ID (AUTH-CLI-010, LIMIT-RATE-004) left in a comment or the README points readers at nothing.
+    const root = join(import.meta.dirname, '..', '..', 'reference-server');
+    const cited = /\b(?:TOKEN-REQ|TOKEN-RESP|GRANT-CC|GRANT-PW|GRANT-RT|AUTH-CLI|ERR-TOK|STATE(?:-[A-Z]+)+|BEARER|ERR-GW(?:-GEN)?|LIMIT(?:-[A-Z]+)+|SEC-TLS|VER)-[0-9]{3,4}\b/g;
+    const known = new Set(requirements.map((r) => r.id));
+    const unknown: string[] = [];
+    for (const entry of readdirSync(root, { recursive: true, encoding: 'utf8' })) {
+      if (entry.split(/[\\/]/).includes('node_modules') || !/\.(ts|md)$/.test(entry)) continue;
+      for (const id of readFileSync(join(root, entry), 'utf8').match(cited) ?? []) if (!known.has(id)) unknown.push(`${entry}: ${id}`);
+    }
+    assert.deepEqual(unknown, []);
   });
 
   void test('requirementById throws for an unknown ID', () => {

@@ -12,19 +12,23 @@ test.describe('gateway: credentials', () => {
     });
 
   for (const scheme of ['Basic', 'Token', 'Digest']) {
-    test(`ERR-GW-1201 a protected call with the ${scheme} scheme instead of Bearer gets 000-1201`,
+    test(`ERR-GW-1201 a protected call with the ${scheme} scheme instead of Bearer gets the code declared for it (reference 000-1201)`,
       requirement('ERR-GW-1201', needs('people')),
       async ({ target, tokenClient, api }, testInfo) => {
+        // OI-14 conditions.nonBearerScheme: no credentials (000-1201) or an unparseable one (000-1205).
+        const code = target.gatewayCodes().conditions.nonBearerScheme;
         const token = await gatewayToken(target, tokenClient, testInfo);
         const credential = scheme === 'Basic' ? Buffer.from('conformance:not-a-secret').toString('base64') : token;
-        await expect(await api.person('existing', { authorization: `${scheme} ${credential}` })).toBeGatewayError('000-1201');
+        await expect(await api.person('existing', { authorization: `${scheme} ${credential}` }), `declared nonBearerScheme=${code}`).toBeGatewayError(code);
       });
   }
 
-  test('ERR-GW-1202 a protected call with an unknown well-formed bearer token gets 000-1202',
+  test('ERR-GW-1202 a protected call with an unknown well-formed bearer token gets the code declared for it (reference 000-1202)',
     requirement('ERR-GW-1202', needs('people')),
-    async ({ api }) => {
-      await expect(await api.person('existing', { token: unknownToken() })).toBeGatewayError('000-1202');
+    async ({ target, api }) => {
+      // OI-14 conditions.unknownToken: a token that fails verification (000-1202) or one the target cannot parse as its own (000-1205).
+      const code = target.gatewayCodes().conditions.unknownToken;
+      await expect(await api.person('existing', { token: unknownToken() }), `declared unknownToken=${code}`).toBeGatewayError(code);
     });
 
   test('ERR-GW-1202 a protected call with a valid token altered in one character gets 000-1202',
@@ -61,9 +65,12 @@ test.describe('gateway: credentials', () => {
   test('ERR-GW-1200 a response that carries 000-1200 has the status the target declares for it',
     requirement('ERR-GW-1200', needs('people')),
     async ({ target, tokenClient, api }, testInfo) => {
-      // 000-1200 is never required: among the calls that could be refused with a 12xx code, any
-      // response that carries it must have the declared status.
-      const declared = target.interpretation<{ statuses?: Record<string, number> }>('gatewayCodes').statuses?.['000-1200'] ?? gatewayErrors['000-1200'].status;
+      // 000-1200 is never required and no condition of it is known (the reference interpretation
+      // declares it not produced, so a target that keeps that choice is NOT_APPLICABLE before this
+      // runs). A target that may send it: among the calls that could be refused with a 12xx code,
+      // a response that carries it must have the declared status. When none does, nothing was
+      // verified: SKIP, never PASS.
+      const declared = target.gatewayCodes().statuses['000-1200'] ?? gatewayErrors['000-1200'].status;
       const token = await gatewayToken(target, tokenClient, testInfo);
       const responses = [
         await api.person('existing'),
@@ -73,10 +80,9 @@ test.describe('gateway: credentials', () => {
         await api.person('existing', { authorization: 'Bearer' }),
         await api.person('existing', { authorization: `Bearer ${token} ${token}` }),
       ];
-      for (const res of responses) {
-        expect(res.status, `setup: each of these calls is refused — ${res.describe()}`).toBeGreaterThanOrEqual(400);
-        expect(res.gatewayCode === '000-1200' ? res.status : declared, `a 000-1200 has status ${declared} — ${res.describe()}`).toBe(declared);
-      }
+      const with1200 = responses.filter((res) => res.gatewayCode === '000-1200');
+      test.skip(with1200.length === 0, `none of ${responses.length} calls that could get a 12xx code got 000-1200 (answers: ${responses.map((r) => `${r.status} ${r.gatewayCode ?? '(no code)'}`).join(', ')}): nothing to verify`);
+      for (const res of with1200) expect(res.status, `a 000-1200 has status ${declared} — ${res.describe()}`).toBe(declared);
     });
 });
 

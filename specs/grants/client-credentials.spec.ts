@@ -36,8 +36,16 @@ test.describe('grant_type=client_credentials', () => {
       await test.step('a token is issued (declared unregisteredClient=token-issued)', async () => {
         await expect(res).toBeTokenSuccess();
       });
-      await test.step('the gateway refuses the token with 000-1100', async () => {
-        await expect(await api.person('existing', { token: res.accessToken! })).toBeGatewayError('000-1100');
+      // OI-14: a target that declares 000-1100 not produced still refuses the token (§5.3), with a code of its own.
+      const notProduced = target.gatewayCodeNotProduced('000-1100');
+      await test.step(notProduced ? 'the gateway refuses the token (000-1100 declared not produced)' : 'the gateway refuses the token with 000-1100', async () => {
+        const call = await api.person('existing', { token: res.accessToken! });
+        if (!notProduced) {
+          await expect(call).toBeGatewayError('000-1100');
+          return;
+        }
+        expect(call.status, `the token of an unregistered client is refused (4xx; ${notProduced}) — got ${call.describe()}`).toBeGreaterThanOrEqual(400);
+        expect(call.status, `the token of an unregistered client is refused (4xx; ${notProduced}) — got ${call.describe()}`).toBeLessThan(500);
       });
     });
 

@@ -2,7 +2,7 @@
 // seconds have elapsed; after a client_credentials token expired, only a new client_credentials
 // request gives a working token again.
 import { expect, needs, requirement, test, type TokenClient, type TokenSet } from '../../fixtures/index.ts';
-import { issuedBetween, moveToNoEarlierThan } from './token-timeline.ts';
+import { beyondSeconds, clockSkewSeconds, issuedBetween, moveToNoEarlierThan, moveToNoLaterThan, withinSeconds } from './token-timeline.ts';
 
 /** The two grants that issue an access token from scratch (spec §3 rows 1 and 2). */
 const issuingGrants: { grant: string; obtain: (tokenClient: TokenClient) => Promise<TokenSet> }[] = [
@@ -22,9 +22,9 @@ test.describe('access token: valid', () => {
 
 test.describe('access token: expired', () => {
   for (const { grant, obtain } of issuingGrants) {
-    test(`STATE-AT-EXP-001 a ${grant} access token is refused with 401 once expires_in seconds have elapsed`,
+    test(`STATE-AT-EXP-001 a ${grant} access token is refused with 401 once expires_in seconds (and the clock skew) have elapsed`,
       requirement('STATE-AT-EXP-001', needs('us', 'gateway')),
-      async ({ tokenClient, api, clock }) => {
+      async ({ tokenClient, api, clock, target }) => {
         const issued = await issuedBetween(clock, () => obtain(tokenClient));
         const token = issued.value;
 
@@ -33,21 +33,32 @@ test.describe('access token: expired', () => {
           expect(res.status, `setup: the fresh token is accepted — got ${res.describe()}`).toBe(200);
         });
 
-        await test.step(`refused at expires_in (${token.expires_in} s) + 1 s after issuance`, async () => {
-          await moveToNoEarlierThan(clock, issued, token.expires_in + 1);
+        // From below within the skew, then beyond it: the refusal is the expiry, not something else.
+        const skew = clockSkewSeconds(target);
+        const last = withinSeconds(target, token.expires_in);
+        if (last > 0) {
+          await test.step(`still accepted at expires_in (${token.expires_in} s) − skew (${skew} s) after issuance`, async () => {
+            await moveToNoLaterThan(clock, issued, last);
+            const res = await api.person('existing', { token: token.access_token });
+            expect(res.status, `setup: the token is accepted ${last} s after issuance, within its lifetime less the clock skew (LIMIT-AT-LIFETIME-001) — got ${res.describe()}`).toBe(200);
+          });
+        }
+
+        await test.step(`refused at expires_in (${token.expires_in} s) + skew (${skew} s) + 1 s after issuance`, async () => {
+          await moveToNoEarlierThan(clock, issued, beyondSeconds(target, token.expires_in));
           const res = await api.person('existing', { token: token.access_token });
-          expect(res.status, `the expired token is refused with 401 — got ${res.describe()}`).toBe(401);
+          expect(res.status, `the expired token is refused with 401 ${beyondSeconds(target, token.expires_in)} s after issuance — got ${res.describe()}`).toBe(401);
         });
       });
   }
 
   test('STATE-AT-EXP-002 after a client_credentials token expired, a new client_credentials request gives a token that is accepted',
     requirement('STATE-AT-EXP-002', needs('us', 'gateway')),
-    async ({ tokenClient, api, clock }) => {
+    async ({ tokenClient, api, clock, target }) => {
       const issued = await issuedBetween(clock, () => tokenClient.obtain.clientCredentials({ region: 'us', client: 'usClient' }));
 
-      await test.step('the first token expires', async () => {
-        await moveToNoEarlierThan(clock, issued, issued.value.expires_in + 1);
+      await test.step('the first token expires (expires_in + clock skew + 1 s)', async () => {
+        await moveToNoEarlierThan(clock, issued, beyondSeconds(target, issued.value.expires_in));
         const res = await api.person('existing', { token: issued.value.access_token });
         expect(res.status, `setup: the first token is no longer accepted once expired — got ${res.describe()}`).not.toBe(200);
       });

@@ -6,8 +6,19 @@
 import { expect, markNotApplicable, needs, requirement, test } from '../../fixtures/index.ts';
 import { obtainPasswordTokens, obtainRefreshed } from './password-tokens.ts';
 import {
-  clockSkewSeconds, issuedBetween, moveToNoEarlierThan, refreshTokenAnchorSeconds, refreshTokenValiditySeconds,
+  beyondSeconds, clockSkewSeconds, issuedBetween, moveToNoEarlierThan, refreshTokenAnchorSeconds, refreshTokenValiditySeconds,
 } from './token-timeline.ts';
+
+test.describe('grant_type=refresh_token: unused', () => {
+  test('STATE-RT-UNUSED-003 the access token returned by a refresh is accepted by the protected endpoint',
+    requirement('STATE-RT-UNUSED-003', needs('us', 'gateway')),
+    async ({ tokenClient, api }) => {
+      const first = await obtainPasswordTokens(tokenClient, 'user');
+      const refreshed = await obtainRefreshed(tokenClient, first.refresh_token);
+      const res = await api.person('existing', { token: refreshed.access_token });
+      expect(res.status, `the refreshed access token is accepted (§3 row 4: a new access token is issued) — got ${res.describe()}`).toBe(200);
+    });
+});
 
 test.describe('grant_type=refresh_token: used', () => {
   test('STATE-RT-USED-001 a refresh token already used for a successful refresh is refused with invalid_grant',
@@ -106,14 +117,15 @@ test.describe('grant_type=refresh_token: expiry (OI-4 refreshTokenAnchor)', () =
     async ({ tokenClient, api, clock, target }) => {
       const issued = await issuedBetween(clock, () => obtainPasswordTokens(tokenClient, 'user'));
       const { expires_in: expiresIn } = issued.value;
-      const accessTokenGone = issued.to + (expiresIn + 1) * 1000;
+      // Past the access token's end by the clock skew, before the refresh token's end by the skew.
+      const accessTokenGone = issued.to + beyondSeconds(target, expiresIn) * 1000;
       const refreshTokenLast = issued.from + (refreshTokenAnchorSeconds(target, expiresIn) + refreshTokenValiditySeconds - clockSkewSeconds(target)) * 1000;
       if (accessTokenGone > refreshTokenLast) {
         markNotApplicable(test.info(), `with refreshTokenAnchor=${target.interpretation<string>('refreshTokenAnchor')} and expires_in ${expiresIn} s the refresh token ends no later than its access token`);
       }
 
-      await test.step(`the access token expires (expires_in ${expiresIn} s + 1 s)`, async () => {
-        await moveToNoEarlierThan(clock, issued, expiresIn + 1);
+      await test.step(`the access token expires (expires_in ${expiresIn} s + skew ${clockSkewSeconds(target)} s + 1 s)`, async () => {
+        await moveToNoEarlierThan(clock, issued, beyondSeconds(target, expiresIn));
         const res = await api.person('existing', { token: issued.value.access_token });
         expect(res.status, `setup: the access token is no longer accepted — got ${res.describe()}`).not.toBe(200);
       });
@@ -127,8 +139,8 @@ test.describe('grant_type=refresh_token: expiry (OI-4 refreshTokenAnchor)', () =
     async ({ tokenClient, clock, target }) => {
       const issued = await issuedBetween(clock, () => obtainPasswordTokens(tokenClient, 'user'));
       const end = refreshTokenAnchorSeconds(target, issued.value.expires_in) + refreshTokenValiditySeconds;
-      await test.step(`move to ${end} s + 1 s after issuance (anchor ${target.interpretation<string>('refreshTokenAnchor')})`, async () => {
-        await moveToNoEarlierThan(clock, issued, end + 1);
+      await test.step(`move to ${end} s + skew ${clockSkewSeconds(target)} s + 1 s after issuance (anchor ${target.interpretation<string>('refreshTokenAnchor')})`, async () => {
+        await moveToNoEarlierThan(clock, issued, beyondSeconds(target, end));
       });
       await test.step('refresh with the expired refresh token', async () => {
         await expect(await tokenClient.refresh(issued.value.refresh_token, { region: 'us' })).toBeTokenError('invalid_grant');

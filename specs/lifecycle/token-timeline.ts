@@ -41,6 +41,20 @@ export function clockSkewSeconds(target: Target): number {
   return target.profile.expectations.clockSkewSeconds;
 }
 
+/**
+ * A moment clearly beyond a lifetime of `seconds`: past it by the declared clock skew plus 1 s, so
+ * that a target that accepts a token up to `clockSkewSeconds` after its end (jose's clockTolerance,
+ * say) is not judged as if it never expired.
+ */
+export function beyondSeconds(target: Target, seconds: number): number {
+  return seconds + clockSkewSeconds(target) + 1;
+}
+
+/** The last moment clearly inside a lifetime of `seconds`: before its end by the declared clock skew. */
+export function withinSeconds(target: Target, seconds: number): number {
+  return seconds - clockSkewSeconds(target);
+}
+
 export type RefreshTokenAnchor = 'access-token-expiry' | 'access-token-issuance';
 
 /**

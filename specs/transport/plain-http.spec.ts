@@ -1,8 +1,11 @@
 // SEC-TLS-002: the target's plain-HTTP address (profile plainHttpUrl) yields neither a token nor
-// resource data. A refused connection, a 4xx or a redirect all pass; so does any other answer that
-// carries no token and no resource. Credentials never travel over plain HTTP to a target that is
-// not a local throw-away (the sender refuses): such a target is sent made-up credentials, which
-// still show whether the address serves the token and resource paths at all.
+// resource data, and does not serve the token endpoint or the gateway at all. Credentials never
+// travel over plain HTTP to a target that is not a local throw-away (the sender refuses): such a
+// target is sent made-up credentials. Those cannot yield a token, so the check also looks at what
+// the answer is: a refused connection, a redirect, or a refusal that carries neither an OAuth
+// token error nor a gateway code passes; an OAuth error (`invalid_client` for the made-up client)
+// or a gateway code (000-1202 for the made-up token) shows the address evaluated the request over
+// plain HTTP, and fails.
 import { expect, requirement, test } from '../../fixtures/index.ts';
 import type { RawHttp, Region, Target, TokenClient } from '../../fixtures/index.ts';
 import { tokenPaths } from '../../fixtures/target.ts';
@@ -34,6 +37,24 @@ async function accessTokenFor(target: Target, tokenClient: TokenClient): Promise
 }
 
 const isSuccess = (status: number) => status >= 200 && status < 300;
+const isRedirect = (status: number) => status >= 300 && status < 400;
+
+/** The RFC 6749 §5.2 error codes: a body carrying one was written by a token endpoint. */
+const oauthErrors = ['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope'];
+
+/** The `error` member of a JSON body, when it is an RFC 6749 §5.2 code. */
+function oauthError(text: string): string | undefined {
+  try {
+    const body = JSON.parse(text) as unknown;
+    const error = typeof body === 'object' && body !== null ? (body as { error?: unknown }).error : undefined;
+    return typeof error === 'string' && oauthErrors.includes(error) ? error : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The first 000-nnnn gateway code in a body. */
+const gatewayCodeIn = (text: string): string | undefined => /\b000-\d{4}\b/.exec(text)?.[0];
 
 const plainUrl = (target: Target, path: string) => target.profile.plainHttpUrl!.replace(/\/+$/, '') + path;
 
@@ -53,6 +74,9 @@ test.describe('transport: plain HTTP', () => {
         if (out.error !== undefined) return; // no connection: nothing was issued
         expect(out.text.includes('access_token'), `no access_token in the answer (HTTP ${out.status})`).toBe(false);
         expect(isSuccess(out.status!), `no success answer (HTTP ${out.status})`).toBe(false);
+        if (isRedirect(out.status!)) return;
+        const error = oauthError(out.text);
+        expect(error, `the plain-HTTP token path is not served: HTTP ${out.status} with the token-endpoint error "${error}" shows the ${target.local ? '' : 'made-up '}client credentials were evaluated over plain HTTP`).toBeUndefined();
       });
   }
 
@@ -68,5 +92,8 @@ test.describe('transport: plain HTTP', () => {
       });
       if (out.error !== undefined) return; // no connection: no resource data
       expect(isSuccess(out.status!), `no resource data (HTTP ${out.status})`).toBe(false);
+      if (isRedirect(out.status!)) return;
+      const code = gatewayCodeIn(out.text);
+      expect(code, `the gateway is not served over plain HTTP: HTTP ${out.status} with gateway code ${code} shows the ${target.local ? '' : 'made-up '}token was evaluated over plain HTTP`).toBeUndefined();
     });
 });

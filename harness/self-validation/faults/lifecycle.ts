@@ -121,6 +121,17 @@ export const lifecycleFaults: Fault[] = [
     }),
   },
   {
+    id: 'refreshed-token-refused-by-api', title: 'the protected API refuses the access tokens that refreshes return', breaks: ['STATE-RT-UNUSED-003'],
+    create: () => ({
+      onResponse(res, req, ctx) {
+        const body = isToken(ctx) && grantOf(req) === 'refresh_token' ? tokenBody(res) : undefined;
+        if (body) ctx.state.set(`refreshed:${String(body.access_token)}`, true);
+        return res;
+      },
+      onRequest: (req, ctx) => (ctx.kind === 'gateway' && ctx.state.has(`refreshed:${bearerOf(req) ?? ''}`) ? { respond: gatewayUnauthorized() } : req),
+    }),
+  },
+  {
     id: 'pw-grant-replayed-while-unused', title: 'a second password grant while the first refresh token is unused returns the first response again', breaks: ['STATE-PW-002'],
     create: () => ({
       async onRequest(req, ctx) {

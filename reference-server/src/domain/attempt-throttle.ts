@@ -1,5 +1,5 @@
 // Brute-force protection at the token endpoint (RFC 6749 §4.3.2 for passwords, §2.3.1 for client
-// secrets; LIMIT-RATE-003, AUTH-CLI-010). Consecutive failed attempts are counted per principal:
+// secrets; LIMIT-RATE-003 for passwords, client secrets uncatalogued). Consecutive failed attempts are counted per principal:
 // per username as presented for the password grant, per client_id for client authentication.
 // At the threshold the principal is locked for the lock window of the injected clock; while it
 // is locked every attempt is refused before any secret is verified (so the right password is

@@ -1,4 +1,4 @@
-// Brute-force protection (LIMIT-RATE-003, AUTH-CLI-010): consecutive failures per username and per
+// Brute-force protection (LIMIT-RATE-003; RFC 6749 §2.3.1 for client secrets): consecutive failures per username and per
 // client_id lock that principal for the lock window of the injected clock; while locked even the
 // right credentials are refused (TooManyAttempts: 429); a verified credential ends the run.
 import assert from 'node:assert/strict';

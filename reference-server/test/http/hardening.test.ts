@@ -1,5 +1,5 @@
-// The advisory behaviours at the HTTP edge: the brute-force lock's 429 (LIMIT-RATE-003,
-// AUTH-CLI-010), HSTS on every HTTPS answer and never over plain HTTP (SEC-TLS-005), and access
+// The advisory behaviours at the HTTP edge: the brute-force lock's 429 (LIMIT-RATE-003;
+// client secrets: RFC 6749 §2.3.1), HSTS on every HTTPS answer and never over plain HTTP (SEC-TLS-005), and access
 // tokens of a revoked refresh-token family refused by the gateway (STATE-RT-FAMILY-002).
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
