@@ -30,7 +30,7 @@ test.describe('client authentication: HTTP Basic', () => {
           kind: clientCredentialsKind(region),
           label: `client_credentials at ${R} with HTTP Basic`,
         });
-        await expect(res, 'client authenticated by HTTP Basic only').toBeTokenSuccess();
+        await expect(res, 'client authenticated by HTTP Basic only').toBeTokenIssued();
       });
 
     test(`AUTH-CLI-003 at ${R} a wrong client_secret sent by HTTP Basic is refused with 401 invalid_client and a Basic challenge`,

@@ -34,7 +34,7 @@ test.describe('grant_type=client_credentials', () => {
         return;
       }
       await test.step('a token is issued (declared unregisteredClient=token-issued)', async () => {
-        await expect(res).toBeTokenSuccess();
+        await expect(res).toBeTokenIssued();
       });
       // OI-14: a target that declares 000-1100 not produced still refuses the token (§5.3), with a code of its own.
       const notProduced = target.gatewayCodeNotProduced('000-1100');
@@ -94,7 +94,7 @@ test.describe('grant_type=client_credentials', () => {
       for (const { label, region, client } of cases) {
         await test.step(`${label} (declared crossRegionCredentials=${declared})`, async () => {
           const res = await tokenClient.clientCredentials({ region, client });
-          if (declared === 'accepted') await expect(res).toBeTokenSuccess();
+          if (declared === 'accepted') await expect(res).toBeTokenIssued();
           else await expect(res).toBeTokenError('invalid_client');
         });
       }

@@ -48,7 +48,7 @@ test.describe('grant_type=refresh_token', () => {
       const first = await freshTokens(tokenClient);
       expect(first.scope, 'setup: the password grant returns a scope').toBeTruthy();
       const res = await tokenClient.refresh(first.refresh_token, { region: 'us', client: 'usPasswordClient' });
-      await expect(res).toBeTokenSuccess();
+      await expect(res).toBeTokenIssued();
       expect(scopeSet(res.scope), `scope "${res.scope ?? '(none)'}" as a set, original "${first.scope}"`).toEqual(scopeSet(first.scope));
     });
 
@@ -69,7 +69,7 @@ test.describe('grant_type=refresh_token', () => {
       expect(original.length, `setup: the password grant returns at least two scope values — got "${first.scope ?? '(none)'}"`).toBeGreaterThanOrEqual(2);
       const requested = original.slice(0, -1);
       const res = await tokenClient.refresh(first.refresh_token, { region: 'us', client: 'usPasswordClient', extra: { scope: requested.join(' ') } });
-      await expect(res).toBeTokenSuccess();
+      await expect(res).toBeTokenIssued();
       expect(scopeSet(res.scope), `scope "${res.scope ?? '(none)'}" as a set, requested "${requested.join(' ')}"`).toEqual(requested);
     });
 
@@ -136,7 +136,7 @@ test.describe('grant_type=refresh_token', () => {
       if (declared === 'supported') {
         const first = await freshTokens(tokenClient, { region: 'eu', client: 'euClient' });
         const res = await tokenClient.refresh(first.refresh_token, { region: 'eu', client: 'euClient' });
-        await expect(res, 'declared euOtherGrants=supported').toBeTokenSuccess();
+        await expect(res, 'declared euOtherGrants=supported').toBeTokenIssued();
         return;
       }
       // No EU refresh token can exist: present a fresh, unused US one with the EU client.
@@ -156,7 +156,7 @@ test.describe('grant_type=refresh_token', () => {
         expect(refused.status, `setup: the refusal is an error status — got ${refused.describe()}`).toBeGreaterThanOrEqual(400);
       });
       await test.step('the same refresh token with the right credentials succeeds', async () => {
-        await expect(await tokenClient.refresh(first.refresh_token, { region: 'us', client: 'usPasswordClient' })).toBeTokenSuccess();
+        await expect(await tokenClient.refresh(first.refresh_token, { region: 'us', client: 'usPasswordClient' })).toBeTokenIssued();
       });
     });
 });

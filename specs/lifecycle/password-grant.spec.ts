@@ -19,7 +19,7 @@ test.describe('grant_type=password: lifecycle', () => {
 
       await test.step('repeat the full password grant (the first refresh token stays unused)', async () => {
         const second = await tokenClient.password({ region: 'us', user: 'user' });
-        await expect(second).toBeTokenSuccess();
+        await expect(second).toBeTokenIssued();
         expect(second.accessToken === first.access_token, 'a new access token (not the first one again)').toBe(false);
         expect(second.refreshToken !== undefined, 'the response carries a refresh_token').toBe(true);
         expect(second.refreshToken === first.refresh_token, 'a new refresh token (not the first one again)').toBe(false);

@@ -14,7 +14,7 @@ test.describe('limit: refresh token uses (1)', () => {
 
         const succeeded = responses.filter((r) => r.status === 200);
         expect(succeeded.length, `exactly one of ${concurrent} concurrent refreshes succeeds — statuses ${responses.map((r) => r.status).join(', ')}`).toBe(1);
-        await expect(succeeded[0]!, 'the one success is a token response').toBeTokenSuccess();
+        await expect(succeeded[0]!, 'the one success is a token response').toBeTokenIssued();
         for (const [i, refused] of responses.filter((r) => r.status !== 200).entries()) {
           await expect.soft(refused, `refused refresh #${i + 1}`).toBeTokenError('invalid_grant');
         }
