@@ -117,12 +117,13 @@ export function json(response: LightMyRequestResponse): Record<string, unknown> 
 export type Attempt = { ok: true; body: TokenResponseBody } | { ok: false; error: OAuthError };
 
 /** Calls the domain's token service directly (no HTTP). */
-export async function attempt(services: Services, params: Record<string, string>, options: { region?: 'us' | 'eu'; authorization?: PresentedAuthorization } = {}): Promise<Attempt> {
+export async function attempt(services: Services, params: Record<string, string>, options: { region?: 'us' | 'eu'; authorization?: PresentedAuthorization; source?: string } = {}): Promise<Attempt> {
   try {
     const result = await services.tokenService.handle({
       region: options.region ?? 'us',
       params: new Map(Object.entries(params)),
       authorization: options.authorization ?? { kind: 'none' },
+      ...(options.source !== undefined && { source: options.source }),
     });
     return { ok: true, body: result.body };
   } catch (error) {

@@ -25,6 +25,7 @@ import { csrfTokenMatches, endSession, resumeSession, startSession } from '../do
 import { signIn } from '../domain/portal/sign-in.ts';
 import { passwordPolicyRules } from '../domain/password-policy.ts';
 import { FormBodyError, isFormContentType, parseFormBody } from '../http/form-body.ts';
+import { sourceOf } from '../http/source-address.ts';
 import { SESSION_COOKIE, SIGN_IN_COOKIE, clearCookie, readCookies, setCookie } from './cookies.ts';
 import type { SafeHtml } from './html.ts';
 import {
@@ -204,7 +205,7 @@ export function portalRoutes(app: FastifyInstance, options: PortalRoutesOptions)
     const username = (form.get('username') ?? '').trim();
     let user: User;
     try {
-      user = await signIn(deps, username, form.get('password') ?? '');
+      user = await signIn(deps, username, form.get('password') ?? '', sourceOf(request.ip));
     } catch (error) {
       if (!(error instanceof PortalRefusal)) throw error;
       // Never the presented user name: a password typed into the wrong field would land in the log.
