@@ -8,6 +8,8 @@
 //     and the gateway decide it (their JSON, their headers).
 //   - `CONNECT` (`connect`): Node would close the socket without a word; the gateway answers
 //     400 `000-1002` (an authority-form target) and closes the connection.
+//   - a client that half-closes after its request: answered, then the connection ends (Node would
+//     abort the request in flight).
 // And what is left of a body after the answer (`limitBodyAfterAnswer`): a refused body is never
 // read to its end. The server keeps discarding at most `lingerBytes` more (so a client still
 // sending a moderately oversized body reads the answer instead of a reset) and then closes the
@@ -28,14 +30,21 @@ export interface EdgeOptions {
 }
 
 export function handleEdgeEvents(app: FastifyInstance, options: EdgeOptions): void {
-  const server: Server = app.server;
+  const server: Server & { httpAllowHalfOpen?: boolean } = app.server;
+  // A client may half-close its side once the request is sent (shutdown(SHUT_WR)); Node would then
+  // abort the request in flight and close without an answer (seen by the fuzz stage). Half-open,
+  // the answer still goes out and the connection ends after it.
+  server.httpAllowHalfOpen = true;
   const serve = (request: IncomingMessage, response: ServerResponse): void => {
     server.emit('request', request, response);
   };
   server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
-    const declared = Number(request.headers['content-length']);
-    // Over the limit: no 100, so a well-behaved client never sends the body it would waste.
-    if (!(declared > options.bodyLimit)) response.writeContinue();
+    const declared = Number(request.headers['content-length'] ?? '0');
+    const chunked = request.headers['transfer-encoding'] !== undefined;
+    // 100 only for a body the server would read: none over the limit (a well-behaved client then
+    // never sends the body it would waste), none without a body at all (an interim answer to a
+    // bodiless HEAD confused the answer after it).
+    if ((chunked || declared > 0) && !(declared > options.bodyLimit)) response.writeContinue();
     serve(request, response);
   });
   server.on('checkExpectation', serve);

@@ -113,6 +113,27 @@ void describe('what Node and Fastify would answer on their own (plain HTTP, loop
     assert.equal(small.status, 400);
   });
 
+  void test('a client that half-closes after its request still gets the answer (also when the answer takes a while)', async () => {
+    const form = 'grant_type=client_credentials&client_id=ghost&client_secret=x';
+    const { access_token: token } = JSON.parse((await t.token({ grant_type: 'client_credentials', client_id: 'us-cc-client', client_secret: 'us-cc-secret.sandbox~0001' })).body) as { access_token: string };
+    for (const request of [
+      // A token request (a scrypt verification: the answer comes well after the client's FIN).
+      `POST ${US_TOKEN} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${form.length}\r\nConnection: close\r\n\r\n${form}`,
+      // Found by the fuzz stage: Node aborted this one (a token to verify, no body) on the FIN.
+      `HEAD /v1/people/search?= HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nX-Junk: ?cp^|#L"+H@\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`,
+      `GET /v1/people/search?= HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`,
+    ]) {
+      const socket = await open();
+      const answer = new Promise<string>((resolve) => {
+        let data = '';
+        socket.on('data', (chunk: Buffer) => { data += chunk.toString('latin1'); });
+        socket.on('close', () => resolve(data));
+      });
+      socket.end(request);
+      assert.match(await answer, /^HTTP\/1\.1 4\d\d /, request.slice(0, 40));
+    }
+  });
+
   void test('CONNECT: 400 000-1002 in JSON, then the connection is closed', async () => {
     const r = await send('CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n');
     assert.equal(r.status, 400, r.head);
