@@ -257,7 +257,8 @@ export const failures = (s: FuzzSummary): number => s.byVerdict.hang + s.byVerdi
 function codeOf(body: Buffer): string {
   try {
     const parsed = JSON.parse(body.toString('utf8')) as { code?: unknown; error?: unknown };
-    return String(parsed.code ?? parsed.error ?? 'other');
+    const code = parsed.code ?? parsed.error;
+    return typeof code === 'string' ? code : 'other';
   } catch {
     return 'none';
   }
