@@ -6,8 +6,10 @@
 // (no answer within `--wait-seconds`), the statuses and the server's RSS. Exits 0 when there is
 // none of the three, 1 otherwise (or when the server died), 2 on bad arguments. `--long-ids N`
 // then sends N token requests with 60,000-character client ids and usernames and reports the
-// store's growth (the file and its WAL).
+// store's growth (the file and its WAL); `--strangers N` sends N wrong-secret requests for a
+// client's id from 127.0.0.2 while the client asks for tokens from 127.0.0.1.
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -35,11 +37,12 @@ async function main(): Promise<number> {
       seed: { type: 'string', default: '1' },
       'wait-seconds': { type: 'string', default: '30' },
       'long-ids': { type: 'string', default: '0' },
+      strangers: { type: 'string', default: '0' },
       help: { type: 'boolean', default: false },
     },
   });
   if (values.help) {
-    console.log('Usage: fuzz.ts [--requests 10000] [--concurrency 16] [--seed 1] [--wait-seconds 30] [--long-ids N]');
+    console.log('Usage: fuzz.ts [--requests 10000] [--concurrency 16] [--seed 1] [--wait-seconds 30] [--long-ids N] [--strangers N]');
     return 0;
   }
   const count = numberOption('requests', values.requests, 1, 10_000_000);
@@ -47,6 +50,7 @@ async function main(): Promise<number> {
   const seed = numberOption('seed', values.seed, 0, 2 ** 31 - 1);
   const waitMs = numberOption('wait-seconds', values['wait-seconds'], 1, 3600) * 1000;
   const longIds = numberOption('long-ids', values['long-ids'], 0, 1_000_000);
+  const strangers = numberOption('strangers', values.strangers, 0, 1_000_000);
 
   const dir = mkdtempSync(join(tmpdir(), 'tc-fuzz-'));
   const dataFile = join(dir, 'fuzz.sqlite');
@@ -79,6 +83,8 @@ async function main(): Promise<number> {
     for (const example of summary.examples) console.log(`  ${example}`);
     const growth = await longIdRun(origin, dataFile, longIds);
     if (growth !== undefined) console.log(`  ${longIds} token requests with 60,000-character client ids and usernames: ${growth.answers}; store ${growth.beforeKiB} KiB → ${growth.afterKiB} KiB`);
+    const stranger = await strangerRun(origin, strangers);
+    if (stranger !== undefined) console.log(`  ${strangers} wrong-secret requests for ${credentials.clientId} from 127.0.0.2: ${stranger.strangerAnswers}; meanwhile the client from 127.0.0.1: ${stranger.clientAnswers}`);
     const alive = await fetch(`${origin}/.well-known/jwks.json`).then((r) => r.status === 200, () => false);
     if (!alive) console.log('  the server no longer answers');
     return failures(summary) === 0 && alive ? 0 : 1;
@@ -86,6 +92,34 @@ async function main(): Promise<number> {
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * A stranger (source address 127.0.0.2) sends `count` wrong secrets for the client's id while the
+ * client (127.0.0.1) asks for a token after every 10 of them: the client must get every one.
+ */
+async function strangerRun(origin: string, count: number): Promise<{ strangerAnswers: string; clientAnswers: string } | undefined> {
+  if (count === 0) return undefined;
+  const tally = (map: Map<string, number>, key: string): void => { map.set(key, (map.get(key) ?? 0) + 1); };
+  const strangerAnswers = new Map<string, number>();
+  const clientAnswers = new Map<string, number>();
+  // node:http, whose localAddress picks the source address (undici's connector does not pass it on).
+  const ask = (localAddress: string, secret: string): Promise<string> => new Promise((resolve, reject) => {
+    const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: credentials.clientId, client_secret: secret }).toString();
+    const call = httpRequest(`${origin}${US_TOKEN}`, { method: 'POST', localAddress, headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) } }, (answer) => {
+      let text = '';
+      answer.on('data', (chunk: Buffer) => { text += chunk.toString(); });
+      answer.on('end', () => resolve(answer.statusCode === 200 ? '200 token' : `${answer.statusCode} ${String((JSON.parse(text) as { error?: unknown }).error)}`));
+    });
+    call.on('error', reject);
+    call.end(body);
+  });
+  for (let i = 0; i < count; i += 1) {
+    tally(strangerAnswers, await ask('127.0.0.2', `guess-${i}`));
+    if (i % 10 === 9) tally(clientAnswers, await ask('127.0.0.1', credentials.clientSecret));
+  }
+  const show = (map: Map<string, number>): string => [...map].map(([k, n]) => `${k}×${n}`).join(', ');
+  return { strangerAnswers: show(strangerAnswers), clientAnswers: show(clientAnswers) };
 }
 
 /** The store file and its WAL, KiB. */
