@@ -1,4 +1,5 @@
-// The memory rows: one fresh reference server (store file in a temporary directory), its RSS idle,
+// The memory rows: a server started as a user starts `serve` (without the suite's environment),
+// its RSS idle and after `tokens` tokens; then one fresh reference server (store file in a temporary directory), its RSS idle,
 // after `tokens` client_credentials tokens, and after a refresh-heavy run of `refreshes` refreshes
 // along rotating chains; the store's growth per refresh token issued (from the file's page count);
 // and the purge proof: move the test clock past the refresh tokens' expiry and the purge grace,
@@ -22,8 +23,11 @@ export interface MemoryOptions {
 
 export interface MemoryResult {
   idleRssMiB: number;
-  /** Idle RSS of a server started without the suite's environment (no glibc mmap threshold). */
+  /** Idle RSS of a server started without the suite's environment (no glibc mmap threshold), as a user starts `serve`. */
   idleRssPlainEnvMiB: number;
+  /** The same server's RSS after `tokens` client_credentials tokens. */
+  afterTokensRssPlainEnvMiB: number;
+  plainTokenRun: LoadResult;
   afterTokensRssMiB: number;
   afterRefreshRssMiB: number;
   tokenRun: LoadResult;
@@ -44,9 +48,16 @@ const PURGE_GRACE_S = 3600;
 export async function measureMemory(o: MemoryOptions): Promise<MemoryResult> {
   const plain = await startReferenceServer({ root: o.root, dataFile: join(o.tempDir, 'memory-plain.sqlite'), cpu: o.cpu, suiteEnvironment: false });
   let idleRssPlainEnvMiB: number;
+  let afterTokensRssPlainEnvMiB: number;
+  let plainTokenRun: LoadResult;
   try {
     await delay(2000);
     idleRssPlainEnvMiB = plain.rssMiB();
+    plainTokenRun = await runLoad({
+      origin: plain.listening.baseUrl, connections: o.connections, warmupMs: 0, bound: { requests: o.tokens },
+      createWorker: () => Promise.resolve(tokenRequestWorker(US_TOKEN, { grant_type: 'client_credentials', ...cred.usCc }, { alg: 'EdDSA', refreshToken: false })),
+    });
+    afterTokensRssPlainEnvMiB = plain.rssMiB();
   } finally {
     await plain.stop();
   }
@@ -85,7 +96,7 @@ export async function measureMemory(o: MemoryOptions): Promise<MemoryResult> {
     const rowsAfter = readStoreStats(dataFile).refreshTokenRows;
     await postJson(`${origin}/__test/clock`, { reset: true });
     return {
-      idleRssMiB, idleRssPlainEnvMiB, afterTokensRssMiB, afterRefreshRssMiB, tokenRun, refreshRun, storeBefore, storeAfter, bytesPerRefreshToken,
+      idleRssMiB, idleRssPlainEnvMiB, afterTokensRssPlainEnvMiB, plainTokenRun, afterTokensRssMiB, afterRefreshRssMiB, tokenRun, refreshRun, storeBefore, storeAfter, bytesPerRefreshToken,
       purge: { rowsBefore: storeAfter.refreshTokenRows, purged: Number(purgeAnswer.refreshTokens), rowsAfter, advancedSeconds },
     };
   } finally {

@@ -72,7 +72,7 @@ export function goalLines(run: BenchRun): GoalLine[] {
   ];
   const memory = run.memory && !('failure' in run.memory) ? run.memory : undefined;
   lines.push(memory
-    ? { goal: `RSS after ${fmt(memory.tokenRun.requests)} tokens < 200 MiB`, measured: `${fmt(memory.afterTokensRssMiB, 1)} MiB`, met: memory.tokenRun.errors === 0 && memory.afterTokensRssMiB < 200 }
+    ? { goal: `RSS after ${fmt(memory.tokenRun.requests)} tokens < 200 MiB (suite environment / plain \`serve\`)`, measured: `${fmt(memory.afterTokensRssMiB, 1)} / ${fmt(memory.afterTokensRssPlainEnvMiB, 1)} MiB`, met: memory.tokenRun.errors === 0 && memory.plainTokenRun.errors === 0 && Math.max(memory.afterTokensRssMiB, memory.afterTokensRssPlainEnvMiB) < 200 }
     : { goal: 'RSS after 1 million tokens < 200 MiB', measured: 'not measured', met: undefined });
   const start = run.timings.find((t) => t.command.includes('--start-reference'));
   lines.push(start
@@ -139,6 +139,7 @@ export function renderResults(run: BenchRun): string {
       '|---|---:|',
       `| RSS idle (2 s after start) | ${fmt(m.idleRssMiB, 1)} MiB |`,
       `| RSS idle, started without \`MALLOC_MMAP_THRESHOLD_\` | ${fmt(m.idleRssPlainEnvMiB, 1)} MiB |`,
+      `| RSS after ${fmt(m.plainTokenRun.requests)} client_credentials tokens, started without \`MALLOC_MMAP_THRESHOLD_\` (${fmt(m.plainTokenRun.throughput)} req/s${runNote(m.plainTokenRun)}) | ${fmt(m.afterTokensRssPlainEnvMiB, 1)} MiB |`,
       `| RSS after ${fmt(m.tokenRun.requests)} client_credentials tokens (${fmt(m.tokenRun.throughput)} req/s${runNote(m.tokenRun)}) | ${fmt(m.afterTokensRssMiB, 1)} MiB |`,
       `| RSS after a refresh-heavy run: ${fmt(m.refreshRun.requests)} refreshes (${fmt(m.refreshRun.throughput)} req/s${runNote(m.refreshRun)}) | ${fmt(m.afterRefreshRssMiB, 1)} MiB |`,
       `| store in use before / after the refresh run (page_count − freelist) | ${fmt((m.storeBefore.bytes - m.storeBefore.freeBytes) / 1048576, 1)} / ${fmt((m.storeAfter.bytes - m.storeAfter.freeBytes) / 1048576, 1)} MiB |`,

@@ -28,12 +28,12 @@ void describe('serve options', () => {
     assert.equal(c.seedExplicit, false);
     assert.equal(c.clientCredentialsLifetimeSeconds, 3600);
     assert.equal(c.passwordLifetimeSeconds, 604_800);
-    assert.deepEqual(c.lockout, { userFailures: 10, clientFailures: 50, lockSeconds: 900 });
+    assert.deepEqual(c.lockout, { userFailures: 10, clientFailures: 50, lockSeconds: 900, sourceFailures: 1000 });
   });
 
   void test('brute-force lock options: flags and variables', () => {
-    assert.deepEqual(parse(['--lockout-user', '5', '--lockout-client=20', '--lockout-seconds', '60']).lockout, { userFailures: 5, clientFailures: 20, lockSeconds: 60 });
-    assert.deepEqual(parse([], { TC_LOCKOUT_USER: '3', TC_LOCKOUT_CLIENT: '4', TC_LOCKOUT_SECONDS: '5' }).lockout, { userFailures: 3, clientFailures: 4, lockSeconds: 5 });
+    assert.deepEqual(parse(['--lockout-user', '5', '--lockout-client=20', '--lockout-seconds', '60', '--lockout-source', '7']).lockout, { userFailures: 5, clientFailures: 20, lockSeconds: 60, sourceFailures: 7 });
+    assert.deepEqual(parse([], { TC_LOCKOUT_USER: '3', TC_LOCKOUT_CLIENT: '4', TC_LOCKOUT_SECONDS: '5', TC_LOCKOUT_SOURCE: '6' }).lockout, { userFailures: 3, clientFailures: 4, lockSeconds: 5, sourceFailures: 6 });
     assert.match(usage(['--lockout-user', '0']), /--lockout-user/);
     assert.match(usage([], { TC_LOCKOUT_SECONDS: 'soon' }), /TC_LOCKOUT_SECONDS/);
   });

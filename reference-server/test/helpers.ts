@@ -3,7 +3,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Logger } from 'pino';
 import { ManualClock } from '../src/clock/test-clock.ts';
-import { BUNDLED_SEED } from '../src/config.ts';
+import { BUNDLED_SEED, type HttpTimeouts } from '../src/config.ts';
 import type { AttemptThrottleSettings } from '../src/domain/attempt-throttle.ts';
 import type { PresentedAuthorization } from '../src/domain/client-auth.ts';
 import { OAuthError } from '../src/domain/errors.ts';
@@ -68,10 +68,11 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function testApp(options: { testControls?: boolean; logger?: Logger; tokens?: Partial<TokenSettings>; throttle?: Partial<AttemptThrottleSettings>; https?: { key: string; cert: string }; environment?: 'sandbox' | 'production' } = {}): Promise<TestApp> {
+export async function testApp(options: { testControls?: boolean; logger?: Logger; tokens?: Partial<TokenSettings>; throttle?: Partial<AttemptThrottleSettings>; https?: { key: string; cert: string }; environment?: 'sandbox' | 'production'; timeouts?: HttpTimeouts } = {}): Promise<TestApp> {
   const services = await testServices(options);
   const app = await buildApp({
     ...(options.https && { https: options.https }),
+    ...(options.timeouts && { timeouts: options.timeouts }),
     services,
     testControls: options.testControls ?? false,
     rateLimits: { spikePerSecond: 10_000, quotaPerWindow: 1_000_000, windowSeconds: 60 },
@@ -116,12 +117,13 @@ export function json(response: LightMyRequestResponse): Record<string, unknown> 
 export type Attempt = { ok: true; body: TokenResponseBody } | { ok: false; error: OAuthError };
 
 /** Calls the domain's token service directly (no HTTP). */
-export async function attempt(services: Services, params: Record<string, string>, options: { region?: 'us' | 'eu'; authorization?: PresentedAuthorization } = {}): Promise<Attempt> {
+export async function attempt(services: Services, params: Record<string, string>, options: { region?: 'us' | 'eu'; authorization?: PresentedAuthorization; source?: string } = {}): Promise<Attempt> {
   try {
     const result = await services.tokenService.handle({
       region: options.region ?? 'us',
       params: new Map(Object.entries(params)),
       authorization: options.authorization ?? { kind: 'none' },
+      ...(options.source !== undefined && { source: options.source }),
     });
     return { ok: true, body: result.body };
   } catch (error) {

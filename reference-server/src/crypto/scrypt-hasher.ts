@@ -1,13 +1,9 @@
 // Client secrets and user passwords: scrypt with a per-record random salt, compared with
 // timingSafeEqual. Encoded as `scrypt$<log2 N>$<r>$<p>$<salt b64url>$<hash b64url>`, so that a hash
 // made with one cost (tests use a low one) verifies under any configuration.
-import { createHmac, randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import type { SecretHasher } from '../domain/ports.ts';
-
-const scrypt = (secret: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> =>
-  new Promise((resolve, reject) => {
-    scryptCallback(secret, salt, keyLength, options, (error, key) => (error ? reject(error) : resolve(key)));
-  });
+import { scryptOnThread as scrypt } from './scrypt-thread.ts';
 
 const KEY_LENGTH = 32;
 const SALT_LENGTH = 16;

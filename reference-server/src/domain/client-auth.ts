@@ -5,6 +5,7 @@
 // cannot be told apart. A client_id locked after too many consecutive failures (attempt-throttle.ts)
 // is refused before its secret is verified.
 import type { AttemptThrottle } from './attempt-throttle.ts';
+import { isPlausibleClientId } from './credential-syntax.ts';
 import { InvalidClient, InvalidRequest, descriptions } from './errors.ts';
 import type { Client, Environment, Region } from './model.ts';
 import type { SecretHasher, Store } from './ports.ts';
@@ -51,6 +52,8 @@ export async function authenticateClient(
   authorization: PresentedAuthorization,
   params: TokenParams,
   now: number,
+  /** The caller's network address (attempt-throttle.ts); undefined is one shared source. */
+  source?: string,
 ): Promise<Client> {
   let clientId: string | undefined;
   let clientSecret: string | undefined;
@@ -67,7 +70,9 @@ export async function authenticateClient(
   if (clientId === undefined || clientSecret === undefined) {
     throw new InvalidClient(descriptions.clientAuthRequired, viaHeader, clientId === undefined ? 'no client_id' : 'no client_secret');
   }
-  const principal = { kind: 'client', name: clientId } as const;
+  // Cannot be a client id: refused like an unknown one, at no cost (no lookup, hash or record).
+  if (!isPlausibleClientId(clientId)) throw new InvalidClient(descriptions.clientAuthFailed, viaHeader, 'client_id cannot be a client id');
+  const principal = { kind: 'client', name: clientId, ...(source !== undefined && { source }) } as const;
   deps.throttle.assertNotLocked(principal, now);
   const client = deps.store.findClient(clientId);
   const matches = await deps.hasher.verify(clientSecret, client?.secretHash ?? (await deps.dummyHash()));

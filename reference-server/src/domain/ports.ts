@@ -58,8 +58,12 @@ export type ConsumeRefreshTokenResult =
   | { outcome: 'expired'; record: RefreshTokenRecord }
   | { outcome: 'wrong-client'; record: RefreshTokenRecord };
 
-/** Who a run of failed attempts belongs to: a client id, or a username exactly as presented (`tenant` + backslash + `userName`). */
-export type AttemptPrincipal = { kind: 'client' | 'user'; name: string };
+/**
+ * Whose run of failed attempts: a client id, or a username exactly as presented (`tenant` +
+ * backslash + `userName`), as tried from one source (the caller's network address, see
+ * attempt-throttle.ts); no source is one shared source of its own.
+ */
+export type AttemptPrincipal = { kind: 'client' | 'user'; name: string; source?: string };
 
 /** The consecutive failed attempts of one principal, and its lock. */
 export interface FailedAttempts {

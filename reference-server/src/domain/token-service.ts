@@ -13,6 +13,8 @@ export interface TokenRequest {
   region: Region;
   params: TokenParams;
   authorization: PresentedAuthorization;
+  /** The caller's network address, for the brute-force bounds (attempt-throttle.ts); undefined is one shared source. */
+  source?: string;
 }
 
 export interface TokenResult {
@@ -46,11 +48,11 @@ export class TokenService {
 
     // The clock's one reading for this request (client lock, grant, expiry).
     const now = this.#deps.clock.now();
-    const client = await authenticateClient(this.#deps, region, authorization, params, now);
+    const client = await authenticateClient(this.#deps, region, authorization, params, now, request.source);
     if (!grant) throw new UnsupportedGrantType(descriptions.unsupportedGrantType, candidate ? `${candidate.grantType} not offered in ${region}` : 'unknown grant_type');
     if (!client.grants.includes(grant.grantType)) throw new UnauthorizedClient(descriptions.unauthorizedClient, `grant ${grant.grantType} not allowed`);
 
-    const body = await grant.handle({ client, params, region, now, deps: this.#deps });
+    const body = await grant.handle({ client, params, region, now, deps: this.#deps, ...(request.source !== undefined && { source: request.source }) });
     return { body, clientId: client.clientId, grantType: grant.grantType };
   }
 }

@@ -56,11 +56,18 @@ export async function registerGateway(app: FastifyInstance, deps: GatewayDeps): 
       return sendDecision(request, reply, decision);
     };
 
-    // Only the body parser gets here (`handle` catches its own errors): a client that went away
-    // mid-body (a timeout, a reset) is not a server failure; anything else is 000-1004. Either way
-    // the answer is the gateway's JSON, never Fastify's default body with the error message.
-    gateway.setErrorHandler((error, request, reply) => {
+    // Only Fastify's body handling gets here (`handle` catches its own errors). A client error
+    // before the body was read (a Content-Type Fastify cannot parse: `application/`, `;`, `a, b`;
+    // a Content-Length that does not match) is the client's: the request is decided without a
+    // body, in the usual order (so an unauthenticated caller still gets 000-1201, a note 000-1005).
+    // A client that went away mid-body (a timeout, a reset) is not a server failure; anything else
+    // is 000-1004. Either way the answer is the gateway's JSON, never Fastify's default body.
+    gateway.setErrorHandler(async (error, request, reply) => {
+      const status = (error as { statusCode?: unknown }).statusCode;
       const aborted = errorCode(error) === 'ECONNRESET' || request.raw.destroyed;
+      if (!aborted && typeof status === 'number' && status >= 400 && status < 500) {
+        return handle(request, reply);
+      }
       if (!aborted) request.log.error({ err: error }, 'gateway failed unexpectedly');
       const rejection = aborted ? reject('000-1000', { detail: 'the client aborted the request' }) : reject('000-1004', { detail: 'unexpected gateway error' });
       return sendDecision(request, reply, { kind: 'rejected', rejection });

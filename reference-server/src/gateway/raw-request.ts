@@ -44,20 +44,39 @@ export function rawRequestFrom(message: IncomingMessage, body: RawBody | undefin
   };
 }
 
-/** Reads a request body, keeping at most `limit` bytes and draining the rest (never throws on size). */
-export async function collectRawBody(stream: Readable, limit = maxBodyBytes): Promise<RawBody> {
-  const chunks: Buffer[] = [];
-  let kept = 0;
-  let tooLarge = false;
-  for await (const chunk of stream) {
-    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-    if (tooLarge) continue;
-    if (kept + buffer.length > limit) {
-      tooLarge = true;
-      continue;
-    }
-    chunks.push(buffer);
-    kept += buffer.length;
-  }
-  return { bytes: Buffer.concat(chunks), tooLarge };
+/**
+ * Reads a request body, keeping at most `limit` bytes (never throws on size). Past the limit it
+ * stops reading: the rest is the connection's business once the answer is sent (at most a bounded
+ * amount more is discarded, then the connection is closed: http/edge-events.ts).
+ */
+export function collectRawBody(stream: Readable, limit = maxBodyBytes): Promise<RawBody> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    const finish = (tooLarge: boolean): void => {
+      stream.off('data', onData);
+      stream.off('end', onEnd);
+      stream.off('error', onError);
+      resolve({ bytes: Buffer.concat(chunks), tooLarge });
+    };
+    const onData = (chunk: Buffer | string): void => {
+      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+      if (kept + buffer.length > limit) {
+        stream.pause();
+        finish(true);
+        return;
+      }
+      chunks.push(buffer);
+      kept += buffer.length;
+    };
+    const onEnd = (): void => finish(false);
+    const onError = (error: Error): void => {
+      stream.off('data', onData);
+      stream.off('end', onEnd);
+      reject(error);
+    };
+    stream.on('data', onData);
+    stream.on('end', onEnd);
+    stream.on('error', onError);
+  });
 }

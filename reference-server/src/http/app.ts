@@ -7,6 +7,7 @@ import type { HttpTimeouts } from '../config.ts';
 import type { RateLimitSettings } from '../gateway/gateway-deps.ts';
 import { gatewayClientError, gatewayClientErrorWith, gatewayFrameworkError, registerGateway } from '../gateway/gateway-plugin.ts';
 import { portalRoutes } from '../portal/portal-routes.ts';
+import { handleEdgeEvents } from './edge-events.ts';
 import type { Services } from '../services.ts';
 import { testClockRoutes } from './test-clock-routes.ts';
 import { testPurgeRoutes } from './test-purge-routes.ts';
@@ -43,10 +44,13 @@ export const DEFAULT_MAX_HEADER_SIZE = 16 * 1024;
  * interval follows the timeouts (a quarter of the shorter one, 50 ms to 1 s).
  */
 export function httpServerOptions(timeouts: HttpTimeouts, maxHeaderSize: number): {
-  headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number; maxHeaderSize: number;
+  headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number; maxHeaderSize: number; handshakeTimeout: number;
 } {
   const shorter = Math.min(timeouts.headersMs, timeouts.requestMs);
   return {
+    // TLS only (the plain HTTP server ignores it): a connection that has not finished its
+    // handshake within the header timeout is closed, instead of after Node's 120 s.
+    handshakeTimeout: timeouts.headersMs,
     headersTimeout: timeouts.headersMs,
     requestTimeout: timeouts.requestMs,
     connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(shorter / 4))),
@@ -103,6 +107,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       reply.header('strict-transport-security', HSTS_VALUE);
     });
   }
+  // Expect, CONNECT and the rest of a refused body (edge-events.ts): before any plugin, so that
+  // every route inherits the bounded read after the answer.
+  handleEdgeEvents(app, { bodyLimit, extraHeaders: deps.https ? { 'Strict-Transport-Security': HSTS_VALUE } : {} });
 
   await app.register(tokenRoutes, { tokenService: services.tokenService, bodyLimit });
   await app.register(wellKnownRoutes, { signingKey: services.signingKey });

@@ -7,6 +7,7 @@ import type { Region } from '../domain/model.ts';
 import type { TokenService } from '../domain/token-service.ts';
 import { readAuthorization } from './authorization-header.ts';
 import { FormBodyError, readTokenForm } from './form-body.ts';
+import { sourceOf } from './source-address.ts';
 
 export const US_TOKEN_PATH = '/api/v1/auth/oauth2/token';
 export const EU_TOKEN_PATH = '/oauth2/default/v1/token';
@@ -45,7 +46,7 @@ async function handleToken(service: TokenService, region: Region, request: Fasti
   try {
     if (request.method !== 'POST') throw new MethodNotAllowed();
     const params = readForm(request);
-    const result = await service.handle({ region, params, authorization: readAuthorization(request.headers.authorization) });
+    const result = await service.handle({ region, params, authorization: readAuthorization(request.headers.authorization), source: sourceOf(request.ip) });
     request.log.info({ client_id: result.clientId, grant_type: result.grantType, region }, 'token issued');
     return reply.code(200).type('application/json; charset=utf-8').send(result.body);
   } catch (error) {

@@ -25,6 +25,7 @@ import { csrfTokenMatches, endSession, resumeSession, startSession } from '../do
 import { signIn } from '../domain/portal/sign-in.ts';
 import { passwordPolicyRules } from '../domain/password-policy.ts';
 import { FormBodyError, isFormContentType, parseFormBody } from '../http/form-body.ts';
+import { sourceOf } from '../http/source-address.ts';
 import { SESSION_COOKIE, SIGN_IN_COOKIE, clearCookie, readCookies, setCookie } from './cookies.ts';
 import type { SafeHtml } from './html.ts';
 import {
@@ -73,15 +74,9 @@ export function portalRoutes(app: FastifyInstance, options: PortalRoutesOptions)
     reply.code(status).type('text/html; charset=utf-8').send(page({ title, environment, ...(viewer && { viewer }) }, body));
   const redirect = (reply: FastifyReply, to: string): FastifyReply => reply.code(303).header('location', to).send();
 
-  if (!options.secure) {
-    const closed = (_request: FastifyRequest, reply: FastifyReply) =>
-      send(reply, 404, 'The portal needs HTTPS', messageBody('This server was started with --http. The portal uses Secure cookies and is served over HTTPS only: start the server without --http and open https://…/portal/.'));
-    app.all(PORTAL_PREFIX, closed);
-    app.all(`${PORTAL_PREFIX}/*`, closed);
-    return Promise.resolve();
-  }
-
   // Forms only: the raw bytes go to the project's strict form parser (no repeated field, valid UTF-8).
+  // Also over --http, where every portal path is closed: a body Fastify cannot take (its media
+  // type, its size) then gets the portal's page, never Fastify's default JSON with its error code.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: PORTAL_BODY_LIMIT }, (_request, body, done) => {
     done(null, body);
@@ -94,6 +89,14 @@ export function portalRoutes(app: FastifyInstance, options: PortalRoutesOptions)
     request.log.error({ err: error }, 'unexpected error in the portal');
     return send(reply, 500, 'Something went wrong', messageBody('The portal could not complete the request. Nothing secret was logged; try again.', { href: portalPaths.home, label: 'Portal home' }));
   });
+
+  if (!options.secure) {
+    const closed = (_request: FastifyRequest, reply: FastifyReply) =>
+      send(reply, 404, 'The portal needs HTTPS', messageBody('This server was started with --http. The portal uses Secure cookies and is served over HTTPS only: start the server without --http and open https://…/portal/.'));
+    app.all(PORTAL_PREFIX, closed);
+    app.all(`${PORTAL_PREFIX}/*`, closed);
+    return Promise.resolve();
+  }
 
   /** The submitted form; undefined (after answering) when the body is not a well-formed form. */
   function readForm(request: FastifyRequest, reply: FastifyReply): Map<string, string> | undefined {
@@ -202,7 +205,7 @@ export function portalRoutes(app: FastifyInstance, options: PortalRoutesOptions)
     const username = (form.get('username') ?? '').trim();
     let user: User;
     try {
-      user = await signIn(deps, username, form.get('password') ?? '');
+      user = await signIn(deps, username, form.get('password') ?? '', sourceOf(request.ip));
     } catch (error) {
       if (!(error instanceof PortalRefusal)) throw error;
       // Never the presented user name: a password typed into the wrong field would land in the log.

@@ -5,15 +5,17 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { DAY_MS } from '../domain/password-policy.ts';
 import type { Client, PersonRecord, User } from '../domain/model.ts';
+import { isPlausibleUsername } from '../domain/credential-syntax.ts';
 import type { SecretHasher } from '../domain/ports.ts';
 import type { SeedRecords } from './sqlite-store.ts';
 
 /** Client ids and secrets: RFC 3986 unreserved characters only, so that they survive any encoding. */
 const unreserved = z.string().regex(/^[A-Za-z0-9\-._~]+$/, 'use letters, digits and -._~ only');
+const clientIdText = unreserved.max(128, 'client ids have at most 128 characters');
 const grantType = z.enum(['client_credentials', 'password', 'refresh_token']);
 
 const seedClient = z.strictObject({
-  clientId: unreserved,
+  clientId: clientIdText,
   clientSecret: unreserved.min(16, 'client secrets need at least 16 characters'),
   name: z.string().min(1),
   region: z.enum(['us', 'eu']),
@@ -25,7 +27,8 @@ const seedClient = z.strictObject({
 });
 
 const seedUser = z.strictObject({
-  username: z.string().regex(/^[^\\]+\\[^\\]+$/, 'a username is tenant_system_name\\user_name'),
+  username: z.string().regex(/^[^\\]+\\[^\\]+$/, 'a username is tenant_system_name\\user_name')
+    .refine(isPlausibleUsername, 'a username has at most 256 characters and no control characters'),
   password: z.string().min(1),
   role: z.string().min(1),
   passwordChangedDaysAgo: z.number().min(0),

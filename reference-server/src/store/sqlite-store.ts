@@ -49,7 +49,21 @@ const migrations: readonly string[] = [
      created_at INTEGER NOT NULL, last_seen_at INTEGER NOT NULL);
    CREATE INDEX portal_sessions_user ON portal_sessions (tenant, user_name);
    CREATE INDEX portal_sessions_last_seen ON portal_sessions (last_seen_at);`,
+  // 4: failed attempts per (principal, source), so that a stranger's failures never lock the
+  // principal for its own sources (domain/attempt-throttle.ts). Runs of failures are transient:
+  // the old rows are dropped.
+  `DROP TABLE failed_attempts;
+   CREATE TABLE failed_attempts (
+     kind TEXT NOT NULL CHECK (kind IN ('client','user')), name TEXT NOT NULL, source TEXT NOT NULL,
+     failures INTEGER NOT NULL, last_failure_at INTEGER NOT NULL, locked_until INTEGER,
+     PRIMARY KEY (kind, name, source));
+   CREATE INDEX failed_attempts_last_failure ON failed_attempts (last_failure_at);`,
 ];
+
+/** The most failed-attempt rows kept; past it the oldest go first (a bound on the store's growth under attack). */
+export const MAX_FAILED_ATTEMPT_ROWS = 50_000;
+/** How many new rows between two checks of that bound (a count is a table scan). */
+const FAILED_ATTEMPT_TRIM_EVERY = 1_000;
 
 export interface SeedRecords {
   clients: Client[];
@@ -65,6 +79,7 @@ export interface SqliteStoreOptions {
 export class SqliteStore implements Store, PortalStore {
   readonly #db: Database.Database;
   readonly #s;
+  #newFailedAttemptRows = 0;
 
   constructor(file: string, options: SqliteStoreOptions = {}) {
     this.#db = new Database(file);
@@ -123,15 +138,18 @@ export class SqliteStore implements Store, PortalStore {
         WHERE tenant = @tenant AND user_name = @user AND revoked_at IS NULL AND used_at IS NULL AND expires_at > @now`),
       markUserFamiliesRevoked: db.prepare(`INSERT OR IGNORE INTO revoked_families (family_id, revoked_at)
         SELECT DISTINCT family_id, @now FROM refresh_tokens WHERE tenant = @tenant AND user_name = @user`),
-      findFailedAttempts: db.prepare('SELECT * FROM failed_attempts WHERE kind = ? AND name = ?'),
-      recordFailedAttempt: db.prepare(`INSERT INTO failed_attempts (kind, name, failures, last_failure_at, locked_until)
-        VALUES (@kind, @name, 1, @now, NULL)
-        ON CONFLICT (kind, name) DO UPDATE SET
+      findFailedAttempts: db.prepare('SELECT * FROM failed_attempts WHERE kind = ? AND name = ? AND source = ?'),
+      recordFailedAttempt: db.prepare(`INSERT INTO failed_attempts (kind, name, source, failures, last_failure_at, locked_until)
+        VALUES (@kind, @name, @source, 1, @now, NULL)
+        ON CONFLICT (kind, name, source) DO UPDATE SET
           failures = CASE WHEN failed_attempts.last_failure_at < @restartBefore THEN 1 ELSE failed_attempts.failures + 1 END,
           last_failure_at = @now
         RETURNING *`),
-      lockPrincipal: db.prepare('UPDATE failed_attempts SET failures = 0, locked_until = @until WHERE kind = @kind AND name = @name'),
-      clearFailedAttempts: db.prepare('DELETE FROM failed_attempts WHERE kind = ? AND name = ?'),
+      lockPrincipal: db.prepare('UPDATE failed_attempts SET failures = 0, locked_until = @until WHERE kind = @kind AND name = @name AND source = @source'),
+      clearFailedAttempts: db.prepare('DELETE FROM failed_attempts WHERE kind = ? AND name = ? AND source = ?'),
+      countFailedAttempts: db.prepare('SELECT count(*) AS n FROM failed_attempts'),
+      trimFailedAttempts: db.prepare(`DELETE FROM failed_attempts WHERE rowid IN (SELECT rowid FROM failed_attempts
+        ORDER BY last_failure_at LIMIT @excess)`),
       purgeFailedAttempts: db.prepare(`DELETE FROM failed_attempts WHERE rowid IN (SELECT rowid FROM failed_attempts
         WHERE last_failure_at < @before AND (locked_until IS NULL OR locked_until < @before) LIMIT @limit)`),
       purge: db.prepare('DELETE FROM refresh_tokens WHERE rowid IN (SELECT rowid FROM refresh_tokens WHERE expires_at < ? LIMIT ?)'),
@@ -277,20 +295,32 @@ export class SqliteStore implements Store, PortalStore {
   }
 
   findFailedAttempts(principal: AttemptPrincipal): FailedAttempts | undefined {
-    const row = this.#s.findFailedAttempts.get(principal.kind, principal.name) as Row | undefined;
+    const row = this.#s.findFailedAttempts.get(principal.kind, principal.name, principal.source ?? '') as Row | undefined;
     return row && toFailedAttempts(row);
   }
 
   recordFailedAttempt(principal: AttemptPrincipal, now: number, restartBefore: number): FailedAttempts {
-    return toFailedAttempts(this.#s.recordFailedAttempt.get({ ...principal, now, restartBefore }) as Row);
+    const state = toFailedAttempts(this.#s.recordFailedAttempt.get({ kind: principal.kind, name: principal.name, source: principal.source ?? '', now, restartBefore }) as Row);
+    // A new row (or a restarted run): every so often, hold the table to its bound.
+    if (state.failures === 1 && (this.#newFailedAttemptRows += 1) >= FAILED_ATTEMPT_TRIM_EVERY) {
+      this.#newFailedAttemptRows = 0;
+      this.trimFailedAttempts(MAX_FAILED_ATTEMPT_ROWS);
+    }
+    return state;
+  }
+
+  /** Deletes the oldest failed-attempt rows beyond `max`; returns how many went. */
+  trimFailedAttempts(max: number): number {
+    const { n } = this.#s.countFailedAttempts.get() as { n: number };
+    return n > max ? this.#s.trimFailedAttempts.run({ excess: n - max }).changes : 0;
   }
 
   lockPrincipal(principal: AttemptPrincipal, until: number): void {
-    this.#s.lockPrincipal.run({ ...principal, until });
+    this.#s.lockPrincipal.run({ kind: principal.kind, name: principal.name, source: principal.source ?? '', until });
   }
 
   clearFailedAttempts(principal: AttemptPrincipal): void {
-    this.#s.clearFailedAttempts.run(principal.kind, principal.name);
+    this.#s.clearFailedAttempts.run(principal.kind, principal.name, principal.source ?? '');
   }
 
   purgeFailedAttempts(before: number, limit: number): number {

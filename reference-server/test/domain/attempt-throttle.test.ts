@@ -30,7 +30,7 @@ async function failPasswords(s: TestServices, user: { username: string; password
 void describe('AttemptThrottle (pure, over a store)', () => {
   void test('locks at the threshold, for the window, with Retry-After rounded up; the kinds keep their own thresholds', () => {
     const store = new SqliteStore(':memory:');
-    const throttle = new AttemptThrottle(store, { userFailures: 3, clientFailures: 5, lockSeconds: 60 });
+    const throttle = new AttemptThrottle(store, { userFailures: 3, clientFailures: 5, lockSeconds: 60, sourceFailures: 1000 });
     const user = { kind: 'user', name: 'acme\\x' } as const;
     const client = { kind: 'client', name: 'c' } as const;
     assert.deepEqual([1, 2, 3].map((i) => throttle.recordFailure(user, i * 1000)), [false, false, true]);
@@ -45,7 +45,7 @@ void describe('AttemptThrottle (pure, over a store)', () => {
 
   void test('a client lock is invalid_client', () => {
     const store = new SqliteStore(':memory:');
-    const throttle = new AttemptThrottle(store, { userFailures: 3, clientFailures: 2, lockSeconds: 60 });
+    const throttle = new AttemptThrottle(store, { userFailures: 3, clientFailures: 2, lockSeconds: 60, sourceFailures: 1000 });
     const client = { kind: 'client', name: 'c' } as const;
     throttle.recordFailure(client, 0);
     throttle.recordFailure(client, 0);
@@ -108,11 +108,13 @@ void describe('brute-force locks at the token endpoint (domain)', () => {
     issued(await attempt(s, cc(seed.usPw)));
   });
 
-  void test('unknown users and usernames without a tenant lock like real ones (no account enumeration)', async () => {
+  void test('unknown users lock like real ones (no account enumeration); a name that cannot be a username is refused alike, without a record', async () => {
     const ghost = { username: 'acme\\nobody', password: 'x' };
     const bare = { username: 'dave', password: 'x' };
     assert.deepEqual(await failPasswords(s, ghost, 11), [...Array<string>(10).fill('invalid_grant'), 'locked']);
-    assert.deepEqual(await failPasswords(s, bare, 11), [...Array<string>(10).fill('invalid_grant'), 'locked']);
+    // No tenant prefix: no such user can exist, so refusing it without a count reveals nothing.
+    assert.deepEqual(await failPasswords(s, bare, 11), Array<string>(11).fill('invalid_grant'));
+    assert.equal(s.store.findFailedAttempts({ kind: 'user', name: 'dave' }), undefined);
     issued(await attempt(s, pw(seed.usPw, seed.dave)));
   });
 
@@ -158,5 +160,68 @@ void describe('brute-force locks at the token endpoint (domain)', () => {
       a.store.close();
       b.store.close();
     }
+  });
+});
+
+void describe('strangers cannot turn the locks against a client or user (per source)', () => {
+  let s: TestServices;
+  const stranger = '203.0.113.7';
+  const owner = '198.51.100.20';
+  beforeEach(async () => { s = await testServices({ throttle: { userFailures: 10, clientFailures: 50, lockSeconds: 900, sourceFailures: 200 } }); });
+  afterEach(() => s.store.close());
+
+  void test('1,000 wrong secrets for a client id from a stranger: the stranger is locked out of it, the client keeps getting tokens', async () => {
+    const outcomes = new Map<string, number>();
+    for (let i = 0; i < 1000; i += 1) {
+      const a = await attempt(s, cc({ id: seed.usCc.id, secret: `guess-${i}` }), { source: stranger });
+      const o = !a.ok && a.error instanceof TooManyAttempts ? 'locked' : outcome(a);
+      outcomes.set(o, (outcomes.get(o) ?? 0) + 1);
+      if (i % 100 === 0) issued(await attempt(s, cc(seed.usCc), { source: owner }));
+    }
+    assert.deepEqual(Object.fromEntries(outcomes), { invalid_client: 50, locked: 950 });
+    issued(await attempt(s, cc(seed.usCc), { source: owner }));
+    assert.equal(locked(await attempt(s, cc(seed.usCc), { source: stranger })).status, 429, 'from the stranger\'s source even the right secret is refused');
+  });
+
+  void test('wrong passwords for a user from a stranger: the user signs in from elsewhere (password grant)', async () => {
+    for (let i = 0; i < 30; i += 1) await attempt(s, pw(seed.usPw, wrong(seed.dave, i)), { source: stranger });
+    locked(await attempt(s, pw(seed.usPw, seed.dave), { source: stranger }));
+    issued(await attempt(s, pw(seed.usPw, seed.dave), { source: owner }));
+  });
+
+  void test('a source that spent its failures on many principals gets 429 for every principal, before any hashing; others do not', async () => {
+    let verifications = 0;
+    const verify = s.hasher.verify.bind(s.hasher);
+    s.hasher.verify = async (secret, hash) => { verifications += 1; return verify(secret, hash); };
+    for (let i = 0; i < 200; i += 1) {
+      assert.equal(outcome(await attempt(s, cc({ id: `ghost-${i}`, secret: 'x' }), { source: stranger })), 'invalid_client');
+    }
+    assert.equal(verifications, 200, 'an unknown client costs one verification, like a known one');
+    const refused = locked(await attempt(s, cc({ id: 'ghost-x', secret: 'x' }), { source: stranger }));
+    assert.equal(refused.error, 'invalid_client');
+    assert.ok(refused.retryAfterSeconds >= 1 && refused.retryAfterSeconds <= 5, `Retry-After ${refused.retryAfterSeconds}: one failure's refill (900 s / 200)`);
+    locked(await attempt(s, cc(seed.usCc), { source: stranger }));
+    assert.equal(verifications, 200, 'refused before any hashing');
+    issued(await attempt(s, cc(seed.usCc), { source: owner }));
+    s.manual.advance(5);
+    assert.equal(outcome(await attempt(s, cc({ id: 'ghost-y', secret: 'x' }), { source: stranger })), 'invalid_client', 'the budget refills over the window');
+  });
+
+  void test('input that cannot be a client id or username: refused like an unknown one, with no lookup, hashing or record', async () => {
+    let verifications = 0;
+    const verify = s.hasher.verify.bind(s.hasher);
+    s.hasher.verify = async (secret, hash) => { verifications += 1; return verify(secret, hash); };
+    const long = 'a'.repeat(60_000);
+    for (const id of [long, 'a'.repeat(129), 'with space', 'ümlaut', 'semi;colon', 'nul\u0000']) {
+      const a = await attempt(s, cc({ id, secret: 'x' }), { source: stranger });
+      assert.equal(outcome(a), 'invalid_client', JSON.stringify(id.slice(0, 20)));
+    }
+    for (const username of [`acme\\${long}`, 'dave', 'acme\\', '\\dave', 'a\\b\\c', 'acme\\da\u0007ve']) {
+      assert.equal(outcome(await attempt(s, pw(seed.usPw, { username, password: 'x' }), { source: stranger })), 'invalid_grant', JSON.stringify(username.slice(0, 20)));
+    }
+    // The client's own verification (us-pw-client) for the password grants, and nothing else.
+    assert.equal(verifications, 6);
+    assert.equal(s.store.findFailedAttempts({ kind: 'client', name: long, source: stranger }), undefined);
+    assert.equal(s.store.trimFailedAttempts(0), 0, 'no failed-attempt row at all');
   });
 });

@@ -33,7 +33,7 @@ void describe('slow clients and large headers: options', () => {
   });
 
   void test('Node checks for expired requests at a quarter of the shorter timeout (50 ms to 1 s), not every 30 s', () => {
-    assert.deepEqual(httpServerOptions({ headersMs: 10_000, requestMs: 30_000 }, 16_384), { headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 1000, maxHeaderSize: 16_384 });
+    assert.deepEqual(httpServerOptions({ headersMs: 10_000, requestMs: 30_000 }, 16_384), { handshakeTimeout: 10_000, headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 1000, maxHeaderSize: 16_384 });
     assert.equal(httpServerOptions({ headersMs: 300, requestMs: 600 }, 16_384).connectionsCheckingInterval, 75);
     assert.equal(httpServerOptions({ headersMs: 50, requestMs: 50 }, 16_384).connectionsCheckingInterval, 50);
   });

@@ -19,7 +19,7 @@ void describe('SqliteStore', () => {
   void test('migrates a new file to the latest schema; reopening keeps everything', () => {
     const file = join(dir, 'persist.sqlite');
     const a = new SqliteStore(file);
-    assert.equal(a.schemaVersion, 3);
+    assert.equal(a.schemaVersion, 4);
     a.saveClient({ clientId: 'c1', secretHash: 'x', name: 'n', region: 'us', environment: 'sandbox', grants: ['password'], registration: { tenantId: 't', role: 'r' }, active: true, createdAt: 5, managedByTenant: null, secretHint: null });
     a.saveUser({ tenant: 'acme', userName: 'alice', passwordHash: 'p', passwordChangedAt: 7, role: 'people-reader', active: true, tenantAdmin: false });
     a.saveRefreshToken(record());

@@ -21,6 +21,8 @@ export interface GrantContext {
   /** The clock's reading for this request: one instant per request. */
   now: number;
   deps: GrantDeps;
+  /** The caller's network address (attempt-throttle.ts); undefined is one shared source. */
+  source?: string;
 }
 
 export interface RequiredParam {

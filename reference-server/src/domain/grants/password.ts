@@ -5,6 +5,7 @@
 // and only after the password was verified. A username locked after too many consecutive wrong
 // passwords (attempt-throttle.ts) is refused before the password is verified, even the right one.
 // The lock counts the username as presented, so unknown and malformed names lock like real ones.
+import { isPlausibleUsername } from '../credential-syntax.ts';
 import { InvalidGrant, descriptions } from '../errors.ts';
 import { issueUserTokenPair, type TokenResponseBody } from '../issue.ts';
 import { isPasswordExpired } from '../password-policy.ts';
@@ -25,10 +26,12 @@ export const passwordGrant: Grant = {
     { name: 'username', missing: descriptions.missingUsername },
     { name: 'password', missing: descriptions.missingPassword },
   ],
-  async handle({ client, params, region, now, deps }): Promise<TokenResponseBody> {
+  async handle({ client, params, region, now, deps, source }): Promise<TokenResponseBody> {
     const password = params.get('password') ?? '';
     const username = params.get('username') ?? '';
-    const principal = { kind: 'user', name: username } as const;
+    // Cannot be a username: refused like an unknown one, at no cost (no lookup, hash or record).
+    if (!isPlausibleUsername(username)) throw new InvalidGrant(descriptions.invalidUserCredentials, 'username cannot be a username');
+    const principal = { kind: 'user', name: username, ...(source !== undefined && { source }) } as const;
     deps.throttle.assertNotLocked(principal, now);
     const name = parseUsername(username);
     const user = name ? deps.store.findUser(name.tenant, name.userName) : undefined;

@@ -17,6 +17,7 @@ const root = join(import.meta.dirname, '..', '..', '..', '..');
 const bin = join(root, 'bin', 'token-conformance.js');
 
 export const US_TOKEN = '/api/v1/auth/oauth2/token';
+const START_SAFETY_NET_MS = 180_000;
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -38,7 +39,10 @@ export async function startServer(args: string[], env: NodeJS.ProcessEnv = {}): 
   child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
   const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`no listening line within 15 s: ${stderr}`)); }, 15_000);
+    // The start is waited for by its events (the listening line, or the exit); this timer is only a
+    // safety net against a start that never ends. It was 15 s and failed starts on a busy 2-core
+    // machine (tsx compiles the server first), so it is now far above any real start.
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`no listening line within ${START_SAFETY_NET_MS / 1000} s: ${stderr}`)); }, START_SAFETY_NET_MS);
     createInterface({ input: child.stdout }).once('line', (line) => {
       clearTimeout(timer);
       resolve(String((JSON.parse(line) as { baseUrl: string }).baseUrl));
