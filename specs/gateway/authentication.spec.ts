@@ -23,8 +23,9 @@ test.describe('gateway: credentials', () => {
 
   test('ERR-GW-1202 a protected call with an unknown well-formed bearer token gets 000-1202',
     requirement('ERR-GW-1202', needs('people')),
-    async ({ api }) => {
-      await expect(await api.person('existing', { token: unknownToken() })).toBeGatewayError('000-1202');
+    async ({ target, tokenClient, api }, testInfo) => {
+      // Unknown but well-formed for the target's token format (JWT or opaque), read from a real token.
+      await expect(await api.person('existing', { token: unknownToken(await gatewayToken(target, tokenClient, testInfo)) })).toBeGatewayError('000-1202');
     });
 
   test('ERR-GW-1202 a protected call with a valid token altered in one character gets 000-1202',
@@ -68,7 +69,7 @@ test.describe('gateway: credentials', () => {
       const responses = [
         await api.person('existing'),
         await api.person('existing', { authorization: 'Basic Y29uZm9ybWFuY2U6eA==' }),
-        await api.person('existing', { token: unknownToken() }),
+        await api.person('existing', { token: unknownToken(token) }),
         await api.person('existing', { token: alterOneCharacter(token) }),
         await api.person('existing', { authorization: 'Bearer' }),
         await api.person('existing', { authorization: `Bearer ${token} ${token}` }),

@@ -24,7 +24,7 @@ async function sampleRejections(target: Target, tokenClient: TokenClient, api: A
   const token = await gatewayToken(target, tokenClient, testInfo);
   const id = encodeURIComponent(target.profile.resources.people!.existing);
   const altered = alterOneCharacter(token);
-  const unknown = unknownToken();
+  const unknown = unknownToken(token);
   const calls: [string, string | undefined, string | undefined, () => Promise<ApiResponse>][] = [
     ['no credentials', undefined, undefined, () => api.person('existing')],
     ['an unknown token', `Bearer ${unknown}`, unknown, () => api.person('existing', { token: unknown })],
