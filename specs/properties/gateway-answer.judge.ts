@@ -34,5 +34,5 @@ export function judgeGatewayAnswer(input: GatewayInput, res: ApiResponse, choice
     if (status401 && input.pathKind === 'exposed' && input.method === 'GET' && res.status !== 401 && res.status < 500) findings.add([status401], '401', `status ${res.status}`);
   }
   if (res.status === 401 && !/(^|,)\s*bearer\b/i.test(res.header('www-authenticate') ?? '')) findings.add(['BEARER-013'], 'a Bearer challenge on a 401', `WWW-Authenticate: ${res.header('www-authenticate') ?? '(none)'}`);
-  return findings.list(res.describe());
+  return findings.list(`HTTP ${res.status} ${res.mediaType ?? '(no content-type)'} code ${code ?? '(none)'}`);
 }

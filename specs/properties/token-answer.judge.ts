@@ -24,6 +24,15 @@ export class Findings {
   }
 }
 
+/** A short, secret-free summary of a token-endpoint answer (no body: it may hold a token). */
+export function briefTokenAnswer(res: TokenResponse): string {
+  const parts = [`HTTP ${res.status}`, res.mediaType ?? '(no content-type)'];
+  if (res.error !== undefined) parts.push(`error=${res.error}`);
+  if (res.accessToken !== undefined) parts.push('with access_token');
+  if (res.refreshToken !== undefined) parts.push('with refresh_token');
+  return parts.join(' ');
+}
+
 /**
  * The findings of one answer. `tokenAnswerUsable` says whether a plain valid request of the same
  * grant gets a token: when it does not, a valid request with noise that fails is not this
@@ -39,7 +48,7 @@ export function judgeTokenAnswer(input: TokenInput, expected: Expected, res: Tok
       const r = tokenSuccessResult(res);
       if (r.pass) break;
       if (!plainGrantWorks) return 'not-judged';
-      findings.add(own, want, r.message().split('\n')[0]!);
+      findings.add(own, want, r.message().split('\n')[0]!.replace(/^expected a token: /, ''));
       break;
     }
     case 'token-error': {
@@ -71,5 +80,5 @@ export function judgeTokenAnswer(input: TokenInput, expected: Expected, res: Tok
       if (res.status !== 415 || !res.text.includes('000-1005')) findings.add(own, want, `status ${res.status} (declared nonFormTokenRequest)`);
       break;
   }
-  return findings.list(res.describe());
+  return findings.list(briefTokenAnswer(res));
 }
