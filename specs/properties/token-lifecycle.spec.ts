@@ -8,13 +8,19 @@ import fc from 'fast-check';
 import { needs, requirement, test, type ApiClient, type ClockControl, type Target, type TokenClient } from '../../fixtures/index.ts';
 import { LoadBudget } from '../limits/load-budget.ts';
 import { lifecycleCommands } from './lifecycle/lifecycle.commands.ts';
-import { LifecycleModel, RealSystem, type ModelOptions } from './lifecycle/lifecycle.model.ts';
+import { DAY, LifecycleModel, RealSystem, type ModelOptions } from './lifecycle/lifecycle.model.ts';
 import { propertyRuns, propertyTag, runProperty } from './property-runner.ts';
 
 /** API calls paced to half the declared spike limit (the property checks run serially, tagged @clock or @serial). */
 function apiPacer(target: Target): LoadBudget {
   const spike = target.profile.capabilities.rateLimit?.spikePerSecond ?? target.profile.capabilities.load.maxRequestsPerSecond;
   return new LoadBudget(Number.MAX_SAFE_INTEGER, Math.max(1, Math.floor(spike / 2)));
+}
+
+/** The burnable user's declared password age in seconds (never assumed: the reference seed's is 1 day). */
+function passwordAgeSeconds(target: Target): number | undefined {
+  const days = target.profile.credentials.users.burnableUser?.passwordAgeDays;
+  return days === undefined ? undefined : days * DAY;
 }
 
 /** The clock-free variants explore a much smaller state space: a fifth of the lifecycle budget. */
@@ -34,6 +40,7 @@ function lifecycleProperty(deps: Deps, variant: { clock: boolean; familyRevocati
       anchor: target.interpretation('refreshTokenAnchor'),
       accessTokenAfterRefresh: target.interpretation('accessTokenAfterRefresh'),
       margin: () => target.profile.expectations.clockSkewSeconds + Math.ceil((performance.now() - started) / 1000) + 1,
+      passwordAge: passwordAgeSeconds(target),
     };
     await fc.asyncModelRun(() => ({ model: new LifecycleModel(options), real: new RealSystem(deps.tokenClient, deps.api, target, pacer, deps.clock) }), cmds);
   });
