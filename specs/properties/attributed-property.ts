@@ -109,7 +109,9 @@ export async function searchFindings<T>(arbitrary: fc.Arbitrary<T>, check: Findi
     judged += 1;
     try {
       for (const f of await check(input)) {
-        if (!first.has(f.requirement)) first.set(f.requirement, { index, finding: f, counterexample: label(input) });
+        if (first.has(f.requirement)) continue;
+        if (first.size >= maxRequirements) { reachedAt = index; break; } // the bound: this one is not reported
+        first.set(f.requirement, { index, finding: f, counterexample: label(input) });
       }
     } catch (error) {
       crash = { counterexample: label(input), path: String(index), error };
@@ -141,7 +143,7 @@ export async function searchFindings<T>(arbitrary: fc.Arbitrary<T>, check: Findi
 export function searchExtent(r: SearchResult): string {
   if (r.replay) return 'replay of one counterexample (no search)';
   const stop = r.bound.reached
-    ? `stopped after run ${r.bound.atRun} of ${r.budget}: ${r.bound.maxRequirements} distinct requirements broken (the bound)`
+    ? `stopped after run ${r.bound.atRun} of ${r.budget}: ${r.bound.maxRequirements} distinct requirements broken (the bound; more may be)`
     : r.crash ? `stopped at run ${r.judged} of ${r.budget}: the check itself threw`
       : `ran all ${r.judged} of ${r.budget} runs`;
   return `bounded search: ${stop}; up to ${r.bound.maxRequirements} requirements, one shrunk counterexample each`;
