@@ -17,14 +17,14 @@ import { alterCharacterAt, alterOneCharacter, tokenFormat, unknownToken } from '
 import { LifecycleModel, DAY, HOUR, PASSWORD_MAX_AGE } from '../../specs/properties/lifecycle/lifecycle.model.ts';
 
 /** A check over integers: A is broken by every n ≥ 50, B by every n ≥ 10, C never. */
-const check = async (n: number): Promise<Finding[]> => [
+const check = (n: number): Promise<Finding[]> => Promise.resolve([
   ...(n >= 50 ? [{ requirement: 'REQ-A', expected: 'n < 50', actual: `n = ${n}` }] : []),
   ...(n >= 10 ? [{ requirement: 'REQ-B', expected: 'n < 10', actual: `n = ${n}` }] : []),
-];
+]);
 const ints = fc.integer({ min: 0, max: 1000 });
 
 function fakeTestInfo(): TestInfo & { annotations: { type: string; description?: string }[] } {
-  return { annotations: [], attach: async () => undefined } as unknown as TestInfo & { annotations: { type: string; description?: string }[] };
+  return { annotations: [], attach: () => Promise.resolve() } as unknown as TestInfo & { annotations: { type: string; description?: string }[] };
 }
 
 void describe('attributed property search', () => {
@@ -51,7 +51,7 @@ void describe('attributed property search', () => {
   });
 
   void test('a check that throws is a defect of the check, not a finding', async () => {
-    const r = await searchFindings(ints, async (n) => { if (n > 500) throw new Error('boom'); return []; }, { seed: 42, runs: 100, maxRequirements: 8 });
+    const r = await searchFindings(ints, (n) => (n > 500 ? Promise.reject(new Error('boom')) : Promise.resolve([])), { seed: 42, runs: 100, maxRequirements: 8 });
     assert.ok(r.crash);
     assert.equal(r.broken.length, 0);
   });
@@ -68,7 +68,7 @@ void describe('attributed property search', () => {
 
   void test('a property that finds nothing passes with no `broke` annotation', async () => {
     const info = fakeTestInfo();
-    await runAttributedProperty(ints, async () => [], { name: 'unit', testInfo: info, runs: 20 });
+    await runAttributedProperty(ints, () => Promise.resolve([]), { name: 'unit', testInfo: info, runs: 20 });
     assert.equal(info.annotations.filter((a) => a.type === brokeAnnotation).length, 0);
   });
 });
@@ -78,7 +78,7 @@ const oi: OracleInterpretations = {
   usernameWithoutTenantError: 'invalid_grant', nonPostTokenRequest: '405', missingClientCredentialsError: 'invalid_client',
   euOtherGrants: 'unsupported_grant_type', malformedFormBody: 'invalid_request',
 };
-const quiet = { extra: [], escapeClientId: false, charset: false, basic: false };
+const quiet: TokenInput['noise'] = { extra: [], escapeClientId: false, charset: false, basic: false };
 const input = (faults: TokenInput['faults'], noise = quiet): TokenInput => ({ region: 'us', grant: 'client_credentials', refreshToken: '', faults, noise });
 const tokenResponse = (status: number, body: unknown, contentType = 'application/json') => {
   const text = JSON.stringify(body);
