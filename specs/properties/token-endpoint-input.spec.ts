@@ -5,6 +5,7 @@
 // 401 with a challenge for HTTP Basic). Each expected answer names the requirement(s) it comes from
 // (token-request.oracle.ts, token-answer.judge.ts): a counterexample FAILs those, nothing else.
 import { needs, requirement, test, type Region } from '../../fixtures/index.ts';
+import { annotationTypes } from '../../fixtures/requirement.ts';
 import { asTokenResponse, clientCredentialsKind } from '../token-requests/raw-response.helper.ts';
 import { runAttributedProperty, type Finding } from './attributed-property.ts';
 import { propertyRuns, propertyTag, requestDeadlineMs, withDeadline } from './property-runner.ts';
@@ -13,7 +14,7 @@ import { buildRequest, oracleInterpretations, tokenInputArbitrary } from './toke
 import { describeExpected, describeInput, expectedAnswer, type Grant, type TokenInput } from './token-request.oracle.ts';
 
 const regions: Region[] = ['us', 'eu'];
-/** Every requirement the oracle attributes answers to (AUTH-CLI-002/006, HTTP Basic only, are cited by their own checks). */
+/** Every requirement the oracle attributes answers to; AUTH-CLI-002/006 (HTTP Basic) are added at run time where the target takes Basic. */
 const common = [
   'ERR-TOK-001', 'ERR-TOK-002', 'ERR-TOK-004', 'ERR-TOK-005', 'TOKEN-REQ-001', 'TOKEN-REQ-002', 'TOKEN-REQ-003', 'TOKEN-REQ-005',
   'TOKEN-REQ-006', 'TOKEN-REQ-007', 'TOKEN-REQ-009', 'TOKEN-REQ-012', 'TOKEN-REQ-013', 'AUTH-CLI-005', 'AUTH-CLI-007',
@@ -22,6 +23,8 @@ const byRegion: Record<Region, readonly string[]> = {
   us: [...common, 'GRANT-PW-004', 'GRANT-PW-006', 'GRANT-PW-007', 'GRANT-RT-007', 'GRANT-RT-008'],
   eu: [...common, 'GRANT-PW-010', 'GRANT-RT-011'],
 };
+
+const basicRequirements = ['AUTH-CLI-002', 'AUTH-CLI-006'] as const;
 
 test.describe('property: token endpoint input', () => {
   for (const region of regions) {
@@ -32,6 +35,9 @@ test.describe('property: token endpoint input', () => {
       async ({ tokenClient, rawHttp, target, redactor }, testInfo) => {
         const oi = oracleInterpretations(<T>(key: string) => target.interpretation<T>(key));
         const basic = target.profile.capabilities.supportsBasic;
+        // Basic noise and the Basic-and-form-secret fault exist only where the target takes Basic:
+        // only then does this check verify (and cite) the requirements they rely on.
+        if (basic) for (const id of basicRequirements) testInfo.annotations.push({ type: annotationTypes.requirement, description: id });
         const nonce = Math.random().toString(36).slice(2, 8);
         let counter = 0;
         const successKind = (grant: string) => (grant === 'client_credentials' ? clientCredentialsKind(region) : 'token-response-password');
