@@ -53,6 +53,7 @@ void describe('attributed property search', () => {
   void test('a check that throws is a defect of the check, not a finding', async () => {
     const r = await searchFindings(ints, (n) => (n > 500 ? Promise.reject(new Error('boom')) : Promise.resolve([])), { seed: 42, runs: 100, maxRequirements: 8 });
     assert.ok(r.crash);
+    assert.equal(r.crash.counterexample, '501', 'shrunk like a plain property');
     assert.equal(r.broken.length, 0);
   });
 

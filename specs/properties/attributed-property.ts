@@ -8,8 +8,8 @@
 //      each with its own seed, path and replay command;
 //   3. pushes one `broke` annotation per requirement (`<ID> — expected …, got …; …`) and fails the
 //      check. The cited requirements the property never saw broken are verified (PASS).
-// A check that throws (rather than returning findings) is a defect of the check itself: the
-// search stops there and the check fails as a whole, without attribution.
+// A check that throws (rather than returning findings) names no requirement: the search stops
+// there and the check fails as a whole, as before attribution (every cited requirement).
 import type { TestInfo } from '@playwright/test';
 import fc from 'fast-check';
 import { pathEnvVar, propertyAnnotation, propertySeed, replayCommand, type PropertyRecord } from './property-runner.ts';
@@ -121,6 +121,12 @@ export async function searchFindings<T>(arbitrary: fc.Arbitrary<T>, check: Findi
   });
   const scanned = await fc.check(scan, { seed, numRuns: runs });
   if (scanned.failed && !crash) crash = { counterexample: scanned.counterexample ? label(scanned.counterexample) : '(none)', path: scanned.counterexamplePath ?? '-', error: scanned.errorInstance };
+  if (crash && /^\d+$/.test(crash.path)) {
+    // Shrink the failure that names no requirement too, as a plain property would.
+    const failing = fc.asyncProperty(arbitrary, async (input) => { await check(input); });
+    const d = await fc.check(failing, { seed, path: crash.path, numRuns: 1, endOnFailure: false });
+    if (d.failed && d.counterexample) crash = { counterexample: label(d.counterexample[0]), path: d.counterexamplePath ?? crash.path, error: d.errorInstance };
+  }
 
   const broken: BrokenRequirement[] = [];
   for (const [requirement, e] of first) {
@@ -144,7 +150,7 @@ export function searchExtent(r: SearchResult): string {
   if (r.replay) return 'replay of one counterexample (no search)';
   const stop = r.bound.reached
     ? `stopped after run ${r.bound.atRun} of ${r.budget}: ${r.bound.maxRequirements} distinct requirements broken (the bound; more may be)`
-    : r.crash ? `stopped at run ${r.judged} of ${r.budget}: the check itself threw`
+    : r.crash ? `stopped at run ${r.judged} of ${r.budget}: a failure that names no requirement`
       : `ran all ${r.judged} of ${r.budget} runs`;
   return `bounded search: ${stop}; up to ${r.bound.maxRequirements} requirements, one shrunk counterexample each`;
 }
@@ -182,7 +188,7 @@ export async function runAttributedProperty<T>(arbitrary: fc.Arbitrary<T>, check
     const cause = result.crash.error instanceof Error ? result.crash.error.message : String(result.crash.error);
     const replay = replayCommand(name, seed, result.crash.path);
     testInfo.annotations.push({ type: propertyAnnotation, description: JSON.stringify({ ...record, path: result.crash.path, counterexample: result.crash.counterexample, shrinks: 0, replay }) });
-    const text = `property ${name}: the check itself threw at seed=${seed} path=${result.crash.path} (a defect of the check, not attributed to a requirement)\n\ninput: ${result.crash.counterexample}\nreplay: ${replay}\n${extent}\n\n${cause}`;
+    const text = `property ${name} failed at seed=${seed} path=${result.crash.path} without naming a requirement (the check fails as a whole)\n\ninput: ${result.crash.counterexample}\nreplay: ${replay}\n${extent}\n\n${cause}`;
     await testInfo.attach('property-counterexample.txt', { body: text, contentType: 'text/plain' });
     throw new Error(text);
   }
