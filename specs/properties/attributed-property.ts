@@ -166,7 +166,8 @@ export interface AttributedPropertyOptions {
 /** The message of one broken requirement: expected and actual first, then seed, path and replay. */
 export function brokeMessage(name: string, seed: number, b: BrokenRequirement, extent: string, env: NodeJS.ProcessEnv = process.env): string {
   const shrunk = b.unshrunk ? 'not shrunk: the target did not answer the same way again' : `${b.shrinks} shrink(s)`;
-  return `expected ${b.finding.expected}, got ${b.finding.actual} — input: ${b.counterexample} — property ${name} seed=${seed} path=${b.path} (${shrunk}) — replay: ${replayCommand(name, seed, b.path, env)} — ${extent}`;
+  const oneLine = (t: string) => t.replace(/\s*\n\s*/g, ' ');
+  return `expected ${oneLine(b.finding.expected)}, got ${oneLine(b.finding.actual)} — input: ${oneLine(b.counterexample)} — property ${name} seed=${seed} path=${b.path} (${shrunk}) — replay: ${replayCommand(name, seed, b.path, env)} — ${extent}`;
 }
 
 /**
