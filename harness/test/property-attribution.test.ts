@@ -110,6 +110,11 @@ void describe('token-input oracle: each expected answer names its requirement', 
     const lenient = expectedAnswer(i, { ...oi, malformedFormBody: 'lenient' });
     assert.equal(lenient.kind, 'token');
     assert.deepEqual(lenient.requirements, ['TOKEN-REQ-013']);
+    const withNoise = expectedAnswer(input([{ kind: 'malformed-escape' }], { ...quiet, charset: true }), { ...oi, malformedFormBody: 'lenient' });
+    assert.deepEqual(withNoise.requirements, ['TOKEN-REQ-013'], 'a lenient-body failure is the leniency\'s, not the noise\'s');
+    const withFault = expectedAnswer({ ...input([{ kind: 'malformed-escape' }]), grant: 'refresh_token', refreshToken: 'x' }, { ...oi, malformedFormBody: 'lenient' });
+    assert.equal(withFault.kind, 'token-error');
+    assert.deepEqual(withFault.requirements, ['TOKEN-REQ-013']);
   });
 
   void test('a valid request with noise that fails is not judged when a plain request of the grant fails too', () => {

@@ -11,7 +11,7 @@ import { runAttributedProperty, type Finding } from './attributed-property.ts';
 import { propertyRuns, propertyTag, requestDeadlineMs, withDeadline } from './property-runner.ts';
 import { judgeTokenAnswer } from './token-answer.judge.ts';
 import { buildRequest, oracleInterpretations, tokenInputArbitrary } from './token-request.arbitrary.ts';
-import { describeExpected, describeInput, expectedAnswer, type Grant, type TokenInput } from './token-request.oracle.ts';
+import { describeExpected, describeInput, expectedAnswer, noiseRequirements, withoutNoise, type Grant, type TokenInput } from './token-request.oracle.ts';
 
 const regions: Region[] = ['us', 'eu'];
 /** Every requirement the oracle attributes answers to; AUTH-CLI-002/006 (HTTP Basic) are added at run time where the target takes Basic. */
@@ -73,7 +73,22 @@ test.describe('property: token endpoint input', () => {
             notJudged.push(describeInput(input));
             return [];
           }
-          return judged;
+          return blameNoise(input, expected.requirements, judged);
+        };
+
+        // A refused request with faults and droppable noise: when the same request without that noise
+        // gets the expected answer, the noise (charset, extra parameters, %-escapes) broke it, not the fault.
+        const blameNoise = async (input: TokenInput, own: string[], findings: Finding[]): Promise<Finding[]> => {
+          const mine = findings.filter((f) => own.includes(f.requirement));
+          const noise = noiseRequirements(input).filter((id) => id !== 'AUTH-CLI-002');
+          if (mine.length === 0 || noise.length === 0 || input.faults.length === 0) return findings;
+          const plain = withoutNoise(input);
+          const control = await send(plain).catch(() => undefined);
+          if (!control) return findings;
+          const again = judgeTokenAnswer(plain, expectedAnswer(plain, oi), control, true);
+          if (again === 'not-judged' || again.some((f) => own.includes(f.requirement))) return findings;
+          const first = mine[0]!;
+          return [...findings.filter((f) => !own.includes(f.requirement)), ...noise.map((requirement) => ({ requirement, expected: first.expected, actual: `${first.actual}; the same request without this noise got the expected answer` }))];
         };
 
         try {

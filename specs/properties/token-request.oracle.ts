@@ -101,7 +101,7 @@ export function faultRequirement(f: Fault, grant: Grant): string {
   }
 }
 
-/** The requirements a valid request's harmless noise relies on (a valid request without noise: none of this property's). */
+/** The requirements a request's harmless noise relies on (a valid request without noise: none of this property's). */
 export function noiseRequirements(input: TokenInput): string[] {
   const n = input.noise;
   return [
@@ -138,7 +138,9 @@ export function expectedAnswer(input: TokenInput, oi: OracleInterpretations): Ex
   // OI-30 lenient: the malformed parameter is one the spec does not use, so the rest of the request decides.
   const leniency = input.faults.filter((f) => malformedBody.has(f.kind)).map((f) => faultRequirement(f, input.grant));
   const faults = allFaults(input).filter((f) => !malformedBody.has(f.kind));
-  if (faults.length === 0) return { kind: 'token', requirements: [...new Set([...leniency, ...noiseRequirements(input)])] };
+  // With a malformed body read leniently, any wrong answer is first of all the leniency's (TOKEN-REQ-013):
+  // the rest of the request's rules are judged on inputs without the malformed parameter.
+  if (faults.length === 0) return { kind: 'token', requirements: leniency.length > 0 ? leniency : noiseRequirements(input) };
   const codes = new Set<string>();
   const statuses = new Set<number>();
   const add = (code: string) => {
@@ -181,7 +183,7 @@ export function expectedAnswer(input: TokenInput, oi: OracleInterpretations): Ex
         break;
     }
   }
-  const faultRequirements = [...new Set(faults.map((f) => faultRequirement(f, input.grant)))];
+  const faultRequirements = leniency.length > 0 ? leniency : [...new Set(faults.map((f) => faultRequirement(f, input.grant)))];
   return { kind: 'token-error', codes: [...codes].sort(), statuses: [...statuses].sort(), requirements: faultRequirements };
 }
 
@@ -193,6 +195,11 @@ export function describeExpected(e: Expected): string {
     case 'not-post': return e.answer === '405' ? '405 with Allow: POST' : e.answer;
     case 'gateway-415': return '415 with 000-1005';
   }
+}
+
+/** The same request without the noise that can be dropped (extra parameters, %-escaped client_id, charset); HTTP Basic stays. */
+export function withoutNoise(input: TokenInput): TokenInput {
+  return { ...input, noise: { ...input.noise, extra: [], escapeClientId: false, charset: false } };
 }
 
 /** A short, secret-free description of a generated request (what a shrunk counterexample shows). */
