@@ -143,9 +143,12 @@ export function expectedAnswer(input: TokenInput, oi: OracleInterpretations): Ex
   if (faults.length === 0) return { kind: 'token', requirements: leniency.length > 0 ? leniency : noiseRequirements(input) };
   const codes = new Set<string>();
   const statuses = new Set<number>();
-  const add = (code: string) => {
+  // invalid_client takes the declared status (OI-2; 401 for HTTP Basic), except for missing
+  // credentials, which AUTH-CLI-007 refuses with 400 whatever the error (the same as its own check).
+  const add = (code: string, status?: number) => {
     codes.add(code);
-    if (code === 'invalid_client') statuses.add(input.noise.basic ? 401 : oi.invalidClientStatus);
+    if (status !== undefined) statuses.add(status);
+    else if (code === 'invalid_client') statuses.add(input.noise.basic ? 401 : oi.invalidClientStatus);
     else statuses.add(400);
   };
   for (const f of faults) {
@@ -164,7 +167,7 @@ export function expectedAnswer(input: TokenInput, oi: OracleInterpretations): Ex
         break;
       case 'client-secret-absent':
       case 'client-credentials-absent':
-        add(oi.missingClientCredentialsError);
+        add(oi.missingClientCredentialsError, 400);
         break;
       case 'client-unknown':
         add('invalid_client');
