@@ -11,7 +11,8 @@ import { TokenResponse } from '../../fixtures/clients/responses.ts';
 import { validateResponse } from '../../fixtures/schema-check.ts';
 import { parseJson } from '../../fixtures/http/exchange.ts';
 import { brokeAnnotation, runAttributedProperty, searchFindings, type Finding } from '../../specs/properties/attributed-property.ts';
-import { judgeTokenAnswer } from '../../specs/properties/token-answer.judge.ts';
+import { answerIsRight, judgeTokenAnswer } from '../../specs/properties/token-answer.judge.ts';
+import { isolateNoise } from '../../specs/properties/noise-isolation.ts';
 import { expectedAnswer, type OracleInterpretations, type TokenInput } from '../../specs/properties/token-request.oracle.ts';
 import { alterCharacterAt, alterOneCharacter, tokenFormat, unknownToken } from '../../specs/gateway/support/token-format.ts';
 import { LifecycleModel, DAY, HOUR, PASSWORD_MAX_AGE } from '../../specs/properties/lifecycle/lifecycle.model.ts';
@@ -92,14 +93,14 @@ void describe('token-input oracle: each expected answer names its requirement', 
     const i = input([{ kind: 'repeated', field: 'grant_type' }]);
     const e = expectedAnswer(i, oi);
     assert.deepEqual(e.requirements, ['TOKEN-REQ-005']);
-    const f = judgeTokenAnswer(i, e, tokenResponse(200, { access_token: 'x', token_type: 'Bearer', expires_in: 3600 }), true);
-    assert.deepEqual(f !== 'not-judged' && f.map((x) => x.requirement), ['TOKEN-REQ-005']);
+    const f = judgeTokenAnswer(i, e, tokenResponse(200, { access_token: 'x', token_type: 'Bearer', expires_in: 3600 }));
+    assert.deepEqual(f.map((x) => x.requirement), ['TOKEN-REQ-005']);
   });
 
   void test('a right code in a text/plain body breaks ERR-TOK-001 only', () => {
     const i = input([{ kind: 'grant-type-absent' }]);
-    const f = judgeTokenAnswer(i, expectedAnswer(i, oi), tokenResponse(400, { error: 'invalid_request' }, 'text/plain'), true);
-    assert.deepEqual(f !== 'not-judged' && f.map((x) => x.requirement), ['ERR-TOK-001']);
+    const f = judgeTokenAnswer(i, expectedAnswer(i, oi), tokenResponse(400, { error: 'invalid_request' }, 'text/plain'));
+    assert.deepEqual(f.map((x) => x.requirement), ['ERR-TOK-001']);
   });
 
   void test('OI-30: a malformed escape is invalid_request (TOKEN-REQ-013) by default, and a token where the target declares lenient', () => {
@@ -117,11 +118,30 @@ void describe('token-input oracle: each expected answer names its requirement', 
     assert.deepEqual(withFault.requirements, ['TOKEN-REQ-013']);
   });
 
-  void test('a valid request with noise that fails is not judged when a plain request of the grant fails too', () => {
-    const i = input([], { ...quiet, extra: [['x_a', 'b']] });
-    assert.equal(judgeTokenAnswer(i, expectedAnswer(i, oi), tokenResponse(400, { error: 'invalid_request' }), false), 'not-judged');
-    const f = judgeTokenAnswer(i, expectedAnswer(i, oi), tokenResponse(400, { error: 'invalid_request' }), true);
-    assert.deepEqual(f !== 'not-judged' && f.map((x) => x.requirement), ['TOKEN-REQ-007']);
+  const tokenOk = () => tokenResponse(200, { access_token: 'x', token_type: 'Bearer', expires_in: 3600, refresh_token: 'r', scope: 'email openid profile company' });
+  /** A target that refuses ;charset=UTF-8 and answers everything else right. */
+  const charsetRefused = (x: TokenInput) => {
+    const e = expectedAnswer(x, oi);
+    return x.noise.charset ? tokenResponse(400, { error: 'invalid_request' }) : e.kind === 'token' ? tokenOk() : tokenResponse(400, { error: e.kind === 'token-error' ? e.codes[0] : 'invalid_request' });
+  };
+  const rightOn = (target: (x: TokenInput) => TokenResponse) => (x: TokenInput) => Promise.resolve(answerIsRight(x, expectedAnswer(x, oi), target(x)));
+  const findingsOn = (target: (x: TokenInput) => TokenResponse, x: TokenInput) => judgeTokenAnswer(x, expectedAnswer(x, oi), target(x));
+
+  void test('noise isolation: the kind of noise that breaks a request on its own is blamed, not the fault or the other noise', async () => {
+    const noisy: TokenInput['noise'] = { ...quiet, charset: true, extra: [['x_a', 'b']] };
+    const valid = input([], noisy);
+    const f1 = await isolateNoise(valid, expectedAnswer(valid, oi).requirements, findingsOn(charsetRefused, valid), rightOn(charsetRefused));
+    assert.deepEqual(f1 !== 'not-judged' && f1.map((x) => x.requirement), ['TOKEN-REQ-002']);
+    const faulted: TokenInput = { ...input([], noisy), grant: 'refresh_token', refreshToken: 'never-issued' };
+    assert.deepEqual(findingsOn(charsetRefused, faulted).map((x) => x.requirement), ['GRANT-RT-008'], 'judged alone, the fault would be blamed');
+    const f2 = await isolateNoise(faulted, expectedAnswer(faulted, oi).requirements, findingsOn(charsetRefused, faulted), rightOn(charsetRefused));
+    assert.deepEqual(f2 !== 'not-judged' && f2.map((x) => x.requirement), ['TOKEN-REQ-002'], 'not GRANT-RT-008');
+  });
+
+  void test('noise isolation: a valid request whose bare form fails too is not judged (the grant itself is broken)', async () => {
+    const broken = () => tokenResponse(400, { error: 'invalid_request' });
+    const valid = input([], { ...quiet, extra: [['x_a', 'b']] });
+    assert.equal(await isolateNoise(valid, expectedAnswer(valid, oi).requirements, findingsOn(broken, valid), rightOn(broken)), 'not-judged');
   });
 });
 

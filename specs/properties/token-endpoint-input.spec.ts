@@ -9,9 +9,10 @@ import { annotationTypes } from '../../fixtures/requirement.ts';
 import { asTokenResponse, clientCredentialsKind } from '../token-requests/raw-response.helper.ts';
 import { runAttributedProperty, type Finding } from './attributed-property.ts';
 import { propertyRuns, propertyTag, requestDeadlineMs, withDeadline } from './property-runner.ts';
-import { judgeTokenAnswer } from './token-answer.judge.ts';
+import { answerIsRight, judgeTokenAnswer } from './token-answer.judge.ts';
 import { buildRequest, oracleInterpretations, tokenInputArbitrary } from './token-request.arbitrary.ts';
-import { describeExpected, describeInput, expectedAnswer, noiseRequirements, withoutNoise, type Grant, type TokenInput } from './token-request.oracle.ts';
+import { isolateNoise } from './noise-isolation.ts';
+import { describeExpected, describeInput, expectedAnswer, type TokenInput } from './token-request.oracle.ts';
 
 const regions: Region[] = ['us', 'eu'];
 /** Every requirement the oracle attributes answers to; AUTH-CLI-002/006 (HTTP Basic) are added at run time where the target takes Basic. */
@@ -46,49 +47,31 @@ test.describe('property: token endpoint input', () => {
           const req = buildRequest(input, { tokenClient, rawHttp }, `${nonce}-${counter}`);
           return asTokenResponse(await withDeadline(rawHttp.send(req), requestDeadlineMs, describeInput(input)), redactor, successKind(input.grant));
         };
-        // Whether a plain valid request of a grant gets a token (asked once per grant, only when a
-        // valid request with noise failed): if not, the grant itself is broken, not the noise.
-        const plainWorks = new Map<Grant, boolean>();
-        const plainGrantWorks = async (input: TokenInput) => {
-          if (!plainWorks.has(input.grant)) {
-            const plain: TokenInput = { ...input, faults: [], noise: { extra: [], escapeClientId: false, charset: false, basic: false } };
-            plainWorks.set(input.grant, await send(plain).then((r) => r.ok, () => false));
-          }
-          return plainWorks.get(input.grant)!;
-        };
         const notJudged: string[] = [];
-
-        const check = async (input: TokenInput): Promise<Finding[]> => {
+        const judge = async (input: TokenInput): Promise<Finding[]> => {
           const expected = expectedAnswer(input, oi);
-          let res;
           try {
-            res = await send(input);
+            return judgeTokenAnswer(input, expected, await send(input));
           } catch (error) {
             const cause = error instanceof Error ? error.message : String(error);
             return expected.requirements.map((requirement) => ({ requirement, expected: describeExpected(expected), actual: `no answer: ${cause}` }));
           }
-          const works = expected.kind === 'token' && !res.ok ? await plainGrantWorks(input) : true;
-          const judged = judgeTokenAnswer(input, expected, res, works);
-          if (judged === 'not-judged') {
+        };
+        const answersRight = async (input: TokenInput) => {
+          try {
+            return answerIsRight(input, expectedAnswer(input, oi), await send(input));
+          } catch {
+            return false; // no answer is not the expected one
+          }
+        };
+        // One answer judged; a wrong one with noise around it is sorted out (noise-isolation.ts).
+        const check = async (input: TokenInput): Promise<Finding[]> => {
+          const sorted = await isolateNoise(input, expectedAnswer(input, oi).requirements, await judge(input), answersRight);
+          if (sorted === 'not-judged') {
             notJudged.push(describeInput(input));
             return [];
           }
-          return blameNoise(input, expected.requirements, judged);
-        };
-
-        // A refused request with faults and droppable noise: when the same request without that noise
-        // gets the expected answer, the noise (charset, extra parameters, %-escapes) broke it, not the fault.
-        const blameNoise = async (input: TokenInput, own: string[], findings: Finding[]): Promise<Finding[]> => {
-          const mine = findings.filter((f) => own.includes(f.requirement));
-          const noise = noiseRequirements(input).filter((id) => id !== 'AUTH-CLI-002');
-          if (mine.length === 0 || noise.length === 0 || input.faults.length === 0) return findings;
-          const plain = withoutNoise(input);
-          const control = await send(plain).catch(() => undefined);
-          if (!control) return findings;
-          const again = judgeTokenAnswer(plain, expectedAnswer(plain, oi), control, true);
-          if (again === 'not-judged' || again.some((f) => own.includes(f.requirement))) return findings;
-          const first = mine[0]!;
-          return [...findings.filter((f) => !own.includes(f.requirement)), ...noise.map((requirement) => ({ requirement, expected: first.expected, actual: `${first.actual}; the same request without this noise got the expected answer` }))];
+          return sorted;
         };
 
         try {
