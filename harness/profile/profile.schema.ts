@@ -25,6 +25,7 @@ const clientSchema = z.strictObject({
 const userSchema = z.strictObject({
   username: z.string().min(1).describe('tenant_system_name\\user_name, as sent in the password grant.'),
   password: secretSchema.describe('The user\'s password.'),
+  passwordAgeDays: z.number().min(0).optional().describe('Days since the password was last changed, as at the start of the run (the reference seed: 1). The clock-driven lifecycle model places the 45-day password edge with it (to within one hour); without it, that model predicts no password-grant answer once the clock has moved.'),
   description: z.string().optional(),
 });
 

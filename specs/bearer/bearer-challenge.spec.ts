@@ -9,7 +9,7 @@ function calls(api: ApiClient, token: string, personPath: string): [string, () =
   return [
     ['no Authorization header', () => api.person('existing')],
     ['the Basic scheme', () => api.person('existing', { authorization: `Basic ${Buffer.from('conformance:not-a-secret').toString('base64')}` })],
-    ['an unknown token', () => api.person('existing', { token: unknownToken() })],
+    ['an unknown token', () => api.person('existing', { token: unknownToken(token) })],
     ['a token altered in one character', () => api.person('existing', { token: alterOneCharacter(token) })],
     ['Bearer without a token', () => api.person('existing', { authorization: 'Bearer' })],
     ['Bearer with two words', () => api.person('existing', { authorization: `Bearer ${token} ${token}` })],
@@ -56,7 +56,7 @@ test.describe('protected call: the Bearer challenge of a 401', () => {
     });
 
   for (const [what, authorization] of [
-    ['an unknown access token', () => `Bearer ${unknownToken()}`],
+    ['an unknown access token', (token: string) => `Bearer ${unknownToken(token)}`],
     ['an access token altered in one character', (token: string) => `Bearer ${alterOneCharacter(token)}`],
     ['an unparseable access token (two words)', (token: string) => `Bearer ${token} ${token}`],
     ['an unparseable access token (a character outside b64token)', () => 'Bearer abc{def}'],

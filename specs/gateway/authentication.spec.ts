@@ -25,10 +25,13 @@ test.describe('gateway: credentials', () => {
 
   test('ERR-GW-1202 a protected call with an unknown well-formed bearer token gets the code declared for it (reference 000-1202)',
     requirement('ERR-GW-1202', needs('people')),
-    async ({ target, api }) => {
-      // OI-14 conditions.unknownToken: a token that fails verification (000-1202) or one the target cannot parse as its own (000-1205).
+    async ({ target, tokenClient, api }, testInfo) => {
+      // OI-14 conditions.unknownToken: a token that fails verification (000-1202) or one the target
+      // cannot parse as its own (000-1205). Unknown but well-formed for the target's token format
+      // (JWT or opaque), read from a real token.
       const code = target.gatewayCodes().conditions.unknownToken;
-      await expect(await api.person('existing', { token: unknownToken() }), `declared unknownToken=${code}`).toBeGatewayError(code);
+      const unknown = unknownToken(await gatewayToken(target, tokenClient, testInfo));
+      await expect(await api.person('existing', { token: unknown }), `declared unknownToken=${code}`).toBeGatewayError(code);
     });
 
   test('ERR-GW-1202 a protected call with a valid token altered in one character gets 000-1202',
@@ -75,7 +78,7 @@ test.describe('gateway: credentials', () => {
       const responses = [
         await api.person('existing'),
         await api.person('existing', { authorization: 'Basic Y29uZm9ybWFuY2U6eA==' }),
-        await api.person('existing', { token: unknownToken() }),
+        await api.person('existing', { token: unknownToken(token) }),
         await api.person('existing', { token: alterOneCharacter(token) }),
         await api.person('existing', { authorization: 'Bearer' }),
         await api.person('existing', { authorization: `Bearer ${token} ${token}` }),

@@ -31,7 +31,7 @@ async function sampleRejections(target: Target, tokenClient: TokenClient, api: A
   const token = await gatewayToken(target, tokenClient, testInfo);
   const id = encodeURIComponent(target.profile.resources.people!.existing);
   const altered = alterOneCharacter(token);
-  const unknown = unknownToken();
+  const unknown = unknownToken(token);
   // [what, Authorization sent, token in it, the requirement that demands the refusal or the code whose interpretation it is, the call]
   const calls: [string, string | undefined, string | undefined, string, () => Promise<ApiResponse>][] = [
     ['no credentials', undefined, undefined, 'BEARER-002', () => api.person('existing')],

@@ -8,18 +8,28 @@
 //   a version other than v1 or none: 000-1020 (ERR-GW-1020); a path under /v1/ not exposed: 000-4000.
 // The spec fixes no order between the path checks and the credential checks, so a call with both
 // faults may get either code. A method the route does not take: any code of the table.
+// Every expected code names its requirement (ERR-GW-nnnn), and a credential the catalogue says
+// must get a 401 names the BEARER requirement that says so: a wrong answer breaks exactly those.
+// The real token's format decides which cases exist: the JWT cases (claims tampered, a foreign
+// key, alg none) only for JWT access tokens; for opaque tokens the unknown and altered tokens
+// keep the real token's length and alphabet (specs/gateway/support/token-format.ts).
 import fc from 'fast-check';
 import type { JWTPayload } from 'jose';
+import type { TokenFormat } from '../gateway/support/token-format.ts';
+import type { GatewayConditions } from '../../fixtures/gateway-codes.ts';
 
+/** What the cases build their credentials from: the real token's format and ways to alter it. */
 export interface TokenMaterial {
-  isJwt: boolean;
-  /** The real token with one claim replaced, its signature kept. */
+  format: TokenFormat;
+  /** The real token with one character changed to another of its alphabet (of the signature, for a JWT). */
+  alter(index: number): string;
+  /** A token of the real token's format that no server issued. */
+  unknown(): string;
+  /** JWT only: the real token with one claim replaced, its signature kept. */
   tamper(claim: string, value: unknown): string;
-  /** The real token with one character of its signature changed. */
-  flip(index: number): string;
-  /** The real token's claims (with overrides) signed by a key the target never saw. */
+  /** JWT only: the real token's claims (with overrides) signed by a key the target never saw. */
   foreign(overrides: JWTPayload, useRealKid: boolean): Promise<string>;
-  /** The real token's claims (with overrides) under `alg: none`, no signature. */
+  /** JWT only: the real token's claims (with overrides) under `alg: none`, no signature. */
   algNone(overrides: JWTPayload): string;
 }
 
@@ -27,8 +37,13 @@ export interface AuthorizationCase {
   label: string;
   /** Codes the catalogue allows for this credential on an exposed path. */
   codes: string[];
+  /** The requirement that demands a 401 for this credential (BEARER-002 no header, BEARER-003 unknown or altered). */
+  status401?: 'BEARER-002' | 'BEARER-003';
   value(material: TokenMaterial): Promise<string | undefined> | string | undefined;
 }
+
+/** The requirement of a gateway code of §7.2 (`000-1202` → `ERR-GW-1202`). */
+export const codeRequirement = (code: string) => `ERR-GW-${code.slice(4)}`;
 
 export interface GatewayInput {
   authorization: AuthorizationCase;
@@ -55,11 +70,16 @@ const C1201 = ['000-1201'];
 const C1205 = ['000-1205'];
 const C1202 = ['000-1202'];
 
-export function authorizationArbitrary(): fc.Arbitrary<AuthorizationCase> {
-  return fc.oneof(
-    fc.constant<AuthorizationCase>({ label: 'no Authorization header', codes: C1201, value: () => undefined }),
+/** Where OI-14 lets the target choose the code of a condition (its declaration, else the reference choice). */
+export type DeclaredConditions = Pick<GatewayConditions, 'nonBearerScheme' | 'unknownToken'>;
+const referenceConditions: DeclaredConditions = { nonBearerScheme: '000-1201', unknownToken: '000-1202' };
+
+/** Cases for any token format. */
+function anyFormatCases(conditions: DeclaredConditions): fc.Arbitrary<AuthorizationCase>[] {
+  return [
+    fc.constant<AuthorizationCase>({ label: 'no Authorization header', codes: C1201, status401: 'BEARER-002', value: () => undefined }),
     fc.tuple(fc.constantFrom('Basic', 'Token', 'Digest', 'MAC', 'Bearerx', 'JWT', 'OAuth'), visible)
-      .map(([scheme, rest]): AuthorizationCase => ({ label: `scheme ${scheme}`, codes: C1201, value: () => `${scheme} ${rest}` })),
+      .map(([scheme, rest]): AuthorizationCase => ({ label: `scheme ${scheme}`, codes: [conditions.nonBearerScheme], value: () => `${scheme} ${rest}` })),
     bearerScheme.map((s): AuthorizationCase => ({ label: `${s} with no token`, codes: C1205, value: () => s })),
     fc.tuple(bearerScheme, b64tokenChars, b64tokenChars)
       .map(([s, a, b]): AuthorizationCase => ({ label: `${s} a b (two words, ${a.length}+${b.length} chars)`, codes: C1205, value: () => `${s} ${a} ${b}` })),
@@ -69,19 +89,40 @@ export function authorizationArbitrary(): fc.Arbitrary<AuthorizationCase> {
       .map(([s, t]): AuthorizationCase => ({ label: `${s} b64token that is not a JWT (${t.length} chars)`, codes: ['000-1202', '000-1205'], value: () => `${s} ${t}` })),
     fc.tuple(bearerScheme, base64urlSegment, base64urlSegment, base64urlSegment)
       .map(([s, a, b, c]): AuthorizationCase => ({ label: `${s} JWT-shaped garbage`, codes: ['000-1202', '000-1205'], value: () => `${s} ${a}.${b}.${c}` })),
-    fc.tuple(bearerScheme, fc.constantFrom('exp', 'sub', 'client_id', 'scope', 'aud', 'iat'), fc.oneof(fc.integer(), fc.string({ maxLength: 20 })))
-      .map(([s, claim, v]): AuthorizationCase => ({ label: `${s} real token with claim ${claim} tampered`, codes: C1202, value: (m) => `${s} ${m.isJwt ? m.tamper(claim, v) : m.flip(0)}` })),
     fc.tuple(bearerScheme, fc.nat())
-      .map(([s, i]): AuthorizationCase => ({ label: `${s} real token with signature character ${i} altered`, codes: C1202, value: (m) => `${s} ${m.flip(i)}` })),
+      .map(([s, i]): AuthorizationCase => ({ label: `${s} real token with character ${i} altered`, codes: C1202, status401: 'BEARER-003', value: (m) => `${s} ${m.alter(i)}` })),
+    bearerScheme.map((s): AuthorizationCase => ({ label: `${s} unknown token of the real token's format`, codes: [conditions.unknownToken], status401: 'BEARER-003', value: (m) => `${s} ${m.unknown()}` })),
+    fc.integer({ min: 1000, max: 4000 })
+      .map((n): AuthorizationCase => ({ label: `Bearer with a ${n}-character token`, codes: ['000-1202', '000-1205'], value: () => `Bearer ${'a'.repeat(n)}` })),
+  ];
+}
+
+/** Cases that take the real token apart as a JWS: only for JWT access tokens. */
+function jwtCases(): fc.Arbitrary<AuthorizationCase>[] {
+  return [
+    fc.tuple(bearerScheme, fc.constantFrom('exp', 'sub', 'client_id', 'scope', 'aud', 'iat'), fc.oneof(fc.integer(), fc.string({ maxLength: 20 })))
+      .map(([s, claim, v]): AuthorizationCase => ({ label: `${s} real token with claim ${claim} tampered`, codes: C1202, status401: 'BEARER-003', value: (m) => `${s} ${m.tamper(claim, v)}` })),
     fc.tuple(bearerScheme, claimOverrides, fc.boolean())
-      .map(([s, o, kid]): AuthorizationCase => ({ label: `${s} token signed by a foreign key (${kid ? 'the real kid' : 'its own kid'}, overrides ${JSON.stringify(o)})`, codes: C1202, value: async (m) => `${s} ${await m.foreign(o, kid)}` })),
+      .map(([s, o, kid]): AuthorizationCase => ({ label: `${s} token signed by a foreign key (${kid ? 'the real kid' : 'its own kid'}, overrides ${JSON.stringify(o)})`, codes: C1202, status401: 'BEARER-003', value: async (m) => `${s} ${await m.foreign(o, kid)}` })),
     fc.tuple(bearerScheme, claimOverrides)
       .map(([s, o]): AuthorizationCase => ({ label: `${s} alg none (overrides ${JSON.stringify(o)})`, codes: ['000-1202', '000-1205'], value: (m) => `${s} ${m.algNone(o)}` })),
     fc.tuple(fc.integer({ min: 2, max: 4 }), claimOverrides)
       .map(([n, o]): AuthorizationCase => ({ label: `Bearer followed by ${n} spaces and a foreign-key token`, codes: ['000-1202', '000-1205'], value: async (m) => `Bearer${' '.repeat(n)}${await m.foreign(o, false)}` })),
-    fc.integer({ min: 1000, max: 4000 })
-      .map((n): AuthorizationCase => ({ label: `Bearer with a ${n}-character token`, codes: ['000-1202', '000-1205'], value: () => `Bearer ${'a'.repeat(n)}` })),
-  );
+  ];
+}
+
+/** Cases for opaque tokens: several spaces before an unknown token of the real format. */
+function opaqueCases(): fc.Arbitrary<AuthorizationCase>[] {
+  return [
+    fc.integer({ min: 2, max: 4 })
+      .map((n): AuthorizationCase => ({ label: `Bearer followed by ${n} spaces and an unknown token of the real format`, codes: ['000-1202', '000-1205'], value: (m) => `Bearer${' '.repeat(n)}${m.unknown()}` })),
+  ];
+}
+
+/** The Authorization cases that are well-formed for `format` (the target's access tokens). */
+export function authorizationArbitrary(format: TokenFormat, conditions: DeclaredConditions = referenceConditions): fc.Arbitrary<AuthorizationCase> {
+  const [first, ...rest] = [...anyFormatCases(conditions), ...(format.kind === 'jwt' ? jwtCases() : opaqueCases())];
+  return fc.oneof(first!, ...rest);
 }
 
 const unexposedSegment = fc.stringMatching(/^[a-z][a-z0-9-]{0,15}$/).filter((s) => s !== 'people');
@@ -107,6 +148,18 @@ export function expectedGatewayCodes(input: GatewayInput): string[] | 'any-table
   if (input.pathKind === 'version') return ['000-1020', ...input.authorization.codes];
   if (input.pathKind === 'unexposed') return ['000-4000', ...input.authorization.codes];
   return input.authorization.codes;
+}
+
+/** The requirements a wrong code breaks: those of every code the catalogue allows here. */
+export function expectedCodeRequirements(input: GatewayInput): string[] {
+  const codes = expectedGatewayCodes(input);
+  return codes === 'any-table-code' ? ['ERR-GW-GEN-001'] : [...new Set(codes.map(codeRequirement))];
+}
+
+/** The requirements a call served without a valid token breaks: its credential's code(s) and 401 rule. */
+export function credentialRequirements(input: GatewayInput): string[] {
+  const a = input.authorization;
+  return [...new Set([...a.codes.map(codeRequirement), ...(a.status401 ? [a.status401] : [])])];
 }
 
 export function describeGatewayInput(input: GatewayInput): string {

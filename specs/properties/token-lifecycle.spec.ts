@@ -4,12 +4,16 @@
 //   - the clock variant (time-travel project): expiry at 1 h / 7 days, the refresh window, 45 days;
 //   - the clock-free variant: the states and transitions that need no clock, on every target;
 //   - reuse detection (ADVISORY): the same clock-free model, predicting family revocation.
+// Each disagreement names the requirement its prediction comes from (the commands say which): it
+// FAILs that requirement only, through the bounded per-requirement search of attributed-property.ts.
 import fc from 'fast-check';
 import { needs, requirement, test, type ApiClient, type ClockControl, type Target, type TokenClient } from '../../fixtures/index.ts';
+import { annotationTypes } from '../../fixtures/requirement.ts';
 import { LoadBudget } from '../limits/load-budget.ts';
+import { runAttributedProperty, type Finding } from './attributed-property.ts';
 import { lifecycleCommands } from './lifecycle/lifecycle.commands.ts';
-import { LifecycleModel, RealSystem, type ModelOptions } from './lifecycle/lifecycle.model.ts';
-import { propertyRuns, propertyTag, runProperty } from './property-runner.ts';
+import { DAY, LifecycleModel, ModelDisagreement, RealSystem, type ModelOptions } from './lifecycle/lifecycle.model.ts';
+import { propertyRuns, propertyTag } from './property-runner.ts';
 
 /** API calls paced to half the declared spike limit (the property checks run serially, tagged @clock or @serial). */
 function apiPacer(target: Target): LoadBudget {
@@ -17,15 +21,27 @@ function apiPacer(target: Target): LoadBudget {
   return new LoadBudget(Number.MAX_SAFE_INTEGER, Math.max(1, Math.floor(spike / 2)));
 }
 
+/** The burnable user's declared password age in seconds (never assumed: the reference seed's is 1 day). */
+function passwordAgeSeconds(target: Target): number | undefined {
+  const days = target.profile.credentials.users.burnableUser?.passwordAgeDays;
+  return days === undefined ? undefined : days * DAY;
+}
+
 /** The clock-free variants explore a much smaller state space: a fifth of the lifecycle budget. */
 const clockFreeRuns = (target: Target) => Math.max(1, Math.round(propertyRuns(target, 'lifecycle') / 5));
 
 interface Deps { tokenClient: TokenClient; api: ApiClient; target: Target; clock?: ClockControl }
 
-function lifecycleProperty(deps: Deps, variant: { clock: boolean; familyRevocation: boolean }) {
+/**
+ * The lifecycle property as an arbitrary and a check: the check runs one command sequence against
+ * a fresh model and reports the disagreement as a finding of the requirement its prediction comes
+ * from, when this check cites that requirement; any other disagreement fails the check as a whole.
+ */
+function lifecycleProperty(deps: Deps, variant: { clock: boolean; familyRevocation: boolean }, cited: readonly string[]) {
   const { target } = deps;
   const pacer = apiPacer(target);
-  return fc.asyncProperty(fc.commands(lifecycleCommands(variant.clock), { maxCommands: variant.clock ? 14 : 10 }), async (cmds) => {
+  const arbitrary = fc.commands(lifecycleCommands(variant.clock), { maxCommands: variant.clock ? 14 : 10 });
+  const check = async (cmds: Iterable<fc.AsyncCommand<LifecycleModel, RealSystem>>): Promise<Finding[]> => {
     if (deps.clock) await deps.clock.reset();
     const started = performance.now();
     const options: ModelOptions = {
@@ -34,32 +50,50 @@ function lifecycleProperty(deps: Deps, variant: { clock: boolean; familyRevocati
       anchor: target.interpretation('refreshTokenAnchor'),
       accessTokenAfterRefresh: target.interpretation('accessTokenAfterRefresh'),
       margin: () => target.profile.expectations.clockSkewSeconds + Math.ceil((performance.now() - started) / 1000) + 1,
+      passwordAge: passwordAgeSeconds(target),
     };
-    await fc.asyncModelRun(() => ({ model: new LifecycleModel(options), real: new RealSystem(deps.tokenClient, deps.api, target, pacer, deps.clock) }), cmds);
-  });
+    try {
+      await fc.asyncModelRun(() => ({ model: new LifecycleModel(options), real: new RealSystem(deps.tokenClient, deps.api, target, pacer, deps.clock) }), cmds);
+      return [];
+    } catch (error) {
+      if (error instanceof ModelDisagreement && error.requirement !== undefined && cited.includes(error.requirement)) {
+        return [{ requirement: error.requirement, expected: error.predicted, actual: `${error.got} — at ${error.command}` }];
+      }
+      throw error;
+    }
+  };
+  return { arbitrary, check };
 }
+
+const clockCited = ['STATE-AT-EXP-001', 'STATE-AT-EXP-002', 'STATE-RT-UNUSED-002', 'STATE-RT-EXP-001', 'LIMIT-AT-LIFETIME-001', 'LIMIT-RT-LIFETIME-001'] as const;
+const clockFreeCited = ['STATE-CC-001', 'STATE-PW-001', 'STATE-PW-002', 'STATE-RT-USED-001', 'STATE-RT-USED-002', 'GRANT-RT-001', 'GRANT-RT-002', 'STATE-AT-AFTER-REFRESH-001'] as const;
+const familyCited = ['STATE-RT-FAMILY-001', 'STATE-RT-FAMILY-002'] as const;
 
 test.describe('property: token lifecycle model', () => {
   test('token lifecycle model with the clock: every answer across 1 h, 7 days and 45 days is the one the model predicts',
-    requirement('STATE-AT-EXP-001', 'STATE-AT-EXP-002', 'STATE-RT-UNUSED-002', 'STATE-RT-EXP-001', 'LIMIT-AT-LIFETIME-001', 'LIMIT-RT-LIFETIME-001',
-      needs('us', 'gateway', 'people', 'user:burnableUser'), { tag: [propertyTag('lifecycle-clock')] }),
+    requirement(...clockCited, needs('us', 'gateway', 'people', 'user:burnableUser'), { tag: [propertyTag('lifecycle-clock')] }),
     async ({ tokenClient, api, target, clock }, testInfo) => {
-      await runProperty(lifecycleProperty({ tokenClient, api, target, clock }, { clock: true, familyRevocation: false }),
-        { name: 'lifecycle-clock', testInfo, runs: propertyRuns(target, 'lifecycle') });
+      // The 45-day edge is predicted only from a declared password age: only then does this check verify LIMIT-PWD-001.
+      const cited: string[] = [...clockCited];
+      if (passwordAgeSeconds(target) !== undefined) {
+        cited.push('LIMIT-PWD-001');
+        testInfo.annotations.push({ type: annotationTypes.requirement, description: 'LIMIT-PWD-001' });
+      }
+      const { arbitrary, check } = lifecycleProperty({ tokenClient, api, target, clock }, { clock: true, familyRevocation: false }, cited);
+      await runAttributedProperty(arbitrary, check, { name: 'lifecycle-clock', testInfo, runs: propertyRuns(target, 'lifecycle') });
     });
 
   test('token lifecycle model without the clock: every answer of obtain, refresh, reuse and protected calls is the one the model predicts',
-    requirement('STATE-CC-001', 'STATE-PW-001', 'STATE-PW-002', 'STATE-RT-USED-001', 'STATE-RT-USED-002', 'GRANT-RT-001', 'GRANT-RT-002', 'STATE-AT-AFTER-REFRESH-001',
-      needs('us', 'gateway', 'people', 'user:burnableUser'), { tag: [propertyTag('lifecycle'), '@serial'] }),
+    requirement(...clockFreeCited, needs('us', 'gateway', 'people', 'user:burnableUser'), { tag: [propertyTag('lifecycle'), '@serial'] }),
     async ({ tokenClient, api, target }, testInfo) => {
-      await runProperty(lifecycleProperty({ tokenClient, api, target }, { clock: false, familyRevocation: false }),
-        { name: 'lifecycle', testInfo, runs: clockFreeRuns(target) });
+      const { arbitrary, check } = lifecycleProperty({ tokenClient, api, target }, { clock: false, familyRevocation: false }, clockFreeCited);
+      await runAttributedProperty(arbitrary, check, { name: 'lifecycle', testInfo, runs: clockFreeRuns(target) });
     });
 
   test('token lifecycle model with reuse detection: after a used refresh token is presented again, its family is refused',
-    requirement('STATE-RT-FAMILY-001', 'STATE-RT-FAMILY-002', needs('us', 'gateway', 'people', 'user:burnableUser'), { tag: [propertyTag('lifecycle-family'), '@serial'] }),
+    requirement(...familyCited, needs('us', 'gateway', 'people', 'user:burnableUser'), { tag: [propertyTag('lifecycle-family'), '@serial'] }),
     async ({ tokenClient, api, target }, testInfo) => {
-      await runProperty(lifecycleProperty({ tokenClient, api, target }, { clock: false, familyRevocation: true }),
-        { name: 'lifecycle-family', testInfo, runs: clockFreeRuns(target) });
+      const { arbitrary, check } = lifecycleProperty({ tokenClient, api, target }, { clock: false, familyRevocation: true }, familyCited);
+      await runAttributedProperty(arbitrary, check, { name: 'lifecycle-family', testInfo, runs: clockFreeRuns(target) });
     });
 });

@@ -111,6 +111,9 @@ export function tokenInputArbitrary(region: Region, oi: OracleInterpretations, b
   });
 }
 
+/** The `malformed-escape` fault: a parameter the spec does not use, with escapes that decode to nothing (OI-30). */
+export const malformedEscapeParameter = 'x_fuzz=%ZZ%4';
+
 /** Form encoding of one name or value (space as `+`, like a browser). */
 const enc = (s: string) => new URLSearchParams([['', s]]).toString().slice(1);
 /** Every byte of the UTF-8 form as %XX: ordinary characters escaped (TOKEN-REQ-012). */
@@ -163,7 +166,7 @@ export function buildRequest(input: TokenInput, deps: { tokenClient: TokenClient
   for (const [k, v] of input.noise.extra) pairs.push([k, v]);
 
   let form = pairs.map(([k, v, all]) => `${enc(k)}=${all ? escapeAll(v) : enc(v)}`).join('&');
-  if (has('malformed-escape')) form += '&x_fuzz=%ZZ%4';
+  if (has('malformed-escape')) form += `&${malformedEscapeParameter}`;
   const utf8 = find('invalid-utf8');
   let body: string | Buffer = form;
   if (utf8 && !utf8.raw) body = `${form}&x_fuzz=%FF%FEabc%C3`;
@@ -192,5 +195,6 @@ export function oracleInterpretations(interpretation: <T>(key: string) => T): Or
     nonPostTokenRequest: String(interpretation('nonPostTokenRequest')) as OracleInterpretations['nonPostTokenRequest'],
     missingClientCredentialsError: interpretation('missingClientCredentialsError'),
     euOtherGrants: interpretation('euOtherGrants'),
+    malformedFormBody: interpretation('malformedFormBody'),
   };
 }

@@ -1,7 +1,10 @@
 // The oracle of the token-endpoint input property: a pure function from a generated request (a
 // valid base request of one grant, plus faults and harmless noise) to the answer the catalogue
-// expects, read through the target's declared interpretations. Several faults in one request:
-// RFC 6749 fixes no precedence, so any of their codes is right (never a code of no fault).
+// expects, read through the target's declared interpretations, together with the requirement(s)
+// that answer comes from (a wrong answer breaks exactly those). Several faults in one request:
+// RFC 6749 fixes no precedence, so any of their codes is right (never a code of no fault), and a
+// wrong answer breaks the requirement of each. The error-sample helper of the token-error checks
+// (specs/token-errors/error-conditions.helper.ts) asks this oracle too: one answer per request.
 import type { Region } from '../../fixtures/index.ts';
 
 export type Grant = 'client_credentials' | 'password' | 'refresh_token';
@@ -25,7 +28,7 @@ export type Fault =
   // Envelope faults: the request is refused before its fields mean anything.
   | { kind: 'method'; method: 'GET' | 'PUT' | 'DELETE' | 'PATCH' }   // TOKEN-REQ-001 (OI-12)
   | { kind: 'non-form-body'; contentType: 'application/json' | 'text/plain' | 'multipart/form-data' | null } // TOKEN-REQ-003 (OI-5)
-  | { kind: 'malformed-escape' } | { kind: 'invalid-utf8'; raw: boolean }; // not a form (OI-5 reference, OI-20): invalid_request
+  | { kind: 'malformed-escape' } | { kind: 'invalid-utf8'; raw: boolean }; // TOKEN-REQ-013 (OI-30): invalid_request, or read leniently
 
 /** What may be added to a request without making it invalid. */
 export interface Noise {
@@ -57,16 +60,57 @@ export interface OracleInterpretations {
   nonPostTokenRequest: '405' | 'invalid_request' | '404';
   missingClientCredentialsError: 'invalid_client' | 'invalid_request';
   euOtherGrants: 'unsupported_grant_type' | 'unauthorized_client' | 'supported';
+  /** OI-30: a form body with a malformed %-escape or bytes that are not UTF-8 in a parameter the spec does not use. */
+  malformedFormBody: 'invalid_request' | 'lenient';
 }
 
-export type Expected =
+/** The answer the catalogue expects, and the requirement(s) it comes from (never empty). */
+export type Expected = { requirements: string[] } & (
   | { kind: 'token' }
   | { kind: 'token-error'; codes: string[]; statuses: number[] }
   | { kind: 'not-post'; answer: '405' | '404' }
-  | { kind: 'gateway-415' };
+  | { kind: 'gateway-415' });
 
+/** The body faults OI-30 decides: refused as not a form, or read as WHATWG form parsing does. */
+const malformedBody = new Set<Fault['kind']>(['malformed-escape', 'invalid-utf8']);
 const envelope = new Set<Fault['kind']>(['method', 'non-form-body', 'malformed-escape', 'invalid-utf8']);
 export const isEnvelopeFault = (f: Fault) => envelope.has(f.kind);
+
+/** The requirement that decides the answer to one fault. */
+export function faultRequirement(f: Fault, grant: Grant): string {
+  switch (f.kind) {
+    case 'grant-type-absent': return 'TOKEN-REQ-009';
+    case 'grant-type-empty': return 'TOKEN-REQ-006';
+    case 'grant-type-unsupported': return 'ERR-TOK-004';
+    case 'repeated': return 'TOKEN-REQ-005';
+    case 'client-secret-absent':
+    case 'client-credentials-absent': return 'AUTH-CLI-007';
+    case 'client-unknown': return 'AUTH-CLI-005';
+    case 'basic-and-form-secret': return 'AUTH-CLI-006';
+    case 'username-absent':
+    case 'password-absent': return 'GRANT-PW-004';
+    case 'username-without-tenant': return 'GRANT-PW-007';
+    case 'user-unknown': return 'GRANT-PW-006';
+    case 'refresh-token-absent': return 'GRANT-RT-007';
+    case 'refresh-token-unknown': return 'GRANT-RT-008';
+    case 'eu-other-grant': return grant === 'refresh_token' ? 'GRANT-RT-011' : 'GRANT-PW-010';
+    case 'method': return 'TOKEN-REQ-001';
+    case 'non-form-body': return 'TOKEN-REQ-003';
+    case 'malformed-escape':
+    case 'invalid-utf8': return 'TOKEN-REQ-013';
+  }
+}
+
+/** The requirements a request's harmless noise relies on (a valid request without noise: none of this property's). */
+export function noiseRequirements(input: TokenInput): string[] {
+  const n = input.noise;
+  return [
+    ...(n.extra.length > 0 ? ['TOKEN-REQ-007'] : []),
+    ...(n.escapeClientId && !n.basic ? ['TOKEN-REQ-012'] : []),
+    ...(n.charset ? ['TOKEN-REQ-002'] : []),
+    ...(n.basic ? ['AUTH-CLI-002'] : []),
+  ];
+}
 
 /** The faults a request carries, including the one implied by its grant (an unknown refresh token). */
 export function allFaults(input: TokenInput): Fault[] {
@@ -79,23 +123,32 @@ export function allFaults(input: TokenInput): Fault[] {
 }
 
 export function expectedAnswer(input: TokenInput, oi: OracleInterpretations): Expected {
-  const env = input.faults.find(isEnvelopeFault);
+  const lenient = oi.malformedFormBody === 'lenient';
+  const env = input.faults.find((f) => isEnvelopeFault(f) && !(lenient && malformedBody.has(f.kind)));
+  const requirements = env ? [faultRequirement(env, input.grant)] : [];
   if (env?.kind === 'method') {
-    if (oi.nonPostTokenRequest === 'invalid_request') return { kind: 'token-error', codes: ['invalid_request'], statuses: [400] };
-    return { kind: 'not-post', answer: oi.nonPostTokenRequest };
+    if (oi.nonPostTokenRequest === 'invalid_request') return { kind: 'token-error', codes: ['invalid_request'], statuses: [400], requirements };
+    return { kind: 'not-post', answer: oi.nonPostTokenRequest, requirements };
   }
   if (env?.kind === 'non-form-body') {
-    return oi.nonFormTokenRequest === 'invalid_request' ? { kind: 'token-error', codes: ['invalid_request'], statuses: [400] } : { kind: 'gateway-415' };
+    return oi.nonFormTokenRequest === 'invalid_request' ? { kind: 'token-error', codes: ['invalid_request'], statuses: [400], requirements } : { kind: 'gateway-415', requirements };
   }
-  if (env) return { kind: 'token-error', codes: ['invalid_request'], statuses: [400] };
+  if (env) return { kind: 'token-error', codes: ['invalid_request'], statuses: [400], requirements };
 
-  const faults = allFaults(input);
-  if (faults.length === 0) return { kind: 'token' };
+  // OI-30 lenient: the malformed parameter is one the spec does not use, so the rest of the request decides.
+  const leniency = input.faults.filter((f) => malformedBody.has(f.kind)).map((f) => faultRequirement(f, input.grant));
+  const faults = allFaults(input).filter((f) => !malformedBody.has(f.kind));
+  // With a malformed body read leniently, any wrong answer is first of all the leniency's (TOKEN-REQ-013):
+  // the rest of the request's rules are judged on inputs without the malformed parameter.
+  if (faults.length === 0) return { kind: 'token', requirements: leniency.length > 0 ? leniency : noiseRequirements(input) };
   const codes = new Set<string>();
   const statuses = new Set<number>();
-  const add = (code: string) => {
+  // invalid_client takes the declared status (OI-2; 401 for HTTP Basic), except for missing
+  // credentials, which AUTH-CLI-007 refuses with 400 whatever the error (the same as its own check).
+  const add = (code: string, status?: number) => {
     codes.add(code);
-    if (code === 'invalid_client') statuses.add(input.noise.basic ? 401 : oi.invalidClientStatus);
+    if (status !== undefined) statuses.add(status);
+    else if (code === 'invalid_client') statuses.add(input.noise.basic ? 401 : oi.invalidClientStatus);
     else statuses.add(400);
   };
   for (const f of faults) {
@@ -114,7 +167,7 @@ export function expectedAnswer(input: TokenInput, oi: OracleInterpretations): Ex
         break;
       case 'client-secret-absent':
       case 'client-credentials-absent':
-        add(oi.missingClientCredentialsError);
+        add(oi.missingClientCredentialsError, 400);
         break;
       case 'client-unknown':
         add('invalid_client');
@@ -133,7 +186,23 @@ export function expectedAnswer(input: TokenInput, oi: OracleInterpretations): Ex
         break;
     }
   }
-  return { kind: 'token-error', codes: [...codes].sort(), statuses: [...statuses].sort() };
+  const faultRequirements = leniency.length > 0 ? leniency : [...new Set(faults.map((f) => faultRequirement(f, input.grant)))];
+  return { kind: 'token-error', codes: [...codes].sort(), statuses: [...statuses].sort(), requirements: faultRequirements };
+}
+
+/** The expected answer in words (the first half of a finding). */
+export function describeExpected(e: Expected): string {
+  switch (e.kind) {
+    case 'token': return 'a token (200)';
+    case 'token-error': return `${e.statuses.join('|')} ${e.codes.join('|')}`;
+    case 'not-post': return e.answer === '405' ? '405 with Allow: POST' : e.answer;
+    case 'gateway-415': return '415 with 000-1005';
+  }
+}
+
+/** The same request without the noise that can be dropped (extra parameters, %-escaped client_id, charset); HTTP Basic stays. */
+export function withoutNoise(input: TokenInput): TokenInput {
+  return { ...input, noise: { ...input.noise, extra: [], escapeClientId: false, charset: false } };
 }
 
 /** A short, secret-free description of a generated request (what a shrunk counterexample shows). */

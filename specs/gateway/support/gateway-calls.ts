@@ -101,28 +101,5 @@ export async function wireCall(rawHttp: RawHttp, target: Target, redact: (text: 
   return new ApiResponseClass(data, result.status >= 400 ? validateResponse('gateway-error', json) : undefined, redact);
 }
 
-/**
- * A token altered in one character. For a token of dot-separated segments (a JWS) the character is
- * taken from the middle of the last segment (the signature), so that the token still parses under
- * any reading and only its verification fails; otherwise from the middle of the token.
- */
-export function alterOneCharacter(token: string): string {
-  const lastDot = token.lastIndexOf('.');
-  const from = lastDot >= 0 && lastDot < token.length - 4 ? lastDot + 1 : 0;
-  let i = from + Math.floor((token.length - from) / 2);
-  while (i < token.length - 1 && !/[A-Za-z0-9]/.test(token[i]!)) i += 1;
-  const replacement = token[i] === 'A' ? 'B' : 'A';
-  return token.slice(0, i) + replacement + token.slice(i + 1);
-}
-
-/**
- * A well-formed bearer credential that no server issued: shaped like a signed JWT (a JOSE header,
- * JSON claims, a signature), all made up here, so that it parses under any reading and verifies
- * under none.
- */
-export function unknownToken(): string {
-  const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
-  const now = Math.floor(Date.now() / 1000);
-  const signature = Buffer.from(Array.from({ length: 256 }, () => Math.floor(Math.random() * 256))).toString('base64url');
-  return `${b64({ alg: 'RS256', typ: 'JWT', kid: 'conformance-unknown-key' })}.${b64({ sub: 'conformance-unknown', iat: now, exp: now + 3600 })}.${signature}`;
-}
+// The made-up and altered tokens take the real token's format (JWT or opaque): token-format.ts.
+export { alterOneCharacter, unknownToken } from './token-format.ts';

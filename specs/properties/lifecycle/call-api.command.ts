@@ -20,9 +20,14 @@ export class CallApiCommand implements fc.AsyncCommand<LifecycleModel, RealSyste
     const label = `${this.toString()} (${a.kind} at#${a.id} issued t=${a.issuedAt}s, expires_in ${a.expiresIn}, now t=${m.now}s)`;
     const refused = res.status >= 400 && res.status < 500;
     const expired = predicted === 'no' && !a.replaced && (a.family === undefined || m.familyOf({ family: a.family } as never) !== 'revoked');
-    if (predicted === 'yes' && res.status !== 200) disagree(label, '200 (the token lives)', res.describe());
-    if (predicted === 'no' && expired && res.status !== 401) disagree(label, '401 (the token expired)', res.describe());
-    if (predicted === 'no' && !refused) disagree(label, 'a refusal (4xx)', res.describe());
+    // The requirement behind the prediction: a live token (its grant's, or its lifetime's once time
+    // passed, or OI-15's after a refresh), an expired one, a replaced one, a revoked family.
+    const refreshed = a.issuedWith !== undefined && m.refresh.some((rt) => rt.id === a.issuedWith && rt.used);
+    const liveRule = refreshed ? 'STATE-AT-AFTER-REFRESH-001' : m.now > a.issuedAt ? 'LIMIT-AT-LIFETIME-001' : a.kind === 'client_credentials' ? 'STATE-CC-001' : 'STATE-PW-001';
+    const deadRule = a.replaced ? 'STATE-AT-AFTER-REFRESH-001' : expired ? 'STATE-AT-EXP-001' : 'STATE-RT-FAMILY-002';
+    if (predicted === 'yes' && res.status !== 200) disagree(label, '200 (the token lives)', res.describe(), liveRule);
+    if (predicted === 'no' && expired && res.status !== 401) disagree(label, '401 (the token expired)', res.describe(), deadRule);
+    if (predicted === 'no' && !refused) disagree(label, 'a refusal (4xx)', res.describe(), deadRule);
     if (predicted === 'either' && res.status !== 200 && !refused) disagree(label, '200 or a refusal (4xx)', res.describe());
   }
 

@@ -1,8 +1,10 @@
 // The command arbitraries of the lifecycle model: the clock-free ones always, advance-clock only
 // in the clock variant. Clock steps straddle the boundaries (just under and just over 1 h, 7 days,
-// 45 days) so that sequences cross them from both sides.
+// 45 days) so that sequences cross them from both sides; the 45-day password edge is also reached
+// relative to the burnable user's declared password age: two hours below it (still accepted) and
+// two hours past it (refused), just outside the hour the model leaves unpredicted.
 import fc from 'fast-check';
-import { AdvanceClockCommand } from './advance-clock.command.ts';
+import { AdvanceClockCommand, AdvanceToPasswordEdgeCommand } from './advance-clock.command.ts';
 import { CallApiCommand } from './call-api.command.ts';
 import { DAY, HOUR, type LifecycleModel, type RealSystem } from './lifecycle.model.ts';
 import { ObtainClientCredentialsCommand } from './obtain-client-credentials.command.ts';
@@ -17,6 +19,11 @@ const clockSteps: [number, string][] = [
   [7 * DAY - 120, '7 days - 2 min'], [7 * DAY + 120, '7 days + 2 min'], [45 * DAY + 120, '45 days + 2 min'],
 ];
 
+/** Offsets from the 45-day password edge: beyond PASSWORD_AGE_TOLERANCE plus the timing margin. */
+const passwordEdgeSteps: [number, string][] = [
+  [-2 * HOUR, 'to 2 h before the 45-day password edge'], [2 * HOUR, 'to 2 h past the 45-day password edge'],
+];
+
 export function lifecycleCommands(withClock: boolean): Cmd[] {
   const cmds: Cmd[] = [
     fc.constant(new ObtainClientCredentialsCommand()),
@@ -25,6 +32,9 @@ export function lifecycleCommands(withClock: boolean): Cmd[] {
     fc.nat(7).map((i) => new ReuseRefreshCommand(i)),
     fc.nat(15).map((i) => new CallApiCommand(i)),
   ];
-  if (withClock) cmds.push(fc.constantFrom(...clockSteps).map(([s, label]) => new AdvanceClockCommand(s, label)));
+  if (withClock) {
+    cmds.push(fc.constantFrom(...clockSteps).map(([s, label]) => new AdvanceClockCommand(s, label)));
+    cmds.push(fc.constantFrom(...passwordEdgeSteps).map(([s, label]) => new AdvanceToPasswordEdgeCommand(s, label)));
+  }
   return cmds;
 }

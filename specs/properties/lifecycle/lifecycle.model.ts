@@ -16,6 +16,12 @@ export const DAY = 24 * HOUR;
 export const REFRESH_VALIDITY = 7 * DAY;
 /** Spec §5.5: the password must be changed every 45 days. */
 export const PASSWORD_MAX_AGE = 45 * DAY;
+/**
+ * How far the declared password age (credentials.users.burnableUser.passwordAgeDays, counted from
+ * the start of the run) may be off: the run's own duration before this check. The model predicts
+ * nothing within this (plus the timing margin) of the 45-day edge.
+ */
+export const PASSWORD_AGE_TOLERANCE = HOUR;
 
 export type Prediction = 'yes' | 'no' | 'either';
 
@@ -52,6 +58,8 @@ export interface ModelOptions {
   accessTokenAfterRefresh: 'valid-until-expiry' | 'revoked';
   /** Seconds either side of a boundary where the model does not predict (declared skew + the run's real duration). */
   margin: () => number;
+  /** The burnable user's password age (seconds) at t=0, from the profile; undefined when not declared. */
+  passwordAge: number | undefined;
 }
 
 export class LifecycleModel {
@@ -80,11 +88,24 @@ export class LifecycleModel {
     return r.issuedAt + (this.options.anchor === 'access-token-expiry' ? r.accessExpiresIn : 0) + REFRESH_VALIDITY;
   }
 
-  /** The password grant works: 'no' once 45 days surely passed (LIMIT-PWD-001), 'either' in the hour before. */
+  /** The 45-day edge on the model's clock (undefined when the password age is not declared). */
+  passwordEdge(): number | undefined {
+    return this.options.passwordAge === undefined ? undefined : PASSWORD_MAX_AGE - this.options.passwordAge;
+  }
+
+  /**
+   * The password grant works: 'yes' until the declared password age surely reaches 45 days, 'no'
+   * once it surely passed them (LIMIT-PWD-001), 'either' within the tolerance of the declared age
+   * and the timing margin. Without a declared age: 'yes' before the clock moved, then 'either'.
+   */
   passwordGrant(): Prediction {
     if (this.passwordExpired) return 'no';
-    const p = this.before(PASSWORD_MAX_AGE);
-    return p === 'yes' && this.now > PASSWORD_MAX_AGE - HOUR ? 'either' : p;
+    const edge = this.passwordEdge();
+    if (edge === undefined) return this.now === 0 ? 'yes' : 'either';
+    const m = this.options.margin() + PASSWORD_AGE_TOLERANCE;
+    if (this.now <= edge - m) return 'yes';
+    if (this.now >= edge + m) return 'no';
+    return 'either';
   }
 
   familyOf(r: RefreshTokenModel): FamilyState {
@@ -131,7 +152,14 @@ export class RealSystem {
 export const lifetimeOf = (target: Target, kind: 'client_credentials' | 'password', fromResponse: number): number =>
   (kind === 'client_credentials' ? target.profile.expectations.ccLifetime : target.profile.expectations.pwLifetime) ?? fromResponse;
 
-/** Throws a model/target disagreement with the command that showed it. */
-export function disagree(command: string, predicted: string, got: string): never {
-  throw new Error(`${command}: the model predicts ${predicted}, the target answered ${got}`);
+/** A model/target disagreement: the command that showed it and the requirement the prediction comes from (when one does). */
+export class ModelDisagreement extends Error {
+  constructor(readonly command: string, readonly predicted: string, readonly got: string, readonly requirement: string | undefined) {
+    super(`${command}: the model predicts ${predicted}, the target answered ${got}${requirement ? ` (${requirement})` : ''}`);
+  }
+}
+
+/** Throws a model/target disagreement with the command that showed it and the requirement it breaks. */
+export function disagree(command: string, predicted: string, got: string, requirement?: string): never {
+  throw new ModelDisagreement(command, predicted, got, requirement);
 }

@@ -12,10 +12,12 @@ export class ObtainClientCredentialsCommand implements fc.AsyncCommand<Lifecycle
   async run(m: LifecycleModel, r: RealSystem): Promise<void> {
     const res = await r.tokenClient.clientCredentials();
     const ok = tokenSuccessResult(res);
-    if (!ok.pass) disagree(this.toString(), 'a token', ok.message());
+    // STATE-AT-EXP-002 once an earlier client_credentials token expired; otherwise no requirement of this property.
+    const afterExpiry = m.access.some((a) => a.kind === 'client_credentials' && m.now >= a.issuedAt + a.expiresIn) ? 'STATE-AT-EXP-002' : undefined;
+    if (!ok.pass) disagree(this.toString(), 'a token', ok.message(), afterExpiry);
     if (res.refreshToken !== undefined) disagree(this.toString(), 'no refresh_token', 'a refresh_token');
     const expiresIn = lifetimeOf(r.target, 'client_credentials', Number(res.expiresIn));
-    if (Number(res.expiresIn) !== expiresIn) disagree(this.toString(), `expires_in ${expiresIn}`, `expires_in ${String(res.expiresIn)}`);
+    if (Number(res.expiresIn) !== expiresIn) disagree(this.toString(), `expires_in ${expiresIn}`, `expires_in ${String(res.expiresIn)}`, 'LIMIT-AT-LIFETIME-001');
     const id = m.newId();
     m.access.push({ id, kind: 'client_credentials', issuedAt: m.now, expiresIn, replaced: false });
     r.accessTokens.set(id, res.accessToken!);

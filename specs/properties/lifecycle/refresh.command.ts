@@ -24,16 +24,18 @@ export class RefreshCommand implements fc.AsyncCommand<LifecycleModel, RealSyste
     if (predicted === 'yes' && m.passwordGrant() !== 'yes') predicted = 'either'; // the 45-day rule's effect on refresh tokens is not shown
     const res = await r.tokenClient.refresh(r.refreshTokens.get(old.id)!);
     const label = `${this.toString()} (rt#${old.id}, t=${m.now}s)`;
+    const refuseRule = m.familyOf(old) === 'revoked' ? 'STATE-RT-FAMILY-001' : 'STATE-RT-EXP-001';
+    const acceptRule = m.now >= old.issuedAt + old.accessExpiresIn ? 'STATE-RT-UNUSED-002' : m.now > old.issuedAt ? 'LIMIT-RT-LIFETIME-001' : 'GRANT-RT-001';
     if (predicted === 'no' || (predicted === 'either' && res.status !== 200)) {
       const refused = tokenErrorResult(res, 'invalid_grant', {});
-      if (!refused.pass) disagree(label, 'invalid_grant', refused.message());
+      if (!refused.pass) disagree(label, 'invalid_grant', refused.message(), predicted === 'no' ? refuseRule : undefined);
       if (predicted === 'either') m.families.set(old.family, 'unknown');
       return;
     }
     const ok = tokenSuccessResult(res);
-    if (!ok.pass || res.refreshToken === undefined) disagree(label, 'a new access token and refresh_token', ok.pass ? 'no refresh_token' : ok.message());
-    if (res.refreshToken === r.refreshTokens.get(old.id)) disagree(label, 'a different refresh_token', 'the same refresh_token');
-    if ([...r.accessTokens.values()].includes(res.accessToken!)) disagree(label, 'a new access_token', 'an access_token issued before');
+    if (!ok.pass || res.refreshToken === undefined) disagree(label, 'a new access token and refresh_token', ok.pass ? 'no refresh_token' : ok.message(), acceptRule);
+    if (res.refreshToken === r.refreshTokens.get(old.id)) disagree(label, 'a different refresh_token', 'the same refresh_token', 'GRANT-RT-002');
+    if ([...r.accessTokens.values()].includes(res.accessToken!)) disagree(label, 'a new access_token', 'an access_token issued before', 'GRANT-RT-002');
     old.used = true;
     if (m.options.accessTokenAfterRefresh === 'revoked') for (const a of m.access) if (a.issuedWith === old.id) a.replaced = true;
     const expiresIn = lifetimeOf(r.target, 'password', Number(res.expiresIn));

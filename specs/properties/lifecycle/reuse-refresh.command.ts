@@ -22,7 +22,9 @@ export class ReuseRefreshCommand implements fc.AsyncCommand<LifecycleModel, Real
     const used = list[this.pick % list.length]!;
     const res = await r.tokenClient.refresh(r.refreshTokens.get(used.id)!);
     const refused = tokenErrorResult(res, 'invalid_grant', {});
-    if (!refused.pass) disagree(`${this.toString()} (rt#${used.id}, t=${m.now}s)`, 'invalid_grant for a used refresh token', refused.message());
+    // STATE-RT-USED-002 once the refresh token that replaced it was used in turn.
+    const replacedUsed = m.refresh.some((rt) => rt.family === used.family && rt.id > used.id && rt.used);
+    if (!refused.pass) disagree(`${this.toString()} (rt#${used.id}, t=${m.now}s)`, 'invalid_grant for a used refresh token', refused.message(), replacedUsed ? 'STATE-RT-USED-002' : 'STATE-RT-USED-001');
     const stillValid = m.before(m.refreshTokenEnd(used)) === 'yes';
     if (m.familyOf(used) === 'live') m.families.set(used.family, m.options.familyRevocation && stillValid ? 'revoked' : 'unknown');
   }
