@@ -38,5 +38,11 @@ export interface Fault {
    * shared server, unless one of its selected checks is @clock/@serial (those always get a fresh one).
    */
   freshServer?: string;
+  /**
+   * Interpretations declared in the fault's profile instead of the reference's (profiles/README.md).
+   * A declaration fault leaves the target alone (an empty proxy) and declares what it does not do:
+   * it shows that a check of an INTERPRETATION requirement follows the declaration.
+   */
+  declare?: Record<string, unknown>;
   create(env: FaultEnv): ProxyFault;
 }

@@ -21,9 +21,9 @@ th.v{writing-mode:vertical-rl;transform:rotate(180deg);font-weight:normal;white-
 </style></head><body>
 <h1>Self-validation: fault × requirement</h1>
 <p>${s.faults} faults, ${s.detected} detected, ${s.missed} missed, ${s.falseAlarms} false alarms; detection rate ${(s.detectionRate * 100).toFixed(1)} %.
-Clean run: ${m.clean.clean ? 'clean' : 'NOT clean'} (${esc(m.clean.source)}). MUST coverage: ${m.coverage.reached.length} of ${m.coverage.must}. Run time ${(m.durationMs / 1000).toFixed(1)} s.</p>
+Clean run: ${m.clean.clean ? 'clean' : 'NOT clean'} (${esc(m.clean.source)}). Coverage: ${m.coverage.reached.length} of ${m.coverage.requirements} requirements turned by a detected fault. Run time ${(m.durationMs / 1000).toFixed(1)} s.</p>
 <p>✔ expected and FAIL/WARN · ✘ expected but not broken · c declared collateral · ! false alarm · pale green PASS · blank not run</p>
-${m.coverage.unreachedWithReason.length || m.coverage.unreachedWithoutReason.length ? `<h2>MUST requirements no fault reaches</h2><ul>${m.coverage.unreachedWithReason.map((u) => `<li>${esc(u.id)}: ${esc(u.reason)}</li>`).join('')}${m.coverage.unreachedWithoutReason.map((id) => `<li>${esc(id)}: <b>no fault and no reason</b></li>`).join('')}</ul>` : ''}
+${m.coverage.unreachedWithReason.length || m.coverage.unreachedWithoutReason.length ? `<h2>Requirements no fault reaches</h2><ul>${m.coverage.unreachedWithReason.map((u) => `<li>${esc(u.id)}: ${esc(u.reason)}</li>`).join('')}${m.coverage.unreachedWithoutReason.map((id) => `<li>${esc(id)}: <b>no fault and no reason</b></li>`).join('')}</ul>` : ''}
 <table><tr><th>fault</th>${cols.map((c) => `<th class="v">${esc(c.id)} <small>${c.level}</small></th>`).join('')}</tr>
 ${m.faults.map((f) => `<tr><td class="f" title="${esc(f.title)}">${esc(f.id)}</td>${cols.map((c) => cell(f, c.id)).join('')}</tr>`).join('\n')}
 </table></body></html>

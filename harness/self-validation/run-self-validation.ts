@@ -57,7 +57,42 @@ export interface Matrix {
   clean: { source: string; verdict: string; fail: number; warn: number; clean: boolean; problem?: string };
   faults: FaultResult[];
   summary: { faults: number; detected: number; missed: number; falseAlarms: number; detectionRate: number };
-  coverage: { must: number; reached: string[]; unreachedWithReason: { id: string; reason: string }[]; unreachedWithoutReason: string[] };
+  coverage: Coverage;
+}
+
+export interface Coverage {
+  /** Every requirement of the catalogue counts. */
+  requirements: number;
+  byLevel: Record<string, { total: number; reached: number }>;
+  /** Turned by a detected fault: MUST/INTERPRETATION to FAIL, SHOULD/ADVISORY to WARN (a declaration fault counts). */
+  reached: string[];
+  unreachedWithReason: { id: string; reason: string }[];
+  unreachedWithoutReason: string[];
+}
+
+/** The verdict a broken requirement of this level reads: FAIL for MUST and INTERPRETATION, WARN for SHOULD and ADVISORY. */
+export const brokenVerdict = (level: string): 'FAIL' | 'WARN' => (level === 'MUST' || level === 'INTERPRETATION' ? 'FAIL' : 'WARN');
+
+/**
+ * The coverage rule: every requirement is turned to its broken verdict (FAIL, or WARN for
+ * SHOULD/ADVISORY) by a detected fault in that fault's run, or is listed in `unreachable` with the reason.
+ */
+export function coverageOf(requirements: { id: string; level: string }[], results: Pick<FaultResult, 'detected' | 'breaks' | 'verdicts'>[], unreachableIds: Record<string, string>): Coverage {
+  const turned = (r: { id: string; level: string }) => results.some((f) => f.detected && f.breaks.includes(r.id) && f.verdicts[r.id] === brokenVerdict(r.level));
+  const reached = requirements.filter(turned).map((r) => r.id);
+  const reachedSet = new Set(reached);
+  const byLevel: Coverage['byLevel'] = {};
+  for (const r of requirements) {
+    const c = (byLevel[r.level] ??= { total: 0, reached: 0 });
+    c.total++;
+    if (reachedSet.has(r.id)) c.reached++;
+  }
+  const unreached = requirements.filter((r) => !reachedSet.has(r.id));
+  return {
+    requirements: requirements.length, byLevel, reached,
+    unreachedWithReason: unreached.filter((r) => unreachableIds[r.id]).map((r) => ({ id: r.id, reason: unreachableIds[r.id]! })),
+    unreachedWithoutReason: unreached.filter((r) => !unreachableIds[r.id]).map((r) => r.id),
+  };
 }
 
 const slowChecks = ['ERR-GW-2000'];
@@ -279,6 +314,7 @@ export async function main(argv: string[]): Promise<number> {
         const proxy = await startProxy({ upstream, upstreamCa: server.listening.caFile ? readFileSync(server.listening.caFile, 'utf8') : undefined, fault: fault.create(env), dir });
         proxies.push(proxy);
         const profile = proxiedProfile(applyListening(withToken.profile, server.listening), upstream, proxy.url, proxy.caFile, proxy.plainUrl);
+        if (fault.declare) profile.interpretations = { ...profile.interpretations, ...fault.declare } as TargetProfile['interpretations'];
         const handoff = toWorkerProfile({ ...withToken, profile });
         handoffEnv = handoff.env;
         prepared.push({ fault, plan: plans.get(fault.id)!, profileFile: writeWorkerProfile(handoff.profile, dir), server: serverOf.has(fault.id) ? 'fresh' : 'shared' });
@@ -363,11 +399,7 @@ export async function main(argv: string[]): Promise<number> {
     clean = { source: cleanFile, verdict: r.verdict, fail: r.summary.FAIL, warn: r.summary.WARN, clean: isClean, ...(whole ? {} : { problem: 'the report is of a filtered run, not the whole suite' }) };
   } else clean = { source: cleanFile, verdict: 'absent', fail: 0, warn: 0, clean: false, problem: 'no clean-run report: run the conformance stage first (npm test runs it before this stage)' };
 
-  const musts = requirements.filter((r) => r.level === 'MUST').map((r) => r.id);
-  const reachedSet = new Set(ordered.filter((r) => r.detected).flatMap((r) => r.breaks));
-  const reached = musts.filter((id) => reachedSet.has(id));
-  const unreachedWithReason = musts.filter((id) => !reachedSet.has(id) && unreachable[id]).map((id) => ({ id, reason: unreachable[id]! }));
-  const unreachedWithoutReason = musts.filter((id) => !reachedSet.has(id) && !unreachable[id]);
+  const coverage = coverageOf(requirements, ordered, unreachable);
   const detected = ordered.filter((r) => r.detected).length;
   const matrix: Matrix = {
     generatedAt: new Date().toISOString(),
@@ -375,7 +407,7 @@ export async function main(argv: string[]): Promise<number> {
     clean,
     faults: ordered,
     summary: { faults: ordered.length, detected, missed: ordered.length - detected, falseAlarms: ordered.reduce((n, r) => n + r.falseAlarms.length, 0), detectionRate: ordered.length ? detected / ordered.length : 0 },
-    coverage: { must: musts.length, reached, unreachedWithReason, unreachedWithoutReason },
+    coverage,
   };
   mkdirSync(outDir, { recursive: true });
   writeFileSync(join(outDir, 'matrix.json'), `${JSON.stringify(matrix, null, 2)}\n`);
@@ -385,11 +417,12 @@ export async function main(argv: string[]): Promise<number> {
   out('');
   out(`SELF-VALIDATION: ${s.faults} faults, ${s.detected} detected, ${s.missed} missed, ${s.falseAlarms} false alarms (detection rate ${(s.detectionRate * 100).toFixed(1)} %)`);
   out(`  clean run: ${clean.clean ? 'clean' : `NOT CLEAN (${clean.problem ?? `${clean.fail} FAIL, ${clean.warn} WARN`})`} — ${clean.source}`);
-  out(`  MUST coverage: ${reached.length} of ${musts.length} reached by a detected fault; ${unreachedWithReason.length} unreached with a reason, ${unreachedWithoutReason.length} without`);
-  for (const u of unreachedWithReason) out(`    ${u.id}: ${u.reason}`);
-  if (unreachedWithoutReason.length) out(`    no fault, no reason: ${unreachedWithoutReason.join(', ')}`);
+  out(`  coverage: ${coverage.reached.length} of ${coverage.requirements} requirements turned by a detected fault (MUST/INTERPRETATION to FAIL, SHOULD/ADVISORY to WARN); ${coverage.unreachedWithReason.length} unreached with a reason, ${coverage.unreachedWithoutReason.length} without`);
+  for (const [level, c] of Object.entries(coverage.byLevel)) out(`    ${level}: ${c.reached} of ${c.total}`);
+  for (const u of coverage.unreachedWithReason) out(`    ${u.id}: ${u.reason}`);
+  if (coverage.unreachedWithoutReason.length) out(`    no fault, no reason: ${coverage.unreachedWithoutReason.join(', ')}`);
   out(`  run time ${(matrix.durationMs / 1000).toFixed(1)} s — ${join(outDir, 'matrix.json')}, matrix.html`);
-  const ok = s.missed === 0 && s.falseAlarms === 0 && clean.clean && (only !== undefined || unreachedWithoutReason.length === 0);
+  const ok = s.missed === 0 && s.falseAlarms === 0 && clean.clean && (only !== undefined || coverage.unreachedWithoutReason.length === 0);
   return ok ? 0 : 1;
 }
 

@@ -5,10 +5,10 @@ import type { ProxyResponse } from '../proxy.ts';
 import { withForm } from '../proxy.ts';
 import { bearerOf, clientIdOf, field, fields, gatewayUnauthorized, grantOf, isToken, targetNow, tokenBody, tokenError } from './helpers.ts';
 
-interface Issued { at: number; expiresIn: number }
+export interface Issued { at: number; expiresIn: number }
 
 /** Records, for every issued token, when (on the target's clock) and for how long. */
-async function recordIssuance(res: ProxyResponse, ctx: Parameters<NonNullable<ReturnType<Fault['create']>['onResponse']>>[2]): Promise<void> {
+export async function recordIssuance(res: ProxyResponse, ctx: Parameters<NonNullable<ReturnType<Fault['create']>['onResponse']>>[2]): Promise<void> {
   const body = isToken(ctx) ? tokenBody(res) : undefined;
   if (!body) return;
   const now = await targetNow(ctx);
