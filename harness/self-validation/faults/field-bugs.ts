@@ -180,8 +180,14 @@ export const fieldBugFaults: Fault[] = [
     create: () => ({ onResponse: (res, _req, ctx) => (gatewayKind(ctx.kind) && res.status === 429 ? { ...res, headers: withoutHeader(res.headers, 'retry-after') } : res) }),
   },
   {
-    id: 'no-login-throttling', title: 'no throttling of repeated wrong passwords: a 429 of the token endpoint is answered invalid_grant', breaks: ['LIMIT-RATE-003'],
-    create: () => ({ onResponse: (res, _req, ctx) => (isToken(ctx) && res.status === 429 ? tokenError(400, 'invalid_grant', 'invalid credentials') : res) }),
+    id: 'no-login-throttling', title: 'no throttling of repeated wrong passwords: each is refused, none is counted, and the right password still gets a token', breaks: ['LIMIT-RATE-003'],
+    create: (env) => ({
+      onRequest(req, ctx) {
+        const user = isToken(ctx) && grantOf(req) === 'password' ? Object.values(env.users).find((u) => u?.username === field(req, 'username')) : undefined;
+        // The wrong password is refused by the proxy itself, so the target never counts it.
+        return user && field(req, 'password') !== user.password ? { respond: tokenError(400, 'invalid_grant', 'invalid credentials') } : req;
+      },
+    }),
   },
   // 14. Lower-case bearer refused; an expired token answered 403.
   {
