@@ -47,16 +47,28 @@ export interface FaultResult {
   falseAlarms: { id: string; verdict: string; reason?: string }[];
   collateralSeen: string[];
   verdicts: Record<string, string>;
+  /** Every requirement that reads FAIL or WARN in the fault's run (its breaks, collateral and false alarms). */
+  moved: string[];
+  /** The failed checks that saw the fault: scripted checks citing a requirement it moved, and failed property checks. */
+  caughtBy: CaughtBy[];
+  /** The property checks run under the fault (titles). */
+  propertiesRun: string[];
   durationMs: number;
   problem?: string;
 }
 
+export interface CaughtBy { title: string; requirementIds: string[]; property: boolean }
+
 export interface Matrix {
   generatedAt: string;
+  /** ci: each fault runs the checks of its own IDs, its collateral, the sentinels (and the property checks it asks for); full: every check under every fault. */
+  mode: Mode;
   durationMs: number;
   clean: { source: string; verdict: string; fail: number; warn: number; clean: boolean; problem?: string };
   faults: FaultResult[];
   summary: { faults: number; detected: number; missed: number; falseAlarms: number; detectionRate: number };
+  /** Each property check of the run and the faults it caught; one that caught none is reported. */
+  properties: { title: string; ranUnder: number; caught: string[] }[];
   coverage: Coverage;
 }
 
@@ -77,8 +89,10 @@ export const brokenVerdict = (level: string): 'FAIL' | 'WARN' => (level === 'MUS
  * The coverage rule: every requirement is turned to its broken verdict (FAIL, or WARN for
  * SHOULD/ADVISORY) by a detected fault in that fault's run, or is listed in `unreachable` with the reason.
  */
-export function coverageOf(requirements: { id: string; level: string }[], results: Pick<FaultResult, 'detected' | 'breaks' | 'verdicts'>[], unreachableIds: Record<string, string>): Coverage {
-  const turned = (r: { id: string; level: string }) => results.some((f) => f.detected && f.breaks.includes(r.id) && f.verdicts[r.id] === brokenVerdict(r.level));
+export function coverageOf(requirements: { id: string; level: string }[], results: Pick<FaultResult, 'detected' | 'breaks' | 'verdicts' | 'caughtBy'>[], unreachableIds: Record<string, string>): Coverage {
+  // A failed property check turns the breaks it cites (it is judged as a check: see judge()).
+  const turned = (r: { id: string; level: string }) => results.some((f) => f.detected && f.breaks.includes(r.id)
+    && (f.verdicts[r.id] === brokenVerdict(r.level) || f.caughtBy.some((c) => c.property && c.requirementIds.includes(r.id))));
   const reached = requirements.filter(turned).map((r) => r.id);
   const reachedSet = new Set(reached);
   const byLevel: Coverage['byLevel'] = {};
@@ -104,21 +118,39 @@ const slowChecks = ['ERR-GW-2000'];
  */
 export const sentinels = ['TOKEN-RESP-001', 'ERR-TOK-004', 'BEARER-001', 'ERR-GW-1201'];
 
+/**
+ * How much a run selects. `ci`: each fault runs the checks of its own IDs, its collateral and the
+ * sentinels (plus the property checks citing its breaks, when it asks). `full`: every check of the
+ * suite under every fault, property checks and the 30-second quota check included — precision is
+ * judged on the whole suite (for the bench or a scheduled job: far too slow for CI).
+ */
+export type Mode = 'ci' | 'full';
+
 /** The requirement IDs whose checks a fault runs: its breaks, collateral, alsoRun and the sentinels (or onlyChecksOf). */
 export function selectedIds(fault: Fault): string[] {
   return [...new Set(fault.onlyChecksOf ?? [...fault.breaks, ...(fault.collateral?.ids ?? []), ...(fault.alsoRun ?? []), ...sentinels])];
 }
 
 const tagEnd = '(?![\\w-])';
+const anyOf = (ids: string[]) => ids.map((id) => `@${id}${tagEnd}`).join('|');
 
-/** The Playwright grep of a fault: the `@<ID>` tags of its selected IDs; never a property check, never the 30-s quota check unless asked. */
-export function grepFor(fault: Fault): string {
-  const selection = selectedIds(fault).map((id) => `@${id}${tagEnd}`);
-  // Property checks (@property-<name>) are left out: one property check cites many requirements,
-  // so one counterexample would read as many broken requirements.
-  const excluded = ['@property-', ...slowChecks.filter((id) => !fault.breaks.includes(id)).map((id) => `@${id}${tagEnd}`)];
-  return `^(?![\\s\\S]*(?:${excluded.join('|')}))(?=[\\s\\S]*(?:${selection.join('|')}))`;
+/**
+ * The Playwright grep of a fault. CI mode: the `@<ID>` tags of its selected IDs, never the 30-s quota
+ * check unless asked; property checks (`@property-<name>`) only when the fault asks for them
+ * (`withProperties`), and then only those citing one of its breaks. Full mode: every check.
+ */
+export function grepFor(fault: Fault, mode: Mode = 'ci'): string {
+  if (mode === 'full') return '^';
+  const slow = slowChecks.filter((id) => !fault.breaks.includes(id));
+  const notSlow = slow.length ? `(?![\\s\\S]*(?:${anyOf(slow)}))` : '';
+  const scripted = `(?![\\s\\S]*@property-)${notSlow}(?=[\\s\\S]*(?:${anyOf(selectedIds(fault))}))`;
+  if (!fault.withProperties) return `^${scripted}`;
+  const properties = `(?=[\\s\\S]*@property-)${notSlow}(?=[\\s\\S]*(?:${anyOf(fault.breaks)}))`;
+  return `^(?:${scripted}|${properties})`;
 }
+
+/** Whether a check is a property check (fast-check, under specs/properties/). */
+export const isPropertyCheck = (c: { file?: string; title: string }): boolean => (c.file ?? c.title).startsWith('specs/properties/');
 
 /** One check of the clean run's checks.json (the conformance reporter's raw outcomes). */
 export interface CleanCheck { title: string; file: string; project: string; requirementIds: string[] }
@@ -138,11 +170,11 @@ export interface RunPlan {
  * plus `@property-` for the property specs), so which spec files to load and whether the
  * time-travel pass (@clock/@serial checks) is needed at all.
  */
-export function planFor(fault: Fault, clean: CleanCheck[] | undefined): RunPlan {
-  const grep = grepFor(fault);
+export function planFor(fault: Fault, clean: CleanCheck[] | undefined, mode: Mode = 'ci'): RunPlan {
+  const grep = grepFor(fault, mode);
   if (!clean) return { grep, checks: null, passes: ['conformance', 'time-travel'] };
   const re = new RegExp(grep);
-  const selected = clean.filter((c) => re.test(`${c.title} ${c.requirementIds.map((id) => `@${id}`).join(' ')}${c.file.startsWith('specs/properties/') ? ' @property-' : ''}`));
+  const selected = clean.filter((c) => re.test(`${c.title} ${c.requirementIds.map((id) => `@${id}`).join(' ')}${isPropertyCheck(c) ? ' @property-' : ''}`));
   const passes: Pass[] = selected.some((c) => c.project === 'time-travel')
     ? (selected.some((c) => c.project !== 'time-travel') ? ['conformance', 'time-travel'] : ['time-travel'])
     : ['conformance'];
@@ -158,15 +190,34 @@ export function readCleanChecks(file: string): CleanCheck[] | undefined {
   }
 }
 
-/** Judges one fault run from its conformance report. */
-export function judge(fault: Fault, report: ConformanceReport): Pick<FaultResult, 'detected' | 'missed' | 'falseAlarms' | 'collateralSeen' | 'verdicts'> {
+const failedStatus = (status: string) => status === 'failed' || status === 'timedOut';
+
+/**
+ * Judges one fault run from its conformance report (built from its scripted checks) and its
+ * property checks. Property checks stay out of the report: one check cites many requirements, so
+ * until a counterexample names the requirement it breaks (issue 13), its failure is judged as a
+ * check: it detects the fault's breaks it cites, and a failed property check that cites none of the
+ * fault's breaks and collateral is a false alarm.
+ */
+export function judge(fault: Fault, report: ConformanceReport, checks: CheckOutcome[] = [], properties: CheckOutcome[] = []): Pick<FaultResult, 'detected' | 'missed' | 'falseAlarms' | 'collateralSeen' | 'verdicts' | 'moved' | 'caughtBy'> {
   const verdicts = Object.fromEntries(report.requirements.map((r) => [r.id, r.verdict]));
   const broken = (v: string | undefined) => v === 'FAIL' || v === 'WARN';
-  const missed = fault.breaks.filter((id) => !broken(verdicts[id])).map((id) => ({ id, verdict: verdicts[id] ?? 'absent' }));
+  const failedProperties = properties.filter((c) => failedStatus(c.status));
+  const byProperty = new Set(failedProperties.flatMap((c) => c.requirementIds));
+  const missed = fault.breaks.filter((id) => !broken(verdicts[id]) && !byProperty.has(id)).map((id) => ({ id, verdict: verdicts[id] ?? 'absent' }));
   const allowed = new Set([...fault.breaks, ...(fault.collateral?.ids ?? [])]);
-  const falseAlarms = report.requirements.filter((r) => broken(r.verdict) && !allowed.has(r.id)).map((r) => ({ id: r.id, verdict: r.verdict, ...(r.reason ? { reason: r.reason.slice(0, 300) } : {}) }));
+  const falseAlarms = [
+    ...report.requirements.filter((r) => broken(r.verdict) && !allowed.has(r.id)).map((r) => ({ id: r.id, verdict: r.verdict, ...(r.reason ? { reason: r.reason.slice(0, 300) } : {}) })),
+    ...failedProperties.filter((c) => !c.requirementIds.some((id) => allowed.has(id))).map((c) => ({ id: `property: ${c.title}`, verdict: 'FAIL', ...(c.error ? { reason: c.error.slice(0, 300) } : {}) })),
+  ];
   const collateralSeen = (fault.collateral?.ids ?? []).filter((id) => broken(verdicts[id]));
-  return { detected: missed.length === 0, missed, falseAlarms, collateralSeen, verdicts };
+  const moved = report.requirements.filter((r) => broken(r.verdict)).map((r) => r.id);
+  const movedSet = new Set(moved);
+  const caughtBy: CaughtBy[] = [
+    ...checks.filter((c) => failedStatus(c.status) && c.requirementIds.some((id) => movedSet.has(id))).map((c) => ({ title: c.title, requirementIds: c.requirementIds, property: false })),
+    ...failedProperties.map((c) => ({ title: c.title, requirementIds: c.requirementIds, property: true })),
+  ];
+  return { detected: missed.length === 0, missed, falseAlarms, collateralSeen, verdicts, moved, caughtBy };
 }
 
 function faultEnv(loaded: LoadedProfile, otherEnvironmentToken: string | undefined): FaultEnv {
@@ -231,6 +282,7 @@ export async function main(argv: string[]): Promise<number> {
     args: argv, options: {
       workers: { type: 'string', default: '3' },
       only: { type: 'string' },
+      full: { type: 'boolean', default: false },
       'clean-report': { type: 'string', default: join(repoRoot, 'reports', 'conformance.json') },
       'clean-checks': { type: 'string', default: join(repoRoot, 'reports', 'checks.json') },
       out: { type: 'string', default: join(repoRoot, 'reports', 'self-validation') },
@@ -249,9 +301,13 @@ export async function main(argv: string[]): Promise<number> {
   const requirements = loadCatalogue();
   const workers = Number(values.workers);
   const cleanChecks = readCleanChecks(values['clean-checks']);
-  const plans = new Map(selected.map((f) => [f.id, planFor(f, cleanChecks)]));
+  const mode: Mode = values.full ? 'full' : 'ci';
+  const plans = new Map(selected.map((f) => [f.id, planFor(f, cleanChecks, mode)]));
   const needsFresh = (f: Fault) => f.freshServer !== undefined || plans.get(f.id)!.passes.includes('time-travel');
   const out = (line: string) => process.stdout.write(`${line}\n`);
+  out(mode === 'full'
+    ? 'self-validation, full mode: every check of the suite under every fault (property checks and the 30-s quota check included); precision judged on the whole suite'
+    : `self-validation, CI mode: each fault runs the checks of its own requirements, its collateral and the sentinels (${sentinels.join(', ')}); property checks only under the faults aimed at them; \`--full\` runs every check under every fault`);
   out(`self-validation: ${selected.length} faults (${selected.filter(needsFresh).length} on a server of their own), one Playwright run per pass, ${workers} workers` +
     (cleanChecks ? '' : ` — no clean checks file ${values['clean-checks']}: every spec loaded, both passes run`));
 
@@ -277,7 +333,7 @@ export async function main(argv: string[]): Promise<number> {
   };
   const problem = (f: Fault, message: string): FaultResult => ({
     id: f.id, title: f.title, breaks: f.breaks, collateral: f.collateral?.ids ?? [], grep: plans.get(f.id)!.grep, run: runOf(f), detected: false,
-    missed: f.breaks.map((id) => ({ id, verdict: 'not run' })), falseAlarms: [], collateralSeen: [], verdicts: {}, durationMs: 0, problem: message,
+    missed: f.breaks.map((id) => ({ id, verdict: 'not run' })), falseAlarms: [], collateralSeen: [], verdicts: {}, moved: [], caughtBy: [], propertiesRun: [], durationMs: 0, problem: message,
   });
   try {
     // The shared sandbox (with a production server, for the other environment's token) and one
@@ -354,7 +410,9 @@ export async function main(argv: string[]): Promise<number> {
     // Each fault's own conformance report, from its checks of both passes, judged against its declaration.
     const redactor = knownSecretsRedactor(childEnv);
     for (const p of prepared) {
-      const checks = outcomes.get(p.fault.id)!;
+      const all = outcomes.get(p.fault.id)!;
+      const checks = all.filter((c) => !isPropertyCheck(c));
+      const propertyChecks = all.filter((c) => isPropertyCheck(c));
       const batchProblem = batchProblems.get(p.fault.id);
       if (batchProblem) {
         results.set(p.fault.id, problem(p.fault, batchProblem));
@@ -367,10 +425,10 @@ export async function main(argv: string[]): Promise<number> {
       const dir = join(runsDir, p.fault.id);
       mkdirSync(dir, { recursive: true });
       writeFileSync(join(dir, 'conformance.json'), redactor.redact(`${JSON.stringify(report, null, 2)}\n`));
-      writeFileSync(join(dir, 'checks.json'), redactor.redact(`${JSON.stringify({ checks }, null, 2)}\n`));
+      writeFileSync(join(dir, 'checks.json'), redactor.redact(`${JSON.stringify({ checks: all }, null, 2)}\n`));
       results.set(p.fault.id, {
         id: p.fault.id, title: p.fault.title, breaks: p.fault.breaks, collateral: p.fault.collateral?.ids ?? [], grep: p.plan.grep,
-        run: { ...runOf(p.fault), checks: checks.length }, ...judge(p.fault, report), durationMs: report.durationMs,
+        run: { ...runOf(p.fault), checks: all.length }, ...judge(p.fault, report, checks, propertyChecks), propertiesRun: propertyChecks.map((c) => c.title), durationMs: report.durationMs,
       });
     }
     scrubDirectory(runsDir, redactor);
@@ -401,12 +459,19 @@ export async function main(argv: string[]): Promise<number> {
 
   const coverage = coverageOf(requirements, ordered, unreachable);
   const detected = ordered.filter((r) => r.detected).length;
+  const propertyTitles = [...new Set(ordered.flatMap((r) => r.propertiesRun))].sort();
+  const properties = propertyTitles.map((title) => ({
+    title, ranUnder: ordered.filter((r) => r.propertiesRun.includes(title)).length,
+    caught: ordered.filter((r) => r.caughtBy.some((c) => c.property && c.title === title)).map((r) => r.id),
+  }));
   const matrix: Matrix = {
     generatedAt: new Date().toISOString(),
+    mode,
     durationMs: Date.now() - started,
     clean,
     faults: ordered,
     summary: { faults: ordered.length, detected, missed: ordered.length - detected, falseAlarms: ordered.reduce((n, r) => n + r.falseAlarms.length, 0), detectionRate: ordered.length ? detected / ordered.length : 0 },
+    properties,
     coverage,
   };
   mkdirSync(outDir, { recursive: true });
@@ -421,6 +486,9 @@ export async function main(argv: string[]): Promise<number> {
   for (const [level, c] of Object.entries(coverage.byLevel)) out(`    ${level}: ${c.reached} of ${c.total}`);
   for (const u of coverage.unreachedWithReason) out(`    ${u.id}: ${u.reason}`);
   if (coverage.unreachedWithoutReason.length) out(`    no fault, no reason: ${coverage.unreachedWithoutReason.join(', ')}`);
+  out(`  property checks: ${properties.length} run, ${properties.filter((p) => p.caught.length > 0).length} caught a fault`);
+  for (const p of properties) out(`    ${p.caught.length ? 'caught' : 'CAUGHT NOTHING'} ${p.title.replace(/^.* › /, '').slice(0, 90)} — under ${p.ranUnder} fault(s)${p.caught.length ? `: ${p.caught.join(', ')}` : ''}`);
+  if (mode === 'full') for (const r of ordered) out(`    ${r.id}: ${r.moved.length} requirement(s) moved to FAIL/WARN, ${r.falseAlarms.length} outside its breaks and collateral${r.falseAlarms.length ? ` (${r.falseAlarms.map((a) => a.id).join(', ')})` : ''}`);
   out(`  run time ${(matrix.durationMs / 1000).toFixed(1)} s — ${join(outDir, 'matrix.json')}, matrix.html`);
   const ok = s.missed === 0 && s.falseAlarms === 0 && clean.clean && (only !== undefined || coverage.unreachedWithoutReason.length === 0);
   return ok ? 0 : 1;

@@ -22,6 +22,31 @@ const formClient = (req: ProxyRequest): Credential | undefined => {
 const withChallenge = (res: ProxyResponse, value: string): ProxyResponse => ({ ...res, headers: { ...withoutHeader(res.headers, 'www-authenticate'), 'www-authenticate': value } });
 
 export const fieldBugFaults: Fault[] = [
+  // 6. Malformed input answered with a 5xx: aimed at the token-endpoint input property (the scripted
+  // checks send no malformed percent-escape).
+  {
+    id: 'token-500-on-malformed-escape', title: 'a form body with a malformed percent-escape (%zz, a lone %) is answered 500', breaks: ['TOKEN-REQ-003'], withProperties: true,
+    create: () => ({
+      onRequest: (req, ctx) => (isToken(ctx) && (header(req.headers, 'content-type') ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded') && /%(?![0-9A-Fa-f]{2})/.test(req.body.toString('latin1'))
+        ? { respond: { status: 500, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"error":"server_error"}') } }
+        : req),
+    }),
+  },
+  // 8. Rotation caps the new refresh token at zero: a refresh token that came from a refresh is dead
+  // on arrival. A lifecycle path of two refreshes in a row, aimed at the lifecycle property.
+  {
+    id: 'rotated-refresh-token-dead', title: 'a refresh token issued by a refresh is refused with invalid_grant (its lifetime capped at zero)', breaks: ['GRANT-RT-001'], withProperties: true,
+    create: () => ({
+      onResponse(res, req, ctx) {
+        const body = isToken(ctx) && grantOf(req) === 'refresh_token' ? tokenBody(res) : undefined;
+        if (body && typeof body.refresh_token === 'string') ctx.state.set(`rotated:${body.refresh_token}`, true);
+        return res;
+      },
+      onRequest: (req, ctx) => (isToken(ctx) && grantOf(req) === 'refresh_token' && ctx.state.has(`rotated:${field(req, 'refresh_token') ?? ''}`)
+        ? { respond: tokenError(400, 'invalid_grant', 'refresh token expired') }
+        : req),
+    }),
+  },
   // 1. Same-second replay: the used refresh token is accepted again within a second of its use.
   {
     id: 'refresh-reuse-same-second', title: 'a used refresh token replayed within the same second is accepted (issue time compared at 1 s resolution)', breaks: ['STATE-RT-USED-001'],
@@ -41,7 +66,7 @@ export const fieldBugFaults: Fault[] = [
   },
   // 3. Reuse of a used refresh token is refused, but the family is not revoked.
   {
-    id: 'refresh-reuse-family-kept', title: 'reuse of a used refresh token is refused with invalid_grant, but its family is not revoked', breaks: ['STATE-RT-FAMILY-001', 'STATE-RT-FAMILY-002'],
+    id: 'refresh-reuse-family-kept', title: 'reuse of a used refresh token is refused with invalid_grant, but its family is not revoked', breaks: ['STATE-RT-FAMILY-001', 'STATE-RT-FAMILY-002'], withProperties: true,
     create: () => ({
       async onRequest(req, ctx) {
         if (!isToken(ctx) || grantOf(req) !== 'refresh_token') return req;

@@ -26,7 +26,7 @@ function rotate(id: string, what: string, codes: GatewayErrorCode[], extra: Part
 
 export const gatewayCodeFaults: Fault[] = [
   rotate('gateway-codes-request-rotated', 'request framing, media type and path syntax', ['000-1000', '000-1001', '000-1002', '000-1005', '000-1010', '000-1020']),
-  rotate('gateway-codes-auth-rotated', 'authentication and authorization', ['000-1100', '000-1101', '000-1201', '000-1202', '000-1205']),
+  rotate('gateway-codes-auth-rotated', 'authentication and authorization', ['000-1100', '000-1101', '000-1201', '000-1202', '000-1205'], { withProperties: true }),
   rotate('gateway-codes-syntax-rotated', 'request syntax (headers, query, JSON body)', ['000-2100', '000-2101', '000-2102', '000-2110', '000-2111', '000-2112', '000-2120', '000-2121', '000-2122']),
   rotate('gateway-codes-routing-rotated', 'routing and backend faults (switched on by the fault control)', ['000-1003', '000-1004', '000-1208', '000-3000', '000-3010', '000-5000']),
   rotate('gateway-codes-backend-rotated', 'paths and backend answers', ['000-4000', '000-5001', '000-5002', '000-5003', '000-5004']),
