@@ -11,7 +11,8 @@
 //
 // Writes reports/self-validation/matrix.json and matrix.html (and one reports dir per fault under
 // reports/self-validation/runs/). Exit 1 when a fault goes undetected, a false alarm appears, the
-// clean run is not clean, or a MUST requirement is neither reached nor listed with a reason.
+// clean run is not clean, a requirement is neither turned by a fault nor listed with a reason, or a
+// property check caught no fault.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -490,7 +491,9 @@ export async function main(argv: string[]): Promise<number> {
   for (const p of properties) out(`    ${p.caught.length ? 'caught' : 'CAUGHT NOTHING'} ${p.title.replace(/^.* › /, '').slice(0, 90)} — under ${p.ranUnder} fault(s)${p.caught.length ? `: ${p.caught.join(', ')}` : ''}`);
   if (mode === 'full') for (const r of ordered) out(`    ${r.id}: ${r.moved.length} requirement(s) moved to FAIL/WARN, ${r.falseAlarms.length} outside its breaks and collateral${r.falseAlarms.length ? ` (${r.falseAlarms.map((a) => a.id).join(', ')})` : ''}`);
   out(`  run time ${(matrix.durationMs / 1000).toFixed(1)} s — ${join(outDir, 'matrix.json')}, matrix.html`);
-  const ok = s.missed === 0 && s.falseAlarms === 0 && clean.clean && (only !== undefined || coverage.unreachedWithoutReason.length === 0);
+  // With the whole catalogue, every property check run must have caught a fault.
+  const idleProperties = only === undefined ? properties.filter((p) => p.caught.length === 0).length : 0;
+  const ok = s.missed === 0 && s.falseAlarms === 0 && clean.clean && idleProperties === 0 && (only !== undefined || coverage.unreachedWithoutReason.length === 0);
   return ok ? 0 : 1;
 }
 
