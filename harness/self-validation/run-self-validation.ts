@@ -371,7 +371,7 @@ export async function main(argv: string[]): Promise<number> {
         const proxy = await startProxy({ upstream, upstreamCa: server.listening.caFile ? readFileSync(server.listening.caFile, 'utf8') : undefined, fault: fault.create(env), dir });
         proxies.push(proxy);
         const profile = proxiedProfile(applyListening(withToken.profile, server.listening), upstream, proxy.url, proxy.caFile, proxy.plainUrl);
-        if (fault.declare) profile.interpretations = { ...profile.interpretations, ...fault.declare } as TargetProfile['interpretations'];
+        if (fault.declare) profile.interpretations = { ...profile.interpretations, ...fault.declare };
         const handoff = toWorkerProfile({ ...withToken, profile });
         handoffEnv = handoff.env;
         prepared.push({ fault, plan: plans.get(fault.id)!, profileFile: writeWorkerProfile(handoff.profile, dir), server: serverOf.has(fault.id) ? 'fresh' : 'shared' });
