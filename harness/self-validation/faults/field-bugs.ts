@@ -165,6 +165,19 @@ export const fieldBugFaults: Fault[] = [
         : req),
     }),
   },
+  // 10. A long secret compared on its first 72 bytes only (bcrypt).
+  {
+    id: 'long-secret-truncated', title: 'client secrets compared on their first 72 bytes only (bcrypt): a secret that differs after them authenticates', breaks: ['AUTH-CLI-011'],
+    create: (env) => ({
+      onRequest(req, ctx) {
+        const sent = isToken(ctx) ? formClient(req) : undefined;
+        const client = sent ? Object.values(env.clients).find((c) => c?.clientId === sent.clientId) : undefined;
+        const first72 = (s: string) => Buffer.from(s, 'utf8').subarray(0, 72).toString('latin1');
+        if (!sent || !client || sent.clientSecret === client.clientSecret || first72(sent.clientSecret) !== first72(client.clientSecret)) return req;
+        return withForm(req, [...fields(req).filter(([k]) => k !== 'client_secret'), ['client_secret', client.clientSecret]]);
+      },
+    }),
+  },
   // 13. Token errors without Cache-Control: no-store; error_description missing.
   {
     id: 'token-error-cacheable', title: 'token error responses without Cache-Control', breaks: ['TOKEN-RESP-008'],
