@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { countPlaywrightReport } from './test-stages.ts';
+import { countMatrix, countPlaywrightReport } from './test-stages.ts';
 
 void describe('countPlaywrightReport', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tc-stages-'));
@@ -24,5 +24,23 @@ void describe('countPlaywrightReport', () => {
   });
   void test('no report at all is undefined (the stage counts it as a failure)', () => {
     assert.equal(countPlaywrightReport(join(dir, 'missing.json')), undefined);
+  });
+});
+
+void describe('countMatrix', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tc-matrix-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const matrix = (m: unknown): string => {
+    const file = join(dir, `${Math.random().toString(36).slice(2)}.json`);
+    writeFileSync(file, JSON.stringify(m));
+    return file;
+  };
+  const base = { faults: [{ detected: true, falseAlarms: [] }, { detected: true, falseAlarms: [{}] }], clean: { clean: true }, coverage: { unreachedWithoutReason: [] } };
+
+  void test('one per fault (detected, no false alarm), the clean run and the coverage check', () => {
+    assert.deepEqual(countMatrix(matrix(base)), { passed: 3, failed: 1, skipped: 0 });
+  });
+  void test('one per property check: a property check that caught no fault fails', () => {
+    assert.deepEqual(countMatrix(matrix({ ...base, properties: [{ caught: ['f'] }, { caught: [] }] })), { passed: 4, failed: 2, skipped: 0 });
   });
 });

@@ -2,8 +2,8 @@
 //   conformance  the suite against the bundled reference server, exactly like `npm start`;
 //                counts are checks (Playwright tests), not requirements, read from reports/checks.json.
 //   self-validation  the suite against each fault of harness/self-validation/faults (through the
-//                fault-injecting proxy), plus the clean-run and MUST-coverage checks; counts are one
-//                test per fault + the clean run + the coverage check, read from
+//                fault-injecting proxy), plus the clean-run, coverage and property checks; counts are one
+//                test per fault + the clean run + the coverage check + one per property check, read from
 //                reports/self-validation/matrix.json. Reuses the conformance stage's clean report.
 //   portal       the reference server's portal in Debian's Chromium (Playwright project `portal`,
 //                reference-server/test/portal/playwright.config.ts); counts are its tests, read from
@@ -54,14 +54,16 @@ interface MatrixFile {
   faults: { detected: boolean; falseAlarms: unknown[] }[];
   clean: { clean: boolean };
   coverage: { unreachedWithoutReason: string[] };
+  /** Absent in matrices written before property checks took part. */
+  properties?: { caught: string[] }[];
 }
 
-/** Counts of the self-validation: one per fault (detected, no false alarm), the clean run, the coverage check. */
+/** Counts of the self-validation: one per fault (detected, no false alarm), the clean run, the coverage check, one per property check (caught a fault). */
 export function countMatrix(file: string): Counts | undefined {
   if (!existsSync(file)) return undefined;
   const m = JSON.parse(readFileSync(file, 'utf8')) as MatrixFile;
   const okFaults = m.faults.filter((f) => f.detected && f.falseAlarms.length === 0).length;
-  const extra = [m.clean.clean, m.coverage.unreachedWithoutReason.length === 0];
+  const extra = [m.clean.clean, m.coverage.unreachedWithoutReason.length === 0, ...(m.properties ?? []).map((p) => p.caught.length > 0)];
   return { passed: okFaults + extra.filter(Boolean).length, failed: m.faults.length - okFaults + extra.filter((x) => !x).length, skipped: 0 };
 }
 

@@ -32,7 +32,7 @@ const userSchema = z.strictObject({
 /** The clients the suite's checks ask for; a check whose client is absent is SKIPPED with that reason. */
 export const clientNames = [
   'usClient', 'usClient2', 'usPasswordClient', 'usCcOnlyClient', 'usUnregisteredClient', 'usWrongRoleClient',
-  'usInactiveClient', 'euClient', 'otherEnvironmentClient', 'rateLimitClient',
+  'usInactiveClient', 'euClient', 'otherEnvironmentClient', 'rateLimitClient', 'usLongSecretClient',
 ] as const;
 export const userNames = ['user', 'expiredUser', 'burnableUser', 'lockableUser', 'passwordChangeUser', 'specialCharsUser', 'wrongRoleUser', 'inactiveUser'] as const;
 export type ClientName = (typeof clientNames)[number];
@@ -49,6 +49,7 @@ const clientDescriptions: Record<ClientName, string> = {
   euClient: 'EU client allowed client_credentials at the EU endpoint.',
   otherEnvironmentClient: 'A client registered in the other environment (sandbox vs production): its credentials must not work here.',
   rateLimitClient: 'A client reserved for rate-limit checks, so that burning its quota does not disturb other checks.',
+  usLongSecretClient: 'A US client_credentials client whose secret is longer than 72 characters (AUTH-CLI-011: compared in full, not on bcrypt\'s first 72 bytes).',
 };
 const userDescriptions: Record<UserName, string> = {
   user: 'A user whose password is current.',

@@ -30,6 +30,12 @@ export interface Fault {
    * of `collateral` and of the sentinels (run-self-validation.ts), selected by their `@<ID>` tags.
    */
   alsoRun?: string[];
+  /**
+   * Also run the property checks (`specs/properties/`) that cite one of `breaks`, and count a failed
+   * one as detecting the fault. The CI run takes property checks only for the faults that ask
+   * (each property is aimed at by some fault); `--full` runs them under every fault.
+   */
+  withProperties?: boolean;
   /** Run only the checks of these requirement IDs, no sentinels (for faults that break transport for everything). */
   onlyChecksOf?: string[];
   /**
@@ -38,5 +44,11 @@ export interface Fault {
    * shared server, unless one of its selected checks is @clock/@serial (those always get a fresh one).
    */
   freshServer?: string;
+  /**
+   * Interpretations declared in the fault's profile instead of the reference's (profiles/README.md).
+   * A declaration fault leaves the target alone (an empty proxy) and declares what it does not do:
+   * it shows that a check of an INTERPRETATION requirement follows the declaration.
+   */
+  declare?: Record<string, unknown>;
   create(env: FaultEnv): ProxyFault;
 }

@@ -11,7 +11,8 @@
 //
 // Writes reports/self-validation/matrix.json and matrix.html (and one reports dir per fault under
 // reports/self-validation/runs/). Exit 1 when a fault goes undetected, a false alarm appears, the
-// clean run is not clean, or a MUST requirement is neither reached nor listed with a reason.
+// clean run is not clean, a requirement is neither turned by a fault nor listed with a reason, or a
+// property check caught no fault.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -49,17 +50,66 @@ export interface FaultResult {
   /** Requirements the fault left BLOCKED (not verified: another requirement's violation stopped their checks) — never a false alarm. */
   blocked: string[];
   verdicts: Record<string, string>;
+  /** Every requirement that reads FAIL or WARN in the fault's run (its breaks, collateral and false alarms). */
+  moved: string[];
+  /** The failed checks that saw the fault: scripted checks citing a requirement it moved, and failed property checks. */
+  caughtBy: CaughtBy[];
+  /** The property checks run under the fault (titles). */
+  propertiesRun: string[];
   durationMs: number;
   problem?: string;
 }
 
+export interface CaughtBy { title: string; requirementIds: string[]; property: boolean }
+
 export interface Matrix {
   generatedAt: string;
+  /** ci: each fault runs the checks of its own IDs, its collateral, the sentinels (and the property checks it asks for); full: every check under every fault. */
+  mode: Mode;
   durationMs: number;
   clean: { source: string; verdict: string; fail: number; warn: number; clean: boolean; problem?: string };
   faults: FaultResult[];
   summary: { faults: number; detected: number; missed: number; falseAlarms: number; detectionRate: number };
-  coverage: { must: number; reached: string[]; unreachedWithReason: { id: string; reason: string }[]; unreachedWithoutReason: string[] };
+  /** Each property check of the run and the faults it caught; one that caught none is reported. */
+  properties: { title: string; ranUnder: number; caught: string[] }[];
+  coverage: Coverage;
+}
+
+export interface Coverage {
+  /** Every requirement of the catalogue counts. */
+  requirements: number;
+  byLevel: Record<string, { total: number; reached: number }>;
+  /** Turned by a detected fault: MUST/INTERPRETATION to FAIL, SHOULD/ADVISORY to WARN (a declaration fault counts). */
+  reached: string[];
+  unreachedWithReason: { id: string; reason: string }[];
+  unreachedWithoutReason: string[];
+}
+
+/** The verdict a broken requirement of this level reads: FAIL for MUST and INTERPRETATION, WARN for SHOULD and ADVISORY. */
+export const brokenVerdict = (level: string): 'FAIL' | 'WARN' => (level === 'MUST' || level === 'INTERPRETATION' ? 'FAIL' : 'WARN');
+
+/**
+ * The coverage rule: every requirement is turned to its broken verdict (FAIL, or WARN for
+ * SHOULD/ADVISORY) by a detected fault in that fault's run, or is listed in `unreachable` with the reason.
+ */
+export function coverageOf(requirements: { id: string; level: string }[], results: Pick<FaultResult, 'detected' | 'breaks' | 'verdicts' | 'caughtBy'>[], unreachableIds: Record<string, string>): Coverage {
+  // A failed property check turns the breaks it cites (it is judged as a check: see judge()).
+  const turned = (r: { id: string; level: string }) => results.some((f) => f.detected && f.breaks.includes(r.id)
+    && (f.verdicts[r.id] === brokenVerdict(r.level) || f.caughtBy.some((c) => c.property && c.requirementIds.includes(r.id))));
+  const reached = requirements.filter(turned).map((r) => r.id);
+  const reachedSet = new Set(reached);
+  const byLevel: Coverage['byLevel'] = {};
+  for (const r of requirements) {
+    const c = (byLevel[r.level] ??= { total: 0, reached: 0 });
+    c.total++;
+    if (reachedSet.has(r.id)) c.reached++;
+  }
+  const unreached = requirements.filter((r) => !reachedSet.has(r.id));
+  return {
+    requirements: requirements.length, byLevel, reached,
+    unreachedWithReason: unreached.filter((r) => unreachableIds[r.id]).map((r) => ({ id: r.id, reason: unreachableIds[r.id]! })),
+    unreachedWithoutReason: unreached.filter((r) => !unreachableIds[r.id]).map((r) => r.id),
+  };
 }
 
 const slowChecks = ['ERR-GW-2000'];
@@ -71,21 +121,39 @@ const slowChecks = ['ERR-GW-2000'];
  */
 export const sentinels = ['TOKEN-RESP-001', 'ERR-TOK-004', 'BEARER-001', 'ERR-GW-1201'];
 
+/**
+ * How much a run selects. `ci`: each fault runs the checks of its own IDs, its collateral and the
+ * sentinels (plus the property checks citing its breaks, when it asks). `full`: every check of the
+ * suite under every fault, property checks and the 30-second quota check included — precision is
+ * judged on the whole suite (for the bench or a scheduled job: far too slow for CI).
+ */
+export type Mode = 'ci' | 'full';
+
 /** The requirement IDs whose checks a fault runs: its breaks, collateral, alsoRun and the sentinels (or onlyChecksOf). */
 export function selectedIds(fault: Fault): string[] {
   return [...new Set(fault.onlyChecksOf ?? [...fault.breaks, ...(fault.collateral?.ids ?? []), ...(fault.alsoRun ?? []), ...sentinels])];
 }
 
 const tagEnd = '(?![\\w-])';
+const anyOf = (ids: string[]) => ids.map((id) => `@${id}${tagEnd}`).join('|');
 
-/** The Playwright grep of a fault: the `@<ID>` tags of its selected IDs; never a property check, never the 30-s quota check unless asked. */
-export function grepFor(fault: Fault): string {
-  const selection = selectedIds(fault).map((id) => `@${id}${tagEnd}`);
-  // Property checks (@property-<name>) are left out: one property check cites many requirements,
-  // so one counterexample would read as many broken requirements.
-  const excluded = ['@property-', ...slowChecks.filter((id) => !fault.breaks.includes(id)).map((id) => `@${id}${tagEnd}`)];
-  return `^(?![\\s\\S]*(?:${excluded.join('|')}))(?=[\\s\\S]*(?:${selection.join('|')}))`;
+/**
+ * The Playwright grep of a fault. CI mode: the `@<ID>` tags of its selected IDs, never the 30-s quota
+ * check unless asked; property checks (`@property-<name>`) only when the fault asks for them
+ * (`withProperties`), and then only those citing one of its breaks. Full mode: every check.
+ */
+export function grepFor(fault: Fault, mode: Mode = 'ci'): string {
+  if (mode === 'full') return '^';
+  const slow = slowChecks.filter((id) => !fault.breaks.includes(id));
+  const notSlow = slow.length ? `(?![\\s\\S]*(?:${anyOf(slow)}))` : '';
+  const scripted = `(?![\\s\\S]*@property-)${notSlow}(?=[\\s\\S]*(?:${anyOf(selectedIds(fault))}))`;
+  if (!fault.withProperties) return `^${scripted}`;
+  const properties = `(?=[\\s\\S]*@property-)${notSlow}(?=[\\s\\S]*(?:${anyOf(fault.breaks)}))`;
+  return `^(?:${scripted}|${properties})`;
 }
+
+/** Whether a check is a property check (fast-check, under specs/properties/). */
+export const isPropertyCheck = (c: { file?: string; title: string }): boolean => (c.file ?? c.title).startsWith('specs/properties/');
 
 /** One check of the clean run's checks.json (the conformance reporter's raw outcomes). */
 export interface CleanCheck { title: string; file: string; project: string; requirementIds: string[] }
@@ -105,11 +173,11 @@ export interface RunPlan {
  * plus `@property-` for the property specs), so which spec files to load and whether the
  * time-travel pass (@clock/@serial checks) is needed at all.
  */
-export function planFor(fault: Fault, clean: CleanCheck[] | undefined): RunPlan {
-  const grep = grepFor(fault);
+export function planFor(fault: Fault, clean: CleanCheck[] | undefined, mode: Mode = 'ci'): RunPlan {
+  const grep = grepFor(fault, mode);
   if (!clean) return { grep, checks: null, passes: ['conformance', 'time-travel'] };
   const re = new RegExp(grep);
-  const selected = clean.filter((c) => re.test(`${c.title} ${c.requirementIds.map((id) => `@${id}`).join(' ')}${c.file.startsWith('specs/properties/') ? ' @property-' : ''}`));
+  const selected = clean.filter((c) => re.test(`${c.title} ${c.requirementIds.map((id) => `@${id}`).join(' ')}${isPropertyCheck(c) ? ' @property-' : ''}`));
   const passes: Pass[] = selected.some((c) => c.project === 'time-travel')
     ? (selected.some((c) => c.project !== 'time-travel') ? ['conformance', 'time-travel'] : ['time-travel'])
     : ['conformance'];
@@ -125,20 +193,37 @@ export function readCleanChecks(file: string): CleanCheck[] | undefined {
   }
 }
 
+const failedStatus = (status: string) => status === 'failed' || status === 'timedOut';
+
 /**
- * Judges one fault run from its conformance report. A named requirement must read FAIL or WARN
- * (BLOCKED is a miss: the fault's own requirement was not verified); any other requirement reading
- * FAIL/WARN is a false alarm unless declared collateral; BLOCKED elsewhere is fine (counted).
+ * Judges one fault run from its conformance report (built from its scripted checks) and its
+ * property checks. Property checks stay out of the report and are judged as checks: a failed one
+ * detects the fault's breaks among the requirements it found broken (its `broke` annotations, else
+ * every requirement it cites), and one whose broken requirements are none of the fault's breaks and
+ * collateral is a false alarm. A named requirement must read FAIL or WARN (BLOCKED is a miss: the
+ * fault's own requirement was not verified); BLOCKED elsewhere is fine (counted).
  */
-export function judge(fault: Fault, report: ConformanceReport): Pick<FaultResult, 'detected' | 'missed' | 'falseAlarms' | 'collateralSeen' | 'blocked' | 'verdicts'> {
+export function judge(fault: Fault, report: ConformanceReport, checks: CheckOutcome[] = [], properties: CheckOutcome[] = []): Pick<FaultResult, 'detected' | 'missed' | 'falseAlarms' | 'collateralSeen' | 'blocked' | 'verdicts' | 'moved' | 'caughtBy'> {
   const verdicts = Object.fromEntries(report.requirements.map((r) => [r.id, r.verdict]));
   const broken = (v: string | undefined) => v === 'FAIL' || v === 'WARN';
-  const missed = fault.breaks.filter((id) => !broken(verdicts[id])).map((id) => ({ id, verdict: verdicts[id] ?? 'absent' }));
+  const failedProperties = properties.filter((c) => failedStatus(c.status));
+  const foundBroken = (c: CheckOutcome) => (c.broke && c.broke.length > 0 ? c.broke.map((b) => b.id) : c.requirementIds);
+  const byProperty = new Set(failedProperties.flatMap(foundBroken));
+  const missed = fault.breaks.filter((id) => !broken(verdicts[id]) && !byProperty.has(id)).map((id) => ({ id, verdict: verdicts[id] ?? 'absent' }));
   const allowed = new Set([...fault.breaks, ...(fault.collateral?.ids ?? [])]);
-  const falseAlarms = report.requirements.filter((r) => broken(r.verdict) && !allowed.has(r.id)).map((r) => ({ id: r.id, verdict: r.verdict, ...(r.reason ? { reason: r.reason.slice(0, 300) } : {}) }));
+  const falseAlarms = [
+    ...report.requirements.filter((r) => broken(r.verdict) && !allowed.has(r.id)).map((r) => ({ id: r.id, verdict: r.verdict, ...(r.reason ? { reason: r.reason.slice(0, 300) } : {}) })),
+    ...failedProperties.filter((c) => !foundBroken(c).some((id) => allowed.has(id))).map((c) => ({ id: `property: ${c.title}`, verdict: 'FAIL', ...(c.error ? { reason: c.error.slice(0, 300) } : {}) })),
+  ];
   const collateralSeen = (fault.collateral?.ids ?? []).filter((id) => broken(verdicts[id]));
   const blocked = report.requirements.filter((r) => r.verdict === 'BLOCKED' && !fault.breaks.includes(r.id)).map((r) => r.id);
-  return { detected: missed.length === 0, missed, falseAlarms, collateralSeen, blocked, verdicts };
+  const moved = report.requirements.filter((r) => broken(r.verdict)).map((r) => r.id);
+  const movedSet = new Set(moved);
+  const caughtBy: CaughtBy[] = [
+    ...checks.filter((c) => failedStatus(c.status) && c.requirementIds.some((id) => movedSet.has(id))).map((c) => ({ title: c.title, requirementIds: c.requirementIds, property: false })),
+    ...failedProperties.map((c) => ({ title: c.title, requirementIds: c.requirementIds, property: true })),
+  ];
+  return { detected: missed.length === 0, missed, falseAlarms, collateralSeen, blocked, verdicts, moved, caughtBy };
 }
 
 function faultEnv(loaded: LoadedProfile, otherEnvironmentToken: string | undefined): FaultEnv {
@@ -203,6 +288,7 @@ export async function main(argv: string[]): Promise<number> {
     args: argv, options: {
       workers: { type: 'string', default: '3' },
       only: { type: 'string' },
+      full: { type: 'boolean', default: false },
       'clean-report': { type: 'string', default: join(repoRoot, 'reports', 'conformance.json') },
       'clean-checks': { type: 'string', default: join(repoRoot, 'reports', 'checks.json') },
       out: { type: 'string', default: join(repoRoot, 'reports', 'self-validation') },
@@ -221,9 +307,13 @@ export async function main(argv: string[]): Promise<number> {
   const requirements = loadCatalogue();
   const workers = Number(values.workers);
   const cleanChecks = readCleanChecks(values['clean-checks']);
-  const plans = new Map(selected.map((f) => [f.id, planFor(f, cleanChecks)]));
+  const mode: Mode = values.full ? 'full' : 'ci';
+  const plans = new Map(selected.map((f) => [f.id, planFor(f, cleanChecks, mode)]));
   const needsFresh = (f: Fault) => f.freshServer !== undefined || plans.get(f.id)!.passes.includes('time-travel');
   const out = (line: string) => process.stdout.write(`${line}\n`);
+  out(mode === 'full'
+    ? 'self-validation, full mode: every check of the suite under every fault (property checks and the 30-s quota check included); precision judged on the whole suite'
+    : `self-validation, CI mode: each fault runs the checks of its own requirements, its collateral and the sentinels (${sentinels.join(', ')}); property checks only under the faults aimed at them; \`--full\` runs every check under every fault`);
   out(`self-validation: ${selected.length} faults (${selected.filter(needsFresh).length} on a server of their own), one Playwright run per pass, ${workers} workers` +
     (cleanChecks ? '' : ` — no clean checks file ${values['clean-checks']}: every spec loaded, both passes run`));
 
@@ -249,7 +339,7 @@ export async function main(argv: string[]): Promise<number> {
   };
   const problem = (f: Fault, message: string): FaultResult => ({
     id: f.id, title: f.title, breaks: f.breaks, collateral: f.collateral?.ids ?? [], grep: plans.get(f.id)!.grep, run: runOf(f), detected: false,
-    missed: f.breaks.map((id) => ({ id, verdict: 'not run' })), falseAlarms: [], collateralSeen: [], blocked: [], verdicts: {}, durationMs: 0, problem: message,
+    missed: f.breaks.map((id) => ({ id, verdict: 'not run' })), falseAlarms: [], collateralSeen: [], blocked: [], verdicts: {}, moved: [], caughtBy: [], propertiesRun: [], durationMs: 0, problem: message,
   });
   try {
     // The shared sandbox (with a production server, for the other environment's token) and one
@@ -286,6 +376,7 @@ export async function main(argv: string[]): Promise<number> {
         const proxy = await startProxy({ upstream, upstreamCa: server.listening.caFile ? readFileSync(server.listening.caFile, 'utf8') : undefined, fault: fault.create(env), dir });
         proxies.push(proxy);
         const profile = proxiedProfile(applyListening(withToken.profile, server.listening), upstream, proxy.url, proxy.caFile, proxy.plainUrl);
+        if (fault.declare) profile.interpretations = { ...profile.interpretations, ...fault.declare };
         const handoff = toWorkerProfile({ ...withToken, profile });
         handoffEnv = handoff.env;
         prepared.push({ fault, plan: plans.get(fault.id)!, profileFile: writeWorkerProfile(handoff.profile, dir), server: serverOf.has(fault.id) ? 'fresh' : 'shared' });
@@ -324,7 +415,9 @@ export async function main(argv: string[]): Promise<number> {
 
     // Each fault's own conformance report, from its checks of both passes, judged against its declaration.
     for (const p of prepared) {
-      const checks = outcomes.get(p.fault.id)!;
+      const all = outcomes.get(p.fault.id)!;
+      const checks = all.filter((c) => !isPropertyCheck(c));
+      const propertyChecks = all.filter((c) => isPropertyCheck(c));
       const batchProblem = batchProblems.get(p.fault.id);
       if (batchProblem) {
         results.set(p.fault.id, problem(p.fault, batchProblem));
@@ -338,10 +431,10 @@ export async function main(argv: string[]): Promise<number> {
       mkdirSync(dir, { recursive: true });
       // The outcomes were redacted field by field (checkOutcome in the batch reporter).
       writeFileSync(join(dir, 'conformance.json'), `${JSON.stringify(report, null, 2)}\n`);
-      writeFileSync(join(dir, 'checks.json'), `${JSON.stringify({ checks }, null, 2)}\n`);
+      writeFileSync(join(dir, 'checks.json'), `${JSON.stringify({ checks: all }, null, 2)}\n`);
       results.set(p.fault.id, {
         id: p.fault.id, title: p.fault.title, breaks: p.fault.breaks, collateral: p.fault.collateral?.ids ?? [], grep: p.plan.grep,
-        run: { ...runOf(p.fault), checks: checks.length }, ...judge(p.fault, report), durationMs: report.durationMs,
+        run: { ...runOf(p.fault), checks: all.length }, ...judge(p.fault, report, checks, propertyChecks), propertiesRun: propertyChecks.map((c) => c.title), durationMs: report.durationMs,
       });
     }
     for (const line of endOfRunRedaction(runsDir, childEnv, 'self-validation').lines) out(line);
@@ -371,19 +464,22 @@ export async function main(argv: string[]): Promise<number> {
     clean = { source: cleanFile, verdict: r.verdict, fail: r.summary.FAIL, warn: r.summary.WARN, clean: isClean, ...(whole ? {} : { problem: 'the report is of a filtered run, not the whole suite' }) };
   } else clean = { source: cleanFile, verdict: 'absent', fail: 0, warn: 0, clean: false, problem: 'no clean-run report: run the conformance stage first (npm test runs it before this stage)' };
 
-  const musts = requirements.filter((r) => r.level === 'MUST').map((r) => r.id);
-  const reachedSet = new Set(ordered.filter((r) => r.detected).flatMap((r) => r.breaks));
-  const reached = musts.filter((id) => reachedSet.has(id));
-  const unreachedWithReason = musts.filter((id) => !reachedSet.has(id) && unreachable[id]).map((id) => ({ id, reason: unreachable[id]! }));
-  const unreachedWithoutReason = musts.filter((id) => !reachedSet.has(id) && !unreachable[id]);
+  const coverage = coverageOf(requirements, ordered, unreachable);
   const detected = ordered.filter((r) => r.detected).length;
+  const propertyTitles = [...new Set(ordered.flatMap((r) => r.propertiesRun))].sort();
+  const properties = propertyTitles.map((title) => ({
+    title, ranUnder: ordered.filter((r) => r.propertiesRun.includes(title)).length,
+    caught: ordered.filter((r) => r.caughtBy.some((c) => c.property && c.title === title)).map((r) => r.id),
+  }));
   const matrix: Matrix = {
     generatedAt: new Date().toISOString(),
+    mode,
     durationMs: Date.now() - started,
     clean,
     faults: ordered,
     summary: { faults: ordered.length, detected, missed: ordered.length - detected, falseAlarms: ordered.reduce((n, r) => n + r.falseAlarms.length, 0), detectionRate: ordered.length ? detected / ordered.length : 0 },
-    coverage: { must: musts.length, reached, unreachedWithReason, unreachedWithoutReason },
+    properties,
+    coverage,
   };
   mkdirSync(outDir, { recursive: true });
   writeFileSync(join(outDir, 'matrix.json'), `${JSON.stringify(matrix, null, 2)}\n`);
@@ -393,11 +489,17 @@ export async function main(argv: string[]): Promise<number> {
   out('');
   out(`SELF-VALIDATION: ${s.faults} faults, ${s.detected} detected, ${s.missed} missed, ${s.falseAlarms} false alarms (detection rate ${(s.detectionRate * 100).toFixed(1)} %)`);
   out(`  clean run: ${clean.clean ? 'clean' : `NOT CLEAN (${clean.problem ?? `${clean.fail} FAIL, ${clean.warn} WARN`})`} — ${clean.source}`);
-  out(`  MUST coverage: ${reached.length} of ${musts.length} reached by a detected fault; ${unreachedWithReason.length} unreached with a reason, ${unreachedWithoutReason.length} without`);
-  for (const u of unreachedWithReason) out(`    ${u.id}: ${u.reason}`);
-  if (unreachedWithoutReason.length) out(`    no fault, no reason: ${unreachedWithoutReason.join(', ')}`);
+  out(`  coverage: ${coverage.reached.length} of ${coverage.requirements} requirements turned by a detected fault (MUST/INTERPRETATION to FAIL, SHOULD/ADVISORY to WARN); ${coverage.unreachedWithReason.length} unreached with a reason, ${coverage.unreachedWithoutReason.length} without`);
+  for (const [level, c] of Object.entries(coverage.byLevel)) out(`    ${level}: ${c.reached} of ${c.total}`);
+  for (const u of coverage.unreachedWithReason) out(`    ${u.id}: ${u.reason}`);
+  if (coverage.unreachedWithoutReason.length) out(`    no fault, no reason: ${coverage.unreachedWithoutReason.join(', ')}`);
+  out(`  property checks: ${properties.length} run, ${properties.filter((p) => p.caught.length > 0).length} caught a fault`);
+  for (const p of properties) out(`    ${p.caught.length ? 'caught' : 'CAUGHT NOTHING'} ${p.title.replace(/^.* › /, '').slice(0, 90)} — under ${p.ranUnder} fault(s)${p.caught.length ? `: ${p.caught.join(', ')}` : ''}`);
+  if (mode === 'full') for (const r of ordered) out(`    ${r.id}: ${r.moved.length} requirement(s) moved to FAIL/WARN, ${r.falseAlarms.length} outside its breaks and collateral${r.falseAlarms.length ? ` (${r.falseAlarms.map((a) => a.id).join(', ')})` : ''}`);
   out(`  run time ${(matrix.durationMs / 1000).toFixed(1)} s — ${join(outDir, 'matrix.json')}, matrix.html`);
-  const ok = s.missed === 0 && s.falseAlarms === 0 && clean.clean && (only !== undefined || unreachedWithoutReason.length === 0);
+  // With the whole catalogue, every property check run must have caught a fault.
+  const idleProperties = only === undefined ? properties.filter((p) => p.caught.length === 0).length : 0;
+  const ok = s.missed === 0 && s.falseAlarms === 0 && clean.clean && idleProperties === 0 && (only !== undefined || coverage.unreachedWithoutReason.length === 0);
   return ok ? 0 : 1;
 }
 

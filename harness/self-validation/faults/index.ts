@@ -1,6 +1,9 @@
 // The fault catalogue: every fault of harness/self-validation/faults/*.ts, in run order.
 import type { Fault } from '../fault.ts';
+import { declarationFaults } from './declarations.ts';
 import { errorFaults } from './errors.ts';
+import { fieldBugFaults } from './field-bugs.ts';
+import { gatewayCodeFaults } from './gateway-codes.ts';
 import { gatewayFaults } from './gateway.ts';
 import { grantFaults } from './grants.ts';
 import { lifecycleFaults } from './lifecycle.ts';
@@ -10,6 +13,7 @@ import { transportFaults } from './transport.ts';
 
 export const faults: Fault[] = [
   ...tokenResponseFaults, ...tokenRequestFaults, ...grantFaults, ...errorFaults, ...gatewayFaults, ...lifecycleFaults, ...transportFaults,
+  ...gatewayCodeFaults, ...fieldBugFaults, ...declarationFaults,
 ];
 
 /**

@@ -5,10 +5,10 @@ import type { ProxyResponse } from '../proxy.ts';
 import { withForm } from '../proxy.ts';
 import { bearerOf, clientIdOf, field, fields, gatewayUnauthorized, grantOf, isToken, targetNow, tokenBody, tokenError } from './helpers.ts';
 
-interface Issued { at: number; expiresIn: number }
+export interface Issued { at: number; expiresIn: number }
 
 /** Records, for every issued token, when (on the target's clock) and for how long. */
-async function recordIssuance(res: ProxyResponse, ctx: Parameters<NonNullable<ReturnType<Fault['create']>['onResponse']>>[2]): Promise<void> {
+export async function recordIssuance(res: ProxyResponse, ctx: Parameters<NonNullable<ReturnType<Fault['create']>['onResponse']>>[2]): Promise<void> {
   const body = isToken(ctx) ? tokenBody(res) : undefined;
   if (!body) return;
   const now = await targetNow(ctx);
@@ -31,7 +31,7 @@ export const lifecycleFaults: Fault[] = [
     }),
   },
   {
-    id: 'access-token-expires-early', title: 'access tokens refused after half of expires_in', breaks: ['LIMIT-AT-LIFETIME-001'],
+    id: 'access-token-expires-early', title: 'access tokens refused after half of expires_in', breaks: ['LIMIT-AT-LIFETIME-001'], withProperties: true,
     create: () => ({
       onResponse: async (res, _req, ctx) => {
         await recordIssuance(res, ctx);
@@ -63,7 +63,7 @@ export const lifecycleFaults: Fault[] = [
     }),
   },
   {
-    id: 'refresh-token-reusable', title: 'a used refresh token can be used again (the first successful refresh is replayed)', breaks: ['STATE-RT-USED-001', 'STATE-RT-USED-002', 'LIMIT-RT-USES-001'],
+    id: 'refresh-token-reusable', title: 'a used refresh token can be used again (the first successful refresh is replayed)', breaks: ['STATE-RT-USED-001', 'STATE-RT-USED-002', 'LIMIT-RT-USES-001'], withProperties: true,
     collateral: { ids: ['STATE-RT-FAMILY-001', 'STATE-RT-FAMILY-002'], reason: 'family revocation on reuse is never triggered when reuse succeeds' },
     create: () => ({
       async onRequest(req, ctx) {
@@ -132,7 +132,7 @@ export const lifecycleFaults: Fault[] = [
     }),
   },
   {
-    id: 'pw-grant-replayed-while-unused', title: 'a second password grant while the first refresh token is unused returns the first response again', breaks: ['STATE-PW-002'],
+    id: 'pw-grant-replayed-while-unused', title: 'a second password grant while the first refresh token is unused returns the first response again', breaks: ['STATE-PW-002'], withProperties: true,
     create: () => ({
       async onRequest(req, ctx) {
         if (!isToken(ctx)) return req;

@@ -1,5 +1,5 @@
 // What a fault runs: the checks of its IDs, collateral and sentinels (by `@<ID>` tag), never a
-// property check; one pass unless a selected check is @clock/@serial; only the spec files needed.
+// property check unless the fault asks (judgement.test.ts); one pass unless a selected check is @clock/@serial; only the spec files needed.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,0 +1,24 @@
+// Declaration faults: the target is left as it is (an empty proxy), and the profile declares an
+// interpretation the reference does not follow (requirements/interpretations.json). The check of an
+// INTERPRETATION requirement must follow the declaration, so it must FAIL the reference now: this
+// proves the check reads the declaration and can fail on either side of it (the clean run proves
+// the other side). A target that does not do what it declares is the bug these stand for.
+import type { Fault } from '../fault.ts';
+
+const declaration = (id: string, title: string, breaks: string[], declare: Record<string, unknown>, extra: Partial<Fault> = {}): Fault =>
+  ({ id, title, breaks, declare, ...extra, create: () => ({}) });
+
+export const declarationFaults: Fault[] = [
+  declaration('declared-unregistered-client-refused', 'the profile declares unregisteredClient=unauthorized_client; the target issues the token', ['GRANT-CC-006'],
+    { unregisteredClient: 'unauthorized_client' }),
+  declaration('declared-us-cc-scope-refused', 'the profile declares usClientCredentialsScope=invalid_scope; the target ignores the scope', ['GRANT-CC-008'],
+    { usClientCredentialsScope: 'invalid_scope' }),
+  declaration('declared-cross-region-accepted', 'the profile declares crossRegionCredentials=accepted; the target refuses them', ['GRANT-CC-010'],
+    { crossRegionCredentials: 'accepted' }),
+  declaration('declared-eu-other-grants-unauthorized', 'the profile declares euOtherGrants=unauthorized_client; the target answers unsupported_grant_type', ['GRANT-PW-010', 'GRANT-RT-011'],
+    { euOtherGrants: 'unauthorized_client' }),
+  declaration('declared-access-token-revoked-on-refresh', 'the profile declares accessTokenAfterRefresh=revoked; the target keeps the earlier access token valid', ['STATE-AT-AFTER-REFRESH-001'],
+    { accessTokenAfterRefresh: 'revoked' }),
+  declaration('declared-eu-tokens-rejected', 'the profile declares euTokensAtBaseUrl=rejected; the target accepts EU tokens at {base_url}', ['BEARER-016'],
+    { euTokensAtBaseUrl: 'rejected' }),
+];
