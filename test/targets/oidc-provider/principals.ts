@@ -24,6 +24,11 @@ export interface TargetUser {
   username: string;
   password: string;
   role: string;
+  /**
+   * When the password was last changed. Data only: neither the library nor this adapter has a
+   * password-age rule (spec §5.5, 45 days), a listed deviation (LIMIT-PWD-001).
+   */
+  passwordChangedAt: Date;
 }
 
 /** The role that grants GET /v1/people/er/{identifier}. */
@@ -47,9 +52,14 @@ export function generatePrincipals(): { clients: TargetClient[]; users: TargetUs
     // Registered in the other environment (production): this (sandbox) provider does not know it.
     client('otherEnvironmentClient', 'us-prod-client', 'us', ['client_credentials'], peopleReaderRole, false),
   ];
-  const user = (name: string, username: string, role = peopleReaderRole): TargetUser => ({ name, username, password: secret(), role });
+  const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
+  const user = (name: string, username: string, role = peopleReaderRole, passwordChangedAt = daysAgo(1)): TargetUser =>
+    ({ name, username, password: secret(), role, passwordChangedAt });
   const users = [
     user('user', 'acme\\alice'),
+    user('expiredUser', 'acme\\bob-expired', peopleReaderRole, daysAgo(50)),
+    // The library has no lockout or throttling: the brute-force check may hammer this one.
+    user('lockableUser', 'acme\\hank-lockable'),
     user('burnableUser', 'acme\\dave'),
     user('wrongRoleUser', 'acme\\frank', 'reporting'),
     // Form-encoding-sensitive characters, a space and a non-ASCII letter (profiles/README.md).
