@@ -67,7 +67,12 @@ void test('the suite against oidc-provider: FAIL/WARN requirements are exactly t
   const target = spawn(process.execPath, ['--import', 'tsx', join(here, 'start.ts')], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   const stderr: string[] = [];
   target.stderr.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
-  t.after(() => { target.kill('SIGTERM'); });
+  t.after(async () => {
+    if (target.exitCode !== null || target.signalCode !== null) return;
+    const exited = once(target, 'exit');
+    target.kill('SIGTERM');
+    await exited;
+  });
   const listening = await new Promise<Listening>((resolve, reject) => {
     target.once('exit', (code) => reject(new Error(`the target exited (code ${code}) before listening: ${stderr.join('').slice(-2000)}`)));
     createInterface({ input: target.stdout }).on('line', (line) => {
