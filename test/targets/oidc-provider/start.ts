@@ -51,16 +51,6 @@ eu.serve(euProvider.callback());
 gateway.serve(createGateway(gateway.origin, [usProvider, euProvider], clients, users));
 gateway.server.on('clientError', rejectUnframable);
 
-process.stdout.write(`${JSON.stringify({
-  event: 'listening',
-  authUrlUs: us.origin,
-  authUrlEu: eu.origin,
-  baseUrl: gateway.origin,
-  caFile,
-  clients: Object.fromEntries(clients.map((c) => [c.name, { clientId: c.clientId, clientSecret: c.clientSecret }])),
-  users: Object.fromEntries(users.map((u) => [u.name, { username: u.username, password: u.password }])),
-})}\n`);
-
 function stop(): void {
   for (const { server } of [us, eu, gateway]) {
     server.close();
@@ -70,3 +60,14 @@ function stop(): void {
 }
 process.once('SIGTERM', stop);
 process.once('SIGINT', stop);
+
+// Stopping is set up before the line is printed: whoever reads it may stop the target at once.
+process.stdout.write(`${JSON.stringify({
+  event: 'listening',
+  authUrlUs: us.origin,
+  authUrlEu: eu.origin,
+  baseUrl: gateway.origin,
+  caFile,
+  clients: Object.fromEntries(clients.map((c) => [c.name, { clientId: c.clientId, clientSecret: c.clientSecret }])),
+  users: Object.fromEntries(users.map((u) => [u.name, { username: u.username, password: u.password }])),
+})}\n`);
