@@ -5,6 +5,9 @@
 //                fault-injecting proxy), plus the clean-run, coverage and property checks; counts are one
 //                test per fault + the clean run + the coverage check + one per property check, read from
 //                reports/self-validation/matrix.json. Reuses the conformance stage's clean report.
+//   independent-target  the whole suite against an independent target (test/targets/*/, e.g.
+//                node-oidc-provider), whose FAIL/WARN set is pinned to that target's listed deviations;
+//                counts are the node:test tests of test/targets/.
 //   portal       the reference server's portal in Debian's Chromium (Playwright project `portal`,
 //                reference-server/test/portal/playwright.config.ts); counts are its tests, read from
 //                reports/portal/results.json (Playwright's JSON reporter).
@@ -114,4 +117,27 @@ const portalStage: Stage = {
   },
 };
 
-export const stages: Stage[] = [conformanceStage, portalStage, selfValidationStage];
+/** Counts from the closing counters of a node:test TAP stream. */
+function countTap(file: string): Counts | undefined {
+  if (!existsSync(file)) return undefined;
+  const text = readFileSync(file, 'utf8');
+  const read = (key: string) => Number(text.match(new RegExp(`^# ${key} (\\d+)$`, 'm'))?.[1] ?? 0);
+  return { passed: read('pass'), failed: read('fail') + read('cancelled'), skipped: read('skipped') + read('todo') };
+}
+
+const independentTargetStage: Stage = {
+  name: 'independent-target',
+  async run() {
+    const tap = join(root, 'reports', 'independent-target.tap');
+    rmSync(tap, { force: true }); // a stale stream must not read as this run's
+    const code = await exec(['--import', 'tsx', '--test', '--test-concurrency=1',
+      '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`,
+      join(root, 'test', 'targets', 'oidc-provider', 'oidc-provider.test.ts')]);
+    const counts = countTap(tap);
+    if (!counts) return { passed: 0, failed: 1, skipped: 0 };
+    if (code !== 0 && counts.failed === 0) counts.failed = 1;
+    return counts;
+  },
+};
+
+export const stages: Stage[] = [conformanceStage, independentTargetStage, portalStage, selfValidationStage];
