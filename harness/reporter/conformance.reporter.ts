@@ -300,7 +300,10 @@ export default class ConformanceReporter implements Reporter {
         ...(p.authUrlEu ? { authUrlEu: p.authUrlEu } : {}),
         ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}),
         ...(process.env[reporterEnv.profileSha256] ? { profileSha256: process.env[reporterEnv.profileSha256] } : {}),
-        interpretations: Object.fromEntries(Object.entries(p.interpretations as Record<string, string | undefined>).filter((e): e is [string, string] => typeof e[1] === 'string')),
+        // Every declared choice, a non-string one (invalidClientStatus: 401, gatewayCodes: {…}) as its JSON text.
+        interpretations: Object.fromEntries(Object.entries(p.interpretations as Record<string, unknown>)
+          .filter(([, v]) => v !== undefined)
+          .map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])),
       };
     } catch {
       // run outside the `run` command without a profile: the report still says what ran

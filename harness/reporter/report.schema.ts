@@ -109,7 +109,7 @@ export const conformanceReportSchema = z.strictObject({
     authUrlEu: z.string().optional(),
     baseUrl: z.string().optional(),
     profileSha256: z.string().regex(/^[0-9a-f]{64}$/).optional().describe('SHA-256 of the profile file as given, literal secret values excluded (the same hash as a bundle\'s): shards of one run carry the same.'),
-    interpretations: z.record(z.string(), z.string()).describe('The target\'s declared choices (reference choices where not declared).'),
+    interpretations: z.record(z.string(), z.string()).describe('The choices the profile declared (a non-string one as its JSON text). Every other interpretation took the reference choice, only assumed: a mismatch there reads WARN, not FAIL.'),
   }).describe('The target, without any credential.'),
   selection: z.strictObject({
     level: z.enum(['must', 'should', 'all']),

@@ -1,5 +1,6 @@
 // Verdicts, as pure functions: from the outcome of each check (a Playwright test) to a verdict per
 // check, per requirement, and for the run. The reporter feeds them; the unit tests table-drive them.
+import { interpretationById } from '../../requirements/index.ts';
 import type { Requirement, RequirementLevel } from '../../requirements/types.ts';
 import type { CheckResult, ConformanceReport, PropertyRun, RequirementResult, Verdict } from './report.schema.ts';
 import { verdicts } from './report.schema.ts';
@@ -191,11 +192,26 @@ export function compareOutcomes(a: Pick<CheckOutcome, 'title' | 'project'>, b: P
   return ka < kb ? -1 : ka > kb ? 1 : 0;
 }
 
+/**
+ * An INTERPRETATION the profile did not declare is judged against the reference choice, which the
+ * suite only assumed: a mismatch is then WARN, not FAIL (the target should declare its choice; a
+ * declared one that the target does not keep FAILs). MUST requirements that merely cite an
+ * interpretation stay FAIL: their MUST part holds whatever the choice.
+ */
+export function assumedInterpretation(judgement: CheckJudgement, requirement: Pick<Requirement, 'level' | 'interpretation'>, declared: ReadonlySet<string>): CheckJudgement {
+  if (judgement.verdict !== 'FAIL' || requirement.level !== 'INTERPRETATION' || !requirement.interpretation) return judgement;
+  const key = interpretationById(requirement.interpretation).key;
+  if (declared.has(key)) return judgement;
+  return { ...judgement, verdict: 'WARN', reason: `the profile declares no interpretations.${key} (${requirement.interpretation}), so the reference choice was assumed — declare the target's choice to have it judged as FAIL: ${judgement.reason ?? ''}` };
+}
+
 export function buildReport(catalogue: Requirement[], unsorted: CheckOutcome[], options: BuildOptions): ConformanceReport {
   const inScope = new Set(levelsFor(options.level));
   const known = new Map(catalogue.map((r) => [r.id, r]));
   const unknown = new Set<string>();
   const byRequirement = new Map<string, CheckResult[]>();
+  // The interpretations the profile declared (the report keeps only those: the reference choice is the default).
+  const declared = new Set(Object.keys(options.target.interpretations));
   const outcomes = [...unsorted].sort(compareOutcomes);
   for (const o of outcomes) {
     for (const id of o.requirementIds) {
@@ -204,7 +220,7 @@ export function buildReport(catalogue: Requirement[], unsorted: CheckOutcome[], 
         unknown.add(id);
         continue;
       }
-      const { verdict, reason, blockedBy } = checkVerdict(o, r.level, id);
+      const { verdict, reason, blockedBy } = assumedInterpretation(checkVerdict(o, r.level, id), r, declared);
       const list = byRequirement.get(id) ?? [];
       list.push({ title: o.title, ...(o.file ? { file: o.file } : {}), ...(o.project ? { project: o.project } : {}), verdict, durationMs: o.durationMs, ...(reason ? { reason } : {}), ...(blockedBy ? { blockedBy } : {}), ...(o.property ? { property: o.property } : {}) });
       byRequirement.set(id, list);

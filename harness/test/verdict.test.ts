@@ -7,7 +7,7 @@ import type { Requirement } from '../../requirements/types.ts';
 import { combinedGrep } from '../commands/run.command.ts';
 import { conformanceReportJsonSchema } from '../profile/emit-schema.ts';
 import type { Verdict } from '../reporter/report.schema.ts';
-import { buildReport, checkVerdict, countVerdicts, exitCodeFor, overallVerdict, parseBroke, requirementVerdict, setupFailure, type CheckOutcome } from '../reporter/verdict.ts';
+import { assumedInterpretation, buildReport, checkVerdict, countVerdicts, exitCodeFor, overallVerdict, parseBroke, requirementVerdict, setupFailure, type CheckOutcome } from '../reporter/verdict.ts';
 import { isBlockedCheck, verdictShaping } from '../reporter/conformance.reporter.ts';
 import { junitKey, junitWithBlocked } from '../reporter/junit-verdicts.ts';
 import { Redactor } from '../redaction/redact.ts';
@@ -255,4 +255,30 @@ void describe('--level and --grep combine into one Playwright --grep', () => {
   for (const [name, level, grep, title, expected] of table) {
     void test(name, () => assert.equal(matches(combinedGrep(level, grep), title), expected));
   }
+});
+
+void describe('an interpretation the profile did not declare', () => {
+  const gatewayCode = { level: 'INTERPRETATION' as const, interpretation: 'OI-14' };
+  void test('a mismatch is WARN with the reason naming the key to declare; declared, it stays FAIL', () => {
+    const failed = { verdict: 'FAIL' as const, reason: 'expected gateway error 000-1205' };
+    const assumed = assumedInterpretation(failed, gatewayCode, new Set());
+    assert.equal(assumed.verdict, 'WARN');
+    assert.match(assumed.reason!, /declares no interpretations\.gatewayCodes \(OI-14\).*expected gateway error 000-1205/);
+    assert.deepEqual(assumedInterpretation(failed, gatewayCode, new Set(['gatewayCodes'])), failed);
+  });
+  void test('a MUST that cites an interpretation, a PASS and a BLOCKED are left alone', () => {
+    const failed = { verdict: 'FAIL' as const, reason: 'x' };
+    assert.deepEqual(assumedInterpretation(failed, { level: 'MUST', interpretation: 'OI-2' }, new Set()), failed);
+    assert.deepEqual(assumedInterpretation({ verdict: 'PASS' }, gatewayCode, new Set()), { verdict: 'PASS' });
+    assert.deepEqual(assumedInterpretation({ verdict: 'BLOCKED', reason: 'setup: y' }, gatewayCode, new Set()), { verdict: 'BLOCKED', reason: 'setup: y' });
+  });
+});
+
+void describe('profiles/reference.json', () => {
+  void test('declares every open interpretation at its reference default (so its verdicts are binding FAILs)', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { interpretations } = await import('../../requirements/index.ts');
+    const profile = JSON.parse(readFileSync(new URL('../../profiles/reference.json', import.meta.url), 'utf8')) as { interpretations: Record<string, unknown> };
+    assert.deepEqual(profile.interpretations, Object.fromEntries(interpretations.map((i) => [i.key, i.default])));
+  });
 });

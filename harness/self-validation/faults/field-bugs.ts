@@ -22,10 +22,10 @@ const formClient = (req: ProxyRequest): Credential | undefined => {
 const withChallenge = (res: ProxyResponse, value: string): ProxyResponse => ({ ...res, headers: { ...withoutHeader(res.headers, 'www-authenticate'), 'www-authenticate': value } });
 
 export const fieldBugFaults: Fault[] = [
-  // 6. Malformed input answered with a 5xx: aimed at the token-endpoint input property (the scripted
-  // checks send no malformed percent-escape).
+  // 6. Malformed input answered with a 5xx: aimed at the token-endpoint input property, which names
+  // what it breaks: the declared answer to a malformed body (OI-30) and the JSON error body.
   {
-    id: 'token-500-on-malformed-escape', title: 'a form body with a malformed percent-escape (%zz, a lone %) is answered 500', breaks: ['TOKEN-REQ-003'], withProperties: true,
+    id: 'token-500-on-malformed-escape', title: 'a form body with a malformed percent-escape (%zz, a lone %) is answered 500', breaks: ['TOKEN-REQ-013', 'ERR-TOK-001'], withProperties: true,
     create: () => ({
       onRequest: (req, ctx) => (isToken(ctx) && (header(req.headers, 'content-type') ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded') && /%(?![0-9A-Fa-f]{2})/.test(req.body.toString('latin1'))
         ? { respond: { status: 500, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"error":"server_error"}') } }

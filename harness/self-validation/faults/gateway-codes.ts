@@ -35,6 +35,8 @@ export const gatewayCodeFaults: Fault[] = [
   }),
   {
     id: 'gateway-1200-wrong-status', title: 'unparseable bearer credentials answered 000-1200 with status 400 instead of the declared 401', breaks: ['ERR-GW-1200', 'ERR-GW-1205'],
+    // The reference declares 000-1200 not produced (ERR-GW-1200 NOT_APPLICABLE); this target says it sends it.
+    declare: { gatewayCodes: { matching: 'exact', statuses: {}, notProduced: [], conditions: { nonBearerScheme: '000-1201', unknownToken: '000-1202', perSecondLimit: '000-2001' } } },
     create: () => ({
       onResponse(res, _req, ctx) {
         const body = ctx.kind === 'gateway' ? jsonOf(res.body) : undefined;

@@ -47,7 +47,7 @@ export const lifecycleFaults: Fault[] = [
     }),
   },
   {
-    id: 'refresh-token-dies-with-access-token', title: 'a refresh token is refused once its access token has expired', breaks: ['STATE-RT-UNUSED-002', 'LIMIT-RT-LIFETIME-001'],
+    id: 'refresh-token-dies-with-access-token', title: 'a refresh token is refused once its access token has expired', breaks: ['STATE-RT-UNUSED-002', 'LIMIT-RT-LIFETIME-001'], withProperties: true,
     create: () => ({
       onResponse: async (res, _req, ctx) => {
         await recordIssuance(res, ctx);
