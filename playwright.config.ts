@@ -31,7 +31,9 @@ const reporters: ReporterDescription[] = [
 export default defineConfig({
   testDir: join(import.meta.dirname, 'specs'),
   testMatch: '**/*.spec.ts',
-  outputDir: join(import.meta.dirname, 'test-results'),
+  // Under `token-conformance run` the reports directory is the user's (this file may sit in
+  // node_modules/), so Playwright's per-check output goes beside the reports.
+  outputDir: process.env.TOKEN_CONFORMANCE_REPORTS_DIR ? join(reportsDir, 'test-results') : join(import.meta.dirname, 'test-results'),
   forbidOnly: !!process.env.CI,
   retries: 0,
   // Two cores: API checks wait on the network far more than they compute.

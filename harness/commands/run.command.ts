@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { repoRoot } from '../catalogue/catalogue.ts';
 import { loadProfile, ProfileError, type LoadedProfile } from '../profile/load-profile.ts';
 import { passGateEnvVar } from '../playwright/pass-gate.ts';
+import { playwrightCommand } from '../playwright/playwright-cli.ts';
 import { profileEnvVar, toWorkerProfile, withOtherEnvironmentToken, writeWorkerProfile } from '../profile/worker-profile.ts';
 import { checkReachability, unreachableProblem } from '../reference/reachability.ts';
 import { runPreflight } from '../preflight/preflight.ts';
@@ -186,9 +187,9 @@ export function passArgs(project: 'conformance' | 'time-travel'): string[] {
 /** Runs Playwright as a child, its output redacted line by line on the way to the terminal. */
 function runPlaywright(args: string[], env: NodeJS.ProcessEnv, redactor: () => Redactor, io: RunIo): Promise<number> {
   return new Promise((resolveExit, reject) => {
-    const cli = join(repoRoot, 'node_modules', '@playwright', 'test', 'cli.js');
-    const child = spawn(process.execPath, [cli, 'test', '--config', join(repoRoot, 'playwright.config.ts'), ...args], {
-      cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'],
+    const child = spawn(process.execPath, playwrightCommand(['test', '--config', join(repoRoot, 'playwright.config.ts'), ...args]), {
+      // The user's directory, not the package's: paths printed by the reporters read from where the user stands.
+      cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'],
     });
     const pipeThrough = (input: NodeJS.ReadableStream, write: (line: string) => void) => {
       createInterface({ input, crlfDelay: Infinity }).on('line', (line) => write(redactor().redact(line)));
