@@ -278,6 +278,8 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
     if (unreachable.length > 0) {
       for (const u of unreachable) io.err(`token-conformance run: ${u.field} ${u.url} is not reachable: ${u.problem}`);
       io.err(`token-conformance run: setup problem: ${unreachableProblem(unreachable)}; nothing was run.`);
+      // The bundled server's profile names addresses of a server nobody started.
+      if (!options.startReference && profile.name === 'reference') io.err('token-conformance run: hint: this is the bundled reference server\'s profile; add --start-reference to start one for the run (or start one yourself with `token-conformance serve --test-controls`)');
       return 2;
     }
     // Self-diagnosis (preflight.ts): a profile that does not fit the target is one line, not a wall of FAILs.
