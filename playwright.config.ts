@@ -21,7 +21,9 @@ const sharded = process.argv.some((a) => a === '--shard' || a.startsWith('--shar
 const serialTags = /@clock|@serial/;
 
 const reporters: ReporterDescription[] = [
-  [process.env.CI ? 'dot' : 'list'],
+  // `run --reporter` chooses (compact: line on a terminal, nothing otherwise — the conformance
+  // reporter's summary is one line per area and per failure); a direct Playwright run keeps list/dot.
+  [process.env.TOKEN_CONFORMANCE_TERMINAL_REPORTER ?? (process.env.CI ? 'dot' : 'list')],
   ['junit', { outputFile: join(reportsDir, junitName) }],
   ['allure-playwright', { resultsDir: join(reportsDir, 'allure-results'), detail: true, suiteTitle: true }],
   ['./harness/reporter/conformance.reporter.ts', { outputDir: reportsDir }],

@@ -1,6 +1,9 @@
 // `npx token-conformance <command>`: one entry point, one module per command, loaded on demand
 // so that `serve` does not pay for the suite's imports and the reverse.
 
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 type CommandMain = (args: string[]) => Promise<number>;
 
 const commands: Record<string, { summary: string; load: () => Promise<CommandMain> }> = {
@@ -49,11 +52,28 @@ export const commandNames = (): string[] => Object.keys(commands);
 
 function usage(): string {
   const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
-  return ['Usage: token-conformance <command> [options]', '', 'Commands:', ...lines, '', 'Run `token-conformance <command> --help` for the options of a command.'].join('\n');
+  return ['Usage: token-conformance <command> [options]', '', 'Commands:', ...lines, '', 'Run `token-conformance help <command>` (or `<command> --help`) for the options of a command;', '`token-conformance --version` prints the version.'].join('\n');
+}
+
+/** The package's version, from its own package.json (wherever npm installed it). */
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === '--version' || name === '-v' || name === 'version') {
+    console.log(packageVersion());
+    return 0;
+  }
+  // `help <command>` is `<command> --help`.
+  if (name === 'help' && rest[0] !== undefined) {
+    if (!commands[rest[0]]) {
+      console.error(`token-conformance: unknown command '${rest[0]}'.\n\n${usage()}`);
+      return 2;
+    }
+    return (await commands[rest[0]]!.load())(['--help']);
+  }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     console.log(usage());
     return name === undefined ? 2 : 0;

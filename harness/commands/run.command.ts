@@ -24,6 +24,7 @@ import { scrubDirectory } from '../redaction/scrub-directory.ts';
 import { knownSecretsRedactor, reporterEnv } from '../reporter/conformance.reporter.ts';
 import type { ConformanceReport } from '../reporter/report.schema.ts';
 import { exitCodeFor, type Level } from '../reporter/verdict.ts';
+import { bothGreps, lastFailedSelection, listChecks, renderList, requirementGrep, requirementSelection } from './run-selection.ts';
 import { applyWaiversToRun, loadWaivers, WaiversError, type LoadedWaivers } from '../gate/waivers.ts';
 
 /** Where playwright.config.ts writes reports (default reports/). */
@@ -42,6 +43,13 @@ const usage = `Usage: token-conformance run --target FILE [options]
   --start-reference    start the bundled reference server and run against it (its addresses
                        replace the profile's)
   --grep PATTERN       only checks whose title or tags match (e.g. @GRANT-CC-001, @gateway)
+  --requirement ID     only the checks of these requirement IDs (repeatable or comma-separated;
+                       an ID the catalogue does not know is exit 2)
+  --last-failed        only the checks that failed in the previous run of --reports DIR
+  --list               print the checks and requirement IDs the selection would run; run nothing
+  --max-failures N     stop after N failed checks (the rest read UNCHECKED)
+  --reporter NAME      terminal output: compact (default: progress on a terminal, then one line per
+                       area and per failure), list (one line per check) or dot
   --level LEVEL        must | should | all (default all): which requirement levels to verify
   --strict             exit 1 on WARN as well as on FAIL
   --workers N          parallel workers (default: the config's)
@@ -85,7 +93,17 @@ export interface RunOptions {
   specs?: string[];
   /** Judge the target even when the preflight finds a setup problem. */
   skipPreflight?: boolean;
+  /** Print the selection instead of running it. */
+  list?: boolean;
+  /** Only the checks that failed in the previous run of reportsDir. */
+  lastFailed?: boolean;
+  maxFailures?: number;
+  terminalReporter?: TerminalReporter;
 }
+
+export type TerminalReporter = 'compact' | 'list' | 'dot';
+/** Which Playwright terminal reporter playwright.config.ts uses (compact: line on a terminal, none otherwise). */
+export const terminalReporterEnvVar = 'TOKEN_CONFORMANCE_TERMINAL_REPORTER';
 
 export type Pass = 'conformance' | 'time-travel';
 const allPasses: Pass[] = ['conformance', 'time-travel'];
@@ -112,6 +130,11 @@ export function parseRunArgs(args: string[]): RunOptions | 'help' {
         passes: { type: 'string' },
         spec: { type: 'string', multiple: true },
         'skip-preflight': { type: 'boolean', default: false },
+        requirement: { type: 'string', multiple: true },
+        'last-failed': { type: 'boolean', default: false },
+        list: { type: 'boolean', default: false },
+        'max-failures': { type: 'string' },
+        reporter: { type: 'string', default: 'compact' },
         help: { type: 'boolean', default: false },
       },
     });
@@ -136,6 +159,15 @@ export function parseRunArgs(args: string[]): RunOptions | 'help' {
   }
   if (v.seed !== undefined && !/^-?\d+$/.test(v.seed)) throw new UsageError(`--seed must be an integer (got '${v.seed}')`);
   if (v.seed !== undefined && v['fresh-seed']) throw new UsageError('--seed and --fresh-seed exclude each other');
+  if (v['max-failures'] !== undefined && !/^[1-9]\d*$/.test(v['max-failures'])) throw new UsageError(`--max-failures must be a positive integer (got '${v['max-failures']}')`);
+  if (!['compact', 'list', 'dot'].includes(v.reporter)) throw new UsageError(`--reporter must be compact, list or dot (got '${v.reporter}')`);
+  let grep = v.grep;
+  if (v.requirement !== undefined) {
+    const { ids, unknown } = requirementSelection(v.requirement);
+    if (unknown.length > 0) throw new UsageError(`--requirement: unknown requirement ID${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (the IDs are those of requirements/requirements.json; run --list shows what a selection covers)`);
+    if (ids.length === 0) throw new UsageError('--requirement needs at least one requirement ID');
+    grep = bothGreps(grep, requirementGrep(ids));
+  }
   let passes: Pass[] | undefined;
   if (v.passes !== undefined) {
     const named = v.passes.split(',').map((p) => p.trim());
@@ -148,7 +180,7 @@ export function parseRunArgs(args: string[]): RunOptions | 'help' {
     level: v.level as Level,
     strict: v.strict,
     reportsDir: resolve(v.reports),
-    ...(v.grep !== undefined ? { grep: v.grep } : {}),
+    ...(grep !== undefined ? { grep } : {}),
     ...(v.workers !== undefined ? { workers: Number(v.workers) } : {}),
     ...(v.shard !== undefined ? { shard: v.shard } : {}),
     ...(v.seed !== undefined ? { seed: v.seed } : {}),
@@ -157,6 +189,10 @@ export function parseRunArgs(args: string[]): RunOptions | 'help' {
     ...(passes !== undefined ? { passes } : {}),
     ...(v.spec !== undefined && v.spec.length > 0 ? { specs: v.spec } : {}),
     ...(v['skip-preflight'] ? { skipPreflight: true } : {}),
+    ...(v.list ? { list: true } : {}),
+    ...(v['last-failed'] ? { lastFailed: true } : {}),
+    ...(v['max-failures'] !== undefined ? { maxFailures: Number(v['max-failures']) } : {}),
+    terminalReporter: v.reporter as TerminalReporter,
   };
 }
 
@@ -235,6 +271,33 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
       return 2;
     }
     throw error;
+  }
+
+  // --last-failed: the previous run's failures, read before this run removes its reports.
+  if (options.lastFailed) {
+    const last = lastFailedSelection(options.reportsDir);
+    if (!last) return fail(`--last-failed: no previous run in ${options.reportsDir} (checks.json); run once without it`);
+    if (last.failed === 0) {
+      io.out(`token-conformance run: no check failed in the previous run (${join(options.reportsDir, 'checks.json')}); nothing to run.`);
+      return 0;
+    }
+    io.out(`token-conformance run: re-running the ${last.failed} check(s) that failed in the previous run`);
+    options = { ...options, grep: bothGreps(options.grep, last.grep), specs: [...(options.specs ?? []), ...last.files] };
+  }
+  if (options.list) {
+    const passes = options.passes ?? allPasses;
+    const grep = combinedGrep(options.level, options.grep);
+    // File filters before --project, which takes every following word as a project name.
+    const listArgs = [...(options.specs ?? []), ...(grep !== undefined ? ['--grep', grep] : []), '--project', ...passes];
+    let listed;
+    try {
+      listed = await listChecks(listArgs, process.env);
+    } catch (error) {
+      return fail((error as Error).message);
+    }
+    for (const line of renderList(listed)) io.out(line);
+    if (listed.length === 0) return fail('the selection matches no check');
+    return 0;
   }
 
   let waivers: LoadedWaivers | undefined;
@@ -325,6 +388,7 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
       ...(seed !== undefined ? { [seedEnvVar]: seed } : {}),
       [replayArgsEnvVar]: `--target ${options.target}${options.startReference ? ' --start-reference' : ''}`,
       ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}),
+      [terminalReporterEnvVar]: options.terminalReporter === 'compact' ? (process.stdout.isTTY ? 'line' : 'null') : (options.terminalReporter ?? 'list'),
     };
     delete env[reporterEnv.mergeChecks];
     delete env[passGateEnvVar]; // each pass's reporter arms its own gate (pass-gate.ts)
@@ -343,6 +407,7 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
       ...(grep !== undefined ? ['--grep', grep] : []),
       ...(options.workers !== undefined ? ['--workers', String(options.workers)] : []),
       ...(options.shard !== undefined ? ['--shard', options.shard] : []),
+      ...(options.maxFailures !== undefined ? ['--max-failures', String(options.maxFailures)] : []),
       ...(options.specs ?? []),
     ];
     const passes = options.passes ?? allPasses;
