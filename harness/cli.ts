@@ -17,6 +17,10 @@ const commands: Record<string, { summary: string; load: () => Promise<CommandMai
     // The operator's side of the reference server's Data Services registration; loaded on demand like serve.
     load: async () => (await import('../reference-server/src/register-client-main.ts')).registerClientMain,
   },
+  init: {
+    summary: 'write a commented target profile from flags, validated, with the export lines it needs',
+    load: async () => (await import('./commands/init.command.ts')).initMain,
+  },
   run: {
     summary: 'run the conformance suite against a target profile',
     load: async () => (await import('./commands/run.command.ts')).runMain,

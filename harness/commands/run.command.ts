@@ -46,6 +46,8 @@ const usage = `Usage: token-conformance run --target FILE [options]
   --requirement ID     only the checks of these requirement IDs (repeatable or comma-separated;
                        an ID the catalogue does not know is exit 2)
   --last-failed        only the checks that failed in the previous run of --reports DIR
+  --check-profile      validate the profile, check every address answers and run the preflight;
+                       run no check (exit 0 ready, 2 a setup problem)
   --list               print the checks and requirement IDs the selection would run; run nothing
   --max-failures N     stop after N failed checks (the rest read UNCHECKED)
   --reporter NAME      terminal output: compact (default: progress on a terminal, then one line per
@@ -93,6 +95,8 @@ export interface RunOptions {
   specs?: string[];
   /** Judge the target even when the preflight finds a setup problem. */
   skipPreflight?: boolean;
+  /** Validate and preflight the profile against the target; run no check. */
+  checkProfile?: boolean;
   /** Print the selection instead of running it. */
   list?: boolean;
   /** Only the checks that failed in the previous run of reportsDir. */
@@ -133,6 +137,7 @@ export function parseRunArgs(args: string[]): RunOptions | 'help' {
         requirement: { type: 'string', multiple: true },
         'last-failed': { type: 'boolean', default: false },
         list: { type: 'boolean', default: false },
+        'check-profile': { type: 'boolean', default: false },
         'max-failures': { type: 'string' },
         reporter: { type: 'string', default: 'compact' },
         help: { type: 'boolean', default: false },
@@ -190,6 +195,7 @@ export function parseRunArgs(args: string[]): RunOptions | 'help' {
     ...(v.spec !== undefined && v.spec.length > 0 ? { specs: v.spec } : {}),
     ...(v['skip-preflight'] ? { skipPreflight: true } : {}),
     ...(v.list ? { list: true } : {}),
+    ...(v['check-profile'] ? { checkProfile: true } : {}),
     ...(v['last-failed'] ? { lastFailed: true } : {}),
     ...(v['max-failures'] !== undefined ? { maxFailures: Number(v['max-failures']) } : {}),
     terminalReporter: v.reporter as TerminalReporter,
@@ -354,6 +360,10 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
         return 2;
       }
       io.err(`token-conformance run: preflight (skipped on request): ${preflight.problem}`);
+    }
+    if (options.checkProfile) {
+      io.out(`token-conformance run: profile ${options.target} is valid, every address answers and the preflight found no setup problem; no check was run (--check-profile).`);
+      return 0;
     }
     // Region parity (parity/): measured once here, carried into the report by the reporter.
     const parityFile = join(temp, 'region-parity.json');
