@@ -25,6 +25,10 @@ const commands: Record<string, { summary: string; load: () => Promise<CommandMai
     summary: 'run the conformance suite against a target profile',
     load: async () => (await import('./commands/run.command.ts')).runMain,
   },
+  'show-report': {
+    summary: 'serve a reports directory on loopback and print the addresses of its reports',
+    load: async () => (await import('./commands/show-report.command.ts')).showReportMain,
+  },
   merge: {
     summary: 'merge the reports of a sharded run (run --shard I/N) into one report',
     load: async () => (await import('./commands/merge.command.ts')).mergeMain,
@@ -55,7 +59,7 @@ const commands: Record<string, { summary: string; load: () => Promise<CommandMai
 export const commandNames = (): string[] => Object.keys(commands);
 
 function usage(): string {
-  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
+  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(15)} ${c.summary}`);
   return ['Usage: token-conformance <command> [options]', '', 'Commands:', ...lines, '', 'Run `token-conformance help <command>` (or `<command> --help`) for the options of a command;', '`token-conformance --version` prints the version.'].join('\n');
 }
 
