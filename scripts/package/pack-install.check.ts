@@ -99,10 +99,17 @@ void describe('the packed package, installed into another project', () => {
         });
         child.once('exit', (code) => reject(new Error(`serve exited (${code}) before listening`)));
       });
-      const response = await fetch(listening.authUrlUs, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' });
-      // Refused by the server itself: the token error of RFC 6749 §5.2, not a crash or a proxy's page.
-      assert.equal(response.status, 400);
-      assert.equal(typeof ((await response.json()) as { error?: unknown }).error, 'string');
+      // A token from the seeded demo client (the installed profile's credentials), so the server
+      // really runs from node_modules/: its store, seed file and crypto.
+      const profile = JSON.parse(readFileSync(join(project, 'my-target.json'), 'utf8')) as { credentials: { clients: { usClient: { clientId: string; clientSecret: { value: string } } } } };
+      const { clientId, clientSecret } = profile.credentials.clients.usClient;
+      const response = await fetch(`${listening.authUrlUs}/api/v1/auth/oauth2/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret.value }).toString(),
+      });
+      assert.equal(response.status, 200, await response.clone().text());
+      assert.equal(typeof ((await response.json()) as { access_token?: unknown }).access_token, 'string');
     } finally {
       child.kill('SIGTERM');
       await exited;
