@@ -76,6 +76,14 @@ void describe('the packed package, installed into another project', () => {
     for (const stray of ['reports', 'test-results']) assert.ok(!existsSync(join(installed, stray)), `run wrote ${stray}/ inside the installed package`);
   });
 
+  void test('--version and init from the installed package', async () => {
+    const version = await cli(project, ['--version']);
+    assert.equal(version.stdout.trim(), (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version);
+    const init = await cli(project, ['init', '--out', 'staging.jsonc', '--name', 'staging', '--auth-url-us', 'https://auth.example.com', '--client', 'usClient=abc']);
+    assert.equal(init.code, 0, init.stderr);
+    assert.match(init.stdout, /^export STAGING_US_CLIENT_SECRET=…$/m);
+  });
+
   void test('gate, keygen, bundle and verify on that report', async () => {
     const gate = await cli(project, ['gate', 'reports/conformance.json']);
     assert.equal(gate.code, 0, `gate: ${gate.stdout}${gate.stderr}`);
