@@ -60,7 +60,7 @@ export const commandNames = (): string[] => Object.keys(commands);
 
 function usage(): string {
   const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(15)} ${c.summary}`);
-  return ['Usage: token-conformance <command> [options]', '', 'Commands:', ...lines, '', 'Run `token-conformance help <command>` (or `<command> --help`) for the options of a command;', '`token-conformance --version` prints the version.'].join('\n');
+  return ['Usage: token-conformance <command> [options]', '', 'Commands:', ...lines, '', 'Run `token-conformance help <command>` (or `<command> --help`) for the options of a command;', '`token-conformance version` (or --version) prints the version.'].join('\n');
 }
 
 /** The package's version, from its own package.json (wherever npm installed it). */

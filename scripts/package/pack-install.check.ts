@@ -76,8 +76,10 @@ void describe('the packed package, installed into another project', () => {
     for (const stray of ['reports', 'test-results']) assert.ok(!existsSync(join(installed, stray)), `run wrote ${stray}/ inside the installed package`);
   });
 
-  void test('--version and init from the installed package', async () => {
-    const version = await cli(project, ['--version']);
+  void test('version and init from the installed package', async () => {
+    // `npx token-conformance --version` would print npm's own version (npx reads --version):
+    // through npx the command is `version`.
+    const version = await cli(project, ['version']);
     assert.equal(version.stdout.trim(), (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version);
     const init = await cli(project, ['init', '--out', 'staging.jsonc', '--name', 'staging', '--auth-url-us', 'https://auth.example.com', '--client', 'usClient=abc']);
     assert.equal(init.code, 0, init.stderr);
