@@ -4,6 +4,7 @@
 // references. Interpretations are left out: the profile declares nothing it was not told.
 // Exit codes: 0 written, 2 bad arguments or a profile that would not load.
 import { existsSync, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { clientNames, userNames } from '../profile/profile.schema.ts';
 import { ProfileError, validateProfile } from '../profile/load-profile.ts';
@@ -12,7 +13,8 @@ import { processIo, type CommandIo } from './gate.command.ts';
 
 const usage = `Usage: token-conformance init --out FILE --name NAME [--auth-url-us URL] [--auth-url-eu URL] [options]
 
-Writes a commented target profile, validates it and prints the \`export\` lines it needs.
+Writes a commented target profile, validates it and prints the \`export\` lines it needs. With no
+flags on a terminal it asks for each of them.
 
   --out FILE             where to write the profile (JSONC); refused if it exists unless --force
   --name NAME            the target's short name (shown in reports)
@@ -103,7 +105,49 @@ export function renderProfile(v: {
   return { text, exports };
 }
 
-export function initMain(args: string[], io: CommandIo = processIo): Promise<number> {
+/** Asks one question, returns the answer (trimmed; empty for "leave it out"). */
+export type Ask = (question: string) => Promise<string>;
+
+/** Questions on a terminal, for what the flags did not give (`init` with no flags on a TTY). */
+function terminalAsk(): { ask: Ask; close: () => void } {
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  return { ask: async (q) => (await rl.question(q)).trim(), close: () => rl.close() };
+}
+
+/** The flags a user would have typed, from answers to questions. */
+export async function askForFlags(ask: Ask): Promise<string[]> {
+  const args: string[] = [];
+  const add = async (flag: string, question: string) => {
+    const answer = await ask(question);
+    if (answer !== '') args.push(flag, answer);
+  };
+  await add('--name', 'Target name (shown in reports): ');
+  await add('--out', 'Profile file to write (e.g. conformance/staging.jsonc): ');
+  await add('--auth-url-us', 'US token server origin, e.g. https://auth-us.example.com (empty: none): ');
+  await add('--auth-url-eu', 'EU token server origin (empty: none): ');
+  await add('--base-url', 'Protected APIs origin behind the gateway (empty: none): ');
+  await add('--environment', 'Environment of the credentials, sandbox or production (empty: not said): ');
+  for (const [flag, kind, names] of [['--client', 'clients (NAME=CLIENT_ID', clientNames], ['--user', 'users (NAME=tenant\\user', userNames]] as const) {
+    const answer = await ask(`Existing ${kind}, comma-separated; names: ${names.join(', ')}): `);
+    for (const pair of answer.split(',').map((p) => p.trim()).filter((p) => p !== '')) args.push(flag, pair);
+  }
+  return args;
+}
+
+export async function initMain(args: string[], io: CommandIo = processIo, ask?: Ask): Promise<number> {
+  // No flags on a terminal: ask (the answers become the flags, validated the same way).
+  if (args.length === 0 && (ask !== undefined || (process.stdin.isTTY && process.stdout.isTTY))) {
+    const terminal = ask === undefined ? terminalAsk() : undefined;
+    try {
+      args = await askForFlags(ask ?? terminal!.ask);
+    } finally {
+      terminal?.close();
+    }
+  }
+  return initFromFlags(args, io);
+}
+
+function initFromFlags(args: string[], io: CommandIo): Promise<number> {
   const fail = (m: string) => {
     io.err(`token-conformance init: ${m}`);
     return Promise.resolve(2);

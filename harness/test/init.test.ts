@@ -39,6 +39,23 @@ void describe('token-conformance init', () => {
     assert.ok(tokenUrl.err.some((l) => l.includes('authUrlUs: expected the server\'s origin')));
   });
 
+  void test('with no flags and a terminal, the answers to its questions become the flags', async () => {
+    const file = join(dir, 'asked.jsonc');
+    const answers = ['asked', file, 'https://auth-us.example.com', '', 'https://api.example.com', 'sandbox', 'usClient=abc, euClient=def', 'user=acme\\alice'];
+    const questions: string[] = [];
+    const r = await capture((args, io) => initMain(args, io, (q) => {
+      questions.push(q);
+      return Promise.resolve(answers[questions.length - 1] ?? '');
+    }), []);
+    assert.equal(r.code, 0, r.err.join('\n'));
+    assert.equal(questions.length, answers.length);
+    assert.deepEqual(r.out.filter((l) => l.startsWith('export ')), ['export ASKED_US_CLIENT_SECRET=…', 'export ASKED_EU_CLIENT_SECRET=…', 'export ASKED_USER_PASSWORD=…']);
+    const written = readFileSync(file, 'utf8');
+    assert.match(written, /"authUrlUs": "https:\/\/auth-us\.example\.com"/);
+    assert.match(written, /\/\/ "authUrlEu": "…"/, 'an empty answer leaves the address out');
+    assert.match(written, /"username": "acme\\\\alice"/);
+  });
+
   void test('init → edit nothing → check-profile and the interpretation-reading checks against a served reference server: no FAIL', async () => {
     const server = spawn(process.execPath, [join(root, 'bin', 'token-conformance.js'), 'serve', '--port', '0', '--data', ':memory:', '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'inherit'] });
     const exited = new Promise((resolve) => server.once('exit', resolve));
