@@ -21,7 +21,9 @@ const sharded = process.argv.some((a) => a === '--shard' || a.startsWith('--shar
 const serialTags = /@clock|@serial/;
 
 const reporters: ReporterDescription[] = [
-  [process.env.CI ? 'dot' : 'list'],
+  // `run --reporter` chooses (compact: line on a terminal, nothing otherwise — the conformance
+  // reporter's summary is one line per area and per failure); a direct Playwright run keeps list/dot.
+  [process.env.TOKEN_CONFORMANCE_TERMINAL_REPORTER ?? (process.env.CI ? 'dot' : 'list')],
   ['junit', { outputFile: join(reportsDir, junitName) }],
   ['allure-playwright', { resultsDir: join(reportsDir, 'allure-results'), detail: true, suiteTitle: true }],
   ['./harness/reporter/conformance.reporter.ts', { outputDir: reportsDir }],
@@ -31,7 +33,9 @@ const reporters: ReporterDescription[] = [
 export default defineConfig({
   testDir: join(import.meta.dirname, 'specs'),
   testMatch: '**/*.spec.ts',
-  outputDir: join(import.meta.dirname, 'test-results'),
+  // Under `token-conformance run` the reports directory is the user's (this file may sit in
+  // node_modules/), so Playwright's per-check output goes beside the reports.
+  outputDir: process.env.TOKEN_CONFORMANCE_REPORTS_DIR ? join(reportsDir, 'test-results') : join(import.meta.dirname, 'test-results'),
   forbidOnly: !!process.env.CI,
   retries: 0,
   // Two cores: API checks wait on the network far more than they compute.

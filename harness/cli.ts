@@ -1,6 +1,9 @@
 // `npx token-conformance <command>`: one entry point, one module per command, loaded on demand
 // so that `serve` does not pay for the suite's imports and the reverse.
 
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 type CommandMain = (args: string[]) => Promise<number>;
 
 const commands: Record<string, { summary: string; load: () => Promise<CommandMain> }> = {
@@ -14,9 +17,17 @@ const commands: Record<string, { summary: string; load: () => Promise<CommandMai
     // The operator's side of the reference server's Data Services registration; loaded on demand like serve.
     load: async () => (await import('../reference-server/src/register-client-main.ts')).registerClientMain,
   },
+  init: {
+    summary: 'write a commented target profile from flags, validated, with the export lines it needs',
+    load: async () => (await import('./commands/init.command.ts')).initMain,
+  },
   run: {
     summary: 'run the conformance suite against a target profile',
     load: async () => (await import('./commands/run.command.ts')).runMain,
+  },
+  'show-report': {
+    summary: 'serve a reports directory on loopback and print the addresses of its reports',
+    load: async () => (await import('./commands/show-report.command.ts')).showReportMain,
   },
   merge: {
     summary: 'merge the reports of a sharded run (run --shard I/N) into one report',
@@ -48,12 +59,29 @@ const commands: Record<string, { summary: string; load: () => Promise<CommandMai
 export const commandNames = (): string[] => Object.keys(commands);
 
 function usage(): string {
-  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
-  return ['Usage: token-conformance <command> [options]', '', 'Commands:', ...lines, '', 'Run `token-conformance <command> --help` for the options of a command.'].join('\n');
+  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(15)} ${c.summary}`);
+  return ['Usage: token-conformance <command> [options]', '', 'Commands:', ...lines, '', 'Run `token-conformance help <command>` (or `<command> --help`) for the options of a command;', '`token-conformance version` (or --version) prints the version.'].join('\n');
+}
+
+/** The package's version, from its own package.json (wherever npm installed it). */
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === '--version' || name === '-v' || name === 'version') {
+    console.log(packageVersion());
+    return 0;
+  }
+  // `help <command>` is `<command> --help`.
+  if (name === 'help' && rest[0] !== undefined) {
+    if (!commands[rest[0]]) {
+      console.error(`token-conformance: unknown command '${rest[0]}'.\n\n${usage()}`);
+      return 2;
+    }
+    return (await commands[rest[0]]!.load())(['--help']);
+  }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     console.log(usage());
     return name === undefined ? 2 : 0;

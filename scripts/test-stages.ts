@@ -11,9 +11,12 @@
 //   portal       the reference server's portal in Debian's Chromium (Playwright project `portal`,
 //                reference-server/test/portal/playwright.config.ts); counts are its tests, read from
 //                reports/portal/results.json (Playwright's JSON reporter).
+//   package      npm pack, install into a temporary project, use it there through npx
+//                (scripts/package/pack-install.check.ts); counts are its node:test tests.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { playwrightCliPath } from '../harness/playwright/playwright-cli.ts';
 
 interface Counts { passed: number; failed: number; skipped: number }
 interface Stage { name: string; optIn?: boolean; run(): Promise<Counts> }
@@ -108,7 +111,7 @@ const portalStage: Stage = {
   async run() {
     const report = join(root, 'reports', 'portal', 'results.json');
     rmSync(report, { force: true }); // a stale report must not read as this run's
-    const code = await exec([join(root, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '--config', join(root, 'reference-server', 'test', 'portal', 'playwright.config.ts')]);
+    const code = await exec([playwrightCliPath(), 'test', '--config', join(root, 'reference-server', 'test', 'portal', 'playwright.config.ts')]);
     const counts = countPlaywrightReport(report);
     // No report (Playwright could not start, Chromium missing) or a failing exit must not read as clean.
     if (!counts) return { passed: 0, failed: 1, skipped: 0 };
@@ -140,4 +143,20 @@ const independentTargetStage: Stage = {
   },
 };
 
-export const stages: Stage[] = [conformanceStage, independentTargetStage, portalStage, selfValidationStage];
+// The package as a user installs it (scripts/package/pack-install.check.ts): pack, install the
+// tarball into a temporary project, run/serve/gate/bundle/verify there through npx.
+const packageStage: Stage = {
+  name: 'package',
+  async run() {
+    const tap = join(root, 'reports', 'package.tap');
+    rmSync(tap, { force: true });
+    const code = await exec(['--import', 'tsx', '--test', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`, join(root, 'scripts', 'package', 'pack-install.check.ts')]);
+    const counts = countTap(tap);
+    if (!counts) return { passed: 0, failed: 1, skipped: 0 };
+    if (code !== 0 && counts.failed === 0) counts.failed = 1;
+    if (counts.passed + counts.failed === 0) counts.failed = 1; // no test ran: nothing was proved
+    return counts;
+  },
+};
+
+export const stages: Stage[] = [conformanceStage, independentTargetStage, portalStage, selfValidationStage, packageStage];

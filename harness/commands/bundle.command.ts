@@ -95,8 +95,15 @@ function verifySync(args: string[], io: CommandIo = processIo): number {
   if (!v.key) return fail(`--key PUBLIC.pem is required\n\n${verifyUsage}`);
   const file = parsed.positionals[0]!;
   let raw: unknown;
+  let text: string;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    // Nothing to verify is bad input (exit 2), not a bundle that failed verification (exit 1).
+    return fail(`cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)}); give the bundle file written by token-conformance bundle --out (see verify --help)`);
+  }
+  try {
+    raw = JSON.parse(text);
   } catch (error) {
     io.err(`NOT VERIFIED: ${file} is not readable JSON (${(error as Error).message})`);
     return 1;

@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { repoRoot } from '../catalogue/catalogue.ts';
 import { loadProfile, ProfileError, type LoadedProfile } from '../profile/load-profile.ts';
 import { passGateEnvVar } from '../playwright/pass-gate.ts';
+import { playwrightCommand } from '../playwright/playwright-cli.ts';
 import { profileEnvVar, toWorkerProfile, withOtherEnvironmentToken, writeWorkerProfile } from '../profile/worker-profile.ts';
 import { checkReachability, unreachableProblem } from '../reference/reachability.ts';
 import { runPreflight } from '../preflight/preflight.ts';
@@ -23,6 +24,7 @@ import { endOfRunRedaction } from '../redaction/end-of-run.ts';
 import { knownSecretsRedactor, reporterEnv } from '../reporter/conformance.reporter.ts';
 import type { ConformanceReport } from '../reporter/report.schema.ts';
 import { exitCodeFor, type Level } from '../reporter/verdict.ts';
+import { bothGreps, lastFailedSelection, listChecks, renderList, requirementGrep, requirementSelection } from './run-selection.ts';
 import { applyWaiversToRun, loadWaivers, WaiversError, type LoadedWaivers } from '../gate/waivers.ts';
 import { ClientLocks, clientLocksEnvVar, lockSummary } from '../playwright/client-locks.ts';
 
@@ -42,6 +44,15 @@ const usage = `Usage: token-conformance run --target FILE [options]
   --start-reference    start the bundled reference server and run against it (its addresses
                        replace the profile's)
   --grep PATTERN       only checks whose title or tags match (e.g. @GRANT-CC-001, @gateway)
+  --requirement ID     only the checks of these requirement IDs (repeatable or comma-separated;
+                       an ID the catalogue does not know is exit 2)
+  --last-failed        only the checks that failed in the previous run of --reports DIR
+  --check-profile      validate the profile, check every address answers and run the preflight;
+                       run no check (exit 0 ready, 2 a setup problem)
+  --list               print the checks and requirement IDs the selection would run; run nothing
+  --max-failures N     stop after N failed checks (the rest read UNCHECKED)
+  --reporter NAME      terminal output: compact (default: progress on a terminal, then one line per
+                       area and per failure), list (one line per check) or dot
   --level LEVEL        must | should | all (default all): which requirement levels to verify
   --strict             exit 1 on WARN as well as on FAIL
   --workers N          parallel workers (default: the config's)
@@ -87,7 +98,19 @@ export interface RunOptions {
   specs?: string[];
   /** Judge the target even when the preflight finds a setup problem. */
   skipPreflight?: boolean;
+  /** Validate and preflight the profile against the target; run no check. */
+  checkProfile?: boolean;
+  /** Print the selection instead of running it. */
+  list?: boolean;
+  /** Only the checks that failed in the previous run of reportsDir. */
+  lastFailed?: boolean;
+  maxFailures?: number;
+  terminalReporter?: TerminalReporter;
 }
+
+export type TerminalReporter = 'compact' | 'list' | 'dot';
+/** Which Playwright terminal reporter playwright.config.ts uses (compact: line on a terminal, none otherwise). */
+export const terminalReporterEnvVar = 'TOKEN_CONFORMANCE_TERMINAL_REPORTER';
 
 export type Pass = 'conformance' | 'time-travel';
 const allPasses: Pass[] = ['conformance', 'time-travel'];
@@ -114,6 +137,12 @@ export function parseRunArgs(args: string[]): RunOptions | 'help' {
         passes: { type: 'string' },
         spec: { type: 'string', multiple: true },
         'skip-preflight': { type: 'boolean', default: false },
+        requirement: { type: 'string', multiple: true },
+        'last-failed': { type: 'boolean', default: false },
+        list: { type: 'boolean', default: false },
+        'check-profile': { type: 'boolean', default: false },
+        'max-failures': { type: 'string' },
+        reporter: { type: 'string', default: 'compact' },
         help: { type: 'boolean', default: false },
       },
     });
@@ -138,6 +167,15 @@ export function parseRunArgs(args: string[]): RunOptions | 'help' {
   }
   if (v.seed !== undefined && !/^-?\d+$/.test(v.seed)) throw new UsageError(`--seed must be an integer (got '${v.seed}')`);
   if (v.seed !== undefined && v['fresh-seed']) throw new UsageError('--seed and --fresh-seed exclude each other');
+  if (v['max-failures'] !== undefined && !/^[1-9]\d*$/.test(v['max-failures'])) throw new UsageError(`--max-failures must be a positive integer (got '${v['max-failures']}')`);
+  if (!['compact', 'list', 'dot'].includes(v.reporter)) throw new UsageError(`--reporter must be compact, list or dot (got '${v.reporter}')`);
+  let grep = v.grep;
+  if (v.requirement !== undefined) {
+    const { ids, unknown } = requirementSelection(v.requirement);
+    if (unknown.length > 0) throw new UsageError(`--requirement: unknown requirement ID${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (the IDs are those of requirements/requirements.json; run --list shows what a selection covers)`);
+    if (ids.length === 0) throw new UsageError('--requirement needs at least one requirement ID');
+    grep = bothGreps(grep, requirementGrep(ids));
+  }
   let passes: Pass[] | undefined;
   if (v.passes !== undefined) {
     const named = v.passes.split(',').map((p) => p.trim());
@@ -150,7 +188,7 @@ export function parseRunArgs(args: string[]): RunOptions | 'help' {
     level: v.level as Level,
     strict: v.strict,
     reportsDir: resolve(v.reports),
-    ...(v.grep !== undefined ? { grep: v.grep } : {}),
+    ...(grep !== undefined ? { grep } : {}),
     ...(v.workers !== undefined ? { workers: Number(v.workers) } : {}),
     ...(v.shard !== undefined ? { shard: v.shard } : {}),
     ...(v.seed !== undefined ? { seed: v.seed } : {}),
@@ -159,6 +197,11 @@ export function parseRunArgs(args: string[]): RunOptions | 'help' {
     ...(passes !== undefined ? { passes } : {}),
     ...(v.spec !== undefined && v.spec.length > 0 ? { specs: v.spec } : {}),
     ...(v['skip-preflight'] ? { skipPreflight: true } : {}),
+    ...(v.list ? { list: true } : {}),
+    ...(v['check-profile'] ? { checkProfile: true } : {}),
+    ...(v['last-failed'] ? { lastFailed: true } : {}),
+    ...(v['max-failures'] !== undefined ? { maxFailures: Number(v['max-failures']) } : {}),
+    terminalReporter: v.reporter as TerminalReporter,
   };
 }
 
@@ -204,9 +247,9 @@ export function passArgs(project: 'conformance' | 'time-travel'): string[] {
 /** Runs Playwright as a child, its output redacted line by line on the way to the terminal. */
 function runPlaywright(args: string[], env: NodeJS.ProcessEnv, redactor: () => Redactor, io: RunIo): Promise<number> {
   return new Promise((resolveExit, reject) => {
-    const cli = join(repoRoot, 'node_modules', '@playwright', 'test', 'cli.js');
-    const child = spawn(process.execPath, [cli, 'test', '--config', join(repoRoot, 'playwright.config.ts'), ...args], {
-      cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'],
+    const child = spawn(process.execPath, playwrightCommand(['test', '--config', join(repoRoot, 'playwright.config.ts'), ...args]), {
+      // The user's directory, not the package's: paths printed by the reporters read from where the user stands.
+      cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'],
     });
     const pipeThrough = (input: NodeJS.ReadableStream, write: (line: string) => void) => {
       createInterface({ input, crlfDelay: Infinity }).on('line', (line) => write(redactor().redact(line)));
@@ -254,6 +297,33 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
     throw error;
   }
 
+  // --last-failed: the previous run's failures, read before this run removes its reports.
+  if (options.lastFailed) {
+    const last = lastFailedSelection(options.reportsDir);
+    if (!last) return fail(`--last-failed: no previous run in ${options.reportsDir} (checks.json); run once without it`);
+    if (last.failed === 0) {
+      io.out(`token-conformance run: no check failed in the previous run (${join(options.reportsDir, 'checks.json')}); nothing to run.`);
+      return 0;
+    }
+    io.out(`token-conformance run: re-running the ${last.failed} check(s) that failed in the previous run`);
+    options = { ...options, grep: bothGreps(options.grep, last.grep), specs: [...(options.specs ?? []), ...last.files] };
+  }
+  if (options.list) {
+    const passes = options.passes ?? allPasses;
+    const grep = combinedGrep(options.level, options.grep);
+    // File filters before --project, which takes every following word as a project name.
+    const listArgs = [...(options.specs ?? []), ...(grep !== undefined ? ['--grep', grep] : []), '--project', ...passes];
+    let listed;
+    try {
+      listed = await listChecks(listArgs, process.env);
+    } catch (error) {
+      return fail((error as Error).message);
+    }
+    for (const line of renderList(listed)) io.out(line);
+    if (listed.length === 0) return fail('the selection matches no check');
+    return 0;
+  }
+
   let waivers: LoadedWaivers | undefined;
   try {
     if (options.waivers !== undefined) waivers = loadWaivers(options.waivers);
@@ -295,6 +365,8 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
     if (unreachable.length > 0) {
       for (const u of unreachable) io.err(`token-conformance run: ${u.field} ${u.url} is not reachable: ${u.problem}`);
       io.err(`token-conformance run: setup problem: ${unreachableProblem(unreachable)}; nothing was run.`);
+      // The bundled server's profile names addresses of a server nobody started.
+      if (!options.startReference && profile.name === 'reference') io.err('token-conformance run: hint: this is the bundled reference server\'s profile; add --start-reference to start one for the run (or start one yourself with `token-conformance serve --test-controls`)');
       return 2;
     }
     // Self-diagnosis (preflight.ts): a profile that does not fit the target is one line, not a wall of FAILs.
@@ -306,6 +378,10 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
         return 2;
       }
       io.err(`token-conformance run: preflight (skipped on request): ${preflight.problem}`);
+    }
+    if (options.checkProfile) {
+      io.out(`token-conformance run: profile ${options.target} is valid, every address answers and the preflight found no setup problem; no check was run (--check-profile).`);
+      return 0;
     }
     // Clients the target refuses or has locked out are not used in the run: the workers share the
     // locks (client-locks.ts), the preflight's first, then any a check's setup runs into.
@@ -353,6 +429,7 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
       ...(seed !== undefined ? { [seedEnvVar]: seed } : {}),
       [replayArgsEnvVar]: `--target ${options.target}${options.startReference ? ' --start-reference' : ''}`,
       ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}),
+      [terminalReporterEnvVar]: options.terminalReporter === 'compact' ? (process.stdout.isTTY ? 'line' : 'null') : (options.terminalReporter ?? 'list'),
     };
     delete env[reporterEnv.mergeChecks];
     delete env[passGateEnvVar]; // each pass's reporter arms its own gate (pass-gate.ts)
@@ -371,6 +448,7 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
       ...(grep !== undefined ? ['--grep', grep] : []),
       ...(options.workers !== undefined ? ['--workers', String(options.workers)] : []),
       ...(options.shard !== undefined ? ['--shard', options.shard] : []),
+      ...(options.maxFailures !== undefined ? ['--max-failures', String(options.maxFailures)] : []),
       ...(options.specs ?? []),
     ];
     const passes = options.passes ?? allPasses;

@@ -92,8 +92,17 @@ export function profileSha256(file: string): string {
 
 export function loadPrivateKey(file: string): KeyObject {
   let key: KeyObject;
+  let pem: Buffer;
   try {
-    key = createPrivateKey(readFileSync(file));
+    pem = readFileSync(file);
+  } catch (error) {
+    throw new BundleError(`--key: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)}); give the private key written by token-conformance keygen --private`);
+  }
+  if (pem.includes('-----BEGIN PUBLIC KEY-----')) {
+    throw new BundleError(`--key: ${file} is a public key; bundle signs with the private key (the --private file of token-conformance keygen), the public key is for verify (see bundle --help)`);
+  }
+  try {
+    key = createPrivateKey(pem);
   } catch (error) {
     throw new BundleError(`cannot read a private key from ${file}: ${(error as Error).message}`);
   }

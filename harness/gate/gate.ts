@@ -17,7 +17,7 @@ export function readReport(file: string): ConformanceReport {
     throw new ReportError(`report ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : `not readable JSON (${(error as Error).message})`}`);
   }
   const parsed = conformanceReportSchema.safeParse(raw);
-  if (!parsed.success) throw new ReportError(formatIssues(parsed.error.issues, raw).slice(0, 10).map((p) => `report ${file}: ${p}`).join('\n'));
+  if (!parsed.success) throw new ReportError(formatIssues(parsed.error.issues, raw, 'see schemas/conformance-report.schema.json').slice(0, 10).map((p) => `report ${file}: ${p}`).join('\n'));
   return parsed.data;
 }
 

@@ -20,6 +20,9 @@ import { renderTraceability } from '../reporter/traceability-html.ts';
 import { countVerdicts, overallVerdict } from '../reporter/verdict.ts';
 import { waiversFileSchema, type Waiver } from './waivers.schema.ts';
 
+/** Where the waivers file is documented (shipped with the package). */
+const waiversDoc = 'see schemas/waivers.schema.json and "Gating a build" in README.md';
+
 export class WaiversError extends Error {
   override readonly name = 'WaiversError';
 }
@@ -45,7 +48,7 @@ export function loadWaivers(file: string): LoadedWaivers {
     throw new WaiversError(`waivers ${file}: not valid JSON (${(error as Error).message})`);
   }
   const parsed = waiversFileSchema.safeParse(raw);
-  if (!parsed.success) throw new WaiversError(formatIssues(parsed.error.issues, raw).map((p) => `waivers ${file}: ${p}`).join('\n'));
+  if (!parsed.success) throw new WaiversError(formatIssues(parsed.error.issues, raw, waiversDoc).map((p) => `waivers ${file}: ${p}`).join('\n'));
   const seen = new Set<string>();
   for (const w of parsed.data.waivers) {
     const key = `${w.requirement}|${w.check ?? ''}`;

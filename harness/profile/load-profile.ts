@@ -11,6 +11,10 @@ import { buildProfileSchema, clientNames, userNames, type ProfileSchema, type Se
 /** The field path of the other environment's access token (a secret like the others). */
 export const otherEnvironmentTokenPath = 'credentials.tokens.otherEnvironment';
 
+/** The token paths the suite appends to authUrlUs / authUrlEu (fixtures/target.ts). */
+const usTokenPathSuffix = '/api/v1/auth/oauth2/token';
+const euTokenPathSuffix = '/oauth2/default/v1/token';
+
 export class ProfileError extends Error {
   constructor(readonly file: string, readonly problems: string[]) {
     super(problems.map((p) => `profile ${file}: ${p}`).join('\n'));
@@ -45,11 +49,27 @@ function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
   return value;
 }
 
+/** Where every field of a profile is documented (shipped with the package). */
+const fieldsDoc = 'see "Fields" in profiles/README.md and schemas/target-profile.schema.json';
+
+/** The JSON name of a value's type, as a profile author reads it. */
+function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return `${typeof value} ${JSON.stringify(value).slice(0, 40)}`;
+}
+
+/** Line and column (1-based) of a character offset. */
+export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset).split('\n');
+  return { line: before.length, column: before.at(-1)!.length + 1 };
+}
+
 /** Field names whose value is a secret reference (`{"env": …}` or, locally, `{"value": …}`). */
 const secretFields = new Set(['clientSecret', 'password', 'otherEnvironment']);
 
 /** zod issues as one line each, naming the field. With the raw input, a union's "Invalid input" says what was wrong. */
-export function formatIssues(issues: z.core.$ZodIssue[], raw?: unknown): string[] {
+export function formatIssues(issues: z.core.$ZodIssue[], raw?: unknown, doc: string = fieldsDoc): string[] {
   return issues.flatMap((issue) => {
     const at = describePath(issue.path);
     if (issue.code === 'invalid_union' && raw !== undefined) {
@@ -58,10 +78,21 @@ export function formatIssues(issues: z.core.$ZodIssue[], raw?: unknown): string[
       if (secretFields.has(String(issue.path.at(-1)))) return [`${at}: must be {"env": "VARIABLE_NAME"} (or {"value": "…"} in a profile marked "local": true)`];
     }
     if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((k) => `${at === '(top level)' ? k : `${at}.${k}`}: unknown key "${k}" (check the spelling; see profiles/README.md)`);
+      return issue.keys.map((k) => `${at === '(top level)' ? k : `${at}.${k}`}: unknown key "${k}" (check the spelling; ${doc})`);
     }
-    if (issue.code === 'invalid_type' && issue.input === undefined) return [`${at}: required`];
-    return [`${at}: ${issue.message}`];
+    // zod does not carry the input in its issues: the raw profile tells "absent" from "wrong type".
+    const given = valueAt(raw, issue.path);
+    if (issue.code === 'invalid_type') {
+      if (given === undefined) return [`${at}: required (${issue.expected}; ${doc})`];
+      const got = secretFields.has(String(issue.path.at(-1))) ? '' : `, got ${jsonType(given)}`;
+      return [`${at}: expected ${issue.expected}${got} (${doc})`];
+    }
+    if (issue.code === 'invalid_value') {
+      const allowed = issue.values.map((v) => JSON.stringify(v)).join(', ');
+      const got = secretFields.has(String(issue.path.at(-1))) || given === undefined ? '' : `, got ${JSON.stringify(given)}`;
+      return [`${at}: expected one of ${allowed}${got} (${doc})`];
+    }
+    return [`${at}: ${issue.message} (${doc})`];
   });
 }
 
@@ -83,6 +114,16 @@ export function validateProfile(raw: unknown, file: string, options: LoadOptions
     const url = profile[key];
     if (url !== undefined && !profile.local && key !== 'plainHttpUrl' && new URL(url).protocol !== 'https:') {
       problems.push(`${key}: plain HTTP (${url}) is refused for a target not marked "local": true — credentials would travel in clear; use https`);
+    }
+  }
+  // The addresses are origins: the suite appends the token paths itself, so a full token URL
+  // would send every request to <token URL>/<token path> and read as dozens of FAILs.
+  for (const [key, path] of [['authUrlUs', usTokenPathSuffix], ['authUrlEu', euTokenPathSuffix], ['baseUrl', usTokenPathSuffix]] as const) {
+    const url = profile[key];
+    if (url === undefined) continue;
+    const pathname = new URL(url).pathname.replace(/\/+$/, '');
+    if (pathname.endsWith('/token') || pathname.endsWith(path)) {
+      problems.push(`${key}: expected the server's origin (scheme://host[:port]), not the token URL ${url} — the suite appends ${path} itself (see "Fields" in profiles/README.md)`);
     }
   }
   if (!profile.authUrlUs && !profile.authUrlEu) problems.push('authUrlUs: at least one of authUrlUs and authUrlEu is required');
@@ -138,7 +179,13 @@ export function loadProfile(file: string, options: LoadOptions = {}): LoadedProf
   try {
     raw = parseJsonc(text);
   } catch (error) {
-    throw new ProfileError(file, [`not valid JSON: ${(error as Error).message}`]);
+    // JSON.parse names a character offset; an editor wants a line and a column (comments are
+    // blanked, not removed, so the offset is the file's).
+    const message = (error as Error).message;
+    const offset = /at position (\d+)/.exec(message);
+    const where = offset ? lineAndColumn(text, Number(offset[1])) : undefined;
+    const what = message.replace(/ in JSON at position \d+.*$/s, '').replace(/ \(line \d+ column \d+\)$/, '');
+    throw new ProfileError(file, [`not valid JSON${where ? ` at line ${where.line}, column ${where.column}` : ''}: ${what} (JSON with // comments and trailing commas is accepted)`]);
   }
   return validateProfile(raw, file, options);
 }

@@ -37,12 +37,42 @@ export function renderTraceability(report: ConformanceReport): string {
       const checks = r.checks.length === 0
         ? '<em>no check</em>'
         : `<ul>${r.checks.map((c) => `<li>${badge(c.verdict)} ${escape(c.title)} <small>(${c.project ? `${escape(c.project)}, ` : ''}${Math.round(c.durationMs)} ms)</small>${c.reason ? `<div class="reason">${blockedBy(c.blockedBy)}${escape(c.reason)}</div>` : ''}</li>`).join('')}</ul>`;
-      return `<tr id="${escape(r.id)}"><td><a href="#${escape(r.id)}">${escape(r.id)}</a><br><small>${escape(r.level)}${r.interpretation ? ` · ${escape(r.interpretation)}` : ''}</small></td>` +
+      return `<tr id="${escape(r.id)}" data-verdict="${escape(r.verdict)}" data-area="${escape(area)}"><td><a href="#${escape(r.id)}">${escape(r.id)}</a><br><small>${escape(r.level)}${r.interpretation ? ` · ${escape(r.interpretation)}` : ''}</small></td>` +
         `<td>${badge(r.verdict)}${r.reason && r.verdict !== 'PASS' ? `<div class="reason">${blockedBy(r.blockedBy)}${escape(r.reason)}</div>` : ''}${r.waiver ? `<div class="reason">waiver ${escape(r.waiver.status)} (was ${r.waiver.originalVerdict}; owner ${escape(r.waiver.owner)}, expires ${escape(r.waiver.expires)}): ${escape(r.waiver.justification)}</div>` : ''}</td>` +
         `<td>${escape(r.statement)}<br><small>${escape(r.source)}</small></td><td>${checks}</td></tr>`;
     }).join('\n');
-    return `<h2>${escape(area)}</h2>\n<table><thead><tr><th>requirement</th><th>verdict</th><th>statement · source</th><th>checks</th></tr></thead><tbody>\n${rows}\n</tbody></table>`;
+    return `<section data-area-section><h2>${escape(area)}</h2>\n<table><thead><tr><th>requirement</th><th>verdict</th><th>statement · source</th><th>checks</th></tr></thead><tbody>\n${rows}\n</tbody></table></section>`;
   }).join('\n');
+  // Failures first: what needs attention (anything neither verified nor deliberately not judged),
+  // each linked to its row, before the full matrix.
+  const calm = new Set(['PASS', 'SKIP', 'NOT_APPLICABLE']);
+  const attention = report.requirements.filter((r) => !calm.has(r.verdict));
+  const attentionSection = attention.length === 0
+    ? '<h2 id="attention">Needs attention</h2><p>Nothing: no requirement failed, warned or went unchecked.</p>'
+    : `<h2 id="attention">Needs attention (${attention.length})</h2><ul>${attention.map((r) => `<li>${badge(r.verdict)} <a href="#${escape(r.id)}">${escape(r.id)}</a> <small>${escape(r.area)}</small> ${escape((r.reason ?? r.statement).split('\n')[0]!.slice(0, 200))}</li>`).join('')}</ul>`;
+  const option = (v: string) => `<option value="${escape(v)}">${escape(v)}</option>`;
+  const filter = `<form id="filter" onsubmit="return false"><label>verdict <select name="verdict"><option value="">all</option>${[...new Set(report.requirements.map((r) => r.verdict))].map(option).join('')}</select></label>
+<label>area <select name="area"><option value="">all</option>${areas.map(option).join('')}</select></label>
+<label>text <input name="text" type="search" placeholder="ID, statement, check, reason"></label> <output name="shown"></output></form>
+<script>
+// Hides the rows that do not match; an area whose rows are all hidden hides its table.
+(() => {
+  const form = document.getElementById('filter');
+  const apply = () => {
+    const verdict = form.verdict.value, area = form.area.value, text = form.text.value.trim().toLowerCase();
+    let shown = 0;
+    for (const row of document.querySelectorAll('tr[data-verdict]')) {
+      const ok = (!verdict || row.dataset.verdict === verdict) && (!area || row.dataset.area === area) && (!text || row.textContent.toLowerCase().includes(text));
+      row.hidden = !ok;
+      if (ok) shown += 1;
+    }
+    for (const section of document.querySelectorAll('section[data-area-section]')) section.hidden = !section.querySelector('tr[data-verdict]:not([hidden])');
+    form.shown.value = shown + ' shown';
+  };
+  form.addEventListener('input', apply);
+  apply();
+})();
+</script>`;
   const parity = report.regionParity ? regionParitySection(report.regionParity) : '';
   const defects = [
     ...report.unknownRequirementIds.map((id) => `<li>a check cites <code>${escape(id)}</code>, which is not in the catalogue</li>`),
@@ -66,7 +96,10 @@ small{color:#57606a}
 <p>${[t.authUrlUs && `US ${escape(t.authUrlUs)}`, t.authUrlEu && `EU ${escape(t.authUrlEu)}`, t.baseUrl && `APIs ${escape(t.baseUrl)}`].filter(Boolean).join(' · ')}</p>
 <p>${summary} &nbsp; (${report.summary.total} requirements; ${report.checks.total} checks: ${report.checks.passed} passed, ${report.checks.failed} failed, ${report.checks.skipped} skipped${report.checks.blocked ? `, ${report.checks.blocked} of them blocked` : ''})</p>
 ${defects.length > 0 ? `<h2>Defects of the suite</h2><ul>${defects.join('')}</ul>` : ''}
+${attentionSection}
 ${parity}
+<h2 id="matrix">All requirements</h2>
+${filter}
 ${sections}
 </body></html>
 `;

@@ -33,6 +33,7 @@ import type { BatchOutcomes } from './batch.reporter.ts';
 import type { Fault, FaultEnv } from './fault.ts';
 import { faults as catalogue, unreachable } from './faults/index.ts';
 import { renderMatrixHtml } from './matrix-html.ts';
+import { playwrightCommand } from '../playwright/playwright-cli.ts';
 import { startProxy, type RunningProxy } from './proxy.ts';
 
 export interface FaultResult {
@@ -253,8 +254,7 @@ function runBatch(plan: BatchPlan, dir: string, env: NodeJS.ProcessEnv, children
   writeFileSync(planFile, JSON.stringify(plan, null, 2), { mode: 0o600 });
   const log = createWriteStream(join(dir, `playwright-${plan.pass}.log`));
   return new Promise((resolveExit, reject) => {
-    const cli = join(repoRoot, 'node_modules', '@playwright', 'test', 'cli.js');
-    const child = spawn(process.execPath, [cli, 'test', '--config', join(import.meta.dirname, 'batch.config.ts')], {
+    const child = spawn(process.execPath, playwrightCommand(['test', '--config', join(import.meta.dirname, 'batch.config.ts')]), {
       cwd: repoRoot, env: { ...env, [batchPlanEnvVar]: planFile }, stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.add(child);

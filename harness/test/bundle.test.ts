@@ -78,7 +78,7 @@ void describe('bundle and verify', () => {
     const wrongKey = await verify(out, other.pub);
     assert.equal(wrongKey.code, 1);
     assert.match(wrongKey.err.join('\n'), /signed by key [0-9a-f]{16}…, this public key is [0-9a-f]{16}…/);
-    assert.equal((await verify(join(dir, 'nope.json'), pub)).code, 1);
+    assert.equal((await verify(join(dir, 'nope.json'), pub)).code, 2, 'no bundle to verify is bad input (exit 2), as verify --help says');
     assert.equal((await verify(out, priv.replace('private', 'missing'))).code, 2);
   });
 

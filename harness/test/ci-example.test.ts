@@ -16,6 +16,7 @@ import { mergeOptions } from '../commands/merge.command.ts';
 import { parseRunArgs } from '../commands/run.command.ts';
 import { loadWaivers } from '../gate/waivers.ts';
 import { loadProfile } from '../profile/load-profile.ts';
+import { playwrightCliPath } from '../playwright/playwright-cli.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const workflowFile = join(root, 'examples', 'github-actions', 'conformance.yml');
@@ -141,7 +142,7 @@ void describe('examples/github-actions/conformance.yml', () => {
   void test('every Playwright command and flag it uses exists (playwright <command> --help)', () => {
     const lines = commandLines().filter((c) => c.line.startsWith('npx playwright'));
     assert.ok(lines.length > 0, 'the blob reports are merged with Playwright');
-    const cli = join(root, 'node_modules', '@playwright', 'test', 'cli.js');
+    const cli = playwrightCliPath();
     for (const { line } of lines) {
       const [, , command, ...args] = shellWords(line, workflow.env, expressions);
       const help = execFileSync(process.execPath, [cli, command!, '--help'], { encoding: 'utf8' });

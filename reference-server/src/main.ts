@@ -104,6 +104,11 @@ export async function serveMain(args: string[]): Promise<number> {
       process.stderr.write(`token-conformance serve: ${error.message}\n`);
       return 2;
     }
+    // A taken port is the user's to fix, not a crash: one line naming the option, exit 2.
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      process.stderr.write(`token-conformance serve: --port ${config.port}: ${config.host}:${config.port} is already in use; stop what listens there or choose another port (--port 0 picks a free one; see serve --help)\n`);
+      return 2;
+    }
     process.stderr.write(`token-conformance serve: could not start: ${(error as Error).message}\n`);
     logger.error({ err: error }, 'start failed');
     return 1;

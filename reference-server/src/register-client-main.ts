@@ -74,6 +74,11 @@ export function parseRegisterClientArgs(args: string[], cwd: string): { registra
     grants: grants as GrantType[], ...(values['client-id'] !== undefined && { clientId: values['client-id'] }),
   };
   const dataFile = values.data === undefined ? resolve(cwd, 'data', 'reference-server', `${environment}.sqlite`) : values.data === ':memory:' ? ':memory:' : resolve(cwd, values.data);
+  // A named store must exist: registering into a new file no server reads would "succeed" uselessly
+  // (a typo, or the placeholder FILE from the help).
+  if (values.data !== undefined && dataFile !== ':memory:' && !existsSync(dataFile)) {
+    throw new UsageError(`--data: no store file at ${dataFile}; give the --data file of a reference server started with \`token-conformance serve --env ${environment} --data FILE\` (serve creates it), or leave --data out for ./data/reference-server/${environment}.sqlite (see register-client --help)`);
+  }
   return { registration, dataFile, json: values.json === true };
 }
 

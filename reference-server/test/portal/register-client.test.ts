@@ -2,7 +2,7 @@
 // production client into a data file that a production server then authenticates.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
@@ -41,6 +41,13 @@ void describe('register-client (the real binary)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tc-register-'));
     const data = join(dir, 'production.sqlite');
     try {
+      // A --data file that does not exist is refused (one line, exit 2), not created.
+      const missing = run(['--data', data, '--tenant-id', 'acme', '--role', 'people-reader', '--name', 'Acme HR']);
+      assert.equal(missing.status, 2);
+      assert.match(missing.stderr, /^token-conformance register-client: --data: no store file at .*serve --env production --data FILE/);
+      assert.equal(missing.stderr.trim().split('\n').length, 1);
+      assert.equal(existsSync(data), false);
+      new SqliteStore(data).close(); // the data file of a server that ran once
       const ok = run(['--data', data, '--tenant-id', 'acme', '--role', 'people-reader', '--name', 'Acme HR', '--client-id', 'acme-hr', '--json']);
       assert.equal(ok.status, 0, ok.stderr);
       const printed = JSON.parse(ok.stdout) as { client_id: string; client_secret: string; environment: string };
