@@ -23,7 +23,7 @@ import { ownTextOf, verifyReports } from '../redaction/verify-reports.ts';
 import { renderSummary } from './terminal-summary.ts';
 import { renderTraceability } from './traceability-html.ts';
 import { junitKey, junitWithBlocked } from './junit-verdicts.ts';
-import { buildReport, exitCodeFor, parseBroke, setupFailure, verdictAnnotations, type CheckOutcome, type CheckStatus, type Level } from './verdict.ts';
+import { buildReport, exitCodeFor, parseBroke, reportedInterpretations, setupFailure, verdictAnnotations, type CheckOutcome, type CheckStatus, type Level } from './verdict.ts';
 import { propertyRunSchema, type ConformanceReport, type PropertyRun } from './report.schema.ts';
 import { regionParitySchema, type RegionParity } from '../parity/region-parity.schema.ts';
 
@@ -300,10 +300,7 @@ export default class ConformanceReporter implements Reporter {
         ...(p.authUrlEu ? { authUrlEu: p.authUrlEu } : {}),
         ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}),
         ...(process.env[reporterEnv.profileSha256] ? { profileSha256: process.env[reporterEnv.profileSha256] } : {}),
-        // Every declared choice, a non-string one (invalidClientStatus: 401, gatewayCodes: {…}) as its JSON text.
-        interpretations: Object.fromEntries(Object.entries(p.interpretations as Record<string, unknown>)
-          .filter(([, v]) => v !== undefined)
-          .map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])),
+        interpretations: reportedInterpretations(p.interpretations),
       };
     } catch {
       // run outside the `run` command without a profile: the report still says what ran

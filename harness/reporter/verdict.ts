@@ -192,6 +192,13 @@ export function compareOutcomes(a: Pick<CheckOutcome, 'title' | 'project'>, b: P
   return ka < kb ? -1 : ka > kb ? 1 : 0;
 }
 
+/** A profile's declared interpretations as the report carries them: a non-string choice as its JSON text. */
+export function reportedInterpretations(declared: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(Object.entries(declared)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+}
+
 /**
  * An INTERPRETATION the profile did not declare is judged against the reference choice, which the
  * suite only assumed: a mismatch is then WARN, not FAIL (the target should declare its choice; a

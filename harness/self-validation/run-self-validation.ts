@@ -27,7 +27,7 @@ import { applyListening, referenceArgsFor, startReference, startReferenceServers
 import type { Pass } from '../commands/run.command.ts';
 import { reporterEnv, suiteVersion } from '../reporter/conformance.reporter.ts';
 import type { ConformanceReport } from '../reporter/report.schema.ts';
-import { buildReport, type CheckOutcome } from '../reporter/verdict.ts';
+import { buildReport, reportedInterpretations, type CheckOutcome } from '../reporter/verdict.ts';
 import { batchPlanEnvVar, type BatchPlan } from './batch-plan.ts';
 import type { BatchOutcomes } from './batch.reporter.ts';
 import type { Fault, FaultEnv } from './fault.ts';
@@ -281,7 +281,11 @@ async function inBatches<T, R>(items: T[], limit: number, start: (item: T) => Pr
 }
 
 /** A fault ready to run: its proxy in front of its server, its worker profile written. */
-interface Prepared { fault: Fault; plan: RunPlan; profileFile: string; server: 'shared' | 'fresh' }
+interface Prepared {
+  fault: Fault; plan: RunPlan; profileFile: string; server: 'shared' | 'fresh';
+  /** The fault profile's declared interpretations: the report judges an undeclared one as only assumed (WARN). */
+  interpretations: Record<string, string>;
+}
 
 export async function main(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -379,7 +383,7 @@ export async function main(argv: string[]): Promise<number> {
         if (fault.declare) profile.interpretations = { ...profile.interpretations, ...fault.declare };
         const handoff = toWorkerProfile({ ...withToken, profile });
         handoffEnv = handoff.env;
-        prepared.push({ fault, plan: plans.get(fault.id)!, profileFile: writeWorkerProfile(handoff.profile, dir), server: serverOf.has(fault.id) ? 'fresh' : 'shared' });
+        prepared.push({ fault, plan: plans.get(fault.id)!, profileFile: writeWorkerProfile(handoff.profile, dir), server: serverOf.has(fault.id) ? 'fresh' : 'shared', interpretations: reportedInterpretations(profile.interpretations) });
       } catch (error) {
         results.set(fault.id, problem(fault, (error as Error).message));
       }
@@ -425,7 +429,7 @@ export async function main(argv: string[]): Promise<number> {
       }
       const report = buildReport(requirements, checks, {
         level: 'all', filtered: true, strict: false, grep: p.plan.grep, suiteVersion: suiteVersion(), startedAt: new Date(started),
-        durationMs: checks.reduce((n, c) => n + c.durationMs, 0), target: { name: `reference via ${p.fault.id}`, local: true, interpretations: {} },
+        durationMs: checks.reduce((n, c) => n + c.durationMs, 0), target: { name: `reference via ${p.fault.id}`, local: true, interpretations: p.interpretations },
       });
       const dir = join(runsDir, p.fault.id);
       mkdirSync(dir, { recursive: true });

@@ -22,5 +22,5 @@ export const declarationFaults: Fault[] = [
   declaration('declared-eu-tokens-rejected', 'the profile declares euTokensAtBaseUrl=rejected; the target accepts EU tokens at {base_url}', ['BEARER-016'],
     { euTokensAtBaseUrl: 'rejected' }),
   declaration('declared-malformed-form-lenient', 'the profile declares malformedFormBody=lenient; the target refuses a malformed %-escape with invalid_request', ['TOKEN-REQ-013'],
-    { malformedFormBody: 'lenient' }),
+    { malformedFormBody: 'lenient' }, { withProperties: true }), // only the token-endpoint input property cites TOKEN-REQ-013
 ];
