@@ -222,8 +222,15 @@ export default class ConformanceReporter implements Reporter {
     this.outputDir = resolve(options.outputDir ?? 'reports');
   }
 
+  // The terminal is this reporter's: it prints the summary (not in a quiet first pass). Saying so
+  // also keeps Playwright from adding its own line/dot reporter when `run --reporter compact` chose
+  // no terminal reporter for a log (Playwright adds one when no reporter prints to stdio).
   printsToStdio(): boolean {
-    return process.env[reporterEnv.quiet] !== '1';
+    return true;
+  }
+
+  private quiet(): boolean {
+    return process.env[reporterEnv.quiet] === '1';
   }
 
   onBegin(config: FullConfig, suite: Suite): void {
@@ -332,7 +339,7 @@ export default class ConformanceReporter implements Reporter {
     const checksFile: ChecksFile = { startedAt: report.startedAt, durationMs: report.durationMs, ...(shard ? { shard } : {}), filtered: filteredBeyondShard, checks: outcomes };
     write('checks.json', `${JSON.stringify(checksFile, null, 2)}\n`);
     this.writeTranscripts(tests, redactor);
-    if (this.printsToStdio()) console.log(renderSummary(report, process.stdout.isTTY, relative(process.cwd(), this.outputDir) || '.'));
+    if (!this.quiet()) console.log(renderSummary(report, process.stdout.isTTY, relative(process.cwd(), this.outputDir) || '.'));
     // Playwright's own status says whether tests failed; the conformance verdict decides the exit code.
     const code = exitCodeFor(report.verdict, report.selection.strict);
     return Promise.resolve({ status: code === 0 && this.verifyDirectRun(redactor) ? 'passed' : 'failed' });

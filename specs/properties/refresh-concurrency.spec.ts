@@ -3,7 +3,7 @@
 // what the profile's load budget allows at once (2 when load-like checks are not allowed).
 import fc from 'fast-check';
 import { needs, requirement, test } from '../../fixtures/index.ts';
-import { tokenErrorResult, tokenSuccessResult } from '../../fixtures/matchers.ts';
+import { tokenErrorResult, tokenIssuedResult } from '../../fixtures/matchers.ts';
 import { LoadBudget } from '../limits/load-budget.ts';
 import { propertyRuns, propertyTag, runProperty } from './property-runner.ts';
 
@@ -22,7 +22,7 @@ test.describe('property: concurrent refresh', () => {
         const won = responses.filter((r) => r.status === 200);
         const problems: string[] = [];
         if (won.length !== 1) problems.push(`${won.length} of ${n} succeeded (statuses ${responses.map((r) => r.status).join(', ')})`);
-        for (const w of won) { const r = tokenSuccessResult(w); if (!r.pass) problems.push(r.message()); }
+        for (const w of won) { const r = tokenIssuedResult(w); if (!r.pass) problems.push(r.message()); }
         for (const l of responses.filter((r) => r.status !== 200)) { const r = tokenErrorResult(l, 'invalid_grant', {}); if (!r.pass) problems.push(r.message()); }
         if (problems.length > 0) throw new Error(`N=${n}: ${problems.join('; ')}`);
       });

@@ -3,7 +3,7 @@
 // requirement, a body that is not a JSON token error breaks ERR-TOK-001, a status other than 400
 // for an error other than invalid_client ERR-TOK-002, a token inside an error ERR-TOK-005.
 import type { TokenResponse } from '../../fixtures/index.ts';
-import { tokenSuccessResult } from '../../fixtures/matchers.ts';
+import { tokenIssuedResult } from '../../fixtures/matchers.ts';
 import { describeExpected, type Expected, type TokenInput } from './token-request.oracle.ts';
 import type { Finding } from './attributed-property.ts';
 
@@ -45,7 +45,8 @@ export function judgeTokenAnswer(input: TokenInput, expected: Expected, res: Tok
   if (res.status >= 500) findings.add(own, want, `a ${res.status}`);
   switch (expected.kind) {
     case 'token': {
-      const r = tokenSuccessResult(res);
+      // A token was the answer this rule asks for; the response's format is the format checks' (TOKEN-RESP-*, GRANT-*-001).
+      const r = tokenIssuedResult(res);
       if (r.pass) break;
       findings.add(own, want, r.message().split('\n')[0]!.replace(/^expected a token: /, ''));
       break;

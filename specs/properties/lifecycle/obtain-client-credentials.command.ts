@@ -1,7 +1,7 @@
 // Command: a client_credentials request. Always issues a token without refresh_token (spec §3
 // row 1), also after earlier ones expired (STATE-AT-EXP-002); expires_in as the profile declares.
 import type fc from 'fast-check';
-import { tokenSuccessResult } from '../../../fixtures/matchers.ts';
+import { tokenIssuedResult } from '../../../fixtures/matchers.ts';
 import { disagree, lifetimeOf, type LifecycleModel, type RealSystem } from './lifecycle.model.ts';
 
 export class ObtainClientCredentialsCommand implements fc.AsyncCommand<LifecycleModel, RealSystem> {
@@ -11,7 +11,7 @@ export class ObtainClientCredentialsCommand implements fc.AsyncCommand<Lifecycle
 
   async run(m: LifecycleModel, r: RealSystem): Promise<void> {
     const res = await r.tokenClient.clientCredentials();
-    const ok = tokenSuccessResult(res);
+    const ok = tokenIssuedResult(res);
     // STATE-AT-EXP-002 once an earlier client_credentials token expired; otherwise no requirement of this property.
     const afterExpiry = m.access.some((a) => a.kind === 'client_credentials' && m.now >= a.issuedAt + a.expiresIn) ? 'STATE-AT-EXP-002' : undefined;
     if (!ok.pass) disagree(this.toString(), 'a token', ok.message(), afterExpiry);

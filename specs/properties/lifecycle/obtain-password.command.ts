@@ -2,7 +2,7 @@
 // token that starts a new family (spec §3 row 2; STATE-PW-002: also while earlier ones are
 // unused), until the password is 45 days old: then invalid_grant (LIMIT-PWD-001).
 import type fc from 'fast-check';
-import { tokenErrorResult, tokenSuccessResult } from '../../../fixtures/matchers.ts';
+import { tokenErrorResult, tokenIssuedResult } from '../../../fixtures/matchers.ts';
 import { disagree, lifetimeOf, type LifecycleModel, type RealSystem } from './lifecycle.model.ts';
 
 export class ObtainPasswordCommand implements fc.AsyncCommand<LifecycleModel, RealSystem> {
@@ -19,7 +19,7 @@ export class ObtainPasswordCommand implements fc.AsyncCommand<LifecycleModel, Re
       m.passwordExpired = true;
       return;
     }
-    const ok = tokenSuccessResult(res);
+    const ok = tokenIssuedResult(res);
     // Refused before the 45-day edge: LIMIT-PWD-001 once the clock moved, STATE-PW-002 while an earlier refresh token is unused.
     const acceptRule = m.now > 0 ? 'LIMIT-PWD-001' : m.refresh.some((rt) => !rt.used) ? 'STATE-PW-002' : undefined;
     if (!ok.pass || res.refreshToken === undefined) disagree(this.toString(), 'a token with a refresh_token', ok.pass ? 'no refresh_token' : ok.message(), acceptRule);

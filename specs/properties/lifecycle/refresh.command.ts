@@ -3,7 +3,7 @@
 // the same family, both different (GRANT-RT-001/002; also after the access token expired,
 // STATE-RT-UNUSED-002); after them, or once its family was revoked, invalid_grant (STATE-RT-EXP-001).
 import type fc from 'fast-check';
-import { tokenErrorResult, tokenSuccessResult } from '../../../fixtures/matchers.ts';
+import { tokenErrorResult, tokenIssuedResult } from '../../../fixtures/matchers.ts';
 import { disagree, lifetimeOf, type LifecycleModel, type Prediction, type RealSystem, type RefreshTokenModel } from './lifecycle.model.ts';
 
 export class RefreshCommand implements fc.AsyncCommand<LifecycleModel, RealSystem> {
@@ -32,7 +32,7 @@ export class RefreshCommand implements fc.AsyncCommand<LifecycleModel, RealSyste
       if (predicted === 'either') m.families.set(old.family, 'unknown');
       return;
     }
-    const ok = tokenSuccessResult(res);
+    const ok = tokenIssuedResult(res);
     if (!ok.pass || res.refreshToken === undefined) disagree(label, 'a new access token and refresh_token', ok.pass ? 'no refresh_token' : ok.message(), acceptRule);
     if (res.refreshToken === r.refreshTokens.get(old.id)) disagree(label, 'a different refresh_token', 'the same refresh_token', 'GRANT-RT-002');
     if ([...r.accessTokens.values()].includes(res.accessToken!)) disagree(label, 'a new access_token', 'an access_token issued before', 'GRANT-RT-002');
