@@ -10,12 +10,16 @@ import fc from 'fast-check';
 import { TokenResponse } from '../../fixtures/clients/responses.ts';
 import { validateResponse } from '../../fixtures/schema-check.ts';
 import { parseJson } from '../../fixtures/http/exchange.ts';
-import { brokeAnnotation, runAttributedProperty, searchFindings, type Finding } from '../../specs/properties/attributed-property.ts';
+import { BlockedByRequirement, brokeAnnotation, runAttributedProperty, searchFindings, type Finding } from '../../specs/properties/attributed-property.ts';
+import { isolateFaults } from '../../specs/properties/fault-isolation.ts';
+import { annotationTypes } from '../../fixtures/requirement.ts';
+import { attributeDisagreement } from '../../specs/properties/lifecycle/attribute-disagreement.ts';
+import { RefreshCommand } from '../../specs/properties/lifecycle/refresh.command.ts';
 import { answerIsRight, judgeTokenAnswer } from '../../specs/properties/token-answer.judge.ts';
 import { isolateNoise } from '../../specs/properties/noise-isolation.ts';
 import { expectedAnswer, type OracleInterpretations, type TokenInput } from '../../specs/properties/token-request.oracle.ts';
 import { alterCharacterAt, alterOneCharacter, tokenFormat, unknownToken } from '../../specs/gateway/support/token-format.ts';
-import { LifecycleModel, DAY, HOUR, PASSWORD_MAX_AGE } from '../../specs/properties/lifecycle/lifecycle.model.ts';
+import { LifecycleModel, DAY, HOUR, ModelDisagreement, PASSWORD_MAX_AGE, RealSystem } from '../../specs/properties/lifecycle/lifecycle.model.ts';
 
 /** A check over integers: A is broken by every n ≥ 50, B by every n ≥ 10, C never. */
 const check = (n: number): Promise<Finding[]> => Promise.resolve([
@@ -25,7 +29,7 @@ const check = (n: number): Promise<Finding[]> => Promise.resolve([
 const ints = fc.integer({ min: 0, max: 1000 });
 
 function fakeTestInfo(): TestInfo & { annotations: { type: string; description?: string }[] } {
-  return { annotations: [], attach: () => Promise.resolve() } as unknown as TestInfo & { annotations: { type: string; description?: string }[] };
+  return { annotations: [], attach: () => Promise.resolve(), skip: (_: boolean, reason: string) => { throw new Error(`skipped: ${reason}`); } } as unknown as TestInfo & { annotations: { type: string; description?: string }[] };
 }
 
 void describe('attributed property search', () => {
@@ -142,6 +146,113 @@ void describe('token-input oracle: each expected answer names its requirement', 
     const broken = () => tokenResponse(400, { error: 'invalid_request' });
     const valid = input([], { ...quiet, extra: [['x_a', 'b']] });
     assert.equal(await isolateNoise(valid, expectedAnswer(valid, oi).requirements, findingsOn(broken, valid), rightOn(broken)), 'not-judged');
+  });
+});
+
+void describe('token-input property: a request with several faults blames the fault that explains the answer', () => {
+  /** oidc-provider's declared choices where they matter here: invalid_client is 401 (OI-2), EU other grants unsupported_grant_type (OI-9). */
+  const oidc: OracleInterpretations = { ...oi, invalidClientStatus: 401 };
+  const right = (x: TokenInput) => {
+    const e = expectedAnswer(x, oidc);
+    return e.kind === 'token' ? tokenResponse(200, { access_token: 'x', token_type: 'Bearer', expires_in: 3600, refresh_token: 'r', scope: 'email openid profile company' })
+      : tokenResponse(e.kind === 'token-error' ? e.statuses[0]! : 400, { error: e.kind === 'token-error' ? e.codes.find((c) => c !== 'invalid_client') ?? e.codes[0] : 'invalid_request' });
+  };
+  const has = (x: TokenInput, kind: string) => x.faults.some((f) => f.kind === kind);
+  /** Like oidc-provider: a missing client_secret is 401 invalid_client (AUTH-CLI-007), an EU refresh_token request invalid_request (GRANT-RT-011). */
+  const oidcLike = (x: TokenInput) => {
+    if (has(x, 'client-secret-absent')) return tokenResponse(401, { error: 'invalid_client' });
+    if (has(x, 'eu-other-grant')) return tokenResponse(400, { error: 'invalid_request' });
+    return right(x);
+  };
+  const sorted = async (target: (x: TokenInput) => TokenResponse, x: TokenInput) => {
+    const sent: TokenInput[] = [];
+    const answersRight = (y: TokenInput) => { sent.push(y); return Promise.resolve(answerIsRight(y, expectedAnswer(y, oidc), target(y))); };
+    const own = expectedAnswer(x, oidc).requirements;
+    const findings = await isolateFaults(x, own, judgeTokenAnswer(x, expectedAnswer(x, oidc), target(x)), answersRight);
+    return { ids: findings.map((f) => f.requirement).sort(), findings, sent };
+  };
+  const at = (region: 'us' | 'eu', grant: TokenInput['grant'], faults: TokenInput['faults'], refreshToken = 'never-issued'): TokenInput => ({ region, grant, refreshToken, faults, noise: quiet });
+
+  void test('a missing client_secret with a repeated grant_type: AUTH-CLI-007 only, not TOKEN-REQ-005', async () => {
+    const r = await sorted(oidcLike, at('eu', 'client_credentials', [{ kind: 'client-secret-absent' }, { kind: 'repeated', field: 'grant_type' }]));
+    assert.deepEqual(r.ids, ['AUTH-CLI-007']);
+    assert.match(r.findings[0]!.actual, /that fault alone is answered wrongly too/);
+    assert.ok(r.sent.length <= 2, `bounded: ${r.sent.length} control requests`);
+  });
+
+  void test('a missing client_secret with a username without tenant: AUTH-CLI-007 only, not GRANT-PW-007', async () => {
+    const r = await sorted(oidcLike, at('us', 'password', [{ kind: 'client-secret-absent' }, { kind: 'username-without-tenant', name: '+' }]));
+    assert.deepEqual(r.ids, ['AUTH-CLI-007']);
+  });
+
+  void test('an EU refresh_token request: the grant (GRANT-RT-011) when the grant alone is answered wrongly, not GRANT-RT-007/-008 or AUTH-CLI-007', async () => {
+    const several = await sorted(oidcLike, at('eu', 'refresh_token', [{ kind: 'eu-other-grant' }, { kind: 'client-secret-absent' }, { kind: 'refresh-token-absent' }], ' '));
+    assert.deepEqual(several.ids, ['GRANT-RT-011']);
+    const empty = await sorted(oidcLike, at('eu', 'refresh_token', [{ kind: 'eu-other-grant' }], ''));
+    assert.deepEqual(empty.ids, ['GRANT-RT-011'], 'refresh_token="" at EU: the grant is the first problem');
+    assert.match(empty.findings[0]!.actual, /the grant alone at EU .* is answered wrongly too/);
+    assert.equal(empty.sent[0]!.refreshToken !== '', true, 'the grant alone is asked with a plain refresh token');
+  });
+
+  void test('an EU refresh_token request whose grant alone is answered right: the empty refresh token is not blamed on the grant', async () => {
+    const emptyRefused = (x: TokenInput) => (x.grant === 'refresh_token' && x.refreshToken === '' ? tokenResponse(400, { error: 'invalid_request' }) : right(x));
+    const r = await sorted(emptyRefused, at('eu', 'refresh_token', [{ kind: 'eu-other-grant' }], ''));
+    assert.deepEqual(r.ids, ['GRANT-RT-008', 'GRANT-RT-011'], 'no fault alone reproduces it: the combination');
+    assert.match(r.findings[0]!.actual, /no fault alone is answered wrongly: the combination is/);
+  });
+
+  void test('a wrong answer that no single fault reproduces blames the combination and says so', async () => {
+    const onlyTogether = (x: TokenInput) => (x.faults.length >= 2 ? tokenResponse(200, { access_token: 'x', token_type: 'Bearer', expires_in: 3600 }) : right(x));
+    const r = await sorted(onlyTogether, at('us', 'password', [{ kind: 'client-secret-absent' }, { kind: 'username-absent' }]));
+    assert.deepEqual(r.ids, ['AUTH-CLI-007', 'GRANT-PW-004']);
+    assert.ok(r.findings.every((f) => /the combination is/.test(f.actual)));
+  });
+
+  void test('a single fault is judged as before (no control request)', async () => {
+    const r = await sorted(oidcLike, at('us', 'client_credentials', [{ kind: 'client-secret-absent' }]));
+    assert.deepEqual(r.ids, ['AUTH-CLI-007']);
+    assert.equal(r.sent.length, 0);
+  });
+});
+
+void describe('lifecycle variants: a disagreement names its requirement; one a variant does not cite blocks it', () => {
+  const noRotation = () => tokenResponse(200, { access_token: 'at-2', token_type: 'Bearer', expires_in: 3600, scope: 'email openid profile company' });
+  const refreshOnce = async (answer: () => TokenResponse) => {
+    const m = new LifecycleModel({ clock: false, familyRevocation: true, anchor: 'access-token-expiry', accessTokenAfterRefresh: 'valid-until-expiry', margin: () => 10, passwordAge: undefined });
+    m.families.set(1, 'live');
+    m.refresh.push({ id: 2, family: 1, issuedAt: 0, accessExpiresIn: 3600, used: false });
+    const real = new RealSystem({ refresh: () => Promise.resolve(answer()) } as never, {} as never, {} as never, {} as never, undefined);
+    real.refreshTokens.set(2, 'rt-1');
+    return new RefreshCommand(0).run(m, real).then(() => undefined, (e: unknown) => e);
+  };
+
+  void test('a refresh that issues an access token without a new refresh token breaks GRANT-RT-002 (not GRANT-RT-001)', async () => {
+    const e = await refreshOnce(noRotation);
+    assert.ok(e instanceof ModelDisagreement);
+    assert.equal(e.requirement, 'GRANT-RT-002');
+  });
+
+  void test('a disagreement the variant cites is its finding; one it does not cite blocks it by that requirement', async () => {
+    const e = await refreshOnce(noRotation);
+    assert.deepEqual(attributeDisagreement(e, ['GRANT-RT-002']).map((f) => f.requirement), ['GRANT-RT-002']);
+    assert.throws(() => attributeDisagreement(e, ['STATE-RT-FAMILY-001', 'STATE-RT-FAMILY-002']), (x: unknown) => x instanceof BlockedByRequirement && x.requirement === 'GRANT-RT-002');
+    assert.throws(() => attributeDisagreement(new Error('socket hang up'), ['GRANT-RT-002']), /socket hang up/);
+  });
+
+  void test('a property blocked by an uncited requirement is BLOCKED by it, with a shrunk input, not failed', async () => {
+    const info = fakeTestInfo();
+    const blockedAt50 = (n: number) => (n >= 50 ? Promise.reject(new BlockedByRequirement('GRANT-RT-002', `n = ${n}`)) : Promise.resolve([]));
+    await assert.rejects(runAttributedProperty(ints, blockedAt50, { name: 'unit', testInfo: info, runs: 100 }), /^Error: skipped: BLOCKED: GRANT-RT-002 broken: n = 50 — input: 50 /);
+    assert.deepEqual(info.annotations.filter((a) => a.type === annotationTypes.blockedBy).map((a) => a.description), ['GRANT-RT-002']);
+    assert.equal(info.annotations.filter((a) => a.type === brokeAnnotation).length, 0);
+  });
+
+  void test('cited requirements found broken before the block still FAIL', async () => {
+    const info = fakeTestInfo();
+    let judged = 0;
+    const brokenThenBlocked = (n: number) => (++judged > 30 ? Promise.reject(new BlockedByRequirement('GRANT-RT-002', 'x')) : check(n));
+    await assert.rejects(runAttributedProperty(ints, brokenThenBlocked, { name: 'unit', testInfo: info, runs: 100 }), /broke \d requirement\(s\).*blocked by GRANT-RT-002/);
+    assert.ok(info.annotations.some((a) => a.type === brokeAnnotation));
   });
 });
 

@@ -9,9 +9,13 @@
 //   3. pushes one `broke` annotation per requirement (`<ID> — expected …, got …; …`) and fails the
 //      check. The cited requirements the property never saw broken are verified (PASS).
 // A check that throws (rather than returning findings) names no requirement: the search stops
-// there and the check fails as a whole, as before attribution (every cited requirement).
+// there and the check fails as a whole, as before attribution (every cited requirement). A check
+// that throws `BlockedByRequirement` found a requirement it does not cite broken, in the way of
+// what it verifies: the search stops there (the input shrunk like any failure) and the check is
+// BLOCKED by that requirement, unless it found cited requirements broken before (those FAIL).
 import type { TestInfo } from '@playwright/test';
 import fc from 'fast-check';
+import { markBlocked } from '../../fixtures/clients/blocking.ts';
 import { pathEnvVar, propertyAnnotation, propertySeed, replayCommand, type PropertyRecord } from './property-runner.ts';
 
 /** The annotation type of a requirement a check found broken (the reporter FAILs exactly those). */
@@ -65,6 +69,13 @@ export interface SearchOptions {
 class RequirementBroken extends Error {
   constructor(readonly finding: Finding) {
     super(`${finding.requirement}: expected ${finding.expected}, got ${finding.actual}`);
+  }
+}
+
+/** Thrown by a check whose input broke a requirement the check does not cite: the check cannot go on. */
+export class BlockedByRequirement extends Error {
+  constructor(readonly requirement: string, readonly reason: string) {
+    super(`${requirement} — ${reason}`);
   }
 }
 
@@ -150,7 +161,8 @@ export function searchExtent(r: SearchResult): string {
   if (r.replay) return 'replay of one counterexample (no search)';
   const stop = r.bound.reached
     ? `stopped after run ${r.bound.atRun} of ${r.budget}: ${r.bound.maxRequirements} distinct requirements broken (the bound; more may be)`
-    : r.crash ? `stopped at run ${r.judged} of ${r.budget}: a failure that names no requirement`
+    : r.crash?.error instanceof BlockedByRequirement ? `stopped at run ${r.judged} of ${r.budget}: blocked by ${r.crash.error.requirement}, which this check does not cite`
+      : r.crash ? `stopped at run ${r.judged} of ${r.budget}: a failure that names no requirement`
       : `ran all ${r.judged} of ${r.budget} runs`;
   return `bounded search: ${stop}; up to ${r.bound.maxRequirements} requirements, one shrunk counterexample each`;
 }
@@ -185,7 +197,14 @@ export async function runAttributedProperty<T>(arbitrary: fc.Arbitrary<T>, check
     return;
   }
   const extent = searchExtent(result);
-  if (result.crash) {
+  const blocked = result.crash?.error instanceof BlockedByRequirement ? { by: result.crash.error, crash: result.crash } : undefined;
+  if (blocked && result.broken.length === 0) {
+    // Blocked before any cited requirement was seen broken: BLOCKED by the requirement in the way.
+    const replay = replayCommand(name, seed, blocked.crash.path);
+    testInfo.annotations.push({ type: propertyAnnotation, description: JSON.stringify({ ...record, path: blocked.crash.path, counterexample: blocked.crash.counterexample, shrinks: 0, replay }) });
+    markBlocked(testInfo, `${blocked.by.requirement} broken: ${blocked.by.reason} — input: ${blocked.crash.counterexample} — property ${name} seed=${seed} path=${blocked.crash.path} — replay: ${replay} — ${extent}`, { by: [blocked.by.requirement] });
+  }
+  if (result.crash && !blocked) {
     const cause = result.crash.error instanceof Error ? result.crash.error.message : String(result.crash.error);
     const replay = replayCommand(name, seed, result.crash.path);
     testInfo.annotations.push({ type: propertyAnnotation, description: JSON.stringify({ ...record, path: result.crash.path, counterexample: result.crash.counterexample, shrinks: 0, replay }) });

@@ -27,6 +27,11 @@ const kinds: NoiseKind[] = [
 /** Faults that only exist with HTTP Basic: then Basic is part of the fault, not noise. */
 const needsBasic = (faults: Fault[]) => faults.some((f) => f.kind === 'basic-and-form-secret');
 
+/** The noise of `input` with everything droppable dropped (HTTP Basic stays where a fault needs it). */
+export function bareNoise(input: TokenInput): Noise {
+  return { extra: [], escapeClientId: false, charset: false, basic: needsBasic(input.faults) ? input.noise.basic : false };
+}
+
 /** Sends a control request and says whether its answer is the one the oracle expects (in every part). */
 export type AnswersRight = (input: TokenInput) => Promise<boolean>;
 
@@ -40,11 +45,11 @@ export async function isolateNoise(input: TokenInput, own: readonly string[], fi
   const basicIsNoise = !needsBasic(input.faults);
   const present = kinds.filter((k) => k.present(input.noise) && (k.requirement !== 'AUTH-CLI-002' || basicIsNoise));
   if (mine.length === 0 || present.length === 0) return findings;
-  const bareNoise: Noise = { extra: [], escapeClientId: false, charset: false, basic: basicIsNoise ? false : input.noise.basic };
-  if (!(await answersRight({ ...input, noise: bareNoise }))) return input.faults.length === 0 ? 'not-judged' : findings;
+  const bare = bareNoise(input);
+  if (!(await answersRight({ ...input, noise: bare }))) return input.faults.length === 0 ? 'not-judged' : findings;
   const blamed: string[] = [];
   for (const k of present) {
-    if (!(await answersRight({ ...input, noise: k.keep(bareNoise, input.noise) }))) blamed.push(k.requirement);
+    if (!(await answersRight({ ...input, noise: k.keep(bare, input.noise) }))) blamed.push(k.requirement);
   }
   const culprits = blamed.length > 0 ? blamed : present.map((k) => k.requirement);
   const first = mine[0]!;

@@ -3,7 +3,8 @@
 // error the catalogue expects for the request's faults (token-request.oracle.ts), as a JSON body
 // valid against the token-error schema, with status 400 (invalid_client: the declared status, or
 // 401 with a challenge for HTTP Basic). Each expected answer names the requirement(s) it comes from
-// (token-request.oracle.ts, token-answer.judge.ts): a counterexample FAILs those, nothing else.
+// (token-request.oracle.ts, token-answer.judge.ts): a counterexample FAILs those, nothing else; with
+// several faults, only the fault(s) whose request alone is answered wrongly too (fault-isolation.ts).
 import { needs, requirement, test, type Region } from '../../fixtures/index.ts';
 import { annotationTypes } from '../../fixtures/requirement.ts';
 import { asTokenResponse, clientCredentialsKind } from '../token-requests/raw-response.helper.ts';
@@ -11,6 +12,7 @@ import { runAttributedProperty, type Finding } from './attributed-property.ts';
 import { propertyRuns, propertyTag, requestDeadlineMs, withDeadline } from './property-runner.ts';
 import { answerIsRight, judgeTokenAnswer } from './token-answer.judge.ts';
 import { buildRequest, oracleInterpretations, tokenInputArbitrary } from './token-request.arbitrary.ts';
+import { isolateFaults } from './fault-isolation.ts';
 import { isolateNoise } from './noise-isolation.ts';
 import { describeExpected, describeInput, expectedAnswer, type TokenInput } from './token-request.oracle.ts';
 
@@ -64,14 +66,16 @@ test.describe('property: token endpoint input', () => {
             return false; // no answer is not the expected one
           }
         };
-        // One answer judged; a wrong one with noise around it is sorted out (noise-isolation.ts).
+        // One answer judged; a wrong one with noise around it is sorted out (noise-isolation.ts), then
+        // one with several faults (fault-isolation.ts): each finding names the fault that explains it.
         const check = async (input: TokenInput): Promise<Finding[]> => {
-          const sorted = await isolateNoise(input, expectedAnswer(input, oi).requirements, await judge(input), answersRight);
+          const own = expectedAnswer(input, oi).requirements;
+          const sorted = await isolateNoise(input, own, await judge(input), answersRight);
           if (sorted === 'not-judged') {
             notJudged.push(describeInput(input));
             return [];
           }
-          return sorted;
+          return isolateFaults(input, own, sorted, answersRight);
         };
 
         try {

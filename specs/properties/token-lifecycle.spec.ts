@@ -6,13 +6,17 @@
 //   - reuse detection (ADVISORY): the same clock-free model, predicting family revocation.
 // Each disagreement names the requirement its prediction comes from (the commands say which): it
 // FAILs that requirement only, through the bounded per-requirement search of attributed-property.ts.
+// A disagreement over a requirement the variant does not cite (a refresh that does not rotate,
+// GRANT-RT-002, in the reuse-detection variant) stands in the way of what the variant verifies: the
+// variant is BLOCKED by it; the variant that cites it FAILs it.
 import fc from 'fast-check';
 import { needs, requirement, test, type ApiClient, type ClockControl, type Target, type TokenClient } from '../../fixtures/index.ts';
 import { annotationTypes } from '../../fixtures/requirement.ts';
 import { LoadBudget } from '../limits/load-budget.ts';
 import { runAttributedProperty, type Finding } from './attributed-property.ts';
+import { attributeDisagreement } from './lifecycle/attribute-disagreement.ts';
 import { lifecycleCommands } from './lifecycle/lifecycle.commands.ts';
-import { DAY, LifecycleModel, ModelDisagreement, RealSystem, type ModelOptions } from './lifecycle/lifecycle.model.ts';
+import { DAY, LifecycleModel, RealSystem, type ModelOptions } from './lifecycle/lifecycle.model.ts';
 import { propertyRuns, propertyTag } from './property-runner.ts';
 
 /** API calls paced to half the declared spike limit (the property checks run serially, tagged @clock or @serial). */
@@ -35,7 +39,8 @@ interface Deps { tokenClient: TokenClient; api: ApiClient; target: Target; clock
 /**
  * The lifecycle property as an arbitrary and a check: the check runs one command sequence against
  * a fresh model and reports the disagreement as a finding of the requirement its prediction comes
- * from, when this check cites that requirement; any other disagreement fails the check as a whole.
+ * from, when this check cites that requirement; a disagreement over a requirement it does not cite
+ * blocks it (BlockedByRequirement); any other error fails the check as a whole.
  */
 function lifecycleProperty(deps: Deps, variant: { clock: boolean; familyRevocation: boolean }, cited: readonly string[]) {
   const { target } = deps;
@@ -56,10 +61,7 @@ function lifecycleProperty(deps: Deps, variant: { clock: boolean; familyRevocati
       await fc.asyncModelRun(() => ({ model: new LifecycleModel(options), real: new RealSystem(deps.tokenClient, deps.api, target, pacer, deps.clock) }), cmds);
       return [];
     } catch (error) {
-      if (error instanceof ModelDisagreement && error.requirement !== undefined && cited.includes(error.requirement)) {
-        return [{ requirement: error.requirement, expected: error.predicted, actual: `${error.got} — at ${error.command}` }];
-      }
-      throw error;
+      return attributeDisagreement(error, cited);
     }
   };
   return { arbitrary, check };

@@ -28,7 +28,8 @@ export class CallApiCommand implements fc.AsyncCommand<LifecycleModel, RealSyste
     if (predicted === 'yes' && res.status !== 200) disagree(label, '200 (the token lives)', res.describe(), liveRule);
     if (predicted === 'no' && expired && res.status !== 401) disagree(label, '401 (the token expired)', res.describe(), deadRule);
     if (predicted === 'no' && !refused) disagree(label, 'a refusal (4xx)', res.describe(), deadRule);
-    if (predicted === 'either' && res.status !== 200 && !refused) disagree(label, '200 or a refusal (4xx)', res.describe());
+    // Unpredicted (near a boundary, or a family the model cannot tell): neither accepted nor refused breaks the token's acceptance rule.
+    if (predicted === 'either' && res.status !== 200 && !refused) disagree(label, '200 or a refusal (4xx)', res.describe(), liveRule);
   }
 
   toString(): string {

@@ -152,14 +152,14 @@ export class RealSystem {
 export const lifetimeOf = (target: Target, kind: 'client_credentials' | 'password', fromResponse: number): number =>
   (kind === 'client_credentials' ? target.profile.expectations.ccLifetime : target.profile.expectations.pwLifetime) ?? fromResponse;
 
-/** A model/target disagreement: the command that showed it and the requirement the prediction comes from (when one does). */
+/** A model/target disagreement: the command that showed it and the requirement the prediction comes from (every one names it). */
 export class ModelDisagreement extends Error {
-  constructor(readonly command: string, readonly predicted: string, readonly got: string, readonly requirement: string | undefined) {
-    super(`${command}: the model predicts ${predicted}, the target answered ${got}${requirement ? ` (${requirement})` : ''}`);
+  constructor(readonly command: string, readonly predicted: string, readonly got: string, readonly requirement: string) {
+    super(`${command}: the model predicts ${predicted}, the target answered ${got} (${requirement})`);
   }
 }
 
 /** Throws a model/target disagreement with the command that showed it and the requirement it breaks. */
-export function disagree(command: string, predicted: string, got: string, requirement?: string): never {
+export function disagree(command: string, predicted: string, got: string, requirement: string): never {
   throw new ModelDisagreement(command, predicted, got, requirement);
 }

@@ -12,10 +12,10 @@ export class ObtainClientCredentialsCommand implements fc.AsyncCommand<Lifecycle
   async run(m: LifecycleModel, r: RealSystem): Promise<void> {
     const res = await r.tokenClient.clientCredentials();
     const ok = tokenIssuedResult(res);
-    // STATE-AT-EXP-002 once an earlier client_credentials token expired; otherwise no requirement of this property.
-    const afterExpiry = m.access.some((a) => a.kind === 'client_credentials' && m.now >= a.issuedAt + a.expiresIn) ? 'STATE-AT-EXP-002' : undefined;
+    // STATE-AT-EXP-002 once an earlier client_credentials token expired; otherwise the grant itself.
+    const afterExpiry = m.access.some((a) => a.kind === 'client_credentials' && m.now >= a.issuedAt + a.expiresIn) ? 'STATE-AT-EXP-002' : 'GRANT-CC-001';
     if (!ok.pass) disagree(this.toString(), 'a token', ok.message(), afterExpiry);
-    if (res.refreshToken !== undefined) disagree(this.toString(), 'no refresh_token', 'a refresh_token');
+    if (res.refreshToken !== undefined) disagree(this.toString(), 'no refresh_token', 'a refresh_token', 'GRANT-CC-001');
     const expiresIn = lifetimeOf(r.target, 'client_credentials', Number(res.expiresIn));
     if (Number(res.expiresIn) !== expiresIn) disagree(this.toString(), `expires_in ${expiresIn}`, `expires_in ${String(res.expiresIn)}`, 'LIMIT-AT-LIFETIME-001');
     const id = m.newId();

@@ -15,13 +15,13 @@ export class ObtainPasswordCommand implements fc.AsyncCommand<LifecycleModel, Re
     const res = await r.tokenClient.password({ user: 'burnableUser' });
     if (predicted === 'no' || (predicted === 'either' && res.status !== 200)) {
       const refused = tokenErrorResult(res, 'invalid_grant', {});
-      if (!refused.pass) disagree(this.toString(), 'invalid_grant (password older than 45 days)', refused.message(), predicted === 'no' ? 'LIMIT-PWD-001' : undefined);
+      if (!refused.pass) disagree(this.toString(), 'invalid_grant (password older than 45 days)', refused.message(), 'LIMIT-PWD-001');
       m.passwordExpired = true;
       return;
     }
     const ok = tokenIssuedResult(res);
-    // Refused before the 45-day edge: LIMIT-PWD-001 once the clock moved, STATE-PW-002 while an earlier refresh token is unused.
-    const acceptRule = m.now > 0 ? 'LIMIT-PWD-001' : m.refresh.some((rt) => !rt.used) ? 'STATE-PW-002' : undefined;
+    // Refused before the 45-day edge: LIMIT-PWD-001 once the clock moved, STATE-PW-002 while an earlier refresh token is unused, else the grant itself.
+    const acceptRule = m.now > 0 ? 'LIMIT-PWD-001' : m.refresh.some((rt) => !rt.used) ? 'STATE-PW-002' : 'GRANT-PW-001';
     if (!ok.pass || res.refreshToken === undefined) disagree(this.toString(), 'a token with a refresh_token', ok.pass ? 'no refresh_token' : ok.message(), acceptRule);
     const expiresIn = lifetimeOf(r.target, 'password', Number(res.expiresIn));
     if (Number(res.expiresIn) !== expiresIn) disagree(this.toString(), `expires_in ${expiresIn}`, `expires_in ${String(res.expiresIn)}`, 'LIMIT-AT-LIFETIME-001');

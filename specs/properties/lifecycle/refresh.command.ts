@@ -28,10 +28,13 @@ export class RefreshCommand implements fc.AsyncCommand<LifecycleModel, RealSyste
     const acceptRule = m.now >= old.issuedAt + old.accessExpiresIn ? 'STATE-RT-UNUSED-002' : m.now > old.issuedAt ? 'LIMIT-RT-LIFETIME-001' : 'GRANT-RT-001';
     if (predicted === 'no' || (predicted === 'either' && res.status !== 200)) {
       const refused = tokenErrorResult(res, 'invalid_grant', {});
-      if (!refused.pass) disagree(label, 'invalid_grant', refused.message(), predicted === 'no' ? refuseRule : undefined);
+      if (!refused.pass) disagree(label, 'invalid_grant', refused.message(), refuseRule);
       if (predicted === 'either') m.families.set(old.family, 'unknown');
       return;
     }
+    // A refresh that issues an access token without a new refresh token does not rotate it: GRANT-RT-002
+    // (the refresh was accepted, so not the acceptance rule), as is one that returns the same refresh token.
+    if (res.status === 200 && res.accessToken !== undefined && res.refreshToken === undefined) disagree(label, 'a new refresh_token', `no refresh_token (${res.describe()})`, 'GRANT-RT-002');
     const ok = tokenIssuedResult(res);
     if (!ok.pass || res.refreshToken === undefined) disagree(label, 'a new access token and refresh_token', ok.pass ? 'no refresh_token' : ok.message(), acceptRule);
     if (res.refreshToken === r.refreshTokens.get(old.id)) disagree(label, 'a different refresh_token', 'the same refresh_token', 'GRANT-RT-002');
