@@ -138,8 +138,9 @@ export function expectedAnswer(input: TokenInput, oi: OracleInterpretations): Ex
   // OI-30 lenient: the malformed parameter is one the spec does not use, so the rest of the request decides.
   const leniency = input.faults.filter((f) => malformedBody.has(f.kind)).map((f) => faultRequirement(f, input.grant));
   const faults = allFaults(input).filter((f) => !malformedBody.has(f.kind));
-  // With a malformed body read leniently, any wrong answer is first of all the leniency's (TOKEN-REQ-013):
-  // the rest of the request's rules are judged on inputs without the malformed parameter.
+  // With a malformed body read leniently, the rest of the request decides the answer: a wrong one is
+  // the leniency's (TOKEN-REQ-013) or the other faults' — fault isolation (fault-isolation.ts) asks each
+  // alone and blames the one that reproduces it.
   if (faults.length === 0) return { kind: 'token', requirements: leniency.length > 0 ? leniency : noiseRequirements(input) };
   const codes = new Set<string>();
   const statuses = new Set<number>();
@@ -186,7 +187,7 @@ export function expectedAnswer(input: TokenInput, oi: OracleInterpretations): Ex
         break;
     }
   }
-  const faultRequirements = leniency.length > 0 ? leniency : [...new Set(faults.map((f) => faultRequirement(f, input.grant)))];
+  const faultRequirements = [...new Set([...leniency, ...faults.map((f) => faultRequirement(f, input.grant))])];
   return { kind: 'token-error', codes: [...codes].sort(), statuses: [...statuses].sort(), requirements: faultRequirements };
 }
 
