@@ -162,6 +162,7 @@ export function checkOutcome(test: TestCase, redactor: Redactor): CheckOutcome {
   const message = result?.errors[0]?.message;
   const error = message ? redactor.redact(errorSummary(message)).slice(0, 500) : undefined;
   const property = propertyRun(annotations, redactor);
+  const requestsSent = annotations.filter((a) => a.type === verdictAnnotations.requests).reduce((n, a) => n + (Number(a.description) || 0), 0);
   const { blocked, broke } = verdictShaping(annotations, status, error, redactor, message);
   // A `broke` annotation may name a requirement the check does not cite: it still FAILs (never lost).
   for (const b of broke ?? []) if (!ids.includes(b.id)) ids.push(b.id);
@@ -179,6 +180,7 @@ export function checkOutcome(test: TestCase, redactor: Redactor): CheckOutcome {
     ...(na !== undefined ? { notApplicableReason: redactor.redact(na) } : {}),
     ...(error ? { error } : {}),
     ...(property ? { property } : {}),
+    ...(result ? { requests: requestsSent } : {}),
     ...(blocked ? { blocked } : {}),
     ...(broke ? { broke } : {}),
   };

@@ -125,6 +125,7 @@ export const conformanceReportSchema = z.strictObject({
     passed: z.number().int().min(0), failed: z.number().int().min(0), skipped: z.number().int().min(0),
     blocked: z.number().int().min(0).optional().describe('Of the failed and skipped checks, those that were BLOCKED (setup: failures, markBlocked).'),
     total: z.number().int().min(0),
+    requests: z.number().int().min(0).optional().describe('HTTP requests the checks sent to the target (the preflight and parity probes not counted).'),
   }).describe('Playwright tests (checks), not requirements.'),
   requirements: z.array(requirementResultSchema),
   unknownRequirementIds: z.array(z.string()).describe('IDs cited by checks but absent from the catalogue (a defect of the suite).'),

@@ -71,7 +71,7 @@ export function renderSummary(report: ConformanceReport, colour = false, where =
   const s = report.summary;
   // A run that ran no check verified nothing: said first, in place of a green verdict (`run` exits 2 on it, shards aside).
   if (report.checks.total === 0) lines.push('', paint('WARN', `NO CHECK RAN${report.selection.grep !== undefined ? ` (--grep ${report.selection.grep})` : ''}${report.selection.shard !== undefined ? ` in shard ${report.selection.shard}` : ''}: nothing was verified`));
-  lines.push('', paint(report.verdict, `CONFORMANCE ${report.verdict}: ${order.map((v) => `${s[v] ?? 0} ${v}`).join(', ')}${s.WAIVED !== undefined ? `, ${s.WAIVED} WAIVED` : ''} of ${s.total} requirements (${report.checks.total} checks) — ${where}/conformance.json, ${where}/traceability.html`));
+  lines.push('', paint(report.verdict, `CONFORMANCE ${report.verdict}: ${order.map((v) => `${s[v] ?? 0} ${v}`).join(', ')}${s.WAIVED !== undefined ? `, ${s.WAIVED} WAIVED` : ''} of ${s.total} requirements (${report.checks.total} checks${report.checks.requests !== undefined ? `, ${report.checks.requests} requests` : ''}) — ${where}/conformance.json, ${where}/traceability.html`));
   return lines.join('\n');
 }
 

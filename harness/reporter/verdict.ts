@@ -23,6 +23,8 @@ export interface CheckOutcome {
   error?: string;
   /** A property check's seed, runs and (on failure) counterexample and replay command. */
   property?: PropertyRun;
+  /** HTTP requests the check sent through the suite's client (its transcript's exchanges). */
+  requests?: number;
   /**
    * The check could not reach the behaviour it verifies: a failed `setup:` assertion, or
    * markBlocked() (fixtures/clients/blocking.ts). `by`: the requirement(s) whose violation blocked it.
@@ -43,6 +45,8 @@ export const verdictAnnotations = {
   blockedBy: 'blocked-by',
   /** `'<REQ-ID> — <message>'`, one per requirement a failed check found broken (only those FAIL/WARN). */
   broke: 'broke',
+  /** The number of HTTP requests the check sent (the `http` fixture counts its transcript). */
+  requests: 'requests',
 } as const;
 
 /** The prefix of a precondition assertion's message (`expect(x, 'setup: …')`): its failure is BLOCKED, not FAIL. */
@@ -251,6 +255,8 @@ export function buildReport(catalogue: Requirement[], unsorted: CheckOutcome[], 
     skipped: outcomes.filter((o) => o.status === 'skipped' || o.status === 'notRun').length,
     total: outcomes.length,
   };
+  // What the run cost the target (a shared staging counts it): the checks' requests, summed.
+  const requests = outcomes.some((o) => o.requests !== undefined) ? outcomes.reduce((n, o) => n + (o.requests ?? 0), 0) : undefined;
   const blockedChecks = outcomes.filter((o) => o.blocked !== undefined && o.status !== 'passed' && !(o.broke && o.broke.length > 0) && o.notApplicableReason === undefined).length;
   return {
     reportVersion: 1,
@@ -261,7 +267,7 @@ export function buildReport(catalogue: Requirement[], unsorted: CheckOutcome[], 
     durationMs: options.durationMs,
     verdict: overallVerdict(counts),
     summary: { ...counts, total: requirements.length },
-    checks: { ...checkCounts, ...(blockedChecks > 0 ? { blocked: blockedChecks } : {}) },
+    checks: { ...checkCounts, ...(blockedChecks > 0 ? { blocked: blockedChecks } : {}), ...(requests !== undefined ? { requests } : {}) },
     requirements,
     unknownRequirementIds: [...unknown].sort(),
     checksWithoutRequirement: outcomes.filter((o) => o.requirementIds.length === 0).map((o) => o.title),

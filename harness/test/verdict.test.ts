@@ -153,6 +153,16 @@ void describe('the report', () => {
     assert.equal(report.summary.total, 4);
   });
 
+  void test('the requests the checks sent are summed (what a run costs a shared target); absent when no check counted them', () => {
+    const counted = buildReport(catalogue, [
+      outcome({ title: 'a', requirementIds: ['GRANT-CC-001'], status: 'passed', requests: 3 }),
+      outcome({ title: 'b', requirementIds: ['GRANT-CC-007'], status: 'failed', error: 'x', requests: 40 }),
+      outcome({ title: 'c', requirementIds: ['STATE-AT-001'], status: 'skipped', skipReason: 'no clock', requests: 0 }),
+    ], options);
+    assert.equal(counted.checks.requests, 43);
+    assert.equal(buildReport(catalogue, outcomes, options).checks.requests, undefined);
+  });
+
   void test('a blocked check: BLOCKED requirement with its blocker, counted, never PASS; the blocker FAILs through its own check', () => {
     const report = buildReport(catalogue, [
       outcome({ title: 'cc shape', requirementIds: ['GRANT-CC-001'], status: 'failed', error: 'Error: expected a token: schema: /scope must be absent' }),
