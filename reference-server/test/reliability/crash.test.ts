@@ -19,8 +19,8 @@ const WORKERS = 8;
 /**
  * The kill comes when the load has produced these events, not after a stretch of wall-clock time
  * (a busy machine serves fewer calls per second; the count of events does not depend on it):
- * every worker has had a refresh acknowledged (so each holds an unused token), and this many
- * refreshes were acknowledged in all.
+ * every worker has had a refresh acknowledged (so each holds an unused token), this many refreshes
+ * were acknowledged in all, and a refresh has just been sent (so the kill meets one on its way).
  */
 const REFRESHES_BEFORE_KILL = 24;
 /** The gateway's per-client rate limits are not what this test is about. */
@@ -74,7 +74,9 @@ void describe('SIGKILL under load, restart on the same data', () => {
             for (let i = 0; i < CHAIN && !killed; i += 1) {
               const used: string = current;
               inFlight.add(used);
-              const r = await call(`${server.baseUrl}${US_TOKEN}`, form({ grant_type: 'refresh_token', ...client, refresh_token: used }));
+              const pending = call(`${server.baseUrl}${US_TOKEN}`, form({ grant_type: 'refresh_token', ...client, refresh_token: used }));
+              if (refreshedBy.size === WORKERS && acknowledgedUsed.size >= REFRESHES_BEFORE_KILL) reached();
+              const r = await pending;
               calls += 1;
               assert.equal(r.status, 200, r.body);
               inFlight.delete(used);
@@ -82,7 +84,6 @@ void describe('SIGKILL under load, restart on the same data', () => {
               current = String(r.json?.refresh_token);
               issued.add(current);
               refreshedBy.add(w);
-              if (refreshedBy.size === WORKERS && acknowledgedUsed.size >= REFRESHES_BEFORE_KILL) reached();
             }
           } catch (error) {
             if (killed) return; // the request the kill cut off: its token stays in inFlight
@@ -96,6 +97,7 @@ void describe('SIGKILL under load, restart on the same data', () => {
       await Promise.race([loadReached, load]);
       killed = true;
       const outstandingAtKill = outstanding;
+      const refreshesInFlightAtKill = inFlight.size;
       await server.kill();
       const failure = await load;
       if (failure !== undefined) throw failure instanceof Error ? failure : new Error(JSON.stringify(failure));
@@ -103,6 +105,7 @@ void describe('SIGKILL under load, restart on the same data', () => {
       // Under load: the kill met requests on their way (sent by a worker, not yet answered), so the
       // process dies mid-traffic and not between calls.
       assert.ok(outstandingAtKill > 0, `setup: the kill met requests in flight (${outstandingAtKill})`);
+      assert.ok(refreshesInFlightAtKill > 0, `setup: the kill met refreshes in flight (${refreshesInFlightAtKill})`);
       assert.ok(acknowledgedUsed.size >= REFRESHES_BEFORE_KILL, `setup: refreshes were acknowledged (${acknowledgedUsed.size})`);
 
       t.diagnostic(`before the kill: ${calls} calls, ${outstandingAtKill} requests in flight, ${issued.size} refresh tokens acknowledged, ${acknowledgedUsed.size} refreshes acknowledged, ${inFlight.size} in flight`);
