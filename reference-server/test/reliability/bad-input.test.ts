@@ -21,8 +21,17 @@ const REQUEST_TIMEOUT_S = 0.6;
 const CALM_TIMEOUT_S = 600;
 /** How long a raw exchange that holds half a request waits for its answer: a safety net only. */
 const HOLD_NET_MS = 60_000;
-/** "Quickly": well under a second for anything the server can refuse at once. */
+/**
+ * The cost bound of input that is costly to parse (thousands of parameters, deep nesting): well
+ * under a second alone. Refusals that must not wait (for a body, for a timeout) are shown by events
+ * instead: on a server whose timeouts no test reaches, an answer at all is an answer at once.
+ */
 const QUICK_MS = 1500;
+/** The server's default timeouts: a slow client must be cut well before these (the configured ones applied). */
+const DEFAULT_HEADERS_TIMEOUT_S = 10;
+const DEFAULT_REQUEST_TIMEOUT_S = 30;
+/** The slow-client tests' wait for the cut: a safety net, half the default headers timeout. */
+const CUT_NET_MS = (DEFAULT_HEADERS_TIMEOUT_S * 1000) / 2;
 const cc = { grant_type: 'client_credentials', client_id: 'us-cc-client', client_secret: 'us-cc-secret.sandbox~0001' };
 const TOKEN_ERRORS = new Set(['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope']);
 
@@ -103,15 +112,14 @@ void describe('bad input (real process, loopback)', () => {
     const big = `grant_type=client_credentials&pad=${'a'.repeat(70 * 1024)}`;
     const r1 = await tokenRequest(big);
     assert.equal(assertTokenError(r1, 'Content-Length body').error_description, 'The request body is too large.');
-    assert.ok(r1.ms < QUICK_MS, `answered in ${r1.ms} ms`);
     const chunked = await rawExchange(port, [
       `POST ${US_TOKEN} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n`,
       ...Array.from({ length: 9 }, () => `2000\r\n${'a'.repeat(0x2000)}\r\n`), '0\r\n\r\n',
     ]);
     assertTokenError(chunked, 'chunked body');
     const claimed = await rawExchange(port, [`POST ${US_TOKEN} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1073741824\r\n\r\ngrant_type=`]);
+    // The body never comes and this server's timeouts are far away: the answer is the refusal itself.
     assertTokenError(claimed, 'a Content-Length of 1 GiB (refused before the body)');
-    assert.ok(claimed.ms < QUICK_MS, `answered in ${claimed.ms} ms`);
     const r2 = await notes(JSON.stringify({ text: 'x'.repeat(70 * 1024) }));
     assert.equal(r2.status, 400);
     assertGatewayError(r2, 'note body', ['000-2120']);
@@ -128,28 +136,29 @@ void describe('bad input (real process, loopback)', () => {
       assert.equal(r.status, 400, `${what}: ${r.raw.slice(0, 200)}`);
       assert.match(r.raw, /\r\ncontent-type: application\/json; charset=utf-8\r\n/i, what);
       assertGatewayError(r, what, ['000-1000']);
-      assert.ok(r.closed && r.ms < QUICK_MS, `${what}: closed quickly (${r.ms} ms)`);
+      assert.ok(r.closed, `${what}: closed (by the refusal: this server's timeouts are far away)`);
     }
   });
 
   void test(`slow headers (slowloris): cut at --headers-timeout (${HEADERS_TIMEOUT_S} s) with 400 000-1000`, async () => {
-    const stalled = await rawExchange(timeoutPort, [`POST ${US_TOKEN} HTTP/1.1\r\nHost: 127.0.0.1\r\n`]);
-    const dribbled = await rawExchange(timeoutPort, [`POST ${US_TOKEN} HTTP/1.1\r\nHost: 127.0.0.1\r\n`, ...Array.from({ length: 30 }, () => [{ pauseMs: 50 }, 'X']).flat()]);
+    const stalled = await rawExchange(timeoutPort, [`POST ${US_TOKEN} HTTP/1.1\r\nHost: 127.0.0.1\r\n`], CUT_NET_MS);
+    const dribbled = await rawExchange(timeoutPort, [`POST ${US_TOKEN} HTTP/1.1\r\nHost: 127.0.0.1\r\n`, ...Array.from({ length: 30 }, () => [{ pauseMs: 50 }, 'X']).flat()], CUT_NET_MS);
     for (const [what, r] of [['stalled', stalled], ['one byte every 50 ms', dribbled]] as const) {
       assert.equal(r.status, 400, `${what}: ${r.raw}`);
       assertGatewayError(r, what, ['000-1000']);
       assert.ok(r.closed, `${what}: the connection is closed`);
-      assert.ok(r.ms >= HEADERS_TIMEOUT_S * 1000 - 50 && r.ms < HEADERS_TIMEOUT_S * 1000 + 1500, `${what}: after ${r.ms} ms`);
+      // Not before the timeout; and well before the default one (a busy machine may cut it late).
+      assert.ok(r.ms >= HEADERS_TIMEOUT_S * 1000 - 50 && r.ms < CUT_NET_MS, `${what}: after ${r.ms} ms`);
     }
   });
 
   void test(`a slow body: cut at --request-timeout (${REQUEST_TIMEOUT_S} s) with 400 000-1000`, async () => {
     for (const path of [US_TOKEN, '/v1/people/er/E-1001/notes']) {
-      const r = await rawExchange(timeoutPort, [`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${timeoutWriterToken}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"text":`]);
+      const r = await rawExchange(timeoutPort, [`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${timeoutWriterToken}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"text":`], CUT_NET_MS);
       assert.equal(r.status, 400, `${path}: ${r.raw}`);
       assertGatewayError(r, path, ['000-1000']);
       assert.ok(r.closed, `${path}: closed`);
-      assert.ok(r.ms >= REQUEST_TIMEOUT_S * 1000 - 50 && r.ms < REQUEST_TIMEOUT_S * 1000 + 1500, `${path}: after ${r.ms} ms`);
+      assert.ok(r.ms >= REQUEST_TIMEOUT_S * 1000 - 50 && r.ms < CUT_NET_MS, `${path}: after ${r.ms} ms (default ${DEFAULT_REQUEST_TIMEOUT_S} s)`);
     }
   });
 
