@@ -18,7 +18,7 @@ import { Transcript } from '../../fixtures/http/exchange.ts';
 import { createAgent, HttpSender, PlainHttpRefusedError } from '../../fixtures/http/sender.ts';
 import { Target } from '../../fixtures/target.ts';
 import { createCertificatePems } from '../../reference-server/src/crypto/tls.ts';
-import { LoadBudget } from '../../specs/limits/load-budget.ts';
+import { LoadBudget, type BudgetClock } from '../../specs/limits/load-budget.ts';
 import { loadCatalogue, repoRoot } from '../catalogue/catalogue.ts';
 import { runMain } from '../commands/run.command.ts';
 import { validateProfile } from '../profile/load-profile.ts';
@@ -51,14 +51,38 @@ void describe('a target not marked local: no load-like or destructive checks unl
   });
 
   void test('a burst never exceeds the budget: at most maxRequestsPerSecond starts in any second, never more than maxRequests', async () => {
-    const budget = new LoadBudget(7, 4);
+    // The budget's own time, as a busy machine gives it: every sleep ends late (by 0 to 250 ms),
+    // never early. Timestamps taken by the test in real time would lag the budget's by the load
+    // (they once failed at a load of ~8); on this clock, the starts are exactly the budget's.
+    const lateness = [0, 37, 250, 3, 120];
+    let now = 0;
+    let sleeps = 0;
+    const busyClock: BudgetClock = {
+      now: () => now,
+      sleep: (ms) => {
+        const wake = now + ms + lateness[sleeps++ % lateness.length]!;
+        return new Promise((resolve) => setImmediate(() => { now = Math.max(now, wake); resolve(); }));
+      },
+    };
+    const budget = new LoadBudget(7, 4, busyClock);
     const starts: number[] = [];
-    await budget.burst(6, () => { starts.push(performance.now()); return Promise.resolve(); });
-    // The budget paces on its own timestamps; these are taken a little later, so allow 20 ms of jitter.
-    for (const s of starts) assert.ok(starts.filter((x) => x >= s && x - s < 980).length <= 4, 'at most 4 starts within any second');
-    assert.ok(starts[4]! - starts[0]! >= 980, 'the fifth start waited for the first one\'s second to pass');
+    await budget.burst(6, () => { starts.push(now); return Promise.resolve(); });
+    assert.equal(starts.length, 6);
+    assert.ok(sleeps > 0, 'setup: the burst had to wait');
+    for (const s of starts) assert.ok(starts.filter((x) => x >= s && x - s < 1000).length <= 4, `at most 4 starts within any second: ${starts.join(' ')}`);
+    const sorted = [...starts].sort((a, b) => a - b);
+    assert.ok(sorted[4]! - sorted[0]! >= 1000, `the fifth start waited for the first one's second to pass: ${starts.join(' ')}`);
     await budget.slot();
     await assert.rejects(budget.slot(), /exceeded its load budget of 7 requests \(capabilities\.load\.maxRequests\)/);
+  });
+
+  void test('in real time the fifth start of a burst comes a second or more after the burst began', async () => {
+    // A lower bound only (the budget's first stamp is never before `began`), so load cannot break it.
+    const budget = new LoadBudget(5, 4);
+    const began = performance.now();
+    const starts: number[] = [];
+    await budget.burst(5, () => { starts.push(performance.now()); return Promise.resolve(); });
+    assert.ok(Math.max(...starts) - began >= 1000, `the fifth start after ${Math.round(Math.max(...starts) - began)} ms`);
   });
 });
 

@@ -4,12 +4,23 @@
 // for the target's state to change (that is the clock fixture's job).
 import type { Target } from '../../fixtures/index.ts';
 
+/** The budget's time: real time by default; a test gives its own (a clock that oversleeps like a busy machine). */
+export interface BudgetClock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+const realTime: BudgetClock = {
+  now: () => performance.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
 export class LoadBudget {
   private started = 0;
-  /** Start times (performance.now()) of the requests of the last second. */
+  /** Start times (clock.now()) of the requests of the last second. */
   private readonly recent: number[] = [];
 
-  constructor(readonly maxRequests: number, readonly maxRequestsPerSecond: number) {}
+  constructor(readonly maxRequests: number, readonly maxRequestsPerSecond: number, private readonly clock: BudgetClock = realTime) {}
 
   static of(target: Target): LoadBudget {
     const { maxRequests, maxRequestsPerSecond } = target.profile.capabilities.load;
@@ -25,13 +36,13 @@ export class LoadBudget {
     if (this.started >= this.maxRequests) throw new Error(`the check exceeded its load budget of ${this.maxRequests} requests (capabilities.load.maxRequests)`);
     this.started += 1;
     for (;;) {
-      const now = performance.now();
+      const now = this.clock.now();
       while (this.recent.length > 0 && now - this.recent[0]! >= 1000) this.recent.shift();
       if (this.recent.length < this.maxRequestsPerSecond) {
         this.recent.push(now);
         return;
       }
-      await new Promise((resolve) => setTimeout(resolve, 1000 - (now - this.recent[0]!)));
+      await this.clock.sleep(1000 - (now - this.recent[0]!));
     }
   }
 

@@ -16,7 +16,13 @@ import { agent, form, seededStoreFile, send, startServer, US_TOKEN } from './sup
 const client = { client_id: 'us-pw-client', client_secret: 'us-pw-secret.sandbox~0004' };
 const users = [['acme\\alice', 'Alice-pass-2024!'], ['acme\\carol', 'Carol-pass-2024!'], ['acme\\dave', 'Dave-pass-2024!'], ['acme\\erin', 'p+a&s=s%w rd é']] as const;
 const WORKERS = 8;
-const LOAD_MS = 1200;
+/**
+ * The kill comes when the load has produced these events, not after a stretch of wall-clock time
+ * (a busy machine serves fewer calls per second; the count of events does not depend on it):
+ * every worker has had a refresh acknowledged (so each holds an unused token), this many refreshes
+ * were acknowledged in all, and a refresh has just been sent (so the kill meets one on its way).
+ */
+const REFRESHES_BEFORE_KILL = 24;
 /** The gateway's per-client rate limits are not what this test is about. */
 const SERVE = ['--rate-spike', '1000000', '--rate-quota', '100000000'];
 const CHAIN = 3;
@@ -39,29 +45,45 @@ void describe('SIGKILL under load, restart on the same data', () => {
 
       let killed = false;
       let calls = 0;
+      /** Requests sent and not yet answered, as the client sees them. */
+      let outstanding = 0;
+      const call = async (url: string, options: Parameters<typeof send>[2]) => {
+        outstanding += 1;
+        try {
+          return await send(http, url, options);
+        } finally {
+          outstanding -= 1;
+        }
+      };
+      const refreshedBy = new Set<number>();
+      let reached!: () => void;
+      const loadReached = new Promise<void>((resolve) => { reached = resolve; });
       const worker = async (w: number) => {
         const [username, password] = users[w % users.length]!;
         while (!killed) {
           let current: string | undefined;
           try {
-            const g = await send(http, `${server.baseUrl}${US_TOKEN}`, form({ grant_type: 'password', ...client, username, password }));
+            const g = await call(`${server.baseUrl}${US_TOKEN}`, form({ grant_type: 'password', ...client, username, password }));
             calls += 1;
             assert.equal(g.status, 200, g.body);
             current = String(g.json?.refresh_token);
             issued.add(current);
-            const people = await send(http, `${server.baseUrl}/v1/people/er/E-1001`, { headers: { authorization: `Bearer ${String(g.json?.access_token)}`, accept: 'application/json' } });
+            const people = await call(`${server.baseUrl}/v1/people/er/E-1001`, { headers: { authorization: `Bearer ${String(g.json?.access_token)}`, accept: 'application/json' } });
             calls += 1;
             assert.equal(people.status, 200, people.body);
             for (let i = 0; i < CHAIN && !killed; i += 1) {
               const used: string = current;
               inFlight.add(used);
-              const r = await send(http, `${server.baseUrl}${US_TOKEN}`, form({ grant_type: 'refresh_token', ...client, refresh_token: used }));
+              const pending = call(`${server.baseUrl}${US_TOKEN}`, form({ grant_type: 'refresh_token', ...client, refresh_token: used }));
+              if (refreshedBy.size === WORKERS && acknowledgedUsed.size >= REFRESHES_BEFORE_KILL) reached();
+              const r = await pending;
               calls += 1;
               assert.equal(r.status, 200, r.body);
               inFlight.delete(used);
               acknowledgedUsed.add(used);
               current = String(r.json?.refresh_token);
               issued.add(current);
+              refreshedBy.add(w);
             }
           } catch (error) {
             if (killed) return; // the request the kill cut off: its token stays in inFlight
@@ -71,16 +93,22 @@ void describe('SIGKILL under load, restart on the same data', () => {
       };
       // A worker's failure before the kill is the test's failure (kept, not left unhandled).
       const load = Promise.all(Array.from({ length: WORKERS }, (_, w) => worker(w))).then(() => undefined, (error: unknown) => error);
-      await new Promise((resolve) => setTimeout(resolve, LOAD_MS));
+      // Killed as soon as the load has reached its events (or at once, when a worker failed first).
+      await Promise.race([loadReached, load]);
       killed = true;
+      const outstandingAtKill = outstanding;
+      const refreshesInFlightAtKill = inFlight.size;
       await server.kill();
       const failure = await load;
       if (failure !== undefined) throw failure instanceof Error ? failure : new Error(JSON.stringify(failure));
       assert.equal((await server.exit).signal, 'SIGKILL');
-      assert.ok(calls > 40, `setup: the server was under load (${calls} calls)`);
-      assert.ok(acknowledgedUsed.size > 10, `setup: refreshes were acknowledged (${acknowledgedUsed.size})`);
+      // Under load: the kill met requests on their way (sent by a worker, not yet answered), so the
+      // process dies mid-traffic and not between calls.
+      assert.ok(outstandingAtKill > 0, `setup: the kill met requests in flight (${outstandingAtKill})`);
+      assert.ok(refreshesInFlightAtKill > 0, `setup: the kill met refreshes in flight (${refreshesInFlightAtKill})`);
+      assert.ok(acknowledgedUsed.size >= REFRESHES_BEFORE_KILL, `setup: refreshes were acknowledged (${acknowledgedUsed.size})`);
 
-      t.diagnostic(`before the kill: ${calls} calls, ${issued.size} refresh tokens acknowledged, ${acknowledgedUsed.size} refreshes acknowledged, ${inFlight.size} in flight`);
+      t.diagnostic(`before the kill: ${calls} calls, ${outstandingAtKill} requests in flight, ${issued.size} refresh tokens acknowledged, ${acknowledgedUsed.size} refreshes acknowledged, ${inFlight.size} in flight`);
       server = await startServer(['--data', store.file, ...SERVE]);
       const db = new Database(store.file, { readonly: true });
       try {

@@ -1,6 +1,6 @@
 // Bytes straight to a socket, for what an HTTP client library will not send (oversized or slow
-// messages, raw non-UTF-8 bytes): the chunks are written with optional pauses, the answer is read
-// until the server closes or `waitMs` passes.
+// messages, raw non-UTF-8 bytes): the chunks are written with optional pauses or holds (until an
+// event of the test), the answer is read until the server closes or `waitMs` passes.
 import { connect } from 'node:net';
 
 export interface RawAnswer {
@@ -13,7 +13,10 @@ export interface RawAnswer {
   ms: number;
 }
 
-export function rawExchange(port: number, chunks: (string | Buffer | { pauseMs: number })[], waitMs = 3000): Promise<RawAnswer> {
+/** A pause of some time, or a hold until the test's event (the rest of the request is sent after it). */
+export type RawStep = string | Buffer | { pauseMs: number } | { until: Promise<unknown> };
+
+export function rawExchange(port: number, chunks: RawStep[], waitMs = 3000): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const socket = connect({ host: '127.0.0.1', port });
     const parts: Buffer[] = [];
@@ -42,8 +45,9 @@ export function rawExchange(port: number, chunks: (string | Buffer | { pauseMs: 
       void (async () => {
         for (const chunk of chunks) {
           if (socket.destroyed) return;
-          if (typeof chunk === 'object' && !Buffer.isBuffer(chunk)) await new Promise((r) => setTimeout(r, chunk.pauseMs));
-          else socket.write(chunk);
+          if (typeof chunk === 'string' || Buffer.isBuffer(chunk)) socket.write(chunk);
+          else if ('until' in chunk) await chunk.until;
+          else await new Promise((r) => setTimeout(r, chunk.pauseMs));
         }
       })();
     });

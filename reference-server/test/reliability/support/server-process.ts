@@ -3,7 +3,7 @@
 // or kill with SIGKILL. A store file can be seeded beforehand with a cheap scrypt cost (the cost is
 // in each hash, so the server verifies it cheaply): a start then takes ~1.5 s instead of ~3 s.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -29,6 +29,24 @@ export interface ServerProcess {
   /** SIGKILL and wait. */
   kill(): Promise<void>;
   alive(): boolean;
+  /**
+   * The CPU time the process has used so far, in ms (Linux /proc, 10 ms resolution): a cost that
+   * does not grow with the machine's load, unlike a wall-clock duration. Undefined elsewhere.
+   */
+  cpuMs(): number | undefined;
+}
+
+/** clock ticks per second of /proc/<pid>/stat (USER_HZ: 100 on every Linux CI machine). */
+const USER_HZ = 100;
+
+function cpuMsOf(pid: number | undefined): number | undefined {
+  const file = `/proc/${pid}/stat`;
+  if (pid === undefined || !existsSync(file)) return undefined;
+  // Fields after the command name (which is in parentheses and may hold spaces): utime is the
+  // 14th field of the line, stime the 15th.
+  const line = readFileSync(file, 'utf8');
+  const fields = line.slice(line.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / USER_HZ;
 }
 
 export async function startServer(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
@@ -53,6 +71,7 @@ export async function startServer(args: string[], env: NodeJS.ProcessEnv = {}): 
   return {
     child, baseUrl, exit, alive,
     stderr: () => stderr,
+    cpuMs: () => cpuMsOf(child.pid),
     async stop() {
       if (!alive()) return;
       child.kill('SIGTERM');
