@@ -6,8 +6,9 @@
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
@@ -39,6 +40,8 @@ interface PackResult { filename: string; entryCount: number; size: number; files
 void describe('the packed package, installed into another project', () => {
   const work = mkdtempSync(join(tmpdir(), 'tc-package-'));
   const project = join(work, 'project');
+  /** Where npm put the installed package, found as the user's project finds it (Node's module resolution). */
+  const installedDir = () => dirname(createRequire(join(project, 'package.json')).resolve('token-conformance/package.json'));
   let packed: PackResult;
   after(() => rmSync(work, { recursive: true, force: true }));
 
@@ -52,7 +55,7 @@ void describe('the packed package, installed into another project', () => {
     const install = await sh(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', join(work, packed.filename)], project);
     assert.equal(install.code, 0, `npm install of the tarball failed: ${install.stderr}`);
     // A profile of the user's project (not a path into node_modules/).
-    copyFileSync(join(project, 'node_modules', 'token-conformance', 'profiles', 'reference.json'), join(project, 'my-target.json'));
+    copyFileSync(join(installedDir(), 'profiles', 'reference.json'), join(project, 'my-target.json'));
   });
 
   void test('the tarball ships what a user runs and no tests', () => {
@@ -72,7 +75,7 @@ void describe('the packed package, installed into another project', () => {
     assert.match(result.stdout, / reports\/conformance\.json/);
     const report = JSON.parse(readFileSync(join(project, 'reports', 'conformance.json'), 'utf8')) as { verdict: string };
     assert.equal(report.verdict, 'PASS');
-    const installed = join(project, 'node_modules', 'token-conformance');
+    const installed = installedDir();
     for (const stray of ['reports', 'test-results']) assert.ok(!existsSync(join(installed, stray)), `run wrote ${stray}/ inside the installed package`);
   });
 
@@ -97,9 +100,10 @@ void describe('the packed package, installed into another project', () => {
   });
 
   void test('serve: the reference server starts from the installed package and answers', async () => {
-    // The executable npm linked for the project (what `npx token-conformance` runs), started
-    // directly so that the test stops the server itself, not an npx wrapper around it.
-    const bin = join(project, 'node_modules', '.bin', 'token-conformance');
+    // The package's executable (what npm links and `npx token-conformance` runs), started directly
+    // so that the test stops the server itself, not an npx wrapper around it.
+    const { bin: bins } = JSON.parse(readFileSync(join(installedDir(), 'package.json'), 'utf8')) as { bin: Record<string, string> };
+    const bin = join(installedDir(), bins['token-conformance']!);
     const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--http', '--data', ':memory:'], { cwd: project, stdio: ['ignore', 'pipe', 'inherit'] });
     const exited = new Promise((resolve) => child.once('exit', resolve));
     try {
