@@ -18,6 +18,19 @@ export async function recordIssuance(res: ProxyResponse, ctx: Parameters<NonNull
   if (typeof body.refresh_token === 'string') ctx.state.set(`rt:${body.refresh_token}`, issued);
 }
 
+/** The gateway refuses every access token that one grant issued (recorded from the token responses). */
+function refuseAccessTokensOf(grant: string): ReturnType<Fault['create']> {
+  const key = (token: string) => `issued-by-${grant}:${token}`;
+  return {
+    onResponse(res, req, ctx) {
+      const body = isToken(ctx) && grantOf(req) === grant ? tokenBody(res) : undefined;
+      if (body) ctx.state.set(key(String(body.access_token)), true);
+      return res;
+    },
+    onRequest: (req, ctx) => (ctx.kind === 'gateway' && ctx.state.has(key(bearerOf(req) ?? '')) ? { respond: gatewayUnauthorized() } : req),
+  };
+}
+
 export const lifecycleFaults: Fault[] = [
   {
     id: 'clock-control-ignored', title: 'access and refresh tokens never expire (the clock advance is swallowed; the current time is answered)', breaks: ['STATE-AT-EXP-001', 'STATE-RT-EXP-001'],
@@ -99,37 +112,16 @@ export const lifecycleFaults: Fault[] = [
   {
     id: 'cc-token-refused-by-api', title: 'the protected API refuses client_credentials access tokens', breaks: ['STATE-CC-001'],
     collateral: { ids: ['STATE-AT-EXP-001', 'STATE-AT-EXP-002', 'BEARER-001'], reason: 'their setup checks that a fresh client_credentials token is accepted (BEARER-001: a protected call with a client_credentials token must answer 200)' },
-    create: () => ({
-      onResponse(res, req, ctx) {
-        const body = isToken(ctx) && grantOf(req) === 'client_credentials' ? tokenBody(res) : undefined;
-        if (body) ctx.state.set(`cc:${String(body.access_token)}`, true);
-        return res;
-      },
-      onRequest: (req, ctx) => (ctx.kind === 'gateway' && ctx.state.has(`cc:${bearerOf(req) ?? ''}`) ? { respond: gatewayUnauthorized() } : req),
-    }),
+    create: () => refuseAccessTokensOf('client_credentials'),
   },
   {
     id: 'pw-token-refused-by-api', title: 'the protected API refuses password-grant access tokens', breaks: ['STATE-PW-001'],
     collateral: { ids: ['STATE-AT-EXP-001', 'STATE-PW-002', 'STATE-RT-FAMILY-002', 'STATE-AT-AFTER-REFRESH-001', 'STATE-RT-USED-001', 'BEARER-001'], reason: 'their setup checks that a fresh password-grant token is accepted (BEARER-001: a protected call with a password-grant token must answer 200)' },
-    create: () => ({
-      onResponse(res, req, ctx) {
-        const body = isToken(ctx) && grantOf(req) === 'password' ? tokenBody(res) : undefined;
-        if (body) ctx.state.set(`pw:${String(body.access_token)}`, true);
-        return res;
-      },
-      onRequest: (req, ctx) => (ctx.kind === 'gateway' && ctx.state.has(`pw:${bearerOf(req) ?? ''}`) ? { respond: gatewayUnauthorized() } : req),
-    }),
+    create: () => refuseAccessTokensOf('password'),
   },
   {
     id: 'refreshed-token-refused-by-api', title: 'the protected API refuses the access tokens that refreshes return', breaks: ['STATE-RT-UNUSED-003'],
-    create: () => ({
-      onResponse(res, req, ctx) {
-        const body = isToken(ctx) && grantOf(req) === 'refresh_token' ? tokenBody(res) : undefined;
-        if (body) ctx.state.set(`refreshed:${String(body.access_token)}`, true);
-        return res;
-      },
-      onRequest: (req, ctx) => (ctx.kind === 'gateway' && ctx.state.has(`refreshed:${bearerOf(req) ?? ''}`) ? { respond: gatewayUnauthorized() } : req),
-    }),
+    create: () => refuseAccessTokensOf('refresh_token'),
   },
   {
     id: 'pw-grant-replayed-while-unused', title: 'a second password grant while the first refresh token is unused returns the first response again', breaks: ['STATE-PW-002'], withProperties: true,
