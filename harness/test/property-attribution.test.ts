@@ -14,7 +14,7 @@ import { BlockedByRequirement, brokeAnnotation, runAttributedProperty, searchFin
 import { isolateFaults } from '../../specs/properties/fault-isolation.ts';
 import { annotationTypes } from '../../fixtures/requirement.ts';
 import { attributeDisagreement } from '../../specs/properties/lifecycle/attribute-disagreement.ts';
-import { RefreshTokenCommand } from '../../specs/properties/lifecycle/refresh-token.command.ts';
+import { RefreshTokenCommand } from '../../specs/properties/lifecycle/refresh.command.ts';
 import { answerIsRight, judgeTokenAnswer } from '../../specs/properties/token-answer.judge.ts';
 import { isolateNoise } from '../../specs/properties/noise-isolation.ts';
 import { expectedAnswer, type OracleInterpretations, type TokenInput } from '../../specs/properties/token-request.oracle.ts';

@@ -9,8 +9,8 @@ import { CallApiCommand } from './call-api.command.ts';
 import { DAY, HOUR, type LifecycleModel, type RealSystem } from './lifecycle.model.ts';
 import { ObtainClientCredentialsCommand } from './obtain-client-credentials.command.ts';
 import { ObtainPasswordCommand } from './obtain-password.command.ts';
-import { RefreshTokenCommand } from './refresh-token.command.ts';
-import { ReuseRefreshTokenCommand } from './reuse-refresh-token.command.ts';
+import { RefreshTokenCommand } from './refresh.command.ts';
+import { ReuseRefreshTokenCommand } from './reuse-refresh.command.ts';
 
 type Cmd = fc.Arbitrary<fc.AsyncCommand<LifecycleModel, RealSystem>>;
 
