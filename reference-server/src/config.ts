@@ -50,7 +50,7 @@ export const flagSpecs = {
   port: { env: 'TC_PORT', placeholder: 'PORT', help: 'port; 0 picks a free one' },
   http: { env: 'TC_HTTP', boolean: true, help: 'plain HTTP instead of HTTPS with a generated self-signed certificate' },
   'test-controls': { env: 'TC_TEST_CONTROLS', boolean: true, help: 'enable the /__test/ control routes (clock, gateway faults); refused with --env production' },
-  data: { env: 'TC_DATA', placeholder: 'FILE', help: 'SQLite file; :memory: for a throw-away store', defaultText: './data/reference-server/<env>.sqlite' },
+  data: { env: 'TC_DATA', placeholder: 'FILE', help: 'SQLite file (default ./data/reference-server/<env>.sqlite); :memory: for a throw-away store' },
   env: { env: 'TC_ENV', placeholder: 'sandbox|production', help: 'which environment this server is' },
   synchronous: { env: 'TC_SYNCHRONOUS', placeholder: 'normal|full', help: 'store durability: normal survives a killed process, full also a power cut (an fsync per write)' },
   seed: { env: 'TC_SEED', placeholder: 'FILE', help: 'seed file loaded into a new store; required with --env production', defaultText: relative(PACKAGE_ROOT, BUNDLED_SEED) },
