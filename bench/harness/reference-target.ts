@@ -6,18 +6,19 @@
 // is the one the suite starts it with (harness/reference/server-env.ts: glibc's mmap threshold).
 import { join } from 'node:path';
 import { withReferenceServerEnv } from '../../harness/reference/server-env.ts';
+import { seedClient, seedUser } from './reference-seed.ts';
 import { startTarget, type TargetProcess } from './target-process.ts';
 
 export const US_TOKEN = '/api/v1/auth/oauth2/token';
 export const EU_TOKEN = '/oauth2/default/v1/token';
 export const PEOPLE_PATH = '/v1/people/er/E-1001';
 
-/** Public demo credentials of fixtures/reference-seed.json. */
+/** Public demo credentials, from fixtures/reference-seed.json. */
 export const referenceCredentials = {
-  usCc: { client_id: 'us-cc-client', client_secret: 'us-cc-secret.sandbox~0001' },
-  euCc: { client_id: 'eu-cc-client', client_secret: 'eu-cc-secret.sandbox~0008' },
-  pw: { client_id: 'us-pw-client', client_secret: 'us-pw-secret.sandbox~0004' },
-  user: { username: 'acme\\alice', password: 'Alice-pass-2024!' },
+  usCc: seedClient('us-cc-client'),
+  euCc: seedClient('eu-cc-client'),
+  pw: seedClient('us-pw-client'),
+  user: seedUser('acme\\alice'),
 } as const;
 
 export const RAISED_LIMIT_FLAGS = ['--rate-spike', '1000000', '--rate-quota', '100000000', '--lockout-user', '1000000', '--lockout-client', '1000000'];

@@ -14,11 +14,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
+import { seedClient } from '../harness/reference-seed.ts';
 import { startTarget } from '../harness/target-process.ts';
 import { failures, fuzz, US_TOKEN } from './hostile-requests.ts';
 
 const root = join(import.meta.dirname, '..', '..');
-const credentials = { clientId: 'us-cc-client', clientSecret: 'us-cc-secret.sandbox~0001' };
+const ccClient = seedClient('us-cc-client');
+const credentials = { clientId: ccClient.client_id, clientSecret: ccClient.client_secret };
+const pwClient = seedClient('us-pw-client');
 
 function numberOption(name: string, value: string, min: number, max: number): number {
   const n = Number(value);
@@ -144,7 +147,7 @@ async function longIdRun(origin: string, dataFile: string, count: number): Promi
       const i = next++;
       const params: Record<string, string> = i % 2 === 0
         ? { grant_type: 'client_credentials', client_id: `${long}${i}`, client_secret: 'x' }
-        : { grant_type: 'password', client_id: 'us-pw-client', client_secret: 'us-pw-secret.sandbox~0004', username: `acme\\${long}${i}`, password: 'x' };
+        : { grant_type: 'password', ...pwClient, username: `acme\\${long}${i}`, password: 'x' };
       const answer = await request(`${origin}${US_TOKEN}`, { dispatcher, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params).toString() });
       const text = await answer.body.text();
       const key = `${answer.statusCode} ${String((JSON.parse(text) as { error?: unknown }).error)}`;

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
+import { seedClient, seedUser } from '../harness/reference-seed.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const TOKEN = '/api/v1/auth/oauth2/token';
@@ -93,8 +94,9 @@ async function main(): Promise<number> {
     return { status: res.statusCode, json: (() => { try { return JSON.parse(text) as Record<string, unknown>; } catch { return undefined; } })() };
   };
   const formPost = (params: Record<string, string>) => call(TOKEN, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params).toString() });
-  const pwClient = { client_id: 'us-pw-client', client_secret: 'us-pw-secret.sandbox~0004' };
-  const users: [string, string][] = [['acme\\alice', 'Alice-pass-2024!'], ['acme\\carol', 'Carol-pass-2024!'], ['acme\\dave', 'Dave-pass-2024!'], ['acme\\erin', 'p+a&s=s%w rd é']];
+  const pwClient = seedClient('us-pw-client');
+  const ccClient = seedClient('us-cc-client');
+  const users = ['acme\\alice', 'acme\\carol', 'acme\\dave', 'acme\\erin'].map(seedUser);
   let accessToken = '';
   const chains: string[] = [];
 
@@ -102,18 +104,18 @@ async function main(): Promise<number> {
   const ops: [string, number, () => Promise<boolean>][] = [
     ['people', 40, async () => (await call('/v1/people/er/E-1001', { headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' } })).status === 200],
     ['search', 10, async () => (await call('/v1/people/search?lastName=Lovelace&limit=5', { headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' } })).status === 200],
-    ['cc', 15, async () => {
-      const r = await formPost({ grant_type: 'client_credentials', client_id: 'us-cc-client', client_secret: 'us-cc-secret.sandbox~0001' });
+    ['client-credentials', 15, async () => {
+      const r = await formPost({ grant_type: 'client_credentials', ...ccClient });
       if (r.status === 200) accessToken = String(r.json?.access_token);
       return r.status === 200;
     }],
     ['password', 15, async () => {
-      const [username, password] = users[Math.floor(Math.random() * users.length)]!;
-      const r = await formPost({ grant_type: 'password', ...pwClient, username, password });
+      const user = users[Math.floor(Math.random() * users.length)]!;
+      const r = await formPost({ grant_type: 'password', ...pwClient, ...user });
       if (r.status === 200 && chains.length < 64) chains.push(String(r.json?.refresh_token));
       return r.status === 200;
     }],
-    ['refresh', 20, async () => {
+    ['refresh-token', 20, async () => {
       const rt = chains.shift();
       if (rt === undefined) return true;
       const r = await formPost({ grant_type: 'refresh_token', ...pwClient, refresh_token: rt });
@@ -129,7 +131,7 @@ async function main(): Promise<number> {
   };
 
   // Warm-up: a token for the protected calls.
-  const first = await formPost({ grant_type: 'client_credentials', client_id: 'us-cc-client', client_secret: 'us-cc-secret.sandbox~0001' });
+  const first = await formPost({ grant_type: 'client_credentials', ...ccClient });
   if (first.status !== 200) throw new Error(`warm-up token: HTTP ${first.status}`);
   accessToken = String(first.json?.access_token);
 

@@ -7,11 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { request } from 'undici';
+import { seedClient } from '../harness/reference-seed.ts';
 import { startTarget, type TargetProcess } from '../harness/target-process.ts';
 import { exchange, failures, fuzz, judge, US_TOKEN } from '../soak/hostile-requests.ts';
 
 const root = join(import.meta.dirname, '..', '..');
-const credentials = { clientId: 'us-cc-client', clientSecret: 'us-cc-secret.sandbox~0001' };
+const ccClient = seedClient('us-cc-client');
+const credentials = { clientId: ccClient.client_id, clientSecret: ccClient.client_secret };
 
 void describe('fuzz stage (small)', () => {
   let dir: string;

@@ -14,7 +14,7 @@ import { BlockedByRequirement, brokeAnnotation, runAttributedProperty, searchFin
 import { isolateFaults } from '../../specs/properties/fault-isolation.ts';
 import { annotationTypes } from '../../fixtures/requirement.ts';
 import { attributeDisagreement } from '../../specs/properties/lifecycle/attribute-disagreement.ts';
-import { RefreshCommand } from '../../specs/properties/lifecycle/refresh.command.ts';
+import { RefreshTokenCommand } from '../../specs/properties/lifecycle/refresh.command.ts';
 import { answerIsRight, judgeTokenAnswer } from '../../specs/properties/token-answer.judge.ts';
 import { isolateNoise } from '../../specs/properties/noise-isolation.ts';
 import { expectedAnswer, type OracleInterpretations, type TokenInput } from '../../specs/properties/token-request.oracle.ts';
@@ -225,7 +225,7 @@ void describe('lifecycle variants: a disagreement names its requirement; one a v
     m.refresh.push({ id: 2, family: 1, issuedAt: 0, accessExpiresIn: 3600, used: false });
     const real = new RealSystem({ refresh: () => Promise.resolve(answer()) } as never, {} as never, {} as never, {} as never, undefined);
     real.refreshTokens.set(2, 'rt-1');
-    return new RefreshCommand(0).run(m, real).then(() => undefined, (e: unknown) => e);
+    return new RefreshTokenCommand(0).run(m, real).then(() => undefined, (e: unknown) => e);
   };
 
   void test('a refresh that issues an access token without a new refresh token breaks GRANT-RT-002 (not GRANT-RT-001)', async () => {

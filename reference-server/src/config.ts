@@ -1,9 +1,10 @@
 // `token-conformance serve` options: flags, each with an environment variable; a flag wins over its
 // variable. Validated with zod; a bad value gives one line naming the flag (and variable).
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { z } from 'zod';
-import type { AttemptThrottleSettings } from './domain/attempt-throttle.ts';
+import { defaultAttemptThrottleSettings, type AttemptThrottleSettings } from './domain/attempt-throttle.ts';
+import { defaultTokenSettings } from './domain/settings.ts';
 import type { RateLimitSettings } from './gateway/gateway-deps.ts';
 import type { Environment } from './domain/model.ts';
 
@@ -16,30 +17,56 @@ interface FlagSpec {
   boolean?: true;
   placeholder?: string;
   help: string;
+  /** The help's "(default …)" for a default computed at parse time (it is not in serveDefaults). */
+  defaultText?: string;
 }
 
+/**
+ * The default of every option that has a fixed one, stated once: the option schema applies these
+ * and the help prints them. The token lifetimes and lockout counts are the domain's own defaults.
+ */
+export const serveDefaults = {
+  host: '127.0.0.1',
+  port: DEFAULT_PORT,
+  env: 'sandbox',
+  synchronous: 'normal',
+  'cc-lifetime': defaultTokenSettings.clientCredentialsLifetimeSeconds,
+  'pw-lifetime': defaultTokenSettings.passwordLifetimeSeconds,
+  'rate-spike': 50,
+  'rate-quota': 1000,
+  'rate-window': 60,
+  'lockout-user': defaultAttemptThrottleSettings.userFailures,
+  'lockout-client': defaultAttemptThrottleSettings.clientFailures,
+  'lockout-source': defaultAttemptThrottleSettings.sourceFailures,
+  'lockout-seconds': defaultAttemptThrottleSettings.lockSeconds,
+  'headers-timeout': 10,
+  'request-timeout': 30,
+  'max-header-size': 16_384,
+  'log-level': 'info',
+} as const;
+
 export const flagSpecs = {
-  host: { env: 'TC_HOST', placeholder: 'HOST', help: 'interface to listen on (default 127.0.0.1)' },
-  port: { env: 'TC_PORT', placeholder: 'PORT', help: `port; 0 picks a free one (default ${DEFAULT_PORT})` },
+  host: { env: 'TC_HOST', placeholder: 'HOST', help: 'interface to listen on' },
+  port: { env: 'TC_PORT', placeholder: 'PORT', help: 'port; 0 picks a free one' },
   http: { env: 'TC_HTTP', boolean: true, help: 'plain HTTP instead of HTTPS with a generated self-signed certificate' },
   'test-controls': { env: 'TC_TEST_CONTROLS', boolean: true, help: 'enable the /__test/ control routes (clock, gateway faults); refused with --env production' },
   data: { env: 'TC_DATA', placeholder: 'FILE', help: 'SQLite file (default ./data/reference-server/<env>.sqlite); :memory: for a throw-away store' },
-  env: { env: 'TC_ENV', placeholder: 'sandbox|production', help: 'which environment this server is (default sandbox)' },
-  synchronous: { env: 'TC_SYNCHRONOUS', placeholder: 'normal|full', help: 'store durability: normal survives a killed process, full also a power cut (an fsync per write) (default normal)' },
-  seed: { env: 'TC_SEED', placeholder: 'FILE', help: 'seed file loaded into a new store (default fixtures/reference-seed.json; required with --env production)' },
-  'cc-lifetime': { env: 'TC_CC_LIFETIME', placeholder: 'SECONDS', help: 'expires_in of client_credentials tokens (default 3600)' },
-  'pw-lifetime': { env: 'TC_PW_LIFETIME', placeholder: 'SECONDS', help: 'expires_in of password and refresh_token tokens (default 604800)' },
-  'rate-spike': { env: 'TC_RATE_SPIKE', placeholder: 'N', help: 'gateway: requests per client per second before 000-2001 (default 50)' },
-  'rate-quota': { env: 'TC_RATE_QUOTA', placeholder: 'N', help: 'gateway: requests per client per window before 000-2000 (default 1000)' },
-  'rate-window': { env: 'TC_RATE_WINDOW', placeholder: 'SECONDS', help: 'gateway: quota window (default 60)' },
-  'lockout-user': { env: 'TC_LOCKOUT_USER', placeholder: 'N', help: 'token endpoint: consecutive wrong passwords for one username from one source before that pair is locked (default 10)' },
-  'lockout-client': { env: 'TC_LOCKOUT_CLIENT', placeholder: 'N', help: 'token endpoint: consecutive failed client authentications for one client_id from one source before that pair is locked (default 50)' },
-  'lockout-source': { env: 'TC_LOCKOUT_SOURCE', placeholder: 'N', help: 'token endpoint: failed attempts one source (address) may make per lock window, whatever the principals, before 429 (default 1000)' },
-  'lockout-seconds': { env: 'TC_LOCKOUT_SECONDS', placeholder: 'SECONDS', help: 'token endpoint: how long a lock lasts (429 + Retry-After) (default 900)' },
-  'headers-timeout': { env: 'TC_HEADERS_TIMEOUT', placeholder: 'SECONDS', help: 'a request whose headers have not all arrived by then is answered 400 (000-1000) and closed (default 10; decimals allowed)' },
-  'request-timeout': { env: 'TC_REQUEST_TIMEOUT', placeholder: 'SECONDS', help: 'the same for a request whose body has not all arrived (default 30; at least --headers-timeout)' },
-  'max-header-size': { env: 'TC_MAX_HEADER_SIZE', placeholder: 'BYTES', help: 'largest request line + header block; larger is answered 400 (000-1000) (default 16384)' },
-  'log-level': { env: 'TC_LOG_LEVEL', placeholder: 'LEVEL', help: 'pino level for the logs on stderr (default info)' },
+  env: { env: 'TC_ENV', placeholder: 'sandbox|production', help: 'which environment this server is' },
+  synchronous: { env: 'TC_SYNCHRONOUS', placeholder: 'normal|full', help: 'store durability: normal survives a killed process, full also a power cut (an fsync per write)' },
+  seed: { env: 'TC_SEED', placeholder: 'FILE', help: 'seed file loaded into a new store; required with --env production', defaultText: relative(PACKAGE_ROOT, BUNDLED_SEED) },
+  'cc-lifetime': { env: 'TC_CC_LIFETIME', placeholder: 'SECONDS', help: 'expires_in of client_credentials tokens' },
+  'pw-lifetime': { env: 'TC_PW_LIFETIME', placeholder: 'SECONDS', help: 'expires_in of password and refresh_token tokens' },
+  'rate-spike': { env: 'TC_RATE_SPIKE', placeholder: 'N', help: 'gateway: requests per client per second before 000-2001' },
+  'rate-quota': { env: 'TC_RATE_QUOTA', placeholder: 'N', help: 'gateway: requests per client per window before 000-2000' },
+  'rate-window': { env: 'TC_RATE_WINDOW', placeholder: 'SECONDS', help: 'gateway: quota window' },
+  'lockout-user': { env: 'TC_LOCKOUT_USER', placeholder: 'N', help: 'token endpoint: consecutive wrong passwords for one username from one source before that pair is locked' },
+  'lockout-client': { env: 'TC_LOCKOUT_CLIENT', placeholder: 'N', help: 'token endpoint: consecutive failed client authentications for one client_id from one source before that pair is locked' },
+  'lockout-source': { env: 'TC_LOCKOUT_SOURCE', placeholder: 'N', help: 'token endpoint: failed attempts one source (address) may make per lock window, whatever the principals, before 429' },
+  'lockout-seconds': { env: 'TC_LOCKOUT_SECONDS', placeholder: 'SECONDS', help: 'token endpoint: how long a lock lasts (429 + Retry-After)' },
+  'headers-timeout': { env: 'TC_HEADERS_TIMEOUT', placeholder: 'SECONDS', help: 'a request whose headers have not all arrived by then is answered 400 (000-1000) and closed; decimals allowed' },
+  'request-timeout': { env: 'TC_REQUEST_TIMEOUT', placeholder: 'SECONDS', help: 'the same for a request whose body has not all arrived; at least --headers-timeout' },
+  'max-header-size': { env: 'TC_MAX_HEADER_SIZE', placeholder: 'BYTES', help: 'largest request line + header block; larger is answered 400 (000-1000)' },
+  'log-level': { env: 'TC_LOG_LEVEL', placeholder: 'LEVEL', help: 'pino level for the logs on stderr' },
   help: { env: '', boolean: true, help: 'print this help' },
 } as const satisfies Record<string, FlagSpec>;
 
@@ -62,27 +89,27 @@ const seconds = (min: number, max: number) =>
     .pipe(z.number().min(min, `must be a number of seconds from ${min} to ${max}`).max(max, `must be a number of seconds from ${min} to ${max}`));
 
 const optionsSchema = z.strictObject({
-  host: z.string().min(1, 'must not be empty').default('127.0.0.1'),
-  port: integer(0, 65535).default(DEFAULT_PORT),
+  host: z.string().min(1, 'must not be empty').default(serveDefaults.host),
+  port: integer(0, 65535).default(serveDefaults.port),
   http: booleanText.default(false),
   'test-controls': booleanText.default(false),
   data: z.string().min(1, 'must not be empty').optional(),
-  env: z.enum(['sandbox', 'production'], 'must be sandbox or production').default('sandbox'),
+  env: z.enum(['sandbox', 'production'], 'must be sandbox or production').default(serveDefaults.env),
   seed: z.string().min(1, 'must not be empty').optional(),
-  synchronous: z.enum(['normal', 'full'], 'must be normal or full').default('normal'),
-  'cc-lifetime': integer(1, 31_536_000).default(3600),
-  'pw-lifetime': integer(1, 31_536_000).default(604_800),
-  'rate-spike': integer(1, 1_000_000).default(50),
-  'rate-quota': integer(1, 100_000_000).default(1000),
-  'rate-window': integer(1, 86_400).default(60),
-  'lockout-user': integer(1, 1_000_000).default(10),
-  'lockout-client': integer(1, 1_000_000).default(50),
-  'lockout-source': integer(1, 100_000_000).default(1000),
-  'lockout-seconds': integer(1, 31_536_000).default(900),
-  'headers-timeout': seconds(0.05, 3600).default(10),
-  'request-timeout': seconds(0.05, 3600).default(30),
-  'max-header-size': integer(1024, 1_048_576).default(16_384),
-  'log-level': z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'must be a pino level').default('info'),
+  synchronous: z.enum(['normal', 'full'], 'must be normal or full').default(serveDefaults.synchronous),
+  'cc-lifetime': integer(1, 31_536_000).default(serveDefaults['cc-lifetime']),
+  'pw-lifetime': integer(1, 31_536_000).default(serveDefaults['pw-lifetime']),
+  'rate-spike': integer(1, 1_000_000).default(serveDefaults['rate-spike']),
+  'rate-quota': integer(1, 100_000_000).default(serveDefaults['rate-quota']),
+  'rate-window': integer(1, 86_400).default(serveDefaults['rate-window']),
+  'lockout-user': integer(1, 1_000_000).default(serveDefaults['lockout-user']),
+  'lockout-client': integer(1, 1_000_000).default(serveDefaults['lockout-client']),
+  'lockout-source': integer(1, 100_000_000).default(serveDefaults['lockout-source']),
+  'lockout-seconds': integer(1, 31_536_000).default(serveDefaults['lockout-seconds']),
+  'headers-timeout': seconds(0.05, 3600).default(serveDefaults['headers-timeout']),
+  'request-timeout': seconds(0.05, 3600).default(serveDefaults['request-timeout']),
+  'max-header-size': integer(1024, 1_048_576).default(serveDefaults['max-header-size']),
+  'log-level': z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'must be a pino level').default(serveDefaults['log-level']),
   help: booleanText.default(false),
 });
 
@@ -197,7 +224,9 @@ export function parseServeArgs(args: readonly string[], env: NodeJS.ProcessEnv, 
 export function serveUsage(): string {
   const lines = (Object.entries(flagSpecs) as [FlagName, FlagSpec][]).map(([name, spec]) => {
     const flag = `--${name}${spec.placeholder ? ` ${spec.placeholder}` : ''}`;
-    return `  ${flag.padEnd(32)} ${spec.help}${spec.env ? ` [${spec.env}]` : ''}`;
+    const fixed: string | number | undefined = (serveDefaults as Record<string, string | number>)[name];
+    const fallback = fixed === undefined ? spec.defaultText : String(fixed);
+    return `  ${flag.padEnd(32)} ${spec.help}${fallback === undefined ? '' : ` (default ${fallback})`}${spec.env ? ` [${spec.env}]` : ''}`;
   });
   return ['Usage: token-conformance serve [options]', '', 'Starts the bundled reference server. When ready it prints one JSON line on stdout:',
     '  {"event":"listening","authUrlUs":…,"authUrlEu":…,"baseUrl":…,"caFile":…,"env":…,"testControls":…}', '', 'Options:', ...lines].join('\n');

@@ -36,21 +36,14 @@ export function originFor(config: Pick<ServeConfig, 'host' | 'http'>, port: numb
   return `${config.http ? 'http' : 'https'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
+/**
+ * Phases: the options (or the exit code of a bad option or --help), the production guard, the
+ * start (store, services, certificate, app, listen; a failure becomes its exit code), the one
+ * `listening` line, then the purge timer until a stop signal, and the shutdown.
+ */
 export async function serveMain(args: string[]): Promise<number> {
-  let config: ServeConfig;
-  try {
-    config = parseServeArgs(args, process.env, process.cwd());
-  } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`token-conformance serve: ${error.message}\n`);
-      return 2;
-    }
-    throw error;
-  }
-  if (config.help) {
-    process.stdout.write(`${serveUsage()}\n`);
-    return 0;
-  }
+  const config = readServeConfig(args);
+  if (typeof config === 'number') return config;
 
   // Production never starts from the bundled demo data: a new production store needs --seed.
   if (config.environment === 'production' && !config.seedExplicit && !isSeededStore(config.dataFile)) {
@@ -100,27 +93,12 @@ export async function serveMain(args: string[]): Promise<number> {
     await app?.close();
     store?.close();
     await certificate?.dispose();
-    if (error instanceof SeedFileError) {
-      process.stderr.write(`token-conformance serve: ${error.message}\n`);
-      return 2;
-    }
-    // A taken port is the user's to fix, not a crash: one line naming the option, exit 2.
-    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      process.stderr.write(`token-conformance serve: --port ${config.port}: ${config.host}:${config.port} is already in use; stop what listens there or choose another port (--port 0 picks a free one; see serve --help)\n`);
-      return 2;
-    }
-    process.stderr.write(`token-conformance serve: could not start: ${(error as Error).message}\n`);
-    logger.error({ err: error }, 'start failed');
-    return 1;
+    return startFailureExit(error, config, logger);
   }
 
   const { port } = app.server.address() as AddressInfo;
   const origin = originFor(config, port);
-  const event: ListeningEvent = {
-    event: 'listening', authUrlUs: origin, authUrlEu: origin, baseUrl: origin,
-    ...(certificate && { caFile: certificate.caFile }),
-    env: config.environment, testControls: config.testControls,
-  };
+  const event = listeningEvent(config, origin, certificate);
   process.stdout.write(`${JSON.stringify(event)}\n`);
   logger.info({ origin, env: config.environment, testControls: config.testControls, data: config.dataFile }, 'listening');
 
@@ -140,6 +118,50 @@ export async function serveMain(args: string[]): Promise<number> {
   await certificate?.dispose();
   logger.info('stopped');
   return 0;
+}
+
+/** The validated options, or the exit code when they are bad (2, one line on stderr) or ask for --help (0). */
+function readServeConfig(args: string[]): ServeConfig | number {
+  let config: ServeConfig;
+  try {
+    config = parseServeArgs(args, process.env, process.cwd());
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`token-conformance serve: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  if (config.help) {
+    process.stdout.write(`${serveUsage()}\n`);
+    return 0;
+  }
+  return config;
+}
+
+/** A start that failed: the user's to fix (a bad seed file, a taken port) exits 2 with one line; anything else 1. */
+function startFailureExit(error: unknown, config: ServeConfig, logger: ReturnType<typeof createLogger>): number {
+  if (error instanceof SeedFileError) {
+    process.stderr.write(`token-conformance serve: ${error.message}\n`);
+    return 2;
+  }
+  // A taken port is the user's to fix, not a crash: one line naming the option, exit 2.
+  if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+    process.stderr.write(`token-conformance serve: --port ${config.port}: ${config.host}:${config.port} is already in use; stop what listens there or choose another port (--port 0 picks a free one; see serve --help)\n`);
+    return 2;
+  }
+  process.stderr.write(`token-conformance serve: could not start: ${(error as Error).message}\n`);
+  logger.error({ err: error }, 'start failed');
+  return 1;
+}
+
+/** The one line on stdout that says the server is ready, and where. */
+function listeningEvent(config: ServeConfig, origin: string, certificate: GeneratedCertificate | undefined): ListeningEvent {
+  return {
+    event: 'listening', authUrlUs: origin, authUrlEu: origin, baseUrl: origin,
+    ...(certificate && { caFile: certificate.caFile }),
+    env: config.environment, testControls: config.testControls,
+  };
 }
 
 function listenForStop(): { signal: Promise<NodeJS.Signals>; dispose(): void } {

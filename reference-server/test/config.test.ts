@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { BUNDLED_SEED, DEFAULT_PORT, UsageError, parseServeArgs } from '../src/config.ts';
+import { BUNDLED_SEED, DEFAULT_PORT, UsageError, parseServeArgs, serveDefaults, serveUsage } from '../src/config.ts';
 import { originFor } from '../src/main.ts';
 
 const parse = (args: string[], env: NodeJS.ProcessEnv = {}) => parseServeArgs(args, env, '/srv');
@@ -29,6 +29,23 @@ void describe('serve options', () => {
     assert.equal(c.clientCredentialsLifetimeSeconds, 3600);
     assert.equal(c.passwordLifetimeSeconds, 604_800);
     assert.deepEqual(c.lockout, { userFailures: 10, clientFailures: 50, lockSeconds: 900, sourceFailures: 1000 });
+  });
+
+  void test('the help states each default once, from the table the parser applies', () => {
+    const help = serveUsage().split('\n');
+    const line = (flag: string) => help.find((l) => l.startsWith(`  --${flag} `)) ?? `no line for --${flag}`;
+    const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    for (const [flag, value] of Object.entries(serveDefaults)) assert.match(line(flag), new RegExp(`\\(default ${escaped(String(value))}\\) \\[TC_`), flag);
+    assert.match(line('data'), /\(default \.\/data\/reference-server\/<env>\.sqlite\)/);
+    assert.match(line('seed'), /\(default fixtures\/reference-seed\.json\)/);
+    for (const l of help.filter((x) => x.startsWith('  --'))) assert.ok((l.match(/default/g) ?? []).length <= 1, `one default: ${l}`);
+    const c = parse([]);
+    assert.deepEqual(
+      [c.host, c.port, c.environment, c.synchronous, c.logLevel, c.maxHeaderSize, c.timeouts, c.rateLimits],
+      [serveDefaults.host, serveDefaults.port, serveDefaults.env, 'NORMAL', serveDefaults['log-level'], serveDefaults['max-header-size'],
+        { headersMs: serveDefaults['headers-timeout'] * 1000, requestMs: serveDefaults['request-timeout'] * 1000 },
+        { spikePerSecond: serveDefaults['rate-spike'], quotaPerWindow: serveDefaults['rate-quota'], windowSeconds: serveDefaults['rate-window'] }],
+    );
   });
 
   void test('brute-force lock options: flags and variables', () => {

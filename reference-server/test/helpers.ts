@@ -19,27 +19,8 @@ export const T0 = Date.UTC(2026, 0, 15, 9, 0, 0);
 export const HOUR = 3600;
 export const DAY = 86_400;
 
-/** Seed credentials (fixtures/reference-seed.json). */
-export const seed = {
-  usCc: { id: 'us-cc-client', secret: 'us-cc-secret.sandbox~0001' },
-  usReporting: { id: 'us-reporting-client', secret: 'us-reporting-secret.sandbox~0002' },
-  usUnregistered: { id: 'us-unregistered-client', secret: 'us-unregistered-secret.sandbox~0003' },
-  usPw: { id: 'us-pw-client', secret: 'us-pw-secret.sandbox~0004' },
-  usPw2: { id: 'us-pw-client-2', secret: 'us-pw-secret-2.sandbox~0005' },
-  usCcOnly: { id: 'us-cc-only-client', secret: 'us-cc-only-secret.sandbox~0006' },
-  eu: { id: 'eu-cc-client', secret: 'eu-cc-secret.sandbox~0008' },
-  usProd: { id: 'us-prod-client', secret: 'us-prod-secret.production~0009' },
-  usInactive: { id: 'us-inactive-client', secret: 'us-inactive-secret.sandbox~0011' },
-  alice: { username: 'acme\\alice', password: 'Alice-pass-2024!' },
-  bobExpired: { username: 'acme\\bob-expired', password: 'Bob-pass-2024!' },
-  carol: { username: 'acme\\carol', password: 'Carol-pass-2024!' },
-  dave: { username: 'acme\\dave', password: 'Dave-pass-2024!' },
-  erin: { username: 'acme\\erin', password: 'p+a&s=s%w rd é' },
-  gina: { username: 'acme\\gina-inactive', password: 'Gina-pass-2024!' },
-  olivia: { username: 'acme\\olivia-admin', password: 'Olivia-admin-2024!' },
-  paul: { username: 'acme\\paul-portal', password: 'Paul-pass-2024!' },
-  ivy: { username: 'acme\\ivy-portal-lockable', password: 'Ivy-pass-2024!' },
-} as const;
+/** Seed credentials, read from the bundled seed (demo-credentials.ts). */
+export { seed } from './demo-credentials.ts';
 
 export interface TestServices extends Services {
   manual: ManualClock;

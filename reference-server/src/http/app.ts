@@ -3,7 +3,7 @@
 // its own encapsulated plugin, then the portal (/portal/…); the gateway then owns every other path.
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
-import type { HttpTimeouts } from '../config.ts';
+import { serveDefaults, type HttpTimeouts } from '../config.ts';
 import type { RateLimitSettings } from '../gateway/gateway-deps.ts';
 import { gatewayClientError, gatewayClientErrorWith, gatewayFrameworkError, registerGateway } from '../gateway/gateway-plugin.ts';
 import { portalRoutes } from '../portal/portal-routes.ts';
@@ -32,8 +32,9 @@ export interface AppDeps {
 }
 
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
-export const DEFAULT_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 30_000 };
-export const DEFAULT_MAX_HEADER_SIZE = 16 * 1024;
+/** The serve options' defaults (config.ts), for an app built without them (tests). */
+export const DEFAULT_TIMEOUTS: HttpTimeouts = { headersMs: serveDefaults['headers-timeout'] * 1000, requestMs: serveDefaults['request-timeout'] * 1000 };
+export const DEFAULT_MAX_HEADER_SIZE: number = serveDefaults['max-header-size'];
 
 /**
  * Node's server options against slow and oversized messages. A request whose header block has not

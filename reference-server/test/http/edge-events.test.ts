@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { createCertificatePems } from '../../src/crypto/tls.ts';
 import { HSTS_VALUE } from '../../src/http/app.ts';
 import { DEFAULT_LINGER_BYTES } from '../../src/http/edge-events.ts';
-import { testApp, type TestApp } from '../helpers.ts';
+import { cc, seed, testApp, type TestApp } from '../helpers.ts';
 
 const US_TOKEN = '/api/v1/auth/oauth2/token';
 const EU_TOKEN = '/oauth2/default/v1/token';
@@ -115,7 +115,7 @@ void describe('what Node and Fastify would answer on their own (plain HTTP, loop
 
   void test('a client that half-closes after its request still gets the answer (also when the answer takes a while)', async () => {
     const form = 'grant_type=client_credentials&client_id=ghost&client_secret=x';
-    const { access_token: token } = JSON.parse((await t.token({ grant_type: 'client_credentials', client_id: 'us-cc-client', client_secret: 'us-cc-secret.sandbox~0001' })).body) as { access_token: string };
+    const { access_token: token } = JSON.parse((await t.token(cc(seed.usCc))).body) as { access_token: string };
     for (const request of [
       // A token request (a scrypt verification: the answer comes well after the client's FIN).
       `POST ${US_TOKEN} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${form.length}\r\nConnection: close\r\n\r\n${form}`,

@@ -49,6 +49,35 @@ void describe('portal: transport, headers, cookies', () => {
     assert.match(String(css.headers['content-type']), /^text\/css/);
   });
 
+  void test('every route group answers with the portal\'s headers and error pages; none of them leaks to the token endpoint or the gateway', async () => {
+    const browser = new PortalClient(t);
+    assert.equal((await browser.signIn(seed.olivia)).statusCode, 303);
+    const answers = {
+      entry: await browser.get('/portal/portal.css'),
+      'sign-in': await browser.get('/portal/sign-in'),
+      account: await browser.get('/portal/password'),
+      'sandbox clients': await browser.get('/portal/clients'),
+      'not found': await browser.get('/portal/nothing-here'),
+      'form too large': await browser.post('/portal/clients', { name: 'x'.repeat(20_000) }),
+    };
+    for (const [group, r] of Object.entries(answers)) {
+      assert.match(String(r.headers['content-security-policy']), /default-src 'none'/, group);
+      assert.equal(r.headers['x-frame-options'], 'DENY', group);
+      assert.ok(r.statusCode < 500, `${group}: ${r.statusCode}`);
+    }
+    assert.equal(answers.account.statusCode, 200);
+    assert.equal(answers['sandbox clients'].statusCode, 200);
+    assert.equal(answers['form too large'].statusCode, 413, 'the portal\'s error page, inherited by its route groups');
+    const token = await t.token(cc(seed.usCc));
+    assert.equal(token.statusCode, 200, 'the token endpoint still parses its own forms');
+    const gateway = await people(String(json(token).access_token));
+    assert.equal(gateway.statusCode, 200);
+    for (const r of [token, gateway]) {
+      assert.equal(r.headers['content-security-policy'], undefined, 'the portal\'s headers stay in the portal');
+      assert.equal(r.headers['x-frame-options'], undefined);
+    }
+  });
+
   void test('over plain HTTP the portal is closed: an explanation, no cookie', async () => {
     const plain = await testApp();
     try {

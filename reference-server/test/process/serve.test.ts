@@ -9,6 +9,7 @@ import { connect } from 'node:net';
 import { createInterface } from 'node:readline';
 import { after, before, describe, test } from 'node:test';
 import { Agent, request } from 'undici';
+import { clientFields, seed } from '../demo-credentials.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const bin = join(root, 'bin', 'token-conformance.js');
@@ -44,7 +45,7 @@ void describe('token-conformance serve (process)', { concurrency: true }, () => 
         method: 'POST',
         dispatcher,
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'us-cc-client', client_secret: 'us-cc-secret.sandbox~0001' }).toString(),
+        body: new URLSearchParams({ grant_type: 'client_credentials', ...clientFields(seed.usCc) }).toString(),
       });
       const body = (await response.body.json()) as Record<string, unknown>;
       assert.equal(response.statusCode, 200);

@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, afterEach, before, describe, test } from 'node:test';
 import type { Agent } from 'undici';
+import { clientFields, seed } from '../demo-credentials.ts';
 import { rawExchange, type RawAnswer } from './support/raw-socket.ts';
 import { agent, form, seededStoreFile, send, startServer, US_TOKEN, type Answer, type ServerProcess } from './support/server-process.ts';
 
@@ -33,7 +34,7 @@ const DEFAULT_HEADERS_TIMEOUT_S = 10;
 const DEFAULT_REQUEST_TIMEOUT_S = 30;
 /** The slow-client tests' wait for the cut: a safety net, half the default headers timeout. */
 const CUT_NET_MS = (DEFAULT_HEADERS_TIMEOUT_S * 1000) / 2;
-const cc = { grant_type: 'client_credentials', client_id: 'us-cc-client', client_secret: 'us-cc-secret.sandbox~0001' };
+const cc = { grant_type: 'client_credentials', ...clientFields(seed.usCc) };
 const TOKEN_ERRORS = new Set(['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope']);
 
 /** Stack frames, file paths, exception names, framework or parser codes: none may reach a client. */

@@ -5,9 +5,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Agent } from 'undici';
+import { clientFields, seed } from '../demo-credentials.ts';
 import { agent, form, seededStoreFile, send, startServer, US_TOKEN, type Answer, type ServerProcess } from './support/server-process.ts';
 
-const client = { client_id: 'us-pw-client', client_secret: 'us-pw-secret.sandbox~0004' };
+const client = clientFields(seed.usPw);
 const PARALLEL = 100;
 
 void describe('100 parallel refreshes of one refresh token', () => {
@@ -43,7 +44,7 @@ void describe('100 parallel refreshes of one refresh token', () => {
   }
 
   void test('one process: exactly one 200, 99 invalid_grant', async () => {
-    const rt = await passwordGrant(a, 'acme\\dave', 'Dave-pass-2024!');
+    const rt = await passwordGrant(a, seed.dave.username, seed.dave.password);
     const answers = await Promise.all(Array.from({ length: PARALLEL }, () =>
       send(http, `${a.baseUrl}${US_TOKEN}`, form({ grant_type: 'refresh_token', ...client, refresh_token: rt }))));
     const winner = assertExactlyOne(answers);
@@ -53,7 +54,7 @@ void describe('100 parallel refreshes of one refresh token', () => {
   void test('two processes sharing one data file: exactly one 200 across both', async () => {
     // Warm the secret cache of B (A's is warm from the grant) so that the race is the refresh itself.
     assert.equal((await send(http, `${b.baseUrl}${US_TOKEN}`, form({ grant_type: 'client_credentials', ...client }))).status, 200);
-    const rt = await passwordGrant(a, 'acme\\alice', 'Alice-pass-2024!');
+    const rt = await passwordGrant(a, seed.alice.username, seed.alice.password);
     const answers = await Promise.all(Array.from({ length: PARALLEL }, (_, i) =>
       send(http, `${(i % 2 === 0 ? a : b).baseUrl}${US_TOKEN}`, form({ grant_type: 'refresh_token', ...client, refresh_token: rt }))));
     const winner = assertExactlyOne(answers);
@@ -64,7 +65,7 @@ void describe('100 parallel refreshes of one refresh token', () => {
   });
 
   void test('brute force: failures spread over both processes lock a user and a client on both (429, Retry-After)', async () => {
-    const user = { username: 'acme\\hank-lockable', password: 'Hank-pass-2024!' };
+    const user = seed.hank;
     for (let i = 0; i < 4; i += 1) {
       const r = await send(http, `${(i % 2 === 0 ? a : b).baseUrl}${US_TOKEN}`, form({ grant_type: 'password', ...client, username: user.username, password: `wrong-${i}` }));
       assert.equal(r.status, 400, r.body);
@@ -81,11 +82,11 @@ void describe('100 parallel refreshes of one refresh token', () => {
       assert.equal(r.status, 400, r.body);
     }
     for (const server of [a, b]) {
-      const r = await send(http, `${server.baseUrl}${US_TOKEN}`, form({ ...cc, client_secret: 'us-cc-only-secret.sandbox~0006' }));
+      const r = await send(http, `${server.baseUrl}${US_TOKEN}`, form({ ...cc, client_secret: seed.usCcOnly.secret }));
       assert.equal(r.status, 429);
       assert.deepEqual(r.json, { error: 'invalid_client', error_description: 'Too many failed attempts; try again later.' });
     }
-    const other = await send(http, `${a.baseUrl}${US_TOKEN}`, form({ grant_type: 'client_credentials', client_id: 'us-cc-client', client_secret: 'us-cc-secret.sandbox~0001' }));
+    const other = await send(http, `${a.baseUrl}${US_TOKEN}`, form({ grant_type: 'client_credentials', ...clientFields(seed.usCc) }));
     assert.equal(other.status, 200, 'another client is not affected');
   });
 });

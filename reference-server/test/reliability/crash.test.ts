@@ -11,10 +11,11 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { describe, test } from 'node:test';
+import { clientFields, seed } from '../demo-credentials.ts';
 import { agent, form, seededStoreFile, send, startServer, US_TOKEN } from './support/server-process.ts';
 
-const client = { client_id: 'us-pw-client', client_secret: 'us-pw-secret.sandbox~0004' };
-const users = [['acme\\alice', 'Alice-pass-2024!'], ['acme\\carol', 'Carol-pass-2024!'], ['acme\\dave', 'Dave-pass-2024!'], ['acme\\erin', 'p+a&s=s%w rd é']] as const;
+const client = clientFields(seed.usPw);
+const users = [seed.alice, seed.carol, seed.dave, seed.erin].map((u) => [u.username, u.password] as const);
 const WORKERS = 8;
 /**
  * The kill comes when the load has produced these events, not after a stretch of wall-clock time
@@ -139,7 +140,7 @@ void describe('SIGKILL under load, restart on the same data', () => {
         assert.equal(r.json?.error, 'invalid_grant');
       }
       // The registrations work: a client_credentials token and a call the registration authorizes.
-      const cc = await send(http, `${server.baseUrl}${US_TOKEN}`, form({ grant_type: 'client_credentials', client_id: 'us-cc-client', client_secret: 'us-cc-secret.sandbox~0001' }));
+      const cc = await send(http, `${server.baseUrl}${US_TOKEN}`, form({ grant_type: 'client_credentials', ...clientFields(seed.usCc) }));
       assert.equal(cc.status, 200, cc.body);
       const people = await send(http, `${server.baseUrl}/v1/people/er/E-1001`, { headers: { authorization: `Bearer ${String(cc.json?.access_token)}`, accept: 'application/json' } });
       assert.equal(people.status, 200, people.body);

@@ -24,14 +24,12 @@ import { describe, mock, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { ScryptSecretHasher, testScryptCost } from '../../src/crypto/scrypt-hasher.ts';
 import { Agent, request } from 'undici';
+import { bundledSeed } from '../demo-credentials.ts';
 import { startPortalServer } from '../portal/e2e/portal-server.ts';
 import { agent, form, send, startServer, US_TOKEN } from './support/server-process.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
-const seed = JSON.parse(readFileSync(join(root, 'fixtures', 'reference-seed.json'), 'utf8')) as {
-  clients: { clientId: string; clientSecret: string }[];
-  users: { username: string; password: string }[];
-};
+const seed = bundledSeed;
 const seedSecrets = [...seed.clients.map((c) => c.clientSecret), ...seed.users.map((u) => u.password)];
 const secretOf = (id: string) => seed.clients.find((c) => c.clientId === id)!.clientSecret;
 const passwordOf = (name: string) => seed.users.find((u) => u.username === name)!.password;

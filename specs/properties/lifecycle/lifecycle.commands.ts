@@ -9,8 +9,8 @@ import { CallApiCommand } from './call-api.command.ts';
 import { DAY, HOUR, type LifecycleModel, type RealSystem } from './lifecycle.model.ts';
 import { ObtainClientCredentialsCommand } from './obtain-client-credentials.command.ts';
 import { ObtainPasswordCommand } from './obtain-password.command.ts';
-import { RefreshCommand } from './refresh.command.ts';
-import { ReuseRefreshCommand } from './reuse-refresh.command.ts';
+import { RefreshTokenCommand } from './refresh.command.ts';
+import { ReuseRefreshTokenCommand } from './reuse-refresh.command.ts';
 
 type Cmd = fc.Arbitrary<fc.AsyncCommand<LifecycleModel, RealSystem>>;
 
@@ -28,8 +28,8 @@ export function lifecycleCommands(withClock: boolean): Cmd[] {
   const cmds: Cmd[] = [
     fc.constant(new ObtainClientCredentialsCommand()),
     fc.constant(new ObtainPasswordCommand()),
-    fc.nat(7).map((i) => new RefreshCommand(i)),
-    fc.nat(7).map((i) => new ReuseRefreshCommand(i)),
+    fc.nat(7).map((i) => new RefreshTokenCommand(i)),
+    fc.nat(7).map((i) => new ReuseRefreshTokenCommand(i)),
     fc.nat(15).map((i) => new CallApiCommand(i)),
   ];
   if (withClock) {

@@ -6,7 +6,7 @@ import type fc from 'fast-check';
 import { tokenErrorResult, tokenIssuedResult } from '../../../fixtures/matchers.ts';
 import { disagree, lifetimeOf, type LifecycleModel, type Prediction, type RealSystem, type RefreshTokenModel } from './lifecycle.model.ts';
 
-export class RefreshCommand implements fc.AsyncCommand<LifecycleModel, RealSystem> {
+export class RefreshTokenCommand implements fc.AsyncCommand<LifecycleModel, RealSystem> {
   constructor(readonly pick: number) {}
 
   private candidates(m: LifecycleModel): RefreshTokenModel[] {
@@ -51,6 +51,6 @@ export class RefreshCommand implements fc.AsyncCommand<LifecycleModel, RealSyste
   }
 
   toString(): string {
-    return `refresh(${this.pick})`;
+    return `refresh-token(${this.pick})`;
   }
 }

@@ -6,7 +6,7 @@ import type fc from 'fast-check';
 import { tokenErrorResult } from '../../../fixtures/matchers.ts';
 import { disagree, type LifecycleModel, type RealSystem, type RefreshTokenModel } from './lifecycle.model.ts';
 
-export class ReuseRefreshCommand implements fc.AsyncCommand<LifecycleModel, RealSystem> {
+export class ReuseRefreshTokenCommand implements fc.AsyncCommand<LifecycleModel, RealSystem> {
   constructor(readonly pick: number) {}
 
   private candidates(m: LifecycleModel): RefreshTokenModel[] {
@@ -30,6 +30,6 @@ export class ReuseRefreshCommand implements fc.AsyncCommand<LifecycleModel, Real
   }
 
   toString(): string {
-    return `reuse-refresh(${this.pick})`;
+    return `reuse-refresh-token(${this.pick})`;
   }
 }

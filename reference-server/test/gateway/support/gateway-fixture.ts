@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { GatewayDeps, RateLimitSettings } from '../../../src/gateway/gateway-deps.ts';
 import { gatewayClientError, gatewayFrameworkError, registerGateway } from '../../../src/gateway/gateway-plugin.ts';
 import type { RegisteredGateway } from '../../../src/gateway/gateway-plugin.ts';
-import { gatewayRequestSerializer } from '../../../src/gateway/log-redaction.ts';
+import { createLogger } from '../../../src/http/logging.ts';
 import { FakeClock } from './fake-clock.ts';
 import { seededStore } from './in-memory-store.ts';
 import type { InMemoryGatewayStore } from './in-memory-store.ts';
@@ -42,11 +42,12 @@ export async function createGatewayFixture(overrides: Partial<Omit<GatewayDeps, 
     },
   });
   const app = Fastify({
-    logger: { level: 'info', stream, serializers: { req: gatewayRequestSerializer } },
+    // The server's own logger (src/http/logging.ts): its serializers and redaction, into `logs`.
+    loggerInstance: createLogger({ level: 'info', destination: stream }),
     frameworkErrors: gatewayFrameworkError,
     clientErrorHandler: gatewayClientError,
     http: { requireHostHeader: false },
-  });
+  }) as unknown as FastifyInstance; // a pino Logger instance: typed as the base logger, as in src/http/app.ts
   const gateway = await registerGateway(app, {
     store,
     clock,

@@ -8,17 +8,18 @@
 // certificate through undici's `ca`.
 import { AxeBuilder } from '@axe-core/playwright';
 import { test as base, expect, type Page, type TestInfo } from '@playwright/test';
+import { seed } from '../../demo-credentials.ts';
 import { startPortalServer, type PortalServer } from './portal-server.ts';
 
 export const DAY_SECONDS = 86_400;
 
-/** Demo credentials of fixtures/reference-seed.json (public). */
+/** The seed's users and client (fixtures/reference-seed.json) by their role in the portal's tests. */
 export const demo = {
-  admin: { username: 'acme\\olivia-admin', password: 'Olivia-admin-2024!' },
-  user: { username: 'acme\\alice', password: 'Alice-pass-2024!' },
-  expiring: { username: 'acme\\paul-portal', password: 'Paul-pass-2024!' },
-  lockable: { username: 'acme\\ivy-portal-lockable', password: 'Ivy-pass-2024!' },
-  passwordClient: { id: 'us-pw-client', secret: 'us-pw-secret.sandbox~0004' },
+  admin: seed.olivia,
+  user: seed.alice,
+  expiring: seed.paul,
+  lockable: seed.ivy,
+  passwordClient: seed.usPw,
 } as const;
 
 export interface PortalFixtures {
