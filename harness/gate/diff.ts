@@ -95,14 +95,13 @@ export function renderDiff(d: ReportDiff): string {
   section('Newly blocked (not verified)', d.newlyBlocked.map(change));
   section('Fixed', d.fixed.map(change));
   // Each settlement: the verdict it gave, and when its obligation was recorded and settled.
-  section('Settled (PENDING before, an obligation settled by the new run)', d.settled.flatMap((c) => [
+  section('Settled (PENDING before, an obligation settled by the new run)', d.settled.map((c) => [
     `${c.id.padEnd(16)} PENDING → ${c.to}${c.due ? ` (was due ${c.due})` : ''}`,
     ...c.settled.map((st) => `${' '.repeat(18)}${st.outcome}: obligation ${st.obligation} recorded in run ${st.recordedRun} at ${st.recordedAt}, settled at ${st.settledAt}${st.reason ? ` — ${st.reason.split('\n')[0]!.slice(0, 160)}` : ''}`),
-  ]));
+  ].join('\n')));
   section('Newly pending (an obligation recorded; a later run settles it)', d.newlyPending.map((c) => `${c.id.padEnd(16)} ${c.from} → PENDING${c.due ? `, due ${c.due}` : ''}`));
-  const settledIds = new Set(d.settled.map((c) => c.id));
-  const listed = new Set([...d.newlyFailing, ...d.newlyWarning, ...d.newlyBlocked, ...d.fixed, ...d.newlyPending, ...d.changed.filter((c) => settledIds.has(c.id))]);
-  section('Other verdict changes', d.changed.filter((c) => !listed.has(c)).map(change));
+  const listed = new Set([...d.newlyFailing, ...d.newlyWarning, ...d.newlyBlocked, ...d.fixed, ...d.newlyPending, ...d.settled].map((c) => c.id));
+  section('Other verdict changes', d.changed.filter((c) => !listed.has(c.id)).map(change));
   section('Added requirements', d.added.map((a) => `${a.id.padEnd(16)} ${a.verdict}`));
   section('Removed requirements', d.removed.map((a) => `${a.id.padEnd(16)} (was ${a.verdict})`));
   lines.push('', `DIFF: ${d.newlyFailing.length} newly failing, ${d.newlyWarning.length} newly warning, ${d.newlyBlocked.length} newly blocked, ${d.fixed.length} fixed, ${d.settled.length} settled, ${d.newlyPending.length} newly pending, ${d.changed.length} changed, ${d.added.length} added, ${d.removed.length} removed, ${d.unchanged} unchanged (informative: \`token-conformance gate\` decides the build)`);
