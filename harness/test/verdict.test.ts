@@ -473,7 +473,7 @@ void describe('PENDING: obligations recorded for a later run, and their settleme
     void test('a PENDING check (passed in Playwright) is skipped in JUnit with a message naming the due time', () => {
       const message = junitSkipMessage(outcome({ pending: [pending('ob-2')] }));
       assert.equal(message, `PENDING: due ${due}: the access token is refused with 401 once expires_in + skew has passed`);
-      const out = junitWithSkipped(xml, new Map([[junitKey('lifecycle/a.spec.ts', 'expiry'), message!]]));
+      const out = junitWithSkipped(xml, new Map([[junitKey('lifecycle/a.spec.ts', 'expiry'), message]]));
       assert.match(out, /<testcase name="expiry"[^>]*>\n<skipped message="PENDING: due 2026-11-24T03:00:00.000Z: [^"]*">/);
       assert.match(out, /<testsuites [^>]*failures="0" skipped="1"/);
       assert.match(junitSkipMessage(outcome({ settled: [settled('VOID')] })) ?? '', /^SKIP: not settled: the password changed/);
