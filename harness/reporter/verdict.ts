@@ -101,6 +101,11 @@ export function settlementDetail(s: Settlement): string {
   return `obligation ${s.obligation} recorded in run ${s.recordedRun} at ${s.recordedAt}, settled at ${s.settledAt}`;
 }
 
+/** `text` with the settlement's detail after it, unless it says when it was settled already (the settling fixture's reasons do). */
+export function withSettlementDetail(text: string, s: Settlement): string {
+  return text.includes(`settled at ${s.settledAt}`) ? text : `${text} (${settlementDetail(s)})`;
+}
+
 /** The earliest of ISO times (compared as instants). */
 export function earliest(times: readonly string[]): string | undefined {
   return [...times].sort((a, b) => Date.parse(a) - Date.parse(b))[0];
@@ -115,7 +120,7 @@ export function earliestDue(report: Pick<ConformanceReport, 'requirements'>): st
 function pendingJudgement(pending: PendingObligation[], voided: Settlement[] = []): CheckJudgement {
   const first = [...pending].sort((a, b) => Date.parse(a.due) - Date.parse(b.due))[0]!;
   const more = pending.length > 1 ? ` (+${pending.length - 1} more obligation${pending.length > 2 ? 's' : ''})` : '';
-  const voidNote = voided.map((v) => `; ${settlementDetail(v)}: void — ${v.reason ?? 'no reason'}`).join('');
+  const voidNote = voided.map((v) => `; not settled: ${withSettlementDetail(v.reason ?? 'void', v)}`).join('');
   return { verdict: 'PENDING', due: first.due, reason: `due ${first.due}: ${first.what}${more}${voidNote}` };
 }
 
@@ -130,15 +135,15 @@ function obligationJudgement(outcome: CheckOutcome, broken: (reason: string) => 
   const settled = outcome.settled ?? [];
   const pending = outcome.pending ?? [];
   const failedSettlements = settled.filter((s) => s.outcome === 'FAIL');
-  if (failedSettlements.length > 0) return broken(failedSettlements.map((s) => `${s.reason ?? 'the obligation did not hold'} (${settlementDetail(s)})`).join('; '));
+  if (failedSettlements.length > 0) return broken(failedSettlements.map((s) => withSettlementDetail(s.reason ?? 'the obligation did not hold', s)).join('; '));
   const passed = settled.filter((s) => s.outcome === 'PASS');
   if (passed.length > 0) {
     const next = pending.length > 0 ? `; next obligation due ${earliest(pending.map((p) => p.due))}` : '';
-    return { verdict: 'PASS', reason: `settled: ${passed.map(settlementDetail).join('; ')}${next}` };
+    return { verdict: 'PASS', reason: `settled: ${passed.map((s) => (s.reason ? withSettlementDetail(s.reason, s) : settlementDetail(s))).join('; ')}${next}` };
   }
   const voided = settled.filter((s) => s.outcome === 'VOID');
   if (pending.length > 0) return pendingJudgement(pending, voided);
-  if (voided.length > 0) return { verdict: 'SKIP', reason: voided.map((v) => `not settled: ${v.reason ?? 'void'} (${settlementDetail(v)})`).join('; ') };
+  if (voided.length > 0) return { verdict: 'SKIP', reason: voided.map((v) => `not settled: ${withSettlementDetail(v.reason ?? 'void', v)}`).join('; ') };
   return undefined;
 }
 
@@ -164,8 +169,9 @@ export function checkVerdict(outcome: CheckOutcome, level: RequirementLevel, id?
   const malformed = outcome.malformed && outcome.malformed.length > 0
     ? { verdict: 'SKIP' as const, reason: `reporter error: ${outcome.malformed.map((m) => `unreadable '${m.type}' annotation (${m.problem})`).join('; ')} — not verified` }
     : undefined;
-  // A failure that settled an obligation says when it was recorded and settled.
-  const settledFail = (outcome.settled ?? []).filter((s) => s.outcome === 'FAIL').map((s) => ` (${settlementDetail(s)})`).join('');
+  // A failure that settled an obligation says when it was recorded and settled (once).
+  const failSettlements = (outcome.settled ?? []).filter((s) => s.outcome === 'FAIL');
+  const withFailDetail = (text: string) => failSettlements.reduce((t, s) => withSettlementDetail(t, s), text);
   switch (outcome.status) {
     case 'passed':
       return malformed ?? obligationJudgement(outcome, broken) ?? { verdict: 'PASS' };
@@ -174,10 +180,10 @@ export function checkVerdict(outcome: CheckOutcome, level: RequirementLevel, id?
     case 'interrupted': {
       if (outcome.broke && outcome.broke.length > 0) {
         const mine = outcome.broke.filter((b) => b.id === id);
-        return mine.length > 0 ? broken(`${mine.map((b) => b.message).join('; ')}${settledFail}`) : { verdict: 'PASS' };
+        return mine.length > 0 ? broken(withFailDetail(mine.map((b) => b.message).join('; '))) : { verdict: 'PASS' };
       }
       if (outcome.blocked) return blocked(outcome.blocked);
-      return broken(`${outcome.error ?? (outcome.status === 'timedOut' ? 'timed out' : outcome.status)}${settledFail}`);
+      return broken(withFailDetail(outcome.error ?? (outcome.status === 'timedOut' ? 'timed out' : outcome.status)));
     }
     case 'skipped':
       if (outcome.notApplicableReason !== undefined) return { verdict: 'NOT_APPLICABLE', reason: outcome.notApplicableReason };

@@ -200,7 +200,7 @@ void describe('merge: PENDING and settlements across shards', () => {
   void test('a settlement in one shard and an obligation pending in the other: the settlement decides (PASS, or FAIL)', () => {
     const pass = merged('s', [settledOutcome('settle', 'ob-1', 'PASS')], [pendingOutcome('record', 'ob-2')]);
     assert.equal(pass.verdict, 'PASS');
-    assert.match(pass.reason ?? '', /recorded in run run-1 at 2026-11-22T02:00:00.000Z, settled at 2026-11-22T03:00:01.000Z; next obligation due 2026-11-22T04:00:00.000Z$/);
+    assert.match(pass.reason ?? '', /recorded in run run-1 at 2026-11-22T02:00:00.000Z, settled at 2026-11-22T03:00:01.000Z\); next obligation due 2026-11-22T04:00:00.000Z$/);
     const fail = merged('f', [pendingOutcome('record', 'ob-2')], [settledOutcome('settle', 'ob-1', 'FAIL')]);
     assert.equal(fail.verdict, 'FAIL');
     assert.equal(fail.settled?.[0]?.outcome, 'FAIL');

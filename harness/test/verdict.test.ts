@@ -327,8 +327,12 @@ void describe('PENDING: obligations recorded for a later run, and their settleme
 
     void test('settlements carry "recorded in run R at T, settled at T′"; a FAIL through broke annotations too; VOID says why', () => {
       const detail = 'obligation ob-1 recorded in run run-1 at 2026-11-24T01:00:00.000Z, settled at 2026-11-24T02:01:00.000Z';
-      assert.equal(checkVerdict(outcome({ settled: [settled('PASS')] }), 'MUST').reason, `settled: ${detail}`);
-      assert.equal(checkVerdict(outcome({ settled: [settled('PASS')], pending: [pending('ob-2')] }), 'MUST').reason, `settled: ${detail}; next obligation due ${due}`);
+      assert.equal(checkVerdict(outcome({ settled: [settled('PASS')] }), 'MUST').reason, `settled: refused with 401 (${detail})`);
+      assert.equal(checkVerdict(outcome({ settled: [settled('PASS')], pending: [pending('ob-2')] }), 'MUST').reason, `settled: refused with 401 (${detail}); next obligation due ${due}`);
+      // The settling fixture's reasons say when already: not twice.
+      const said = 'refused: holds; recorded in run run-1 at 2026-11-24T01:00:00.000Z, settled at 2026-11-24T02:01:00.000Z';
+      assert.equal(checkVerdict(outcome({ settled: [{ ...settled('PASS'), reason: said }] }), 'MUST').reason, `settled: ${said}`);
+      assert.equal(checkVerdict(outcome({ status: 'failed', requirementIds: ['A-1'], broke: [{ id: 'A-1', message: `accepted (obligation ${said})` }], settled: [settled('FAIL')] }), 'MUST', 'A-1').reason, `accepted (obligation ${said})`);
       const failed = outcome({ status: 'failed', requirementIds: ['STATE-AT-EXP-001'], error: 'e', broke: [{ id: 'STATE-AT-EXP-001', message: 'accepted with 200 an hour after expiry' }], settled: [settled('FAIL')] });
       assert.equal(checkVerdict(failed, 'MUST', 'STATE-AT-EXP-001').reason, `accepted with 200 an hour after expiry (${detail})`);
       assert.equal(checkVerdict(outcome({ status: 'failed', error: 'expected 401, got 200', settled: [settled('FAIL')] }), 'MUST').reason, `expected 401, got 200 (${detail})`);
@@ -399,7 +403,7 @@ void describe('PENDING: obligations recorded for a later run, and their settleme
       ], options);
       const byId = Object.fromEntries(report.requirements.map((r) => [r.id, r]));
       assert.equal(byId['STATE-AT-EXP-001']!.verdict, 'PASS');
-      assert.match(byId['STATE-AT-EXP-001']!.reason ?? '', /recorded in run run-1 at 2026-11-24T01:00:00.000Z, settled at 2026-11-24T02:01:00.000Z; next obligation due 2026-11-24T09:00:00.000Z$/);
+      assert.match(byId['STATE-AT-EXP-001']!.reason ?? '', /^settled: refused with 401 \(obligation ob-1 recorded in run run-1 at 2026-11-24T01:00:00.000Z, settled at 2026-11-24T02:01:00.000Z\); next obligation due 2026-11-24T09:00:00.000Z$/);
       assert.equal(byId['STATE-AT-EXP-001']!.settled?.[0]?.outcome, 'PASS');
       assert.equal(byId['STATE-RT-EXP-001']!.verdict, 'FAIL');
       assert.match(byId['STATE-RT-EXP-001']!.reason ?? '', /^refreshed after 7 days \(obligation ob-2 recorded in run run-1/);
