@@ -182,7 +182,7 @@ void describe('examples/github-actions/conformance.yml: the scheduled obligation
     assert.equal(restore.with?.path, '${{ env.STATE_DIR }}');
     assert.match(save.with?.key ?? '', /\$\{\{ github\.run_id \}\}/, 'a new cache key every run (entries are immutable)');
     assert.equal(restore.with?.key, save.with?.key);
-    assert.ok(save.with!.key!.startsWith(restore.with!['restore-keys']!), 'restore-keys finds the entries earlier runs saved');
+    assert.ok(save.with!.key!.startsWith(restore.with['restore-keys']!), 'restore-keys finds the entries earlier runs saved');
     assert.equal(save.if, '${{ !cancelled() }}', 'saved after a failed or refused run too');
     const order = (s: Step | undefined) => job.steps.indexOf(s!);
     const runStep = job.steps.find((s) => s.run?.includes('token-conformance run'));
