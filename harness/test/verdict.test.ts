@@ -8,7 +8,10 @@ import { combinedGrep } from '../commands/run.command.ts';
 import { conformanceReportJsonSchema } from '../profile/emit-schema.ts';
 import type { Verdict } from '../reporter/report.schema.ts';
 import { assumedInterpretation, buildReport, checkVerdict, countVerdicts, exitCodeFor, overallVerdict, parseBroke, requirementVerdict, setupFailure, type CheckOutcome } from '../reporter/verdict.ts';
-import { isBlockedCheck, junitSkipMessage, obligationAnnotations, verdictShaping } from '../reporter/conformance.reporter.ts';
+import type { TestCase } from '@playwright/test/reporter';
+import { join } from 'node:path';
+import { repoRoot } from '../catalogue/catalogue.ts';
+import { checkOutcome, isBlockedCheck, junitSkipMessage, obligationAnnotations, verdictShaping } from '../reporter/conformance.reporter.ts';
 import { junitKey, junitWithBlocked, junitWithSkipped } from '../reporter/junit-verdicts.ts';
 import { renderSummary } from '../reporter/terminal-summary.ts';
 import { renderTraceability } from '../reporter/traceability-html.ts';
@@ -458,6 +461,24 @@ void describe('PENDING: obligations recorded for a later run, and their settleme
       assert.equal(r.malformed[3]!.type, 'settled');
       assert.match(r.malformed[3]!.problem, /^outcome: /);
     });
+    void test('checkOutcome carries them from a Playwright result (annotations pushed during the test)', () => {
+      const fake = (annotations: { type: string; description?: string }[], status: 'passed' | 'skipped' = 'passed') => ({
+        annotations: [{ type: 'requirement', description: 'STATE-AT-EXP-001' }],
+        results: [{ status, duration: 5, errors: [], annotations, attachments: [], retry: 0 }],
+        location: { file: join(repoRoot, 'specs', 'lifecycle', 'access-token.spec.ts') },
+        parent: { project: () => ({ name: 'time-travel' }) },
+        titlePath: () => ['', 'time-travel', 'specs/lifecycle/access-token.spec.ts', 'expiry'],
+      }) as unknown as TestCase;
+      const recorded = checkOutcome(fake([{ type: 'pending', description: JSON.stringify(pending('ob-2')) }]), redactor);
+      assert.deepEqual(recorded.pending, [pending('ob-2')]);
+      assert.equal(checkVerdict(recorded, 'MUST', 'STATE-AT-EXP-001').verdict, 'PENDING');
+      const broken = checkOutcome(fake([{ type: 'settled', description: '{"obligation":"ob-1"}' }]), redactor);
+      assert.equal(broken.settled, undefined);
+      assert.match(broken.malformed?.[0]?.problem ?? '', /recordedRun/);
+      assert.equal(checkVerdict(broken, 'MUST', 'STATE-AT-EXP-001').verdict, 'SKIP', 'not taken as verified');
+      assert.equal(checkOutcome(fake([]), redactor).pending, undefined);
+    });
+
     void test('free text is redacted as a value', () => {
       const withSecret = new Redactor();
       withSecret.add('s3cr3t-value-123456');
