@@ -216,7 +216,9 @@ export function obligationAnnotations(annotations: { type: string; description?:
   const settled: Settlement[] = [];
   const malformed: { type: string; problem: string }[] = [];
   const read = <T>(type: string, schema: { safeParse: (v: unknown) => { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, into: T[]) => {
-    for (const a of annotations.filter((x) => x.type === type)) {
+    // Playwright lists an annotation pushed during the test on the test and on its result: once each.
+    const distinct = [...new Map(annotations.filter((x) => x.type === type).map((x) => [x.description ?? '', x])).values()];
+    for (const a of distinct) {
       let raw: unknown;
       try {
         raw = JSON.parse(a.description ?? '');
@@ -231,7 +233,7 @@ export function obligationAnnotations(annotations: { type: string; description?:
   };
   read(verdictAnnotations.pending, pendingObligationSchema, pending);
   read(verdictAnnotations.settled, settlementSchema, settled);
-  // The same annotation pushed twice (a retried step) counts once.
+  // The same obligation announced twice (in other words) counts once.
   const unique = <T>(list: T[]) => [...new Map(list.map((x) => [JSON.stringify(x), x])).values()];
   return { pending: unique(pending), settled: unique(settled), malformed };
 }

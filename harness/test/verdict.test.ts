@@ -474,6 +474,9 @@ void describe('PENDING: obligations recorded for a later run, and their settleme
       assert.equal(checkVerdict(recorded, 'MUST', 'STATE-AT-EXP-001').verdict, 'PENDING');
       const broken = checkOutcome(fake([{ type: 'settled', description: '{"obligation":"ob-1"}' }]), redactor);
       assert.equal(broken.settled, undefined);
+      assert.equal(broken.malformed?.length, 1);
+      const twice = { ...fake([{ type: 'pending', description: '{"obligation":"x"}' }]), annotations: [{ type: 'requirement', description: 'STATE-AT-EXP-001' }, { type: 'pending', description: '{"obligation":"x"}' }] } as unknown as TestCase;
+      assert.equal(checkOutcome(twice, redactor).malformed?.length, 1, 'listed on the test and on its result (as Playwright does): reported once');
       assert.match(broken.malformed?.[0]?.problem ?? '', /recordedRun/);
       assert.equal(checkVerdict(broken, 'MUST', 'STATE-AT-EXP-001').verdict, 'SKIP', 'not taken as verified');
       assert.equal(checkOutcome(fake([]), redactor).pending, undefined);
