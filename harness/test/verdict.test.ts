@@ -444,6 +444,8 @@ void describe('PENDING: obligations recorded for a later run, and their settleme
         { type: 'settled', description: JSON.stringify(settled('PASS')) },
       ];
       assert.deepEqual(obligationAnnotations(annotations, redactor), { pending: [pending('ob-2')], settled: [settled('PASS')], malformed: [] });
+      const more = obligationAnnotations([{ type: 'pending', description: JSON.stringify({ ...pending('ob-2'), recordedRun: 'run-2' }) }], redactor);
+      assert.deepEqual(more, { pending: [pending('ob-2')], settled: [], malformed: [] }, 'a field the reporter does not know is dropped, not an error');
     });
     void test('a malformed one is kept as a reporter error with what is wrong, never dropped', () => {
       const r = obligationAnnotations([
