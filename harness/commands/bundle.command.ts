@@ -71,7 +71,7 @@ function bundleSync(args: string[], io: CommandIo = processIo, env: NodeJS.Proce
     const m = bundle.manifest;
     if (m.transcripts === 0) io.err('token-conformance bundle: no HTTP transcripts found under transcripts/ (run the suite with `token-conformance run` first)');
     if (!m.profileSha256) io.err('token-conformance bundle: no --profile given: the manifest carries no profile hash');
-    io.out(`BUNDLE written: ${v.out} — ${m.files.length} files (${m.transcripts} transcripts), suite ${m.suiteVersion}, target ${m.target}, verdict ${m.verdict}, ${m.waivers.length} waivers, signed by key ${m.publicKeySha256.slice(0, 16)}…`);
+    io.out(`BUNDLE written: ${v.out} — ${m.files.length} files (${m.transcripts} transcripts), suite ${m.suiteVersion}, target ${m.target}, verdict ${m.verdict}, ${m.waivers.length} waivers${m.settlements ? `, ${m.settlements.length} settlements (${m.settlements.filter((st) => st.transcript !== undefined).length} with transcripts)` : ''}, signed by key ${m.publicKeySha256.slice(0, 16)}…`);
     return 0;
   } catch (error) {
     if (error instanceof BundleError || error instanceof ReportError) return fail(error.message);

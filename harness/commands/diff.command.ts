@@ -11,8 +11,9 @@ const usage = `Usage: token-conformance diff OLD.json NEW.json [--json]
   --json   print the comparison as JSON
   --help
 
-Lists requirements newly failing (FAIL/UNCHECKED), newly warning, fixed (now PASS), every other
-verdict change, and requirements added or removed. Exit 0 (informative: \`gate\` decides the
+Lists requirements newly failing (FAIL/UNCHECKED), newly warning, newly blocked, fixed (now PASS),
+settled (PENDING before: the obligation's verdict, when it was recorded and settled), newly pending
+(with the due time), every other verdict change, and requirements added or removed. Exit 0 (informative: \`gate\` decides the
 build); 2 on bad arguments or an unreadable report.`;
 
 export function diffMain(args: string[], io: CommandIo = processIo): Promise<number> {

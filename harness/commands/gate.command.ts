@@ -14,9 +14,12 @@ const usage = `Usage: token-conformance gate REPORT.json [options]
   --strict                WARN blocks as well as FAIL
   --require-verified RULE coverage: must (every MUST and INTERPRETATION requirement) or selected
                           (every requirement the run selected) must be verified — PASS, or a
-                          FAIL/WARN (waived or not), or NOT_APPLICABLE; a SKIP or BLOCKED one
-                          fails the gate, listed by ID, and so does a run that verified nothing.
-                          Without it, SKIP and BLOCKED never block (a waiver never covers them)
+                          FAIL/WARN (waived or not), or NOT_APPLICABLE; a SKIP, BLOCKED or PENDING
+                          one fails the gate, listed by ID, and so does a run that verified nothing.
+                          Without it, SKIP, BLOCKED and PENDING never block (a waiver never covers them)
+  --allow-pending         with --require-verified: a PENDING requirement (an obligation recorded in
+                          the state file, settled by a later run) counts as verified; the scheduled
+                          run that settles it still FAILs if the obligation does not hold
   --break-glass "REASON"  exit 0 despite blocking failures; the overridden failures, the reason,
                           who (GITHUB_ACTOR, else USER) and when are recorded in the gate file
   --json                  print the decision as JSON on stdout (the one-line verdict goes to stderr)
@@ -34,6 +37,7 @@ export const gateOptions = {
   waivers: { type: 'string' },
   strict: { type: 'boolean', default: false },
   'require-verified': { type: 'string' },
+  'allow-pending': { type: 'boolean', default: false },
   'break-glass': { type: 'string' },
   json: { type: 'boolean', default: false },
   out: { type: 'string' },
@@ -75,6 +79,7 @@ function gateSync(args: string[], io: CommandIo = processIo, now: Date = new Dat
   if (v['break-glass'] !== undefined && !breakGlassReason) return fail('--break-glass needs a reason, e.g. --break-glass "hotfix for INC-42, approved by on-call"');
   const rule = v['require-verified'];
   if (rule !== undefined && !(coverageRules as readonly string[]).includes(rule)) return fail(`--require-verified must be ${coverageRules.join(' or ')} (got '${rule}')`);
+  if (v['allow-pending'] && rule === undefined) return fail('--allow-pending goes with --require-verified (without a coverage rule PENDING never blocks)');
   const reportFile = parsed.positionals[0]!;
   if (v['as-of'] !== undefined) {
     if (!/^\d{4}-\d{2}-\d{2}$/.test(v['as-of']) || Number.isNaN(Date.parse(`${v['as-of']}T12:00:00Z`))) return fail(`--as-of must be a day YYYY-MM-DD (got '${v['as-of']}')`);
@@ -93,6 +98,7 @@ function gateSync(args: string[], io: CommandIo = processIo, now: Date = new Dat
   const decision = decide(report, {
     strict: v.strict,
     ...(rule !== undefined ? { requireVerified: rule as CoverageRule } : {}),
+    allowPending: v['allow-pending'],
     reportFile,
     now,
     ...(breakGlassReason ? { breakGlass: { reason: breakGlassReason, actor: actorFromEnv(env) } } : {}),

@@ -106,6 +106,8 @@ export interface RunOptions {
   lastFailed?: boolean;
   maxFailures?: number;
   terminalReporter?: TerminalReporter;
+  /** The obligations' state file (overrides the profile's state.file). */
+  state?: string;
 }
 
 export type TerminalReporter = 'compact' | 'list' | 'dot';
@@ -134,6 +136,7 @@ export function parseRunArgs(args: string[]): RunOptions | 'help' {
         seed: { type: 'string' },
         'fresh-seed': { type: 'boolean', default: false },
         waivers: { type: 'string' },
+        state: { type: 'string' },
         passes: { type: 'string' },
         spec: { type: 'string', multiple: true },
         'skip-preflight': { type: 'boolean', default: false },
@@ -194,6 +197,7 @@ export function parseRunArgs(args: string[]): RunOptions | 'help' {
     ...(v.seed !== undefined ? { seed: v.seed } : {}),
     ...(v['fresh-seed'] ? { freshSeed: true } : {}),
     ...(v.waivers !== undefined ? { waivers: v.waivers } : {}),
+    ...(v.state !== undefined ? { state: v.state } : {}),
     ...(passes !== undefined ? { passes } : {}),
     ...(v.spec !== undefined && v.spec.length > 0 ? { specs: v.spec } : {}),
     ...(v['skip-preflight'] ? { skipPreflight: true } : {}),

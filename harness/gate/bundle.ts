@@ -16,8 +16,8 @@ import { join } from 'node:path';
 import { parseJsonc } from '../profile/jsonc.ts';
 import { loadProfile } from '../profile/load-profile.ts';
 import type { Redactor } from '../redaction/redact.ts';
-import { knownSecretsRedactor, transcriptsDir } from '../reporter/conformance.reporter.ts';
-import type { ConformanceReport } from '../reporter/report.schema.ts';
+import { knownSecretsRedactor, transcriptFileName, transcriptsDir } from '../reporter/conformance.reporter.ts';
+import type { ConformanceReport, Settlement } from '../reporter/report.schema.ts';
 import { readReport } from './gate.ts';
 
 export const bundleFormat = 'token-conformance-bundle';
@@ -39,9 +39,44 @@ export interface BundleManifest {
   profileSha256?: string;
   waivers: NonNullable<ConformanceReport['waivers']>['entries'];
   transcripts: number;
+  /**
+   * The obligations of earlier runs this run settled (issue 15): each with the check that settled
+   * it, its requirements, and the path (in `files`) of that check's transcript — the requests that
+   * settled it. Absent when the run settled none.
+   */
+  settlements?: BundledSettlement[];
   files: ManifestFile[];
   /** SHA-256 of the signing key's public key (SPKI DER), to tell keys apart. */
   publicKeySha256: string;
+}
+
+export interface BundledSettlement extends Settlement {
+  check: string;
+  project?: string;
+  requirements: string[];
+  /** The settling check's transcript in the bundle; absent when the check wrote none (it sent no request). */
+  transcript?: string;
+}
+
+/** Every settlement of the report, once per check and obligation, with the transcript that shows it when the bundle holds one. */
+export function settlementsOf(report: ConformanceReport, paths: readonly string[]): BundledSettlement[] {
+  const byKey = new Map<string, BundledSettlement>();
+  for (const r of report.requirements) {
+    for (const c of r.checks) {
+      for (const st of c.settled ?? []) {
+        const key = `${c.project ?? ''}|${c.title}|${st.obligation}`;
+        const known = byKey.get(key);
+        if (known) {
+          if (!known.requirements.includes(r.id)) known.requirements.push(r.id);
+          continue;
+        }
+        const transcript = `${transcriptsDir}/${transcriptFileName(c.project ?? 'default', c.title)}`;
+        const carried = paths.includes(transcript);
+        byKey.set(key, { ...st, check: c.title, ...(c.project ? { project: c.project } : {}), requirements: [r.id], ...(carried ? { transcript } : {}) });
+      }
+    }
+  }
+  return [...byKey.values()];
 }
 
 export interface Bundle {
@@ -179,6 +214,7 @@ export function createBundle(options: BundleOptions): Bundle {
     files[path] = text;
     manifestFiles.push({ path, sha256: sha256(text), bytes: Buffer.byteLength(text) });
   }
+  const settlements = settlementsOf(report, paths);
   const manifest: BundleManifest = {
     bundleVersion: 1,
     createdAt: (options.now ?? new Date()).toISOString(),
@@ -189,6 +225,7 @@ export function createBundle(options: BundleOptions): Bundle {
     ...(profileHash ? { profileSha256: profileHash } : {}),
     waivers: report.waivers?.entries ?? [],
     transcripts: manifestFiles.filter((f) => f.path.startsWith(`${transcriptsDir}/`)).length,
+    ...(settlements.length > 0 ? { settlements } : {}),
     files: manifestFiles,
     publicKeySha256: publicKeyFingerprint(options.key),
   };
@@ -224,5 +261,8 @@ export function verifyBundle(raw: unknown, key: KeyObject): VerifyResult {
     else if (sha256(content) !== f.sha256) problems.push(`${f.path}: SHA-256 does not match the manifest (the file was altered)`);
   }
   for (const path of Object.keys(b.files)) if (!listed.has(path)) problems.push(`${path}: in the bundle but not in the signed manifest`);
+  for (const st of Array.isArray(b.manifest.settlements) ? b.manifest.settlements : []) {
+    if (st.transcript !== undefined && !listed.has(st.transcript)) problems.push(`settlement of obligation ${st.obligation}: its transcript ${st.transcript} is not in the manifest`);
+  }
   return problems.length === 0 ? { ok: true, manifest: b.manifest } : { ok: false, problems };
 }

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { formatIssues } from '../profile/load-profile.ts';
 import { conformanceReportSchema, type ConformanceReport } from '../reporter/report.schema.ts';
+import { earliest } from '../reporter/verdict.ts';
 
 export class ReportError extends Error {
   override readonly name = 'ReportError';
@@ -25,6 +26,8 @@ export interface Blocker {
   id: string;
   verdict: string;
   reason?: string;
+  /** PENDING only: when a later run can settle it. */
+  due?: string;
 }
 
 export interface BreakGlass {
@@ -49,6 +52,10 @@ export interface GateDecision {
   blocking: Blocker[];
   /** BLOCKED requirements (not verified: a check could not reach what it verifies). They block only under --require-verified. */
   blocked: Blocker[];
+  /** PENDING requirements (an obligation recorded, settled by a later run), with their due times. */
+  pending: Blocker[];
+  /** --allow-pending: PENDING counts as verified under the coverage rule. */
+  allowPending: boolean;
   /** The coverage rule (--require-verified), when given, and the requirements it found not verified. */
   coverage?: { rule: CoverageRule; required: number; unverified: Blocker[] };
   /** WARNs that do not block (without --strict). */
@@ -73,28 +80,35 @@ export function actorFromEnv(env: NodeJS.ProcessEnv = process.env): string {
  *   must      every MUST and INTERPRETATION requirement of the report was verified;
  *   selected  every requirement the run selected (at least one of its checks ran) was verified.
  * Verified: PASS, or a FAIL/WARN (a finding; waived or blocking on its own). Not verified: SKIP,
- * BLOCKED, UNCHECKED — those fail the gate under the rule. NOT_APPLICABLE counts as verified (the
- * run established that the requirement does not apply). A rule that covers no requirement at all
- * (a selection that matched nothing) fails too: a run that verified nothing is not green.
+ * BLOCKED, PENDING, UNCHECKED — those fail the gate under the rule. NOT_APPLICABLE counts as verified
+ * (the run established that the requirement does not apply). A rule that covers no requirement at
+ * all (a selection that matched nothing) fails too: a run that verified nothing is not green.
+ * PENDING (an obligation a later run settles) counts as verified only with `allowPending`
+ * (--allow-pending): the user accepts the verdict arriving later, from the scheduled run — which
+ * still FAILs on its own if the obligation does not hold. A waiver never covers PENDING (like
+ * BLOCKED, there is no deviation to accept).
  */
 export const coverageRules = ['must', 'selected'] as const;
 export type CoverageRule = (typeof coverageRules)[number];
-const unverifiedVerdicts = new Set(['SKIP', 'BLOCKED', 'UNCHECKED']);
+const unverifiedVerdicts = new Set(['SKIP', 'BLOCKED', 'PENDING', 'UNCHECKED']);
 
-/** The requirements the rule covers, and those of them not verified. */
-export function coverage(report: ConformanceReport, rule: CoverageRule): { required: number; unverified: Blocker[] } {
+/** The requirements the rule covers, and those of them not verified (PENDING among them unless allowed). */
+export function coverage(report: ConformanceReport, rule: CoverageRule, allowPending = false): { required: number; unverified: Blocker[] } {
   const inRule = report.requirements.filter((r) => (rule === 'must' ? r.level === 'MUST' || r.level === 'INTERPRETATION' : r.checks.length > 0));
-  const unverified = inRule.filter((r) => unverifiedVerdicts.has(r.verdict)).map((r) => ({
+  const unverified = inRule.filter((r) => unverifiedVerdicts.has(r.verdict) && !(allowPending && r.verdict === 'PENDING')).map((r) => ({
     id: r.id, verdict: r.verdict,
-    reason: `not verified (${rule === 'must' ? 'a MUST' : 'selected'}): ${(r.reason ?? r.verdict).split('\n')[0]!.slice(0, 260)}`,
+    reason: `not verified (${rule === 'must' ? 'a MUST' : 'selected'}): ${r.verdict === 'PENDING' && r.due && !(r.reason ?? '').includes(r.due) ? `due ${r.due}: ` : ''}${(r.reason ?? r.verdict).split('\n')[0]!.slice(0, 260)}`,
+    ...(r.due ? { due: r.due } : {}),
   }));
   return { required: inRule.length, unverified };
 }
 
 export interface DecideOptions {
   strict: boolean;
-  /** The coverage rule (--require-verified); without it SKIP and BLOCKED never block. */
+  /** The coverage rule (--require-verified); without it SKIP, BLOCKED and PENDING never block. */
   requireVerified?: CoverageRule;
+  /** --allow-pending: under the coverage rule, PENDING counts as verified. */
+  allowPending?: boolean;
   reportFile: string;
   now?: Date;
   breakGlass?: { reason: string; actor: string };
@@ -104,7 +118,8 @@ export function decide(report: ConformanceReport, options: DecideOptions): GateD
   const now = options.now ?? new Date();
   const pick = (v: string) => report.requirements.filter((r) => r.verdict === v).map((r) => ({ id: r.id, verdict: r.verdict, ...(r.reason ? { reason: r.reason.split('\n')[0]!.slice(0, 300) } : {}) }));
   const warns = pick('WARN');
-  const cover = options.requireVerified ? { rule: options.requireVerified, ...coverage(report, options.requireVerified) } : undefined;
+  const allowPending = options.allowPending ?? false;
+  const cover = options.requireVerified ? { rule: options.requireVerified, ...coverage(report, options.requireVerified, allowPending) } : undefined;
   const blocking = [...pick('FAIL'), ...pick('UNCHECKED'), ...(options.strict ? warns : []), ...(cover?.unverified.filter((u) => u.verdict !== 'UNCHECKED') ?? [])];
   const suiteDefects = [
     ...report.unknownRequirementIds.map((id) => `a check cites unknown requirement ${id}`),
@@ -125,6 +140,8 @@ export function decide(report: ConformanceReport, options: DecideOptions): GateD
     suiteVersion: report.suiteVersion,
     blocking,
     blocked: pick('BLOCKED'),
+    pending: report.requirements.filter((r) => r.verdict === 'PENDING').map((r) => ({ id: r.id, verdict: r.verdict, ...(r.reason ? { reason: r.reason.split('\n')[0]!.slice(0, 300) } : {}), ...(r.due ? { due: r.due } : {}) })),
+    allowPending,
     ...(cover ? { coverage: cover } : {}),
     warnings: options.strict ? [] : warns,
     waived: report.requirements.filter((r) => r.verdict === 'WAIVED' && r.waiver).map((r) => ({ id: r.id, originalVerdict: r.waiver!.originalVerdict, owner: r.waiver!.owner, expires: r.waiver!.expires })),
@@ -147,11 +164,16 @@ export function gateLine(d: GateDecision, where: string): string {
     `${d.blocking.filter((b) => b.verdict === 'WARN').length + d.warnings.length} WARN${d.strict ? ' (strict)' : ''}`,
     `${d.waived.length} WAIVED`,
   ];
-  const unverified = d.blocking.filter((b) => b.verdict === 'SKIP' || b.verdict === 'BLOCKED');
+  const unverified = d.blocking.filter((b) => b.verdict === 'SKIP' || b.verdict === 'BLOCKED' || b.verdict === 'PENDING');
+  const soonest = earliest(d.pending.flatMap((p) => (p.due ? [p.due] : [])));
+  const due = soonest ? `, earliest due ${soonest}` : '';
   const extra = [
     d.coverage && d.coverage.required === 0 ? `--require-verified ${d.coverage.rule}: no requirement was verified (the selection matched nothing)` : '',
     d.coverage && unverified.length > 0 ? `--require-verified ${d.coverage.rule}: ${unverified.length} not verified: ${ids(unverified, 12)}` : '',
     !d.coverage && d.blocked.length > 0 ? `${d.blocked.length} BLOCKED (not verified; --require-verified makes them block): ${ids(d.blocked)}` : '',
+    d.pending.length > 0 && (!d.coverage || d.allowPending)
+      ? `${d.pending.length} PENDING (${d.allowPending ? 'allowed by --allow-pending' : 'not verified yet; --require-verified makes them block'}${due}): ${ids(d.pending)}`
+      : d.pending.length > 0 ? `${d.pending.length} of them PENDING${due} (--allow-pending accepts them)` : '',
     d.expiredWaivers.length > 0 ? `expired waivers: ${d.expiredWaivers.join(' ')}` : '',
     d.fixedWaivers.length > 0 ? `fixed (remove waiver): ${d.fixedWaivers.join(' ')}` : '',
   ].filter(Boolean);

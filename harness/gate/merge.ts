@@ -1,7 +1,11 @@
 // Merging the reports of a sharded run (`run --shard I/N` on N machines) into the one report a
 // single run would have written. Verdicts are recomputed per requirement from every shard's raw
 // check outcomes (checks.json) with the same buildReport a run uses — never concatenated — so a
-// requirement whose checks fell into two shards gets one verdict from all of them.
+// requirement whose checks fell into two shards gets one verdict from all of them. Obligations
+// (issue 15) merge the same way: PENDING like any verdict (the earliest due time); a settlement in
+// one shard and an obligation pending in another follow the requirement rule (a PASS settlement
+// outranks a new obligation, any FAIL wins), and an obligation settled in one shard is no longer
+// pending in any (verdict.ts withoutSettledPending).
 //
 // Refused, with a clear error: inputs of different suite versions, profiles (profileSha256),
 // targets or selections (level, grep, strict); an input that is not a shard; shards of different

@@ -5,10 +5,11 @@
 //     failing check's title contains that text (else the requirement keeps its verdict: `partial`);
 //   - past its `expires` day (UTC, inclusive) → the requirement keeps its FAIL/WARN (`expired`);
 //   - a waiver whose requirement passes → `fixed` (listed in `waivers.fixed`: remove it);
-//   - a waiver whose requirement was not verified (BLOCKED, SKIP, NOT_APPLICABLE, not in the run) → `not-verified`.
+//   - a waiver whose requirement was not verified (BLOCKED, PENDING, SKIP, NOT_APPLICABLE, not in the run) → `not-verified`.
 //     A waiver never covers BLOCKED: it accepts a known deviation of its requirement, and a blocked
 //     requirement was not verified at all (another requirement's violation, or a refused client,
 //     stopped its check) — the blocker FAILs through its own check, where a waiver can name it.
+//     Nor PENDING: not verified yet (`gate --allow-pending` accepts it instead).
 // The summary counts and the run's verdict are recomputed; a report judged without waivers is unchanged.
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -167,6 +168,6 @@ export function applyWaiversToRun(reportsDir: string, report: ConformanceReport,
   writeFileSync(join(reportsDir, 'traceability.html'), renderTraceability(waived));
   for (const line of waiverLines(waived)) out(line);
   const s = waived.summary;
-  out(`CONFORMANCE ${waived.verdict} after waivers: ${s.FAIL} FAIL, ${s.WARN} WARN, ${s.WAIVED ?? 0} WAIVED, ${s.UNCHECKED} UNCHECKED${s.BLOCKED ? `, ${s.BLOCKED} BLOCKED` : ''} of ${s.total} requirements`);
+  out(`CONFORMANCE ${waived.verdict} after waivers: ${s.FAIL} FAIL, ${s.WARN} WARN, ${s.WAIVED ?? 0} WAIVED, ${s.UNCHECKED} UNCHECKED${s.BLOCKED ? `, ${s.BLOCKED} BLOCKED` : ''}${s.PENDING ? `, ${s.PENDING} PENDING` : ''} of ${s.total} requirements`);
   return waived;
 }

@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { z } from 'zod';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { loadCatalogue, repoRoot } from '../catalogue/catalogue.ts';
 import { passGateEnvVar, PassGate, serialProject } from '../playwright/pass-gate.ts';
@@ -22,9 +23,9 @@ import { redactorFromEnv } from '../redaction/redact.ts';
 import { ownTextOf, verifyReports } from '../redaction/verify-reports.ts';
 import { renderSummary } from './terminal-summary.ts';
 import { renderTraceability } from './traceability-html.ts';
-import { junitKey, junitWithBlocked } from './junit-verdicts.ts';
-import { buildReport, exitCodeFor, parseBroke, reportedInterpretations, setupFailure, verdictAnnotations, type CheckOutcome, type CheckStatus, type Level } from './verdict.ts';
-import { propertyRunSchema, type ConformanceReport, type PropertyRun } from './report.schema.ts';
+import { junitKey, junitWithSkipped } from './junit-verdicts.ts';
+import { buildReport, checkVerdict, exitCodeFor, parseBroke, reportedInterpretations, setupFailure, verdictAnnotations, type CheckOutcome, type CheckStatus, type Level } from './verdict.ts';
+import { pendingObligationSchema, propertyRunSchema, settlementSchema, type ConformanceReport, type PendingObligation, type PropertyRun, type Settlement } from './report.schema.ts';
 import { regionParitySchema, type RegionParity } from '../parity/region-parity.schema.ts';
 
 /** Environment the `run` command sets for the reporter. */
@@ -52,6 +53,22 @@ const junitNameEnvVar = 'TOKEN_CONFORMANCE_JUNIT_NAME';
 export function isBlockedCheck(o: CheckOutcome): boolean {
   if (!o.blocked || o.status === 'passed' || o.notApplicableReason !== undefined || (o.broke && o.broke.length > 0)) return false;
   return !(o.blocked.by ?? []).some((id) => o.requirementIds.includes(id));
+}
+
+/**
+ * The message of a check that JUnit must show as skipped though Playwright did not fail-or-skip it
+ * that way: BLOCKED (with its blocker), PENDING (its earliest due time and what it checks), or not
+ * verified for an obligation reason (a VOID settlement, an unreadable annotation). Undefined: keep
+ * Playwright's own result.
+ */
+export function junitSkipMessage(o: CheckOutcome): string | undefined {
+  if (isBlockedCheck(o)) return `BLOCKED: ${o.blocked!.by ? `by ${o.blocked!.by.join(', ')}: ` : ''}${o.blocked!.reason}`;
+  if ((o.status !== 'passed' && o.status !== 'skipped') || o.notApplicableReason !== undefined || o.blocked) return undefined;
+  const obligationShaped = (o.pending?.length ?? 0) > 0 || (o.settled?.length ?? 0) > 0 || (o.malformed?.length ?? 0) > 0;
+  if (!obligationShaped) return undefined;
+  const j = checkVerdict(o, 'MUST');
+  if (j.verdict === 'PENDING' || j.verdict === 'SKIP') return `${j.verdict}: ${j.reason ?? ''}`;
+  return undefined;
 }
 
 /** The region-parity section `run` handed over, if valid. */
@@ -164,6 +181,7 @@ export function checkOutcome(test: TestCase, redactor: Redactor): CheckOutcome {
   const property = propertyRun(annotations, redactor);
   const requestsSent = annotations.filter((a) => a.type === verdictAnnotations.requests).reduce((n, a) => n + (Number(a.description) || 0), 0);
   const { blocked, broke } = verdictShaping(annotations, status, error, redactor, message);
+  const { pending, settled, malformed } = obligationAnnotations(annotations, redactor);
   // A `broke` annotation may name a requirement the check does not cite: it still FAILs (never lost).
   for (const b of broke ?? []) if (!ids.includes(b.id)) ids.push(b.id);
   const notRunReason = project === 'time-travel'
@@ -183,7 +201,43 @@ export function checkOutcome(test: TestCase, redactor: Redactor): CheckOutcome {
     ...(result ? { requests: requestsSent } : {}),
     ...(blocked ? { blocked } : {}),
     ...(broke ? { broke } : {}),
+    ...(pending.length > 0 ? { pending } : {}),
+    ...(settled.length > 0 ? { settled } : {}),
+    ...(malformed.length > 0 ? { malformed } : {}),
   };
+}
+
+/**
+ * A check's `pending` and `settled` annotations (JSON in the description, validated with zod). One
+ * that does not parse is kept as `malformed` — shown as a suite defect and never taken as verified —
+ * not dropped. Free text (what, reason) is redacted as a value after parsing.
+ */
+export function obligationAnnotations(annotations: { type: string; description?: string }[], redactor: Redactor): { pending: PendingObligation[]; settled: Settlement[]; malformed: { type: string; problem: string }[] } {
+  const pending: PendingObligation[] = [];
+  const settled: Settlement[] = [];
+  const malformed: { type: string; problem: string }[] = [];
+  const read = <T>(type: string, schema: { safeParse: (v: unknown) => { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, into: T[]) => {
+    // Playwright lists an annotation pushed during the test on the test and on its result: once each.
+    const distinct = [...new Map(annotations.filter((x) => x.type === type).map((x) => [x.description ?? '', x])).values()];
+    for (const a of distinct) {
+      let raw: unknown;
+      try {
+        raw = JSON.parse(a.description ?? '');
+      } catch (error) {
+        malformed.push({ type, problem: `not JSON: ${redactor.redact((error as Error).message).slice(0, 120)}` });
+        continue;
+      }
+      const parsed = schema.safeParse(raw);
+      if (parsed.success) into.push(redactor.redactValue(parsed.data));
+      else malformed.push({ type, problem: parsed.error.issues.slice(0, 3).map((i) => `${i.path.length > 0 ? i.path.map(String).join('.') : '(root)'}: ${i.message}`).join('; ') });
+    }
+  };
+  // A field this reporter does not know yet is dropped, not an error: the recorder may say more later.
+  read(verdictAnnotations.pending, z.object(pendingObligationSchema.shape), pending);
+  read(verdictAnnotations.settled, z.object(settlementSchema.shape), settled);
+  // The same obligation announced twice (in other words) counts once.
+  const unique = <T>(list: T[]) => [...new Map(list.map((x) => [JSON.stringify(x), x])).values()];
+  return { pending: unique(pending), settled: unique(settled), malformed };
 }
 
 /**
@@ -217,8 +271,8 @@ export default class ConformanceReporter implements Reporter {
   private gate: PassGate | undefined;
   private gateDir: string | undefined;
   private previousPass: { startedAt: Date; durationMs: number } | undefined;
-  /** JUnit testcases (junitKey) of BLOCKED checks → reason: rewritten as skipped in onExit, after the JUnit reporter wrote. */
-  private readonly junitBlocked = new Map<string, string>();
+  /** JUnit testcases (junitKey) of BLOCKED and PENDING checks → message: rewritten as skipped in onExit, after the JUnit reporter wrote. */
+  private readonly junitSkipped = new Map<string, string>();
 
   constructor(options: ConformanceReporterOptions = {}) {
     this.outputDir = resolve(options.outputDir ?? 'reports');
@@ -292,11 +346,11 @@ export default class ConformanceReporter implements Reporter {
     const tests = this.rootSuite?.allTests() ?? [];
     const current = tests.map((t) => checkOutcome(t, redactor));
     tests.forEach((t, i) => {
-      const o = current[i]!;
-      if (!isBlockedCheck(o)) return;
+      const message = junitSkipMessage(current[i]!);
+      if (message === undefined) return;
       let file: Suite | undefined = t.parent;
       while (file && file.type !== 'file') file = file.parent;
-      this.junitBlocked.set(junitKey(file?.title ?? '', t.titlePath().slice(3).join(' › ')), `${o.blocked!.by ? `by ${o.blocked!.by.join(', ')}: ` : ''}${o.blocked!.reason}`);
+      this.junitSkipped.set(junitKey(file?.title ?? '', t.titlePath().slice(3).join(' › ')), message);
     });
     const outcomes = this.mergePrevious(current);
     let target: ConformanceReport['target'] = { name: 'unknown', local: false, interpretations: {} };
@@ -333,6 +387,8 @@ export default class ConformanceReporter implements Reporter {
       target,
     });
     this.report = report;
+    // An unreadable obligation annotation is the suite's defect: said on stderr too, never dropped.
+    for (const m of report.malformedAnnotations ?? []) console.error(`conformance reporter: error: ${m.check}: unreadable '${m.type}' annotation (${m.problem}); the check is not taken as verified`);
     mkdirSync(this.outputDir, { recursive: true });
     // The outcomes were redacted field by field (checkOutcome): the files are written as they are.
     const write = (name: string, text: string) => writeFileSync(join(this.outputDir, name), text);
@@ -362,7 +418,7 @@ export default class ConformanceReporter implements Reporter {
   onExit(): Promise<void> {
     if (this.gateDir) rmSync(this.gateDir, { recursive: true, force: true });
     const junit = join(this.outputDir, process.env[junitNameEnvVar] ?? 'junit.xml');
-    if (this.junitBlocked.size > 0 && existsSync(junit)) writeFileSync(junit, junitWithBlocked(readFileSync(junit, 'utf8'), this.junitBlocked));
+    if (this.junitSkipped.size > 0 && existsSync(junit)) writeFileSync(junit, junitWithSkipped(readFileSync(junit, 'utf8'), this.junitSkipped));
     return Promise.resolve();
   }
 }

@@ -1,7 +1,9 @@
 // Playwright's JUnit file knows Playwright's statuses only: a check BLOCKED by a failed `setup:`
-// assertion reads as a failure there, one BLOCKED by markBlocked as a bare skip. CI dashboards read
-// JUnit, so the conformance reporter rewrites each BLOCKED check as skipped with its reason
-// (`<skipped message="BLOCKED: …">`), and recounts failures, errors and skips per suite and in total.
+// assertion reads as a failure there, one BLOCKED by markBlocked as a bare skip, one that recorded
+// an obligation (PENDING) as a pass. CI dashboards read JUnit, so the conformance reporter rewrites
+// each such check as skipped with its verdict and reason (`<skipped message="BLOCKED: …">`,
+// `<skipped message="PENDING: due 2026-…: …">`), and recounts failures, errors and skips per suite
+// and in total.
 
 /** The key of one <testcase>: its classname (the spec file) and name (the title path below it). */
 export const junitKey = (classname: string, name: string): string => `${classname}\u0000${name}`;
@@ -15,6 +17,11 @@ const setAttr = (tag: string, name: string, value: number) => tag.replace(new Re
 
 /** `xml` with every testcase named in `blocked` (junitKey → reason) turned into a skip with its reason. */
 export function junitWithBlocked(xml: string, blocked: Map<string, string>): string {
+  return junitWithSkipped(xml, new Map([...blocked].map(([key, reason]) => [key, `BLOCKED: ${reason}`])));
+}
+
+/** `xml` with every testcase named in `skipped` (junitKey → message) turned into a skip with that message. */
+export function junitWithSkipped(xml: string, blocked: Map<string, string>): string {
   if (blocked.size === 0) return xml;
   let failures = 0;
   let errors = 0;
@@ -27,7 +34,7 @@ export function junitWithBlocked(xml: string, blocked: Map<string, string>): str
       const reason = blocked.get(junitKey(unescapeXml(attr(caseOpen, 'classname') ?? ''), unescapeXml(attr(caseOpen, 'name') ?? '')));
       let next = caseBody;
       if (reason !== undefined) {
-        const skip = `<skipped message="${escapeXml(`BLOCKED: ${reason}`)}">\n</skipped>`;
+        const skip = `<skipped message="${escapeXml(reason)}">\n</skipped>`;
         next = /<(failure|error|skipped)\b[^>]*>[\s\S]*?<\/\1>/.test(next)
           ? next.replace(/<(failure|error|skipped)\b[^>]*>[\s\S]*?<\/\1>/, skip)
           : next.replace(/^/, `\n${skip}`);

@@ -3,11 +3,12 @@
 import { z } from 'zod';
 import { regionParitySchema } from '../parity/region-parity.schema.ts';
 
-export const verdicts = ['PASS', 'FAIL', 'WARN', 'BLOCKED', 'SKIP', 'NOT_APPLICABLE', 'UNCHECKED'] as const;
+export const verdicts = ['PASS', 'FAIL', 'WARN', 'BLOCKED', 'PENDING', 'SKIP', 'NOT_APPLICABLE', 'UNCHECKED'] as const;
 export const verdictSchema = z.enum(verdicts).describe(
   'PASS: verified. FAIL: a MUST (or the target\'s declared interpretation) broken. WARN: a SHOULD or ADVISORY broken. ' +
   'BLOCKED: not verified because the check could not reach the behaviour it verifies (its setup, a token it needs, a client the target refused), ' +
   'with the reason and, when known, the requirement whose violation blocked it (`blockedBy`); never a PASS, and not a FAIL of this requirement. ' +
+  'PENDING: not verified yet — the check recorded an obligation that a later run settles (a time-dependent rule on a target without clock control), with the earliest due time (`due`); never a PASS, and it does not fail a run. ' +
   'SKIP: not verified, with the reason (a missing capability, not selected). NOT_APPLICABLE: does not apply to this target. ' +
   'UNCHECKED: catalogued but no check exists — a defect of the suite.',
 );
@@ -22,6 +23,29 @@ export const requirementVerdictSchema = z.enum(requirementVerdicts).describe(
   `${verdictSchema.description ?? ''} WAIVED: a FAIL or WARN covered by an unexpired waiver; the original verdict and reason stay in \`waiver\` and \`reason\`. A waiver never covers BLOCKED: a blocked requirement was not verified, so there is no deviation to accept (the waiver reads not-verified).`,
 );
 export type RequirementVerdict = z.infer<typeof requirementVerdictSchema>;
+
+/**
+ * What a check's `pending` annotation carries (JSON in its description): an obligation it recorded
+ * in the state file, to be settled by a later run once `due` has passed.
+ */
+export const pendingObligationSchema = z.strictObject({
+  obligation: z.string().min(1).describe('The obligation\'s ID in the state file.'),
+  due: z.iso.datetime({ offset: true }).describe('When a later run can settle it (ISO 8601).'),
+  what: z.string().min(1).describe('What must hold then, in one line.'),
+});
+export type PendingObligation = z.infer<typeof pendingObligationSchema>;
+
+/** What a check's `settled` annotation carries: an obligation recorded by an earlier run, settled in this one. */
+export const settlementOutcomes = ['PASS', 'FAIL', 'VOID'] as const;
+export const settlementSchema = z.strictObject({
+  obligation: z.string().min(1),
+  recordedRun: z.string().min(1).describe('The run that recorded the obligation.'),
+  recordedAt: z.iso.datetime({ offset: true }),
+  settledAt: z.iso.datetime({ offset: true }),
+  outcome: z.enum(settlementOutcomes).describe('PASS: the rule held when due. FAIL: it did not (the check failed). VOID: not settled — the target no longer knows the credential for another reason, or the obligation lapsed; reads SKIP with the reason.'),
+  reason: z.string().optional(),
+});
+export type Settlement = z.infer<typeof settlementSchema>;
 
 const levelSchema = z.enum(['MUST', 'SHOULD', 'ADVISORY', 'INTERPRETATION']);
 
@@ -46,6 +70,9 @@ export const checkResultSchema = z.strictObject({
   reason: z.string().optional().describe('Why it was skipped, blocked or not applicable; the first line of the failure otherwise.'),
   blockedBy: z.array(z.string()).optional().describe('BLOCKED only: the requirement(s) whose violation blocked the check, when known.'),
   property: propertyRunSchema.optional().describe('Set for a fast-check property: seed, runs and, on failure, path, counterexample and replay command.'),
+  due: z.iso.datetime({ offset: true }).optional().describe('PENDING only: the earliest due time of the check\'s open obligations.'),
+  pending: z.array(pendingObligationSchema).optional().describe('Obligations the check recorded (or that stay open) for a later run to settle.'),
+  settled: z.array(settlementSchema).optional().describe('Obligations of earlier runs the check settled in this run.'),
 });
 export type CheckResult = z.infer<typeof checkResultSchema>;
 
@@ -86,15 +113,18 @@ export const requirementResultSchema = z.strictObject({
   verdict: requirementVerdictSchema,
   reason: z.string().optional(),
   blockedBy: z.array(z.string()).optional().describe('BLOCKED only: the requirements whose violation blocked its checks, when known.'),
+  due: z.iso.datetime({ offset: true }).optional().describe('PENDING only: the earliest due time of its open obligations.'),
+  settled: z.array(settlementSchema).optional().describe('The obligations of earlier runs its checks settled in this run (recorded in run R at T, settled at T′).'),
   checks: z.array(checkResultSchema),
   waiver: requirementWaiverSchema.optional().describe('Set when a waiver names this requirement and it failed: the waiver, whether it applied, and the original verdict.'),
 });
 export type RequirementResult = z.infer<typeof requirementResultSchema>;
 
-// BLOCKED is optional so that reports written before it existed (0 BLOCKED) still read (diff, gate).
+// BLOCKED and PENDING are optional so that reports written before they existed still read (diff, gate).
 const countsSchema = z.strictObject({
   ...(Object.fromEntries(verdicts.map((v) => [v, z.number().int().min(0)])) as Record<Verdict, z.ZodNumber>),
   BLOCKED: z.number().int().min(0).optional().describe('Absent in reports of suite versions before the BLOCKED verdict.'),
+  PENDING: z.number().int().min(0).optional().describe('Absent in reports of suite versions before the PENDING verdict.'),
 });
 
 export const conformanceReportSchema = z.strictObject({
@@ -130,6 +160,8 @@ export const conformanceReportSchema = z.strictObject({
   requirements: z.array(requirementResultSchema),
   unknownRequirementIds: z.array(z.string()).describe('IDs cited by checks but absent from the catalogue (a defect of the suite).'),
   checksWithoutRequirement: z.array(z.string()).describe('Checks that cite no requirement (a defect of the suite).'),
+  malformedAnnotations: z.array(z.strictObject({ check: z.string(), type: z.string(), problem: z.string() })).optional()
+    .describe('`pending`/`settled` annotations the reporter could not read (a defect of the suite): the check reads SKIP (not verified) unless it failed.'),
   waivers: reportWaiversSchema.optional(),
   regionParity: regionParitySchema.optional(),
 });

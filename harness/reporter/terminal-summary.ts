@@ -2,13 +2,14 @@
 // verdict line (what a CI log shows).
 import { renderParity } from '../parity/region-parity.ts';
 import type { ConformanceReport, Verdict } from './report.schema.ts';
+import { earliestDue } from './verdict.ts';
 
-const order: Verdict[] = ['PASS', 'FAIL', 'WARN', 'BLOCKED', 'SKIP', 'NOT_APPLICABLE', 'UNCHECKED'];
+const order: Verdict[] = ['PASS', 'FAIL', 'WARN', 'BLOCKED', 'PENDING', 'SKIP', 'NOT_APPLICABLE', 'UNCHECKED'];
 
 export function renderSummary(report: ConformanceReport, colour = false, where = 'reports'): string {
   const paint = (v: string, text: string): string => {
     if (!colour) return text;
-    const code = v === 'PASS' ? 32 : v === 'FAIL' ? 31 : v === 'WARN' || v === 'BLOCKED' ? 33 : v === 'UNCHECKED' ? 35 : 90;
+    const code = v === 'PASS' ? 32 : v === 'FAIL' ? 31 : v === 'WARN' || v === 'BLOCKED' ? 33 : v === 'UNCHECKED' ? 35 : v === 'PENDING' ? 36 : 90;
     return `\u001b[${code}m${text}\u001b[0m`;
   };
   const lines: string[] = ['', `Conformance of ${report.target.name} (suite ${report.suiteVersion}, level ${report.selection.level})`];
@@ -51,6 +52,22 @@ export function renderSummary(report: ConformanceReport, colour = false, where =
     lines.push('', 'Blocked (not verified: the check could not reach what it verifies):');
     for (const [key, ids] of groups) lines.push(`  ${paint('BLOCKED', String(ids.length).padStart(3))} × ${key}: ${heldBackIds(ids)}`);
   }
+  const settledHere = report.requirements.filter((r) => r.settled && r.settled.length > 0);
+  if (settledHere.length > 0) {
+    // Obligations of earlier runs settled now: the verdict, when they were recorded and settled.
+    lines.push('', 'Settled (obligations recorded by an earlier run):');
+    for (const r of settledHere) {
+      for (const st of r.settled!) lines.push(`  ${paint(st.outcome === 'VOID' ? 'SKIP' : st.outcome, (st.outcome === 'VOID' ? 'VOID' : st.outcome).padEnd(4))} ${r.id}  recorded in run ${st.recordedRun} at ${st.recordedAt}, settled at ${st.settledAt}${st.reason ? ` — ${st.reason.split('\n')[0]!.slice(0, 160)}` : ''}`);
+    }
+  }
+  const pending = report.requirements.filter((r) => r.verdict === 'PENDING');
+  if (pending.length > 0) {
+    // One line per due time: a later run (the scheduled job, with the same state file) settles them.
+    const byDue = new Map<string, string[]>();
+    for (const r of [...pending].sort((a, b) => Date.parse(a.due ?? '') - Date.parse(b.due ?? ''))) byDue.set(r.due ?? 'unknown', [...(byDue.get(r.due ?? 'unknown') ?? []), r.id]);
+    lines.push('', 'Pending (obligations recorded in the state file; a later run with it settles them):');
+    for (const [due, ids] of byDue) lines.push(`  ${paint('PENDING', String(ids.length).padStart(3))} × due ${due}: ${heldBackIds(ids)}`);
+  }
   const skipped = report.requirements.filter((r) => r.verdict === 'SKIP');
   if (skipped.length > 0) {
     // One line per reason: how many, why, and which requirements (the first few ids).
@@ -64,6 +81,7 @@ export function renderSummary(report: ConformanceReport, colour = false, where =
   }
   for (const id of report.unknownRequirementIds) lines.push(paint('FAIL', `  suite defect: a check cites unknown requirement ${id}`));
   for (const t of report.checksWithoutRequirement) lines.push(paint('WARN', `  suite defect: check cites no requirement: ${t}`));
+  for (const m of report.malformedAnnotations ?? []) lines.push(paint('FAIL', `  reporter error: unreadable '${m.type}' annotation (${m.problem}) on ${m.check}: not taken as verified`));
   if (report.regionParity) {
     const [head, ...rest] = renderParity(report.regionParity);
     lines.push('', report.regionParity.counts.unexplained > 0 ? paint('WARN', head!) : head!, ...rest.map((l) => (l.trimStart().startsWith('UNEXPLAINED') ? paint('WARN', l) : l)));
@@ -71,7 +89,8 @@ export function renderSummary(report: ConformanceReport, colour = false, where =
   const s = report.summary;
   // A run that ran no check verified nothing: said first, in place of a green verdict (`run` exits 2 on it, shards aside).
   if (report.checks.total === 0) lines.push('', paint('WARN', `NO CHECK RAN${report.selection.grep !== undefined ? ` (--grep ${report.selection.grep})` : ''}${report.selection.shard !== undefined ? ` in shard ${report.selection.shard}` : ''}: nothing was verified`));
-  lines.push('', paint(report.verdict, `CONFORMANCE ${report.verdict}: ${order.map((v) => `${s[v] ?? 0} ${v}`).join(', ')}${s.WAIVED !== undefined ? `, ${s.WAIVED} WAIVED` : ''} of ${s.total} requirements (${report.checks.total} checks${report.checks.requests !== undefined ? `, ${report.checks.requests} requests` : ''}) — ${where}/conformance.json, ${where}/traceability.html`));
+  const soonest = earliestDue(report);
+  lines.push('', paint(report.verdict, `CONFORMANCE ${report.verdict}: ${order.map((v) => `${s[v] ?? 0} ${v}${v === 'PENDING' && soonest !== undefined ? ` (earliest due ${soonest})` : ''}`).join(', ')}${s.WAIVED !== undefined ? `, ${s.WAIVED} WAIVED` : ''} of ${s.total} requirements (${report.checks.total} checks${report.checks.requests !== undefined ? `, ${report.checks.requests} requests` : ''}) — ${where}/conformance.json, ${where}/traceability.html`));
   return lines.join('\n');
 }
 

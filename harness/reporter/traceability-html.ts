@@ -1,18 +1,26 @@
 // reports/traceability.html: requirement → checks → verdict, one self-contained page (inline CSS,
 // no script, no CDN), readable offline and safe to hand over.
 import type { RegionParity } from '../parity/region-parity.schema.ts';
-import type { ConformanceReport, RequirementVerdict, Verdict } from './report.schema.ts';
+import type { ConformanceReport, RequirementVerdict, Settlement, Verdict } from './report.schema.ts';
+import { earliestDue } from './verdict.ts';
 
 const escape = (s: string): string => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const colours: Record<Verdict, string> = {
-  PASS: '#1a7f37', FAIL: '#cf222e', WARN: '#9a6700', BLOCKED: '#953800', SKIP: '#57606a', NOT_APPLICABLE: '#8c959f', UNCHECKED: '#8250df',
+  PASS: '#1a7f37', FAIL: '#cf222e', WARN: '#9a6700', BLOCKED: '#953800', PENDING: '#0969da', SKIP: '#57606a', NOT_APPLICABLE: '#8c959f', UNCHECKED: '#8250df',
 };
 
 const badge = (v: RequirementVerdict): string => `<span class="v" style="background:${v === 'WAIVED' ? '#bc4c00' : colours[v]}">${v}</span>`;
 
 /** "blocked by GRANT-CC-001, …: " before a BLOCKED reason, when the blocker is known. */
 const blockedBy = (by: string[] | undefined): string => (by && by.length > 0 ? `blocked by ${by.map((id) => `<a href="#${escape(id)}">${escape(id)}</a>`).join(', ')}: ` : '');
+
+/** A settlement in a few words: outcome, obligation, recorded in run R at T, settled at T′, and why. */
+const settlementLine = (st: Settlement): string =>
+  `<div class="reason">settled ${escape(st.outcome)}: obligation ${escape(st.obligation)} recorded in run ${escape(st.recordedRun)} at ${escape(st.recordedAt)}, settled at ${escape(st.settledAt)}${st.reason ? ` — ${escape(st.reason)}` : ''}</div>`;
+
+/** "due T: " before a PENDING reason that does not say it already. */
+const dueOf = (due: string | undefined, reason: string | undefined): string => (due && !(reason ?? '').includes(due) ? `due ${escape(due)}: ` : '');
 
 const parityColours = { same: '#1a7f37', explained: '#57606a', unexplained: '#9a6700' } as const;
 
@@ -36,20 +44,26 @@ export function renderTraceability(report: ConformanceReport): string {
     const rows = report.requirements.filter((r) => r.area === area).map((r) => {
       const checks = r.checks.length === 0
         ? '<em>no check</em>'
-        : `<ul>${r.checks.map((c) => `<li>${badge(c.verdict)} ${escape(c.title)} <small>(${c.project ? `${escape(c.project)}, ` : ''}${Math.round(c.durationMs)} ms)</small>${c.reason ? `<div class="reason">${blockedBy(c.blockedBy)}${escape(c.reason)}</div>` : ''}</li>`).join('')}</ul>`;
+        : `<ul>${r.checks.map((c) => `<li>${badge(c.verdict)} ${escape(c.title)} <small>(${c.project ? `${escape(c.project)}, ` : ''}${Math.round(c.durationMs)} ms)</small>${c.reason ? `<div class="reason">${blockedBy(c.blockedBy)}${dueOf(c.due, c.reason)}${escape(c.reason)}</div>` : ''}</li>`).join('')}</ul>`;
       return `<tr id="${escape(r.id)}" data-verdict="${escape(r.verdict)}" data-area="${escape(area)}"><td><a href="#${escape(r.id)}">${escape(r.id)}</a><br><small>${escape(r.level)}${r.interpretation ? ` · ${escape(r.interpretation)}` : ''}</small></td>` +
-        `<td>${badge(r.verdict)}${r.reason && r.verdict !== 'PASS' ? `<div class="reason">${blockedBy(r.blockedBy)}${escape(r.reason)}</div>` : ''}${r.waiver ? `<div class="reason">waiver ${escape(r.waiver.status)} (was ${r.waiver.originalVerdict}; owner ${escape(r.waiver.owner)}, expires ${escape(r.waiver.expires)}): ${escape(r.waiver.justification)}</div>` : ''}</td>` +
+        `<td>${badge(r.verdict)}${r.reason && r.verdict !== 'PASS' ? `<div class="reason">${blockedBy(r.blockedBy)}${dueOf(r.due, r.reason)}${escape(r.reason)}</div>` : ''}${(r.settled ?? []).map(settlementLine).join('')}${r.waiver ? `<div class="reason">waiver ${escape(r.waiver.status)} (was ${r.waiver.originalVerdict}; owner ${escape(r.waiver.owner)}, expires ${escape(r.waiver.expires)}): ${escape(r.waiver.justification)}</div>` : ''}</td>` +
         `<td>${escape(r.statement)}<br><small>${escape(r.source)}</small></td><td>${checks}</td></tr>`;
     }).join('\n');
     return `<section data-area-section><h2>${escape(area)}</h2>\n<table><thead><tr><th>requirement</th><th>verdict</th><th>statement · source</th><th>checks</th></tr></thead><tbody>\n${rows}\n</tbody></table></section>`;
   }).join('\n');
   // Failures first: what needs attention (anything neither verified nor deliberately not judged),
   // each linked to its row, before the full matrix.
-  const calm = new Set(['PASS', 'SKIP', 'NOT_APPLICABLE']);
+  // PENDING is scheduled, not a problem: it has its own section below.
+  const calm = new Set(['PASS', 'SKIP', 'NOT_APPLICABLE', 'PENDING']);
   const attention = report.requirements.filter((r) => !calm.has(r.verdict));
   const attentionSection = attention.length === 0
     ? '<h2 id="attention">Needs attention</h2><p>Nothing: no requirement failed, warned or went unchecked.</p>'
     : `<h2 id="attention">Needs attention (${attention.length})</h2><ul>${attention.map((r) => `<li>${badge(r.verdict)} <a href="#${escape(r.id)}">${escape(r.id)}</a> <small>${escape(r.area)}</small> ${escape((r.reason ?? r.statement).split('\n')[0]!.slice(0, 200))}</li>`).join('')}</ul>`;
+  const pending = report.requirements.filter((r) => r.verdict === 'PENDING').sort((a, b) => Date.parse(a.due ?? '') - Date.parse(b.due ?? ''));
+  const soonest = earliestDue(report);
+  const pendingSection = pending.length === 0
+    ? ''
+    : `<h2 id="pending">Pending (${pending.length}${soonest ? `, earliest due ${escape(soonest)}` : ''})</h2><p>Obligations recorded in the state file: a later run with the same state file settles them to PASS or FAIL.</p><ul>${pending.map((r) => `<li>${badge('PENDING')} <a href="#${escape(r.id)}">${escape(r.id)}</a> <small>${escape(r.area)}</small> ${dueOf(r.due, r.reason)}${escape((r.reason ?? r.statement).split('\n')[0]!.slice(0, 200))}</li>`).join('')}</ul>`;
   const option = (v: string) => `<option value="${escape(v)}">${escape(v)}</option>`;
   const filter = `<form id="filter" onsubmit="return false"><label>verdict <select name="verdict"><option value="">all</option>${[...new Set(report.requirements.map((r) => r.verdict))].map(option).join('')}</select></label>
 <label>area <select name="area"><option value="">all</option>${areas.map(option).join('')}</select></label>
@@ -77,6 +91,7 @@ export function renderTraceability(report: ConformanceReport): string {
   const defects = [
     ...report.unknownRequirementIds.map((id) => `<li>a check cites <code>${escape(id)}</code>, which is not in the catalogue</li>`),
     ...report.checksWithoutRequirement.map((title) => `<li>the check <code>${escape(title)}</code> cites no requirement</li>`),
+    ...(report.malformedAnnotations ?? []).map((m) => `<li>reporter error: the check <code>${escape(m.check)}</code> has an unreadable <code>${escape(m.type)}</code> annotation (${escape(m.problem)}); it is not taken as verified</li>`),
   ];
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Traceability — ${escape(t.name)}</title>
@@ -97,6 +112,7 @@ small{color:#57606a}
 <p>${summary} &nbsp; (${report.summary.total} requirements; ${report.checks.total} checks: ${report.checks.passed} passed, ${report.checks.failed} failed, ${report.checks.skipped} skipped${report.checks.blocked ? `, ${report.checks.blocked} of them blocked` : ''})</p>
 ${defects.length > 0 ? `<h2>Defects of the suite</h2><ul>${defects.join('')}</ul>` : ''}
 ${attentionSection}
+${pendingSection}
 ${parity}
 <h2 id="matrix">All requirements</h2>
 ${filter}

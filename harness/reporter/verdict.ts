@@ -2,7 +2,7 @@
 // check, per requirement, and for the run. The reporter feeds them; the unit tests table-drive them.
 import { interpretationById } from '../../requirements/index.ts';
 import type { Requirement, RequirementLevel } from '../../requirements/types.ts';
-import type { CheckResult, ConformanceReport, PropertyRun, RequirementResult, Verdict } from './report.schema.ts';
+import type { CheckResult, ConformanceReport, PendingObligation, PropertyRun, RequirementResult, Settlement, Verdict } from './report.schema.ts';
 import { verdicts } from './report.schema.ts';
 
 export type CheckStatus = 'passed' | 'failed' | 'timedOut' | 'interrupted' | 'skipped' | 'notRun';
@@ -35,6 +35,12 @@ export interface CheckOutcome {
    * message. Only these read FAIL/WARN; the check's other requirements read PASS (it verified them).
    */
   broke?: { id: string; message: string }[];
+  /** `pending` annotations: obligations the check recorded (or that stay open) for a later run to settle. */
+  pending?: PendingObligation[];
+  /** `settled` annotations: obligations of earlier runs the check settled in this run. */
+  settled?: Settlement[];
+  /** `pending`/`settled` annotations the reporter could not read: the check is not taken as verified. */
+  malformed?: { type: string; problem: string }[];
 }
 
 /** The annotation types a check uses to shape its verdict (fixtures/requirement.ts re-exports them). */
@@ -47,6 +53,10 @@ export const verdictAnnotations = {
   broke: 'broke',
   /** The number of HTTP requests the check sent (the `http` fixture counts its transcript). */
   requests: 'requests',
+  /** JSON `{ obligation, due, what }`: the check recorded an obligation; its requirements read PENDING. */
+  pending: 'pending',
+  /** JSON `{ obligation, recordedRun, recordedAt, settledAt, outcome, reason }`: the check settled an earlier run's obligation. */
+  settled: 'settled',
 } as const;
 
 /** The prefix of a precondition assertion's message (`expect(x, 'setup: …')`): its failure is BLOCKED, not FAIL. */
@@ -82,6 +92,59 @@ export interface CheckJudgement {
   verdict: Verdict;
   reason?: string;
   blockedBy?: string[];
+  /** PENDING only: the earliest due time. */
+  due?: string;
+}
+
+/** "recorded in run R at T, settled at T′" — what a settlement adds to its requirement's detail. */
+export function settlementDetail(s: Settlement): string {
+  return `obligation ${s.obligation} recorded in run ${s.recordedRun} at ${s.recordedAt}, settled at ${s.settledAt}`;
+}
+
+/** `text` with the settlement's detail after it, unless it says when it was settled already (the settling fixture's reasons do). */
+export function withSettlementDetail(text: string, s: Settlement): string {
+  return text.includes(`settled at ${s.settledAt}`) ? text : `${text} (${settlementDetail(s)})`;
+}
+
+/** The earliest of ISO times (compared as instants). */
+export function earliest(times: readonly string[]): string | undefined {
+  return [...times].sort((a, b) => Date.parse(a) - Date.parse(b))[0];
+}
+
+/** The earliest due time of a report's PENDING requirements (the closing line, HTML, gate). */
+export function earliestDue(report: Pick<ConformanceReport, 'requirements'>): string | undefined {
+  return earliest(report.requirements.filter((r) => r.verdict === 'PENDING' && r.due !== undefined).map((r) => r.due!));
+}
+
+/** PENDING with the earliest due obligation's time and what it checks, plus how many more. */
+function pendingJudgement(pending: PendingObligation[], voided: Settlement[] = []): CheckJudgement {
+  const first = [...pending].sort((a, b) => Date.parse(a.due) - Date.parse(b.due))[0]!;
+  const more = pending.length > 1 ? ` (+${pending.length - 1} more obligation${pending.length > 2 ? 's' : ''})` : '';
+  const voidNote = voided.map((v) => `; not settled: ${withSettlementDetail(v.reason ?? 'void', v)}`).join('');
+  return { verdict: 'PENDING', due: first.due, reason: `due ${first.due}: ${first.what}${more}${voidNote}` };
+}
+
+/**
+ * The verdict of a check that did not fail, from its obligations. Inside one check the settlement
+ * of this run decides: a FAIL settlement is a FAIL even if the check forgot to fail; a PASS
+ * settlement is a PASS (an obligation recorded anew beside it only re-verifies the same aspect
+ * later); else an open obligation is PENDING; else a VOID settlement is SKIP with its reason.
+ * Undefined when the check carries no obligation.
+ */
+function obligationJudgement(outcome: CheckOutcome, broken: (reason: string) => CheckJudgement): CheckJudgement | undefined {
+  const settled = outcome.settled ?? [];
+  const pending = outcome.pending ?? [];
+  const failedSettlements = settled.filter((s) => s.outcome === 'FAIL');
+  if (failedSettlements.length > 0) return broken(failedSettlements.map((s) => withSettlementDetail(s.reason ?? 'the obligation did not hold', s)).join('; '));
+  const passed = settled.filter((s) => s.outcome === 'PASS');
+  if (passed.length > 0) {
+    const next = pending.length > 0 ? `; next obligation due ${earliest(pending.map((p) => p.due))}` : '';
+    return { verdict: 'PASS', reason: `settled: ${passed.map((s) => (s.reason ? withSettlementDetail(s.reason, s) : settlementDetail(s))).join('; ')}${next}` };
+  }
+  const voided = settled.filter((s) => s.outcome === 'VOID');
+  if (pending.length > 0) return pendingJudgement(pending, voided);
+  if (voided.length > 0) return { verdict: 'SKIP', reason: voided.map((v) => `not settled: ${withSettlementDetail(v.reason ?? 'void', v)}`).join('; ') };
+  return undefined;
 }
 
 /**
@@ -91,7 +154,11 @@ export interface CheckJudgement {
  *   failed `setup:` assertion, or markBlocked → BLOCKED with the reason and `blockedBy` — except for
  *     a requirement that is itself the blocker (`by`): the check found it broken, so FAIL/WARN;
  *   any other failure → FAIL (MUST, INTERPRETATION) or WARN (SHOULD, ADVISORY);
- *   skipped → NOT_APPLICABLE, BLOCKED (as above) or SKIP; not run → SKIP.
+ *   skipped → NOT_APPLICABLE, BLOCKED (as above) or SKIP; not run → SKIP;
+ *   passed or skipped with obligations (`pending`/`settled` annotations): see obligationJudgement —
+ *     PENDING with the earliest due time, or the settlement's PASS/FAIL/SKIP (VOID);
+ *   failed with a FAIL settlement → FAIL/WARN whose reason carries "recorded in run R at T, settled at T′";
+ *   an unreadable `pending`/`settled` annotation on a check that did not fail → SKIP (not verified).
  */
 export function checkVerdict(outcome: CheckOutcome, level: RequirementLevel, id?: string): CheckJudgement {
   const broken = (reason: string): CheckJudgement => ({ verdict: brokenVerdict(level), reason });
@@ -99,23 +166,29 @@ export function checkVerdict(outcome: CheckOutcome, level: RequirementLevel, id?
     if (id !== undefined && b.by?.includes(id)) return broken(b.reason);
     return { verdict: 'BLOCKED', reason: b.reason, ...(b.by && b.by.length > 0 ? { blockedBy: b.by } : {}) };
   };
+  const malformed = outcome.malformed && outcome.malformed.length > 0
+    ? { verdict: 'SKIP' as const, reason: `reporter error: ${outcome.malformed.map((m) => `unreadable '${m.type}' annotation (${m.problem})`).join('; ')} — not verified` }
+    : undefined;
+  // A failure that settled an obligation says when it was recorded and settled (once).
+  const failSettlements = (outcome.settled ?? []).filter((s) => s.outcome === 'FAIL');
+  const withFailDetail = (text: string) => failSettlements.reduce((t, s) => withSettlementDetail(t, s), text);
   switch (outcome.status) {
     case 'passed':
-      return { verdict: 'PASS' };
+      return malformed ?? obligationJudgement(outcome, broken) ?? { verdict: 'PASS' };
     case 'failed':
     case 'timedOut':
     case 'interrupted': {
       if (outcome.broke && outcome.broke.length > 0) {
         const mine = outcome.broke.filter((b) => b.id === id);
-        return mine.length > 0 ? broken(mine.map((b) => b.message).join('; ')) : { verdict: 'PASS' };
+        return mine.length > 0 ? broken(withFailDetail(mine.map((b) => b.message).join('; '))) : { verdict: 'PASS' };
       }
       if (outcome.blocked) return blocked(outcome.blocked);
-      return broken(outcome.error ?? (outcome.status === 'timedOut' ? 'timed out' : outcome.status));
+      return broken(withFailDetail(outcome.error ?? (outcome.status === 'timedOut' ? 'timed out' : outcome.status)));
     }
     case 'skipped':
       if (outcome.notApplicableReason !== undefined) return { verdict: 'NOT_APPLICABLE', reason: outcome.notApplicableReason };
       if (outcome.blocked) return blocked(outcome.blocked);
-      return { verdict: 'SKIP', reason: outcome.skipReason ?? 'skipped without a reason (a defect of the check)' };
+      return malformed ?? obligationJudgement(outcome, broken) ?? { verdict: 'SKIP', reason: outcome.skipReason ?? 'skipped without a reason (a defect of the check)' };
     case 'notRun':
       return { verdict: 'SKIP', reason: outcome.skipReason ?? 'not run' };
   }
@@ -124,11 +197,27 @@ export function checkVerdict(outcome: CheckOutcome, level: RequirementLevel, id?
 /**
  * A requirement's verdict from its checks: any FAIL → FAIL; any WARN → WARN; any BLOCKED → BLOCKED
  * (the target broke something the check needed: said before a mere SKIP, and a partly verified
- * requirement is not a PASS); all NOT_APPLICABLE → NOT_APPLICABLE; any SKIP → SKIP; else PASS.
+ * requirement is not a PASS); all NOT_APPLICABLE → NOT_APPLICABLE; then obligations: a PASS
+ * settlement → PASS (with "recorded in run R at T, settled at T′", and the next due time when an
+ * obligation was recorded anew); any PENDING → PENDING (with the earliest due time); then any
+ * SKIP → SKIP; else PASS.
  * No check at all: UNCHECKED — or SKIP when the run was filtered (--grep, --shard) and the
  * requirement's checks were simply not selected.
+ *
+ * Where obligations sit, and why:
+ *   - below FAIL/WARN/BLOCKED: a finding, or a blocker, in this run is said first (a FAIL
+ *     settlement is a FAIL like any other);
+ *   - PENDING above a plain PASS: a PASS from another check (another part of the requirement) does
+ *     not make the pending part verified — the obligation may still settle to FAIL;
+ *   - PENDING above SKIP: a time-dependent requirement's checks are a clock-based one (SKIP without
+ *     clock control) and an obligation-based one, and a settling check has nothing to settle in
+ *     some runs (SKIP): the obligation is what this run can say of the rule, with when it will know;
+ *   - a PASS settlement above PENDING and SKIP: the time-dependent rule was observed to hold in this
+ *     run (the catalogue gives each such rule its own ID), and an obligation recorded anew beside it
+ *     only re-verifies it later — without this, a scheduled run that settles one obligation and
+ *     records the next would read PENDING forever.
  */
-export function requirementVerdict(checks: Pick<CheckResult, 'verdict' | 'reason' | 'blockedBy'>[], filtered = false): CheckJudgement {
+export function requirementVerdict(checks: Pick<CheckResult, 'verdict' | 'reason' | 'blockedBy' | 'due' | 'settled'>[], filtered = false): CheckJudgement {
   if (checks.length === 0) {
     return filtered ? { verdict: 'SKIP', reason: 'no check of this requirement was selected in this run' } : { verdict: 'UNCHECKED', reason: 'no check cites this requirement' };
   }
@@ -143,6 +232,17 @@ export function requirementVerdict(checks: Pick<CheckResult, 'verdict' | 'reason
     return { verdict: 'BLOCKED', ...(blocked.reason ? { reason: blocked.reason } : {}), ...(by.length > 0 ? { blockedBy: by } : {}) };
   }
   if (checks.every((c) => c.verdict === 'NOT_APPLICABLE')) return { verdict: 'NOT_APPLICABLE', ...(checks[0]?.reason ? { reason: checks[0].reason } : {}) };
+  const pending = checks.filter((c) => c.verdict === 'PENDING');
+  const dueOf = (c: (typeof checks)[number]) => (c.due === undefined ? Number.POSITIVE_INFINITY : Date.parse(c.due));
+  const soonest = [...pending].sort((a, b) => dueOf(a) - dueOf(b))[0];
+  const settledPass = checks.find((c) => c.verdict === 'PASS' && c.settled?.some((st) => st.outcome === 'PASS'));
+  if (settledPass) {
+    const detail = settledPass.reason ?? `settled: ${settledPass.settled!.filter((st) => st.outcome === 'PASS').map(settlementDetail).join('; ')}`;
+    const next = soonest?.due !== undefined && !detail.includes('next obligation due') ? `; next obligation due ${soonest.due}` : '';
+    return { verdict: 'PASS', reason: `${detail}${next}` };
+  }
+  // The soonest obligation speaks for the requirement: when a later run can first say more.
+  if (soonest) return { verdict: 'PENDING', ...(soonest.reason ? { reason: soonest.reason } : {}), ...(soonest.due ? { due: soonest.due } : {}) };
   const skip = first('SKIP');
   if (skip) return { verdict: 'SKIP', ...(skip.reason ? { reason: skip.reason } : {}) };
   return { verdict: 'PASS' };
@@ -216,6 +316,21 @@ export function assumedInterpretation(judgement: CheckJudgement, requirement: Pi
   return { ...judgement, verdict: 'WARN', reason: `the profile declares no interpretations.${key} (${requirement.interpretation}), so the reference choice was assumed — declare the target's choice to have it judged as FAIL: ${judgement.reason ?? ''}` };
 }
 
+/**
+ * An obligation settled anywhere in the run is no longer open anywhere in it: a `pending` of the
+ * same obligation (a shard, or a first pass, that saw it before the settling check ran) is dropped.
+ */
+export function withoutSettledPending(outcomes: CheckOutcome[]): CheckOutcome[] {
+  const settled = new Set(outcomes.flatMap((o) => (o.settled ?? []).map((s) => s.obligation)));
+  if (settled.size === 0) return outcomes;
+  return outcomes.map((o) => {
+    if (!o.pending?.some((p) => settled.has(p.obligation))) return o;
+    const { pending, ...rest } = o;
+    const open = pending.filter((p) => !settled.has(p.obligation));
+    return open.length > 0 ? { ...rest, pending: open } : rest;
+  });
+}
+
 export function buildReport(catalogue: Requirement[], unsorted: CheckOutcome[], options: BuildOptions): ConformanceReport {
   const inScope = new Set(levelsFor(options.level));
   const known = new Map(catalogue.map((r) => [r.id, r]));
@@ -223,7 +338,7 @@ export function buildReport(catalogue: Requirement[], unsorted: CheckOutcome[], 
   const byRequirement = new Map<string, CheckResult[]>();
   // The interpretations the profile declared (the report keeps only those: the reference choice is the default).
   const declared = new Set(Object.keys(options.target.interpretations));
-  const outcomes = [...unsorted].sort(compareOutcomes);
+  const outcomes = withoutSettledPending([...unsorted].sort(compareOutcomes));
   for (const o of outcomes) {
     for (const id of o.requirementIds) {
       const r = known.get(id);
@@ -231,9 +346,13 @@ export function buildReport(catalogue: Requirement[], unsorted: CheckOutcome[], 
         unknown.add(id);
         continue;
       }
-      const { verdict, reason, blockedBy } = assumedInterpretation(checkVerdict(o, r.level, id), r, declared);
+      const { verdict, reason, blockedBy, due } = assumedInterpretation(checkVerdict(o, r.level, id), r, declared);
       const list = byRequirement.get(id) ?? [];
-      list.push({ title: o.title, ...(o.file ? { file: o.file } : {}), ...(o.project ? { project: o.project } : {}), verdict, durationMs: o.durationMs, ...(reason ? { reason } : {}), ...(blockedBy ? { blockedBy } : {}), ...(o.property ? { property: o.property } : {}) });
+      list.push({
+        title: o.title, ...(o.file ? { file: o.file } : {}), ...(o.project ? { project: o.project } : {}), verdict, durationMs: o.durationMs,
+        ...(reason ? { reason } : {}), ...(blockedBy ? { blockedBy } : {}), ...(due ? { due } : {}), ...(o.property ? { property: o.property } : {}),
+        ...(o.pending && o.pending.length > 0 ? { pending: o.pending } : {}), ...(o.settled && o.settled.length > 0 ? { settled: o.settled } : {}),
+      });
       byRequirement.set(id, list);
     }
   }
@@ -241,11 +360,13 @@ export function buildReport(catalogue: Requirement[], unsorted: CheckOutcome[], 
     .filter((r) => inScope.has(r.level))
     .map((r) => {
       const checks = byRequirement.get(r.id) ?? [];
-      const { verdict, reason, blockedBy } = requirementVerdict(checks, options.filtered);
+      const { verdict, reason, blockedBy, due } = requirementVerdict(checks, options.filtered);
+      const settled = checks.flatMap((c) => c.settled ?? []);
       return {
         id: r.id, level: r.level, area: r.area, source: r.source, statement: r.statement,
         ...(r.interpretation ? { interpretation: r.interpretation } : {}),
-        verdict, ...(reason ? { reason } : {}), ...(blockedBy ? { blockedBy } : {}), checks,
+        verdict, ...(reason ? { reason } : {}), ...(blockedBy ? { blockedBy } : {}), ...(due ? { due } : {}),
+        ...(settled.length > 0 ? { settled } : {}), checks,
       };
     });
   const counts = countVerdicts(requirements);
@@ -257,6 +378,7 @@ export function buildReport(catalogue: Requirement[], unsorted: CheckOutcome[], 
   };
   // What the run cost the target (a shared staging counts it): the checks' requests, summed.
   const requests = outcomes.some((o) => o.requests !== undefined) ? outcomes.reduce((n, o) => n + (o.requests ?? 0), 0) : undefined;
+  const malformed = outcomes.flatMap((o) => (o.malformed ?? []).map((m) => ({ check: o.title, ...m })));
   const blockedChecks = outcomes.filter((o) => o.blocked !== undefined && o.status !== 'passed' && !(o.broke && o.broke.length > 0) && o.notApplicableReason === undefined).length;
   return {
     reportVersion: 1,
@@ -271,6 +393,7 @@ export function buildReport(catalogue: Requirement[], unsorted: CheckOutcome[], 
     requirements,
     unknownRequirementIds: [...unknown].sort(),
     checksWithoutRequirement: outcomes.filter((o) => o.requirementIds.length === 0).map((o) => o.title),
+    ...(malformed.length > 0 ? { malformedAnnotations: malformed } : {}),
     ...(options.regionParity ? { regionParity: options.regionParity } : {}),
   };
 }

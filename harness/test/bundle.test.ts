@@ -10,6 +10,8 @@ import { bundleMain, keygenMain, verifyMain } from '../commands/bundle.command.t
 import { keepSeenTokensEnvVar, runMain } from '../commands/run.command.ts';
 import { profileSha256, type Bundle } from '../gate/bundle.ts';
 import { loadProfile } from '../profile/load-profile.ts';
+import { transcriptFileName } from '../reporter/conformance.reporter.ts';
+import type { ConformanceReport } from '../reporter/report.schema.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const fixtures = join(import.meta.dirname, 'fixtures', 'gate');
@@ -150,5 +152,41 @@ void describe('no secret or token enters a bundle (a run against the reference s
     const jwtShape = /eyJ[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]+/;
     for (const h of haystacks) assert.ok(!jwtShape.test(h), 'a JWT entered the bundle');
     assert.ok(!/Basic [A-Za-z0-9+/]{12,}/.test(haystacks.join('\n')), 'an HTTP Basic credential entered the bundle');
+  });
+});
+
+void describe('bundle: the settlement transcripts (issue 15)', () => {
+  void test('each settlement is listed in the signed manifest with its requirements and the transcript of the check that settled it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tc-bundle-settled-'));
+    const reports = join(dir, 'reports');
+    mkdirSync(join(reports, 'transcripts'), { recursive: true });
+    const report = JSON.parse(readFileSync(join(fixtures, 'report-pass.json'), 'utf8')) as ConformanceReport;
+    const settled = { obligation: 'ob-1', recordedRun: 'run-1', recordedAt: '2026-11-24T01:00:00.000Z', settledAt: '2026-11-24T02:01:00.000Z', outcome: 'PASS' as const, reason: 'refused with 401' };
+    const target = report.requirements[0]!;
+    const check = { ...target.checks[0]!, title: 'specs/obligations/settle.spec.ts › settles ob-1', project: 'conformance', settled: [settled] };
+    const voided = { ...target.checks[0]!, title: 'specs/obligations/settle.spec.ts › settles ob-2', project: 'conformance', verdict: 'SKIP' as const, settled: [{ ...settled, obligation: 'ob-2', outcome: 'VOID' as const, reason: 'revoked' }] };
+    report.requirements[0] = { ...target, settled: [settled, voided.settled[0]!], checks: [...target.checks, check, voided] };
+    writeFileSync(join(reports, 'conformance.json'), JSON.stringify(report));
+    const transcript = `transcripts/${transcriptFileName('conformance', check.title)}`;
+    writeFileSync(join(reports, transcript), '# check: settle\nGET /api/v1/me\nAuthorization: Bearer [REDACTED]\n\nHTTP 401\n');
+    const { priv, pub } = await keys(dir);
+    const out = join(dir, 'bundle.json');
+    const c = capture();
+    assert.equal(await bundleMain(['--reports', reports, '--key', priv, '--out', out], c.io, {}), 0, c.err.join('\n'));
+    assert.match(c.out.at(-1)!, /, 2 settlements \(1 with transcripts\), signed by key/);
+    const bundle = JSON.parse(readFileSync(out, 'utf8')) as Bundle;
+    assert.deepEqual(bundle.manifest.settlements?.map((st) => [st.obligation, st.outcome, st.requirements, st.transcript, st.recordedAt, st.settledAt]), [
+      ['ob-1', 'PASS', [target.id], transcript, '2026-11-24T01:00:00.000Z', '2026-11-24T02:01:00.000Z'],
+      ['ob-2', 'VOID', [target.id], undefined, '2026-11-24T01:00:00.000Z', '2026-11-24T02:01:00.000Z'],
+    ]);
+    assert.match(bundle.files[transcript]!, /HTTP 401/, 'the transcript that settled it is carried');
+    assert.equal((await verify(out, pub)).code, 0);
+    // A settlement pointing at a transcript the manifest does not list is refused (a hand-edited bundle).
+    const edited = JSON.parse(readFileSync(out, 'utf8')) as Bundle;
+    edited.manifest.settlements![1]!.transcript = 'transcripts/missing.txt';
+    writeFileSync(out, JSON.stringify(edited));
+    const bad = await verify(out, pub);
+    assert.equal(bad.code, 1);
+    assert.match(bad.err.join('\n'), /settlement of obligation ob-2: its transcript transcripts\/missing\.txt is not in the manifest/);
   });
 });

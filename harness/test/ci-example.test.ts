@@ -14,6 +14,7 @@ import { commandNames } from '../cli.ts';
 import { gateOptions } from '../commands/gate.command.ts';
 import { mergeOptions } from '../commands/merge.command.ts';
 import { parseRunArgs } from '../commands/run.command.ts';
+import { loadCatalogue } from '../catalogue/catalogue.ts';
 import { loadWaivers } from '../gate/waivers.ts';
 import { loadProfile } from '../profile/load-profile.ts';
 import { playwrightCliPath } from '../playwright/playwright-cli.ts';
@@ -21,9 +22,9 @@ import { playwrightCliPath } from '../playwright/playwright-cli.ts';
 const root = join(import.meta.dirname, '..', '..');
 const workflowFile = join(root, 'examples', 'github-actions', 'conformance.yml');
 
-interface Step { name?: string; run?: string; uses?: string; env?: Record<string, string> }
-interface Job { env?: Record<string, string>; steps: Step[]; strategy?: { matrix?: { shard?: number[] } }; needs?: string | string[] }
-interface Workflow { env: Record<string, string>; jobs: Record<string, Job> }
+interface Step { name?: string; run?: string; uses?: string; if?: string; env?: Record<string, string>; with?: Record<string, string> }
+interface Job { env?: Record<string, string>; steps: Step[]; strategy?: { matrix?: { shard?: number[] } }; needs?: string | string[]; if?: string }
+interface Workflow { env: Record<string, string>; jobs: Record<string, Job>; on: { schedule?: { cron: string }[] } }
 
 const workflow = parse(readFileSync(workflowFile, 'utf8')) as Workflow;
 
@@ -148,5 +149,73 @@ void describe('examples/github-actions/conformance.yml', () => {
       const help = execFileSync(process.execPath, [cli, command!, '--help'], { encoding: 'utf8' });
       for (const flag of args.filter((a) => a.startsWith('--'))) assert.ok(new RegExp(`\\s${flag}\\b`).test(help), `playwright ${command} has no ${flag}: ${line}`);
     }
+  });
+});
+
+void describe('examples/github-actions/conformance.yml: the scheduled obligations job (issue 15)', () => {
+  const crons = (workflow.on.schedule ?? []).map((s) => s.cron);
+  const fields = (cron: string) => cron.trim().split(/\s+/);
+  const hourly = crons.filter((c) => { const [m, h, dom, mon, dow] = fields(c); return /^\d+$/.test(m!) && h === '*' && dom === '*' && mon === '*' && dow === '*'; });
+  const weekly = crons.filter((c) => { const [m, h, dom, mon, dow] = fields(c); return /^\d+$/.test(m!) && /^\d+$/.test(h!) && dom === '*' && mon === '*' && /^[0-6]$/.test(dow!); });
+  const job = workflow.jobs.obligations!;
+  /** The crons a job's `if:` runs it on (github.event.schedule == '…'). */
+  const schedulesIn = (condition: string | undefined) => [...(condition ?? '').matchAll(/github\.event\.schedule\s*==\s*'([^']+)'/g)].map((m) => m[1]!);
+
+  void test('an hourly schedule (3600 s tokens) and a weekly one (the 7-day refresh rule) run the obligations job, and only it', () => {
+    assert.equal(hourly.length, 1, `one hourly cron among ${crons.join(' | ')}`);
+    assert.equal(weekly.length, 1, `one weekly cron among ${crons.join(' | ')}`);
+    assert.ok(job, 'a job named obligations');
+    assert.match(job.if ?? '', /github\.event_name == 'schedule'/);
+    assert.deepEqual(schedulesIn(job.if).sort(), [...hourly, ...weekly].sort(), 'it runs on exactly the hourly and weekly schedules');
+    for (const name of ['shard', 'merge-and-gate']) {
+      const other = workflow.jobs[name]!;
+      assert.ok(schedulesIn(other.if).every((c) => !hourly.includes(c) && !weekly.includes(c)) && /github\.event_name != 'schedule'/.test(other.if ?? ''), `${name} does not run on the obligations schedules`);
+      for (const c of schedulesIn(other.if)) assert.ok(crons.includes(c), `${name}: ${c} is one of on.schedule`);
+    }
+  });
+
+  void test('the state file is restored from the cache, passed with --state, saved under a new key even after a refused run; never uploaded with the reports', () => {
+    const restore = job.steps.find((s) => s.uses === 'actions/cache/restore@v4');
+    const save = job.steps.find((s) => s.uses === 'actions/cache/save@v4');
+    assert.ok(restore && save, 'actions/cache/restore and actions/cache/save');
+    assert.equal(restore.with?.path, save.with?.path, 'the same path');
+    assert.equal(restore.with?.path, '${{ env.STATE_DIR }}');
+    assert.match(save.with?.key ?? '', /\$\{\{ github\.run_id \}\}/, 'a new cache key every run (entries are immutable)');
+    assert.equal(restore.with?.key, save.with?.key);
+    assert.ok(save.with!.key!.startsWith(restore.with['restore-keys']!), 'restore-keys finds the entries earlier runs saved');
+    assert.equal(save.if, '${{ !cancelled() }}', 'saved after a failed or refused run too');
+    const order = (s: Step | undefined) => job.steps.indexOf(s!);
+    const runStep = job.steps.find((s) => s.run?.includes('token-conformance run'));
+    assert.ok(order(restore) < order(runStep) && order(runStep) < order(save), 'restore, run, save');
+    const line = commandLines().find((l) => l.job === 'obligations' && l.line.startsWith('npx token-conformance run'))!;
+    const options = parseRunArgs(shellWords(line.line, workflow.env, expressions).slice(3));
+    assert.ok(options !== 'help');
+    assert.equal(options.state, `${workflow.env.STATE_DIR}/state.bin`, '--state inside the cached directory');
+    assert.ok(!options.state.startsWith('reports') && !options.state.startsWith(options.reportsDir), 'the state file is not under the reports');
+    for (const upload of job.steps.filter((s) => s.uses === 'actions/upload-artifact@v4')) assert.doesNotMatch(upload.with?.path ?? '', /STATE_DIR|conformance-state/, 'the state file is never uploaded');
+  });
+
+  void test('it runs exactly the requirements that need a clock, with the state key and the profile\'s secrets from the secret store', () => {
+    const line = commandLines().find((l) => l.job === 'obligations' && l.line.startsWith('npx token-conformance run'))!;
+    const options = parseRunArgs(shellWords(line.line, workflow.env, expressions).slice(3));
+    assert.ok(options !== 'help');
+    const clockRules = loadCatalogue().filter((r) => r.needs?.includes('clock-control')).map((r) => r.id).sort();
+    assert.ok(clockRules.length >= 4);
+    assert.deepEqual(workflow.env.TIME_RULES!.split(',').sort(), clockRules, 'TIME_RULES lists every requirement that needs a clock');
+    assert.match(line.line, /--requirement "\$TIME_RULES"/);
+    const env = job.env ?? {};
+    assert.equal(env.CONFORMANCE_STATE_KEY, '${{ secrets.CONFORMANCE_STATE_KEY }}');
+    const profile = readFileSync(join(root, workflow.env.PROFILE!), 'utf8');
+    for (const [, name] of profile.split('\n').filter((l) => !l.trim().startsWith('//')).join('\n').matchAll(/\{\s*"env"\s*:\s*"(\w+)"\s*\}/g)) assert.equal(env[name!], `\${{ secrets.${name!} }}`, `${name!} is passed`);
+    for (const [name, value] of Object.entries(env)) assert.match(value, /^\$\{\{ secrets\.\w+ \}\}$/, `${name}: only secrets in the job env`);
+  });
+
+  void test('its gate fails on a FAIL settlement and allows PENDING (a later run settles it)', () => {
+    const gates = commandLines().filter((l) => l.job === 'obligations' && l.line.startsWith('npx token-conformance gate'));
+    assert.equal(gates.length, 1);
+    const args = shellWords(gates[0]!.line, workflow.env, expressions).slice(3);
+    const { values } = parseArgs({ args, options: gateOptions, strict: true, allowPositionals: true });
+    assert.equal(values['allow-pending'], true);
+    assert.ok(values['require-verified'] !== undefined, '--allow-pending goes with a coverage rule');
   });
 });

@@ -160,7 +160,7 @@ void describe('diff', () => {
     assert.match(all, /Other verdict changes \(1\):\n {2}\S+\s+PASS → SKIP {2}target has no clock control/);
     assert.match(all, /Added requirements \(1\):\n {2}TOKEN-NEW-001/);
     assert.match(all, /Removed requirements \(1\):\n {2}TOKEN-REQ-001\s+\(was PASS\)/);
-    assert.match(all, /^DIFF: 0 newly failing, 0 newly warning, 0 newly blocked, 0 fixed, 1 changed, 1 added, 1 removed, 2 unchanged \(informative: `token-conformance gate` decides the build\)$/m);
+    assert.match(all, /^DIFF: 0 newly failing, 0 newly warning, 0 newly blocked, 0 fixed, 0 settled, 0 newly pending, 1 changed, 1 added, 1 removed, 2 unchanged \(informative: `token-conformance gate` decides the build\)$/m);
   });
 
   void test('bad input: exit 2', async () => {
@@ -242,5 +242,89 @@ void describe('BLOCKED and the coverage rule (--require-verified)', () => {
     const g = await gate([passing, '--require-verified', 'everything']);
     assert.equal(g.code, 2);
     assert.match(g.err.join('\n'), /--require-verified must be must or selected \(got 'everything'\)/);
+  });
+});
+
+void describe('PENDING: the gate, waivers and diff', () => {
+  type Req = { id: string; level: string; verdict: string; reason?: string; due?: string; settled?: unknown[]; checks: { title: string; verdict: string; durationMs: number; reason?: string; due?: string }[] };
+  const due = '2026-11-24T03:00:00.000Z';
+  const settlement = (outcome: 'PASS' | 'FAIL') => ({ obligation: 'ob-1', recordedRun: 'run-1', recordedAt: '2026-11-24T01:00:00.000Z', settledAt: '2026-11-24T02:01:00.000Z', outcome, reason: outcome === 'PASS' ? 'refused with 401' : 'accepted with 200 after expiry' });
+  function variant(change: (r: Req) => Partial<Req> | undefined): string {
+    const report = JSON.parse(readFileSync(passing, 'utf8')) as { requirements: Req[]; summary: Record<string, number>; verdict: string };
+    report.requirements = report.requirements.map((r) => ({ ...r, ...change(r) }));
+    for (const v of ['PASS', 'FAIL', 'WARN', 'BLOCKED', 'PENDING', 'SKIP', 'NOT_APPLICABLE', 'UNCHECKED']) report.summary[v] = report.requirements.filter((r) => r.verdict === v).length;
+    if (report.summary.FAIL! > 0) report.verdict = 'FAIL';
+    const file = join(mkdtempSync(join(tmpdir(), 'tc-pending-')), 'conformance.json');
+    writeFileSync(file, JSON.stringify(report));
+    return file;
+  }
+  const pendingCc002 = (r: Req) => (r.id === 'GRANT-CC-002'
+    ? { verdict: 'PENDING', due, reason: `due ${due}: the access token is refused once expires_in + skew has passed`, checks: r.checks.map((c) => ({ ...c, verdict: 'PENDING', due })) }
+    : undefined);
+  const settledCc002 = (outcome: 'PASS' | 'FAIL') => (r: Req) => (r.id === 'GRANT-CC-002'
+    ? { verdict: outcome, ...(outcome === 'FAIL' ? { reason: 'accepted with 200 after expiry (obligation ob-1 recorded in run run-1 at 2026-11-24T01:00:00.000Z, settled at 2026-11-24T02:01:00.000Z)' } : { reason: 'settled: obligation ob-1 …' }), settled: [settlement(outcome)] }
+    : undefined);
+
+  void test('PENDING does not fail the gate by itself; the line counts it with the earliest due time', async () => {
+    const g = await gate([variant(pendingCc002)]);
+    assert.equal(g.code, 0, g.out.join('\n'));
+    assert.deepEqual(g.decision?.pending.map((p) => [p.id, p.due]), [['GRANT-CC-002', due]]);
+    assert.match(g.out.at(-1)!, /^GATE PASS: .*; 1 PENDING \(not verified yet; --require-verified makes them block, earliest due 2026-11-24T03:00:00.000Z\): GRANT-CC-002/);
+  });
+
+  void test('--require-verified must: PENDING is not verified (the gate fails, listed by ID with its due time); --allow-pending accepts it', async () => {
+    const strict = await gate([variant(pendingCc002), '--require-verified', 'must']);
+    assert.equal(strict.code, 1, strict.out.join('\n'));
+    assert.deepEqual(strict.decision?.blocking.map((b) => [b.id, b.verdict, b.due]), [['GRANT-CC-002', 'PENDING', due]]);
+    assert.match(strict.out.at(-1)!, /^GATE FAIL: .* — blocking: GRANT-CC-002; --require-verified must: 1 not verified: GRANT-CC-002; 1 of them PENDING, earliest due 2026-11-24T03:00:00.000Z \(--allow-pending accepts them\)/);
+    const allowed = await gate([variant(pendingCc002), '--require-verified', 'must', '--allow-pending']);
+    assert.equal(allowed.code, 0, allowed.out.join('\n'));
+    assert.equal(allowed.decision?.allowPending, true);
+    assert.deepEqual(allowed.decision?.coverage?.unverified, []);
+    assert.match(allowed.out.at(-1)!, /^GATE PASS: .*; 1 PENDING \(allowed by --allow-pending, earliest due 2026-11-24T03:00:00.000Z\): GRANT-CC-002/);
+  });
+
+  void test('--allow-pending does not let anything else through: a SKIP still blocks, a FAIL settlement fails', async () => {
+    const skipped = variant((r) => pendingCc002(r) ?? (r.id === 'GRANT-CC-001' ? { verdict: 'SKIP', reason: 'no clock' } : undefined));
+    const g = await gate([skipped, '--require-verified', 'must', '--allow-pending']);
+    assert.equal(g.code, 1);
+    assert.deepEqual(g.decision?.blocking.map((b) => b.id), ['GRANT-CC-001']);
+    const failed = await gate([variant(settledCc002('FAIL')), '--require-verified', 'must', '--allow-pending']);
+    assert.equal(failed.code, 1);
+    assert.deepEqual(failed.decision?.blocking.map((b) => [b.id, b.verdict]), [['GRANT-CC-002', 'FAIL']]);
+  });
+
+  void test('--allow-pending without --require-verified is a usage error (exit 2)', async () => {
+    const g = await gate([passing, '--allow-pending']);
+    assert.equal(g.code, 2);
+    assert.match(g.err.join('\n'), /--allow-pending goes with --require-verified/);
+  });
+
+  void test('a waiver does not cover PENDING: it reads not-verified', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tc-pending-w-'));
+    const w = join(dir, 'waivers.json');
+    writeFileSync(w, JSON.stringify({ waivers: [{ requirement: 'GRANT-CC-002', owner: 'team', justification: 'known', expires: '2099-01-01' }] }));
+    const g = await gate([variant(pendingCc002), '--waivers', w, '--require-verified', 'must']);
+    assert.equal(g.code, 1);
+    assert.equal(g.decision?.waivers?.entries[0]?.status, 'not-verified');
+  });
+
+  void test('diff shows settlements: PENDING → PASS/FAIL with when the obligation was recorded and settled; newly pending with the due time', async () => {
+    const before = variant(pendingCc002);
+    for (const outcome of ['PASS', 'FAIL'] as const) {
+      const c = capture();
+      assert.equal(await diffMain([before, variant(settledCc002(outcome)), '--json'], c.io), 0);
+      const d = JSON.parse(c.out.join('\n')) as ReportDiff;
+      assert.deepEqual(d.settled.map((x) => [x.id, x.from, x.to, x.due, x.settled[0]!.recordedAt, x.settled[0]!.settledAt]), [['GRANT-CC-002', 'PENDING', outcome, due, '2026-11-24T01:00:00.000Z', '2026-11-24T02:01:00.000Z']]);
+      const t = capture();
+      await diffMain([before, variant(settledCc002(outcome))], t.io);
+      const text = t.out.join('\n');
+      assert.match(text, new RegExp(`Settled \\(PENDING before, an obligation settled by the new run\\) \\(1\\):\\n {2}GRANT-CC-002\\s+PENDING → ${outcome} \\(was due ${due}\\)\\n {18}${outcome}: obligation ob-1 recorded in run run-1 at 2026-11-24T01:00:00.000Z, settled at 2026-11-24T02:01:00.000Z`));
+      assert.match(text, /1 settled, 0 newly pending/);
+    }
+    const c = capture();
+    await diffMain([passing, before], c.io);
+    assert.match(c.out.join('\n'), /Newly pending \(an obligation recorded; a later run settles it\) \(1\):\n {2}GRANT-CC-002\s+PASS → PENDING, due 2026-11-24T03:00:00.000Z/);
+    assert.doesNotMatch(c.out.join('\n'), /Other verdict changes/, 'listed once');
   });
 });

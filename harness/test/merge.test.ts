@@ -175,3 +175,40 @@ void describe('merge: verdicts recomputed from all checks', () => {
     assert.equal(await mergeMain(['--out', join(dir, 'x')], c.io), 2);
   });
 });
+
+void describe('merge: PENDING and settlements across shards', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tc-merge-pending-'));
+  const due = '2026-11-22T04:00:00.000Z';
+  const pendingOutcome = (title: string, obligation: string, at = due): CheckOutcome => ({ ...outcome(title, ['STATE-AT-EXP-001'], 'passed'), pending: [{ obligation, due: at, what: 'refused once expired' }] });
+  const settledOutcome = (title: string, obligation: string, result: 'PASS' | 'FAIL'): CheckOutcome => ({
+    ...outcome(title, ['STATE-AT-EXP-001'], result === 'PASS' ? 'passed' : 'failed'),
+    settled: [{ obligation, recordedRun: 'run-1', recordedAt: '2026-11-22T02:00:00.000Z', settledAt: '2026-11-22T03:00:01.000Z', outcome: result, reason: result === 'PASS' ? 'refused with 401' : 'accepted' }],
+  });
+  const merged = (name: string, a: CheckOutcome[], b: CheckOutcome[]) => {
+    const s1 = readShard(syntheticShard(join(dir, `${name}1`), 1, 2, a));
+    const s2 = readShard(syntheticShard(join(dir, `${name}2`), 2, 2, b));
+    assert.deepEqual(mismatches([s1, s2]), []);
+    return mergeReports([s1, s2]).report.requirements.find((r) => r.id === 'STATE-AT-EXP-001')!;
+  };
+
+  void test('PENDING in both shards merges to PENDING with the earlier due time; beside a PASS of another check it stays PENDING', () => {
+    const r = merged('p', [pendingOutcome('a', 'ob-1', '2026-11-22T09:00:00.000Z')], [pendingOutcome('b', 'ob-2'), outcome('c', ['STATE-AT-EXP-001'], 'passed')]);
+    assert.equal(r.verdict, 'PENDING');
+    assert.equal(r.due, due);
+  });
+
+  void test('a settlement in one shard and an obligation pending in the other: the settlement decides (PASS, or FAIL)', () => {
+    const pass = merged('s', [settledOutcome('settle', 'ob-1', 'PASS')], [pendingOutcome('record', 'ob-2')]);
+    assert.equal(pass.verdict, 'PASS');
+    assert.match(pass.reason ?? '', /recorded in run run-1 at 2026-11-22T02:00:00.000Z, settled at 2026-11-22T03:00:01.000Z\); next obligation due 2026-11-22T04:00:00.000Z$/);
+    const fail = merged('f', [pendingOutcome('record', 'ob-2')], [settledOutcome('settle', 'ob-1', 'FAIL')]);
+    assert.equal(fail.verdict, 'FAIL');
+    assert.equal(fail.settled?.[0]?.outcome, 'FAIL');
+  });
+
+  void test('the same obligation pending in one shard and settled in the other is settled, not pending', () => {
+    const r = merged('same', [pendingOutcome('record', 'ob-1')], [settledOutcome('settle', 'ob-1', 'PASS')]);
+    assert.equal(r.verdict, 'PASS');
+    assert.equal(r.checks.find((c) => c.title === 'record')!.pending, undefined);
+  });
+});

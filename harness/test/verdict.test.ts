@@ -8,8 +8,13 @@ import { combinedGrep } from '../commands/run.command.ts';
 import { conformanceReportJsonSchema } from '../profile/emit-schema.ts';
 import type { Verdict } from '../reporter/report.schema.ts';
 import { assumedInterpretation, buildReport, checkVerdict, countVerdicts, exitCodeFor, overallVerdict, parseBroke, requirementVerdict, setupFailure, type CheckOutcome } from '../reporter/verdict.ts';
-import { isBlockedCheck, verdictShaping } from '../reporter/conformance.reporter.ts';
-import { junitKey, junitWithBlocked } from '../reporter/junit-verdicts.ts';
+import type { TestCase } from '@playwright/test/reporter';
+import { join } from 'node:path';
+import { repoRoot } from '../catalogue/catalogue.ts';
+import { checkOutcome, isBlockedCheck, junitSkipMessage, obligationAnnotations, verdictShaping } from '../reporter/conformance.reporter.ts';
+import { junitKey, junitWithBlocked, junitWithSkipped } from '../reporter/junit-verdicts.ts';
+import { renderSummary } from '../reporter/terminal-summary.ts';
+import { renderTraceability } from '../reporter/traceability-html.ts';
 import { Redactor } from '../redaction/redact.ts';
 
 const outcome = (o: Partial<CheckOutcome>): CheckOutcome => ({ title: 't', requirementIds: [], status: 'passed', durationMs: 1, ...o });
@@ -290,5 +295,241 @@ void describe('profiles/reference.json', () => {
     const { interpretations } = await import('../../requirements/index.ts');
     const profile = JSON.parse(readFileSync(new URL('../../profiles/reference.json', import.meta.url), 'utf8')) as { interpretations: Record<string, unknown> };
     assert.deepEqual(profile.interpretations, Object.fromEntries(interpretations.map((i) => [i.key, i.default])));
+  });
+});
+
+void describe('PENDING: obligations recorded for a later run, and their settlements', () => {
+  const due = '2026-11-24T03:00:00.000Z';
+  const later = '2026-11-24T09:00:00.000Z';
+  const pending = (obligation: string, at = due) => ({ obligation, due: at, what: 'the access token is refused with 401 once expires_in + skew has passed' });
+  const settled = (outcome: 'PASS' | 'FAIL' | 'VOID', obligation = 'ob-1', reason = outcome === 'VOID' ? 'the password changed: the target revoked the tokens' : 'refused with 401') =>
+    ({ obligation, recordedRun: 'run-1', recordedAt: '2026-11-24T01:00:00.000Z', settledAt: '2026-11-24T02:01:00.000Z', outcome, reason });
+
+  void describe('one check', () => {
+    const table: [string, Partial<CheckOutcome>, Verdict][] = [
+      ['passed with a pending annotation → PENDING', { status: 'passed', pending: [pending('ob-2')] }, 'PENDING'],
+      ['skipped with a pending annotation → PENDING, not SKIP', { status: 'skipped', skipReason: 'recorded', pending: [pending('ob-2')] }, 'PENDING'],
+      ['failed with a pending annotation → FAIL (the failure stands)', { status: 'failed', error: 'expected 200', pending: [pending('ob-2')] }, 'FAIL'],
+      ['not applicable wins over pending', { status: 'skipped', notApplicableReason: 'no EU', pending: [pending('ob-2')] }, 'NOT_APPLICABLE'],
+      ['blocked wins over pending', { status: 'skipped', blocked: { reason: 'setup: no token' }, pending: [pending('ob-2')] }, 'BLOCKED'],
+      ['passed with a PASS settlement → PASS', { status: 'passed', settled: [settled('PASS')] }, 'PASS'],
+      ['a PASS settlement beside an obligation recorded anew → PASS (its own settlement decides)', { status: 'passed', settled: [settled('PASS')], pending: [pending('ob-2')] }, 'PASS'],
+      ['failed with a FAIL settlement → FAIL', { status: 'failed', error: 'e', settled: [settled('FAIL')] }, 'FAIL'],
+      ['a FAIL settlement on a check that forgot to fail → FAIL, never PASS', { status: 'passed', settled: [settled('FAIL')] }, 'FAIL'],
+      ['passed with a VOID settlement → SKIP', { status: 'passed', settled: [settled('VOID')] }, 'SKIP'],
+      ['a VOID settlement beside an obligation recorded anew → PENDING', { status: 'passed', settled: [settled('VOID')], pending: [pending('ob-2')] }, 'PENDING'],
+      ['an unreadable annotation on a passed check → SKIP (not taken as verified)', { status: 'passed', malformed: [{ type: 'pending', problem: 'due: Invalid ISO datetime' }] }, 'SKIP'],
+      ['an unreadable annotation on a failed check → FAIL (the failure stands)', { status: 'failed', error: 'e', malformed: [{ type: 'pending', problem: 'x' }] }, 'FAIL'],
+    ];
+    for (const [name, o, expected] of table) void test(name, () => assert.equal(checkVerdict(outcome({ requirementIds: ['STATE-AT-EXP-001'], ...o }), 'MUST', 'STATE-AT-EXP-001').verdict, expected));
+
+    void test('PENDING carries the earliest due time and what must hold; a SHOULD reads PENDING too', () => {
+      const j = checkVerdict(outcome({ pending: [pending('ob-3', later), pending('ob-2', due)] }), 'SHOULD');
+      assert.deepEqual(j, { verdict: 'PENDING', due, reason: `due ${due}: the access token is refused with 401 once expires_in + skew has passed (+1 more obligation)` });
+    });
+
+    void test('settlements carry "recorded in run R at T, settled at T′"; a FAIL through broke annotations too; VOID says why', () => {
+      const detail = 'obligation ob-1 recorded in run run-1 at 2026-11-24T01:00:00.000Z, settled at 2026-11-24T02:01:00.000Z';
+      assert.equal(checkVerdict(outcome({ settled: [settled('PASS')] }), 'MUST').reason, `settled: refused with 401 (${detail})`);
+      assert.equal(checkVerdict(outcome({ settled: [settled('PASS')], pending: [pending('ob-2')] }), 'MUST').reason, `settled: refused with 401 (${detail}); next obligation due ${due}`);
+      // The settling fixture's reasons say when already: not twice.
+      const said = 'refused: holds; recorded in run run-1 at 2026-11-24T01:00:00.000Z, settled at 2026-11-24T02:01:00.000Z';
+      assert.equal(checkVerdict(outcome({ settled: [{ ...settled('PASS'), reason: said }] }), 'MUST').reason, `settled: ${said}`);
+      assert.equal(checkVerdict(outcome({ status: 'failed', requirementIds: ['A-1'], broke: [{ id: 'A-1', message: `accepted (obligation ${said})` }], settled: [settled('FAIL')] }), 'MUST', 'A-1').reason, `accepted (obligation ${said})`);
+      const failed = outcome({ status: 'failed', requirementIds: ['STATE-AT-EXP-001'], error: 'e', broke: [{ id: 'STATE-AT-EXP-001', message: 'accepted with 200 an hour after expiry' }], settled: [settled('FAIL')] });
+      assert.equal(checkVerdict(failed, 'MUST', 'STATE-AT-EXP-001').reason, `accepted with 200 an hour after expiry (${detail})`);
+      assert.equal(checkVerdict(outcome({ status: 'failed', error: 'expected 401, got 200', settled: [settled('FAIL')] }), 'MUST').reason, `expected 401, got 200 (${detail})`);
+      assert.equal(checkVerdict(outcome({ settled: [settled('VOID')] }), 'MUST').reason, `not settled: the password changed: the target revoked the tokens (${detail})`);
+    });
+  });
+
+  void describe('one requirement from its checks (the precedence rule, verdict.ts requirementVerdict)', () => {
+    type C = Parameters<typeof requirementVerdict>[0][number];
+    const c = (verdict: Verdict, extra: Partial<C> = {}): C => ({ verdict, ...extra });
+    const p = (at: string) => c('PENDING', { due: at, reason: `due ${at}: x` });
+    const sp = c('PASS', { reason: 'settled: …', settled: [settled('PASS')] });
+    const table: [string, C[], Verdict][] = [
+      ['PENDING alone → PENDING', [p(due)], 'PENDING'],
+      ['a FAIL from any check wins over PENDING', [p(due), c('FAIL', { reason: 'x' })], 'FAIL'],
+      ['a WARN wins over PENDING', [p(due), c('WARN', { reason: 'x' })], 'WARN'],
+      ['BLOCKED wins over PENDING', [p(due), c('BLOCKED', { reason: 'x' })], 'BLOCKED'],
+      ['PENDING beside a plain PASS of another check → PENDING (the pending part is not verified)', [c('PASS'), p(due)], 'PENDING'],
+      ['PENDING beside a SKIP (the clock-based twin, or a settling check with nothing due) → PENDING', [c('SKIP', { reason: 'target has no clock control' }), p(due)], 'PENDING'],
+      ['PENDING beside NOT_APPLICABLE → PENDING', [c('NOT_APPLICABLE'), p(due)], 'PENDING'],
+      ['a PASS settlement beside an obligation recorded anew by another check → PASS', [sp, p(due)], 'PASS'],
+      ['a PASS settlement beside the clock-based twin\'s SKIP → PASS', [sp, c('SKIP', { reason: 'no clock' })], 'PASS'],
+      ['a FAIL (a FAIL settlement) wins over a PASS settlement', [sp, c('FAIL', { reason: 'accepted after expiry' })], 'FAIL'],
+      ['a VOID settlement (SKIP) beside an obligation recorded anew → PENDING', [c('SKIP', { reason: 'not settled: revoked', settled: [settled('VOID')] }), p(due)], 'PENDING'],
+      ['a VOID settlement alone → SKIP with its reason', [c('SKIP', { reason: 'not settled: revoked', settled: [settled('VOID')] })], 'SKIP'],
+    ];
+    for (const [name, checks, expected] of table) void test(name, () => assert.equal(requirementVerdict(checks).verdict, expected));
+
+    void test('PENDING gives the earliest due time and its reason; a PASS settlement gives its detail and the next due time', () => {
+      assert.deepEqual(requirementVerdict([p(later), p(due)]), { verdict: 'PENDING', due, reason: `due ${due}: x` });
+      assert.deepEqual(requirementVerdict([sp, p(later)]), { verdict: 'PASS', reason: `settled: …; next obligation due ${later}` });
+    });
+  });
+
+  void describe('the report', () => {
+    const catalogue: Requirement[] = [
+      { id: 'STATE-AT-EXP-001', level: 'MUST', area: 'lifecycle', source: '§3', statement: 'An expired token is refused.', needs: ['clock-control'] },
+      { id: 'STATE-RT-EXP-001', level: 'MUST', area: 'lifecycle', source: '§3', statement: 'An expired refresh token is refused.', needs: ['clock-control'] },
+      { id: 'GRANT-CC-001', level: 'MUST', area: 'grants', source: '§4', statement: 'A client_credentials request succeeds.' },
+    ];
+    const options = { level: 'all' as const, filtered: false, strict: false, suiteVersion: '1.0.0', startedAt: new Date('2026-11-24T01:00:00Z'), durationMs: 10, target: { name: 't', local: true, interpretations: {} } };
+
+    void test('PENDING requirements are counted with their due time; the run passes (PENDING does not decide it); the report is schema-valid', () => {
+      const report = buildReport(catalogue, [
+        outcome({ title: 'cc', requirementIds: ['GRANT-CC-001'] }),
+        outcome({ title: 'expiry', requirementIds: ['STATE-AT-EXP-001'], pending: [pending('ob-1')] }),
+        outcome({ title: 'rt expiry', requirementIds: ['STATE-RT-EXP-001'], status: 'skipped', pending: [pending('ob-2', later)] }),
+      ], options);
+      const byId = Object.fromEntries(report.requirements.map((r) => [r.id, r]));
+      assert.equal(byId['STATE-AT-EXP-001']!.verdict, 'PENDING');
+      assert.equal(byId['STATE-AT-EXP-001']!.due, due);
+      assert.deepEqual(byId['STATE-AT-EXP-001']!.checks[0]!.pending, [pending('ob-1')]);
+      assert.equal(report.summary.PENDING, 2);
+      assert.equal(report.verdict, 'PASS');
+      const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
+      const ajv = new Ajv2020({ strict: true, allErrors: true });
+      addFormats(ajv);
+      const validate = ajv.compile(conformanceReportJsonSchema());
+      assert.ok(validate(report), JSON.stringify(validate.errors));
+    });
+
+    void test('settlements reach the requirement: PASS/FAIL with the recorded/settled times, VOID as SKIP with the reason', () => {
+      const report = buildReport(catalogue, [
+        outcome({ title: 'settle expiry', requirementIds: ['STATE-AT-EXP-001'], settled: [settled('PASS')] }),
+        outcome({ title: 'expiry', requirementIds: ['STATE-AT-EXP-001'], pending: [pending('ob-3', later)] }),
+        outcome({ title: 'settle rt', requirementIds: ['STATE-RT-EXP-001'], status: 'failed', error: 'e', broke: [{ id: 'STATE-RT-EXP-001', message: 'refreshed after 7 days' }], settled: [settled('FAIL', 'ob-2')] }),
+        outcome({ title: 'settle cc', requirementIds: ['GRANT-CC-001'], settled: [settled('VOID', 'ob-4')] }),
+      ], options);
+      const byId = Object.fromEntries(report.requirements.map((r) => [r.id, r]));
+      assert.equal(byId['STATE-AT-EXP-001']!.verdict, 'PASS');
+      assert.match(byId['STATE-AT-EXP-001']!.reason ?? '', /^settled: refused with 401 \(obligation ob-1 recorded in run run-1 at 2026-11-24T01:00:00.000Z, settled at 2026-11-24T02:01:00.000Z\); next obligation due 2026-11-24T09:00:00.000Z$/);
+      assert.equal(byId['STATE-AT-EXP-001']!.settled?.[0]?.outcome, 'PASS');
+      assert.equal(byId['STATE-RT-EXP-001']!.verdict, 'FAIL');
+      assert.match(byId['STATE-RT-EXP-001']!.reason ?? '', /^refreshed after 7 days \(obligation ob-2 recorded in run run-1/);
+      assert.equal(byId['GRANT-CC-001']!.verdict, 'SKIP');
+      assert.match(byId['GRANT-CC-001']!.reason ?? '', /^not settled: the password changed/);
+      assert.equal(report.verdict, 'FAIL');
+    });
+
+    void test('an obligation settled anywhere in the run (a shard, a pass) is no longer pending anywhere in it', () => {
+      const report = buildReport(catalogue, [
+        outcome({ title: 'settle', requirementIds: ['STATE-AT-EXP-001'], settled: [settled('FAIL', 'ob-1')], status: 'failed', error: 'accepted' }),
+        outcome({ title: 'expiry', requirementIds: ['STATE-AT-EXP-001'], pending: [pending('ob-1')] }),
+        outcome({ title: 'rt', requirementIds: ['STATE-RT-EXP-001'], pending: [pending('ob-1'), pending('ob-5', later)] }),
+      ], options);
+      const byId = Object.fromEntries(report.requirements.map((r) => [r.id, r]));
+      assert.equal(byId['STATE-AT-EXP-001']!.verdict, 'FAIL');
+      assert.equal(byId['STATE-AT-EXP-001']!.checks.find((x) => x.title === 'expiry')!.verdict, 'PASS', 'its obligation is settled: nothing left pending');
+      assert.equal(byId['STATE-RT-EXP-001']!.verdict, 'PENDING');
+      assert.equal(byId['STATE-RT-EXP-001']!.due, later);
+    });
+
+    void test('an unreadable annotation is listed in the report as a defect, and its check is not verified', () => {
+      const report = buildReport(catalogue, [outcome({ title: 'expiry', requirementIds: ['STATE-AT-EXP-001'], malformed: [{ type: 'pending', problem: 'due: Invalid ISO datetime' }] })], options);
+      assert.deepEqual(report.malformedAnnotations, [{ check: 'expiry', type: 'pending', problem: 'due: Invalid ISO datetime' }]);
+      assert.equal(report.requirements.find((r) => r.id === 'STATE-AT-EXP-001')!.verdict, 'SKIP');
+      assert.match(renderSummary(report), /reporter error: unreadable 'pending' annotation \(due: Invalid ISO datetime\) on expiry/);
+    });
+  });
+
+  void describe('what the reporter reads: pending and settled annotations, validated', () => {
+    const redactor = new Redactor();
+    void test('valid annotations are read; an annotation twice counts once', () => {
+      const annotations = [
+        { type: 'pending', description: JSON.stringify(pending('ob-2')) }, { type: 'pending', description: JSON.stringify(pending('ob-2')) },
+        { type: 'settled', description: JSON.stringify(settled('PASS')) },
+      ];
+      assert.deepEqual(obligationAnnotations(annotations, redactor), { pending: [pending('ob-2')], settled: [settled('PASS')], malformed: [] });
+      const more = obligationAnnotations([{ type: 'pending', description: JSON.stringify({ ...pending('ob-2'), recordedRun: 'run-2' }) }], redactor);
+      assert.deepEqual(more, { pending: [pending('ob-2')], settled: [], malformed: [] }, 'a field the reporter does not know is dropped, not an error');
+    });
+    void test('a malformed one is kept as a reporter error with what is wrong, never dropped', () => {
+      const r = obligationAnnotations([
+        { type: 'pending', description: 'not json' },
+        { type: 'pending', description: JSON.stringify({ obligation: 'ob', due: 'tomorrow', what: 'x' }) },
+        { type: 'settled', description: JSON.stringify({ ...settled('PASS'), outcome: 'MAYBE' }) },
+        { type: 'pending' },
+      ], redactor);
+      assert.deepEqual(r.pending, []);
+      assert.deepEqual(r.settled, []);
+      assert.equal(r.malformed.length, 4);
+      assert.match(r.malformed[0]!.problem, /^not JSON/);
+      assert.match(r.malformed[1]!.problem, /^due: /);
+      assert.match(r.malformed[2]!.problem, /^not JSON/, 'a pending annotation without a description');
+      assert.equal(r.malformed[3]!.type, 'settled');
+      assert.match(r.malformed[3]!.problem, /^outcome: /);
+    });
+    void test('checkOutcome carries them from a Playwright result (annotations pushed during the test)', () => {
+      const fake = (annotations: { type: string; description?: string }[], status: 'passed' | 'skipped' = 'passed') => ({
+        annotations: [{ type: 'requirement', description: 'STATE-AT-EXP-001' }],
+        results: [{ status, duration: 5, errors: [], annotations, attachments: [], retry: 0 }],
+        location: { file: join(repoRoot, 'specs', 'lifecycle', 'access-token.spec.ts') },
+        parent: { project: () => ({ name: 'time-travel' }) },
+        titlePath: () => ['', 'time-travel', 'specs/lifecycle/access-token.spec.ts', 'expiry'],
+      }) as unknown as TestCase;
+      const recorded = checkOutcome(fake([{ type: 'pending', description: JSON.stringify(pending('ob-2')) }]), redactor);
+      assert.deepEqual(recorded.pending, [pending('ob-2')]);
+      assert.equal(checkVerdict(recorded, 'MUST', 'STATE-AT-EXP-001').verdict, 'PENDING');
+      const broken = checkOutcome(fake([{ type: 'settled', description: '{"obligation":"ob-1"}' }]), redactor);
+      assert.equal(broken.settled, undefined);
+      assert.equal(broken.malformed?.length, 1);
+      const twice = { ...fake([{ type: 'pending', description: '{"obligation":"x"}' }]), annotations: [{ type: 'requirement', description: 'STATE-AT-EXP-001' }, { type: 'pending', description: '{"obligation":"x"}' }] } as unknown as TestCase;
+      assert.equal(checkOutcome(twice, redactor).malformed?.length, 1, 'listed on the test and on its result (as Playwright does): reported once');
+      assert.match(broken.malformed?.[0]?.problem ?? '', /recordedRun/);
+      assert.equal(checkVerdict(broken, 'MUST', 'STATE-AT-EXP-001').verdict, 'SKIP', 'not taken as verified');
+      assert.equal(checkOutcome(fake([]), redactor).pending, undefined);
+    });
+
+    void test('free text is redacted as a value', () => {
+      const withSecret = new Redactor();
+      withSecret.add('s3cr3t-value-123456');
+      const r = obligationAnnotations([{ type: 'settled', description: JSON.stringify({ ...settled('FAIL'), reason: 'accepted s3cr3t-value-123456' }) }], withSecret);
+      assert.doesNotMatch(r.settled[0]!.reason!, /s3cr3t-value-123456/);
+    });
+  });
+
+  void describe('JUnit and the terminal', () => {
+    const xml = [
+      '<testsuites id="" name="" tests="2" failures="0" skipped="0" errors="0" time="1">',
+      '<testsuite name="lifecycle/a.spec.ts" timestamp="t" hostname="time-travel" tests="2" failures="0" skipped="0" time="1" errors="0">',
+      '<testcase name="expiry" classname="lifecycle/a.spec.ts" time="0.1">', '</testcase>',
+      '<testcase name="other" classname="lifecycle/a.spec.ts" time="0.1">', '</testcase>',
+      '</testsuite>', '</testsuites>',
+    ].join('\n');
+    void test('a PENDING check (passed in Playwright) is skipped in JUnit with a message naming the due time', () => {
+      const message = junitSkipMessage(outcome({ pending: [pending('ob-2')] }));
+      assert.equal(message, `PENDING: due ${due}: the access token is refused with 401 once expires_in + skew has passed`);
+      const out = junitWithSkipped(xml, new Map([[junitKey('lifecycle/a.spec.ts', 'expiry'), message]]));
+      assert.match(out, /<testcase name="expiry"[^>]*>\n<skipped message="PENDING: due 2026-11-24T03:00:00.000Z: [^"]*">/);
+      assert.match(out, /<testsuites [^>]*failures="0" skipped="1"/);
+      assert.match(junitSkipMessage(outcome({ settled: [settled('VOID')] })) ?? '', /^SKIP: not settled: the password changed/);
+      assert.equal(junitSkipMessage(outcome({ settled: [settled('PASS')] })), undefined, 'a PASS settlement stays a pass');
+      assert.equal(junitSkipMessage(outcome({})), undefined);
+      assert.equal(junitSkipMessage(outcome({ status: 'failed', pending: [pending('ob-2')] })), undefined, 'a failure stays a failure');
+    });
+
+    void test('the closing line counts PENDING with the earliest due time; the pending and settled lines name them', () => {
+      const report = buildReport([
+        { id: 'STATE-AT-EXP-001', level: 'MUST', area: 'lifecycle', source: '§3', statement: 's' },
+        { id: 'STATE-RT-EXP-001', level: 'MUST', area: 'lifecycle', source: '§3', statement: 's' },
+        { id: 'STATE-AT-EXP-002', level: 'MUST', area: 'lifecycle', source: '§3', statement: 's' },
+      ], [
+        outcome({ title: 'a', requirementIds: ['STATE-AT-EXP-001'], pending: [pending('ob-2', later)] }),
+        outcome({ title: 'b', requirementIds: ['STATE-RT-EXP-001'], pending: [pending('ob-3', due)] }),
+        outcome({ title: 'c', requirementIds: ['STATE-AT-EXP-002'], settled: [settled('PASS')] }),
+      ], { level: 'all', filtered: false, strict: false, suiteVersion: '1', startedAt: new Date(), durationMs: 1, target: { name: 't', local: true, interpretations: {} } });
+      const text = renderSummary(report);
+      assert.match(text, /CONFORMANCE PASS: 1 PASS, 0 FAIL, 0 WARN, 0 BLOCKED, 2 PENDING \(earliest due 2026-11-24T03:00:00.000Z\), 0 SKIP/);
+      assert.match(text, /Pending \(obligations recorded in the state file[^\n]*\n +1 × due 2026-11-24T03:00:00.000Z: STATE-RT-EXP-001\n +1 × due 2026-11-24T09:00:00.000Z: STATE-AT-EXP-001/);
+      assert.match(text, /Settled[^\n]*\n +PASS STATE-AT-EXP-002 +recorded in run run-1 at 2026-11-24T01:00:00.000Z, settled at 2026-11-24T02:01:00.000Z/);
+      const html = renderTraceability(report);
+      assert.match(html, /<h2 id="pending">Pending \(2, earliest due 2026-11-24T03:00:00.000Z\)<\/h2>/);
+      assert.match(html, /settled PASS: obligation ob-1 recorded in run run-1 at 2026-11-24T01:00:00.000Z, settled at 2026-11-24T02:01:00.000Z/);
+      assert.doesNotMatch(html.slice(html.indexOf('id="attention"'), html.indexOf('id="pending"')), /STATE-RT-EXP-001/, 'PENDING is not "needs attention"');
+    });
   });
 });
