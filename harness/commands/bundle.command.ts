@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BundleError, createBundle, loadPrivateKey, loadPublicKey, publicKeyFingerprint, verifyBundle } from '../bundle/bundle.ts';
-import { ReportError } from '../gate/gate.ts';
+import { ReportError } from '../reporter/read-report.ts';
 import { processIo, type CommandIo } from './gate.command.ts';
 
 const bundleUsage = `Usage: token-conformance bundle --key PRIVATE.pem --out FILE [options]

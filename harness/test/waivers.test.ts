@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { createAjv } from '../../schemas/index.ts';
 import { serializeSchema, waiversJsonSchema, waiversSchemaFile } from '../waivers/emit-waivers-schema.ts';
-import { readReport } from '../gate/gate.ts';
+import { readReport } from '../reporter/read-report.ts';
 import { applyWaivers, applyWaiversToRun, isExpired, loadWaivers, waiversOf, withoutWaivers, WaiversError } from '../waivers/waivers.ts';
 import { parseRunArgs, runMain } from '../commands/run.command.ts';
 import type { Waiver } from '../waivers/waivers.schema.ts';
