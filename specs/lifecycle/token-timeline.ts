@@ -62,6 +62,6 @@ export type RefreshTokenAnchor = 'access-token-expiry' | 'access-token-issuance'
  * lifetime of the access token issued with it (`access-token-expiry`), or 0 (`access-token-issuance`).
  */
 export function refreshTokenAnchorSeconds(target: Target, accessTokenExpiresIn: number): number {
-  const anchor = target.interpretation<RefreshTokenAnchor>('refreshTokenAnchor');
+  const anchor = target.interpretation('refreshTokenAnchor');
   return anchor === 'access-token-expiry' ? accessTokenExpiresIn : 0;
 }
