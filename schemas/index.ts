@@ -65,8 +65,6 @@ export type SchemaType<I extends SchemaId> = (typeof registry)[I] extends Schema
 
 export const schemaIds = Object.freeze(Object.keys(registry)) as readonly SchemaId[];
 
-export const isSchemaId = (value: string): value is SchemaId => Object.hasOwn(registry, value);
-
 /** The JSON Schema registered under `schemaId` (the object the .schema.json file holds). */
 export const schemaFor = (schemaId: SchemaId): SchemaEntry<unknown>['schema'] => registry[schemaId].schema;
 

@@ -55,8 +55,6 @@ export function withinSeconds(target: Target, seconds: number): number {
   return seconds - clockSkewSeconds(target);
 }
 
-export type RefreshTokenAnchor = 'access-token-expiry' | 'access-token-issuance';
-
 /**
  * OI-4: seconds from issuance to the moment the refresh token's 7 days start counting: the
  * lifetime of the access token issued with it (`access-token-expiry`), or 0 (`access-token-issuance`).

@@ -192,11 +192,6 @@ export function describeExpected(e: Expected): string {
   }
 }
 
-/** The same request without the noise that can be dropped (extra parameters, %-escaped client_id, charset); HTTP Basic stays. */
-export function withoutNoise(input: TokenInput): TokenInput {
-  return { ...input, noise: { ...input.noise, extra: [], escapeClientId: false, charset: false } };
-}
-
 /** A short, secret-free description of a generated request (what a shrunk counterexample shows). */
 export function describeInput(input: TokenInput): string {
   const faults = input.faults.map((f) => {
