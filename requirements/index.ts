@@ -6,6 +6,7 @@ import type { Interpretation, Requirement } from './types.ts';
 
 export { requirementAreas, requirementCapabilities, requirementLevels } from '../schemas/src/requirement-catalogue.ts';
 export type { Interpretation, Requirement, RequirementArea, RequirementLevel, RequirementNeed } from './types.ts';
+export type { InterpretationKey, InterpretationValues } from './interpretation-values.ts';
 
 export const catalogueFile = new URL('./requirements.json', import.meta.url);
 export const interpretationsFile = new URL('./interpretations.json', import.meta.url);

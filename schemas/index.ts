@@ -14,7 +14,7 @@ import type { GatewayError } from './src/gateway-error.ts';
 import { authoredSchemas } from './src/index.ts';
 import conformanceReportSchema from './conformance-report.schema.json' with { type: 'json' }; // emitted by harness/profile/emit-schema.ts
 import targetProfileSchema from './target-profile.schema.json' with { type: 'json' }; // emitted by harness/profile/emit-schema.ts
-import waiversSchema from './waivers.schema.json' with { type: 'json' }; // emitted by harness/gate/emit-waivers-schema.ts
+import waiversSchema from './waivers.schema.json' with { type: 'json' }; // emitted by harness/waivers/emit-waivers-schema.ts
 import type { InterpretationCatalogue, RequirementCatalogue } from './src/requirement-catalogue.ts';
 import type { TokenError } from './src/token-error.ts';
 import type { TokenRequestClientCredentials, TokenRequestPassword, TokenRequestRefreshToken } from './src/token-requests.ts';
@@ -64,8 +64,6 @@ export type SchemaId = keyof typeof registry;
 export type SchemaType<I extends SchemaId> = (typeof registry)[I] extends SchemaEntry<infer T> ? T : never;
 
 export const schemaIds = Object.freeze(Object.keys(registry)) as readonly SchemaId[];
-
-export const isSchemaId = (value: string): value is SchemaId => Object.hasOwn(registry, value);
 
 /** The JSON Schema registered under `schemaId` (the object the .schema.json file holds). */
 export const schemaFor = (schemaId: SchemaId): SchemaEntry<unknown>['schema'] => registry[schemaId].schema;

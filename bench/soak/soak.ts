@@ -72,8 +72,16 @@ function percentile(sorted: number[], p: number): number {
 interface Window { requests: number; errors: number; latencies: number[]; byOp: Map<string, number> }
 const newWindow = (): Window => ({ requests: 0, errors: 0, latencies: [], byOp: new Map() });
 
-async function main(): Promise<number> {
-  const o = options();
+/** The reference server as the soak runs it: a child process on loopback, its store in a temporary directory. */
+interface SoakServer {
+  baseUrl: string;
+  pid: number;
+  /** What the server wrote to stderr so far. */
+  stderr: () => string;
+  stop: () => Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+async function startServer(): Promise<SoakServer> {
   const dir = mkdtempSync(join(tmpdir(), 'tc-soak-'));
   const child = spawn(process.execPath, [join(root, 'bin', 'token-conformance.js'), 'serve', '--http', '--port', '0', '--data', join(dir, 'soak.sqlite'),
     '--rate-spike', '1000000', '--rate-quota', '100000000', '--log-level', 'warn'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -84,15 +92,35 @@ async function main(): Promise<number> {
     createInterface({ input: child.stdout }).once('line', (line) => resolve(String((JSON.parse(line) as { baseUrl: string }).baseUrl)));
     void exited.then(({ code }) => reject(new Error(`the server exited with ${code} before listening: ${stderr}`)));
   });
-  const pid = child.pid!;
-  const http = new Agent({ connections: o.concurrency, keepAliveTimeout: 10_000 });
-  const errorSamples: string[] = [];
+  return {
+    baseUrl, pid: child.pid!, stderr: () => stderr,
+    stop: async () => {
+      child.kill('SIGTERM');
+      const exit = await exited;
+      rmSync(dir, { recursive: true, force: true });
+      return exit;
+    },
+  };
+}
 
-  const call = async (path: string, init: { method?: string; headers?: Record<string, string>; body?: string }) => {
+type Call = (path: string, init: { method?: string; headers?: Record<string, string>; body?: string }) => Promise<{ status: number; json: Record<string, unknown> | undefined }>;
+
+function httpClient(baseUrl: string, http: Agent): Call {
+  return async (path, init) => {
     const res = await request(`${baseUrl}${path}`, { method: (init.method ?? 'GET') as 'GET', dispatcher: http, ...(init.headers && { headers: init.headers }), ...(init.body !== undefined && { body: init.body }), signal: AbortSignal.timeout(10_000) });
     const text = await res.body.text();
     return { status: res.statusCode, json: (() => { try { return JSON.parse(text) as Record<string, unknown>; } catch { return undefined; } })() };
   };
+}
+
+/** One operation of the mix: its name, its weight, and a run that resolves to whether the answer was the expected one. */
+type Operation = [name: string, weight: number, run: () => Promise<boolean>];
+
+/**
+ * The mixed load (protected calls, client_credentials and password grants, refreshes along rotating
+ * chains) and its warm-up (a token for the protected calls). The operations share that token and the chains.
+ */
+function mixedLoad(call: Call): { ops: Operation[]; warmUp: () => Promise<void> } {
   const formPost = (params: Record<string, string>) => call(TOKEN, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params).toString() });
   const pwClient = seedClient('us-pw-client');
   const ccClient = seedClient('us-cc-client');
@@ -100,8 +128,7 @@ async function main(): Promise<number> {
   let accessToken = '';
   const chains: string[] = [];
 
-  // One operation: [name, run] where run resolves to whether the answer was the expected one.
-  const ops: [string, number, () => Promise<boolean>][] = [
+  const ops: Operation[] = [
     ['people', 40, async () => (await call('/v1/people/er/E-1001', { headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' } })).status === 200],
     ['search', 10, async () => (await call('/v1/people/search?lastName=Lovelace&limit=5', { headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' } })).status === 200],
     ['client-credentials', 15, async () => {
@@ -123,19 +150,29 @@ async function main(): Promise<number> {
       return r.status === 200;
     }],
   ];
+  const warmUp = async () => {
+    const first = await formPost({ grant_type: 'client_credentials', ...ccClient });
+    if (first.status !== 200) throw new Error(`warm-up token: HTTP ${first.status}`);
+    accessToken = String(first.json?.access_token);
+  };
+  return { ops, warmUp };
+}
+
+type SampledWindow = Window & { rss: number; seconds: number };
+
+/**
+ * Drives the operations at `rps` (weighted at random, at most `concurrency` in flight, never
+ * bursting to catch up more than a second) until `seconds` have passed, sampling the server's RSS
+ * at the end of each window. Returns the windows; error samples go to `errorSamples` (at most 5).
+ */
+async function driveLoad(o: Options, ops: Operation[], pid: number, errorSamples: string[]): Promise<SampledWindow[]> {
   const totalWeight = ops.reduce((s, [, w]) => s + w, 0);
   const pick = () => {
     let x = Math.random() * totalWeight;
     for (const op of ops) { x -= op[1]; if (x < 0) return op; }
     return ops[0]!;
   };
-
-  // Warm-up: a token for the protected calls.
-  const first = await formPost({ grant_type: 'client_credentials', ...ccClient });
-  if (first.status !== 200) throw new Error(`warm-up token: HTTP ${first.status}`);
-  accessToken = String(first.json?.access_token);
-
-  const windows: (Window & { rss: number; seconds: number })[] = [];
+  const windows: SampledWindow[] = [];
   let current = newWindow();
   const started = performance.now();
   const endAt = started + o.seconds * 1000;
@@ -175,19 +212,22 @@ async function main(): Promise<number> {
   await Promise.all(pending);
   clearInterval(sampler);
   if (current.requests > 0) windows.push({ ...current, rss: rssMb(pid), seconds: Math.round((performance.now() - started) / 1000) });
-  await http.close();
-  child.kill('SIGTERM');
-  const exit = await exited;
-  rmSync(dir, { recursive: true, force: true });
+  return windows;
+}
 
-  // The table.
-  const fmt = (n: number, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : '-');
+const fmt = (n: number, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : '-');
+
+function printWindows(o: Options, pid: number, windows: SampledWindow[]): void {
   console.log(`\nsoak: ${o.seconds} s at ${o.rps} req/s target, ${o.concurrency} connections, ${o.windowSeconds} s windows (server pid ${pid})\n`);
   console.log('  t(s)   requests  req/s   errors  p50(ms)  p99(ms)  max(ms)  rss(MB)');
   for (const w of windows) {
     const sorted = [...w.latencies].sort((a, b) => a - b);
     console.log(`  ${String(w.seconds).padStart(4)}  ${String(w.requests).padStart(9)}  ${fmt(w.requests / o.windowSeconds, 0).padStart(5)}  ${String(w.errors).padStart(7)}  ${fmt(percentile(sorted, 50)).padStart(7)}  ${fmt(percentile(sorted, 99)).padStart(7)}  ${fmt(sorted.at(-1) ?? Number.NaN).padStart(7)}  ${fmt(w.rss).padStart(7)}`);
   }
+}
+
+/** Prints the totals (requests, RSS growth, p99 range, the server's exit) and returns the errors and the RSS growth. */
+function printTotals(o: Options, windows: SampledWindow[], exit: { code: number | null; signal: NodeJS.Signals | null }, errorSamples: string[]): { errors: number; growth: number } {
   const total = windows.reduce((s, w) => s + w.requests, 0);
   const errors = windows.reduce((s, w) => s + w.errors, 0);
   const full = windows.filter((w) => w.latencies.length > 0);
@@ -203,13 +243,32 @@ async function main(): Promise<number> {
   console.log(`  p99 per window: min ${fmt(Math.min(...p99s))} ms, max ${fmt(Math.max(...p99s))} ms`);
   console.log(`  server exit after SIGTERM: ${exit.code ?? exit.signal}`);
   for (const s of errorSamples) console.log(`  error: ${s}`);
+  return { errors, growth };
+}
 
+/** What fails the soak: an error, RSS growth over the threshold (or unreadable), an unclean exit, an error the server logged. */
+function soakProblems(o: Options, totals: { errors: number; growth: number }, exit: { code: number | null; signal: NodeJS.Signals | null }, stderr: string): string[] {
   const problems: string[] = [];
-  if (errors > 0) problems.push(`${errors} errors`);
-  if (!Number.isFinite(growth)) problems.push('RSS could not be read (/proc/<pid>/status)');
-  else if (growth > o.maxRssGrowthMb) problems.push(`RSS grew by ${fmt(growth)} MB (> ${o.maxRssGrowthMb} MB)`);
+  if (totals.errors > 0) problems.push(`${totals.errors} errors`);
+  if (!Number.isFinite(totals.growth)) problems.push('RSS could not be read (/proc/<pid>/status)');
+  else if (totals.growth > o.maxRssGrowthMb) problems.push(`RSS grew by ${fmt(totals.growth)} MB (> ${o.maxRssGrowthMb} MB)`);
   if (exit.code !== 0) problems.push(`the server exited with ${exit.code ?? exit.signal}: ${stderr.slice(-500)}`);
   if (/"level":(50|60)/.test(stderr)) problems.push('the server logged an error');
+  return problems;
+}
+
+async function main(): Promise<number> {
+  const o = options();
+  const server = await startServer();
+  const http = new Agent({ connections: o.concurrency, keepAliveTimeout: 10_000 });
+  const { ops, warmUp } = mixedLoad(httpClient(server.baseUrl, http));
+  await warmUp();
+  const errorSamples: string[] = [];
+  const windows = await driveLoad(o, ops, server.pid, errorSamples);
+  await http.close();
+  const exit = await server.stop();
+  printWindows(o, server.pid, windows);
+  const problems = soakProblems(o, printTotals(o, windows, exit, errorSamples), exit, server.stderr());
   console.log(problems.length === 0 ? '\nSOAK PASS' : `\nSOAK FAIL: ${problems.join('; ')}`);
   return problems.length === 0 ? 0 : 1;
 }

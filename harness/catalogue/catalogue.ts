@@ -1,6 +1,7 @@
 // The requirement catalogue and the open interpretations, as the harness reads them: straight from
 // the contract (requirements/index.ts, which validates both files at import). Nothing here
-// re-declares a requirement or an interpretation.
+// re-declares a requirement or an interpretation, or looks one up by ID: requirementById,
+// hasRequirement and interpretationById in requirements/index.ts are the one lookup.
 import { join } from 'node:path';
 import { interpretations, requirements } from '../../requirements/index.ts';
 import type { Requirement } from '../../requirements/types.ts';
@@ -10,10 +11,6 @@ export const repoRoot = join(import.meta.dirname, '..', '..');
 /** The catalogued requirements, in catalogue order. */
 export function loadCatalogue(): Requirement[] {
   return [...requirements];
-}
-
-export function catalogueById(list: readonly Requirement[]): Map<string, Requirement> {
-  return new Map(list.map((r) => [r.id, r]));
 }
 
 export type InterpretationValue = string | number | boolean;

@@ -1,14 +1,14 @@
 // `npx token-conformance bundle --key PRIVATE.pem --out FILE [--reports DIR] [--profile FILE]`
 // `npx token-conformance verify FILE --key PUBLIC.pem [--extract DIR]`
 // `npx token-conformance keygen --private FILE --public FILE`
-// The signed vendor hand-off (harness/gate/bundle.ts). Exit codes: 0 written / verified, 1 not
+// The signed vendor hand-off (harness/bundle/bundle.ts). Exit codes: 0 written / verified, 1 not
 // verified, 2 bad arguments or unreadable input.
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
-import { BundleError, createBundle, loadPrivateKey, loadPublicKey, publicKeyFingerprint, verifyBundle } from '../gate/bundle.ts';
-import { ReportError } from '../gate/gate.ts';
+import { BundleError, createBundle, loadPrivateKey, loadPublicKey, publicKeyFingerprint, verifyBundle } from '../bundle/bundle.ts';
+import { ReportError } from '../reporter/read-report.ts';
 import { processIo, type CommandIo } from './gate.command.ts';
 
 const bundleUsage = `Usage: token-conformance bundle --key PRIVATE.pem --out FILE [options]

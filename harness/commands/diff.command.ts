@@ -2,8 +2,8 @@
 // changed between two runs, plus added/removed requirements. Exit 0 whatever changed (it informs;
 // `gate` decides), 2 on bad arguments or an unreadable report.
 import { parseArgs } from 'node:util';
-import { readReport, ReportError } from '../gate/gate.ts';
-import { diffReports, renderDiff } from '../gate/diff.ts';
+import { readReport, ReportError } from '../reporter/read-report.ts';
+import { diffReports, renderDiff } from '../diff/diff.ts';
 import { processIo, type CommandIo } from './gate.command.ts';
 
 const usage = `Usage: token-conformance diff OLD.json NEW.json [--json]

@@ -4,8 +4,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { actorFromEnv, coverageRules, decide, gateLine, readReport, ReportError, type CoverageRule } from '../gate/gate.ts';
-import { applyWaivers, loadWaivers, waiverLines, waiversOf, WaiversError } from '../gate/waivers.ts';
+import { actorFromEnv, coverageRules, decide, gateLine, type CoverageRule } from '../gate/gate.ts';
+import { readReport, ReportError } from '../reporter/read-report.ts';
+import { applyWaivers, loadWaivers, waiverLines, waiversOf, WaiversError } from '../waivers/waivers.ts';
 
 const usage = `Usage: token-conformance gate REPORT.json [options]
 

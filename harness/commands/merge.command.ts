@@ -4,7 +4,7 @@
 // merged (whatever the verdict: `gate` decides the build), 2 bad arguments or mismatched shards.
 import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { MergeError, mergeShardDirectories } from '../gate/merge.ts';
+import { MergeError, mergeShardDirectories } from '../merge/merge.ts';
 import { renderSummary } from '../reporter/terminal-summary.ts';
 import { processIo, type CommandIo } from './gate.command.ts';
 

@@ -5,7 +5,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadCatalogue, repoRoot } from '../catalogue/catalogue.ts';
+import { hasRequirement } from '../../requirements/index.ts';
+import { repoRoot } from '../catalogue/catalogue.ts';
 import { playwrightCommand } from '../playwright/playwright-cli.ts';
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -13,8 +14,7 @@ const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\
 /** The IDs of `--requirement` (repeatable, comma-separated) and those the catalogue does not know. */
 export function requirementSelection(values: string[]): { ids: string[]; unknown: string[] } {
   const ids = [...new Set(values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== ''))];
-  const known = new Set(loadCatalogue().map((r) => r.id));
-  return { ids, unknown: ids.filter((id) => !known.has(id)) };
+  return { ids, unknown: ids.filter((id) => !hasRequirement(id)) };
 }
 
 /** A Playwright grep for checks tagged with any of the IDs (`@GRANT-CC-001`, not `@GRANT-CC-0010`). */
@@ -67,11 +67,10 @@ export function listChecks(args: string[], env: NodeJS.ProcessEnv): Promise<List
     child.once('error', reject);
     child.once('close', (code) => {
       if (code !== 0) return reject(new Error(`Playwright could not list the selection (exit ${code}): ${stderr.trim().split('\n')[0] ?? ''}`));
-      const known = new Set(loadCatalogue().map((r) => r.id));
       const listed: ListedCheck[] = [];
       const walk = (suite: JsonSuite) => {
         for (const spec of suite.specs ?? []) {
-          for (const test of spec.tests) listed.push({ file: `specs/${spec.file}`, title: spec.title, project: test.projectName, requirementIds: spec.tags.filter((t) => known.has(t)) });
+          for (const test of spec.tests) listed.push({ file: `specs/${spec.file}`, title: spec.title, project: test.projectName, requirementIds: spec.tags.filter(hasRequirement) });
         }
         for (const child of suite.suites ?? []) walk(child);
       };

@@ -17,7 +17,7 @@ import { profileEnvVar, toWorkerProfile, withOtherEnvironmentToken, writeWorkerP
 import { checkReachability, unreachableProblem } from '../reference/reachability.ts';
 import { runPreflight } from '../preflight/preflight.ts';
 import { probeRegions } from '../parity/probe-regions.ts';
-import { profileSha256 } from '../gate/bundle.ts';
+import { profileSha256 } from '../bundle/bundle.ts';
 import { applyListening, ReferenceStartError, startReferenceServers, type ReferenceServers } from '../reference/start-reference.ts';
 import type { Redactor } from '../redaction/redact.ts';
 import { endOfRunRedaction } from '../redaction/end-of-run.ts';
@@ -25,7 +25,7 @@ import { knownSecretsRedactor, reporterEnv } from '../reporter/conformance.repor
 import type { ConformanceReport } from '../reporter/report.schema.ts';
 import { exitCodeFor, type Level } from '../reporter/verdict.ts';
 import { bothGreps, lastFailedSelection, listChecks, renderList, requirementGrep, requirementSelection } from './run-selection.ts';
-import { applyWaiversToRun, loadWaivers, WaiversError, type LoadedWaivers } from '../gate/waivers.ts';
+import { applyWaiversToRun, loadWaivers, WaiversError, type LoadedWaivers } from '../waivers/waivers.ts';
 import { ClientLocks, clientLocksEnvVar, lockSummary } from '../playwright/client-locks.ts';
 
 /** Where playwright.config.ts writes reports (default reports/). */

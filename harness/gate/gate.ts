@@ -1,26 +1,7 @@
 // The gate's decision, as a pure function of a (waived) report: what fails the build, and a
 // break-glass override that passes it anyway while recording what was overridden, why, by whom.
-import { readFileSync } from 'node:fs';
-import { formatIssues } from '../profile/load-profile.ts';
-import { conformanceReportSchema, type ConformanceReport } from '../reporter/report.schema.ts';
+import type { ConformanceReport } from '../reporter/report.schema.ts';
 import { earliest } from '../reporter/verdict.ts';
-
-export class ReportError extends Error {
-  override readonly name = 'ReportError';
-}
-
-/** Reads and validates a conformance report (schemas/conformance-report.schema.json). */
-export function readReport(file: string): ConformanceReport {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new ReportError(`report ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : `not readable JSON (${(error as Error).message})`}`);
-  }
-  const parsed = conformanceReportSchema.safeParse(raw);
-  if (!parsed.success) throw new ReportError(formatIssues(parsed.error.issues, raw, 'see schemas/conformance-report.schema.json').slice(0, 10).map((p) => `report ${file}: ${p}`).join('\n'));
-  return parsed.data;
-}
 
 export interface Blocker {
   id: string;

@@ -81,7 +81,6 @@ const jsonValue: z.ZodType<unknown> = z.lazy(() => z.union([
 
 /** The JSON type a query parameter's value must have (a value of another type gets 000-2112). */
 export const queryParameterTypes = ['integer', 'number', 'boolean'] as const;
-export type QueryParameterType = (typeof queryParameterTypes)[number];
 
 const jsonBodyRouteSchema = z.strictObject({
   ...routeShape,
@@ -203,6 +202,3 @@ export function buildProfileSchema(options: InterpretationOption[] = loadInterpr
 
 export type ProfileSchema = ReturnType<typeof buildProfileSchema>;
 export type TargetProfile = z.output<ProfileSchema>;
-export type ClientCredentials = z.output<typeof clientSchema>;
-export type UserCredentials = z.output<typeof userSchema>;
-export type Capabilities = z.output<typeof capabilitiesSchema>;

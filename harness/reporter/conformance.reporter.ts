@@ -40,7 +40,7 @@ export const reporterEnv = {
   quiet: 'TOKEN_CONFORMANCE_QUIET',
   /** A JSON file with the region-parity section `run` measured before the checks (parity/). */
   regionParity: 'TOKEN_CONFORMANCE_REGION_PARITY',
-  /** SHA-256 of the profile file, literal secrets excluded (gate/bundle.ts profileSha256). */
+  /** SHA-256 of the profile file, literal secrets excluded (bundle/bundle.ts profileSha256). */
   profileSha256: 'TOKEN_CONFORMANCE_PROFILE_SHA256',
   /** Set by `run`: it verifies the reports once after both passes, so the reporter does not. */
   verifiedByRun: 'TOKEN_CONFORMANCE_VERIFIED_BY_RUN',

@@ -16,7 +16,7 @@ export type Verdict = z.infer<typeof verdictSchema>;
 
 /**
  * A requirement's verdict: one of the check verdicts, or WAIVED — a FAIL or WARN covered by an
- * unexpired waiver (harness/gate/waivers.ts). Only a report judged with waivers carries WAIVED.
+ * unexpired waiver (harness/waivers/waivers.ts). Only a report judged with waivers carries WAIVED.
  */
 export const requirementVerdicts = [...verdicts, 'WAIVED'] as const;
 export const requirementVerdictSchema = z.enum(requirementVerdicts).describe(

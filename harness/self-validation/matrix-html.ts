@@ -1,7 +1,7 @@
 // reports/self-validation/matrix.html: per requirement the faults that turn it and the checks that
 // saw them; per fault the requirements it moved and the checks that caught it; the property checks
 // and what each caught; and the fault × requirement grid.
-import type { Matrix } from './run-self-validation.ts';
+import type { Matrix } from './matrix.ts';
 
 const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 

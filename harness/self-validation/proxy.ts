@@ -161,36 +161,23 @@ class StaleSocketError extends Error {
   }
 }
 
-export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
-  const fault = options.fault ?? {};
-  const upstream = new URL(options.upstream);
-  const upstreamHttps = upstream.protocol === 'https:';
+/** The proxy's certificate (one per process) and its CA file, in `options.dir` or a directory of its own. */
+async function proxyCertificate(options: ProxyOptions): Promise<{ key: string; cert: string; caFile: string; removeDir: () => void }> {
   sharedCertificate ??= generateProxyCertificate();
   const { key, cert } = await sharedCertificate;
   const ownDir = options.dir === undefined;
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'token-conformance-proxy-'));
   const caFile = join(dir, `proxy-ca-${randomUUID().slice(0, 8)}.pem`);
   writeFileSync(caFile, cert, { mode: 0o600 });
+  return { key, cert, caFile, removeDir: () => { if (ownDir) rmSync(dir, { recursive: true, force: true }); } };
+}
 
-  const agent = upstreamHttps
-    ? new HttpsAgent({ keepAlive: true, maxSockets: 64, ...(options.upstreamCa ? { ca: options.upstreamCa } : {}) })
-    : new HttpAgent({ keepAlive: true, maxSockets: 64 });
-  const state = new Map<string, unknown>();
-  let proxyHosts: string[] = [];
-  const running: RunningProxy = { url: '', caFile, caPem: cert, requests: 0, close: () => Promise.resolve() };
-
-  // A kept-alive upstream socket may be closed by the target (its keep-alive timeout) just as a
-  // request is written on it: the request never reached the target, so it is sent again on a new
-  // socket (Node's advice for `reusedSocket`). Anything else is the target's answer, or a 502.
-  const forward = async (req: ProxyRequest): Promise<ProxyResponse> => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await forwardOnce(req);
-      } catch (error) {
-        if (!(error instanceof StaleSocketError) || attempt >= 3) throw error instanceof StaleSocketError ? error.cause : error;
-      }
-    }
-  };
+/**
+ * Sends a request on to the upstream and resolves with its answer. `proxyHosts`: the proxy's own
+ * addresses (filled in once it listens), whose Host header becomes the upstream's.
+ */
+function upstreamForwarder(upstream: URL, agent: HttpAgent | HttpsAgent, proxyHosts: readonly string[]): (req: ProxyRequest) => Promise<ProxyResponse> {
+  const upstreamHttps = upstream.protocol === 'https:';
   const forwardOnce = (req: ProxyRequest): Promise<ProxyResponse> => new Promise((resolve, reject) => {
     const headers: Headers = { ...req.headers };
     const host = header(headers, 'host');
@@ -213,7 +200,23 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     for (const [name, value] of Object.entries(headers)) out.setHeader(name, value);
     out.end(req.body);
   });
+  // A kept-alive upstream socket may be closed by the target (its keep-alive timeout) just as a
+  // request is written on it: the request never reached the target, so it is sent again on a new
+  // socket (Node's advice for `reusedSocket`). Anything else is the target's answer, or a 502.
+  return async (req) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await forwardOnce(req);
+      } catch (error) {
+        if (!(error instanceof StaleSocketError) || attempt >= 3) throw error instanceof StaleSocketError ? error.cause : error;
+      }
+    }
+  };
+}
 
+/** One proxied exchange: the fault's request hook, the upstream (unless the hook answered), the fault's response hook; a 502 when the upstream fails. */
+function proxyHandler(fault: ProxyFault, forward: (req: ProxyRequest) => Promise<ProxyResponse>, upstream: URL, running: RunningProxy): (inReq: IncomingMessage, inRes: ServerResponse) => void {
+  const state = new Map<string, unknown>();
   const handle = async (inReq: IncomingMessage, inRes: ServerResponse) => {
     running.requests += 1;
     try {
@@ -242,35 +245,55 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       } else inRes.destroy();
     }
   };
-  const onRequest = (a: IncomingMessage, b: ServerResponse) => void handle(a, b);
+  return (a, b) => void handle(a, b);
+}
 
+const listen = (server: HttpServer | HttpsServer) => new Promise<number>((resolve, reject) => {
+  server.once('error', reject);
+  server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+});
+
+const closeServer = (server: HttpServer | HttpsServer) => new Promise<void>((resolve) => {
+  server.close(() => resolve());
+  server.closeAllConnections();
+});
+
+/**
+ * Listens on loopback: TLS (with the fault's TLS settings), and plain HTTP too when the fault asks.
+ * Sets the running proxy's addresses and adds them to `proxyHosts`.
+ */
+async function listenProxy(fault: ProxyFault, tls: { key: string; cert: string }, onRequest: (inReq: IncomingMessage, inRes: ServerResponse) => void, running: RunningProxy, proxyHosts: string[]): Promise<(HttpServer | HttpsServer)[]> {
   const tlsServer: HttpsServer = createHttpsServer({
-    key, cert, requireHostHeader: false,
+    key: tls.key, cert: tls.cert, requireHostHeader: false,
     ...(fault.tls?.minVersion ? { minVersion: fault.tls.minVersion } : {}),
     ...(fault.tls?.ciphers ? { ciphers: fault.tls.ciphers } : {}),
   }, onRequest);
-  const listen = (server: HttpServer | HttpsServer) => new Promise<number>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
-  });
   const port = await listen(tlsServer);
   running.url = `https://127.0.0.1:${port}`;
-  proxyHosts = [`127.0.0.1:${port}`, `localhost:${port}`];
-  let plainServer: HttpServer | undefined;
-  if (fault.plainHttp) {
-    plainServer = createHttpServer({ requireHostHeader: false }, onRequest);
-    const plainPort = await listen(plainServer);
-    running.plainUrl = `http://127.0.0.1:${plainPort}`;
-    proxyHosts.push(`127.0.0.1:${plainPort}`, `localhost:${plainPort}`);
-  }
-  const closeServer = (server: HttpServer | HttpsServer) => new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
+  proxyHosts.push(`127.0.0.1:${port}`, `localhost:${port}`);
+  if (!fault.plainHttp) return [tlsServer];
+  const plainServer = createHttpServer({ requireHostHeader: false }, onRequest);
+  const plainPort = await listen(plainServer);
+  running.plainUrl = `http://127.0.0.1:${plainPort}`;
+  proxyHosts.push(`127.0.0.1:${plainPort}`, `localhost:${plainPort}`);
+  return [tlsServer, plainServer];
+}
+
+export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
+  const fault = options.fault ?? {};
+  const upstream = new URL(options.upstream);
+  const certificate = await proxyCertificate(options);
+  const agent = upstream.protocol === 'https:'
+    ? new HttpsAgent({ keepAlive: true, maxSockets: 64, ...(options.upstreamCa ? { ca: options.upstreamCa } : {}) })
+    : new HttpAgent({ keepAlive: true, maxSockets: 64 });
+  const proxyHosts: string[] = [];
+  const running: RunningProxy = { url: '', caFile: certificate.caFile, caPem: certificate.cert, requests: 0, close: () => Promise.resolve() };
+  const onRequest = proxyHandler(fault, upstreamForwarder(upstream, agent, proxyHosts), upstream, running);
+  const servers = await listenProxy(fault, certificate, onRequest, running, proxyHosts);
   running.close = async () => {
-    await Promise.all([closeServer(tlsServer), ...(plainServer ? [closeServer(plainServer)] : [])]);
+    await Promise.all(servers.map(closeServer));
     agent.destroy();
-    if (ownDir) rmSync(dir, { recursive: true, force: true });
+    certificate.removeDir();
   };
   return running;
 }

@@ -23,7 +23,7 @@ import { loadProfile, type LoadedProfile } from '../profile/load-profile.ts';
 import type { TargetProfile } from '../profile/profile.schema.ts';
 import { toWorkerProfile, withOtherEnvironmentToken, writeWorkerProfile } from '../profile/worker-profile.ts';
 import { endOfRunRedaction } from '../redaction/end-of-run.ts';
-import { applyListening, referenceArgsFor, startReference, startReferenceServers, type ReferenceServer } from '../reference/start-reference.ts';
+import { applyListening, referenceArgsFor, startReference, startReferenceServers, type ReferenceServer, type ReferenceServers } from '../reference/start-reference.ts';
 import type { Pass } from '../commands/run.command.ts';
 import { reporterEnv, suiteVersion } from '../reporter/conformance.reporter.ts';
 import type { ConformanceReport } from '../reporter/report.schema.ts';
@@ -33,58 +33,9 @@ import type { BatchOutcomes } from './batch.reporter.ts';
 import type { Fault, FaultEnv } from './fault.ts';
 import { faults as catalogue, unreachable } from './faults/index.ts';
 import { renderMatrixHtml } from './matrix-html.ts';
+import type { CaughtBy, FaultResult, Matrix, Mode, Coverage } from './matrix.ts';
 import { playwrightCommand } from '../playwright/playwright-cli.ts';
 import { startProxy, type RunningProxy } from './proxy.ts';
-
-export interface FaultResult {
-  id: string;
-  title: string;
-  breaks: string[];
-  collateral: string[];
-  grep: string;
-  /** How the fault was run: the checks selected (from the clean run's checks.json), the passes, the server. */
-  run: { checks: number | null; passes: Pass[]; specs: number | null; server: 'shared' | 'fresh'; workers: number };
-  detected: boolean;
-  missed: { id: string; verdict: string }[];
-  falseAlarms: { id: string; verdict: string; reason?: string }[];
-  collateralSeen: string[];
-  /** Requirements the fault left BLOCKED (not verified: another requirement's violation stopped their checks) — never a false alarm. */
-  blocked: string[];
-  verdicts: Record<string, string>;
-  /** Every requirement that reads FAIL or WARN in the fault's run (its breaks, collateral and false alarms). */
-  moved: string[];
-  /** The failed checks that saw the fault: scripted checks citing a requirement it moved, and failed property checks. */
-  caughtBy: CaughtBy[];
-  /** The property checks run under the fault (titles). */
-  propertiesRun: string[];
-  durationMs: number;
-  problem?: string;
-}
-
-export interface CaughtBy { title: string; requirementIds: string[]; property: boolean }
-
-export interface Matrix {
-  generatedAt: string;
-  /** ci: each fault runs the checks of its own IDs, its collateral, the sentinels (and the property checks it asks for); full: every check under every fault. */
-  mode: Mode;
-  durationMs: number;
-  clean: { source: string; verdict: string; fail: number; warn: number; clean: boolean; problem?: string };
-  faults: FaultResult[];
-  summary: { faults: number; detected: number; missed: number; falseAlarms: number; detectionRate: number };
-  /** Each property check of the run and the faults it caught; one that caught none is reported. */
-  properties: { title: string; ranUnder: number; caught: string[] }[];
-  coverage: Coverage;
-}
-
-export interface Coverage {
-  /** Every requirement of the catalogue counts. */
-  requirements: number;
-  byLevel: Record<string, { total: number; reached: number }>;
-  /** Turned by a detected fault: MUST/INTERPRETATION to FAIL, SHOULD/ADVISORY to WARN (a declaration fault counts). */
-  reached: string[];
-  unreachedWithReason: { id: string; reason: string }[];
-  unreachedWithoutReason: string[];
-}
 
 /** The verdict a broken requirement of this level reads: FAIL for MUST and INTERPRETATION, WARN for SHOULD and ADVISORY. */
 export const brokenVerdict = (level: string): 'FAIL' | 'WARN' => (level === 'MUST' || level === 'INTERPRETATION' ? 'FAIL' : 'WARN');
@@ -122,13 +73,6 @@ const slowChecks = ['ERR-GW-2000'];
  */
 export const sentinels = ['TOKEN-RESP-001', 'ERR-TOK-004', 'BEARER-001', 'ERR-GW-1201'];
 
-/**
- * How much a run selects. `ci`: each fault runs the checks of its own IDs, its collateral and the
- * sentinels (plus the property checks citing its breaks, when it asks). `full`: every check of the
- * suite under every fault, property checks and the 30-second quota check included — precision is
- * judged on the whole suite (for the bench or a scheduled job: far too slow for CI).
- */
-export type Mode = 'ci' | 'full';
 
 /** The requirement IDs whose checks a fault runs: its breaks, collateral, alsoRun and the sentinels (or onlyChecksOf). */
 export function selectedIds(fault: Fault): string[] {
@@ -287,7 +231,49 @@ interface Prepared {
   interpretations: Record<string, string>;
 }
 
-export async function main(argv: string[]): Promise<number> {
+/** The command line, checked before anything is touched. */
+interface Options {
+  selected: Fault[];
+  /** `--only`: the faults asked for; undefined for the whole catalogue. */
+  only: string[] | undefined;
+  workers: number;
+  mode: Mode;
+  outDir: string;
+  runsDir: string;
+  cleanReportFile: string;
+  cleanChecksFile: string;
+}
+
+/** Each fault's run plan (from the clean run's checks.json) and whether it needs a server of its own. */
+interface Planning {
+  plans: Map<string, RunPlan>;
+  needsFresh: (f: Fault) => boolean;
+  /** False when there was no clean checks file to plan from. */
+  fromCleanChecks: boolean;
+}
+
+/** Everything a run starts, stopped together at the end or on a signal. */
+interface Started {
+  shared: ReferenceServers | undefined;
+  servers: ReferenceServer[];
+  proxies: RunningProxy[];
+  children: Set<ChildProcess>;
+}
+
+/** The shared sandbox server (and its production twin) and one fresh server per fault that needs its own. */
+interface Servers {
+  shared: ReferenceServers;
+  /** The reference profile, with the other environment's token when the production server gave one. */
+  withToken: LoadedProfile;
+  env: FaultEnv;
+  freshOf: Map<string, ReferenceServer>;
+}
+
+type Out = (line: string) => void;
+type Catalogue = ReturnType<typeof loadCatalogue>;
+
+/** Parses the command line; usage mistakes throw here, before they can cost the previous run's reports. */
+function parseOptions(argv: string[]): Options {
   const { values } = parseArgs({
     args: argv, options: {
       workers: { type: 'string', default: '3' },
@@ -298,157 +284,192 @@ export async function main(argv: string[]): Promise<number> {
       out: { type: 'string', default: join(repoRoot, 'reports', 'self-validation') },
     },
   });
-  const started = Date.now();
-  // Usage mistakes first: they must not cost the previous run's reports.
   const only = values.only?.split(',');
   if (only) for (const id of only) if (!catalogue.some((f) => f.id === id)) throw new Error(`--only: no fault '${id}' in the catalogue`);
   if (!/^[1-9]\d*$/.test(values.workers)) throw new Error(`--workers must be a positive integer (got '${values.workers}')`);
-  const selected = only ? catalogue.filter((f) => only.includes(f.id)) : catalogue;
-  const outDir = values.out;
-  const runsDir = join(outDir, 'runs');
-  rmSync(runsDir, { recursive: true, force: true, maxRetries: 5 });
-  mkdirSync(runsDir, { recursive: true });
-  const requirements = loadCatalogue();
-  const workers = Number(values.workers);
-  const cleanChecks = readCleanChecks(values['clean-checks']);
-  const mode: Mode = values.full ? 'full' : 'ci';
-  const plans = new Map(selected.map((f) => [f.id, planFor(f, cleanChecks, mode)]));
+  return {
+    selected: only ? catalogue.filter((f) => only.includes(f.id)) : catalogue, only,
+    workers: Number(values.workers), mode: values.full ? 'full' : 'ci',
+    outDir: values.out, runsDir: join(values.out, 'runs'),
+    cleanReportFile: values['clean-report'], cleanChecksFile: values['clean-checks'],
+  };
+}
+
+function planRuns(options: Options): Planning {
+  const cleanChecks = readCleanChecks(options.cleanChecksFile);
+  const plans = new Map(options.selected.map((f) => [f.id, planFor(f, cleanChecks, options.mode)]));
   const needsFresh = (f: Fault) => f.freshServer !== undefined || plans.get(f.id)!.passes.includes('time-travel');
-  const out = (line: string) => process.stdout.write(`${line}\n`);
-  out(mode === 'full'
+  return { plans, needsFresh, fromCleanChecks: cleanChecks !== undefined };
+}
+
+function announce(options: Options, planning: Planning, out: Out): void {
+  out(options.mode === 'full'
     ? 'self-validation, full mode: every check of the suite under every fault (property checks and the 30-s quota check included); precision judged on the whole suite'
     : `self-validation, CI mode: each fault runs the checks of its own requirements, its collateral and the sentinels (${sentinels.join(', ')}); property checks only under the faults aimed at them; \`--full\` runs every check under every fault`);
-  out(`self-validation: ${selected.length} faults (${selected.filter(needsFresh).length} on a server of their own), one Playwright run per pass, ${workers} workers` +
-    (cleanChecks ? '' : ` — no clean checks file ${values['clean-checks']}: every spec loaded, both passes run`));
+  out(`self-validation: ${options.selected.length} faults (${options.selected.filter(planning.needsFresh).length} on a server of their own), one Playwright run per pass, ${options.workers} workers` +
+    (planning.fromCleanChecks ? '' : ` — no clean checks file ${options.cleanChecksFile}: every spec loaded, both passes run`));
+}
 
+function runOf(planning: Planning, f: Fault): FaultResult['run'] {
+  const plan = planning.plans.get(f.id)!;
+  return { checks: plan.checks, passes: plan.passes, specs: plan.specs?.length ?? null, server: planning.needsFresh(f) ? 'fresh' : 'shared', workers: 1 };
+}
+
+/** The result of a fault that could not be run or judged: every break missed, with the reason. */
+function problemResult(planning: Planning, f: Fault, message: string): FaultResult {
+  return {
+    id: f.id, title: f.title, breaks: f.breaks, collateral: f.collateral?.ids ?? [], grep: planning.plans.get(f.id)!.grep, run: runOf(planning, f), detected: false,
+    missed: f.breaks.map((id) => ({ id, verdict: 'not run' })), falseAlarms: [], collateralSeen: [], blocked: [], verdicts: {}, moved: [], caughtBy: [], propertiesRun: [], durationMs: 0, problem: message,
+  };
+}
+
+async function stopAll(started: Started): Promise<void> {
+  for (const c of started.children) c.kill('SIGTERM');
+  const stops: Promise<void>[] = [...started.proxies.map((p) => p.close()), ...started.servers.map((s) => s.stop()), ...(started.shared ? [started.shared.stop()] : [])];
+  await Promise.all(stops.map((p) => p.catch(() => undefined)));
+}
+
+/**
+ * The shared sandbox (with a production server, for the other environment's token) and one fresh
+ * sandbox per fault that moves a server's clock, switches its faults, spends its quotas or declares
+ * `freshServer`: state no other fault may see. A fault whose server did not start gets its problem.
+ */
+async function startServers(selected: Fault[], planning: Planning, loaded: LoadedProfile, temp: string, started: Started, results: Map<string, FaultResult>): Promise<Servers> {
+  const shared = await startReferenceServers({ logDir: temp, profile: loaded.profile });
+  started.shared = shared;
+  const withToken = shared.otherEnvironmentToken !== undefined ? withOtherEnvironmentToken(loaded, shared.otherEnvironmentToken) : loaded;
+  const env = faultEnv(withToken, shared.otherEnvironmentToken);
+  const freshFaults = selected.filter(planning.needsFresh);
+  const freshStarts = await inBatches(freshFaults, 3, async (f) => {
+    const dir = join(temp, f.id);
+    mkdirSync(dir);
+    const server = await startReference({ logDir: dir, extraArgs: referenceArgsFor(loaded.profile) });
+    started.servers.push(server);
+    return server;
+  });
+  const freshOf = new Map<string, ReferenceServer>();
+  freshFaults.forEach((f, i) => {
+    const r = freshStarts[i]!;
+    if (r.status === 'fulfilled') freshOf.set(f.id, r.value);
+    else results.set(f.id, problemResult(planning, f, `its reference server did not start: ${(r.reason as Error).message}`));
+  });
+  return { shared, withToken, env, freshOf };
+}
+
+/** One proxy per fault, in front of its server; one worker profile per fault (secrets stay in the environment, returned as handoffEnv). */
+async function prepareFaults(selected: Fault[], planning: Planning, servers: Servers, temp: string, started: Started, results: Map<string, FaultResult>): Promise<{ prepared: Prepared[]; handoffEnv: Record<string, string> }> {
+  let handoffEnv: Record<string, string> = {};
+  const prepared: Prepared[] = [];
+  for (const fault of selected) {
+    if (results.has(fault.id)) continue;
+    const server = servers.freshOf.get(fault.id) ?? servers.shared.server;
+    try {
+      const upstream = new URL(server.listening.authUrlUs).origin;
+      const dir = join(temp, `profile-${fault.id}`);
+      mkdirSync(dir);
+      const proxy = await startProxy({ upstream, upstreamCa: server.listening.caFile ? readFileSync(server.listening.caFile, 'utf8') : undefined, fault: fault.create(servers.env), dir });
+      started.proxies.push(proxy);
+      const profile = proxiedProfile(applyListening(servers.withToken.profile, server.listening), upstream, proxy.url, proxy.caFile, proxy.plainUrl);
+      if (fault.declare) profile.interpretations = { ...profile.interpretations, ...fault.declare };
+      const handoff = toWorkerProfile({ ...servers.withToken, profile });
+      handoffEnv = handoff.env;
+      prepared.push({ fault, plan: planning.plans.get(fault.id)!, profileFile: writeWorkerProfile(handoff.profile, dir), server: servers.freshOf.has(fault.id) ? 'fresh' : 'shared', interpretations: reportedInterpretations(profile.interpretations) });
+    } catch (error) {
+      results.set(fault.id, problemResult(planning, fault, (error as Error).message));
+    }
+  }
+  return { prepared, handoffEnv };
+}
+
+/**
+ * Two Playwright runs in all, like `run`'s two passes: every fault's checks that leave shared
+ * state alone, then the @clock/@serial checks of the faults that have them (each on its own server).
+ * Returns each fault's check outcomes, and the faults a pass wrote no outcomes for.
+ */
+async function runPasses(prepared: Prepared[], workers: number, runsDir: string, temp: string, childEnv: NodeJS.ProcessEnv, children: Set<ChildProcess>, out: Out): Promise<{ outcomes: Map<string, CheckOutcome[]>; batchProblems: Map<string, string> }> {
+  const outcomes = new Map<string, CheckOutcome[]>(prepared.map((p) => [p.fault.id, []]));
+  const batchProblems = new Map<string, string>();
+  for (const pass of ['conformance', 'time-travel'] as const) {
+    const inPass = prepared.filter((p) => p.plan.passes.includes(pass));
+    if (inPass.length === 0) continue;
+    const outcomesFile = join(temp, `outcomes-${pass}.json`);
+    const t0 = Date.now();
+    const code = await runBatch({
+      pass, workers, outcomesFile, outputDir: join(temp, `test-results-${pass}`),
+      projects: inPass.map((p) => ({
+        fault: p.fault.id, profileFile: p.profileFile, grep: p.plan.grep, ...(p.plan.specs ? { specs: p.plan.specs } : {}),
+        expectBroken: [...p.fault.breaks, ...(p.fault.collateral?.ids ?? [])],
+      })),
+    }, runsDir, childEnv, children);
+    const byFault = existsSync(outcomesFile) ? (JSON.parse(readFileSync(outcomesFile, 'utf8')) as BatchOutcomes) : undefined;
+    out(`  ${pass} pass: ${inPass.length} faults, ${Object.values(byFault ?? {}).reduce((n, o) => n + o.length, 0)} checks, ${((Date.now() - t0) / 1000).toFixed(1)} s (Playwright exit ${code}; log ${join(runsDir, `playwright-${pass}.log`)})`);
+    for (const p of inPass) {
+      const o = byFault?.[p.fault.id];
+      if (o) outcomes.get(p.fault.id)!.push(...o);
+      else batchProblems.set(p.fault.id, `the ${pass} pass wrote no outcomes (Playwright exit ${code}; see ${join(runsDir, `playwright-${pass}.log`)})`);
+    }
+  }
+  return { outcomes, batchProblems };
+}
+
+/** Each fault's own conformance report, from its checks of both passes, written to its runs dir and judged against its declaration. */
+function judgeFaults(prepared: Prepared[], ran: { outcomes: Map<string, CheckOutcome[]>; batchProblems: Map<string, string> }, requirements: Catalogue, planning: Planning, runsDir: string, startedAt: number, results: Map<string, FaultResult>): void {
+  for (const p of prepared) {
+    const all = ran.outcomes.get(p.fault.id)!;
+    const checks = all.filter((c) => !isPropertyCheck(c));
+    const propertyChecks = all.filter((c) => isPropertyCheck(c));
+    const batchProblem = ran.batchProblems.get(p.fault.id);
+    if (batchProblem) {
+      results.set(p.fault.id, problemResult(planning, p.fault, batchProblem));
+      continue;
+    }
+    const report = buildReport(requirements, checks, {
+      level: 'all', filtered: true, strict: false, grep: p.plan.grep, suiteVersion: suiteVersion(), startedAt: new Date(startedAt),
+      durationMs: checks.reduce((n, c) => n + c.durationMs, 0), target: { name: `reference via ${p.fault.id}`, local: true, interpretations: p.interpretations },
+    });
+    const dir = join(runsDir, p.fault.id);
+    mkdirSync(dir, { recursive: true });
+    // The outcomes were redacted field by field (checkOutcome in the batch reporter).
+    writeFileSync(join(dir, 'conformance.json'), `${JSON.stringify(report, null, 2)}\n`);
+    writeFileSync(join(dir, 'checks.json'), `${JSON.stringify({ checks: all }, null, 2)}\n`);
+    results.set(p.fault.id, {
+      id: p.fault.id, title: p.fault.title, breaks: p.fault.breaks, collateral: p.fault.collateral?.ids ?? [], grep: p.plan.grep,
+      run: { ...runOf(planning, p.fault), checks: all.length }, ...judge(p.fault, report, checks, propertyChecks), propertiesRun: propertyChecks.map((c) => c.title), durationMs: report.durationMs,
+    });
+  }
+}
+
+/**
+ * Every fault against the reference server: start the servers, a proxy per fault, the two
+ * Playwright passes, each fault's report judged; everything started is stopped on the way out
+ * (and on Ctrl-C or the npm test stage being stopped). Returns each selected fault's result, in order.
+ */
+async function runFaults(options: Options, planning: Planning, requirements: Catalogue, startedAt: number, out: Out): Promise<FaultResult[]> {
   const loaded = loadProfile(join(repoRoot, 'profiles', 'reference.json'));
   const temp = mkdtempSync(join(tmpdir(), 'token-conformance-sv-'));
-  const servers: ReferenceServer[] = [];
-  const proxies: RunningProxy[] = [];
-  const children = new Set<ChildProcess>();
-  let first: Awaited<ReturnType<typeof startReferenceServers>> | undefined;
-  const stopEverything = async () => {
-    for (const c of children) c.kill('SIGTERM');
-    const stops: Promise<void>[] = [...proxies.map((p) => p.close()), ...servers.map((s) => s.stop()), ...(first ? [first.stop()] : [])];
-    await Promise.all(stops.map((p) => p.catch(() => undefined)));
-  };
-  // Interrupted (Ctrl-C, or the npm test stage stopped): stop every server and child this run started.
-  const onSignal = () => void stopEverything().finally(() => process.exit(130));
+  const started: Started = { shared: undefined, servers: [], proxies: [], children: new Set() };
+  const onSignal = () => void stopAll(started).finally(() => process.exit(130));
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   const results = new Map<string, FaultResult>();
-  const runOf = (f: Fault): FaultResult['run'] => {
-    const plan = plans.get(f.id)!;
-    return { checks: plan.checks, passes: plan.passes, specs: plan.specs?.length ?? null, server: needsFresh(f) ? 'fresh' : 'shared', workers: 1 };
-  };
-  const problem = (f: Fault, message: string): FaultResult => ({
-    id: f.id, title: f.title, breaks: f.breaks, collateral: f.collateral?.ids ?? [], grep: plans.get(f.id)!.grep, run: runOf(f), detected: false,
-    missed: f.breaks.map((id) => ({ id, verdict: 'not run' })), falseAlarms: [], collateralSeen: [], blocked: [], verdicts: {}, moved: [], caughtBy: [], propertiesRun: [], durationMs: 0, problem: message,
-  });
   try {
-    // The shared sandbox (with a production server, for the other environment's token) and one
-    // fresh sandbox per fault that moves a server's clock, switches its faults, spends its quotas
-    // or declares `freshServer`: state no other fault may see.
-    first = await startReferenceServers({ logDir: temp, profile: loaded.profile });
-    const withToken = first.otherEnvironmentToken !== undefined ? withOtherEnvironmentToken(loaded, first.otherEnvironmentToken) : loaded;
-    const env = faultEnv(withToken, first.otherEnvironmentToken);
-    const freshFaults = selected.filter(needsFresh);
-    const freshStarts = await inBatches(freshFaults, 3, async (f) => {
-      const dir = join(temp, f.id);
-      mkdirSync(dir);
-      const server = await startReference({ logDir: dir, extraArgs: referenceArgsFor(loaded.profile) });
-      servers.push(server);
-      return server;
-    });
-    const serverOf = new Map<string, ReferenceServer>();
-    freshFaults.forEach((f, i) => {
-      const r = freshStarts[i]!;
-      if (r.status === 'fulfilled') serverOf.set(f.id, r.value);
-      else results.set(f.id, problem(f, `its reference server did not start: ${(r.reason as Error).message}`));
-    });
-
-    // One proxy per fault, in front of its server; one worker profile per fault (secrets stay in the environment).
-    let handoffEnv: Record<string, string> = {};
-    const prepared: Prepared[] = [];
-    for (const fault of selected) {
-      if (results.has(fault.id)) continue;
-      const server = serverOf.get(fault.id) ?? first.server;
-      try {
-        const upstream = new URL(server.listening.authUrlUs).origin;
-        const dir = join(temp, `profile-${fault.id}`);
-        mkdirSync(dir);
-        const proxy = await startProxy({ upstream, upstreamCa: server.listening.caFile ? readFileSync(server.listening.caFile, 'utf8') : undefined, fault: fault.create(env), dir });
-        proxies.push(proxy);
-        const profile = proxiedProfile(applyListening(withToken.profile, server.listening), upstream, proxy.url, proxy.caFile, proxy.plainUrl);
-        if (fault.declare) profile.interpretations = { ...profile.interpretations, ...fault.declare };
-        const handoff = toWorkerProfile({ ...withToken, profile });
-        handoffEnv = handoff.env;
-        prepared.push({ fault, plan: plans.get(fault.id)!, profileFile: writeWorkerProfile(handoff.profile, dir), server: serverOf.has(fault.id) ? 'fresh' : 'shared', interpretations: reportedInterpretations(profile.interpretations) });
-      } catch (error) {
-        results.set(fault.id, problem(fault, (error as Error).message));
-      }
-    }
-
-    // Two Playwright runs in all, like `run`'s two passes: every fault's checks that leave shared
-    // state alone, then the @clock/@serial checks of the faults that have them (each on its own server).
-    const seenTokens = join(temp, 'seen-tokens.txt');
-    const childEnv: NodeJS.ProcessEnv = { ...process.env, ...handoffEnv, CI: '1', [reporterEnv.seenTokens]: seenTokens };
+    const servers = await startServers(options.selected, planning, loaded, temp, started, results);
+    const { prepared, handoffEnv } = await prepareFaults(options.selected, planning, servers, temp, started, results);
+    const childEnv: NodeJS.ProcessEnv = { ...process.env, ...handoffEnv, CI: '1', [reporterEnv.seenTokens]: join(temp, 'seen-tokens.txt') };
     delete childEnv.FORCE_COLOR;
-    const outcomes = new Map<string, CheckOutcome[]>(prepared.map((p) => [p.fault.id, []]));
-    const batchProblems = new Map<string, string>();
-    for (const pass of ['conformance', 'time-travel'] as const) {
-      const inPass = prepared.filter((p) => p.plan.passes.includes(pass));
-      if (inPass.length === 0) continue;
-      const outcomesFile = join(temp, `outcomes-${pass}.json`);
-      const t0 = Date.now();
-      const code = await runBatch({
-        pass, workers, outcomesFile, outputDir: join(temp, `test-results-${pass}`),
-        projects: inPass.map((p) => ({
-          fault: p.fault.id, profileFile: p.profileFile, grep: p.plan.grep, ...(p.plan.specs ? { specs: p.plan.specs } : {}),
-          expectBroken: [...p.fault.breaks, ...(p.fault.collateral?.ids ?? [])],
-        })),
-      }, runsDir, childEnv, children);
-      const byFault = existsSync(outcomesFile) ? (JSON.parse(readFileSync(outcomesFile, 'utf8')) as BatchOutcomes) : undefined;
-      out(`  ${pass} pass: ${inPass.length} faults, ${Object.values(byFault ?? {}).reduce((n, o) => n + o.length, 0)} checks, ${((Date.now() - t0) / 1000).toFixed(1)} s (Playwright exit ${code}; log ${join(runsDir, `playwright-${pass}.log`)})`);
-      for (const p of inPass) {
-        const o = byFault?.[p.fault.id];
-        if (o) outcomes.get(p.fault.id)!.push(...o);
-        else batchProblems.set(p.fault.id, `the ${pass} pass wrote no outcomes (Playwright exit ${code}; see ${join(runsDir, `playwright-${pass}.log`)})`);
-      }
-    }
-
-    // Each fault's own conformance report, from its checks of both passes, judged against its declaration.
-    for (const p of prepared) {
-      const all = outcomes.get(p.fault.id)!;
-      const checks = all.filter((c) => !isPropertyCheck(c));
-      const propertyChecks = all.filter((c) => isPropertyCheck(c));
-      const batchProblem = batchProblems.get(p.fault.id);
-      if (batchProblem) {
-        results.set(p.fault.id, problem(p.fault, batchProblem));
-        continue;
-      }
-      const report = buildReport(requirements, checks, {
-        level: 'all', filtered: true, strict: false, grep: p.plan.grep, suiteVersion: suiteVersion(), startedAt: new Date(started),
-        durationMs: checks.reduce((n, c) => n + c.durationMs, 0), target: { name: `reference via ${p.fault.id}`, local: true, interpretations: p.interpretations },
-      });
-      const dir = join(runsDir, p.fault.id);
-      mkdirSync(dir, { recursive: true });
-      // The outcomes were redacted field by field (checkOutcome in the batch reporter).
-      writeFileSync(join(dir, 'conformance.json'), `${JSON.stringify(report, null, 2)}\n`);
-      writeFileSync(join(dir, 'checks.json'), `${JSON.stringify({ checks: all }, null, 2)}\n`);
-      results.set(p.fault.id, {
-        id: p.fault.id, title: p.fault.title, breaks: p.fault.breaks, collateral: p.fault.collateral?.ids ?? [], grep: p.plan.grep,
-        run: { ...runOf(p.fault), checks: all.length }, ...judge(p.fault, report, checks, propertyChecks), propertiesRun: propertyChecks.map((c) => c.title), durationMs: report.durationMs,
-      });
-    }
-    for (const line of endOfRunRedaction(runsDir, childEnv, 'self-validation').lines) out(line);
+    const ran = await runPasses(prepared, options.workers, options.runsDir, temp, childEnv, started.children, out);
+    judgeFaults(prepared, ran, requirements, planning, options.runsDir, startedAt, results);
+    for (const line of endOfRunRedaction(options.runsDir, childEnv, 'self-validation').lines) out(line);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    await stopEverything();
+    await stopAll(started);
     rmSync(temp, { recursive: true, force: true });
   }
-  const ordered = selected.map((f) => results.get(f.id)!);
+  return options.selected.map((f) => results.get(f.id)!);
+}
+
+function printFaultLines(ordered: FaultResult[], out: Out): void {
   for (const result of ordered) {
     const mark = result.detected && result.falseAlarms.length === 0 ? 'ok  ' : 'FAIL';
     out(`  ${mark} ${result.id.padEnd(36)} ${String(result.run.checks ?? '?').padStart(3)} checks ${result.run.server.padEnd(6)} ${result.run.passes.length} pass${result.run.passes.length > 1 ? 'es' : '  '}  breaks ${result.breaks.join(', ')}` +
@@ -457,17 +478,18 @@ export async function main(argv: string[]): Promise<number> {
       (result.falseAlarms.length ? ` — FALSE ALARM ${result.falseAlarms.map((m) => `${m.id}=${m.verdict}`).join(', ')}` : '') +
       (result.problem ? ` — ${result.problem}` : ''));
   }
+}
 
-  // The clean run: the conformance stage's own report of the whole suite against the reference server.
-  let clean: Matrix['clean'];
-  const cleanFile = values['clean-report'];
-  if (existsSync(cleanFile)) {
-    const r = JSON.parse(readFileSync(cleanFile, 'utf8')) as ConformanceReport;
-    const whole = r.selection.grep === undefined && r.selection.shard === undefined && r.selection.level === 'all';
-    const isClean = whole && r.summary.FAIL === 0 && r.summary.WARN === 0 && r.summary.UNCHECKED === 0;
-    clean = { source: cleanFile, verdict: r.verdict, fail: r.summary.FAIL, warn: r.summary.WARN, clean: isClean, ...(whole ? {} : { problem: 'the report is of a filtered run, not the whole suite' }) };
-  } else clean = { source: cleanFile, verdict: 'absent', fail: 0, warn: 0, clean: false, problem: 'no clean-run report: run the conformance stage first (npm test runs it before this stage)' };
+/** The clean run: the conformance stage's own report of the whole suite against the reference server. */
+function readCleanRun(cleanFile: string): Matrix['clean'] {
+  if (!existsSync(cleanFile)) return { source: cleanFile, verdict: 'absent', fail: 0, warn: 0, clean: false, problem: 'no clean-run report: run the conformance stage first (npm test runs it before this stage)' };
+  const r = JSON.parse(readFileSync(cleanFile, 'utf8')) as ConformanceReport;
+  const whole = r.selection.grep === undefined && r.selection.shard === undefined && r.selection.level === 'all';
+  const isClean = whole && r.summary.FAIL === 0 && r.summary.WARN === 0 && r.summary.UNCHECKED === 0;
+  return { source: cleanFile, verdict: r.verdict, fail: r.summary.FAIL, warn: r.summary.WARN, clean: isClean, ...(whole ? {} : { problem: 'the report is of a filtered run, not the whole suite' }) };
+}
 
+function buildMatrix(ordered: FaultResult[], clean: Matrix['clean'], requirements: Catalogue, mode: Mode, startedAt: number): Matrix {
   const coverage = coverageOf(requirements, ordered, unreachable);
   const detected = ordered.filter((r) => r.detected).length;
   const propertyTitles = [...new Set(ordered.flatMap((r) => r.propertiesRun))].sort();
@@ -475,21 +497,26 @@ export async function main(argv: string[]): Promise<number> {
     title, ranUnder: ordered.filter((r) => r.propertiesRun.includes(title)).length,
     caught: ordered.filter((r) => r.caughtBy.some((c) => c.property && c.title === title)).map((r) => r.id),
   }));
-  const matrix: Matrix = {
+  return {
     generatedAt: new Date().toISOString(),
     mode,
-    durationMs: Date.now() - started,
+    durationMs: Date.now() - startedAt,
     clean,
     faults: ordered,
     summary: { faults: ordered.length, detected, missed: ordered.length - detected, falseAlarms: ordered.reduce((n, r) => n + r.falseAlarms.length, 0), detectionRate: ordered.length ? detected / ordered.length : 0 },
     properties,
     coverage,
   };
+}
+
+function writeMatrix(matrix: Matrix, requirements: Catalogue, outDir: string): void {
   mkdirSync(outDir, { recursive: true });
   writeFileSync(join(outDir, 'matrix.json'), `${JSON.stringify(matrix, null, 2)}\n`);
   writeFileSync(join(outDir, 'matrix.html'), renderMatrixHtml(matrix, requirements.map((r) => ({ id: r.id, level: r.level }))));
+}
 
-  const s = matrix.summary;
+function printSummary(matrix: Matrix, outDir: string, out: Out): void {
+  const { summary: s, clean, coverage, properties } = matrix;
   out('');
   out(`SELF-VALIDATION: ${s.faults} faults, ${s.detected} detected, ${s.missed} missed, ${s.falseAlarms} false alarms (detection rate ${(s.detectionRate * 100).toFixed(1)} %)`);
   out(`  clean run: ${clean.clean ? 'clean' : `NOT CLEAN (${clean.problem ?? `${clean.fail} FAIL, ${clean.warn} WARN`})`} — ${clean.source}`);
@@ -499,12 +526,37 @@ export async function main(argv: string[]): Promise<number> {
   if (coverage.unreachedWithoutReason.length) out(`    no fault, no reason: ${coverage.unreachedWithoutReason.join(', ')}`);
   out(`  property checks: ${properties.length} run, ${properties.filter((p) => p.caught.length > 0).length} caught a fault`);
   for (const p of properties) out(`    ${p.caught.length ? 'caught' : 'CAUGHT NOTHING'} ${p.title.replace(/^.* › /, '').slice(0, 90)} — under ${p.ranUnder} fault(s)${p.caught.length ? `: ${p.caught.join(', ')}` : ''}`);
-  if (mode === 'full') for (const r of ordered) out(`    ${r.id}: ${r.moved.length} requirement(s) moved to FAIL/WARN, ${r.falseAlarms.length} outside its breaks and collateral${r.falseAlarms.length ? ` (${r.falseAlarms.map((a) => a.id).join(', ')})` : ''}`);
+  if (matrix.mode === 'full') for (const r of matrix.faults) out(`    ${r.id}: ${r.moved.length} requirement(s) moved to FAIL/WARN, ${r.falseAlarms.length} outside its breaks and collateral${r.falseAlarms.length ? ` (${r.falseAlarms.map((a) => a.id).join(', ')})` : ''}`);
   out(`  run time ${(matrix.durationMs / 1000).toFixed(1)} s — ${join(outDir, 'matrix.json')}, matrix.html`);
-  // With the whole catalogue, every property check run must have caught a fault.
-  const idleProperties = only === undefined ? properties.filter((p) => p.caught.length === 0).length : 0;
-  const ok = s.missed === 0 && s.falseAlarms === 0 && clean.clean && idleProperties === 0 && (only !== undefined || coverage.unreachedWithoutReason.length === 0);
+}
+
+/**
+ * Exit 0 only when every fault was detected without a false alarm, the clean run is clean and,
+ * with the whole catalogue, every property check run caught a fault and every requirement is
+ * turned by a fault or listed with a reason.
+ */
+function exitCodeOf(matrix: Matrix, wholeCatalogue: boolean): 0 | 1 {
+  const s = matrix.summary;
+  const idleProperties = wholeCatalogue ? matrix.properties.filter((p) => p.caught.length === 0).length : 0;
+  const ok = s.missed === 0 && s.falseAlarms === 0 && matrix.clean.clean && idleProperties === 0 && (!wholeCatalogue || matrix.coverage.unreachedWithoutReason.length === 0);
   return ok ? 0 : 1;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const startedAt = Date.now();
+  const options = parseOptions(argv);
+  const out: Out = (line) => process.stdout.write(`${line}\n`);
+  rmSync(options.runsDir, { recursive: true, force: true, maxRetries: 5 });
+  mkdirSync(options.runsDir, { recursive: true });
+  const requirements = loadCatalogue();
+  const planning = planRuns(options);
+  announce(options, planning, out);
+  const ordered = await runFaults(options, planning, requirements, startedAt, out);
+  printFaultLines(ordered, out);
+  const matrix = buildMatrix(ordered, readCleanRun(options.cleanReportFile), requirements, options.mode, startedAt);
+  writeMatrix(matrix, requirements, options.outDir);
+  printSummary(matrix, options.outDir, out);
+  return exitCodeOf(matrix, options.only === undefined);
 }
 
 if (process.argv[1] && import.meta.filename === process.argv[1]) {

@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { diffMain } from '../commands/diff.command.ts';
 import { gateMain } from '../commands/gate.command.ts';
-import { readReport } from '../gate/gate.ts';
+import { readReport } from '../reporter/read-report.ts';
 import type { GateDecision } from '../gate/gate.ts';
-import type { ReportDiff } from '../gate/diff.ts';
+import type { ReportDiff } from '../diff/diff.ts';
 import { main } from '../cli.ts';
 
 const fixtures = join(import.meta.dirname, 'fixtures', 'gate');

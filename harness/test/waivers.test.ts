@@ -6,11 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { createAjv } from '../../schemas/index.ts';
-import { serializeSchema, waiversJsonSchema, waiversSchemaFile } from '../gate/emit-waivers-schema.ts';
-import { readReport } from '../gate/gate.ts';
-import { applyWaivers, applyWaiversToRun, isExpired, loadWaivers, waiversOf, withoutWaivers, WaiversError } from '../gate/waivers.ts';
+import { serializeSchema, waiversJsonSchema, waiversSchemaFile } from '../waivers/emit-waivers-schema.ts';
+import { readReport } from '../reporter/read-report.ts';
+import { applyWaivers, applyWaiversToRun, isExpired, loadWaivers, waiversOf, withoutWaivers, WaiversError } from '../waivers/waivers.ts';
 import { parseRunArgs, runMain } from '../commands/run.command.ts';
-import type { Waiver } from '../gate/waivers.schema.ts';
+import type { Waiver } from '../waivers/waivers.schema.ts';
 import { conformanceReportSchema } from '../reporter/report.schema.ts';
 import { renderTraceability } from '../reporter/traceability-html.ts';
 
@@ -23,7 +23,7 @@ const waiver = (over: Partial<Waiver> = {}): Waiver => ({ requirement: 'TOKEN-RE
 
 void describe('waivers schema', () => {
   void test('schemas/waivers.schema.json matches the zod schema', () => {
-    assert.equal(readFileSync(waiversSchemaFile, 'utf8'), serializeSchema(waiversJsonSchema()), 'stale: run `node --import tsx harness/gate/emit-waivers-schema.ts`');
+    assert.equal(readFileSync(waiversSchemaFile, 'utf8'), serializeSchema(waiversJsonSchema()), 'stale: run `node --import tsx harness/waivers/emit-waivers-schema.ts`');
   });
 
   void test('it compiles with the contract\'s ajv and accepts the fixture', () => {

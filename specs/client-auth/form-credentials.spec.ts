@@ -16,7 +16,7 @@ test.describe('client authentication: form fields', () => {
     test(`AUTH-CLI-004 at ${R} a wrong client_secret sent as a form field is refused with invalid_client and the declared status (OI-2)`,
       requirement('AUTH-CLI-004', needs(region)),
       async ({ tokenClient, target }) => {
-        const status = Number(target.interpretation<number>('invalidClientStatus'));
+        const status = target.interpretation('invalidClientStatus');
         const client = tokenClient.credentials(clientOf(region));
         const res = await tokenClient.clientCredentials({ region, client: { clientId: client.clientId, clientSecret: `${client.clientSecret}-wrong` } });
         await expect(res, `wrong client_secret (declared invalidClientStatus=${status})`).toBeTokenError('invalid_client', { status });
@@ -28,7 +28,7 @@ test.describe('client authentication: form fields', () => {
     test(`AUTH-CLI-005 at ${R} an unknown client_id is refused with invalid_client and the declared status (OI-2)`,
       requirement('AUTH-CLI-005', needs(region)),
       async ({ tokenClient, target }) => {
-        const status = Number(target.interpretation<number>('invalidClientStatus'));
+        const status = target.interpretation('invalidClientStatus');
         const res = await tokenClient.clientCredentials({ region, client: { clientId: `unknown-client-${randomUUID()}`, clientSecret: `unknown-secret-${randomUUID()}` } });
         await expect(res, `unknown client_id (declared invalidClientStatus=${status})`).toBeTokenError('invalid_client', { status });
       });
@@ -42,7 +42,7 @@ test.describe('client authentication: form fields', () => {
       test(`AUTH-CLI-007 at ${R} a token request with ${c.label} is refused with 400 and the declared error (OI-13)`,
         requirement('AUTH-CLI-007', needs(region)),
         async ({ tokenClient, target }) => {
-          const declared = target.interpretation<string>('missingClientCredentialsError');
+          const declared = target.interpretation('missingClientCredentialsError');
           const fields = c.fields(tokenClient.credentials(clientOf(region)));
           const res = await tokenClient.post(region, fields, { auth: 'none', kind: clientCredentialsKind(region), label: `client_credentials at ${R}, ${c.label}` });
           await expect(res, `${c.label} (declared missingClientCredentialsError=${declared})`).toBeTokenError(declared, { status: 400 });

@@ -9,7 +9,7 @@ test.describe('client authentication: a long secret', () => {
   test('AUTH-CLI-011 a client_secret equal to the registered one in its first 72 characters but different after them is refused with invalid_client',
     requirement('AUTH-CLI-011', needs('us', 'client:usLongSecretClient')),
     async ({ tokenClient, target }) => {
-      const status = Number(target.interpretation<number>('invalidClientStatus'));
+      const status = target.interpretation('invalidClientStatus');
       const client = tokenClient.credentials('usLongSecretClient');
       expect(client.clientSecret.length, `setup: usLongSecretClient's secret is longer than ${bcryptLimit} characters`).toBeGreaterThan(bcryptLimit);
       await test.step('the registered secret authenticates the client', async () => {

@@ -94,7 +94,7 @@ test.describe('gateway: authorization', () => {
     requirement('ERR-GW-1100', needs('us', 'people')),
     async ({ target, tokenClient, api }, testInfo) => {
       // OI-7: a target that refuses the token request itself (unauthorized_client) has no such call.
-      if (target.interpretation<string>('unregisteredClient') === 'unauthorized_client') {
+      if (target.interpretation('unregisteredClient') === 'unauthorized_client') {
         markNotApplicable(testInfo, 'the target refuses unregistered clients at the token endpoint (OI-7 unregisteredClient: unauthorized_client)');
       }
       const token = (await tokenClient.obtain.clientCredentials({ client: 'usUnregisteredClient' })).access_token;

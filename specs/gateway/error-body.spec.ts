@@ -69,7 +69,7 @@ test.describe('gateway: error body', () => {
   test('ERR-GW-GEN-001 every gateway rejection carries a §7.2 code where the target declares it (OI-25)',
     requirement('ERR-GW-GEN-001', needs('people')),
     async ({ target, tokenClient, api }, testInfo) => {
-      const format = target.interpretation<BodyFormat>('gatewayErrorBody');
+      const format = target.interpretation('gatewayErrorBody');
       for (const r of await sampleRejections(target, tokenClient, api, testInfo)) {
         const code = declaredCode(r.res, format);
         expect(code, `${r.what}: a gateway code (${format}) — ${r.res.describe()}`).toBeDefined();
@@ -80,7 +80,7 @@ test.describe('gateway: error body', () => {
   test('ERR-GW-GEN-002 every gateway rejection has the body format the target declares (OI-25)',
     requirement('ERR-GW-GEN-002', needs('people')),
     async ({ target, tokenClient, api }, testInfo) => {
-      const format = target.interpretation<BodyFormat>('gatewayErrorBody');
+      const format = target.interpretation('gatewayErrorBody');
       for (const r of await sampleRejections(target, tokenClient, api, testInfo)) {
         if (format === 'json-code-message') {
           expect(r.res.mediaType, `${r.what}: Content-Type — ${r.res.describe()}`).toBe('application/json');

@@ -55,13 +55,11 @@ export function withinSeconds(target: Target, seconds: number): number {
   return seconds - clockSkewSeconds(target);
 }
 
-export type RefreshTokenAnchor = 'access-token-expiry' | 'access-token-issuance';
-
 /**
  * OI-4: seconds from issuance to the moment the refresh token's 7 days start counting: the
  * lifetime of the access token issued with it (`access-token-expiry`), or 0 (`access-token-issuance`).
  */
 export function refreshTokenAnchorSeconds(target: Target, accessTokenExpiresIn: number): number {
-  const anchor = target.interpretation<RefreshTokenAnchor>('refreshTokenAnchor');
+  const anchor = target.interpretation('refreshTokenAnchor');
   return anchor === 'access-token-expiry' ? accessTokenExpiresIn : 0;
 }

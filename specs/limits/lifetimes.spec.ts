@@ -56,7 +56,7 @@ test.describe('limit: refresh-token validity (OI-4 refreshTokenAnchor)', () => {
       const midway = await issuedBetween(clock, () => obtainPasswordTokens(tokenClient, 'user'));
       const atEnd = await issuedBetween(clock, () => obtainPasswordTokens(tokenClient, 'user'));
       const lastMoment = (expiresIn: number) => refreshTokenAnchorSeconds(target, expiresIn) + refreshTokenValiditySeconds - clockSkewSeconds(target);
-      const anchor = target.interpretation<string>('refreshTokenAnchor');
+      const anchor = target.interpretation('refreshTokenAnchor');
 
       for (const [label, issued, seconds] of [
         ['half-way through its validity', midway, Math.floor(lastMoment(midway.value.expires_in) / 2)],

@@ -4,47 +4,12 @@
 // (capabilities.load): a budget too small to pass a threshold SKIPs the check with that reason.
 // Protected calls use the profile's rateLimitClient only, so that no other check loses its quota;
 // the brute-force check uses lockableUser.
-import { expect, needs, requirement, test, type ApiClient, type ApiResponse, type Target, type TokenClient } from '../../fixtures/index.ts';
+import { expect, needs, requirement, test, type ApiResponse } from '../../fixtures/index.ts';
 import { LoadBudget } from './load-budget.ts';
+import { RateLimitDriver } from './rate-limit-driver.ts';
 
 const rateLimitCodes = ['000-2000', '000-2001'] as const;
 const isRateLimited = (res: ApiResponse): boolean => (rateLimitCodes as readonly string[]).includes(res.gatewayCode ?? '');
-
-interface RateLimit {
-  spikePerSecond: number;
-  quotaPerWindow: number;
-  windowSeconds: number;
-}
-
-/** The thresholds the target declares; SKIPs the check when it declares none. */
-function declaredRateLimit(target: Target): RateLimit {
-  const limit = target.profile.capabilities.rateLimit;
-  if (!limit) test.info().skip(true, 'profile declares no rate-limit thresholds (capabilities.rateLimit)');
-  return limit!;
-}
-
-/** A client_credentials token of the rateLimitClient, counted against the budget. */
-async function rateLimitToken(tokenClient: TokenClient, budget: LoadBudget): Promise<string> {
-  await budget.slot();
-  return (await tokenClient.obtain.clientCredentials({ region: 'us', client: 'rateLimitClient' })).access_token;
-}
-
-/**
- * A burst of protected calls within one second, large enough to pass `spikePerSecond`: with a
- * fixed one-second window a burst may straddle two windows, so 2 × spike + 1 calls are sent when
- * the budget allows, and never fewer than spike + 1 (else the check SKIPs).
- */
-function spikeBurstSize(limit: RateLimit, budget: LoadBudget, reserved: number): number {
-  const size = Math.min(2 * limit.spikePerSecond + 1, budget.maxRequestsPerSecond - reserved, budget.remaining - reserved);
-  if (size < limit.spikePerSecond + 1) {
-    test.info().skip(true, `the load budget (capabilities.load: ${budget.maxRequestsPerSecond}/s, ${budget.maxRequests} in all) cannot pass spikePerSecond ${limit.spikePerSecond} within one second`);
-  }
-  return size;
-}
-
-async function callPeople(api: ApiClient, token: string, budget: LoadBudget, count: number): Promise<ApiResponse[]> {
-  return budget.burst(count, () => api.person('existing', { token }));
-}
 
 /** Every refusal is a rate-limit gateway error with the status the target declares (OI-14); returns the refusals. */
 async function expectOnlyRateLimitRefusals(responses: ApiResponse[]): Promise<ApiResponse[]> {
@@ -62,57 +27,39 @@ test.describe('limit: rate limits (capabilities.rateLimit)', () => {
   test('LIMIT-RATE-001 protected calls of one client beyond spikePerSecond are refused with 000-2000 or 000-2001',
     requirement('LIMIT-RATE-001', needs('us', 'gateway')),
     async ({ tokenClient, api, target }) => {
-      const limit = declaredRateLimit(target);
-      const budget = LoadBudget.of(target);
-      const size = spikeBurstSize(limit, budget, 1);
-      const token = await rateLimitToken(tokenClient, budget);
+      const driver = RateLimitDriver.of(target);
+      const { spikePerSecond } = driver.limit;
+      const size = driver.spikeBurstSize(1);
+      const token = await driver.token(tokenClient);
 
-      const responses = await test.step(`${size} calls at once (spikePerSecond ${limit.spikePerSecond})`, () => callPeople(api, token, budget, size));
+      const responses = await test.step(`${size} calls at once (spikePerSecond ${spikePerSecond})`, () => driver.spike(size, () => api.person('existing', { token })));
       const refused = await expectOnlyRateLimitRefusals(responses);
-      expect(refused.length, `at least one of ${size} calls within one second is refused (spikePerSecond ${limit.spikePerSecond}) — ${responses.length - refused.length} accepted`).toBeGreaterThan(0);
+      expect(refused.length, `at least one of ${size} calls within one second is refused (spikePerSecond ${spikePerSecond}) — ${responses.length - refused.length} accepted`).toBeGreaterThan(0);
     });
 
   test('LIMIT-RATE-001 protected calls of one client beyond quotaPerWindow are refused with 000-2000 or 000-2001',
     requirement('LIMIT-RATE-001', needs('us', 'gateway', 'clock-control')),
     async ({ tokenClient, api, target, clock }) => {
-      const limit = declaredRateLimit(target);
-      const budget = LoadBudget.of(target);
-      // Calls go in batches of at most spikePerSecond, the target's clock moved on one second after
-      // each, so that the spike limit never decides. The quota window may start anew once while
-      // the calls run, so up to 2 × quota + 1 calls are sent, stopping at the first refusal.
-      const batch = Math.min(limit.spikePerSecond, budget.maxRequestsPerSecond);
-      const needed = 2 * limit.quotaPerWindow + 1;
-      const batches = Math.ceil(needed / batch);
-      if (budget.remaining - 1 < needed) {
-        test.info().skip(true, `the load budget (capabilities.load.maxRequests ${budget.maxRequests}) is below 2 × quotaPerWindow + 1 = ${needed} calls`);
-      }
-      if (Math.ceil((limit.quotaPerWindow + 1) / batch) >= limit.windowSeconds) {
-        test.info().skip(true, `quotaPerWindow ${limit.quotaPerWindow} cannot be passed within windowSeconds ${limit.windowSeconds} without passing spikePerSecond ${limit.spikePerSecond} first`);
-      }
-      test.setTimeout(30_000 + Math.ceil(needed / budget.maxRequestsPerSecond) * 1000 + batches * 200);
-      const token = await rateLimitToken(tokenClient, budget);
+      const driver = RateLimitDriver.of(target);
+      const { quotaPerWindow, windowSeconds } = driver.limit;
+      const plan = driver.quotaPlan(1);
+      const token = await driver.token(tokenClient);
 
-      const responses: ApiResponse[] = [];
-      await test.step(`up to ${needed} calls in batches of ${batch}, one target second apart (quotaPerWindow ${limit.quotaPerWindow} per ${limit.windowSeconds} s)`, async () => {
-        while (responses.length < needed && !responses.some((r) => r.status !== 200)) {
-          responses.push(...await callPeople(api, token, budget, Math.min(batch, needed - responses.length)));
-          await clock.advance(1);
-        }
-      });
+      const { responses } = await test.step(`up to ${plan.cap} calls, ${plan.perSecond} per target second (quotaPerWindow ${quotaPerWindow} per ${windowSeconds} s)`,
+        () => driver.spendQuotaByClock(plan, clock, () => api.person('existing', { token })));
       const refused = await expectOnlyRateLimitRefusals(responses);
-      expect(refused.length, `a call beyond quotaPerWindow ${limit.quotaPerWindow} is refused — ${responses.length - refused.length} of ${responses.length} accepted`).toBeGreaterThan(0);
+      expect(refused.length, `a call beyond quotaPerWindow ${quotaPerWindow} is refused — ${responses.length - refused.length} of ${responses.length} accepted`).toBeGreaterThan(0);
     });
 
   test('LIMIT-RATE-002 a rate-limited response carries Retry-After, and calls succeed again once that delay has passed',
     requirement('LIMIT-RATE-002', needs('us', 'gateway', 'clock-control')),
     async ({ tokenClient, api, target, clock }) => {
-      const limit = declaredRateLimit(target);
-      const budget = LoadBudget.of(target);
-      const size = spikeBurstSize(limit, budget, 2);
-      const token = await rateLimitToken(tokenClient, budget);
+      const driver = RateLimitDriver.of(target);
+      const size = driver.spikeBurstSize(2);
+      const token = await driver.token(tokenClient);
 
-      const limited = await test.step(`${size} calls at once (spikePerSecond ${limit.spikePerSecond})`, async () => {
-        const responses = await callPeople(api, token, budget, size);
+      const limited = await test.step(`${size} calls at once (spikePerSecond ${driver.limit.spikePerSecond})`, async () => {
+        const responses = await driver.spike(size, () => api.person('existing', { token }));
         const rateLimited = responses.filter(isRateLimited);
         expect(rateLimited.length, `setup: at least one call is refused with 000-2000 or 000-2001 — statuses ${[...new Set(responses.map((r) => r.status))].join(', ')}`).toBeGreaterThan(0);
         return rateLimited.at(-1)!;
@@ -129,7 +76,7 @@ test.describe('limit: rate limits (capabilities.rateLimit)', () => {
 
       await test.step(`a call once ${delaySeconds} s have passed`, async () => {
         await clock.advance(delaySeconds);
-        await budget.slot();
+        await driver.budget.slot();
         const res = await api.person('existing', { token });
         expect(res.status, `the call succeeds after Retry-After (${delaySeconds} s) — got ${res.describe()}`).toBe(200);
       });

@@ -8,7 +8,7 @@
 // with jose), tampered claims and alg none only for JWTs.
 import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT, type JWTPayload } from 'jose';
 import { needs, requirement, test } from '../../fixtures/index.ts';
-import type { GatewayChoices, GatewayCodesChoice, GatewayErrorBody } from '../../fixtures/matchers.ts';
+import type { GatewayChoices } from '../../fixtures/matchers.ts';
 import { asGatewayResponse } from '../token-requests/raw-response.helper.ts';
 import { alterCharacterAt, describeTokenFormat, tokenFormat, unknownToken } from '../gateway/support/token-format.ts';
 import { runAttributedProperty, type Finding } from './attributed-property.ts';
@@ -46,8 +46,8 @@ test.describe('property: gateway input', () => {
       needs('gateway', 'people'), { tag: [propertyTag(name), '@serial'] }),
     async ({ tokenClient, rawHttp, target, redactor }, testInfo) => {
       const choices: GatewayChoices = {
-        codes: target.interpretation<GatewayCodesChoice>('gatewayCodes') ?? {},
-        body: target.interpretation<GatewayErrorBody>('gatewayErrorBody') ?? 'json-code-message',
+        codes: target.interpretation('gatewayCodes') ?? {},
+        body: target.interpretation('gatewayErrorBody') ?? 'json-code-message',
       };
       const existing = target.profile.resources.people!.existing;
 

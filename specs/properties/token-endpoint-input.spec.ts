@@ -36,7 +36,7 @@ test.describe('property: token endpoint input', () => {
     test(`token endpoint input at ${region.toUpperCase()}: every generated request gets the answer the catalogue expects, never a 5xx, a hang or a token for an invalid request`,
       requirement(first!, ...rest, needs(region), { tag: [propertyTag(name), '@serial'] }),
       async ({ tokenClient, rawHttp, target, redactor }, testInfo) => {
-        const oi = oracleInterpretations(<T>(key: string) => target.interpretation<T>(key));
+        const oi = oracleInterpretations((key) => target.interpretation(key));
         const basic = target.profile.capabilities.supportsBasic;
         // Basic noise and the Basic-and-form-secret fault exist only where the target takes Basic:
         // only then does this check verify (and cite) the requirements they rely on.

@@ -6,7 +6,7 @@
 // every failing credential names a made-up client or user, unique per request, so that no
 // lockout (LIMIT-RATE-003) ever touches the profile's principals or the checks running beside.
 import fc from 'fast-check';
-import type { RawHttp, Region, TokenClient } from '../../fixtures/index.ts';
+import type { InterpretationKey, InterpretationValues, RawHttp, Region, TokenClient } from '../../fixtures/index.ts';
 import type { HeaderList } from '../../fixtures/http/exchange.ts';
 import { describeInput, type Fault, type Grant, type Noise, type OracleInterpretations, type TokenInput } from './token-request.oracle.ts';
 
@@ -186,13 +186,13 @@ export function buildRequest(input: TokenInput, deps: { tokenClient: TokenClient
   return { method, url, headers, body };
 }
 
-export function oracleInterpretations(interpretation: <T>(key: string) => T): OracleInterpretations {
+export function oracleInterpretations(interpretation: <K extends InterpretationKey>(key: K) => InterpretationValues[K]): OracleInterpretations {
   return {
     unsupportedGrantError: interpretation('unsupportedGrantError'),
-    invalidClientStatus: Number(interpretation('invalidClientStatus')) as 400 | 401,
+    invalidClientStatus: interpretation('invalidClientStatus'),
     nonFormTokenRequest: interpretation('nonFormTokenRequest'),
     usernameWithoutTenantError: interpretation('usernameWithoutTenantError'),
-    nonPostTokenRequest: String(interpretation('nonPostTokenRequest')) as OracleInterpretations['nonPostTokenRequest'],
+    nonPostTokenRequest: interpretation('nonPostTokenRequest'),
     missingClientCredentialsError: interpretation('missingClientCredentialsError'),
     euOtherGrants: interpretation('euOtherGrants'),
     malformedFormBody: interpretation('malformedFormBody'),

@@ -5,7 +5,7 @@
 // RFC 6749 fixes no precedence, so any of their codes is right (never a code of no fault), and a
 // wrong answer breaks the requirement of each. The error-sample helper of the token-error checks
 // (specs/token-errors/error-conditions.helper.ts) asks this oracle too: one answer per request.
-import type { Region } from '../../fixtures/index.ts';
+import type { InterpretationValues, Region } from '../../fixtures/index.ts';
 
 export type Grant = 'client_credentials' | 'password' | 'refresh_token';
 
@@ -52,17 +52,8 @@ export interface TokenInput {
 }
 
 /** The target's declared choices the oracle needs (target.interpretation(key)). */
-export interface OracleInterpretations {
-  unsupportedGrantError: 'unsupported_grant_type' | 'invalid_request';
-  invalidClientStatus: 400 | 401;
-  nonFormTokenRequest: 'invalid_request' | '415-000-1005';
-  usernameWithoutTenantError: 'invalid_grant' | 'invalid_request';
-  nonPostTokenRequest: '405' | 'invalid_request' | '404';
-  missingClientCredentialsError: 'invalid_client' | 'invalid_request';
-  euOtherGrants: 'unsupported_grant_type' | 'unauthorized_client' | 'supported';
-  /** OI-30: a form body with a malformed %-escape or bytes that are not UTF-8 in a parameter the spec does not use. */
-  malformedFormBody: 'invalid_request' | 'lenient';
-}
+export type OracleInterpretations = Pick<InterpretationValues, 'unsupportedGrantError' | 'invalidClientStatus' | 'nonFormTokenRequest'
+  | 'usernameWithoutTenantError' | 'nonPostTokenRequest' | 'missingClientCredentialsError' | 'euOtherGrants' | 'malformedFormBody'>;
 
 /** The answer the catalogue expects, and the requirement(s) it comes from (never empty). */
 export type Expected = { requirements: string[] } & (
@@ -199,11 +190,6 @@ export function describeExpected(e: Expected): string {
     case 'not-post': return e.answer === '405' ? '405 with Allow: POST' : e.answer;
     case 'gateway-415': return '415 with 000-1005';
   }
-}
-
-/** The same request without the noise that can be dropped (extra parameters, %-escaped client_id, charset); HTTP Basic stays. */
-export function withoutNoise(input: TokenInput): TokenInput {
-  return { ...input, noise: { ...input.noise, extra: [], escapeClientId: false, charset: false } };
 }
 
 /** A short, secret-free description of a generated request (what a shrunk counterexample shows). */

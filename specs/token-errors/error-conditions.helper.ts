@@ -85,7 +85,7 @@ export function errorConditions(region: Region, { tokenClient, rawHttp, target, 
   ];
 
   // The same request as the property's `malformed-escape` input, judged by the same oracle.
-  const oi = oracleInterpretations(<T>(key: string) => target.interpretation<T>(key));
+  const oi = oracleInterpretations((key) => target.interpretation(key));
   const malformed = expectedAnswer({ region, grant: 'client_credentials', refreshToken: '', faults: [{ kind: 'malformed-escape' }], noise: { extra: [], escapeClientId: false, charset: false, basic: false } }, oi);
   if (malformed.kind === 'token-error') {
     conditions.push({
@@ -139,7 +139,7 @@ export function errorConditions(region: Region, { tokenClient, rawHttp, target, 
       send: () => tokenClient.password({ region, client: 'usCcOnlyClient' }),
     });
   }
-  if (region === 'eu' && user && target.interpretation<string>('euOtherGrants') !== 'supported') {
+  if (region === 'eu' && user && target.interpretation('euOtherGrants') !== 'supported') {
     conditions.push({
       label: 'password grant at the EU endpoint', carried: [{ what: 'client_secret', value: client.clientSecret }, { what: 'password', value: user.password }],
       send: () => tokenClient.password({ region, client: ccClientName }),

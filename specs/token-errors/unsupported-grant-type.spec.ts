@@ -14,7 +14,7 @@ test.describe('token endpoint: unsupported grant types', () => {
       test(`ERR-TOK-004 at ${R} grant_type=${grantType}, which the target does not support, is refused with 400 and the declared error (OI-1)`,
         requirement('ERR-TOK-004', needs(region)),
         async ({ tokenClient, target }) => {
-          const declared = target.interpretation<string>('unsupportedGrantError');
+          const declared = target.interpretation('unsupportedGrantError');
           const res = await tokenClient.clientCredentials({ region, override: { grant_type: grantType } });
           await expect(res, `grant_type=${grantType} (declared unsupportedGrantError=${declared})`).toBeTokenError(declared, { status: 400 });
         });

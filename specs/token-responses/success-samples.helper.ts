@@ -21,7 +21,7 @@ function issued(label: string, res: TokenResponse): SuccessSample {
 export async function successSamples(region: Region, tokenClient: TokenClient, target: Target): Promise<SuccessSample[]> {
   const R = region.toUpperCase();
   const samples = [issued(`client_credentials at ${R}`, await tokenClient.clientCredentials({ region }))];
-  if (region === 'us' || target.interpretation<string>('euOtherGrants') === 'supported') {
+  if (region === 'us' || target.interpretation('euOtherGrants') === 'supported') {
     const password = issued(`password at ${R}`, await tokenClient.password({ region }));
     samples.push(password);
     const refreshToken = password.res.refreshToken;

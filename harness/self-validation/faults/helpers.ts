@@ -17,10 +17,6 @@ export function grantOf(req: ProxyRequest): string | undefined {
   return field(req, 'grant_type');
 }
 
-export function isJson(res: ProxyResponse): boolean {
-  return (header(res.headers, 'content-type') ?? '').toLowerCase().startsWith('application/json');
-}
-
 /** The token-success body of a response (200 with access_token), else undefined. */
 export function tokenBody(res: ProxyResponse): Record<string, unknown> | undefined {
   if (res.status !== 200) return undefined;

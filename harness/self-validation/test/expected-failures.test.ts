@@ -10,7 +10,8 @@ import { describe, test } from 'node:test';
 import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { redactorFromEnv } from '../../redaction/redact.ts';
 import { checkOutcome } from '../../reporter/conformance.reporter.ts';
-import { main as selfValidate, type Matrix } from '../run-self-validation.ts';
+import type { Matrix } from '../matrix.ts';
+import { main as selfValidate } from '../run-self-validation.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 

@@ -18,7 +18,7 @@ import { loadProfile } from '../profile/load-profile.ts';
 import type { Redactor } from '../redaction/redact.ts';
 import { knownSecretsRedactor, transcriptFileName, transcriptsDir } from '../reporter/conformance.reporter.ts';
 import type { ConformanceReport, Settlement } from '../reporter/report.schema.ts';
-import { readReport } from './gate.ts';
+import { readReport } from '../reporter/read-report.ts';
 
 export const bundleFormat = 'token-conformance-bundle';
 

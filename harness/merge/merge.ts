@@ -17,7 +17,7 @@ import { transcriptsDir, type ChecksFile } from '../reporter/conformance.reporte
 import type { ConformanceReport } from '../reporter/report.schema.ts';
 import { renderTraceability } from '../reporter/traceability-html.ts';
 import { buildReport, type CheckOutcome } from '../reporter/verdict.ts';
-import { readReport, ReportError } from './gate.ts';
+import { readReport, ReportError } from '../reporter/read-report.ts';
 
 export class MergeError extends Error {
   override readonly name = 'MergeError';

@@ -1,6 +1,6 @@
-// Emits schemas/waivers.schema.json from harness/gate/waivers.schema.ts (like
+// Emits schemas/waivers.schema.json from harness/waivers/waivers.schema.ts (like
 // harness/profile/emit-schema.ts for the profile and the report).
-// Run: node --import tsx harness/gate/emit-waivers-schema.ts   (a unit test fails when it is stale)
+// Run: node --import tsx harness/waivers/emit-waivers-schema.ts   (a unit test fails when it is stale)
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -16,7 +16,7 @@ export function waiversJsonSchema(): Record<string, unknown> {
     $schema,
     $id: 'https://token-conformance.dev/schemas/waivers.schema.json',
     title: 'Conformance waivers',
-    description: 'A reviewed file of known deviations: each names a requirement ID (optionally a check), an owner, a justification and an expiry date. `run --waivers` and `gate --waivers` report a waived FAIL/WARN as WAIVED, an expired waiver as the original FAIL/WARN, and a waiver that matches no failure as fixed. Source of truth: harness/gate/waivers.schema.ts.',
+    description: 'A reviewed file of known deviations: each names a requirement ID (optionally a check), an owner, a justification and an expiry date. `run --waivers` and `gate --waivers` report a waived FAIL/WARN as WAIVED, an expired waiver as the original FAIL/WARN, and a waiver that matches no failure as fixed. Source of truth: harness/waivers/waivers.schema.ts.',
     ...rest,
     examples: [waiversExample],
   };

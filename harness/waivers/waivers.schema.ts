@@ -1,5 +1,5 @@
 // The waivers file: a reviewed list of known deviations. This zod schema is the source of truth;
-// schemas/waivers.schema.json is emitted from it (harness/gate/emit-waivers-schema.ts) and a test
+// schemas/waivers.schema.json is emitted from it (harness/waivers/emit-waivers-schema.ts) and a test
 // fails when the file is stale.
 import { z } from 'zod';
 import { waiverFields } from '../reporter/report.schema.ts';
