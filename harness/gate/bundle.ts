@@ -13,9 +13,9 @@
 import { createHash, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseJsonc } from '../profile/jsonc.ts';
-import { loadProfile } from '../profile/load-profile.ts';
-import type { Redactor } from '../redaction/redact.ts';
+import { parseJsonc } from '../../core/profile/jsonc.ts';
+import { loadProfile } from '../../core/profile/load-profile.ts';
+import type { Redactor } from '../../core/redaction/redact.ts';
 import { knownSecretsRedactor, transcriptsDir } from '../reporter/conformance.reporter.ts';
 import type { ConformanceReport } from '../reporter/report.schema.ts';
 import { readReport } from './gate.ts';

@@ -1,7 +1,7 @@
 // The gate's decision, as a pure function of a (waived) report: what fails the build, and a
 // break-glass override that passes it anyway while recording what was overridden, why, by whom.
 import { readFileSync } from 'node:fs';
-import { formatIssues } from '../profile/load-profile.ts';
+import { formatIssues } from '../../core/profile/load-profile.ts';
 import { conformanceReportSchema, type ConformanceReport } from '../reporter/report.schema.ts';
 
 export class ReportError extends Error {

@@ -14,12 +14,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
-import { loadCatalogue, repoRoot } from '../catalogue/catalogue.ts';
-import { passGateEnvVar, PassGate, serialProject } from '../playwright/pass-gate.ts';
-import { readWorkerProfile } from '../profile/worker-profile.ts';
-import type { Redactor} from '../redaction/redact.ts';
-import { redactorFromEnv } from '../redaction/redact.ts';
-import { ownTextOf, verifyReports } from '../redaction/verify-reports.ts';
+import { loadCatalogue, repoRoot } from '../../core/catalogue/catalogue.ts';
+import { passGateEnvVar, PassGate, serialProject } from '../../core/run/pass-gate.ts';
+import { readWorkerProfile } from '../../core/profile/worker-profile.ts';
+import type { Redactor} from '../../core/redaction/redact.ts';
+import { redactorFromEnv } from '../../core/redaction/redact.ts';
+import { ownTextOf, verifyReports } from '../../core/redaction/verify-reports.ts';
 import { renderSummary } from './terminal-summary.ts';
 import { renderTraceability } from './traceability-html.ts';
 import { junitKey, junitWithBlocked } from './junit-verdicts.ts';
@@ -132,7 +132,7 @@ export function errorSummary(message: string): string {
   return finding.startsWith(head) ? finding : `${head} — ${finding}`;
 }
 
-/** The `property` annotation of a property check (specs/properties/property-runner.ts), if valid. */
+/** The `property` annotation of a property check (fixtures/support/properties/property-runner.ts), if valid. */
 export function propertyRun(annotations: { type: string; description?: string }[], redactor: Redactor): PropertyRun | undefined {
   const a = annotations.filter((x) => x.type === 'property' && x.description).at(-1);
   if (!a) return undefined;

@@ -1,14 +1,14 @@
 // Emits the JSON Schemas whose source of truth is a zod schema of the harness:
-//   schemas/target-profile.schema.json       (harness/profile/profile.schema.ts + requirements/interpretations.json)
+//   schemas/target-profile.schema.json       (core/profile/profile.schema.ts + requirements/interpretations.json)
 //   schemas/conformance-report.schema.json   (harness/reporter/report.schema.ts)
-// Run: node --import tsx harness/profile/emit-schema.ts   (a unit test fails when a file is stale)
+// Run: node --import tsx harness/reporter/emit-schema.ts   (a unit test fails when a file is stale)
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { repoRoot } from '../catalogue/catalogue.ts';
-import { conformanceReportSchema } from '../reporter/report.schema.ts';
-import { loadInterpretations } from '../catalogue/catalogue.ts';
-import { buildProfileSchema } from './profile.schema.ts';
+import { repoRoot } from '../../core/catalogue/catalogue.ts';
+import { conformanceReportSchema } from './report.schema.ts';
+import { loadInterpretations } from '../../core/catalogue/catalogue.ts';
+import { buildProfileSchema } from '../../core/profile/profile.schema.ts';
 
 export const profileSchemaFile = join(repoRoot, 'schemas', 'target-profile.schema.json');
 export const reportSchemaFile = join(repoRoot, 'schemas', 'conformance-report.schema.json');
@@ -49,7 +49,7 @@ const reportExample = {
 export function targetProfileJsonSchema(): Record<string, unknown> {
   const options = loadInterpretations();
   const json = emit(buildProfileSchema(options), 'https://token-conformance.dev/schemas/target-profile.schema.json', 'Target profile',
-    'What the conformance suite needs to know about one target: its addresses, credentials (as environment-variable references), resources, capabilities, expectations and its choice for each open interpretation. Source of truth: harness/profile/profile.schema.ts; explained field by field in profiles/README.md.',
+    'What the conformance suite needs to know about one target: its addresses, credentials (as environment-variable references), resources, capabilities, expectations and its choice for each open interpretation. Source of truth: core/profile/profile.schema.ts; explained field by field in profiles/README.md.',
     [profileExample]);
   // Structured interpretations are validated in zod through ajv; embed their JSON Schema fragment.
   const props = ((json.properties as Record<string, { properties?: Record<string, Record<string, unknown>> }>).interpretations?.properties) ?? {};

@@ -18,11 +18,11 @@ import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rm
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadCatalogue, repoRoot } from '../catalogue/catalogue.ts';
-import { loadProfile, type LoadedProfile } from '../profile/load-profile.ts';
-import type { TargetProfile } from '../profile/profile.schema.ts';
-import { toWorkerProfile, withOtherEnvironmentToken, writeWorkerProfile } from '../profile/worker-profile.ts';
-import { endOfRunRedaction } from '../redaction/end-of-run.ts';
+import { loadCatalogue, repoRoot } from '../../core/catalogue/catalogue.ts';
+import { loadProfile, type LoadedProfile } from '../../core/profile/load-profile.ts';
+import type { TargetProfile } from '../../core/profile/profile.schema.ts';
+import { toWorkerProfile, withOtherEnvironmentToken, writeWorkerProfile } from '../../core/profile/worker-profile.ts';
+import { endOfRunRedaction } from '../../core/redaction/end-of-run.ts';
 import { applyListening, referenceArgsFor, startReference, startReferenceServers, type ReferenceServer } from '../reference/start-reference.ts';
 import type { Pass } from '../commands/run.command.ts';
 import { reporterEnv, suiteVersion } from '../reporter/conformance.reporter.ts';

@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import { bundleMain, keygenMain, verifyMain } from '../commands/bundle.command.ts';
 import { keepSeenTokensEnvVar, runMain } from '../commands/run.command.ts';
 import { profileSha256, type Bundle } from '../gate/bundle.ts';
-import { loadProfile } from '../profile/load-profile.ts';
+import { loadProfile } from '../../core/profile/load-profile.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const fixtures = join(import.meta.dirname, 'fixtures', 'gate');

@@ -15,7 +15,7 @@ import { gateOptions } from '../commands/gate.command.ts';
 import { mergeOptions } from '../commands/merge.command.ts';
 import { parseRunArgs } from '../commands/run.command.ts';
 import { loadWaivers } from '../gate/waivers.ts';
-import { loadProfile } from '../profile/load-profile.ts';
+import { loadProfile } from '../../core/profile/load-profile.ts';
 import { playwrightCliPath } from '../playwright/playwright-cli.ts';
 
 const root = join(import.meta.dirname, '..', '..');

@@ -7,12 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { runMain } from '../commands/run.command.ts';
-import { loadProfile } from '../profile/load-profile.ts';
-import { minimumSecretLength, REDACTED, Redactor, redactShapes, secretsFromEnv } from '../redaction/redact.ts';
-import { findSecrets, listFiles } from '../redaction/report-files.ts';
-import { endOfRunRedaction } from '../redaction/end-of-run.ts';
-import { SecretMatcher } from '../redaction/secret-matcher.ts';
-import { verifyReports } from '../redaction/verify-reports.ts';
+import { loadProfile } from '../../core/profile/load-profile.ts';
+import { minimumSecretLength, REDACTED, Redactor, redactShapes, secretsFromEnv } from '../../core/redaction/redact.ts';
+import { findSecrets, listFiles } from '../../core/redaction/report-files.ts';
+import { endOfRunRedaction } from '../../core/redaction/end-of-run.ts';
+import { SecretMatcher } from '../../core/redaction/secret-matcher.ts';
+import { verifyReports } from '../../core/redaction/verify-reports.ts';
 import { reporterEnv } from '../reporter/conformance.reporter.ts';
 
 const root = join(import.meta.dirname, '..', '..');

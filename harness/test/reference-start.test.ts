@@ -8,14 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { Target } from '../../fixtures/target.ts';
-import { loadProfile, ProfileError, validateProfile } from '../profile/load-profile.ts';
-import { toWorkerProfile, withOtherEnvironmentToken, writeWorkerProfile } from '../profile/worker-profile.ts';
-import { redactorFromEnv } from '../redaction/redact.ts';
+import { loadProfile, ProfileError, validateProfile } from '../../core/profile/load-profile.ts';
+import { toWorkerProfile, withOtherEnvironmentToken, writeWorkerProfile } from '../../core/profile/worker-profile.ts';
+import { redactorFromEnv } from '../../core/redaction/redact.ts';
 import { knownSecretsRedactor } from '../reporter/conformance.reporter.ts';
 import {
   applyListening, plainHttpOrigin, productionClientId, seedClientSecret, serveArgs, startReferenceServers, type ListeningLine,
 } from '../reference/start-reference.ts';
-import { repoRoot } from '../catalogue/catalogue.ts';
+import { repoRoot } from '../../core/catalogue/catalogue.ts';
 
 const referenceProfile = join(repoRoot, 'profiles', 'reference.json');
 const listening: ListeningLine = { event: 'listening', authUrlUs: 'https://127.0.0.1:41234', authUrlEu: 'https://127.0.0.1:41234', baseUrl: 'https://127.0.0.1:41234', testControls: true };

@@ -18,11 +18,11 @@ import { Transcript } from '../../fixtures/http/exchange.ts';
 import { createAgent, HttpSender, PlainHttpRefusedError } from '../../fixtures/http/sender.ts';
 import { Target } from '../../fixtures/target.ts';
 import { createCertificatePems } from '../../reference-server/src/crypto/tls.ts';
-import { LoadBudget, type BudgetClock } from '../../specs/limits/load-budget.ts';
-import { loadCatalogue, repoRoot } from '../catalogue/catalogue.ts';
+import { LoadBudget, type BudgetClock } from '../../fixtures/support/limits/load-budget.ts';
+import { loadCatalogue, repoRoot } from '../../core/catalogue/catalogue.ts';
 import { runMain } from '../commands/run.command.ts';
-import { validateProfile } from '../profile/load-profile.ts';
-import { Redactor } from '../redaction/redact.ts';
+import { validateProfile } from '../../core/profile/load-profile.ts';
+import { Redactor } from '../../core/redaction/redact.ts';
 import type { ConformanceReport } from '../reporter/report.schema.ts';
 import { renderSummary } from '../reporter/terminal-summary.ts';
 
@@ -177,7 +177,7 @@ void describe('credentials never over plain HTTP to a non-local target; TLS alwa
         }
       }
     };
-    for (const dir of ['harness', 'fixtures', 'specs', 'playwright.config.ts', 'profiles']) {
+    for (const dir of ['core', 'harness', 'fixtures', 'specs', 'playwright.config.ts', 'profiles']) {
       const full = join(repoRoot, dir);
       if (statSync(full).isDirectory()) walk(full);
       else if (/rejectUnauthorized\s*:\s*false|NODE_TLS_REJECT_UNAUTHORIZED/.test(readFileSync(full, 'utf8'))) offenders.push(dir);

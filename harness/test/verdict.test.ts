@@ -5,12 +5,12 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { Requirement } from '../../requirements/types.ts';
 import { combinedGrep } from '../commands/run.command.ts';
-import { conformanceReportJsonSchema } from '../profile/emit-schema.ts';
+import { conformanceReportJsonSchema } from '../reporter/emit-schema.ts';
 import type { Verdict } from '../reporter/report.schema.ts';
 import { assumedInterpretation, buildReport, checkVerdict, countVerdicts, exitCodeFor, overallVerdict, parseBroke, requirementVerdict, setupFailure, type CheckOutcome } from '../reporter/verdict.ts';
 import { isBlockedCheck, verdictShaping } from '../reporter/conformance.reporter.ts';
 import { junitKey, junitWithBlocked } from '../reporter/junit-verdicts.ts';
-import { Redactor } from '../redaction/redact.ts';
+import { Redactor } from '../../core/redaction/redact.ts';
 
 const outcome = (o: Partial<CheckOutcome>): CheckOutcome => ({ title: 't', requirementIds: [], status: 'passed', durationMs: 1, ...o });
 

@@ -4,7 +4,7 @@
 //   AUTH-CLI-007  a missing client_secret, or no client credentials at all: 400 and the declared error (OI-13).
 import { randomUUID } from 'node:crypto';
 import { expect, needs, requirement, test, type Region } from '../../fixtures/index.ts';
-import { clientCredentialsKind } from '../token-requests/raw-response.helper.ts';
+import { clientCredentialsKind } from '../../fixtures/support/token-requests/raw-response.ts';
 
 const regions: Region[] = ['us', 'eu'];
 const clientOf = (region: Region) => (region === 'eu' ? 'euClient' : 'usClient');

@@ -5,7 +5,7 @@
 //   AUTH-CLI-003  a wrong secret by Basic gets 401 invalid_client with a Basic challenge;
 //   AUTH-CLI-006  Basic together with a client_secret form field is invalid_request.
 import { expect, needs, requirement, test, type Region } from '../../fixtures/index.ts';
-import { clientCredentialsKind } from '../token-requests/raw-response.helper.ts';
+import { clientCredentialsKind } from '../../fixtures/support/token-requests/raw-response.ts';
 
 const regions: Region[] = ['us', 'eu'];
 const clientOf = (region: Region) => (region === 'eu' ? 'euClient' : 'usClient');

@@ -2,7 +2,7 @@
 // 000-1202, 000-1205 (spec §7.2; triggers and statuses are the target's, OI-14).
 import { expect, markNotApplicable, needs, requirement, test } from '../../fixtures/index.ts';
 import { gatewayErrors } from '../../schemas/gateway-error-codes.ts';
-import { alterOneCharacter, gatewayToken, unknownToken } from './support/gateway-calls.ts';
+import { alterOneCharacter, gatewayToken, unknownToken } from '../../fixtures/support/gateway/gateway-calls.ts';
 
 test.describe('gateway: credentials', () => {
   test('ERR-GW-1201 a protected call without an Authorization header gets 000-1201',

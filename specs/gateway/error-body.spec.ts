@@ -6,7 +6,7 @@ import { expect, needs, requirement, test } from '../../fixtures/index.ts';
 import type { ApiClient, ApiResponse, Target, TokenClient } from '../../fixtures/index.ts';
 import type { TestInfo } from '@playwright/test';
 import { gatewayErrorCodes, gatewayErrors, type GatewayErrorCode } from '../../schemas/gateway-error-codes.ts';
-import { alterOneCharacter, gatewayToken, unknownToken } from './support/gateway-calls.ts';
+import { alterOneCharacter, gatewayToken, unknownToken } from '../../fixtures/support/gateway/gateway-calls.ts';
 
 type BodyFormat = 'json-code-message' | 'code-anywhere';
 

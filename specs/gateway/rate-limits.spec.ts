@@ -6,7 +6,7 @@
 import { setTimeout as pause } from 'node:timers/promises';
 import { expect, markNotApplicable, needs, requirement, test } from '../../fixtures/index.ts';
 import type { ApiResponse, Target } from '../../fixtures/index.ts';
-import { LoadBudget } from '../limits/load-budget.ts';
+import { LoadBudget } from '../../fixtures/support/limits/load-budget.ts';
 
 function thresholds(target: Target) {
   const limits = target.profile.capabilities.rateLimit;

@@ -2,7 +2,7 @@
 // 000-1001 (Host), 000-1002 (request-target form). These requests cannot be sent by an HTTP
 // client, so they are written to the socket as bytes.
 import { expect, needs, requirement, test } from '../../fixtures/index.ts';
-import { gatewayToken, wireCall } from './support/gateway-calls.ts';
+import { gatewayToken, wireCall } from '../../fixtures/support/gateway/gateway-calls.ts';
 
 const personPath = (existing: string) => `/v1/people/er/${encodeURIComponent(existing)}`;
 

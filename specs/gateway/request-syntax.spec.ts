@@ -10,7 +10,7 @@
 // The JSON route is called with the usClient token (that client must be allowed to call it).
 import { expect, needs, requirement, test } from '../../fixtures/index.ts';
 import type { ApiClient, Target } from '../../fixtures/index.ts';
-import { gatewayToken, routePath, wireCall } from './support/gateway-calls.ts';
+import { gatewayToken, routePath, wireCall } from '../../fixtures/support/gateway/gateway-calls.ts';
 
 function jsonRoute(target: Target): { method: string; path: string; sampleBody?: Record<string, unknown> } {
   const r = target.profile.resources.jsonBodyRoute!;

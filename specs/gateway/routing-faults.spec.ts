@@ -3,7 +3,7 @@
 // every call through the gateway, so these checks run one at a time (tag @serial).
 import { expect, needs, requirement, test } from '../../fixtures/index.ts';
 import type { GatewayErrorCode } from '../../schemas/gateway-error-codes.ts';
-import { gatewayToken } from './support/gateway-calls.ts';
+import { gatewayToken } from '../../fixtures/support/gateway/gateway-calls.ts';
 
 const cases: [string, GatewayErrorCode, string, string][] = [
   ['ERR-GW-1003', '000-1003', 'invalid-gateway', 'routed to a gateway or environment not configured for the API'],

@@ -2,7 +2,7 @@
 // seconds have elapsed; after a client_credentials token expired, only a new client_credentials
 // request gives a working token again.
 import { expect, needs, requirement, test, type TokenClient, type TokenSet } from '../../fixtures/index.ts';
-import { beyondSeconds, clockSkewSeconds, issuedBetween, moveToNoEarlierThan, moveToNoLaterThan, withinSeconds } from './token-timeline.ts';
+import { beyondSeconds, clockSkewSeconds, issuedBetween, moveToNoEarlierThan, moveToNoLaterThan, withinSeconds } from '../../fixtures/support/lifecycle/token-timeline.ts';
 
 /** The two grants that issue an access token from scratch (spec §3 rows 1 and 2). */
 const issuingGrants: { grant: string; obtain: (tokenClient: TokenClient) => Promise<TokenSet> }[] = [

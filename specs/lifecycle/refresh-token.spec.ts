@@ -4,10 +4,10 @@
 // does to the access token issued with the replaced refresh token (OI-15).
 // Checks that burn a family (replay a used refresh token) use the profile's burnableUser.
 import { expect, markNotApplicable, needs, requirement, test } from '../../fixtures/index.ts';
-import { obtainPasswordTokens, obtainRefreshed } from './password-tokens.ts';
+import { obtainPasswordTokens, obtainRefreshed } from '../../fixtures/support/lifecycle/password-tokens.ts';
 import {
   beyondSeconds, clockSkewSeconds, issuedBetween, moveToNoEarlierThan, refreshTokenAnchorSeconds, refreshTokenValiditySeconds,
-} from './token-timeline.ts';
+} from '../../fixtures/support/lifecycle/token-timeline.ts';
 
 test.describe('grant_type=refresh_token: unused', () => {
   test('STATE-RT-UNUSED-003 the access token returned by a refresh is accepted by the protected endpoint',

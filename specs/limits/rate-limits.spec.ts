@@ -5,7 +5,7 @@
 // Protected calls use the profile's rateLimitClient only, so that no other check loses its quota;
 // the brute-force check uses lockableUser.
 import { expect, needs, requirement, test, type ApiClient, type ApiResponse, type Target, type TokenClient } from '../../fixtures/index.ts';
-import { LoadBudget } from './load-budget.ts';
+import { LoadBudget } from '../../fixtures/support/limits/load-budget.ts';
 
 const rateLimitCodes = ['000-2000', '000-2001'] as const;
 const isRateLimited = (res: ApiResponse): boolean => (rateLimitCodes as readonly string[]).includes(res.gatewayCode ?? '');

@@ -9,12 +9,12 @@
 import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT, type JWTPayload } from 'jose';
 import { needs, requirement, test } from '../../fixtures/index.ts';
 import type { GatewayChoices, GatewayCodesChoice, GatewayErrorBody } from '../../fixtures/matchers.ts';
-import { asGatewayResponse } from '../token-requests/raw-response.helper.ts';
-import { alterCharacterAt, describeTokenFormat, tokenFormat, unknownToken } from '../gateway/support/token-format.ts';
-import { runAttributedProperty, type Finding } from './attributed-property.ts';
-import { judgeGatewayAnswer } from './gateway-answer.judge.ts';
-import { authorizationArbitrary, credentialRequirements, describeGatewayInput, expectedCodeRequirements, requestArbitrary, type GatewayInput, type TokenMaterial } from './gateway-request.oracle.ts';
-import { propertyRuns, propertyTag, requestDeadlineMs, withDeadline } from './property-runner.ts';
+import { asGatewayResponse } from '../../fixtures/support/token-requests/raw-response.ts';
+import { alterCharacterAt, describeTokenFormat, tokenFormat, unknownToken } from '../../fixtures/support/gateway/token-format.ts';
+import { runAttributedProperty, type Finding } from '../../fixtures/support/properties/attributed-property.ts';
+import { judgeGatewayAnswer } from '../../fixtures/support/properties/gateway-answer.judge.ts';
+import { authorizationArbitrary, credentialRequirements, describeGatewayInput, expectedCodeRequirements, requestArbitrary, type GatewayInput, type TokenMaterial } from '../../fixtures/support/properties/gateway-request.oracle.ts';
+import { propertyRuns, propertyTag, requestDeadlineMs, withDeadline } from '../../fixtures/support/properties/property-runner.ts';
 
 const name = 'gateway-input';
 const b64url = (s: string | Buffer) => Buffer.from(s).toString('base64url');

@@ -4,8 +4,8 @@
 import fc from 'fast-check';
 import { needs, requirement, test } from '../../fixtures/index.ts';
 import { tokenErrorResult, tokenIssuedResult } from '../../fixtures/matchers.ts';
-import { LoadBudget } from '../limits/load-budget.ts';
-import { propertyRuns, propertyTag, runProperty } from './property-runner.ts';
+import { LoadBudget } from '../../fixtures/support/limits/load-budget.ts';
+import { propertyRuns, propertyTag, runProperty } from '../../fixtures/support/properties/property-runner.ts';
 
 const name = 'refresh-concurrency';
 

@@ -12,12 +12,12 @@
 import fc from 'fast-check';
 import { needs, requirement, test, type ApiClient, type ClockControl, type Target, type TokenClient } from '../../fixtures/index.ts';
 import { annotationTypes } from '../../fixtures/requirement.ts';
-import { LoadBudget } from '../limits/load-budget.ts';
-import { runAttributedProperty, type Finding } from './attributed-property.ts';
-import { attributeDisagreement } from './lifecycle/attribute-disagreement.ts';
-import { lifecycleCommands } from './lifecycle/lifecycle.commands.ts';
-import { DAY, LifecycleModel, RealSystem, type ModelOptions } from './lifecycle/lifecycle.model.ts';
-import { propertyRuns, propertyTag } from './property-runner.ts';
+import { LoadBudget } from '../../fixtures/support/limits/load-budget.ts';
+import { runAttributedProperty, type Finding } from '../../fixtures/support/properties/attributed-property.ts';
+import { attributeDisagreement } from '../../fixtures/support/properties/lifecycle/attribute-disagreement.ts';
+import { lifecycleCommands } from '../../fixtures/support/properties/lifecycle/lifecycle.commands.ts';
+import { DAY, LifecycleModel, RealSystem, type ModelOptions } from '../../fixtures/support/properties/lifecycle/lifecycle.model.ts';
+import { propertyRuns, propertyTag } from '../../fixtures/support/properties/property-runner.ts';
 
 /** API calls paced to half the declared spike limit (the property checks run serially, tagged @clock or @serial). */
 function apiPacer(target: Target): LoadBudget {

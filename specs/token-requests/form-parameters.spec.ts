@@ -6,7 +6,7 @@
 //   TOKEN-REQ-012  percent-escaped ordinary characters are decoded.
 import type { TokenResponse } from '../../fixtures/index.ts';
 import { expect, needs, requirement, test, type Region } from '../../fixtures/index.ts';
-import { asTokenResponse, clientCredentialsKind, formContentType } from './raw-response.helper.ts';
+import { asTokenResponse, clientCredentialsKind, formContentType } from '../../fixtures/support/token-requests/raw-response.ts';
 
 const regions: Region[] = ['us', 'eu'];
 const clientOf = (region: Region) => (region === 'eu' ? 'euClient' : 'usClient');

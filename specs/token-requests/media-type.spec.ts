@@ -3,7 +3,7 @@
 //   TOKEN-REQ-003  the same fields as a JSON body issue no token and are refused as declared (OI-5).
 import type { TokenResponse } from '../../fixtures/index.ts';
 import { expect, needs, requirement, test, type Region } from '../../fixtures/index.ts';
-import { asGatewayResponse, asTokenResponse, clientCredentialsKind, formContentType } from './raw-response.helper.ts';
+import { asGatewayResponse, asTokenResponse, clientCredentialsKind, formContentType } from '../../fixtures/support/token-requests/raw-response.ts';
 
 type NonFormAnswer = 'invalid_request' | '415-000-1005';
 

@@ -2,7 +2,7 @@
 // outside by two proxies: no two responses carry the same access_token, and none is shorter than
 // 22 characters (128 bits in base64url). Tokens are compared, never shown.
 import { expect, needs, requirement, test, type Region } from '../../fixtures/index.ts';
-import { successSamples } from './success-samples.helper.ts';
+import { successSamples } from '../../fixtures/support/token-responses/success-samples.ts';
 
 const regions: Region[] = ['us', 'eu'];
 const minimumLength = 22;

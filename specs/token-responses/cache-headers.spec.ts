@@ -2,8 +2,8 @@
 // Pragma: no-cache on every success, and (advisory) no-store on every error too.
 import type { TokenResponse } from '../../fixtures/index.ts';
 import { expect, needs, requirement, test, type Region } from '../../fixtures/index.ts';
-import { sampleErrorResponses } from '../token-errors/error-conditions.helper.ts';
-import { successSamples } from './success-samples.helper.ts';
+import { sampleErrorResponses } from '../../fixtures/support/token-errors/error-conditions.ts';
+import { successSamples } from '../../fixtures/support/token-responses/success-samples.ts';
 
 const regions: Region[] = ['us', 'eu'];
 

@@ -4,8 +4,8 @@
 // caFile; verification is never switched off.
 import { expect, needs, requirement, test } from '../../fixtures/index.ts';
 import type { Capability, Target } from '../../fixtures/index.ts';
-import { gatewayToken } from '../gateway/support/gateway-calls.ts';
-import { tlsOutcome } from './support/tls-outcome.ts';
+import { gatewayToken } from '../../fixtures/support/gateway/gateway-calls.ts';
+import { tlsOutcome } from '../../fixtures/support/transport/tls-outcome.ts';
 
 /** The three addresses of the spec, each with the need that makes it present and a URL under it. */
 const surfaces: [string, Capability, (t: Target) => string][] = [

@@ -3,7 +3,7 @@
 // ERR-GW-1020 (specs/gateway/paths.spec.ts).
 import { expect, needs, requirement, test } from '../../fixtures/index.ts';
 import { tokenPaths } from '../../fixtures/target.ts';
-import { gatewayToken } from '../gateway/support/gateway-calls.ts';
+import { gatewayToken } from '../../fixtures/support/gateway/gateway-calls.ts';
 
 test.describe('versioned paths', () => {
   test('VER-001 the US token path /api/v1/auth/oauth2/token is served',

@@ -161,7 +161,7 @@ void describe('self-validation proxy', () => {
   });
 
   void test('every fault of the catalogue names at least one known requirement and has a unique id', async () => {
-    const { loadCatalogue } = await import('../../catalogue/catalogue.ts');
+    const { loadCatalogue } = await import('../../../core/catalogue/catalogue.ts');
     const known = new Set(loadCatalogue().map((r) => r.id));
     const ids = new Set<string>();
     for (const f of faults) {
