@@ -12,6 +12,11 @@ import type { SecretRef, TargetProfile } from './profile.schema.ts';
 /** Names the worker-profile file. */
 export const profileEnvVar = 'TOKEN_CONFORMANCE_PROFILE';
 
+/** The Playwright worker option that gives a project its own profile file (a batch of targets in one run: the self-validation); else TOKEN_CONFORMANCE_PROFILE. */
+export interface WorkerProfileOption {
+  workerProfileFile: string | undefined;
+}
+
 export interface WorkerProfileHandoff {
   /** The profile with every secret as an env reference. */
   profile: TargetProfile;

@@ -4,7 +4,7 @@
 // file is redacted there structurally and named (a note: the source that let it through is a bug);
 // one that cannot be removed safely fails the run with exit 2 and its file:line.
 import { join, relative } from 'node:path';
-import { knownSecretsRedactor } from '../../harness/reporter/conformance.reporter.ts';
+import { knownSecretsRedactor } from '../run/run-contract.ts';
 import { minimumSecretLength, secretsFromEnv } from './redact.ts';
 import { ownTextOf, verifyReports } from './verify-reports.ts';
 

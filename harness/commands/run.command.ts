@@ -21,7 +21,7 @@ import { profileSha256 } from '../gate/bundle.ts';
 import { applyListening, ReferenceStartError, startReferenceServers, type ReferenceServers } from '../reference/start-reference.ts';
 import type { Redactor } from '../../core/redaction/redact.ts';
 import { endOfRunRedaction } from '../../core/redaction/end-of-run.ts';
-import { knownSecretsRedactor, reporterEnv } from '../reporter/conformance.reporter.ts';
+import { knownSecretsRedactor, reporterEnv } from '../../core/run/run-contract.ts';
 import type { ConformanceReport } from '../reporter/report.schema.ts';
 import { exitCodeFor, type Level } from '../reporter/verdict.ts';
 import { bothGreps, lastFailedSelection, listChecks, renderList, requirementGrep, requirementSelection } from './run-selection.ts';

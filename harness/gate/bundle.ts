@@ -16,7 +16,8 @@ import { join } from 'node:path';
 import { parseJsonc } from '../../core/profile/jsonc.ts';
 import { loadProfile } from '../../core/profile/load-profile.ts';
 import type { Redactor } from '../../core/redaction/redact.ts';
-import { knownSecretsRedactor, transcriptsDir } from '../reporter/conformance.reporter.ts';
+import { knownSecretsRedactor } from '../../core/run/run-contract.ts';
+import { transcriptsDir } from '../reporter/conformance.reporter.ts';
 import type { ConformanceReport } from '../reporter/report.schema.ts';
 import { readReport } from './gate.ts';
 

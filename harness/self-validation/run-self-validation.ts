@@ -25,7 +25,8 @@ import { toWorkerProfile, withOtherEnvironmentToken, writeWorkerProfile } from '
 import { endOfRunRedaction } from '../../core/redaction/end-of-run.ts';
 import { applyListening, referenceArgsFor, startReference, startReferenceServers, type ReferenceServer } from '../reference/start-reference.ts';
 import type { Pass } from '../commands/run.command.ts';
-import { reporterEnv, suiteVersion } from '../reporter/conformance.reporter.ts';
+import { reporterEnv } from '../../core/run/run-contract.ts';
+import { suiteVersion } from '../reporter/conformance.reporter.ts';
 import type { ConformanceReport } from '../reporter/report.schema.ts';
 import { buildReport, reportedInterpretations, type CheckOutcome } from '../reporter/verdict.ts';
 import { batchPlanEnvVar, type BatchPlan } from './batch-plan.ts';

@@ -13,7 +13,7 @@ import { findSecrets, listFiles } from '../../core/redaction/report-files.ts';
 import { endOfRunRedaction } from '../../core/redaction/end-of-run.ts';
 import { SecretMatcher } from '../../core/redaction/secret-matcher.ts';
 import { verifyReports } from '../../core/redaction/verify-reports.ts';
-import { reporterEnv } from '../reporter/conformance.reporter.ts';
+import { reporterEnv } from '../../core/run/run-contract.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const jwt = 'eyJhbGciOiJFUzI1NiIsImtpZCI6IjEifQ.eyJzdWIiOiJ1cy1jYy1jbGllbnQiLCJleHAiOjE3MDAwMDAwMDB9.c2lnbmF0dXJlLXNpZ25hdHVyZS1zaWduYXR1cmU';

@@ -11,7 +11,7 @@ import { Target } from '../../fixtures/target.ts';
 import { loadProfile, ProfileError, validateProfile } from '../../core/profile/load-profile.ts';
 import { toWorkerProfile, withOtherEnvironmentToken, writeWorkerProfile } from '../../core/profile/worker-profile.ts';
 import { redactorFromEnv } from '../../core/redaction/redact.ts';
-import { knownSecretsRedactor } from '../reporter/conformance.reporter.ts';
+import { knownSecretsRedactor } from '../../core/run/run-contract.ts';
 import {
   applyListening, plainHttpOrigin, productionClientId, seedClientSecret, serveArgs, startReferenceServers, type ListeningLine,
 } from '../reference/start-reference.ts';
