@@ -4,9 +4,7 @@
 // (rateLimitClient). They run in the serial project (tag @serial), away from the parallel checks,
 // the spike check first: a spent quota would answer its calls with 000-2000.
 import { setTimeout as pause } from 'node:timers/promises';
-import { expect, markNotApplicable, needs, requirement, test } from '../../fixtures/index.ts';
-import type { ApiResponse, Target } from '../../fixtures/index.ts';
-import { LoadBudget } from '../../fixtures/support/limits/load-budget.ts';
+import { expect, markNotApplicable, needs, requirement, test, LoadBudget, type ApiResponse, type Target } from '../../fixtures/index.ts';
 
 function thresholds(target: Target) {
   const limits = target.profile.capabilities.rateLimit;

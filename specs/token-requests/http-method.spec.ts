@@ -1,7 +1,6 @@
 // The token endpoints take POST only (spec §4). A GET carries the client_credentials fields in its
 // query string, so that a server which treated GET like POST would issue a token.
-import { expect, needs, requirement, test, type Region } from '../../fixtures/index.ts';
-import { asTokenResponse, clientCredentialsKind } from '../../fixtures/support/token-requests/raw-response.ts';
+import { expect, needs, requirement, test, asTokenResponse, clientCredentialsKind, type Region } from '../../fixtures/index.ts';
 
 type NonPostAnswer = '405' | 'invalid_request' | '404';
 
