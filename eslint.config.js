@@ -1,7 +1,89 @@
 // One lint setup for the whole repository: typescript-eslint with type information, so that
-// an un-awaited promise (an `expect` that never ran) is an error.
+// an un-awaited promise (an `expect` that never ran) is an error; and ARCHITECTURE.md's allowed
+// imports as rules (scripts/architecture/lint-rules.test.ts proves a forbidden import fails).
+import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+
+// ---- ARCHITECTURE.md's allowed imports ---------------------------------------------------------
+// A relative import that climbs to one of the repository's top-level folders, at any depth. (Only
+// the root has folders of these names — bench/harness/ is exempt: bench/ may use harness/.)
+const intoRoot = (...folders) => `^(\\.\\./)+(${folders.join('|')})(/|$)`;
+const forbid = (regex, message) => ({ regex, message });
+
+const noReferenceServer = forbid(intoRoot('reference-server'), 'Nothing imports reference-server/ except the CLI\'s `serve` and `register-client` commands (harness/cli.ts, on demand): the suite talks to the server over HTTP(S), as to any target.');
+const noTargets = forbid(intoRoot('test/targets'), 'Nothing imports test/targets/: the suite never knows the independent targets it is tested against.');
+
+/** The folder rules, one entry per layer; later entries refine earlier ones for the same files. */
+const importRules = [
+  {
+    files: ['schemas/**/*.ts'],
+    patterns: [forbid(intoRoot('requirements', 'core', 'fixtures', 'specs', 'harness', 'reference-server', 'bench', 'test', 'examples', 'scripts'), 'schemas/ imports nothing of ours.')],
+  },
+  {
+    files: ['requirements/**/*.ts'],
+    patterns: [forbid(intoRoot('core', 'fixtures', 'specs', 'harness', 'reference-server', 'bench', 'test', 'examples', 'scripts'), 'requirements/ imports schemas/ only.')],
+  },
+  {
+    files: ['core/**/*.ts'],
+    patterns: [
+      forbid(intoRoot('fixtures', 'specs', 'harness'), 'core/ is the layer below fixtures/ and harness/: it imports schemas/ and requirements/ only, never the layers built on it.'),
+      noReferenceServer, noTargets,
+    ],
+  },
+  {
+    files: ['fixtures/**/*.ts'],
+    patterns: [
+      forbid(intoRoot('harness'), 'fixtures/ never imports harness/ (the CLI): what both need lives in core/.'),
+      forbid(intoRoot('specs'), 'fixtures/ never imports specs/: spec support lives in fixtures/support/<area>/.'),
+      noReferenceServer, noTargets,
+    ],
+  },
+  {
+    files: ['specs/**/*.ts'],
+    patterns: [forbid(
+      '^\\.{1,2}/(?!(\\.\\./)*(fixtures/index\\.ts$|schemas/|requirements/))',
+      'A spec imports only fixtures/index.ts (plus schemas/ and requirements/): no other spec file, no other area, no fixtures/ module directly (re-export it from fixtures/index.ts), never core/, harness/ or reference-server/.',
+    )],
+  },
+  {
+    files: ['harness/**/*.ts'],
+    patterns: [
+      forbid(intoRoot('fixtures', 'specs'), 'harness/ never imports fixtures/ or specs/ (it runs them through Playwright): what both need lives in core/; tests of fixtures/ code live in fixtures/test/.'),
+      noReferenceServer, noTargets,
+    ],
+  },
+  // The one door into the reference server: the CLI's `serve` and `register-client` (dynamic imports).
+  { files: ['harness/cli.ts'], patterns: [forbid(intoRoot('fixtures', 'specs'), 'harness/ never imports fixtures/ or specs/.'), noTargets] },
+  {
+    files: ['reference-server/**/*.ts'],
+    patterns: [forbid(intoRoot('requirements', 'core', 'fixtures', 'specs', 'harness', 'bench', 'test', 'examples', 'scripts'), 'reference-server/ imports schemas/ only: it is one target among others and never knows the suite.')],
+  },
+  { files: ['bench/**/*.ts'], patterns: [noReferenceServer, noTargets] },
+  { files: ['test/targets/**/*.ts'], patterns: [forbid('^(\\.\\./)+(fixtures|specs|harness)(/|$)|^(\\.\\./)+core/(?!profile/jsonc\\.ts$)', 'test/targets/ imports nothing of ours (its tests run the CLI and may use core/profile/jsonc.ts).'), noReferenceServer] },
+];
+
+// The reference server's domain is pure: no HTTP framework, no database, no process, no clock, no
+// randomness of its own; time, randomness, storage and signing come in through src/domain/ports.ts.
+const domainPackages = ['fastify', '@fastify/*', 'better-sqlite3', 'pg', 'pino', 'undici', 'jose', 'selfsigned'];
+const nodeBuiltins = builtinModules.filter((m) => !m.startsWith('_'));
+const domainImports = [
+  forbid(`^(node:.*|${nodeBuiltins.map((m) => m.replace(/[/.]/g, '\\$&')).join('|')})$`, 'reference-server/src/domain imports no Node built-in: what it needs comes in through src/domain/ports.ts.'),
+  forbid(`^(${domainPackages.map((p) => p.replace('*', '.*')).join('|')})(/|$)`, 'reference-server/src/domain imports no HTTP framework, database, logger or crypto library: they live in http/, store/, crypto/ behind src/domain/ports.ts.'),
+];
+/** Relative imports that leave src/domain, for a file `depth` folders below it. */
+const outOfDomain = (depth) => forbid(`^(\\.\\./){${depth + 1}}`, 'reference-server/src/domain imports only itself (and its ports): never http/, store/, crypto/, gateway/, portal/ or config.');
+const domainRules = [0, 1, 2, 3].map((depth) => ({
+  files: [`reference-server/src/domain/${'*/'.repeat(depth)}*.ts`],
+  patterns: [...importRules.find((r) => r.files[0] === 'reference-server/**/*.ts').patterns, ...domainImports, outOfDomain(depth)],
+}));
+const domainGlobals = [
+  { name: 'Date', message: 'The domain reads time through its Clock port (src/domain/ports.ts), never Date.' },
+  { name: 'process', message: 'The domain knows no process: configuration comes in as arguments (src/config.ts reads the environment).' },
+  { name: 'crypto', message: 'The domain gets randomness through its ports (src/domain/ports.ts).' },
+  { name: 'setTimeout', message: 'The domain does not wait: time comes in through its Clock port.' },
+  { name: 'setInterval', message: 'The domain does not wait: time comes in through its Clock port.' },
+];
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'reports/', 'test-results/', 'playwright-report/', 'data/', '**/*.js', '!eslint.config.js'] },
@@ -15,6 +97,14 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-restricted-syntax': ['error', { selector: "CallExpression[callee.property.name='only']", message: 'No .only in committed code.' }],
+    },
+  },
+  ...[...importRules, ...domainRules].map(({ files, patterns }) => ({ files, rules: { 'no-restricted-imports': ['error', { patterns }] } })),
+  {
+    files: ['reference-server/src/domain/**/*.ts'],
+    rules: {
+      'no-restricted-globals': ['error', ...domainGlobals],
+      'no-restricted-properties': ['error', { object: 'Math', property: 'random', message: 'The domain gets randomness through its ports (src/domain/ports.ts).' }],
     },
   },
   { files: ['eslint.config.js'], extends: [tseslint.configs.disableTypeChecked] },

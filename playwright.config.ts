@@ -7,7 +7,7 @@
 //                would break checks running beside them.
 // No project dependency (it would run the whole conformance project, unfiltered, before a single
 // folder's clock checks): `token-conformance run` runs the projects as two passes, in order; a
-// direct `npx playwright test` waits at the pass gate (harness/playwright/pass-gate.ts): each
+// direct `npx playwright test` waits at the pass gate (core/run/pass-gate.ts): each
 // time-travel worker starts only once every selected conformance check has ended.
 //
 // The target comes from the `run` command (TOKEN_CONFORMANCE_PROFILE names the resolved profile).

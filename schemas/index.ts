@@ -12,8 +12,8 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { GatewayError } from './src/gateway-error.ts';
 import { authoredSchemas } from './src/index.ts';
-import conformanceReportSchema from './conformance-report.schema.json' with { type: 'json' }; // emitted by harness/profile/emit-schema.ts
-import targetProfileSchema from './target-profile.schema.json' with { type: 'json' }; // emitted by harness/profile/emit-schema.ts
+import conformanceReportSchema from './conformance-report.schema.json' with { type: 'json' }; // emitted by harness/reporter/emit-schema.ts
+import targetProfileSchema from './target-profile.schema.json' with { type: 'json' }; // emitted by harness/reporter/emit-schema.ts
 import waiversSchema from './waivers.schema.json' with { type: 'json' }; // emitted by harness/waivers/emit-waivers-schema.ts
 import type { InterpretationCatalogue, RequirementCatalogue } from './src/requirement-catalogue.ts';
 import type { TokenError } from './src/token-error.ts';

@@ -41,7 +41,7 @@ function countsFromTap(file: string): Counts {
 const unitStage: Stage = {
   name: 'unit',
   async run() {
-    const files = ['reference-server', 'harness', 'schemas', 'requirements', 'scripts', 'bench']
+    const files = ['reference-server', 'core', 'harness', 'fixtures', 'schemas', 'requirements', 'scripts', 'bench']
       .flatMap((dir) => findFiles(join(root, dir), '.test.ts'))
       .map((file) => relative(root, file))
       .sort();

@@ -13,10 +13,11 @@
 import { createHash, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseJsonc } from '../profile/jsonc.ts';
-import { loadProfile } from '../profile/load-profile.ts';
-import type { Redactor } from '../redaction/redact.ts';
-import { knownSecretsRedactor, transcriptFileName, transcriptsDir } from '../reporter/conformance.reporter.ts';
+import { parseJsonc } from '../../core/profile/jsonc.ts';
+import { loadProfile } from '../../core/profile/load-profile.ts';
+import type { Redactor } from '../../core/redaction/redact.ts';
+import { knownSecretsRedactor } from '../../core/run/run-contract.ts';
+import { transcriptFileName, transcriptsDir } from '../reporter/conformance.reporter.ts';
 import type { ConformanceReport, Settlement } from '../reporter/report.schema.ts';
 import { readReport } from '../reporter/read-report.ts';
 

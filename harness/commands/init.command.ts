@@ -6,9 +6,9 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
-import { clientNames, userNames } from '../profile/profile.schema.ts';
-import { ProfileError, validateProfile } from '../profile/load-profile.ts';
-import { parseJsonc } from '../profile/jsonc.ts';
+import { clientNames, userNames } from '../../core/profile/profile.schema.ts';
+import { ProfileError, validateProfile } from '../../core/profile/load-profile.ts';
+import { parseJsonc } from '../../core/profile/jsonc.ts';
 import { processIo, type CommandIo } from './gate.command.ts';
 
 const usage = `Usage: token-conformance init --out FILE --name NAME [--auth-url-us URL] [--auth-url-eu URL] [options]

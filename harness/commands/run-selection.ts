@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hasRequirement } from '../../requirements/index.ts';
-import { repoRoot } from '../catalogue/catalogue.ts';
+import { repoRoot } from '../../core/catalogue/catalogue.ts';
 import { playwrightCommand } from '../playwright/playwright-cli.ts';
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

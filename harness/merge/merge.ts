@@ -12,7 +12,7 @@
 // totals; the same shard twice; missing shards; a check present in two shards (overlap).
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { loadCatalogue } from '../catalogue/catalogue.ts';
+import { loadCatalogue } from '../../core/catalogue/catalogue.ts';
 import { transcriptsDir, type ChecksFile } from '../reporter/conformance.reporter.ts';
 import type { ConformanceReport } from '../reporter/report.schema.ts';
 import { renderTraceability } from '../reporter/traceability-html.ts';

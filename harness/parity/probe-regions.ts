@@ -2,9 +2,9 @@
 // own client, and compares the reduced answers. Needs authUrlUs, authUrlEu, usClient and euClient;
 // otherwise the section says why nothing was compared. Each bad request is sent once per region:
 // one wrong-secret attempt per client per run is far below any lockout threshold.
-import { loadInterpretations } from '../catalogue/catalogue.ts';
-import type { LoadedProfile } from '../profile/load-profile.ts';
-import type { ClientName } from '../profile/profile.schema.ts';
+import { loadInterpretations } from '../../core/catalogue/catalogue.ts';
+import type { LoadedProfile } from '../../core/profile/load-profile.ts';
+import type { ClientName } from '../../core/profile/profile.schema.ts';
 import { tokenPoster, tokenUrl, type TokenPoster } from '../preflight/token-post.ts';
 import { compareRegions, notCompared, reduceAnswer, type DeclaredChoices, type ProbeAnswer, type RegionObservation } from './region-parity.ts';
 import type { RegionParity } from './region-parity.schema.ts';

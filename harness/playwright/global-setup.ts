@@ -5,11 +5,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { repoRoot } from '../catalogue/catalogue.ts';
-import { loadProfile } from '../profile/load-profile.ts';
-import { profileEnvVar, toWorkerProfile, withOtherEnvironmentToken, writeWorkerProfile } from '../profile/worker-profile.ts';
+import { repoRoot } from '../../core/catalogue/catalogue.ts';
+import { loadProfile } from '../../core/profile/load-profile.ts';
+import { profileEnvVar, toWorkerProfile, withOtherEnvironmentToken, writeWorkerProfile } from '../../core/profile/worker-profile.ts';
 import { applyListening, startReferenceServers } from '../reference/start-reference.ts';
-import { reporterEnv } from '../reporter/conformance.reporter.ts';
+import { reporterEnv } from '../../core/run/run-contract.ts';
 
 export default async function globalSetup(): Promise<(() => Promise<void>) | undefined> {
   if (process.env[profileEnvVar]) return undefined;

@@ -7,13 +7,13 @@
 //   - the EU address answers like the US one: it refuses the EU client with invalid_client AND
 //     issues the US client a token without the EU scope "empty_default" → authUrlEu is a US server.
 // One client refused (invalid_client) or locked out (429) among others that work is a note naming
-// it; `run` records it as a client lock (harness/playwright/client-locks.ts), so its checks are
+// it; `run` records it as a client lock (core/run/client-locks.ts), so its checks are
 // BLOCKED with that answer instead of sending it more requests.
 // The same address for authUrlUs and authUrlEu is not a signal on its own: the spec tells the
 // regions apart by path (§4), and the reference server serves both on one origin.
-import type { ClientName, TargetProfile } from '../profile/profile.schema.ts';
+import type { ClientName, TargetProfile } from '../../core/profile/profile.schema.ts';
 import { reduceAnswer, type ProbeAnswer } from '../parity/region-parity.ts';
-import type { LoadedProfile } from '../profile/load-profile.ts';
+import type { LoadedProfile } from '../../core/profile/load-profile.ts';
 import { tokenPoster, tokenUrl, type TokenPoster } from './token-post.ts';
 
 /** Clients whose credentials must authenticate. Left out: the inactive and other-environment clients (refused by design) and the rate-limit client (its quota is counted by checks). */

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
-import type { TargetProfile } from '../profile/profile.schema.ts';
+import type { TargetProfile } from '../../core/profile/profile.schema.ts';
 
 export const usTokenPath = '/api/v1/auth/oauth2/token';
 export const euTokenPath = '/oauth2/default/v1/token';

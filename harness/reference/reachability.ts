@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
-import type { TargetProfile } from '../profile/profile.schema.ts';
+import type { TargetProfile } from '../../core/profile/profile.schema.ts';
 
 export interface Unreachable {
   field: string;

@@ -6,8 +6,8 @@ import { createWriteStream, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Agent, fetch as undiciFetch } from 'undici';
-import { repoRoot } from '../catalogue/catalogue.ts';
-import type { TargetProfile } from '../profile/profile.schema.ts';
+import { repoRoot } from '../../core/catalogue/catalogue.ts';
+import type { TargetProfile } from '../../core/profile/profile.schema.ts';
 import { withReferenceServerEnv } from './server-env.ts';
 
 export interface ListeningLine {

@@ -15,36 +15,19 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
-import { loadCatalogue, repoRoot } from '../catalogue/catalogue.ts';
-import { passGateEnvVar, PassGate, serialProject } from '../playwright/pass-gate.ts';
-import { readWorkerProfile } from '../profile/worker-profile.ts';
-import type { Redactor} from '../redaction/redact.ts';
-import { redactorFromEnv } from '../redaction/redact.ts';
-import { ownTextOf, verifyReports } from '../redaction/verify-reports.ts';
+import { loadCatalogue, repoRoot } from '../../core/catalogue/catalogue.ts';
+import { passGateEnvVar, PassGate, serialProject } from '../../core/run/pass-gate.ts';
+import { readWorkerProfile } from '../../core/profile/worker-profile.ts';
+import type { Redactor} from '../../core/redaction/redact.ts';
+import { knownSecretsRedactor, reporterEnv } from '../../core/run/run-contract.ts';
+import { verdictAnnotations } from '../../core/run/check-annotations.ts';
+import { ownTextOf, verifyReports } from '../../core/redaction/verify-reports.ts';
 import { renderSummary } from './terminal-summary.ts';
 import { renderTraceability } from './traceability-html.ts';
 import { junitKey, junitWithSkipped } from './junit-verdicts.ts';
-import { buildReport, checkVerdict, exitCodeFor, parseBroke, reportedInterpretations, setupFailure, verdictAnnotations, type CheckOutcome, type CheckStatus, type Level } from './verdict.ts';
+import { buildReport, checkVerdict, exitCodeFor, parseBroke, reportedInterpretations, setupFailure, type CheckOutcome, type CheckStatus, type Level } from './verdict.ts';
 import { pendingObligationSchema, propertyRunSchema, settlementSchema, type ConformanceReport, type PendingObligation, type PropertyRun, type Settlement } from './report.schema.ts';
 import { regionParitySchema, type RegionParity } from '../parity/region-parity.schema.ts';
-
-/** Environment the `run` command sets for the reporter. */
-export const reporterEnv = {
-  level: 'TOKEN_CONFORMANCE_LEVEL',
-  grep: 'TOKEN_CONFORMANCE_GREP',
-  shard: 'TOKEN_CONFORMANCE_SHARD',
-  strict: 'TOKEN_CONFORMANCE_STRICT',
-  filtered: 'TOKEN_CONFORMANCE_FILTERED',
-  mergeChecks: 'TOKEN_CONFORMANCE_MERGE_CHECKS',
-  seenTokens: 'TOKEN_CONFORMANCE_SEEN_TOKENS',
-  quiet: 'TOKEN_CONFORMANCE_QUIET',
-  /** A JSON file with the region-parity section `run` measured before the checks (parity/). */
-  regionParity: 'TOKEN_CONFORMANCE_REGION_PARITY',
-  /** SHA-256 of the profile file, literal secrets excluded (bundle/bundle.ts profileSha256). */
-  profileSha256: 'TOKEN_CONFORMANCE_PROFILE_SHA256',
-  /** Set by `run`: it verifies the reports once after both passes, so the reporter does not. */
-  verifiedByRun: 'TOKEN_CONFORMANCE_VERIFIED_BY_RUN',
-} as const;
 
 /** The JUnit file name playwright.config.ts gives the JUnit reporter (a second pass of `run` sets its own). */
 const junitNameEnvVar = 'TOKEN_CONFORMANCE_JUNIT_NAME';
@@ -116,13 +99,6 @@ export function suiteVersion(): string {
   }
 }
 
-export function knownSecretsRedactor(env: NodeJS.ProcessEnv = process.env): Redactor {
-  const redactor = redactorFromEnv(env);
-  const seen = env[reporterEnv.seenTokens];
-  if (seen && existsSync(seen)) for (const line of readFileSync(seen, 'utf8').split('\n')) redactor.add(line.trim());
-  return redactor;
-}
-
 /**
  * One line for a failed check: the first line of the error and, when that line is an
  * assertion's custom message (`expect(x, 'message')`: Playwright writes it, a blank line, then the
@@ -149,7 +125,7 @@ export function errorSummary(message: string): string {
   return finding.startsWith(head) ? finding : `${head} — ${finding}`;
 }
 
-/** The `property` annotation of a property check (specs/properties/property-runner.ts), if valid. */
+/** The `property` annotation of a property check (fixtures/support/properties/property-runner.ts), if valid. */
 export function propertyRun(annotations: { type: string; description?: string }[], redactor: Redactor): PropertyRun | undefined {
   const a = annotations.filter((x) => x.type === 'property' && x.description).at(-1);
   if (!a) return undefined;

@@ -1,6 +1,6 @@
 // Reading a conformance report back from disk (gate, diff, merge, bundle and waivers all start here).
 import { readFileSync } from 'node:fs';
-import { formatIssues } from '../profile/load-profile.ts';
+import { formatIssues } from '../../core/profile/load-profile.ts';
 import { conformanceReportSchema, type ConformanceReport } from './report.schema.ts';
 
 export class ReportError extends Error {

@@ -43,22 +43,6 @@ export interface CheckOutcome {
   malformed?: { type: string; problem: string }[];
 }
 
-/** The annotation types a check uses to shape its verdict (fixtures/requirement.ts re-exports them). */
-export const verdictAnnotations = {
-  /** markBlocked(): the reason. */
-  blocked: 'blocked',
-  /** markBlocked(…, { by }): one per requirement whose violation blocked the check. */
-  blockedBy: 'blocked-by',
-  /** `'<REQ-ID> — <message>'`, one per requirement a failed check found broken (only those FAIL/WARN). */
-  broke: 'broke',
-  /** The number of HTTP requests the check sent (the `http` fixture counts its transcript). */
-  requests: 'requests',
-  /** JSON `{ obligation, due, what }`: the check recorded an obligation; its requirements read PENDING. */
-  pending: 'pending',
-  /** JSON `{ obligation, recordedRun, recordedAt, settledAt, outcome, reason }`: the check settled an earlier run's obligation. */
-  settled: 'settled',
-} as const;
-
 /** The prefix of a precondition assertion's message (`expect(x, 'setup: …')`): its failure is BLOCKED, not FAIL. */
 export const setupPrefix = 'setup:';
 

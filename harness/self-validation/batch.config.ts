@@ -4,7 +4,7 @@
 // projects at once as the plan's workers. Written and run by run-self-validation.ts; not for hand use.
 import { defineConfig } from '@playwright/test';
 import { join } from 'node:path';
-import type { CoreWorkerFixtures } from '../../fixtures/core.fixture.ts';
+import type { WorkerProfileOption } from '../../core/profile/worker-profile.ts';
 import { passGrep, readBatchPlan } from './batch-plan.ts';
 
 const repoRoot = join(import.meta.dirname, '..', '..');
@@ -12,7 +12,7 @@ const plan = readBatchPlan();
 
 interface BatchOptions { expectBroken: string[] | undefined }
 
-export default defineConfig<BatchOptions, Pick<CoreWorkerFixtures, 'workerProfileFile'>>({
+export default defineConfig<BatchOptions, WorkerProfileOption>({
   testDir: join(repoRoot, 'specs'),
   outputDir: plan.outputDir,
   forbidOnly: true,

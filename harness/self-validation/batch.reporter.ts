@@ -2,7 +2,8 @@
 // in one file for the runner, which builds and judges each fault's conformance report.
 import { writeFileSync } from 'node:fs';
 import type { Reporter, Suite } from '@playwright/test/reporter';
-import { checkOutcome, knownSecretsRedactor } from '../reporter/conformance.reporter.ts';
+import { knownSecretsRedactor } from '../../core/run/run-contract.ts';
+import { checkOutcome } from '../reporter/conformance.reporter.ts';
 import type { CheckOutcome } from '../reporter/verdict.ts';
 import { readBatchPlan } from './batch-plan.ts';
 

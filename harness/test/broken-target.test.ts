@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { brokenTargetProfile } from '../../examples/broken-target/serve-broken-target.ts';
-import { repoRoot } from '../catalogue/catalogue.ts';
-import { loadProfile, validateProfile } from '../profile/load-profile.ts';
+import { repoRoot } from '../../core/catalogue/catalogue.ts';
+import { loadProfile, validateProfile } from '../../core/profile/load-profile.ts';
 import { applyListening } from '../reference/start-reference.ts';
 import { faults } from '../self-validation/faults/index.ts';
 

@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import { bundleMain, keygenMain, verifyMain } from '../commands/bundle.command.ts';
 import { keepSeenTokensEnvVar, runMain } from '../commands/run.command.ts';
 import { profileSha256, type Bundle } from '../bundle/bundle.ts';
-import { loadProfile } from '../profile/load-profile.ts';
+import { loadProfile } from '../../core/profile/load-profile.ts';
 import { transcriptFileName } from '../reporter/conformance.reporter.ts';
 import type { ConformanceReport } from '../reporter/report.schema.ts';
 

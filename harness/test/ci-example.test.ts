@@ -14,9 +14,9 @@ import { commandNames } from '../cli.ts';
 import { gateOptions } from '../commands/gate.command.ts';
 import { mergeOptions } from '../commands/merge.command.ts';
 import { parseRunArgs } from '../commands/run.command.ts';
-import { loadCatalogue } from '../catalogue/catalogue.ts';
+import { loadCatalogue } from '../../core/catalogue/catalogue.ts';
 import { loadWaivers } from '../waivers/waivers.ts';
-import { loadProfile } from '../profile/load-profile.ts';
+import { loadProfile } from '../../core/profile/load-profile.ts';
 import { playwrightCliPath } from '../playwright/playwright-cli.ts';
 
 const root = join(import.meta.dirname, '..', '..');

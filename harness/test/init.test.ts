@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { after, describe, test } from 'node:test';
 import { initMain } from '../commands/init.command.ts';
 import { runMain } from '../commands/run.command.ts';
-import { loadProfile } from '../profile/load-profile.ts';
+import { loadProfile } from '../../core/profile/load-profile.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'tc-init-'));

@@ -6,7 +6,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
-import { loadCatalogue } from '../catalogue/catalogue.ts';
+import { loadCatalogue } from '../../core/catalogue/catalogue.ts';
 import { mergeMain } from '../commands/merge.command.ts';
 import { runMain } from '../commands/run.command.ts';
 import { mergeJunit, mergeReports, mismatches, readShard } from '../merge/merge.ts';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { passArgs } from '../commands/run.command.ts';
-import { PassGate, waitForGate } from '../playwright/pass-gate.ts';
+import { PassGate, waitForGate } from '../../core/run/pass-gate.ts';
 import config from '../../playwright.config.ts';
 
 void describe('pass order', () => {

@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { runMain } from '../commands/run.command.ts';
-import { parseJsonc } from '../profile/jsonc.ts';
-import { loadProfile, ProfileError, validateProfile } from '../profile/load-profile.ts';
-import { toWorkerProfile } from '../profile/worker-profile.ts';
+import { parseJsonc } from '../../core/profile/jsonc.ts';
+import { loadProfile, ProfileError, validateProfile } from '../../core/profile/load-profile.ts';
+import { toWorkerProfile } from '../../core/profile/worker-profile.ts';
 
 const base = {
   name: 'staging',

@@ -1,21 +1,17 @@
 // `--start-reference`: the production reference server (the other environment's access token,
-// BEARER-015), the plain-HTTP address (SEC-TLS-002), the token's way to the workers (an
-// environment variable, redacted, never in a file), and the query/body samples of the profile's
-// routes (ERR-GW-2111/2112/2121/2122).
+// BEARER-015), the plain-HTTP address (SEC-TLS-002), and the query/body samples of the profile's
+// routes (ERR-GW-2111/2112/2121/2122). The worker's side of the hand-over (the token as an
+// environment variable, redacted; the Target's SKIPs): fixtures/test/target-handoff.test.ts.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { Target } from '../../fixtures/target.ts';
-import { loadProfile, ProfileError, validateProfile } from '../profile/load-profile.ts';
-import { toWorkerProfile, withOtherEnvironmentToken, writeWorkerProfile } from '../profile/worker-profile.ts';
-import { redactorFromEnv } from '../redaction/redact.ts';
-import { knownSecretsRedactor } from '../reporter/conformance.reporter.ts';
+import { loadProfile, ProfileError, validateProfile } from '../../core/profile/load-profile.ts';
 import {
   applyListening, plainHttpOrigin, productionClientId, seedClientSecret, serveArgs, startReferenceServers, type ListeningLine,
 } from '../reference/start-reference.ts';
-import { repoRoot } from '../catalogue/catalogue.ts';
+import { repoRoot } from '../../core/catalogue/catalogue.ts';
 
 const referenceProfile = join(repoRoot, 'profiles', 'reference.json');
 const listening: ListeningLine = { event: 'listening', authUrlUs: 'https://127.0.0.1:41234', authUrlEu: 'https://127.0.0.1:41234', baseUrl: 'https://127.0.0.1:41234', testControls: true };
@@ -25,9 +21,7 @@ void describe('--start-reference: plain HTTP (SEC-TLS-002)', () => {
     assert.equal(plainHttpOrigin('https://127.0.0.1:41234'), 'http://127.0.0.1:41234');
     assert.equal(plainHttpOrigin('https://[::1]:8443/some/path'), 'http://[::1]:8443');
     const profile = applyListening(loadProfile(referenceProfile).profile, listening);
-    assert.equal(profile.plainHttpUrl, 'http://127.0.0.1:41234');
-    const target = new Target(profile, {});
-    assert.equal(target.gap('fixture:plain-http-url'), undefined, 'SEC-TLS-002 is not SKIPPED');
+    assert.equal(profile.plainHttpUrl, 'http://127.0.0.1:41234', 'SEC-TLS-002 is not SKIPPED (fixtures/test/target-handoff.test.ts)');
   });
 });
 
@@ -44,34 +38,6 @@ void describe('--start-reference: the other environment\'s token (BEARER-015)', 
     const client = seed.clients.find((c) => c.clientId === productionClientId)!;
     assert.equal(client.environment, 'production');
     assert.equal(seedClientSecret(productionClientId), client.clientSecret);
-  });
-
-  void test('the token travels as an environment variable like every secret: never written, redacted', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tc-test-'));
-    try {
-      const token = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJwcm9kIn0.c2lnbmF0dXJlLW9mLXByb2R1Y3Rpb24';
-      const loaded = withOtherEnvironmentToken(loadProfile(referenceProfile), token);
-      const handoff = toWorkerProfile(loaded);
-      const ref = handoff.profile.credentials.tokens.otherEnvironment;
-      assert.ok(ref && 'env' in ref, 'the worker profile holds a reference');
-      assert.equal(handoff.env[ref.env], token);
-      const file = writeWorkerProfile(handoff.profile, dir);
-      assert.ok(!readFileSync(file, 'utf8').includes(token), 'the token is not in the worker profile file');
-      const env = { ...handoff.env };
-      assert.equal(redactorFromEnv(env).redact(`x ${token} y`), 'x [REDACTED] y');
-      assert.equal(knownSecretsRedactor(env).redact(token), '[REDACTED]');
-      assert.equal(new Target(handoff.profile, env).otherEnvironmentToken(), token);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
-  void test('Target.otherEnvironmentToken SKIPs with the reason when the profile has none', () => {
-    const target = new Target(loadProfile(referenceProfile).profile, {});
-    const reasons: string[] = [];
-    assert.throws(() => target.otherEnvironmentToken((r) => reasons.push(r)));
-    assert.deepEqual(reasons, ['profile has no credentials.tokens.otherEnvironment']);
-    assert.deepEqual(target.gap('fixture:other-environment-token'), { verdict: 'SKIP', reason: 'profile has no credentials.tokens.otherEnvironment' });
   });
 
   void test('a declared otherEnvironment token is a secret of the profile: resolved from the environment, refused as a literal when not local', () => {

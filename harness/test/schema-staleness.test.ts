@@ -1,14 +1,14 @@
 // The JSON Schemas whose source is a zod schema of the harness are committed files; this fails
-// when one is stale. Fix: node --import tsx harness/profile/emit-schema.ts
+// when one is stale. Fix: node --import tsx harness/reporter/emit-schema.ts
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { createAjv } from '../../schemas/index.ts';
-import { conformanceReportJsonSchema, profileSchemaFile, reportSchemaFile, serialize, targetProfileJsonSchema } from '../profile/emit-schema.ts';
-import { parseJsonc } from '../profile/jsonc.ts';
+import { conformanceReportJsonSchema, profileSchemaFile, reportSchemaFile, serialize, targetProfileJsonSchema } from '../reporter/emit-schema.ts';
+import { parseJsonc } from '../../core/profile/jsonc.ts';
 
-const fix = 'stale: run `node --import tsx harness/profile/emit-schema.ts` and commit the result';
+const fix = 'stale: run `node --import tsx harness/reporter/emit-schema.ts` and commit the result';
 
 void describe('emitted JSON Schemas', () => {
   void test('schemas/target-profile.schema.json matches the zod schema and requirements/interpretations.json', () => {

@@ -5,17 +5,17 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { Requirement } from '../../requirements/types.ts';
 import { combinedGrep } from '../commands/run.command.ts';
-import { conformanceReportJsonSchema } from '../profile/emit-schema.ts';
+import { conformanceReportJsonSchema } from '../reporter/emit-schema.ts';
 import type { Verdict } from '../reporter/report.schema.ts';
 import { assumedInterpretation, buildReport, checkVerdict, countVerdicts, exitCodeFor, overallVerdict, parseBroke, requirementVerdict, setupFailure, type CheckOutcome } from '../reporter/verdict.ts';
 import type { TestCase } from '@playwright/test/reporter';
 import { join } from 'node:path';
-import { repoRoot } from '../catalogue/catalogue.ts';
+import { repoRoot } from '../../core/catalogue/catalogue.ts';
 import { checkOutcome, isBlockedCheck, junitSkipMessage, obligationAnnotations, verdictShaping } from '../reporter/conformance.reporter.ts';
 import { junitKey, junitWithBlocked, junitWithSkipped } from '../reporter/junit-verdicts.ts';
 import { renderSummary } from '../reporter/terminal-summary.ts';
 import { renderTraceability } from '../reporter/traceability-html.ts';
-import { Redactor } from '../redaction/redact.ts';
+import { Redactor } from '../../core/redaction/redact.ts';
 
 const outcome = (o: Partial<CheckOutcome>): CheckOutcome => ({ title: 't', requirementIds: [], status: 'passed', durationMs: 1, ...o });
 

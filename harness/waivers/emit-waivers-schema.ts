@@ -1,10 +1,10 @@
 // Emits schemas/waivers.schema.json from harness/waivers/waivers.schema.ts (like
-// harness/profile/emit-schema.ts for the profile and the report).
+// harness/reporter/emit-schema.ts for the profile and the report).
 // Run: node --import tsx harness/waivers/emit-waivers-schema.ts   (a unit test fails when it is stale)
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { repoRoot } from '../catalogue/catalogue.ts';
+import { repoRoot } from '../../core/catalogue/catalogue.ts';
 import { waiversExample, waiversFileSchema } from './waivers.schema.ts';
 
 export const waiversSchemaFile = join(repoRoot, 'schemas', 'waivers.schema.json');

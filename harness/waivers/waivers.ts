@@ -14,8 +14,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatIssues } from '../profile/load-profile.ts';
-import { parseJsonc } from '../profile/jsonc.ts';
+import { formatIssues } from '../../core/profile/load-profile.ts';
+import { parseJsonc } from '../../core/profile/jsonc.ts';
 import type { ConformanceReport, RequirementResult } from '../reporter/report.schema.ts';
 import { renderTraceability } from '../reporter/traceability-html.ts';
 import { countVerdicts, overallVerdict } from '../reporter/verdict.ts';

@@ -60,7 +60,7 @@ void describe('the packed package, installed into another project', () => {
 
   void test('the tarball ships what a user runs and no tests', () => {
     const paths = packed.files.map((f) => f.path);
-    for (const needed of ['bin/token-conformance.js', 'playwright.config.ts', 'harness/cli.ts', 'harness/reporter/conformance.reporter.ts', 'reference-server/src/main.ts', 'fixtures/reference-seed.json', 'profiles/reference.json', 'requirements/requirements.json', 'schemas/target-profile.schema.json', 'schemas/openapi.json']) {
+    for (const needed of ['bin/token-conformance.js', 'playwright.config.ts', 'harness/cli.ts', 'harness/reporter/conformance.reporter.ts', 'core/run/run-contract.ts', 'core/profile/load-profile.ts', 'fixtures/index.ts', 'reference-server/src/main.ts', 'fixtures/reference-seed.json', 'profiles/reference.json', 'requirements/requirements.json', 'schemas/target-profile.schema.json', 'schemas/openapi.json']) {
       assert.ok(paths.includes(needed), `the tarball lacks ${needed}`);
     }
     const tests = paths.filter((p) => /(^|\/)test\/|\.test\.ts$|^(bench|scripts)\//.test(p));

@@ -1,8 +1,8 @@
 // The WWW-Authenticate challenge of the protected API's 401s (RFC 6750 §3, §3.1).
-import { expect, needs, requirement, test } from '../../fixtures/index.ts';
-import type { ApiClient, ApiResponse } from '../../fixtures/index.ts';
-import { alterOneCharacter, gatewayToken, unknownToken } from '../gateway/support/gateway-calls.ts';
-import { bearerChallenge } from './support/challenge.ts';
+import {
+  expect, needs, requirement, test, alterOneCharacter, gatewayToken, unknownToken, bearerChallenge,
+  type ApiClient, type ApiResponse,
+} from '../../fixtures/index.ts';
 
 /** The calls of this file, by what is wrong with their credential. */
 function calls(api: ApiClient, token: string, personPath: string): [string, () => Promise<ApiResponse>][] {

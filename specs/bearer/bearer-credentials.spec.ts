@@ -1,7 +1,6 @@
 // The bearer rule of spec §5.1 at the protected API: `Authorization: Bearer <access token>` is
 // accepted, anything else that claims to be a credential is refused (RFC 6750 §2, §3).
-import { expect, needs, requirement, test } from '../../fixtures/index.ts';
-import { alterOneCharacter, gatewayToken, unknownToken } from '../gateway/support/gateway-calls.ts';
+import { expect, needs, requirement, test, alterOneCharacter, gatewayToken, unknownToken } from '../../fixtures/index.ts';
 
 test.describe('protected call: Authorization: Bearer', () => {
   test('BEARER-001 a call with a client_credentials access token and Accept: application/json answers 200 JSON',

@@ -3,8 +3,7 @@
 //   AUTH-CLI-005  an unknown client_id: invalid_client with the declared status (OI-2);
 //   AUTH-CLI-007  a missing client_secret, or no client credentials at all: 400 and the declared error (OI-13).
 import { randomUUID } from 'node:crypto';
-import { expect, needs, requirement, test, type Region } from '../../fixtures/index.ts';
-import { clientCredentialsKind } from '../token-requests/raw-response.helper.ts';
+import { expect, needs, requirement, test, clientCredentialsKind, type Region } from '../../fixtures/index.ts';
 
 const regions: Region[] = ['us', 'eu'];
 const clientOf = (region: Region) => (region === 'eu' ? 'euClient' : 'usClient');

@@ -4,8 +4,7 @@
 //                 declares, so a target without Basic gets WARN);
 //   AUTH-CLI-003  a wrong secret by Basic gets 401 invalid_client with a Basic challenge;
 //   AUTH-CLI-006  Basic together with a client_secret form field is invalid_request.
-import { expect, needs, requirement, test, type Region } from '../../fixtures/index.ts';
-import { clientCredentialsKind } from '../token-requests/raw-response.helper.ts';
+import { expect, needs, requirement, test, clientCredentialsKind, type Region } from '../../fixtures/index.ts';
 
 const regions: Region[] = ['us', 'eu'];
 const clientOf = (region: Region) => (region === 'eu' ? 'euClient' : 'usClient');

@@ -1,8 +1,7 @@
 // Gateway codes of the credential and authorization steps: 000-1100, 000-1101, 000-1200, 000-1201,
 // 000-1202, 000-1205 (spec §7.2; triggers and statuses are the target's, OI-14).
-import { expect, markNotApplicable, needs, requirement, test } from '../../fixtures/index.ts';
+import { expect, markNotApplicable, needs, requirement, test, alterOneCharacter, gatewayToken, unknownToken } from '../../fixtures/index.ts';
 import { gatewayErrors } from '../../schemas/gateway-error-codes.ts';
-import { alterOneCharacter, gatewayToken, unknownToken } from './support/gateway-calls.ts';
 
 test.describe('gateway: credentials', () => {
   test('ERR-GW-1201 a protected call without an Authorization header gets 000-1201',

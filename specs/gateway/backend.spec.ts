@@ -1,8 +1,7 @@
 // Gateway codes of the backend behind the gateway: 000-5001 (identifier not well formed), 000-5002
 // (the token's user or client was deactivated after issuance), 000-5003 (no record), 000-5004 (a
 // route the backend does not implement). Triggers and statuses: OI-14.
-import { expect, needs, requirement, test } from '../../fixtures/index.ts';
-import { gatewayToken, routePath } from './support/gateway-calls.ts';
+import { expect, needs, requirement, test, gatewayToken, routePath } from '../../fixtures/index.ts';
 
 test.describe('gateway: backend answers', () => {
   test('ERR-GW-5001 a protected call with an identifier that is not well formed gets 000-5001',

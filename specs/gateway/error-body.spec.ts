@@ -2,11 +2,12 @@
 // (ERR-GW-GEN-001), the declared format (GEN-002), the §7.2 message (GEN-003, advisory), and no echo
 // of the caller's credential (GEN-004, RFC 6750 §5.2). Checked over a sample of rejections that
 // need neither clock nor faults.
-import { expect, needs, requirement, test } from '../../fixtures/index.ts';
-import type { ApiClient, ApiResponse, Target, TokenClient } from '../../fixtures/index.ts';
+import {
+  expect, needs, requirement, test, alterOneCharacter, gatewayToken, unknownToken, type ApiClient,
+  type ApiResponse, type Target, type TokenClient,
+} from '../../fixtures/index.ts';
 import type { TestInfo } from '@playwright/test';
 import { gatewayErrorCodes, gatewayErrors, type GatewayErrorCode } from '../../schemas/gateway-error-codes.ts';
-import { alterOneCharacter, gatewayToken, unknownToken } from './support/gateway-calls.ts';
 
 type BodyFormat = 'json-code-message' | 'code-anywhere';
 

@@ -1,8 +1,7 @@
 // Gateway codes of the path: 000-1010 (a malformed URI path), 000-1020 (missing or invalid version,
 // spec §9), 000-4000 (a path under /v1/ that is not exposed). Malformed paths are written to the
 // socket as bytes: an HTTP client would normalize dot-segments away.
-import { expect, needs, requirement, test } from '../../fixtures/index.ts';
-import { gatewayToken, wireCall } from './support/gateway-calls.ts';
+import { expect, needs, requirement, test, gatewayToken, wireCall } from '../../fixtures/index.ts';
 
 test.describe('gateway: URI path (000-1010)', () => {
   const malformed: [string, (id: string) => string][] = [

@@ -1,10 +1,9 @@
 // Gateway codes of rate limiting: 000-2001 (per-client spike limit) and 000-2000 (per-client quota
 // of a window). The thresholds are the profile's (capabilities.rateLimit, draft OI-17); the calls
-// are driven by the rate-limit driver (specs/limits/rate-limit-driver.ts: within the load budget,
+// are driven by the rate-limit driver (fixtures/support/limits/rate-limit-driver.ts: within the load budget,
 // with the client reserved for these checks). They run in the serial project (tag @serial), away
 // from the parallel checks, the spike check first: a spent quota would answer its calls with 000-2000.
-import { expect, markNotApplicable, needs, requirement, test } from '../../fixtures/index.ts';
-import { RateLimitDriver, tally } from '../limits/rate-limit-driver.ts';
+import { expect, markNotApplicable, needs, requirement, test, RateLimitDriver, tally } from '../../fixtures/index.ts';
 
 test.describe('gateway: rate limits', () => {
   test('ERR-GW-2001 a protected call beyond the per-client spike limit gets the code declared for it (reference 000-2001)',

@@ -1,8 +1,7 @@
 // Gateway codes of the request line and framing: 000-1000 (a message the gateway cannot frame),
 // 000-1001 (Host), 000-1002 (request-target form). These requests cannot be sent by an HTTP
 // client, so they are written to the socket as bytes.
-import { expect, needs, requirement, test } from '../../fixtures/index.ts';
-import { gatewayToken, wireCall } from './support/gateway-calls.ts';
+import { expect, needs, requirement, test, gatewayToken, wireCall } from '../../fixtures/index.ts';
 
 const personPath = (existing: string) => `/v1/people/er/${encodeURIComponent(existing)}`;
 

@@ -8,9 +8,7 @@
 // accepts, only required members: ERR-GW-2121 leaves the first member out, ERR-GW-2122 gives it
 // a value of another JSON type). A check whose sample the profile lacks SKIPs with the reason.
 // The JSON route is called with the usClient token (that client must be allowed to call it).
-import { expect, needs, requirement, test } from '../../fixtures/index.ts';
-import type { ApiClient, Target } from '../../fixtures/index.ts';
-import { gatewayToken, routePath, wireCall } from './support/gateway-calls.ts';
+import { expect, needs, requirement, test, gatewayToken, routePath, wireCall, type ApiClient, type Target } from '../../fixtures/index.ts';
 
 function jsonRoute(target: Target): { method: string; path: string; sampleBody?: Record<string, unknown> } {
   const r = target.profile.resources.jsonBodyRoute!;

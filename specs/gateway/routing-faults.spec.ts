@@ -1,9 +1,8 @@
 // Gateway codes of the routing layer, reached by switching the target's upstream faults (capability
 // fault-injection): 000-1003, 000-1004, 000-1208, 000-3000, 000-3010, 000-5000. A fault affects
 // every call through the gateway, so these checks run one at a time (tag @serial).
-import { expect, needs, requirement, test } from '../../fixtures/index.ts';
+import { expect, needs, requirement, test, gatewayToken } from '../../fixtures/index.ts';
 import type { GatewayErrorCode } from '../../schemas/gateway-error-codes.ts';
-import { gatewayToken } from './support/gateway-calls.ts';
 
 const cases: [string, GatewayErrorCode, string, string][] = [
   ['ERR-GW-1003', '000-1003', 'invalid-gateway', 'routed to a gateway or environment not configured for the API'],

@@ -1,8 +1,10 @@
 // Spec §3 rows 1 and 3: an access token is accepted while valid and refused once its expires_in
 // seconds have elapsed; after a client_credentials token expired, only a new client_credentials
 // request gives a working token again.
-import { expect, needs, requirement, test, type TokenClient, type TokenSet } from '../../fixtures/index.ts';
-import { beyondSeconds, clockSkewSeconds, issuedBetween, moveToNoEarlierThan, moveToNoLaterThan, withinSeconds } from './token-timeline.ts';
+import {
+  expect, needs, requirement, test, beyondSeconds, clockSkewSeconds, issuedBetween, moveToNoEarlierThan,
+  moveToNoLaterThan, withinSeconds, type TokenClient, type TokenSet,
+} from '../../fixtures/index.ts';
 
 /** The two grants that issue an access token from scratch (spec §3 rows 1 and 2). */
 const issuingGrants: { grant: string; obtain: (tokenClient: TokenClient) => Promise<TokenSet> }[] = [

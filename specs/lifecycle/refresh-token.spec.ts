@@ -3,11 +3,10 @@
 // the rest of a refresh-token family on reuse (RFC 9700 §4.14.2, ADVISORY); and what a refresh
 // does to the access token issued with the replaced refresh token (OI-15).
 // Checks that burn a family (replay a used refresh token) use the profile's burnableUser.
-import { expect, markNotApplicable, needs, requirement, test } from '../../fixtures/index.ts';
-import { obtainPasswordTokens, obtainRefreshed } from './password-tokens.ts';
 import {
-  beyondSeconds, clockSkewSeconds, issuedBetween, moveToNoEarlierThan, refreshTokenAnchorSeconds, refreshTokenValiditySeconds,
-} from './token-timeline.ts';
+  expect, markNotApplicable, needs, requirement, test, obtainPasswordTokens, obtainRefreshed, beyondSeconds,
+  clockSkewSeconds, issuedBetween, moveToNoEarlierThan, refreshTokenAnchorSeconds, refreshTokenValiditySeconds,
+} from '../../fixtures/index.ts';
 
 test.describe('grant_type=refresh_token: unused', () => {
   test('STATE-RT-UNUSED-003 the access token returned by a refresh is accepted by the protected endpoint',

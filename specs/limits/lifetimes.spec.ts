@@ -1,11 +1,10 @@
 // Spec §8: the access-token lifetime (expires_in) and the refresh token's 7 days, checked at the
 // boundary through the target's clock (less the declared clock skew); and the bearer-token
 // lifetime advice of RFC 6750 §5.3 for client_credentials tokens.
-import { expect, needs, requirement, test, type Region, type TokenClient, type TokenSet } from '../../fixtures/index.ts';
-import { obtainPasswordTokens } from '../lifecycle/password-tokens.ts';
 import {
-  clockSkewSeconds, issuedBetween, moveToNoLaterThan, refreshTokenAnchorSeconds, refreshTokenValiditySeconds,
-} from '../lifecycle/token-timeline.ts';
+  expect, needs, requirement, test, obtainPasswordTokens, clockSkewSeconds, issuedBetween, moveToNoLaterThan,
+  refreshTokenAnchorSeconds, refreshTokenValiditySeconds, type Region, type TokenClient, type TokenSet,
+} from '../../fixtures/index.ts';
 
 const issuingGrants: { grant: string; obtain: (tokenClient: TokenClient) => Promise<TokenSet> }[] = [
   { grant: 'client_credentials', obtain: (c) => c.obtain.clientCredentials({ region: 'us', client: 'usClient' }) },

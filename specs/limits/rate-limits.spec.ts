@@ -4,9 +4,7 @@
 // (capabilities.load): a budget too small to pass a threshold SKIPs the check with that reason.
 // Protected calls use the profile's rateLimitClient only, so that no other check loses its quota;
 // the brute-force check uses lockableUser.
-import { expect, needs, requirement, test, type ApiResponse } from '../../fixtures/index.ts';
-import { LoadBudget } from './load-budget.ts';
-import { RateLimitDriver } from './rate-limit-driver.ts';
+import { expect, needs, requirement, test, LoadBudget, RateLimitDriver, type ApiResponse } from '../../fixtures/index.ts';
 
 const rateLimitCodes = ['000-2000', '000-2001'] as const;
 const isRateLimited = (res: ApiResponse): boolean => (rateLimitCodes as readonly string[]).includes(res.gatewayCode ?? '');

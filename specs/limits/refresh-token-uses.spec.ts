@@ -1,7 +1,6 @@
 // Spec §8 "Refresh token uses: 1": single use holds under concurrency. The same unused refresh
 // token is sent in concurrent requests: exactly one gets a token, every other gets invalid_grant.
-import { expect, needs, requirement, test } from '../../fixtures/index.ts';
-import { obtainPasswordTokens } from '../lifecycle/password-tokens.ts';
+import { expect, needs, requirement, test, obtainPasswordTokens } from '../../fixtures/index.ts';
 
 test.describe('limit: refresh token uses (1)', () => {
   for (const concurrent of [2, 10]) {

@@ -7,14 +7,13 @@
 // (JWT or opaque, token-format.ts) decides the cases: tokens signed by a foreign key (made here,
 // with jose), tampered claims and alg none only for JWTs.
 import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT, type JWTPayload } from 'jose';
-import { needs, requirement, test } from '../../fixtures/index.ts';
-import type { GatewayChoices } from '../../fixtures/matchers.ts';
-import { asGatewayResponse } from '../token-requests/raw-response.helper.ts';
-import { alterCharacterAt, describeTokenFormat, tokenFormat, unknownToken } from '../gateway/support/token-format.ts';
-import { runAttributedProperty, type Finding } from './attributed-property.ts';
-import { judgeGatewayAnswer } from './gateway-answer.judge.ts';
-import { authorizationArbitrary, credentialRequirements, describeGatewayInput, expectedCodeRequirements, requestArbitrary, type GatewayInput, type TokenMaterial } from './gateway-request.oracle.ts';
-import { propertyRuns, propertyTag, requestDeadlineMs, withDeadline } from './property-runner.ts';
+import {
+  needs, requirement, test, asGatewayResponse, alterCharacterAt, describeTokenFormat, tokenFormat, unknownToken,
+  runAttributedProperty, judgeGatewayAnswer, authorizationArbitrary, credentialRequirements,
+  describeGatewayInput, expectedCodeRequirements, requestArbitrary, propertyRuns, propertyTag, requestDeadlineMs,
+  withDeadline, type GatewayChoices, type Finding,
+  type GatewayInput, type TokenMaterial,
+} from '../../fixtures/index.ts';
 
 const name = 'gateway-input';
 const b64url = (s: string | Buffer) => Buffer.from(s).toString('base64url');

@@ -2,10 +2,10 @@
 // gets invalid_grant (LIMIT-RT-USES-001, spec §8 "Refresh token uses: 1"). N is drawn from 2 up to 10, within
 // what the profile's load budget allows at once (2 when load-like checks are not allowed).
 import fc from 'fast-check';
-import { needs, requirement, test } from '../../fixtures/index.ts';
-import { tokenErrorResult, tokenIssuedResult } from '../../fixtures/matchers.ts';
-import { LoadBudget } from '../limits/load-budget.ts';
-import { propertyRuns, propertyTag, runProperty } from './property-runner.ts';
+import {
+  needs, requirement, test, tokenErrorResult, tokenIssuedResult, LoadBudget, propertyRuns, propertyTag,
+  runProperty,
+} from '../../fixtures/index.ts';
 
 const name = 'refresh-concurrency';
 

@@ -5,16 +5,12 @@
 // 401 with a challenge for HTTP Basic). Each expected answer names the requirement(s) it comes from
 // (token-request.oracle.ts, token-answer.judge.ts): a counterexample FAILs those, nothing else; with
 // several faults, only the fault(s) whose request alone is answered wrongly too (fault-isolation.ts).
-import { needs, requirement, test, type Region } from '../../fixtures/index.ts';
-import { annotationTypes } from '../../fixtures/requirement.ts';
-import { asTokenResponse, clientCredentialsKind } from '../token-requests/raw-response.helper.ts';
-import { runAttributedProperty, type Finding } from './attributed-property.ts';
-import { propertyRuns, propertyTag, requestDeadlineMs, withDeadline } from './property-runner.ts';
-import { answerIsRight, judgeTokenAnswer } from './token-answer.judge.ts';
-import { buildRequest, oracleInterpretations, tokenInputArbitrary } from './token-request.arbitrary.ts';
-import { isolateFaults } from './fault-isolation.ts';
-import { isolateNoise } from './noise-isolation.ts';
-import { describeExpected, describeInput, expectedAnswer, type TokenInput } from './token-request.oracle.ts';
+import {
+  needs, requirement, test, annotationTypes, asTokenResponse, clientCredentialsKind, runAttributedProperty,
+  propertyRuns, propertyTag, requestDeadlineMs, withDeadline, answerIsRight, judgeTokenAnswer, buildRequest,
+  oracleInterpretations, tokenInputArbitrary, isolateFaults, isolateNoise, describeExpected, describeInput,
+  expectedAnswer, type Region, type Finding, type TokenInput,
+} from '../../fixtures/index.ts';
 
 const regions: Region[] = ['us', 'eu'];
 /** Every requirement the oracle attributes answers to; AUTH-CLI-002/006 (HTTP Basic) are added at run time where the target takes Basic. */

@@ -10,14 +10,11 @@
 // GRANT-RT-002, in the reuse-detection variant) stands in the way of what the variant verifies: the
 // variant is BLOCKED by it; the variant that cites it FAILs it.
 import fc from 'fast-check';
-import { needs, requirement, test, type ApiClient, type ClockControl, type Target, type TokenClient } from '../../fixtures/index.ts';
-import { annotationTypes } from '../../fixtures/requirement.ts';
-import { LoadBudget } from '../limits/load-budget.ts';
-import { runAttributedProperty, type Finding } from './attributed-property.ts';
-import { attributeDisagreement } from './lifecycle/attribute-disagreement.ts';
-import { lifecycleCommands } from './lifecycle/lifecycle.commands.ts';
-import { DAY, LifecycleModel, RealSystem, type ModelOptions } from './lifecycle/lifecycle.model.ts';
-import { propertyRuns, propertyTag } from './property-runner.ts';
+import {
+  needs, requirement, test, annotationTypes, LoadBudget, runAttributedProperty, attributeDisagreement,
+  lifecycleCommands, DAY, LifecycleModel, RealSystem, propertyRuns, propertyTag, type ApiClient,
+  type ClockControl, type Target, type TokenClient, type Finding, type ModelOptions,
+} from '../../fixtures/index.ts';
 
 /** API calls paced to half the declared spike limit (the property checks run serially, tagged @clock or @serial). */
 function apiPacer(target: Target): LoadBudget {

@@ -4,9 +4,10 @@
 //   TOKEN-REQ-007  an unknown parameter is ignored;
 //   TOKEN-REQ-009  a missing grant_type is refused with invalid_request;
 //   TOKEN-REQ-012  percent-escaped ordinary characters are decoded.
-import type { TokenResponse } from '../../fixtures/index.ts';
-import { expect, needs, requirement, test, type Region } from '../../fixtures/index.ts';
-import { asTokenResponse, clientCredentialsKind, formContentType } from './raw-response.helper.ts';
+import {
+  expect, needs, requirement, test, asTokenResponse, clientCredentialsKind, formContentType, type TokenResponse,
+  type Region,
+} from '../../fixtures/index.ts';
 
 const regions: Region[] = ['us', 'eu'];
 const clientOf = (region: Region) => (region === 'eu' ? 'euClient' : 'usClient');

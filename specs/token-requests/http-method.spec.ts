@@ -1,7 +1,6 @@
 // The token endpoints take POST only (spec §4). A GET carries the client_credentials fields in its
 // query string, so that a server which treated GET like POST would issue a token.
-import { expect, needs, requirement, test, type Region } from '../../fixtures/index.ts';
-import { asTokenResponse, clientCredentialsKind } from './raw-response.helper.ts';
+import { expect, needs, requirement, test, asTokenResponse, clientCredentialsKind, type Region } from '../../fixtures/index.ts';
 
 
 const regions: Region[] = ['us', 'eu'];

@@ -1,9 +1,10 @@
 // The media type of a token request body (spec §4: application/x-www-form-urlencoded).
 //   TOKEN-REQ-002  a charset parameter on the form media type changes nothing;
 //   TOKEN-REQ-003  the same fields as a JSON body issue no token and are refused as declared (OI-5).
-import type { TokenResponse } from '../../fixtures/index.ts';
-import { expect, needs, requirement, test, type Region } from '../../fixtures/index.ts';
-import { asGatewayResponse, asTokenResponse, clientCredentialsKind, formContentType } from './raw-response.helper.ts';
+import {
+  expect, needs, requirement, test, asGatewayResponse, asTokenResponse, clientCredentialsKind, formContentType,
+  type TokenResponse, type Region,
+} from '../../fixtures/index.ts';
 
 
 const regions: Region[] = ['us', 'eu'];

@@ -1,7 +1,6 @@
 // Client credentials belong in the body or in HTTP Basic, never in the URI (RFC 6749 §2.3.1, §3.2):
 // a token request whose client_id and client_secret are only in the query string issues no token.
-import { expect, needs, requirement, test, type Region } from '../../fixtures/index.ts';
-import { asTokenResponse, clientCredentialsKind, formContentType } from './raw-response.helper.ts';
+import { expect, needs, requirement, test, asTokenResponse, clientCredentialsKind, formContentType, type Region } from '../../fixtures/index.ts';
 
 const regions: Region[] = ['us', 'eu'];
 

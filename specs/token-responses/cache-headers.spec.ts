@@ -1,9 +1,6 @@
 // Token endpoint answers are not to be cached (RFC 6749 §5.1): Cache-Control: no-store and
 // Pragma: no-cache on every success, and (advisory) no-store on every error too.
-import type { TokenResponse } from '../../fixtures/index.ts';
-import { expect, needs, requirement, test, type Region } from '../../fixtures/index.ts';
-import { sampleErrorResponses } from '../token-errors/error-conditions.helper.ts';
-import { successSamples } from './success-samples.helper.ts';
+import { expect, needs, requirement, test, sampleErrorResponses, successSamples, type TokenResponse, type Region } from '../../fixtures/index.ts';
 
 const regions: Region[] = ['us', 'eu'];
 

@@ -1,8 +1,7 @@
 // The format of every successful token response (spec §2.2, §4; RFC 6749 §5.1), judged on one
-// response per grant the region offers (success-samples.helper.ts). Each check names every sample
+// response per grant the region offers (success-samples.ts). Each check names every sample
 // that breaks its requirement.
-import { expect, needs, requirement, test, type Region } from '../../fixtures/index.ts';
-import { successSamples } from './success-samples.helper.ts';
+import { expect, needs, requirement, test, successSamples, type Region } from '../../fixtures/index.ts';
 
 const regions: Region[] = ['us', 'eu'];
 

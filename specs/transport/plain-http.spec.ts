@@ -6,9 +6,7 @@
 // token error nor a gateway code passes; an OAuth error (`invalid_client` for the made-up client)
 // or a gateway code (000-1202 for the made-up token) shows the address evaluated the request over
 // plain HTTP, and fails.
-import { expect, requirement, test } from '../../fixtures/index.ts';
-import type { RawHttp, Region, Target, TokenClient } from '../../fixtures/index.ts';
-import { tokenPaths } from '../../fixtures/target.ts';
+import { expect, requirement, test, tokenPaths, type RawHttp, type Region, type Target, type TokenClient } from '../../fixtures/index.ts';
 
 interface PlainOutcome {
   status?: number;

@@ -2,10 +2,7 @@
 // name (SEC-TLS-001), TLS 1.0 and 1.1 refused and TLS 1.2 accepted (SEC-TLS-004, RFC 8996), and
 // HSTS (SEC-TLS-005, advisory). Certificates are verified against the system CAs plus the profile's
 // caFile; verification is never switched off.
-import { expect, needs, requirement, test } from '../../fixtures/index.ts';
-import type { Capability, Target } from '../../fixtures/index.ts';
-import { gatewayToken } from '../gateway/support/gateway-calls.ts';
-import { tlsOutcome } from './support/tls-outcome.ts';
+import { expect, needs, requirement, test, gatewayToken, tlsOutcome, type Capability, type Target } from '../../fixtures/index.ts';
 
 /** The three addresses of the spec, each with the need that makes it present and a URL under it. */
 const surfaces: [string, Capability, (t: Target) => string][] = [

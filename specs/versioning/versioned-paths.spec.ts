@@ -1,9 +1,7 @@
 // Versioning (spec §9): the version is part of the path. The v1 paths are served (VER-001); the
 // token path of another version issues no token (VER-004). Protected paths of another version are
 // ERR-GW-1020 (specs/gateway/paths.spec.ts).
-import { expect, needs, requirement, test } from '../../fixtures/index.ts';
-import { tokenPaths } from '../../fixtures/target.ts';
-import { gatewayToken } from '../gateway/support/gateway-calls.ts';
+import { expect, needs, requirement, test, tokenPaths, gatewayToken } from '../../fixtures/index.ts';
 
 test.describe('versioned paths', () => {
   test('VER-001 the US token path /api/v1/auth/oauth2/token is served',

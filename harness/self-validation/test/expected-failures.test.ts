@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { TestCase, TestResult } from '@playwright/test/reporter';
-import { redactorFromEnv } from '../../redaction/redact.ts';
+import { redactorFromEnv } from '../../../core/redaction/redact.ts';
 import { checkOutcome } from '../../reporter/conformance.reporter.ts';
 import type { Matrix } from '../matrix.ts';
 import { main as selfValidate } from '../run-self-validation.ts';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { test } from 'node:test';
-import { parseJsonc } from '../../../harness/profile/jsonc.ts';
+import { parseJsonc } from '../../../core/profile/jsonc.ts';
 
 const here = import.meta.dirname;
 const root = join(here, '..', '..', '..');

@@ -1,0 +1,16 @@
+// The annotation types a check writes (through fixtures/) and the conformance reporter reads to
+// shape its verdict (harness/reporter/verdict.ts): the contract between the two sides of a run.
+export const verdictAnnotations = {
+  /** markBlocked(): the reason. */
+  blocked: 'blocked',
+  /** markBlocked(…, { by }): one per requirement whose violation blocked the check. */
+  blockedBy: 'blocked-by',
+  /** `'<REQ-ID> — <message>'`, one per requirement a failed check found broken (only those FAIL/WARN). */
+  broke: 'broke',
+  /** The number of HTTP requests the check sent (the `http` fixture counts its transcript). */
+  requests: 'requests',
+  /** JSON `{ obligation, due, what }`: the check recorded an obligation; its requirements read PENDING. */
+  pending: 'pending',
+  /** JSON `{ obligation, recordedRun, recordedAt, settledAt, outcome, reason }`: the check settled an earlier run's obligation. */
+  settled: 'settled',
+} as const;

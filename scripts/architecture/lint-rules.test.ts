@@ -1,0 +1,103 @@
+// ARCHITECTURE.md's allowed imports are lint rules (eslint.config.js): a planted file in each
+// folder that imports what its layer must not fails `eslint` with the rule's message, and the
+// imports the layers allow pass. The planted text is linted through ESLint's Node API with the
+// repository's own config, at a path inside the folder (no file is written); type-aware rules are
+// switched off for it, as they need the file in the TypeScript project and judge nothing here.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
+
+const root = join(import.meta.dirname, '..', '..');
+const eslint = new ESLint({ cwd: root, overrideConfig: [tseslint.configs.disableTypeChecked] });
+
+/** The rule ids that fire on `code` planted at `file` (repository-relative). */
+async function violations(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: join(root, file) });
+  assert.ok(result, 'ESLint linted the planted text');
+  const fatal = result.messages.filter((m) => m.fatal);
+  assert.deepEqual(fatal, [], 'the planted text parses');
+  return result.messages.map((m) => m.ruleId ?? '').filter((id) => id.startsWith('no-restricted-'));
+}
+
+// Each planted import uses its binding, so only the import rules can object.
+const importing = (specifier: string) => `import { x } from '${specifier}';\nexport const y = x;\n`;
+
+void describe('lint fails on a forbidden import', () => {
+  const forbidden: [string, string, string][] = [
+    ['fixtures/planted.ts', '../harness/reporter/verdict.ts', 'fixtures/ → harness/'],
+    ['fixtures/support/gateway/planted.ts', '../../../specs/gateway/paths.spec.ts', 'fixtures/ → specs/'],
+    ['fixtures/planted.ts', '../reference-server/src/main.ts', 'fixtures/ → reference-server/'],
+    ['harness/commands/planted.ts', '../../fixtures/target.ts', 'harness/ → fixtures/'],
+    ['harness/test/planted.test.ts', '../../fixtures/index.ts', 'a harness/ test → fixtures/'],
+    ['harness/test/planted.test.ts', '../../reference-server/src/crypto/tls.ts', 'a harness/ test → reference-server/'],
+    ['harness/commands/planted.ts', '../../specs/limits/rate-limits.spec.ts', 'harness/ → specs/'],
+    ['core/profile/planted.ts', '../../harness/cli.ts', 'core/ → harness/'],
+    ['core/run/planted.ts', '../../fixtures/index.ts', 'core/ → fixtures/'],
+    ['specs/gateway/planted.spec.ts', '../../fixtures/target.ts', 'a spec → a fixtures/ module other than index.ts'],
+    ['specs/gateway/planted.spec.ts', '../../core/profile/profile.schema.ts', 'a spec → core/'],
+    ['specs/gateway/planted.spec.ts', '../../harness/reporter/verdict.ts', 'a spec → harness/'],
+    ['specs/bearer/planted.spec.ts', '../gateway/paths.spec.ts', 'a spec area → another'],
+    ['specs/bearer/planted.spec.ts', './helper.ts', 'a spec → a support file beside it'],
+    ['schemas/planted.ts', '../requirements/index.ts', 'schemas/ → requirements/'],
+    ['requirements/planted.ts', '../core/catalogue/catalogue.ts', 'requirements/ → core/'],
+    ['reference-server/src/http/planted.ts', '../../../core/redaction/redact.ts', 'reference-server/ → core/'],
+    ['reference-server/test/planted.test.ts', '../../harness/cli.ts', 'a reference-server test → harness/'],
+    ['reference-server/src/domain/planted.ts', '../http/logging.ts', 'the domain → http/'],
+    ['reference-server/src/domain/grants/planted.ts', '../../store/sqlite-store.ts', 'the domain (a subfolder) → store/'],
+    ['reference-server/src/domain/planted.ts', 'fastify', 'the domain → an HTTP framework'],
+    ['reference-server/src/domain/planted.ts', 'better-sqlite3', 'the domain → a database'],
+    ['reference-server/src/domain/portal/planted.ts', 'node:crypto', 'the domain → a Node built-in'],
+    ['reference-server/src/domain/planted.ts', 'fs', 'the domain → a Node built-in without the node: prefix'],
+    ['bench/planted.ts', '../reference-server/src/main.ts', 'bench/ → reference-server/'],
+    ['test/targets/oidc-provider/planted.ts', '../../../harness/cli.ts', 'test/targets/ → harness/'],
+    ['test/targets/oidc-provider/planted.ts', '../../../core/profile/load-profile.ts', 'test/targets/ → core/ beyond jsonc.ts'],
+    ['harness/commands/planted.ts', '../../test/targets/oidc-provider/providers.ts', 'the suite → test/targets/'],
+  ];
+  for (const [file, specifier, what] of forbidden) {
+    void test(`${what}: ${file} importing ${specifier}`, async () => {
+      assert.deepEqual(await violations(file, importing(specifier)), ['no-restricted-imports']);
+    });
+  }
+
+  void test('an `export … from` and an `import type` are imports too', async () => {
+    assert.deepEqual(await violations('fixtures/planted.ts', "export { x } from '../harness/cli.ts';\n"), ['no-restricted-imports']);
+    assert.deepEqual(await violations('fixtures/planted.ts', "import type { X } from '../harness/cli.ts';\nexport type Y = X;\n"), ['no-restricted-imports']);
+  });
+
+  void test('the domain reads no clock, no process, no randomness of its own', async () => {
+    assert.deepEqual(await violations('reference-server/src/domain/planted.ts', 'export const now = Date.now();\n'), ['no-restricted-globals']);
+    assert.deepEqual(await violations('reference-server/src/domain/grants/planted.ts', 'export const env = process.env.X;\n'), ['no-restricted-globals']);
+    assert.deepEqual(await violations('reference-server/src/domain/planted.ts', 'export const r = Math.random();\n'), ['no-restricted-properties']);
+  });
+});
+
+void describe('lint allows what ARCHITECTURE.md allows', () => {
+  const allowed: [string, string][] = [
+    ['specs/gateway/planted.spec.ts', '../../fixtures/index.ts'],
+    ['specs/gateway/planted.spec.ts', '../../schemas/index.ts'],
+    ['specs/gateway/planted.spec.ts', '../../requirements/index.ts'],
+    ['fixtures/planted.ts', '../core/redaction/redact.ts'],
+    ['fixtures/support/gateway/planted.ts', '../../clients/responses.ts'],
+    ['harness/commands/planted.ts', '../../core/profile/load-profile.ts'],
+    ['core/run/planted.ts', '../redaction/redact.ts'],
+    ['core/catalogue/planted.ts', '../../requirements/index.ts'],
+    ['requirements/planted.ts', '../schemas/index.ts'],
+    ['reference-server/src/http/planted.ts', '../../../schemas/index.ts'],
+    ['reference-server/src/http/planted.ts', 'fastify'],
+    ['reference-server/src/domain/planted.ts', './ports.ts'],
+    ['reference-server/src/domain/grants/planted.ts', '../ports.ts'],
+    ['bench/planted.ts', '../harness/reference/start-reference.ts'],
+    ['test/targets/oidc-provider/planted.ts', '../../../core/profile/jsonc.ts'],
+  ];
+  for (const [file, specifier] of allowed) {
+    void test(`${file} importing ${specifier}`, async () => {
+      assert.deepEqual(await violations(file, importing(specifier)), []);
+    });
+  }
+
+  void test('the CLI is the one door into the reference server (serve, register-client: dynamic imports)', async () => {
+    assert.deepEqual(await violations('harness/cli.ts', importing('../reference-server/src/main.ts')), []);
+  });
+});
