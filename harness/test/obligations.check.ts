@@ -57,9 +57,11 @@ class Target {
   private agent?: Agent;
   private clockUrl = '';
 
-  async start(fault?: ProxyFault): Promise<void> {
-    const reference = loadProfile(join(repoRoot, 'profiles', 'reference.json')).profile;
-    this.server = await startReference({ logDir: this.dir, extraArgs: referenceArgsFor(reference) });
+  constructor(private readonly withState = true) {}
+
+  async start(fault?: ProxyFault, serverArgs: string[] = [], patch: (p: TargetProfile) => TargetProfile = (p) => p): Promise<void> {
+    const reference = patch(loadProfile(join(repoRoot, 'profiles', 'reference.json')).profile);
+    this.server = await startReference({ logDir: this.dir, extraArgs: [...referenceArgsFor(reference), ...serverArgs] });
     const listening = applyListening(reference, this.server.listening);
     this.clockUrl = listening.capabilities.clockControlUrl!;
     this.agent = new Agent({ connect: { ca: readFileSync(listening.caFile!, 'utf8') } });
@@ -74,7 +76,7 @@ class Target {
     const capabilities = { ...profile.capabilities };
     delete capabilities.clockControlUrl;
     delete capabilities.faultControlUrl;
-    writeFileSync(this.profileFile, JSON.stringify({ ...profile, capabilities, state: { key: { env: keyEnv } } }, null, 2));
+    writeFileSync(this.profileFile, JSON.stringify({ ...profile, capabilities, ...(this.withState ? { state: { key: { env: keyEnv } } } : {}) }, null, 2));
   }
 
   /** Moves the server's clock from outside, through its control endpoint (the profile does not know it). */
@@ -85,7 +87,7 @@ class Target {
   }
 
   async run(extra: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<RunResult> {
-    const { code, out } = await runCli(['run', '--target', this.profileFile, '--state', this.stateFile, '--reports', this.reports, '--grep', grep, '--reporter', 'list', ...specs.flatMap((s) => ['--spec', s]), ...extra], env);
+    const { code, out } = await runCli(['run', '--target', this.profileFile, ...(this.withState ? ['--state', this.stateFile] : []), '--reports', this.reports, '--grep', grep, '--reporter', 'list', ...specs.flatMap((s) => ['--spec', s]), ...extra], env);
     return { code, out, checks: checksOf(this.reports) };
   }
 
@@ -296,3 +298,39 @@ void describe('obligations against a target with a planted fault (tokens that ne
     assert.deepEqual(broken(three).filter((id) => !['BEARER-020', 'ERR-GW-1202', 'STATE-AT-EXP-001', 'STATE-RT-EXP-001'].includes(id)), [], 'no other requirement FAILs');
   });
 });
+
+/** A requirement's verdict in the run's conformance.json. */
+function verdictOf(t: Target, id: string): string | undefined {
+  const report = JSON.parse(readFileSync(join(t.reports, 'conformance.json'), 'utf8')) as { requirements: { id: string; verdict: string }[] };
+  return report.requirements.find((r) => r.id === id)?.verdict;
+}
+
+/** Short lifetimes and capabilities.realTimeWaitSeconds: the check waits in real time instead (no state file needed). */
+for (const [name, faulty] of [['a correct target: PASS', false], ['tokens that never expire: FAIL', true]] as const) {
+  void describe(`real-time waits where the lifetimes are short (8 s client_credentials tokens), ${name}`, () => {
+    const t = new Target(false);
+    before(async () => {
+      const reference = loadProfile(join(repoRoot, 'profiles', 'reference.json'));
+      const secret = (path: string) => reference.secrets.find((x) => x.path === path)!.value;
+      const usClient = reference.profile.credentials.clients.usClient!;
+      const fault = faulty ? neverExpiring(usClient.clientId, secret('credentials.clients.usClient.clientSecret'), { username: '', password: '' }) : undefined;
+      await t.start(fault, ['--cc-lifetime', '8'], (p) => ({
+        ...p, expectations: { ...p.expectations, ccLifetime: 8, clockSkewSeconds: 5 }, capabilities: { ...p.capabilities, realTimeWaitSeconds: 20 },
+      }));
+    });
+    after(() => t.stop());
+
+    void test(`STATE-AT-EXP-001 of the client_credentials token is verified in one run (${faulty ? 'FAIL' : 'PASS'}); the password token's 7 days do not fit: SKIP without a state file`, async () => {
+      const r = await t.run(['--grep', '@STATE-AT-EXP-001', '--spec', 'specs/lifecycle/access-token.spec.ts']);
+      show(r);
+      assert.equal(r.code, faulty ? 1 : 0, r.out);
+      const cc = r.checks.find((c) => c.title.includes('a client_credentials access token is refused'))!;
+      assert.ok(cc.annotations.some((a) => a.type === 'real-time-wait'), 'the check waited in real time');
+      assert.equal(cc.status, faulty ? 'failed' : 'passed', r.out);
+      const pw = r.checks.find((c) => c.title.includes('a password access token is refused'))!;
+      assert.equal(pw.status, 'skipped', r.out);
+      // A correct target's requirement reads SKIP: the password check of the same requirement was not verified.
+      assert.equal(verdictOf(t, 'STATE-AT-EXP-001'), faulty ? 'FAIL' : 'SKIP', r.out);
+    });
+  });
+}

@@ -4,6 +4,7 @@ import type { ApiClient, ApiResponse } from '../../fixtures/index.ts';
 import { alterOneCharacter, gatewayToken, unknownToken } from '../gateway/support/gateway-calls.ts';
 import { bearerChallenge } from './support/challenge.ts';
 import { clientCredentialsHolder, credentialOf } from '../lifecycle/obligation-recording.ts';
+import { settleSteps } from '../obligations/settle-steps.ts';
 
 /** The calls of this file, by what is wrong with their credential. */
 function calls(api: ApiClient, token: string, personPath: string): [string, () => Promise<ApiResponse>][] {
@@ -81,12 +82,12 @@ test.describe('protected call: the Bearer challenge of a 401', () => {
       if (!clock) {
         if (obligations.waiting()) return;
         const issued = await obligations.issue(() => tokenClient.obtain.clientCredentials());
-        obligations.record(issued, {
+        await obligations.defer(issued, {
           kind: 'expired-access-token-refused', expect: 'bearer-invalid-token', requirements: ['BEARER-020'],
           what: `the client_credentials access token is refused with 401 and a Bearer challenge error="invalid_token" once expires_in (${issued.value.expires_in} s) + skew + 1 s have passed`,
           credential: credentialOf(issued, clientCredentialsHolder, 'access-token'),
           notBeforeSeconds: issued.value.expires_in + target.profile.expectations.clockSkewSeconds + 1,
-        });
+        }, (o) => settleSteps(o, tokenClient, api));
         return;
       }
       const set = await tokenClient.obtain.clientCredentials();

@@ -3,6 +3,7 @@
 import { expect, markNotApplicable, needs, requirement, test } from '../../fixtures/index.ts';
 import { gatewayErrors } from '../../schemas/gateway-error-codes.ts';
 import { clientCredentialsHolder, credentialOf } from '../lifecycle/obligation-recording.ts';
+import { settleSteps } from '../obligations/settle-steps.ts';
 import { alterOneCharacter, gatewayToken, unknownToken } from './support/gateway-calls.ts';
 
 test.describe('gateway: credentials', () => {
@@ -51,12 +52,12 @@ test.describe('gateway: credentials', () => {
         if (obligations.waiting()) return;
         const issued = await obligations.issue(() => tokenClient.obtain.clientCredentials());
         expect((await api.person('existing', { token: issued.value.access_token })).status, 'setup: the token is accepted while valid').toBe(200);
-        obligations.record(issued, {
+        await obligations.defer(issued, {
           kind: 'expired-access-token-refused', expect: 'gateway-000-1202', requirements: ['ERR-GW-1202'],
           what: `the client_credentials access token gets 000-1202 once expires_in (${issued.value.expires_in} s) + skew + 1 s have passed`,
           credential: credentialOf(issued, clientCredentialsHolder, 'access-token'),
           notBeforeSeconds: issued.value.expires_in + target.profile.expectations.clockSkewSeconds + 1,
-        });
+        }, (o) => settleSteps(o, tokenClient, api));
         return;
       }
       const set = await tokenClient.obtain.clientCredentials();

@@ -3,6 +3,7 @@
 // request gives a working token again.
 import { expect, needs, requirement, test, type TokenClient, type TokenSet } from '../../fixtures/index.ts';
 import { clientCredentialsHolder, credentialOf, passwordHolder, type Holder } from './obligation-recording.ts';
+import { settleSteps } from '../obligations/settle-steps.ts';
 import { beyondSeconds, clockSkewSeconds, issuedBetween, moveToNoEarlierThan, moveToNoLaterThan, withinSeconds } from './token-timeline.ts';
 
 /** The two grants that issue an access token from scratch (spec §3 rows 1 and 2). */
@@ -33,11 +34,11 @@ test.describe('access token: expired', () => {
           const issued = await obligations.issue(() => obtain(tokenClient));
           const res = await api.person('existing', { token: issued.value.access_token });
           expect(res.status, `setup: the fresh token is accepted — got ${res.describe()}`).toBe(200);
-          obligations.record(issued, {
+          await obligations.defer(issued, {
             kind: 'expired-access-token-refused', expect: 'status-401', requirements: ['STATE-AT-EXP-001'],
             what: `the ${grant} access token is refused with 401 once expires_in (${issued.value.expires_in} s) + skew (${clockSkewSeconds(target)} s) + 1 s have passed`,
             credential: credentialOf(issued, holder, 'access-token'), notBeforeSeconds: beyondSeconds(target, issued.value.expires_in),
-          });
+          }, (o) => settleSteps(o, tokenClient, api));
           return;
         }
         const issued = await issuedBetween(clock, () => obtain(tokenClient));
@@ -74,11 +75,11 @@ test.describe('access token: expired', () => {
       if (!clock) {
         if (obligations.waiting()) return;
         const issued = await obligations.issue(() => tokenClient.obtain.clientCredentials({ region: 'us', client: 'usClient' }));
-        obligations.record(issued, {
+        await obligations.defer(issued, {
           kind: 'new-token-after-expiry', requirements: ['STATE-AT-EXP-002'],
           what: `once the client_credentials token expired (expires_in ${issued.value.expires_in} s + skew + 1 s), a new client_credentials token is issued and accepted`,
           credential: credentialOf(issued, clientCredentialsHolder, 'access-token'), notBeforeSeconds: beyondSeconds(target, issued.value.expires_in),
-        });
+        }, (o) => settleSteps(o, tokenClient, api));
         return;
       }
       const issued = await issuedBetween(clock, () => tokenClient.obtain.clientCredentials({ region: 'us', client: 'usClient' }));

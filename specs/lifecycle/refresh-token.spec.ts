@@ -5,6 +5,7 @@
 // Checks that burn a family (replay a used refresh token) use the profile's burnableUser.
 import { expect, markNotApplicable, needs, requirement, test } from '../../fixtures/index.ts';
 import { credentialOf, passwordHolder } from './obligation-recording.ts';
+import { settleSteps } from '../obligations/settle-steps.ts';
 import { obtainPasswordTokens, obtainRefreshed } from './password-tokens.ts';
 import {
   beyondSeconds, clockSkewSeconds, issuedBetween, moveToNoEarlierThan, refreshTokenAnchorSeconds, refreshTokenValiditySeconds,
@@ -127,11 +128,11 @@ test.describe('grant_type=refresh_token: expiry (OI-4 refreshTokenAnchor)', () =
         if ((issued.to - issued.from) / 1000 + from > until) {
           markNotApplicable(test.info(), `with refreshTokenAnchor=${target.interpretation<string>('refreshTokenAnchor')} and expires_in ${expiresIn} s the refresh token ends no later than its access token`);
         }
-        obligations.record(issued, {
+        await obligations.defer(issued, {
           kind: 'refresh-after-access-token-expiry', requirements: ['STATE-RT-UNUSED-002'],
           what: `a refresh after the access token expired (${from} s after issuance) and before the refresh token did (${until} s) succeeds`,
           credential: credentialOf(issued, passwordHolder, 'refresh-token'), notBeforeSeconds: from, notAfterSeconds: until,
-        });
+        }, (o) => settleSteps(o, tokenClient, api));
         return;
       }
       const issued = await issuedBetween(clock, () => obtainPasswordTokens(tokenClient, 'user'));
@@ -155,17 +156,17 @@ test.describe('grant_type=refresh_token: expiry (OI-4 refreshTokenAnchor)', () =
 
   test('STATE-RT-EXP-001 an unused refresh token presented after its 7 days (from the declared anchor) is refused with invalid_grant',
     requirement('STATE-RT-EXP-001', needs('us'), { obligations: 'records' }),
-    async ({ tokenClient, obligations, target }) => {
+    async ({ tokenClient, api, obligations, target }) => {
       const clock = obligations.clock;
       if (!clock) {
         if (obligations.waiting()) return;
         const issued = await obligations.issue(() => obtainPasswordTokens(tokenClient, 'user'));
         const end = refreshTokenAnchorSeconds(target, issued.value.expires_in) + refreshTokenValiditySeconds;
-        obligations.record(issued, {
+        await obligations.defer(issued, {
           kind: 'expired-refresh-token-refused', requirements: ['STATE-RT-EXP-001'],
           what: `the unused refresh token is refused with invalid_grant after its 7 days (${end} s from issuance, anchor ${target.interpretation<string>('refreshTokenAnchor')}) + skew + 1 s`,
           credential: credentialOf(issued, passwordHolder, 'refresh-token'), notBeforeSeconds: beyondSeconds(target, end),
-        });
+        }, (o) => settleSteps(o, tokenClient, api));
         return;
       }
       const issued = await issuedBetween(clock, () => obtainPasswordTokens(tokenClient, 'user'));

@@ -3,6 +3,7 @@
 // lifetime advice of RFC 6750 §5.3 for client_credentials tokens.
 import { expect, needs, requirement, test, type Region, type TokenClient, type TokenSet } from '../../fixtures/index.ts';
 import { clientCredentialsHolder, credentialOf, passwordHolder, type Holder } from '../lifecycle/obligation-recording.ts';
+import { settleSteps } from '../obligations/settle-steps.ts';
 import { obtainPasswordTokens } from '../lifecycle/password-tokens.ts';
 import {
   clockSkewSeconds, issuedBetween, moveToNoLaterThan, refreshTokenAnchorSeconds, refreshTokenValiditySeconds,
@@ -27,12 +28,12 @@ test.describe('limit: access-token lifetime', () => {
           expect(last, `setup: expires_in (${issued.value.expires_in} s) exceeds the declared clock skew`).toBeGreaterThan(0);
           const res = await api.person('existing', { token: issued.value.access_token });
           expect(res.status, `the token is accepted right after issuance — got ${res.describe()}`).toBe(200);
-          obligations.record(issued, {
+          await obligations.defer(issued, {
             kind: 'access-token-accepted', requirements: ['LIMIT-AT-LIFETIME-001'],
             what: `the ${grant} access token is still accepted between ${Math.ceil(last / 2)} s and ${last} s after issuance (expires_in ${issued.value.expires_in} s less the skew)`,
             credential: credentialOf(issued, holder, 'access-token'),
             notBeforeSeconds: Math.ceil(last / 2) - (issued.to - issued.from) / 1000, notAfterSeconds: last,
-          });
+          }, (o) => settleSteps(o, tokenClient, api));
           return;
         }
         const issued = await issuedBetween(clock, () => obtain(tokenClient));
@@ -69,19 +70,19 @@ test.describe('limit: access-token lifetime', () => {
 test.describe('limit: refresh-token validity (OI-4 refreshTokenAnchor)', () => {
   test('LIMIT-RT-LIFETIME-001 a refresh token is accepted throughout its 7 days from the declared anchor, less the clock skew',
     requirement('LIMIT-RT-LIFETIME-001', needs('us'), { obligations: 'records' }),
-    async ({ tokenClient, obligations, target }) => {
+    async ({ tokenClient, api, obligations, target }) => {
       const clock = obligations.clock;
       if (!clock) {
         // The window: from half-way through the 7 days (from the declared anchor) to their end less the skew.
         if (obligations.waiting()) return;
         const issued = await obligations.issue(() => obtainPasswordTokens(tokenClient, 'user'));
         const last = refreshTokenAnchorSeconds(target, issued.value.expires_in) + refreshTokenValiditySeconds - clockSkewSeconds(target);
-        obligations.record(issued, {
+        await obligations.defer(issued, {
           kind: 'refresh-token-usable', requirements: ['LIMIT-RT-LIFETIME-001'],
           what: `the refresh token is still usable between ${Math.floor(last / 2)} s and ${last} s after issuance (7 days from the anchor ${target.interpretation<string>('refreshTokenAnchor')}, less the skew)`,
           credential: credentialOf(issued, passwordHolder, 'refresh-token'),
           notBeforeSeconds: Math.floor(last / 2) - (issued.to - issued.from) / 1000, notAfterSeconds: last,
-        });
+        }, (o) => settleSteps(o, tokenClient, api));
         return;
       }
       // A refresh uses the token up, so each moment gets its own refresh token.
