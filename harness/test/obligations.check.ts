@@ -79,6 +79,14 @@ class Target {
     writeFileSync(this.profileFile, JSON.stringify({ ...profile, capabilities, ...(this.withState ? { state: { key: { env: keyEnv } } } : {}) }, null, 2));
   }
 
+  /** Deactivates a user from outside (the reference's principal control), as an administrator would. */
+  async deactivate(tenant: string, userName: string): Promise<void> {
+    const url = new URL('/__test/principals/deactivate', this.clockUrl).toString();
+    const res = await request(url, { method: 'POST', dispatcher: this.agent!, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'user', tenant, userName }) });
+    await res.body.dump();
+    assert.equal(res.statusCode, 200);
+  }
+
   /** Moves the server's clock from outside, through its control endpoint (the profile does not know it). */
   async advance(seconds: number): Promise<void> {
     const res = await request(this.clockUrl, { method: 'POST', dispatcher: this.agent!, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advanceSeconds: seconds }) });
@@ -177,6 +185,8 @@ void describe('obligations against a target without clock control', () => {
     const two = await t.run();
     show(two);
     assert.equal(two.code, 0, two.out);
+    // The settled credentials (run 1's tokens) are in no report of the run that sent them again.
+    assertNoPlainToken(t, readFileSync(seen, 'utf8').split('\n').filter((l) => l.length >= 8));
     const s2 = settlements(two);
     for (const id of ['STATE-AT-EXP-001', 'STATE-AT-EXP-002', 'ERR-GW-1202', 'BEARER-020']) assert.deepEqual(s2.get(id), ['PASS'], `${id} settled PASS:\n${two.out}`);
     assert.deepEqual(s2.get('LIMIT-AT-LIFETIME-001'), ['VOID'], 'the closed window reads VOID (expired)');
@@ -233,6 +243,16 @@ void describe('obligations against a target without clock control', () => {
     assert.equal(damaged.code, 2, damaged.out);
     assert.equal(damaged.out.split('\n').filter((l) => l.includes('state file')).length, 1, `one line:\n${damaged.out}`);
     assert.deepEqual(readFileSync(truncated), cut, 'the truncated file is left as it was');
+  });
+
+  void test('a refusal of a user the target no longer knows (deactivated since) settles VOID, not PASS', async () => {
+    await t.deactivate('acme', 'alice');
+    await t.advance(16 * day);
+    const r = await t.run();
+    show(r);
+    const voided = annotationsOf(r.checks, 'settled').filter(({ check, value }) => requirementsOf(check).includes('STATE-RT-EXP-001') && value.outcome === 'VOID');
+    assert.ok(voided.length > 0 && voided.every(({ value }) => /no longer knows the credentials/.test(value.reason ?? '')), `STATE-RT-EXP-001 of the deactivated user settles VOID:\n${r.out}`);
+    assert.ok(!(settlements(r).get('STATE-RT-EXP-001') ?? []).includes('PASS'), 'no PASS from a refusal of a user the target no longer knows');
   });
 });
 

@@ -62,5 +62,7 @@ async function verify(o: Obligation, tokenClient: TokenClient, api: ApiClient): 
 
 /** What `obligations.settle` (and a real-time wait) runs for an obligation. */
 export function settleSteps(o: Obligation, tokenClient: TokenClient, api: ApiClient) {
-  return { verify: () => verify(o, tokenClient, api), control: () => stillKnown(o, tokenClient) };
+  // A refusal proves expiry only while the target still knows the client or user: checked first.
+  const refusal = o.kind === 'expired-access-token-refused' || o.kind === 'expired-refresh-token-refused';
+  return { verify: () => verify(o, tokenClient, api), control: () => stillKnown(o, tokenClient), controlFirst: refusal };
 }
