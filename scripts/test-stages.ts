@@ -163,7 +163,7 @@ const packageStage: Stage = {
 
 // Obligations (issue 15) end to end (harness/test/obligations.check.ts): the suite against a
 // reference server whose clock only the test moves, over five runs of one state file, a planted
-// fault over three more, and the refused runs; ~4 minutes, so not in the unit stage.
+// fault over three more, the refused runs and two real-time runs; ~5.5 minutes (332 s on the shared machine), so not in the unit stage.
 const obligationsStage: Stage = {
   name: 'obligations',
   async run() {

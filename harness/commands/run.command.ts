@@ -173,6 +173,7 @@ export function parseRunArgs(args: string[]): RunOptions | 'help' {
     }
   }
   if (v.seed !== undefined && !/^-?\d+$/.test(v.seed)) throw new UsageError(`--seed must be an integer (got '${v.seed}')`);
+  if (v.state !== undefined && v.shard !== undefined) throw new UsageError('--state and --shard exclude each other: one unsharded run settles and records the obligations of a state file');
   if (v.seed !== undefined && v['fresh-seed']) throw new UsageError('--seed and --fresh-seed exclude each other');
   if (v['max-failures'] !== undefined && !/^[1-9]\d*$/.test(v['max-failures'])) throw new UsageError(`--max-failures must be a positive integer (got '${v['max-failures']}')`);
   if (!['compact', 'list', 'dot'].includes(v.reporter)) throw new UsageError(`--reporter must be compact, list or dot (got '${v.reporter}')`);
