@@ -13,6 +13,8 @@
 //                reports/portal/results.json (Playwright's JSON reporter).
 //   package      npm pack, install into a temporary project, use it there through npx
 //                (scripts/package/pack-install.check.ts); counts are its node:test tests.
+//   obligations  issue 15 end to end: runs without clock control record obligations in a state
+//                file, later runs settle them (harness/test/obligations.check.ts); node:test tests.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -159,4 +161,21 @@ const packageStage: Stage = {
   },
 };
 
-export const stages: Stage[] = [conformanceStage, independentTargetStage, portalStage, selfValidationStage, packageStage];
+// Obligations (issue 15) end to end (harness/test/obligations.check.ts): the suite against a
+// reference server whose clock only the test moves, over five runs of one state file, a planted
+// fault over three more, the refused runs and two real-time runs; ~5.5 minutes (332 s on the shared machine), so not in the unit stage.
+const obligationsStage: Stage = {
+  name: 'obligations',
+  async run() {
+    const tap = join(root, 'reports', 'obligations.tap');
+    rmSync(tap, { force: true });
+    const code = await exec(['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`, join(root, 'harness', 'test', 'obligations.check.ts')]);
+    const counts = countTap(tap);
+    if (!counts) return { passed: 0, failed: 1, skipped: 0 };
+    if (code !== 0 && counts.failed === 0) counts.failed = 1;
+    if (counts.passed + counts.failed === 0) counts.failed = 1;
+    return counts;
+  },
+};
+
+export const stages: Stage[] = [conformanceStage, independentTargetStage, portalStage, selfValidationStage, packageStage, obligationsStage];

@@ -138,6 +138,7 @@ const capabilitiesSchema = z.strictObject({
     windowSeconds: z.number().int().positive(),
   }).optional().describe('The target\'s rate-limit thresholds, when known. Absent: rate-limit checks are SKIPPED.'),
   supportsBasic: z.boolean().default(false).describe('Whether the token endpoints take HTTP Basic client authentication (capability http-basic; OI-11).'),
+  realTimeWaitSeconds: z.number().int().min(0).optional().describe('Without clock control: how long a time-dependent check may wait in real time (a test tenant with short lifetimes). A check whose wait fits waits and verifies at once; a longer one records an obligation (with a state file). Absent: 0, never wait.'),
   propertyRuns: propertyRunsSchema.default(propertyRunsDefault),
 });
 
@@ -146,6 +147,11 @@ const expectationsSchema = z.strictObject({
   pwLifetime: z.number().int().positive().optional().describe('expires_in of password tokens, when it must equal a value.'),
   clockSkewSeconds: z.number().int().min(0).default(60).describe('Tolerance for time comparisons against a real clock.'),
 });
+
+const stateSchema = z.strictObject({
+  file: z.string().min(1).optional().describe('The state file (relative to the profile) that keeps the open obligations between runs; `run --state FILE` overrides it. Absent (and no --state): time-dependent checks of a target without clock control are SKIPPED.'),
+  key: envSecretSchema.describe('The environment variable holding the secret the state file is encrypted with (AES-256-GCM, key derived with scrypt; at least 16 characters, e.g. `openssl rand -base64 32`).'),
+}).describe('Obligations (issue 15): without clock control, time-dependent checks record what must hold later; every run first settles the due ones. The state holds live tokens, so it is always encrypted.');
 
 const ajv = createAjv();
 
@@ -197,6 +203,7 @@ export function buildProfileSchema(options: InterpretationOption[] = loadInterpr
     }),
     expectations: expectationsSchema.default({ clockSkewSeconds: 60 }),
     interpretations: interpretationsSchema(options),
+    state: stateSchema.optional(),
   });
 }
 

@@ -1,5 +1,8 @@
 // The annotation types a check writes (through fixtures/) and the conformance reporter reads to
 // shape its verdict (harness/reporter/verdict.ts): the contract between the two sides of a run.
+/** The prefix of a precondition assertion's message (`expect(x, 'setup: …')`): its failure is BLOCKED, not FAIL. */
+export const setupPrefix = 'setup:';
+
 export const verdictAnnotations = {
   /** markBlocked(): the reason. */
   blocked: 'blocked',

@@ -27,6 +27,7 @@ import { exitCodeFor, type Level } from '../reporter/verdict.ts';
 import { bothGreps, lastFailedSelection, listChecks, renderList, requirementGrep, requirementSelection } from './run-selection.ts';
 import { applyWaiversToRun, loadWaivers, WaiversError, type LoadedWaivers } from '../waivers/waivers.ts';
 import { ClientLocks, clientLocksEnvVar, lockSummary } from '../../core/run/client-locks.ts';
+import { openStatePhase, StateFileError, type StatePhase } from '../obligations/state-phase.ts';
 
 /** Where playwright.config.ts writes reports (default reports/). */
 export const reportsDirEnvVar = 'TOKEN_CONFORMANCE_REPORTS_DIR';
@@ -65,6 +66,9 @@ const usage = `Usage: token-conformance run --target FILE [options]
   --reports DIR        output directory (default reports/)
   --seed N             seed for the property checks (default: a fixed seed per property)
   --fresh-seed         draw a new seed for the property checks (printed, and carried in the report)
+  --state FILE         keep obligations between runs in FILE (encrypted; the profile's state.key names
+                       the key's environment variable): without clock control, time-dependent
+                       checks record what must hold later, and every run first settles the due ones
   --waivers FILE       apply a waivers file (schemas/waivers.schema.json) to the report and exit code
   --skip-preflight     judge the target even when the preflight sees a setup problem (every
                        client refused, every call rate-limited, the EU address answering like
@@ -169,6 +173,7 @@ export function parseRunArgs(args: string[]): RunOptions | 'help' {
     }
   }
   if (v.seed !== undefined && !/^-?\d+$/.test(v.seed)) throw new UsageError(`--seed must be an integer (got '${v.seed}')`);
+  if (v.state !== undefined && v.shard !== undefined) throw new UsageError('--state and --shard exclude each other: one unsharded run settles and records the obligations of a state file');
   if (v.seed !== undefined && v['fresh-seed']) throw new UsageError('--seed and --fresh-seed exclude each other');
   if (v['max-failures'] !== undefined && !/^[1-9]\d*$/.test(v['max-failures'])) throw new UsageError(`--max-failures must be a positive integer (got '${v['max-failures']}')`);
   if (!['compact', 'list', 'dot'].includes(v.reporter)) throw new UsageError(`--reporter must be compact, list or dot (got '${v.reporter}')`);
@@ -338,6 +343,7 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
 
   const temp = mkdtempSync(join(tmpdir(), 'token-conformance-'));
   let servers: ReferenceServers | undefined;
+  let state: StatePhase | undefined;
   const stopServer = async () => {
     await servers?.stop();
     servers = undefined;
@@ -405,6 +411,14 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
     const handoff = toWorkerProfile({ ...loaded, profile });
     const profileFile = writeWorkerProfile(handoff.profile, temp);
     const seenTokens = join(temp, 'seen-tokens.txt');
+    // Obligations (harness/obligations/): the state file's lock, its due obligations as checks.
+    try {
+      state = await openStatePhase({ loaded, profile, stateFlag: options.state, runTemp: temp, seenTokensFile: seenTokens });
+    } catch (error) {
+      if (error instanceof StateFileError) return fail(error.message);
+      throw error;
+    }
+    for (const line of state?.lines ?? []) io.out(line);
     const reportsDir = options.reportsDir;
     mkdirSync(reportsDir, { recursive: true });
     for (const stale of ['allure-results', 'transcripts', 'blob-report', 'conformance.json', 'traceability.html', 'checks.json', 'junit.xml', 'junit-time-travel.xml']) {
@@ -431,6 +445,7 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
       // A shard marks its own report filtered (the reporter); the merge of all shards is not.
       ...(options.shard !== undefined ? { [reporterEnv.shard]: options.shard, PWTEST_BLOB_DO_NOT_REMOVE: '1' } : {}),
       ...(seed !== undefined ? { [seedEnvVar]: seed } : {}),
+      ...state?.env,
       [replayArgsEnvVar]: `--target ${options.target}${options.startReference ? ' --start-reference' : ''}`,
       ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}),
       [terminalReporterEnvVar]: options.terminalReporter === 'compact' ? (process.stdout.isTTY ? 'line' : 'null') : (options.terminalReporter ?? 'list'),
@@ -493,6 +508,7 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
       io.err(`token-conformance run: Playwright ended (code ${firstCode}) without a conformance report; see the output above.`);
       return 1;
     }
+    for (const line of state?.finish(true) ?? []) io.out(line);
     const stopped = lockSummary(locks.all());
     if (stopped) io.err(`token-conformance run: ${stopped}`);
     const selection = emptySelection(options, report.checks.total);
@@ -502,6 +518,8 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await stopServer();
+    for (const line of state?.finish(false) ?? []) io.err(line);
+    state?.release();
     rmSync(temp, { recursive: true, force: true });
     if (existsSync(temp)) io.err(`token-conformance run: could not remove ${temp}`);
   }

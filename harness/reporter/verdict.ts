@@ -43,8 +43,8 @@ export interface CheckOutcome {
   malformed?: { type: string; problem: string }[];
 }
 
-/** The prefix of a precondition assertion's message (`expect(x, 'setup: …')`): its failure is BLOCKED, not FAIL. */
-export const setupPrefix = 'setup:';
+import { setupPrefix } from '../../core/run/check-annotations.ts';
+export { setupPrefix };
 
 /** The blocked reason of a failure whose first line is a `setup:` assertion message, else undefined. */
 export function setupFailure(error: string | undefined): string | undefined {

@@ -3,6 +3,7 @@
 // the rest of a refresh-token family on reuse (RFC 9700 §4.14.2, ADVISORY); and what a refresh
 // does to the access token issued with the replaced refresh token (OI-15).
 // Checks that burn a family (replay a used refresh token) use the profile's burnableUser.
+import { credentialOf, passwordHolder, settleSteps } from '../../fixtures/index.ts';
 import {
   expect, markNotApplicable, needs, requirement, test, obtainPasswordTokens, obtainRefreshed, beyondSeconds,
   clockSkewSeconds, issuedBetween, moveToNoEarlierThan, refreshTokenAnchorSeconds, refreshTokenValiditySeconds,
@@ -112,8 +113,26 @@ test.describe('grant_type=refresh_token: the previous access token (OI-15)', () 
 
 test.describe('grant_type=refresh_token: expiry (OI-4 refreshTokenAnchor)', () => {
   test('STATE-RT-UNUSED-002 a refresh after the access token expired, before the refresh token has, succeeds',
-    requirement('STATE-RT-UNUSED-002', needs('us', 'gateway')),
-    async ({ tokenClient, api, clock, target }) => {
+    requirement('STATE-RT-UNUSED-002', needs('us', 'gateway'), { obligations: 'records' }),
+    async ({ tokenClient, api, obligations, target }) => {
+      const clock = obligations.clock;
+      if (!clock) {
+        // The window: past the access token's end by the skew, before the refresh token's end by the skew.
+        if (obligations.waiting()) return;
+        const issued = await obligations.issue(() => obtainPasswordTokens(tokenClient, 'user'));
+        const { expires_in: expiresIn } = issued.value;
+        const from = beyondSeconds(target, expiresIn);
+        const until = refreshTokenAnchorSeconds(target, expiresIn) + refreshTokenValiditySeconds - clockSkewSeconds(target);
+        if ((issued.to - issued.from) / 1000 + from > until) {
+          markNotApplicable(test.info(), `with refreshTokenAnchor=${target.interpretation('refreshTokenAnchor')} and expires_in ${expiresIn} s the refresh token ends no later than its access token`);
+        }
+        await obligations.defer(issued, {
+          kind: 'refresh-after-access-token-expiry', requirements: ['STATE-RT-UNUSED-002'],
+          what: `a refresh after the access token expired (${from} s after issuance) and before the refresh token did (${until} s) succeeds`,
+          credential: credentialOf(issued, passwordHolder, 'refresh-token'), notBeforeSeconds: from, notAfterSeconds: until,
+        }, (o) => settleSteps(o, tokenClient, api));
+        return;
+      }
       const issued = await issuedBetween(clock, () => obtainPasswordTokens(tokenClient, 'user'));
       const { expires_in: expiresIn } = issued.value;
       // Past the access token's end by the clock skew, before the refresh token's end by the skew.
@@ -134,8 +153,20 @@ test.describe('grant_type=refresh_token: expiry (OI-4 refreshTokenAnchor)', () =
     });
 
   test('STATE-RT-EXP-001 an unused refresh token presented after its 7 days (from the declared anchor) is refused with invalid_grant',
-    requirement('STATE-RT-EXP-001', needs('us')),
-    async ({ tokenClient, clock, target }) => {
+    requirement('STATE-RT-EXP-001', needs('us'), { obligations: 'records' }),
+    async ({ tokenClient, api, obligations, target }) => {
+      const clock = obligations.clock;
+      if (!clock) {
+        if (obligations.waiting()) return;
+        const issued = await obligations.issue(() => obtainPasswordTokens(tokenClient, 'user'));
+        const end = refreshTokenAnchorSeconds(target, issued.value.expires_in) + refreshTokenValiditySeconds;
+        await obligations.defer(issued, {
+          kind: 'expired-refresh-token-refused', requirements: ['STATE-RT-EXP-001'],
+          what: `the unused refresh token is refused with invalid_grant after its 7 days (${end} s from issuance, anchor ${target.interpretation('refreshTokenAnchor')}) + skew + 1 s`,
+          credential: credentialOf(issued, passwordHolder, 'refresh-token'), notBeforeSeconds: beyondSeconds(target, end),
+        }, (o) => settleSteps(o, tokenClient, api));
+        return;
+      }
       const issued = await issuedBetween(clock, () => obtainPasswordTokens(tokenClient, 'user'));
       const end = refreshTokenAnchorSeconds(target, issued.value.expires_in) + refreshTokenValiditySeconds;
       await test.step(`move to ${end} s + skew ${clockSkewSeconds(target)} s + 1 s after issuance (anchor ${target.interpretation('refreshTokenAnchor')})`, async () => {

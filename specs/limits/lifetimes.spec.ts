@@ -1,21 +1,39 @@
 // Spec §8: the access-token lifetime (expires_in) and the refresh token's 7 days, checked at the
 // boundary through the target's clock (less the declared clock skew); and the bearer-token
 // lifetime advice of RFC 6750 §5.3 for client_credentials tokens.
+import { clientCredentialsHolder, credentialOf, passwordHolder, settleSteps, type Holder } from '../../fixtures/index.ts';
 import {
   expect, needs, requirement, test, obtainPasswordTokens, clockSkewSeconds, issuedBetween, moveToNoLaterThan,
   refreshTokenAnchorSeconds, refreshTokenValiditySeconds, type Region, type TokenClient, type TokenSet,
 } from '../../fixtures/index.ts';
 
-const issuingGrants: { grant: string; obtain: (tokenClient: TokenClient) => Promise<TokenSet> }[] = [
-  { grant: 'client_credentials', obtain: (c) => c.obtain.clientCredentials({ region: 'us', client: 'usClient' }) },
-  { grant: 'password', obtain: (c) => c.obtain.password({ region: 'us', user: 'user' }) },
+const issuingGrants: { grant: string; holder: Holder; obtain: (tokenClient: TokenClient) => Promise<TokenSet> }[] = [
+  { grant: 'client_credentials', holder: clientCredentialsHolder, obtain: (c) => c.obtain.clientCredentials({ region: 'us', client: 'usClient' }) },
+  { grant: 'password', holder: passwordHolder, obtain: (c) => c.obtain.password({ region: 'us', user: 'user' }) },
 ];
 
 test.describe('limit: access-token lifetime', () => {
-  for (const { grant, obtain } of issuingGrants) {
+  for (const { grant, holder, obtain } of issuingGrants) {
     test(`LIMIT-AT-LIFETIME-001 a ${grant} access token is accepted up to expires_in less the clock skew after issuance`,
-      requirement('LIMIT-AT-LIFETIME-001', needs('us', 'gateway')),
-      async ({ tokenClient, api, clock, target }) => {
+      requirement('LIMIT-AT-LIFETIME-001', needs('us', 'gateway'), { obligations: 'records' }),
+      async ({ tokenClient, api, obligations, target }) => {
+        const clock = obligations.clock;
+        if (!clock) {
+          // The window: from half-way through the lifetime to its end less the skew.
+          if (obligations.waiting()) return;
+          const issued = await obligations.issue(() => obtain(tokenClient));
+          const last = issued.value.expires_in - clockSkewSeconds(target);
+          expect(last, `setup: expires_in (${issued.value.expires_in} s) exceeds the declared clock skew`).toBeGreaterThan(0);
+          const res = await api.person('existing', { token: issued.value.access_token });
+          expect(res.status, `the token is accepted right after issuance — got ${res.describe()}`).toBe(200);
+          await obligations.defer(issued, {
+            kind: 'access-token-accepted', requirements: ['LIMIT-AT-LIFETIME-001'],
+            what: `the ${grant} access token is still accepted between ${Math.ceil(last / 2)} s and ${last} s after issuance (expires_in ${issued.value.expires_in} s less the skew)`,
+            credential: credentialOf(issued, holder, 'access-token'),
+            notBeforeSeconds: Math.ceil(last / 2) - (issued.to - issued.from) / 1000, notAfterSeconds: last,
+          }, (o) => settleSteps(o, tokenClient, api));
+          return;
+        }
         const issued = await issuedBetween(clock, () => obtain(tokenClient));
         const { access_token: token, expires_in: expiresIn } = issued.value;
         const last = expiresIn - clockSkewSeconds(target);
@@ -49,8 +67,22 @@ test.describe('limit: access-token lifetime', () => {
 
 test.describe('limit: refresh-token validity (OI-4 refreshTokenAnchor)', () => {
   test('LIMIT-RT-LIFETIME-001 a refresh token is accepted throughout its 7 days from the declared anchor, less the clock skew',
-    requirement('LIMIT-RT-LIFETIME-001', needs('us')),
-    async ({ tokenClient, clock, target }) => {
+    requirement('LIMIT-RT-LIFETIME-001', needs('us'), { obligations: 'records' }),
+    async ({ tokenClient, api, obligations, target }) => {
+      const clock = obligations.clock;
+      if (!clock) {
+        // The window: from half-way through the 7 days (from the declared anchor) to their end less the skew.
+        if (obligations.waiting()) return;
+        const issued = await obligations.issue(() => obtainPasswordTokens(tokenClient, 'user'));
+        const last = refreshTokenAnchorSeconds(target, issued.value.expires_in) + refreshTokenValiditySeconds - clockSkewSeconds(target);
+        await obligations.defer(issued, {
+          kind: 'refresh-token-usable', requirements: ['LIMIT-RT-LIFETIME-001'],
+          what: `the refresh token is still usable between ${Math.floor(last / 2)} s and ${last} s after issuance (7 days from the anchor ${target.interpretation('refreshTokenAnchor')}, less the skew)`,
+          credential: credentialOf(issued, passwordHolder, 'refresh-token'),
+          notBeforeSeconds: Math.floor(last / 2) - (issued.to - issued.from) / 1000, notAfterSeconds: last,
+        }, (o) => settleSteps(o, tokenClient, api));
+        return;
+      }
       // A refresh uses the token up, so each moment gets its own refresh token.
       const midway = await issuedBetween(clock, () => obtainPasswordTokens(tokenClient, 'user'));
       const atEnd = await issuedBetween(clock, () => obtainPasswordTokens(tokenClient, 'user'));

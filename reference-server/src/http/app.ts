@@ -108,6 +108,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       reply.header('strict-transport-security', HSTS_VALUE);
     });
   }
+  // With test controls the clock can be moved: the Date header shows the server's clock, as a real
+  // server's would, so that a suite without clock control (obligations, issue 15) sees moved time.
+  if (deps.testControls && services.testClock) {
+    const clock = services.testClock;
+    app.addHook('onSend', async (_request, reply) => {
+      reply.header('date', new Date(clock.now()).toUTCString());
+    });
+  }
   // Expect, CONNECT and the rest of a refused body (edge-events.ts): before any plugin, so that
   // every route inherits the bounded read after the answer.
   handleEdgeEvents(app, { bodyLimit, extraHeaders: deps.https ? { 'Strict-Transport-Security': HSTS_VALUE } : {} });

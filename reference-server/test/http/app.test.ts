@@ -62,6 +62,18 @@ void describe('clock control', () => {
       await t.close();
     }
   });
+
+  void test('the Date header shows the test clock (a suite without clock control reads time from it)', async () => {
+    const t = await testApp({ testControls: true });
+    try {
+      const post = (payload: unknown) => t.app.inject({ method: 'POST', url: TEST_CLOCK_PATH, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
+      await post({ setTo: '2030-01-01T00:00:00Z' });
+      const token = await t.token(cc(seed.usCc));
+      assert.equal(token.headers.date, new Date(Date.UTC(2030, 0, 1)).toUTCString());
+    } finally {
+      await t.close();
+    }
+  });
 });
 
 void describe('tokens at the gateway (wiring)', () => {

@@ -1,0 +1,19 @@
+// Settling the obligations due in this run (issue 15): one check per obligation, under the
+// requirement IDs of the check that recorded it, run first (the conformance pass; the recording
+// checks are @clock and run in the time-travel pass after it). Each sends the one request that
+// settles it (a control request more when it fails, to tell "the target no longer knows this
+// client or user" — VOID — from a genuine FAIL). No obligations (no state file, none due): no checks.
+import type { Capability } from '../../fixtures/index.ts';
+import { dueObligations, needs, requirement, test } from '../../fixtures/index.ts';
+import { settleSteps, usesApi } from '../../fixtures/index.ts';
+
+test.describe('obligations: settled in this run', () => {
+  for (const o of dueObligations()) {
+    const capabilities: Capability[] = [o.credential.region, ...(usesApi(o) ? ['gateway' as const] : [])];
+    test(`${o.requirements.join(' ')} settle obligation ${o.id.slice(0, 8)}: ${o.what}`,
+      requirement(...(o.requirements as [string, ...string[]]), needs(...capabilities), { obligations: 'settles' }),
+      async ({ tokenClient, api, obligations }) => {
+        await obligations.settle(o, settleSteps(o, tokenClient, api));
+      });
+  }
+});
