@@ -90,7 +90,7 @@ export async function testApp(options: { testControls?: boolean; logger?: Logger
     }),
     close: async () => {
       await app.close();
-      services.store.close();
+      await services.store.close();
     },
   };
 }

@@ -19,7 +19,7 @@ export interface RateLimitSettings {
 export type GatewayStore = Pick<Store, 'findClient' | 'saveClient' | 'findUser' | 'saveUser' | 'findPerson' | 'isFamilyRevoked'>;
 
 /** Finds people by family name, case-insensitively, at most `limit` of them, in a stable order. */
-export type PeopleSearch = (familyName: string, limit: number) => PersonRecord[];
+export type PeopleSearch = (familyName: string, limit: number) => Promise<PersonRecord[]>;
 
 export interface GatewayDeps {
   store: GatewayStore;

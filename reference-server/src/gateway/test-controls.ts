@@ -40,14 +40,14 @@ export function registerTestControls(app: FastifyInstance, faults: FaultSwitch, 
       }
       const principal = parsed.data;
       if (principal.kind === 'user') {
-        const user = store.findUser(principal.tenant, principal.userName);
+        const user = await store.findUser(principal.tenant, principal.userName);
         if (user === undefined) return sendJson(reply, 404, { error: 'not_found', message: 'no such user' });
-        store.saveUser({ ...user, active });
+        await store.saveUser({ ...user, active });
         return sendJson(reply, 200, { kind: 'user', tenant: user.tenant, userName: user.userName, active });
       }
-      const client = store.findClient(principal.clientId);
+      const client = await store.findClient(principal.clientId);
       if (client === undefined) return sendJson(reply, 404, { error: 'not_found', message: 'no such client' });
-      store.saveClient({ ...client, active });
+      await store.saveClient({ ...client, active });
       return sendJson(reply, 200, { kind: 'client', clientId: client.clientId, active });
     });
   }

@@ -125,13 +125,13 @@ export function portalRoutes(app: FastifyInstance, options: PortalRoutesOptions)
     send(reply, 403, 'Form refused', messageBody('The form could not be verified: it is out of date or was sent from another site. Nothing was changed. Open the page again and resend it.', { href: portalPaths.home, label: 'Portal home' }), viewer);
 
   /** The signed-in user of a request, or undefined (the stale cookie is then cleared). */
-  function signedIn(request: FastifyRequest, reply: FastifyReply): SignedIn | undefined {
+  async function signedIn(request: FastifyRequest, reply: FastifyReply): Promise<SignedIn | undefined> {
     const sessionId = readCookies(request.headers.cookie).get(SESSION_COOKIE);
     if (sessionId === undefined) return undefined;
-    const session = resumeSession(deps, sessionId);
-    const user = session && deps.store.findUser(session.tenant, session.userName);
+    const session = await resumeSession(deps, sessionId);
+    const user = session && await deps.store.findUser(session.tenant, session.userName);
     if (!session || !user || !user.active) {
-      if (session) endSession(deps, sessionId);
+      if (session) await endSession(deps, sessionId);
       reply.header('set-cookie', clearCookie(SESSION_COOKIE));
       return undefined;
     }
@@ -150,7 +150,7 @@ export function portalRoutes(app: FastifyInstance, options: PortalRoutesOptions)
     return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
       const post = request.method === 'POST';
       if (post && crossSite(request)) return forged(reply);
-      const who = signedIn(request, reply);
+      const who = await signedIn(request, reply);
       if (!who) return redirect(reply, portalPaths.signIn);
       let form = new Map<string, string>();
       if (post) {
@@ -187,8 +187,8 @@ export function portalRoutes(app: FastifyInstance, options: PortalRoutesOptions)
     return send(reply, status, 'Sign in', signInBody({ csrfToken: token, ...extra }));
   };
 
-  app.get(portalPaths.signIn, (request, reply) => {
-    if (signedIn(request, reply)) return redirect(reply, portalPaths.home);
+  app.get(portalPaths.signIn, async (request, reply) => {
+    if (await signedIn(request, reply)) return redirect(reply, portalPaths.home);
     return signInPage(reply, 200);
   });
 
@@ -217,16 +217,16 @@ export function portalRoutes(app: FastifyInstance, options: PortalRoutesOptions)
     }
     // A new session id at every sign-in (no fixation); an older session of this browser ends.
     const previous = readCookies(request.headers.cookie).get(SESSION_COOKIE);
-    if (previous !== undefined) endSession(deps, previous);
-    const { sessionId } = startSession(deps, user);
+    if (previous !== undefined) await endSession(deps, previous);
+    const { sessionId } = await startSession(deps, user);
     request.log.info({ tenant: user.tenant, user: user.userName }, 'portal sign-in');
     reply.header('set-cookie', [setCookie(SESSION_COOKIE, sessionId), clearCookie(SIGN_IN_COOKIE)]);
     const status = passwordStatus(user, deps.clock.now(), deps.settings.passwordMaxAgeDays, deps.settings.passwordWarningDays);
     return redirect(reply, status.expired ? portalPaths.password : portalPaths.home);
   });
 
-  app.post(portalPaths.signOut, withSession((request, reply, who) => {
-    endSession(deps, who.sessionId);
+  app.post(portalPaths.signOut, withSession(async (request, reply, who) => {
+    await endSession(deps, who.sessionId);
     request.log.info({ tenant: who.user.tenant, user: who.user.userName }, 'portal sign-out');
     reply.header('set-cookie', clearCookie(SESSION_COOKIE));
     return send(reply, 200, 'Signed out', signedOutBody());
@@ -247,7 +247,7 @@ export function portalRoutes(app: FastifyInstance, options: PortalRoutesOptions)
         confirmation: who.form.get('confirm_password') ?? '',
       }, who.session.idHash);
       request.log.info({ tenant: who.user.tenant, user: who.user.userName, revokedRefreshTokens: outcome.revokedRefreshTokens }, 'portal password changed');
-      const user = deps.store.findUser(who.user.tenant, who.user.userName) ?? who.user;
+      const user = await deps.store.findUser(who.user.tenant, who.user.userName) ?? who.user;
       const status = passwordStatus(user, deps.clock.now(), deps.settings.passwordMaxAgeDays, deps.settings.passwordWarningDays);
       const viewer = { ...who.viewer, user, status };
       return send(reply, 200, 'Password changed', passwordChangedBody(outcome, status), viewer);
@@ -259,8 +259,8 @@ export function portalRoutes(app: FastifyInstance, options: PortalRoutesOptions)
 
   // --- sandbox client applications --------------------------------------------------------------
 
-  const clientsPage = (reply: FastifyReply, status: number, who: SignedIn, extra: { values?: ClientFormValues; message?: string; problems?: readonly string[] } = {}): FastifyReply => {
-    const clients = environment === 'sandbox' ? listSandboxClients(deps, who.user) : [];
+  const clientsPage = async (reply: FastifyReply, status: number, who: SignedIn, extra: { values?: ClientFormValues; message?: string; problems?: readonly string[] } = {}): Promise<FastifyReply> => {
+    const clients = environment === 'sandbox' ? await listSandboxClients(deps, who.user) : [];
     return send(reply, status, 'Client applications', clientsBody({
       viewer: who.viewer, environment, clients, roles: deps.settings.sandboxRoles, contact: deps.settings.dataServicesContact, ...extra,
     }), who.viewer);
@@ -296,9 +296,9 @@ export function portalRoutes(app: FastifyInstance, options: PortalRoutesOptions)
   for (const action of ['rotate', 'delete'] as const) {
     const path = `${PORTAL_PREFIX}/clients/:clientId/${action}`;
     const title = action === 'rotate' ? 'Rotate the client secret' : 'Delete the client application';
-    app.get(path, withSession((request, reply, who) => {
+    app.get(path, withSession(async (request, reply, who) => {
       requireAdmin(who);
-      const client = findSandboxClient(deps, who.user, (request.params as { clientId: string }).clientId);
+      const client = await findSandboxClient(deps, who.user, (request.params as { clientId: string }).clientId);
       return send(reply, 200, title, confirmBody(who.viewer, client, action), who.viewer);
     }));
     app.post(path, withSession(async (request, reply, who) => {
@@ -309,15 +309,15 @@ export function portalRoutes(app: FastifyInstance, options: PortalRoutesOptions)
         request.log.info({ client_id: clientId, tenant: who.user.tenant }, 'portal client secret rotated');
         return send(reply, 200, 'Secret rotated', credentialsBody(issued.client, issued.clientSecret, true), who.viewer);
       }
-      const deleted = deleteSandboxClient(deps, who.user, clientId);
+      const deleted = await deleteSandboxClient(deps, who.user, clientId);
       request.log.info({ client_id: clientId, tenant: who.user.tenant }, 'portal sandbox client deleted');
       return send(reply, 200, 'Client deleted', clientDeletedBody(deleted), who.viewer);
     }));
   }
 
   // Any other portal path: the portal's own not-found page, not the gateway's JSON.
-  app.all(`${PORTAL_PREFIX}/*`, (request, reply) => {
-    const who = signedIn(request, reply);
+  app.all(`${PORTAL_PREFIX}/*`, async (request, reply) => {
+    const who = await signedIn(request, reply);
     return send(reply, 404, 'Page not found', messageBody('There is no such page in the portal.', { href: portalPaths.home, label: 'Portal home' }), who?.viewer);
   });
   return Promise.resolve();

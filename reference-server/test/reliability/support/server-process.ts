@@ -95,7 +95,7 @@ export async function seededStoreFile(): Promise<{ dir: string; file: string; re
   try {
     await createServices({ store, environment: 'sandbox', testControls: false, scryptCost: testScryptCost, seedFile: BUNDLED_SEED });
   } finally {
-    store.close();
+    await store.close();
   }
   return { dir, file, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
