@@ -67,7 +67,7 @@ void describe('three replicas on one PostgreSQL behind HAProxy', { skip: !haprox
     const acknowledgedUsed = new Set<string>();
     /** Refreshes whose request was cut off by the kill: either outcome is correct. */
     const ambiguous = new Set<string>();
-    let killedAt: number | undefined;
+    let killedAt: number | undefined = undefined;
     let cutOff = 0;
     const afterKill = new Map<number, number>();
     let reached!: () => void;
