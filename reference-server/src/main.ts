@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { parseServeArgs, serveUsage, UsageError, type ServeConfig } from './config.ts';
+import { sharedCertificate } from './crypto/shared-certificate.ts';
 import { generateCertificate, persistentCertificate, type GeneratedCertificate } from './crypto/tls.ts';
 import { buildApp } from './http/app.ts';
 import { createLogger } from './http/logging.ts';
@@ -77,11 +78,13 @@ export async function serveMain(args: string[]): Promise<number> {
     });
     if (services.seeded) logger.info({ seedFile: config.seedFile }, 'new store seeded');
     // A store file keeps its certificate next to it (trusted once, trusted across restarts).
-    // Replicas on PostgreSQL each generate one: behind a balancer, terminate TLS there (README).
+    // Replicas on PostgreSQL share one, kept in the database (crypto/shared-certificate.ts).
     if (!config.http) {
-      certificate = config.dataFile === ':memory:' || isPostgresUrl(config.dataFile)
+      certificate = config.dataFile === ':memory:'
         ? await generateCertificate(config.host, new Date())
-        : await persistentCertificate(config.dataFile, config.host, new Date());
+        : isPostgresUrl(config.dataFile)
+          ? await sharedCertificate(store, config.host, new Date())
+          : await persistentCertificate(config.dataFile, config.host, new Date());
       logger.info({ caFile: certificate.caFile, generated: certificate.generated }, 'TLS certificate ready');
     }
     app = await buildApp({

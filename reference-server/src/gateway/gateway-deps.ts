@@ -36,6 +36,11 @@ export interface GatewayDeps {
    * passes one; without it the search answers an empty list.
    */
   peopleSearch?: PeopleSearch;
+  /**
+   * With test controls on a store several replicas share: the fault switch's setting lives there,
+   * is written by the control route and read before every gateway request (every replica follows).
+   */
+  sharedFault?: { read(): Promise<string | null>; set(name: string | null): Promise<void> };
 }
 
 // The plugin module exports:

@@ -134,6 +134,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     rateLimits: deps.rateLimits,
     allowedHosts: allowedHosts(deps.host),
     peopleSearch: (familyName, limit) => services.store.searchPeople(familyName, limit),
+    ...(services.store.sharedFault && { sharedFault: services.store.sharedFault }),
   });
   return app;
 }

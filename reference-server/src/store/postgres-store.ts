@@ -15,7 +15,7 @@ import pg from 'pg';
 import type { Client, PersonRecord, RefreshTokenRecord, User } from '../domain/model.ts';
 import type { PortalSession } from '../domain/portal/portal-ports.ts';
 import type { AttemptPrincipal, ConsumeRefreshTokenResult, FailedAttempts } from '../domain/ports.ts';
-import type { SeedRecords, ServerStore, SharedClockOffset } from './server-store.ts';
+import type { SeedRecords, ServerStore, SharedClockOffset, SharedFaultSetting } from './server-store.ts';
 import { MAX_FAILED_ATTEMPT_ROWS } from './sqlite-store.ts';
 
 type Row = Record<string, unknown>;
@@ -62,6 +62,7 @@ const migrations: readonly string[] = [
 /** The advisory lock that serialises migrations across replicas (any constant unique to this schema). */
 const MIGRATION_LOCK = 7_301_936_019;
 const FAILED_ATTEMPT_TRIM_EVERY = 1_000;
+const TEST_FAULT = 'test-fault';
 /** Connections per replica: requests wait for a free one; PostgreSQL's default limit is 100 in all. */
 const POOL_SIZE = 10;
 
@@ -140,6 +141,7 @@ const sql = {
     ON CONFLICT (id) DO UPDATE SET offset_ms = c.offset_ms + excluded.offset_ms RETURNING offset_ms`,
   setClock: `INSERT INTO test_clock (id, offset_ms) VALUES (1, $1)
     ON CONFLICT (id) DO UPDATE SET offset_ms = excluded.offset_ms RETURNING offset_ms`,
+  setMeta: 'INSERT INTO meta (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
   ping: 'SELECT 1',
 } as const;
 
@@ -391,6 +393,12 @@ export class PostgresStore implements ServerStore {
     read: async () => Number((await this.#one('readClock', []))?.offset_ms ?? 0),
     moveBy: async (ms) => Number((await this.#one('moveClockBy', [ms]))?.offset_ms ?? 0),
     set: async (ms) => Number((await this.#one('setClock', [ms]))?.offset_ms ?? 0),
+  };
+
+  /** The gateway's fault switch, one row for every replica ('' is none). */
+  readonly sharedFault: SharedFaultSetting = {
+    read: async () => (await this.getMeta(TEST_FAULT)) || null,
+    set: async (name) => { await this.#run('setMeta', [TEST_FAULT, name ?? '']); },
   };
 
   async ping(): Promise<void> {

@@ -23,6 +23,12 @@ export interface SharedClockOffset {
   set(ms: number): Promise<number>;
 }
 
+/** The gateway's fault switch (test controls) kept in a shared store: one setting for every replica. */
+export interface SharedFaultSetting {
+  read(): Promise<string | null>;
+  set(name: string | null): Promise<void>;
+}
+
 export interface ServerStore extends Store, PortalStore {
   readonly kind: 'sqlite' | 'postgres';
   /**
@@ -30,6 +36,8 @@ export interface ServerStore extends Store, PortalStore {
    * processes sharing its file are one machine's, and each keeps its own test clock as before.
    */
   readonly sharedClock?: SharedClockOffset;
+  /** Likewise for the gateway's fault switch (present on PostgreSQL only). */
+  readonly sharedFault?: SharedFaultSetting;
   /** People with this family name (case-insensitive, ASCII), by identifier, at most `limit`. */
   searchPeople(familyName: string, limit: number): Promise<PersonRecord[]>;
   /** Deletes portal sessions last seen before `before`, at most `limit`; returns how many. */

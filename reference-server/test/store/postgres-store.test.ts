@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { TestClock } from '../../src/clock/test-clock.ts';
+import { sharedCertificate } from '../../src/crypto/shared-certificate.ts';
 import { PostgresStore } from '../../src/store/postgres-store.ts';
 import { startTestPostgres, type TestPostgres } from './support/embedded-postgres.ts';
 
@@ -43,6 +44,27 @@ void describe('PostgresStore', () => {
       await clockA.apply({ reset: true });
       await clockB.refresh();
       assert.equal(clockB.now(), 1_000_000);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  void test('the fault switch and the HTTPS certificate are one for every replica', async () => {
+    const url = await pg.createDatabase('shared_settings');
+    const [a, b] = await Promise.all([PostgresStore.open(url), PostgresStore.open(url)]);
+    try {
+      assert.equal(await b.sharedFault.read(), null);
+      await a.sharedFault.set('unavailable');
+      assert.equal(await b.sharedFault.read(), 'unavailable');
+      await b.sharedFault.set(null);
+      assert.equal(await a.sharedFault.read(), null);
+      const now = new Date();
+      const [ca, cb] = await Promise.all([sharedCertificate(a, '127.0.0.1', now), sharedCertificate(b, '127.0.0.1', now)]);
+      assert.equal(ca.cert, cb.cert, 'one certificate');
+      assert.equal([ca.generated, cb.generated].filter(Boolean).length, 1, 'created by one replica');
+      await ca.dispose();
+      await cb.dispose();
     } finally {
       await a.close();
       await b.close();
