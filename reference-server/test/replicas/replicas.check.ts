@@ -5,7 +5,7 @@
 //     revived (the accounting of test/reliability/crash.test.ts), and the others keep answering;
 //   - a replica started later serves the tokens the others issued, with the same signing key.
 // A stage of its own (`npm test -- replicas`, scripts/test-stages.ts): it needs HAProxy and
-// starts real processes.
+// starts real processes. The whole conformance suite through the balancer: suite.check.ts.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';

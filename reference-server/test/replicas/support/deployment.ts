@@ -20,8 +20,10 @@ import { freeLoopbackPort, startTestPostgres, type TestPostgres } from '../../st
 export const HAPROXY = process.env.TC_HAPROXY ?? '/usr/sbin/haproxy';
 
 export interface Deployment {
-  /** The balancer's origin (http://127.0.0.1:port). */
+  /** The balancer's origin (http://127.0.0.1:port, or https:// with `https`). */
   baseUrl: string;
+  /** The replicas' CA (with `https`). */
+  caFile?: string;
   databaseUrl: string;
   replicas: ServerProcess[];
   /** Starts one more replica on the same database (not behind the balancer). */
@@ -35,6 +37,8 @@ export interface DeploymentOptions {
   replicas: number;
   /** Extra `serve` arguments for every replica. */
   serveArgs: string[];
+  /** HTTPS replicas (one certificate, from the database) instead of plain HTTP. */
+  https?: boolean;
 }
 
 export function haproxyAvailable(): boolean {
@@ -53,7 +57,7 @@ async function seededDatabase(pg: TestPostgres): Promise<string> {
   return url;
 }
 
-function haproxyConfig(port: number, socket: string, backends: string[]): string {
+function haproxyConfig(port: number, socket: string, backends: string[], https: boolean): string {
   return [
     'global',
     `  stats socket ${socket} mode 600 level user`,
@@ -72,7 +76,7 @@ function haproxyConfig(port: number, socket: string, backends: string[]): string
     '  balance roundrobin',
     '  option httpchk GET /readyz',
     '  http-check expect status 200',
-    ...backends.map((origin, i) => `  server replica${i} ${origin} check inter 300ms fall 1 rise 1`),
+    ...backends.map((origin, i) => `  server replica${i} ${origin} check inter 300ms fall 1 rise 1${https ? ' check-ssl verify none' : ''}`),
     '',
   ].join('\n');
 }
@@ -131,14 +135,17 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
   };
   try {
     const databaseUrl = await seededDatabase(pg);
-    const start = () => startServer(['--data', databaseUrl, ...options.serveArgs]);
+    const https = options.https === true;
+    const start = () => startServer(['--data', databaseUrl, ...options.serveArgs], {}, { https });
     // Started together: their migrations and key loading meet on the new database.
     replicas.push(...(await Promise.all(Array.from({ length: options.replicas }, start))));
     const port = await freeLoopbackPort();
     const socket = join(dir, 'haproxy.sock');
-    haproxy = await startHaproxy(haproxyConfig(port, socket, replicas.map((r) => new URL(r.baseUrl).host)), dir);
+    haproxy = await startHaproxy(haproxyConfig(port, socket, replicas.map((r) => new URL(r.baseUrl).host), https), dir);
+    const caFile = replicas[0]?.caFile;
     return {
-      baseUrl: `http://127.0.0.1:${port}`,
+      baseUrl: `${https ? 'https' : 'http'}://127.0.0.1:${port}`,
+      ...(caFile !== undefined && { caFile }),
       databaseUrl,
       replicas,
       async startReplica() {
