@@ -155,7 +155,7 @@ const packageStage: Stage = {
   async run() {
     const tap = join(root, 'reports', 'package.tap');
     rmSync(tap, { force: true });
-    const code = await exec(['--import', 'tsx', '--test', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`, join(root, 'scripts', 'package', 'pack-install.check.ts')]);
+    const code = await exec(['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`, join(root, 'scripts', 'package', 'pack-install.check.ts')]);
     const counts = countTap(tap);
     if (!counts) return { passed: 0, failed: 1, skipped: 0 };
     if (code !== 0 && counts.failed === 0) counts.failed = 1;

@@ -65,6 +65,9 @@ function haproxyConfig(port: number, socket: string, backends: string[], https: 
     'defaults',
     '  mode tcp',
     '  timeout connect 2s',
+    // A loaded test machine answers a health check slowly: slow is not down. A killed replica
+    // refuses connections at once; those are retried on another one (redispatch) meanwhile.
+    '  timeout check 10s',
     '  timeout client 120s',
     '  timeout server 120s',
     '  retries 3',
@@ -76,7 +79,7 @@ function haproxyConfig(port: number, socket: string, backends: string[], https: 
     '  balance roundrobin',
     '  option httpchk GET /readyz',
     '  http-check expect status 200',
-    ...backends.map((origin, i) => `  server replica${i} ${origin} check inter 300ms fall 1 rise 1${https ? ' check-ssl verify none' : ''}`),
+    ...backends.map((origin, i) => `  server replica${i} ${origin} check inter 300ms fall 3 rise 1${https ? ' check-ssl verify none' : ''}`),
     '',
   ].join('\n');
 }
