@@ -33,7 +33,13 @@ async function freePort(): Promise<number> {
 
 async function startPostgres(dir: string): Promise<{ stop(): Promise<void>; fresh(): Promise<string> }> {
   if (process.getuid?.() === 0) {
-    const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
+    // PostgreSQL refuses root: it runs as the `postgres` system user (created when missing).
+    const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+    try {
+      id('-u');
+    } catch {
+      execFileSync('useradd', ['--system', '--user-group', '--no-create-home', 'postgres']);
+    }
     chownSync(dir, id('-u'), id('-g'));
   }
   const port = await freePort();

