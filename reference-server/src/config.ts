@@ -7,6 +7,7 @@ import { defaultAttemptThrottleSettings, type AttemptThrottleSettings } from './
 import { defaultTokenSettings } from './domain/settings.ts';
 import type { RateLimitSettings } from './gateway/gateway-deps.ts';
 import type { Environment } from './domain/model.ts';
+import { isPostgresUrl } from './store/open-store.ts';
 
 export const PACKAGE_ROOT = resolve(import.meta.dirname, '..', '..');
 export const BUNDLED_SEED = resolve(PACKAGE_ROOT, 'fixtures', 'reference-seed.json');
@@ -50,7 +51,7 @@ export const flagSpecs = {
   port: { env: 'TC_PORT', placeholder: 'PORT', help: 'port; 0 picks a free one' },
   http: { env: 'TC_HTTP', boolean: true, help: 'plain HTTP instead of HTTPS with a generated self-signed certificate' },
   'test-controls': { env: 'TC_TEST_CONTROLS', boolean: true, help: 'enable the /__test/ control routes (clock, gateway faults); refused with --env production' },
-  data: { env: 'TC_DATA', placeholder: 'FILE', help: 'SQLite file (default ./data/reference-server/<env>.sqlite); :memory: for a throw-away store' },
+  data: { env: 'TC_DATA', placeholder: 'FILE', help: 'SQLite file (default ./data/reference-server/<env>.sqlite); :memory: for a throw-away store; postgres://user:pass@host:port/db for a PostgreSQL store that several replicas share' },
   env: { env: 'TC_ENV', placeholder: 'sandbox|production', help: 'which environment this server is' },
   synchronous: { env: 'TC_SYNCHRONOUS', placeholder: 'normal|full', help: 'store durability: normal survives a killed process, full also a power cut (an fsync per write)' },
   seed: { env: 'TC_SEED', placeholder: 'FILE', help: 'seed file loaded into a new store; required with --env production', defaultText: relative(PACKAGE_ROOT, BUNDLED_SEED) },
@@ -118,6 +119,7 @@ export interface ServeConfig {
   port: number;
   http: boolean;
   testControls: boolean;
+  /** A SQLite file, `:memory:`, or a PostgreSQL connection URL (store/open-store.ts). */
   dataFile: string;
   /** SQLite `synchronous` of the store (WAL): NORMAL or FULL. */
   synchronous: 'NORMAL' | 'FULL';
@@ -197,7 +199,7 @@ export function parseServeArgs(args: readonly string[], env: NodeJS.ProcessEnv, 
     http: o.http,
     testControls: o['test-controls'],
     environment: o.env,
-    dataFile: o.data === undefined ? resolve(cwd, 'data', 'reference-server', `${o.env}.sqlite`) : o.data === ':memory:' ? ':memory:' : resolve(cwd, o.data),
+    dataFile: o.data === undefined ? resolve(cwd, 'data', 'reference-server', `${o.env}.sqlite`) : o.data === ':memory:' || isPostgresUrl(o.data) ? o.data : resolve(cwd, o.data),
     synchronous: o.synchronous === 'full' ? 'FULL' : 'NORMAL',
     seedFile: o.seed === undefined ? BUNDLED_SEED : resolve(cwd, o.seed),
     seedExplicit: o.seed !== undefined,

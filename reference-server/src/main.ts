@@ -1,11 +1,11 @@
 // `npx token-conformance serve`: start the reference server, print one `listening` JSON line on
 // stdout when ready (logs go to stderr), and shut down cleanly on SIGTERM/SIGINT: stop accepting,
 // finish in-flight requests, close the store, exit 0. A bad option: one line on stderr, exit 2.
-import { existsSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { parseServeArgs, serveUsage, UsageError, type ServeConfig } from './config.ts';
+import { sharedCertificate } from './crypto/shared-certificate.ts';
 import { generateCertificate, persistentCertificate, type GeneratedCertificate } from './crypto/tls.ts';
 import { buildApp } from './http/app.ts';
 import { createLogger } from './http/logging.ts';
@@ -13,7 +13,8 @@ import { defaultPortalSettings } from './domain/portal/portal-settings.ts';
 import { createServices } from './services.ts';
 import { PURGE_BATCH, purgeCutoffs } from './store/purge.ts';
 import { SeedFileError } from './store/seed.ts';
-import { SqliteStore } from './store/sqlite-store.ts';
+import { describeStore, isPostgresUrl, openStore } from './store/open-store.ts';
+import type { ServerStore } from './store/server-store.ts';
 
 /** How long SIGTERM waits for in-flight requests before it closes the remaining connections. */
 const SHUTDOWN_GRACE_MS = 2_000;
@@ -46,7 +47,7 @@ export async function serveMain(args: string[]): Promise<number> {
   if (typeof config === 'number') return config;
 
   // Production never starts from the bundled demo data: a new production store needs --seed.
-  if (config.environment === 'production' && !config.seedExplicit && !isSeededStore(config.dataFile)) {
+  if (config.environment === 'production' && !config.seedExplicit && !(await isSeededStore(config.dataFile))) {
     process.stderr.write('token-conformance serve: --env production refuses the bundled demo seed; pass --seed FILE for a new store\n');
     return 2;
   }
@@ -55,12 +56,11 @@ export async function serveMain(args: string[]): Promise<number> {
   // the listening line (or during the start, which then completes and shuts down at once).
   const stop = listenForStop();
   const logger = createLogger({ level: config.logLevel });
-  let store: SqliteStore | undefined;
+  let store: ServerStore | undefined;
   let certificate: GeneratedCertificate | undefined;
   let app: FastifyInstance | undefined;
   try {
-    if (config.dataFile !== ':memory:') mkdirSync(dirname(config.dataFile), { recursive: true });
-    store = new SqliteStore(config.dataFile, { synchronous: config.synchronous });
+    store = await openStore(config.dataFile, { synchronous: config.synchronous });
     const services = await createServices({
       store,
       environment: config.environment,
@@ -71,10 +71,13 @@ export async function serveMain(args: string[]): Promise<number> {
     });
     if (services.seeded) logger.info({ seedFile: config.seedFile }, 'new store seeded');
     // A store file keeps its certificate next to it (trusted once, trusted across restarts).
+    // Replicas on PostgreSQL share one, kept in the database (crypto/shared-certificate.ts).
     if (!config.http) {
       certificate = config.dataFile === ':memory:'
         ? await generateCertificate(config.host, new Date())
-        : await persistentCertificate(config.dataFile, config.host, new Date());
+        : isPostgresUrl(config.dataFile)
+          ? await sharedCertificate(store, config.host, new Date())
+          : await persistentCertificate(config.dataFile, config.host, new Date());
       logger.info({ caFile: certificate.caFile, generated: certificate.generated }, 'TLS certificate ready');
     }
     app = await buildApp({
@@ -91,7 +94,7 @@ export async function serveMain(args: string[]): Promise<number> {
   } catch (error) {
     stop.dispose();
     await app?.close();
-    store?.close();
+    await store?.close();
     await certificate?.dispose();
     return startFailureExit(error, config, logger);
   }
@@ -100,7 +103,7 @@ export async function serveMain(args: string[]): Promise<number> {
   const origin = originFor(config, port);
   const event = listeningEvent(config, origin, certificate);
   process.stdout.write(`${JSON.stringify(event)}\n`);
-  logger.info({ origin, env: config.environment, testControls: config.testControls, data: config.dataFile }, 'listening');
+  logger.info({ origin, env: config.environment, testControls: config.testControls, data: describeStore(config.dataFile), store: store.kind }, 'listening');
 
   // System time, not the test clock: a clock moved forward by a test must not delete tokens that
   // become valid again when the clock is reset.
@@ -114,7 +117,7 @@ export async function serveMain(args: string[]): Promise<number> {
   const cut = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
   await app.close();
   clearTimeout(cut);
-  store.close();
+  await store.close();
   await certificate?.dispose();
   logger.info('stopped');
   return 0;
@@ -181,13 +184,13 @@ function listenForStop(): { signal: Promise<NodeJS.Signals>; dispose(): void } {
   return { signal, dispose };
 }
 
-function isSeededStore(dataFile: string): boolean {
-  if (dataFile === ':memory:' || !existsSync(dataFile)) return false;
-  const store = new SqliteStore(dataFile);
+async function isSeededStore(dataFile: string): Promise<boolean> {
+  if (dataFile === ':memory:' || (!isPostgresUrl(dataFile) && !existsSync(dataFile))) return false;
+  const store = await openStore(dataFile);
   try {
-    return store.getMeta('seeded') !== undefined;
+    return (await store.getMeta('seeded')) !== undefined;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -196,7 +199,7 @@ function isSeededStore(dataFile: string): boolean {
  * failure and no lock within the lock window) and ended portal sessions, in small batches, yielding between batches, from an
  * unref'd interval: it never keeps the process alive and never holds the database for long.
  */
-function startPurge(store: SqliteStore, now: () => number, lockoutMs: number, sessionLifetimeMs: number, logger: ReturnType<typeof createLogger>): NodeJS.Timeout {
+function startPurge(store: ServerStore, now: () => number, lockoutMs: number, sessionLifetimeMs: number, logger: ReturnType<typeof createLogger>): NodeJS.Timeout {
   const timer = setInterval(() => {
     const at = now();
     const cutoffs = purgeCutoffs(at, lockoutMs);
@@ -209,14 +212,14 @@ function startPurge(store: SqliteStore, now: () => number, lockoutMs: number, se
   return timer;
 }
 
-function purgeInBatches(what: string, purge: (limit: number) => number, logger: ReturnType<typeof createLogger>): void {
+function purgeInBatches(what: string, purge: (limit: number) => Promise<number>, logger: ReturnType<typeof createLogger>): void {
   let total = 0;
-  const batch = (rounds: number): void => {
+  const batch = async (rounds: number): Promise<void> => {
     try {
-      const deleted = purge(PURGE_BATCH);
+      const deleted = await purge(PURGE_BATCH);
       total += deleted;
       if (deleted === PURGE_BATCH && rounds > 1) {
-        setImmediate(() => batch(rounds - 1));
+        setImmediate(() => void batch(rounds - 1));
       } else if (total > 0) {
         logger.info({ purged: total }, `${what} purged`);
       }
@@ -224,5 +227,5 @@ function purgeInBatches(what: string, purge: (limit: number) => number, logger: 
       logger.warn({ err: error }, `purge of ${what} failed`);
     }
   };
-  batch(20);
+  void batch(20);
 }

@@ -3,8 +3,8 @@
 // written into the data file of a reference server (running or not: SQLite, shared safely). The
 // secret is generated and printed once on stdout; only its scrypt hash is stored. Bad options: one
 // line on stderr, exit 2; a refused registration (the id is taken): exit 1.
-import { existsSync, mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { systemClock } from './clock/system-clock.ts';
 import { nodeRandom } from './crypto/random.ts';
@@ -12,7 +12,7 @@ import { ScryptSecretHasher } from './crypto/scrypt-hasher.ts';
 import type { Environment, GrantType, Region } from './domain/model.ts';
 import { registerClientByOperator, type OperatorRegistration } from './domain/portal/operator-registration.ts';
 import { PortalRefusal } from './domain/portal/portal-errors.ts';
-import { SqliteStore } from './store/sqlite-store.ts';
+import { isPostgresUrl, openStore } from './store/open-store.ts';
 
 export function registerClientUsage(): string {
   return [
@@ -73,10 +73,10 @@ export function parseRegisterClientArgs(args: string[], cwd: string): { registra
     tenantId: required('tenant-id'), role: required('role'), name: required('name'), environment, region,
     grants: grants as GrantType[], ...(values['client-id'] !== undefined && { clientId: values['client-id'] }),
   };
-  const dataFile = values.data === undefined ? resolve(cwd, 'data', 'reference-server', `${environment}.sqlite`) : values.data === ':memory:' ? ':memory:' : resolve(cwd, values.data);
+  const dataFile = values.data === undefined ? resolve(cwd, 'data', 'reference-server', `${environment}.sqlite`) : values.data === ':memory:' || isPostgresUrl(values.data) ? values.data : resolve(cwd, values.data);
   // A named store must exist: registering into a new file no server reads would "succeed" uselessly
   // (a typo, or the placeholder FILE from the help).
-  if (values.data !== undefined && dataFile !== ':memory:' && !existsSync(dataFile)) {
+  if (values.data !== undefined && dataFile !== ':memory:' && !isPostgresUrl(dataFile) && !existsSync(dataFile)) {
     throw new UsageError(`--data: no store file at ${dataFile}; give the --data file of a reference server started with \`token-conformance serve --env ${environment} --data FILE\` (serve creates it), or leave --data out for ./data/reference-server/${environment}.sqlite (see register-client --help)`);
   }
   return { registration, dataFile, json: values.json === true };
@@ -96,8 +96,7 @@ export async function registerClientMain(args: string[]): Promise<number> {
     return 0;
   }
   const { registration, dataFile, json } = parsed;
-  if (dataFile !== ':memory:' && !existsSync(dataFile)) mkdirSync(dirname(dataFile), { recursive: true });
-  const store = new SqliteStore(dataFile);
+  const store = await openStore(dataFile);
   try {
     const { client, clientSecret } = await registerClientByOperator({ store, clock: systemClock, random: nodeRandom, hasher: new ScryptSecretHasher() }, registration);
     const summary = {
@@ -120,6 +119,6 @@ export async function registerClientMain(args: string[]): Promise<number> {
     process.stderr.write(`token-conformance register-client: ${error.problems.join('; ')}\n`);
     return error.problems.some((p) => p.includes('already exists')) ? 1 : 2;
   } finally {
-    store.close();
+    await store.close();
   }
 }

@@ -13,10 +13,10 @@ import type { AccessTokenVerifier, Clock, SecretHasher } from './domain/ports.ts
 import { defaultTokenSettings, type TokenSettings } from './domain/settings.ts';
 import { TokenService } from './domain/token-service.ts';
 import { readSeedFile, seedRecords } from './store/seed.ts';
-import type { SqliteStore } from './store/sqlite-store.ts';
+import type { ServerStore } from './store/server-store.ts';
 
 export interface ServicesOptions {
-  store: SqliteStore;
+  store: ServerStore;
   environment: Environment;
   /** A TestClock makes the clock controllable (only with --test-controls). */
   testControls: boolean;
@@ -32,7 +32,7 @@ export interface ServicesOptions {
 }
 
 export interface Services {
-  store: SqliteStore;
+  store: ServerStore;
   clock: Clock;
   testClock: TestClock | undefined;
   environment: Environment;
@@ -51,15 +51,15 @@ export interface Services {
 export async function createServices(options: ServicesOptions): Promise<Services> {
   const { store, environment } = options;
   const base = options.baseClock ?? systemClock;
-  const testClock = options.testControls ? new TestClock(base) : undefined;
+  const testClock = options.testControls ? new TestClock(base, store.sharedClock) : undefined;
   const clock = testClock ?? base;
   const tokens = { ...defaultTokenSettings, ...options.tokens };
   const hasher = new CachingSecretHasher(new ScryptSecretHasher(options.scryptCost ?? productionScryptCost));
   let seeded = false;
-  if (options.seedFile !== undefined && store.getMeta('seeded') === undefined) {
+  if (options.seedFile !== undefined && (await store.getMeta('seeded')) === undefined) {
     const seed = await readSeedFile(options.seedFile);
     const now = clock.now();
-    seeded = store.seedIfNew(await seedRecords(seed, hasher, now), new Date(now).toISOString());
+    seeded = await store.seedIfNew(await seedRecords(seed, hasher, now), new Date(now).toISOString());
   }
   const signingKey = await SigningKey.loadOrCreate(store, clock.now());
   const identity = { issuer: tokens.issuer, audience: tokens.audience };

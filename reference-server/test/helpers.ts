@@ -14,6 +14,7 @@ import { buildApp } from '../src/http/app.ts';
 import { EU_TOKEN_PATH, US_TOKEN_PATH } from '../src/http/token-routes.ts';
 import { createServices, type Services } from '../src/services.ts';
 import { SqliteStore } from '../src/store/sqlite-store.ts';
+import type { ServerStore } from '../src/store/server-store.ts';
 
 export const T0 = Date.UTC(2026, 0, 15, 9, 0, 0);
 export const HOUR = 3600;
@@ -27,7 +28,7 @@ export interface TestServices extends Services {
 }
 
 /** Services over a :memory: store; the clock is a ManualClock at T0 (a TestClock over it with testControls). */
-export async function testServices(options: { testControls?: boolean; tokens?: Partial<TokenSettings>; throttle?: Partial<AttemptThrottleSettings>; environment?: 'sandbox' | 'production'; store?: SqliteStore } = {}): Promise<TestServices> {
+export async function testServices(options: { testControls?: boolean; tokens?: Partial<TokenSettings>; throttle?: Partial<AttemptThrottleSettings>; environment?: 'sandbox' | 'production'; store?: ServerStore } = {}): Promise<TestServices> {
   const manual = new ManualClock(T0);
   const services = await createServices({
     store: options.store ?? new SqliteStore(':memory:'),
@@ -71,7 +72,7 @@ export async function testApp(options: { testControls?: boolean; logger?: Logger
     }),
     close: async () => {
       await app.close();
-      services.store.close();
+      await services.store.close();
     },
   };
 }

@@ -14,17 +14,17 @@ void test('tokens, keys and data survive a restart; the seed is loaded once', as
     const first = await testServices({ store: new SqliteStore(file) });
     assert.equal(first.seeded, true);
     const tokens = issued(await attempt(first, pw(seed.usPw, seed.alice)));
-    first.store.saveUser({ ...first.store.findUser('acme', 'carol')!, role: 'changed-after-seed' });
-    first.store.close();
+    await first.store.saveUser({ ...(await first.store.findUser('acme', 'carol'))!, role: 'changed-after-seed' });
+    await first.store.close();
 
     const second = await testServices({ store: new SqliteStore(file) });
     try {
       assert.equal(second.seeded, false);
-      assert.equal(second.store.findUser('acme', 'carol')?.role, 'changed-after-seed', 'the seed never overwrites');
+      assert.equal((await second.store.findUser('acme', 'carol'))?.role, 'changed-after-seed', 'the seed never overwrites');
       assert.equal((await second.verifier.verify(tokens.access_token)).ok, true, 'the signing key survived');
       issued(await attempt(second, rt(seed.usPw, tokens.refresh_token!)));
     } finally {
-      second.store.close();
+      await second.store.close();
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

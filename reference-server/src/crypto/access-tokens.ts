@@ -33,12 +33,12 @@ export class SigningKey {
 
   /** The stored key, or a new one stored now (the first writer wins across processes). */
   static async loadOrCreate(store: Store, now: number): Promise<SigningKey> {
-    const existing = store.getMeta(META_NAME);
+    const existing = await store.getMeta(META_NAME);
     if (existing !== undefined) return new SigningKey(JSON.parse(existing) as StoredKey);
     const { privateKey, publicKey } = generateKeyPairSync('ed25519');
     const kid = await calculateJwkThumbprint(publicKey.export({ format: 'jwk' }));
     const candidate: StoredKey = { kid, privateKeyPem: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(), createdAt: now };
-    return new SigningKey(JSON.parse(store.putMetaIfAbsent(META_NAME, JSON.stringify(candidate))) as StoredKey);
+    return new SigningKey(JSON.parse(await store.putMetaIfAbsent(META_NAME, JSON.stringify(candidate))) as StoredKey);
   }
 
   jwks(): { keys: JWK[] } {

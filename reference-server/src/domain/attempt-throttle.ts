@@ -74,12 +74,12 @@ export class AttemptThrottle {
    * Throws TooManyAttempts while the principal is locked for this source, or the source has spent
    * its failures; call before looking anything up or verifying anything.
    */
-  assertNotLocked(principal: AttemptPrincipal, now: number): void {
+  async assertNotLocked(principal: AttemptPrincipal, now: number): Promise<void> {
     const wait = this.#sources.waitSeconds(principal.source ?? '', now);
     if (wait > 0) {
       throw new TooManyAttempts(principal.kind === 'user' ? 'invalid_grant' : 'invalid_client', wait, 'source spent its failed attempts');
     }
-    const state = this.#store.findFailedAttempts(principal);
+    const state = await this.#store.findFailedAttempts(principal);
     const lockedUntil = state?.lockedUntil ?? null;
     if (lockedUntil === null || now >= lockedUntil) return;
     throw new TooManyAttempts(
@@ -90,19 +90,19 @@ export class AttemptThrottle {
   }
 
   /** Counts a failed attempt; the one that reaches the threshold locks the principal. Returns whether it did. */
-  recordFailure(principal: AttemptPrincipal, now: number): boolean {
+  async recordFailure(principal: AttemptPrincipal, now: number): Promise<boolean> {
     this.#sources.spend(principal.source ?? '', now);
     const windowMs = this.#settings.lockSeconds * 1000;
-    const state = this.#store.recordFailedAttempt(principal, now, now - windowMs);
+    const state = await this.#store.recordFailedAttempt(principal, now, now - windowMs);
     const threshold = principal.kind === 'user' ? this.#settings.userFailures : this.#settings.clientFailures;
     if (state.failures < threshold) return false;
-    this.#store.lockPrincipal(principal, now + windowMs);
+    await this.#store.lockPrincipal(principal, now + windowMs);
     return true;
   }
 
   /** A verified secret or password: the run of failures ends. */
-  recordSuccess(principal: AttemptPrincipal): void {
+  async recordSuccess(principal: AttemptPrincipal): Promise<void> {
     // A read first: the common case (nothing to forget) then costs no write.
-    if (this.#store.findFailedAttempts(principal) !== undefined) this.#store.clearFailedAttempts(principal);
+    if ((await this.#store.findFailedAttempts(principal)) !== undefined) await this.#store.clearFailedAttempts(principal);
   }
 }

@@ -73,11 +73,11 @@ export async function authenticateClient(
   // Cannot be a client id: refused like an unknown one, at no cost (no lookup, hash or record).
   if (!isPlausibleClientId(clientId)) throw new InvalidClient(descriptions.clientAuthFailed, viaHeader, 'client_id cannot be a client id');
   const principal = { kind: 'client', name: clientId, ...(source !== undefined && { source }) } as const;
-  deps.throttle.assertNotLocked(principal, now);
-  const client = deps.store.findClient(clientId);
+  await deps.throttle.assertNotLocked(principal, now);
+  const client = await deps.store.findClient(clientId);
   const matches = await deps.hasher.verify(clientSecret, client?.secretHash ?? (await deps.dummyHash()));
-  if (matches && client) deps.throttle.recordSuccess(principal);
-  else deps.throttle.recordFailure(principal, now);
+  if (matches && client) await deps.throttle.recordSuccess(principal);
+  else await deps.throttle.recordFailure(principal, now);
   const fail = (detail: string): never => {
     throw new InvalidClient(descriptions.clientAuthFailed, viaHeader, detail);
   };

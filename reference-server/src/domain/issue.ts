@@ -34,14 +34,14 @@ export async function issueAccessToken(deps: IssueDeps, claims: AccessTokenClaim
 }
 
 /** Stores a new refresh token (its hash only) valid until the configured time after its access token expires. */
-export function issueRefreshToken(
+export async function issueRefreshToken(
   deps: IssueDeps,
   fields: Pick<RefreshTokenRecord, 'familyId' | 'clientId' | 'tenant' | 'userName' | 'scope'>,
   now: number,
   accessToken: SignedAccessToken,
-): string {
+): Promise<string> {
   const token = deps.random.token(REFRESH_TOKEN_BYTES);
-  deps.store.saveRefreshToken({
+  await deps.store.saveRefreshToken({
     ...fields,
     tokenHash: deps.digest.digest(token),
     issuedAt: now,
@@ -77,7 +77,7 @@ export async function issueUserTokenPair(deps: IssueDeps, pair: UserTokenPair, n
     grant: pair.grant,
     fid: pair.familyId,
   }, now, lifetime);
-  const refreshToken = issueRefreshToken(deps, {
+  const refreshToken = await issueRefreshToken(deps, {
     familyId: pair.familyId, clientId: pair.client.clientId, tenant: pair.tenant, userName: pair.userName, scope: pair.refreshScope,
   }, now, accessToken);
   return { access_token: accessToken.token, token_type: 'Bearer', expires_in: lifetime, refresh_token: refreshToken, scope: pair.scope };

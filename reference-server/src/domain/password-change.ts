@@ -19,10 +19,10 @@ export interface PasswordChangeDeps {
 
 export async function changePassword(deps: PasswordChangeDeps, tenant: string, userName: string, newPassword: string): Promise<{ revokedRefreshTokens: number }> {
   if (newPassword === '') throw new Error('a password must not be empty');
-  const user = deps.store.findUser(tenant, userName);
+  const user = await deps.store.findUser(tenant, userName);
   if (!user) throw new UnknownUserError();
   const passwordHash = await deps.hasher.hash(newPassword);
   const now = deps.clock.now();
-  deps.store.saveUser({ ...user, passwordHash, passwordChangedAt: now });
-  return { revokedRefreshTokens: deps.store.revokeUserTokens(tenant, userName, now) };
+  await deps.store.saveUser({ ...user, passwordHash, passwordChangedAt: now });
+  return { revokedRefreshTokens: await deps.store.revokeUserTokens(tenant, userName, now) };
 }

@@ -76,50 +76,53 @@ export interface FailedAttempts {
 }
 
 /**
- * Persistence. Kept small so that a shared store (e.g. Redis) can back several replicas later.
- * `consumeRefreshToken` is the one operation that must be atomic across processes.
+ * Persistence. Kept small so that a shared store can back several replicas (SQLite: processes on
+ * one file; PostgreSQL: replicas on several machines). Every operation is asynchronous, so that a
+ * store across the network fits; an embedded one answers at once (a resolved promise).
+ * `consumeRefreshToken` is the one operation that must be atomic across processes; every other
+ * write is one statement or one transaction. store-contract.test.ts is what a store must pass.
  */
 export interface Store {
-  findClient(clientId: string): Client | undefined;
-  saveClient(client: Client): void;
-  deleteClient(clientId: string): void;
-  findUser(tenant: string, userName: string): User | undefined;
-  saveUser(user: User): void;
-  saveRefreshToken(record: RefreshTokenRecord): void;
+  findClient(clientId: string): Promise<Client | undefined>;
+  saveClient(client: Client): Promise<void>;
+  deleteClient(clientId: string): Promise<void>;
+  findUser(tenant: string, userName: string): Promise<User | undefined>;
+  saveUser(user: User): Promise<void>;
+  saveRefreshToken(record: RefreshTokenRecord): Promise<void>;
   /** Reads a refresh token record without changing it (checks before the atomic consume). */
-  findRefreshToken(tokenHash: string): RefreshTokenRecord | undefined;
+  findRefreshToken(tokenHash: string): Promise<RefreshTokenRecord | undefined>;
   /** Marks the token used if it is unused, unrevoked, unexpired and bound to `clientId`; otherwise says why not. */
-  consumeRefreshToken(tokenHash: string, clientId: string, now: number): ConsumeRefreshTokenResult;
-  revokeFamily(familyId: string, now: number): number;
+  consumeRefreshToken(tokenHash: string, clientId: string, now: number): Promise<ConsumeRefreshTokenResult>;
+  revokeFamily(familyId: string, now: number): Promise<number>;
   /**
    * Revokes every outstanding refresh token of a user (password change) and marks every family of
    * the user revoked, so that the access tokens issued from them are refused too.
    */
-  revokeUserTokens(tenant: string, userName: string, now: number): number;
+  revokeUserTokens(tenant: string, userName: string, now: number): Promise<number>;
   /** Whether the family was revoked (reuse detection or a password change). */
-  isFamilyRevoked(familyId: string): boolean;
+  isFamilyRevoked(familyId: string): Promise<boolean>;
   /** Deletes refresh tokens expired before `before`, at most `limit` rows; returns how many. */
-  purgeExpired(before: number, limit: number): number;
+  purgeExpired(before: number, limit: number): Promise<number>;
   /** The failed-attempt state of a principal; undefined when it has none. */
-  findFailedAttempts(principal: AttemptPrincipal): FailedAttempts | undefined;
+  findFailedAttempts(principal: AttemptPrincipal): Promise<FailedAttempts | undefined>;
   /**
    * Counts one failure at `now`, atomically (also across processes sharing the store); a run whose
    * last failure is before `restartBefore` starts again at 1. Returns the state after the update.
    */
-  recordFailedAttempt(principal: AttemptPrincipal, now: number, restartBefore: number): FailedAttempts;
+  recordFailedAttempt(principal: AttemptPrincipal, now: number, restartBefore: number): Promise<FailedAttempts>;
   /** Locks the principal until `until`; its failure count starts again from 0. */
-  lockPrincipal(principal: AttemptPrincipal, until: number): void;
+  lockPrincipal(principal: AttemptPrincipal, until: number): Promise<void>;
   /** Forgets the principal's failures and lock (a successful attempt). */
-  clearFailedAttempts(principal: AttemptPrincipal): void;
+  clearFailedAttempts(principal: AttemptPrincipal): Promise<void>;
   /** Deletes states whose last failure is before `before` and whose lock (if any) ended before it; at most `limit`. */
-  purgeFailedAttempts(before: number, limit: number): number;
-  findPerson(identifier: string): PersonRecord | undefined;
-  savePerson(person: PersonRecord): void;
+  purgeFailedAttempts(before: number, limit: number): Promise<number>;
+  findPerson(identifier: string): Promise<PersonRecord | undefined>;
+  savePerson(person: PersonRecord): Promise<void>;
   /** Small server-wide settings (the signing key, the seed marker). */
-  getMeta(name: string): string | undefined;
+  getMeta(name: string): Promise<string | undefined>;
   /** Stores `value` unless `name` is already set, atomically; returns the value that is stored now. */
-  putMetaIfAbsent(name: string, value: string): string;
-  close(): void;
+  putMetaIfAbsent(name: string, value: string): Promise<string>;
+  close(): Promise<void>;
 }
 
 /** A verified access token: the signed claims plus the registered JWT ones. */

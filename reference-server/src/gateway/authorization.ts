@@ -20,15 +20,15 @@ export const rolePermissions: ReadonlyMap<string, ReadonlySet<ApiName>> = new Ma
 
 const forbiddenHeaders = { 'www-authenticate': bearerChallenge('insufficient_scope') };
 
-export function authorize(principal: Principal, api: ApiName, store: GatewayStore): GatewayRejection | undefined {
+export async function authorize(principal: Principal, api: ApiName, store: GatewayStore): Promise<GatewayRejection | undefined> {
   let role: string;
   if (principal.kind === 'client') {
-    const client = store.findClient(principal.clientId);
+    const client = await store.findClient(principal.clientId);
     if (client === undefined) return undefined;
     if (client.registration === null) return reject('000-1100', { headers: forbiddenHeaders, detail: 'client not registered with Data Services' });
     role = client.registration.role;
   } else {
-    const user = store.findUser(principal.tenant, principal.userName);
+    const user = await store.findUser(principal.tenant, principal.userName);
     if (user === undefined) return undefined;
     role = user.role;
   }

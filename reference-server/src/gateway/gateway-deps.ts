@@ -19,7 +19,7 @@ export interface RateLimitSettings {
 export type GatewayStore = Pick<Store, 'findClient' | 'saveClient' | 'findUser' | 'saveUser' | 'findPerson' | 'isFamilyRevoked'>;
 
 /** Finds people by family name, case-insensitively, at most `limit` of them, in a stable order. */
-export type PeopleSearch = (familyName: string, limit: number) => PersonRecord[];
+export type PeopleSearch = (familyName: string, limit: number) => Promise<PersonRecord[]>;
 
 export interface GatewayDeps {
   store: GatewayStore;
@@ -36,6 +36,11 @@ export interface GatewayDeps {
    * passes one; without it the search answers an empty list.
    */
   peopleSearch?: PeopleSearch;
+  /**
+   * With test controls on a store several replicas share: the fault switch's setting lives there,
+   * is written by the control route and read before every gateway request (every replica follows).
+   */
+  sharedFault?: { read(): Promise<string | null>; set(name: string | null): Promise<void> };
 }
 
 // The plugin module exports:

@@ -92,7 +92,7 @@ export class GatewayPipeline {
     if ('code' in token) return rejected(token);
 
     const principal = principalOf(token);
-    const forbidden = authorize(principal, routed.route.api, this.deps.store);
+    const forbidden = await authorize(principal, routed.route.api, this.deps.store);
     if (forbidden) return rejected(forbidden);
 
     const rate = this.rateLimiter.take(token.client_id);
@@ -104,7 +104,7 @@ export class GatewayPipeline {
     const routing = this.faults.routingFault();
     if (routing) return rejected(routing);
 
-    const answer = this.backend.handle(principal, apiRequest);
+    const answer = await this.backend.handle(principal, apiRequest);
     if ('code' in answer) return rejected(answer);
     return { kind: 'answered', status: answer.status, body: answer.body };
   }

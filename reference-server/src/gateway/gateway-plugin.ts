@@ -9,7 +9,7 @@
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { gatewayErrors } from '../../../schemas/gateway-error-codes.ts';
-import { FaultSwitch } from './faults.ts';
+import { FaultSwitch, isFaultName } from './faults.ts';
 import type { GatewayDeps } from './gateway-deps.ts';
 import { GatewayPipeline } from './gateway-pipeline.ts';
 import type { GatewayDecision } from './gateway-pipeline.ts';
@@ -74,7 +74,14 @@ export async function registerGateway(app: FastifyInstance, deps: GatewayDeps): 
     });
     gateway.all('*', handle);
     gateway.setNotFoundHandler(handle);
-    if (deps.testControls) registerTestControls(gateway, faults, deps.store);
+    const shared = deps.sharedFault;
+    if (deps.testControls && shared) {
+      gateway.addHook('onRequest', async () => {
+        const name = await shared.read();
+        faults.set(isFaultName(name) ? name : null);
+      });
+    }
+    if (deps.testControls) registerTestControls(gateway, faults, deps.store, shared);
     done();
   });
   return { faults, rateLimiter, backend };

@@ -34,31 +34,31 @@ export class PeopleBackend {
     this.notes = notes ?? new PersonNotes();
   }
 
-  handle(principal: Principal, request: ApiRequest): BackendAnswer | GatewayRejection {
+  async handle(principal: Principal, request: ApiRequest): Promise<BackendAnswer | GatewayRejection> {
     if (request.api === 'person-history') return reject('000-5004', { detail: 'backend has no history route' });
-    const identity = this.checkIdentity(principal);
+    const identity = await this.checkIdentity(principal);
     if (identity !== undefined) return identity;
     switch (request.api) {
       case 'get-person': {
-        const person = this.findPerson(request.identifier);
+        const person = await this.findPerson(request.identifier);
         return 'code' in person ? person : { status: 200, body: personView(person) };
       }
       case 'search-people': {
-        const found = this.peopleSearch?.(request.lastName, request.limit) ?? [];
+        const found = (await this.peopleSearch?.(request.lastName, request.limit)) ?? [];
         const items = found.slice(0, request.limit).map(personView);
         return { status: 200, body: { items, count: items.length } };
       }
       case 'add-note': {
-        const person = this.findPerson(request.identifier);
+        const person = await this.findPerson(request.identifier);
         if ('code' in person) return person;
         return { status: 201, body: this.notes.add(person.identifier, request.text, this.clock.now()) };
       }
     }
   }
 
-  private checkIdentity(principal: Principal): GatewayRejection | undefined {
-    const client = this.store.findClient(principal.clientId);
-    const user = principal.kind === 'user' ? this.store.findUser(principal.tenant, principal.userName) : undefined;
+  private async checkIdentity(principal: Principal): Promise<GatewayRejection | undefined> {
+    const client = await this.store.findClient(principal.clientId);
+    const user = principal.kind === 'user' ? await this.store.findUser(principal.tenant, principal.userName) : undefined;
     const clientOk = client?.active === true;
     const userOk = principal.kind === 'client' || user?.active === true;
     if (clientOk && userOk) return undefined;
@@ -68,9 +68,9 @@ export class PeopleBackend {
     });
   }
 
-  private findPerson(identifier: string): PersonRecord | GatewayRejection {
+  private async findPerson(identifier: string): Promise<PersonRecord | GatewayRejection> {
     if (!identifierFormat.test(identifier)) return reject('000-5001', { detail: 'identifier not well formed' });
-    const person = this.store.findPerson(identifier);
+    const person = await this.store.findPerson(identifier);
     return person ?? reject('000-5003', { detail: 'no such person' });
   }
 }

@@ -19,7 +19,7 @@ const principalRequest = z.discriminatedUnion('kind', [
 
 export const testControlPaths = ['/__test/faults', '/__test/principals/deactivate', '/__test/principals/activate'] as const;
 
-export function registerTestControls(app: FastifyInstance, faults: FaultSwitch, store: GatewayStore): void {
+export function registerTestControls(app: FastifyInstance, faults: FaultSwitch, store: GatewayStore, shared?: { set(name: string | null): Promise<void> }): void {
   app.get('/__test/faults', async (_request, reply) => sendJson(reply, 200, { active: faults.active }));
 
   app.post('/__test/faults', async (request, reply) => {
@@ -27,6 +27,7 @@ export function registerTestControls(app: FastifyInstance, faults: FaultSwitch, 
     if (!parsed.success) {
       return sendJson(reply, 400, { error: 'invalid_request', message: `expected {"fault": null | ${faultNames.map((n) => `"${n}"`).join(' | ')}}` });
     }
+    await shared?.set(parsed.data.fault);
     faults.set(parsed.data.fault);
     request.log.info({ fault: parsed.data.fault }, 'gateway fault switch set');
     return sendJson(reply, 200, { active: faults.active });
@@ -40,14 +41,14 @@ export function registerTestControls(app: FastifyInstance, faults: FaultSwitch, 
       }
       const principal = parsed.data;
       if (principal.kind === 'user') {
-        const user = store.findUser(principal.tenant, principal.userName);
+        const user = await store.findUser(principal.tenant, principal.userName);
         if (user === undefined) return sendJson(reply, 404, { error: 'not_found', message: 'no such user' });
-        store.saveUser({ ...user, active });
+        await store.saveUser({ ...user, active });
         return sendJson(reply, 200, { kind: 'user', tenant: user.tenant, userName: user.userName, active });
       }
-      const client = store.findClient(principal.clientId);
+      const client = await store.findClient(principal.clientId);
       if (client === undefined) return sendJson(reply, 404, { error: 'not_found', message: 'no such client' });
-      store.saveClient({ ...client, active });
+      await store.saveClient({ ...client, active });
       return sendJson(reply, 200, { kind: 'client', clientId: client.clientId, active });
     });
   }

@@ -46,6 +46,6 @@ export async function authenticateToken(
   if (!verification.ok) return invalidTokenRejection(verification.reason);
   if (verification.token.env !== environment) return invalidTokenRejection('wrong-environment');
   const { fid } = verification.token;
-  if (fid !== undefined && revocations.isFamilyRevoked(fid)) return invalidTokenRejection('revoked');
+  if (fid !== undefined && (await revocations.isFamilyRevoked(fid))) return invalidTokenRejection('revoked');
   return verification.token;
 }

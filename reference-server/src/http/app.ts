@@ -9,6 +9,7 @@ import { gatewayClientError, gatewayClientErrorWith, gatewayFrameworkError, regi
 import { portalRoutes } from '../portal/portal-routes.ts';
 import { handleEdgeEvents } from './edge-events.ts';
 import type { Services } from '../services.ts';
+import { healthRoutes } from './health-routes.ts';
 import { testClockRoutes } from './test-clock-routes.ts';
 import { testPurgeRoutes } from './test-purge-routes.ts';
 import { tokenRoutes } from './token-routes.ts';
@@ -120,6 +121,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // every route inherits the bounded read after the answer.
   handleEdgeEvents(app, { bodyLimit, extraHeaders: deps.https ? { 'Strict-Transport-Security': HSTS_VALUE } : {} });
 
+  // Replicas on a shared store: every request first reads the shared test clock (test-clock.ts).
+  const { testClock } = services;
+  if (deps.testControls && testClock?.isShared === true) app.addHook('onRequest', () => testClock.refresh());
+  await app.register(healthRoutes, { ping: () => services.store.ping() });
   await app.register(tokenRoutes, { tokenService: services.tokenService, bodyLimit });
   await app.register(wellKnownRoutes, { signingKey: services.signingKey });
   if (deps.testControls && services.testClock) {
@@ -138,6 +143,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     rateLimits: deps.rateLimits,
     allowedHosts: allowedHosts(deps.host),
     peopleSearch: (familyName, limit) => services.store.searchPeople(familyName, limit),
+    ...(services.store.sharedFault && { sharedFault: services.store.sharedFault }),
   });
   return app;
 }

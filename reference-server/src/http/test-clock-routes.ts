@@ -36,9 +36,7 @@ export function testClockRoutes(app: FastifyInstance, options: { clock: TestCloc
         error_description: 'Send one of {"advanceSeconds": n}, {"setTo": "ISO 8601 date-time"} or {"reset": true} as JSON.',
       });
     }
-    if ('advanceSeconds' in parsed) clock.advance(parsed.advanceSeconds);
-    else if ('setTo' in parsed) clock.setTo(Date.parse(parsed.setTo));
-    else clock.reset();
+    await clock.apply('setTo' in parsed ? { setToMs: Date.parse(parsed.setTo) } : parsed);
     return reading();
   });
   return Promise.resolve();

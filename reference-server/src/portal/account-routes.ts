@@ -25,7 +25,7 @@ export function accountRoutes(app: FastifyInstance, { edge, guard }: PortalRoute
         confirmation: who.form.get('confirm_password') ?? '',
       }, who.session.idHash);
       request.log.info({ tenant: who.user.tenant, user: who.user.userName, revokedRefreshTokens: outcome.revokedRefreshTokens }, 'portal password changed');
-      const user = deps.store.findUser(who.user.tenant, who.user.userName) ?? who.user;
+      const user = await deps.store.findUser(who.user.tenant, who.user.userName) ?? who.user;
       const status = edge.passwordStatusOf(user);
       const viewer = { ...who.viewer, user, status };
       return edge.send(reply, 200, 'Password changed', passwordChangedBody(outcome, status), viewer);

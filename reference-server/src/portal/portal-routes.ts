@@ -105,8 +105,8 @@ function portalEntryRoutes(app: FastifyInstance): Promise<void> {
 
 /** Route group: any other portal path gets the portal's own not-found page, not the gateway's JSON. */
 function portalNotFoundRoutes(app: FastifyInstance, { edge, guard }: PortalRouteOptions): Promise<void> {
-  app.all(`${PORTAL_PREFIX}/*`, (request, reply) => {
-    const who = guard.signedIn(request, reply);
+  app.all(`${PORTAL_PREFIX}/*`, async (request, reply) => {
+    const who = await guard.signedIn(request, reply);
     return edge.send(reply, 404, 'Page not found', messageBody('There is no such page in the portal.', homeLink), who?.viewer);
   });
   return Promise.resolve();

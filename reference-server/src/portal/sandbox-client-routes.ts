@@ -29,8 +29,8 @@ function submittedClient(who: WithForm): ClientFormValues {
 export function sandboxClientRoutes(app: FastifyInstance, { edge, guard }: PortalRouteOptions): Promise<void> {
   const { deps } = edge;
 
-  const clientsPage = (reply: FastifyReply, status: number, who: SignedIn, extra: { values?: ClientFormValues; message?: string; problems?: readonly string[] } = {}): FastifyReply => {
-    const clients = deps.environment === 'sandbox' ? listSandboxClients(deps, who.user) : [];
+  const clientsPage = async (reply: FastifyReply, status: number, who: SignedIn, extra: { values?: ClientFormValues; message?: string; problems?: readonly string[] } = {}): Promise<FastifyReply> => {
+    const clients = deps.environment === 'sandbox' ? await listSandboxClients(deps, who.user) : [];
     return edge.send(reply, status, 'Client applications', clientsBody({
       viewer: who.viewer, environment: deps.environment, clients, roles: deps.settings.sandboxRoles, contact: deps.settings.dataServicesContact, ...extra,
     }), who.viewer);
@@ -57,9 +57,9 @@ export function sandboxClientRoutes(app: FastifyInstance, { edge, guard }: Porta
   for (const action of ['rotate', 'delete'] as const) {
     const path = `${PORTAL_PREFIX}/clients/:clientId/${action}`;
     const title = action === 'rotate' ? 'Rotate the client secret' : 'Delete the client application';
-    app.get(path, guard.withSession((request, reply, who) => {
+    app.get(path, guard.withSession(async (request, reply, who) => {
       requireAdmin(who);
-      const client = findSandboxClient(deps, who.user, (request.params as { clientId: string }).clientId);
+      const client = await findSandboxClient(deps, who.user, (request.params as { clientId: string }).clientId);
       return edge.send(reply, 200, title, confirmBody(who.viewer, client, action), who.viewer);
     }));
     app.post(path, guard.withSession(async (request, reply, who) => {
@@ -70,7 +70,7 @@ export function sandboxClientRoutes(app: FastifyInstance, { edge, guard }: Porta
         request.log.info({ client_id: clientId, tenant: who.user.tenant }, 'portal client secret rotated');
         return edge.send(reply, 200, 'Secret rotated', credentialsBody(issued.client, issued.clientSecret, true), who.viewer);
       }
-      const deleted = deleteSandboxClient(deps, who.user, clientId);
+      const deleted = await deleteSandboxClient(deps, who.user, clientId);
       request.log.info({ client_id: clientId, tenant: who.user.tenant }, 'portal sandbox client deleted');
       return edge.send(reply, 200, 'Client deleted', clientDeletedBody(deleted), who.viewer);
     }));

@@ -22,7 +22,7 @@ export type SessionHandler = (request: FastifyRequest, reply: FastifyReply, who:
 
 export interface SessionGuard {
   /** The signed-in user of a request, or undefined (the stale cookie is then cleared). */
-  signedIn(request: FastifyRequest, reply: FastifyReply): SignedIn | undefined;
+  signedIn(request: FastifyRequest, reply: FastifyReply): Promise<SignedIn | undefined>;
   /**
    * Wraps a page that needs a session: no session → the sign-in page; a POST → its form read and
    * its CSRF token checked; an expired password → only the password change (and sign-out) open.
@@ -40,13 +40,13 @@ export interface PortalRouteOptions {
 export function sessionGuard(edge: PortalEdge): SessionGuard {
   const { deps } = edge;
 
-  function signedIn(request: FastifyRequest, reply: FastifyReply): SignedIn | undefined {
+  async function signedIn(request: FastifyRequest, reply: FastifyReply): Promise<SignedIn | undefined> {
     const sessionId = readCookies(request.headers.cookie).get(SESSION_COOKIE);
     if (sessionId === undefined) return undefined;
-    const session = resumeSession(deps, sessionId);
-    const user = session && deps.store.findUser(session.tenant, session.userName);
+    const session = await resumeSession(deps, sessionId);
+    const user = session && await deps.store.findUser(session.tenant, session.userName);
     if (!session || !user || !user.active) {
-      if (session) endSession(deps, sessionId);
+      if (session) await endSession(deps, sessionId);
       reply.header('set-cookie', clearCookie(SESSION_COOKIE));
       return undefined;
     }
@@ -57,7 +57,7 @@ export function sessionGuard(edge: PortalEdge): SessionGuard {
     return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
       const post = request.method === 'POST';
       if (post && edge.crossSite(request)) return edge.forged(reply);
-      const who = signedIn(request, reply);
+      const who = await signedIn(request, reply);
       if (!who) return edge.redirect(reply, portalPaths.signIn);
       let form = new Map<string, string>();
       if (post) {

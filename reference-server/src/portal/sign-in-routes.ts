@@ -20,8 +20,8 @@ export function signInRoutes(app: FastifyInstance, { edge, guard }: PortalRouteO
     return edge.send(reply, status, 'Sign in', signInBody({ csrfToken: token, ...extra }));
   };
 
-  app.get(portalPaths.signIn, (request, reply) => {
-    if (guard.signedIn(request, reply)) return edge.redirect(reply, portalPaths.home);
+  app.get(portalPaths.signIn, async (request, reply) => {
+    if (await guard.signedIn(request, reply)) return edge.redirect(reply, portalPaths.home);
     return signInPage(reply, 200);
   });
 
@@ -50,15 +50,15 @@ export function signInRoutes(app: FastifyInstance, { edge, guard }: PortalRouteO
     }
     // A new session id at every sign-in (no fixation); an older session of this browser ends.
     const previous = readCookies(request.headers.cookie).get(SESSION_COOKIE);
-    if (previous !== undefined) endSession(deps, previous);
-    const { sessionId } = startSession(deps, user);
+    if (previous !== undefined) await endSession(deps, previous);
+    const { sessionId } = await startSession(deps, user);
     request.log.info({ tenant: user.tenant, user: user.userName }, 'portal sign-in');
     reply.header('set-cookie', [setCookie(SESSION_COOKIE, sessionId), clearCookie(SIGN_IN_COOKIE)]);
     return edge.redirect(reply, edge.passwordStatusOf(user).expired ? portalPaths.password : portalPaths.home);
   });
 
-  app.post(portalPaths.signOut, guard.withSession((request, reply, who) => {
-    endSession(deps, who.sessionId);
+  app.post(portalPaths.signOut, guard.withSession(async (request, reply, who) => {
+    await endSession(deps, who.sessionId);
     request.log.info({ tenant: who.user.tenant, user: who.user.userName }, 'portal sign-out');
     reply.header('set-cookie', clearCookie(SESSION_COOKIE));
     return edge.send(reply, 200, 'Signed out', signedOutBody());

@@ -27,14 +27,14 @@ export interface PurgeCount {
 }
 
 /** Purges everything past the cutoffs at once, batch after batch (for the test control). */
-export function purgeAll(store: PurgeStore, cutoffs: PurgeCutoffs): PurgeCount {
-  const drain = (purge: (limit: number) => number): number => {
+export async function purgeAll(store: PurgeStore, cutoffs: PurgeCutoffs): Promise<PurgeCount> {
+  const drain = async (purge: (limit: number) => Promise<number>): Promise<number> => {
     let total = 0;
-    for (let deleted = PURGE_BATCH; deleted === PURGE_BATCH; total += deleted) deleted = purge(PURGE_BATCH);
+    for (let deleted = PURGE_BATCH; deleted === PURGE_BATCH; total += deleted) deleted = await purge(PURGE_BATCH);
     return total;
   };
   return {
-    refreshTokens: drain((limit) => store.purgeExpired(cutoffs.refreshTokensExpiredBefore, limit)),
-    failedAttempts: drain((limit) => store.purgeFailedAttempts(cutoffs.failedAttemptsBefore, limit)),
+    refreshTokens: await drain((limit) => store.purgeExpired(cutoffs.refreshTokensExpiredBefore, limit)),
+    failedAttempts: await drain((limit) => store.purgeFailedAttempts(cutoffs.failedAttemptsBefore, limit)),
   };
 }

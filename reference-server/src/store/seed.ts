@@ -7,7 +7,7 @@ import { DAY_MS } from '../domain/password-policy.ts';
 import type { Client, PersonRecord, User } from '../domain/model.ts';
 import { isPlausibleUsername } from '../domain/credential-syntax.ts';
 import type { SecretHasher } from '../domain/ports.ts';
-import type { SeedRecords } from './sqlite-store.ts';
+import type { SeedRecords } from './server-store.ts';
 
 /** Client ids and secrets: RFC 3986 unreserved characters only, so that they survive any encoding. */
 const unreserved = z.string().regex(/^[A-Za-z0-9\-._~]+$/, 'use letters, digits and -._~ only');

@@ -2,10 +2,14 @@
 // several processes can share it) or `:memory:`. Schema migrations run on open. The one operation
 // that must be atomic, consuming a refresh token, is a single conditional UPDATE: of any number of
 // concurrent consumers, in this process or another one sharing the file, exactly one wins.
+// Every method answers synchronously inside an async function: the port is asynchronous for stores
+// across the network, and a thrown SQLite error still arrives as a rejected promise.
+/* eslint-disable @typescript-eslint/require-await */
 import Database from 'better-sqlite3';
 import type { Client, PersonRecord, RefreshTokenRecord, User } from '../domain/model.ts';
-import type { PortalSession, PortalStore } from '../domain/portal/portal-ports.ts';
-import type { AttemptPrincipal, ConsumeRefreshTokenResult, FailedAttempts, Store } from '../domain/ports.ts';
+import type { PortalSession } from '../domain/portal/portal-ports.ts';
+import type { AttemptPrincipal, ConsumeRefreshTokenResult, FailedAttempts } from '../domain/ports.ts';
+import type { SeedRecords, ServerStore } from './server-store.ts';
 
 type Row = Record<string, unknown>;
 
@@ -65,18 +69,14 @@ export const MAX_FAILED_ATTEMPT_ROWS = 50_000;
 /** How many new rows between two checks of that bound (a count is a table scan). */
 const FAILED_ATTEMPT_TRIM_EVERY = 1_000;
 
-export interface SeedRecords {
-  clients: Client[];
-  users: User[];
-  people: PersonRecord[];
-}
 
 export interface SqliteStoreOptions {
   /** SQLite's `synchronous` in WAL mode: NORMAL survives process crashes, FULL power loss too. */
   synchronous?: 'NORMAL' | 'FULL';
 }
 
-export class SqliteStore implements Store, PortalStore {
+export class SqliteStore implements ServerStore {
+  readonly kind = 'sqlite';
   readonly #db: Database.Database;
   readonly #s;
   #newFailedAttemptRows = 0;
@@ -116,6 +116,8 @@ export class SqliteStore implements Store, PortalStore {
         ON CONFLICT (tenant, user_name) DO UPDATE SET password_hash = excluded.password_hash,
           password_changed_at = excluded.password_changed_at, role = excluded.role, active = excluded.active,
           tenant_admin = excluded.tenant_admin`),
+      insertUser: db.prepare(`INSERT OR IGNORE INTO users (tenant, user_name, password_hash, password_changed_at, role, active, tenant_admin)
+        VALUES (@tenant, @user_name, @password_hash, @password_changed_at, @role, @active, @tenant_admin)`),
       saveSession: db.prepare(`INSERT INTO portal_sessions (id_hash, tenant, user_name, csrf_token, created_at, last_seen_at)
         VALUES (@id_hash, @tenant, @user_name, @csrf_token, @created_at, @last_seen_at)`),
       findSession: db.prepare('SELECT * FROM portal_sessions WHERE id_hash = ?'),
@@ -159,6 +161,8 @@ export class SqliteStore implements Store, PortalStore {
         VALUES (@identifier, @tenant_id, @given_name, @family_name, @email, @employment_status, @hire_date)
         ON CONFLICT (identifier) DO UPDATE SET tenant_id = excluded.tenant_id, given_name = excluded.given_name,
           family_name = excluded.family_name, email = excluded.email, employment_status = excluded.employment_status, hire_date = excluded.hire_date`),
+      insertPerson: db.prepare(`INSERT OR IGNORE INTO people (identifier, tenant_id, given_name, family_name, email, employment_status, hire_date)
+        VALUES (@identifier, @tenant_id, @given_name, @family_name, @email, @employment_status, @hire_date)`),
       getMeta: db.prepare('SELECT value FROM meta WHERE name = ?'),
       putMetaIfAbsent: db.prepare('INSERT OR IGNORE INTO meta (name, value) VALUES (?, ?)'),
     };
@@ -186,171 +190,164 @@ export class SqliteStore implements Store, PortalStore {
     return this.#db.pragma('user_version', { simple: true }) as number;
   }
 
-  findClient(clientId: string): Client | undefined {
+  async findClient(clientId: string): Promise<Client | undefined> {
     const row = this.#s.findClient.get(clientId) as Row | undefined;
     return row && toClient(row);
   }
 
-  saveClient(client: Client): void {
+  async saveClient(client: Client): Promise<void> {
     this.#s.saveClient.run(clientRow(client));
   }
 
-  insertClientIfAbsent(client: Client): boolean {
+  async insertClientIfAbsent(client: Client): Promise<boolean> {
     return this.#s.insertClient.run(clientRow(client)).changes === 1;
   }
 
-  listClientsManagedBy(tenant: string): Client[] {
+  async listClientsManagedBy(tenant: string): Promise<Client[]> {
     return (this.#s.clientsManagedBy.all(tenant) as Row[]).map(toClient);
   }
 
-  saveSession(session: PortalSession): void {
+  async saveSession(session: PortalSession): Promise<void> {
     this.#s.saveSession.run({
       id_hash: session.idHash, tenant: session.tenant, user_name: session.userName, csrf_token: session.csrfToken,
       created_at: session.createdAt, last_seen_at: session.lastSeenAt,
     });
   }
 
-  findSession(idHash: string): PortalSession | undefined {
+  async findSession(idHash: string): Promise<PortalSession | undefined> {
     const row = this.#s.findSession.get(idHash) as Row | undefined;
     return row && toSession(row);
   }
 
-  touchSession(idHash: string, now: number): void {
+  async touchSession(idHash: string, now: number): Promise<void> {
     this.#s.touchSession.run(now, idHash);
   }
 
-  deleteSession(idHash: string): void {
+  async deleteSession(idHash: string): Promise<void> {
     this.#s.deleteSession.run(idHash);
   }
 
-  deleteUserSessions(tenant: string, userName: string, keepIdHash: string | null): number {
+  async deleteUserSessions(tenant: string, userName: string, keepIdHash: string | null): Promise<number> {
     return this.#s.deleteUserSessions.run({ tenant, user: userName, keep: keepIdHash ?? '' }).changes;
   }
 
-  purgePortalSessions(before: number, limit: number): number {
+  async purgePortalSessions(before: number, limit: number): Promise<number> {
     return this.#s.purgeSessions.run({ before, limit }).changes;
   }
 
-  deleteClient(clientId: string): void {
+  async deleteClient(clientId: string): Promise<void> {
     this.#s.deleteClient.run(clientId);
   }
 
-  findUser(tenant: string, userName: string): User | undefined {
+  async findUser(tenant: string, userName: string): Promise<User | undefined> {
     const row = this.#s.findUser.get(tenant, userName) as Row | undefined;
     return row && toUser(row);
   }
 
-  saveUser(user: User): void {
-    this.#s.saveUser.run({
-      tenant: user.tenant, user_name: user.userName, password_hash: user.passwordHash,
-      password_changed_at: user.passwordChangedAt, role: user.role, active: user.active ? 1 : 0,
-      tenant_admin: user.tenantAdmin ? 1 : 0,
-    });
+  async saveUser(user: User): Promise<void> {
+    this.#s.saveUser.run(userRow(user));
   }
 
-  saveRefreshToken(r: RefreshTokenRecord): void {
+  async saveRefreshToken(r: RefreshTokenRecord): Promise<void> {
     this.#s.saveRefreshToken.run({
       token_hash: r.tokenHash, family_id: r.familyId, client_id: r.clientId, tenant: r.tenant, user_name: r.userName,
       scope: r.scope, issued_at: r.issuedAt, expires_at: r.expiresAt, used_at: r.usedAt, revoked_at: r.revokedAt,
     });
   }
 
-  findRefreshToken(tokenHash: string): RefreshTokenRecord | undefined {
+  async findRefreshToken(tokenHash: string): Promise<RefreshTokenRecord | undefined> {
     const row = this.#s.findRefreshToken.get(tokenHash) as Row | undefined;
     return row && toRefreshToken(row);
   }
 
-  consumeRefreshToken(tokenHash: string, clientId: string, now: number): ConsumeRefreshTokenResult {
+  async consumeRefreshToken(tokenHash: string, clientId: string, now: number): Promise<ConsumeRefreshTokenResult> {
     const won = this.#s.consume.get({ hash: tokenHash, client: clientId, now }) as Row | undefined;
     if (won) return { outcome: 'consumed', record: toRefreshToken(won) };
     // Lost: say why, from a fresh read.
-    const record = this.findRefreshToken(tokenHash);
+    const record = await this.findRefreshToken(tokenHash);
     if (!record) return { outcome: 'unknown' };
     if (record.clientId !== clientId) return { outcome: 'wrong-client', record };
     if (record.usedAt !== null) return { outcome: 'already-used', record };
-    if (record.revokedAt !== null || this.isFamilyRevoked(record.familyId)) return { outcome: 'revoked', record };
+    if (record.revokedAt !== null || (await this.isFamilyRevoked(record.familyId))) return { outcome: 'revoked', record };
     return { outcome: 'expired', record };
   }
 
-  revokeFamily(familyId: string, now: number): number {
+  async revokeFamily(familyId: string, now: number): Promise<number> {
     return this.#db.transaction(() => {
       this.#s.markFamilyRevoked.run(familyId, now);
       return this.#s.revokeFamilyTokens.run(now, familyId).changes;
     }).immediate();
   }
 
-  revokeUserTokens(tenant: string, userName: string, now: number): number {
+  async revokeUserTokens(tenant: string, userName: string, now: number): Promise<number> {
     return this.#db.transaction(() => {
       this.#s.markUserFamiliesRevoked.run({ tenant, user: userName, now });
       return this.#s.revokeUserTokens.run({ tenant, user: userName, now }).changes;
     }).immediate();
   }
 
-  isFamilyRevoked(familyId: string): boolean {
+  async isFamilyRevoked(familyId: string): Promise<boolean> {
     return this.#s.isFamilyRevoked.get(familyId) !== undefined;
   }
 
-  purgeExpired(before: number, limit: number): number {
+  async purgeExpired(before: number, limit: number): Promise<number> {
     return this.#s.purge.run(before, limit).changes;
   }
 
-  findFailedAttempts(principal: AttemptPrincipal): FailedAttempts | undefined {
+  async findFailedAttempts(principal: AttemptPrincipal): Promise<FailedAttempts | undefined> {
     const row = this.#s.findFailedAttempts.get(principal.kind, principal.name, principal.source ?? '') as Row | undefined;
     return row && toFailedAttempts(row);
   }
 
-  recordFailedAttempt(principal: AttemptPrincipal, now: number, restartBefore: number): FailedAttempts {
+  async recordFailedAttempt(principal: AttemptPrincipal, now: number, restartBefore: number): Promise<FailedAttempts> {
     const state = toFailedAttempts(this.#s.recordFailedAttempt.get({ kind: principal.kind, name: principal.name, source: principal.source ?? '', now, restartBefore }) as Row);
     // A new row (or a restarted run): every so often, hold the table to its bound.
     if (state.failures === 1 && (this.#newFailedAttemptRows += 1) >= FAILED_ATTEMPT_TRIM_EVERY) {
       this.#newFailedAttemptRows = 0;
-      this.trimFailedAttempts(MAX_FAILED_ATTEMPT_ROWS);
+      await this.trimFailedAttempts(MAX_FAILED_ATTEMPT_ROWS);
     }
     return state;
   }
 
   /** Deletes the oldest failed-attempt rows beyond `max`; returns how many went. */
-  trimFailedAttempts(max: number): number {
+  async trimFailedAttempts(max: number): Promise<number> {
     const { n } = this.#s.countFailedAttempts.get() as { n: number };
     return n > max ? this.#s.trimFailedAttempts.run({ excess: n - max }).changes : 0;
   }
 
-  lockPrincipal(principal: AttemptPrincipal, until: number): void {
+  async lockPrincipal(principal: AttemptPrincipal, until: number): Promise<void> {
     this.#s.lockPrincipal.run({ kind: principal.kind, name: principal.name, source: principal.source ?? '', until });
   }
 
-  clearFailedAttempts(principal: AttemptPrincipal): void {
+  async clearFailedAttempts(principal: AttemptPrincipal): Promise<void> {
     this.#s.clearFailedAttempts.run(principal.kind, principal.name, principal.source ?? '');
   }
 
-  purgeFailedAttempts(before: number, limit: number): number {
+  async purgeFailedAttempts(before: number, limit: number): Promise<number> {
     return this.#s.purgeFailedAttempts.run({ before, limit }).changes;
   }
 
-  findPerson(identifier: string): PersonRecord | undefined {
+  async findPerson(identifier: string): Promise<PersonRecord | undefined> {
     const row = this.#s.findPerson.get(identifier) as Row | undefined;
     return row && toPerson(row);
   }
 
   /** People with this family name (case-insensitive, ASCII), by identifier, at most `limit`. */
-  searchPeople(familyName: string, limit: number): PersonRecord[] {
+  async searchPeople(familyName: string, limit: number): Promise<PersonRecord[]> {
     return (this.#s.searchPeople.all(familyName, limit) as Row[]).map(toPerson);
   }
 
-  savePerson(p: PersonRecord): void {
-    this.#s.savePerson.run({
-      identifier: p.identifier, tenant_id: p.tenantId, given_name: p.givenName, family_name: p.familyName,
-      email: p.email, employment_status: p.employmentStatus, hire_date: p.hireDate,
-    });
+  async savePerson(p: PersonRecord): Promise<void> {
+    this.#s.savePerson.run(personRow(p));
   }
 
-  getMeta(name: string): string | undefined {
+  async getMeta(name: string): Promise<string | undefined> {
     return (this.#s.getMeta.get(name) as { value: string } | undefined)?.value;
   }
 
-  putMetaIfAbsent(name: string, value: string): string {
+  async putMetaIfAbsent(name: string, value: string): Promise<string> {
     this.#s.putMetaIfAbsent.run(name, value);
-    return this.getMeta(name) ?? value;
+    return (await this.getMeta(name)) ?? value;
   }
 
   /**
@@ -358,18 +355,21 @@ export class SqliteStore implements Store, PortalStore {
    * The marker and the rows are written in one transaction, so two processes starting on one new
    * file seed it once. Returns whether this call seeded.
    */
-  seedIfNew(records: SeedRecords, marker: string): boolean {
+  async seedIfNew(records: SeedRecords, marker: string): Promise<boolean> {
     return this.#db.transaction(() => {
-      if (this.getMeta('seeded') !== undefined) return false;
-      this.#s.putMetaIfAbsent.run('seeded', marker);
-      for (const c of records.clients) if (!this.findClient(c.clientId)) this.saveClient(c);
-      for (const u of records.users) if (!this.findUser(u.tenant, u.userName)) this.saveUser(u);
-      for (const p of records.people) if (!this.findPerson(p.identifier)) this.savePerson(p);
+      if (this.#s.putMetaIfAbsent.run('seeded', marker).changes === 0) return false;
+      for (const c of records.clients) this.#s.insertClient.run(clientRow(c));
+      for (const u of records.users) this.#s.insertUser.run(userRow(u));
+      for (const p of records.people) this.#s.insertPerson.run(personRow(p));
       return true;
     }).immediate();
   }
 
-  close(): void {
+  async ping(): Promise<void> {
+    this.#s.getMeta.get('seeded');
+  }
+
+  async close(): Promise<void> {
     if (this.#db.open) this.#db.close();
   }
 }
@@ -399,6 +399,21 @@ function clientRow(client: Client): Record<string, unknown> {
     registration_tenant_id: client.registration?.tenantId ?? null, registration_role: client.registration?.role ?? null,
     active: client.active ? 1 : 0, created_at: client.createdAt,
     managed_by_tenant: client.managedByTenant, secret_hint: client.secretHint,
+  };
+}
+
+function userRow(user: User): Record<string, unknown> {
+  return {
+    tenant: user.tenant, user_name: user.userName, password_hash: user.passwordHash,
+    password_changed_at: user.passwordChangedAt, role: user.role, active: user.active ? 1 : 0,
+    tenant_admin: user.tenantAdmin ? 1 : 0,
+  };
+}
+
+function personRow(p: PersonRecord): Record<string, unknown> {
+  return {
+    identifier: p.identifier, tenant_id: p.tenantId, given_name: p.givenName, family_name: p.familyName,
+    email: p.email, employment_status: p.employmentStatus, hire_date: p.hireDate,
   };
 }
 

@@ -33,7 +33,7 @@ void describe('access tokens (EdDSA JWT)', () => {
     assert.equal(result.token.jti, signed.jti);
     assert.equal(result.token.exp - result.token.iat, 3600);
     assert.equal(signed.expiresAt, Math.floor(T0 / 1000) * 1000 + 3_600_000);
-    store.close();
+    await store.close();
   });
 
   void test('expiry follows the injected clock: valid 1 s before exp, expired at exp', async () => {
@@ -43,7 +43,7 @@ void describe('access tokens (EdDSA JWT)', () => {
     assert.equal((await verifier.verify(signed.token)).ok, true);
     clock.set(signed.expiresAt);
     assert.deepEqual(await verifier.verify(signed.token), { ok: false, reason: 'expired' });
-    store.close();
+    await store.close();
   });
 
   void test('failure reasons', async () => {
@@ -67,7 +67,7 @@ void describe('access tokens (EdDSA JWT)', () => {
     assert.equal(await reason(future.token), 'not-yet-valid');
     clock.set(T0 + 120_000);
     assert.equal(await reason(future.token), 'ok');
-    store.close();
+    await store.close();
   });
 
   void test('the key is stored: a second load (a restart) verifies earlier tokens', async () => {
@@ -76,6 +76,6 @@ void describe('access tokens (EdDSA JWT)', () => {
     const again = await SigningKey.loadOrCreate(store, T0 + 1000);
     const verifier = new JoseAccessTokenVerifier(again, identity, clock, 'sandbox');
     assert.equal((await verifier.verify(signed.token)).ok, true);
-    store.close();
+    await store.close();
   });
 });

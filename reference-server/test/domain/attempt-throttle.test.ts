@@ -28,29 +28,29 @@ async function failPasswords(s: TestServices, user: { username: string; password
 }
 
 void describe('AttemptThrottle (pure, over a store)', () => {
-  void test('locks at the threshold, for the window, with Retry-After rounded up; the kinds keep their own thresholds', () => {
+  void test('locks at the threshold, for the window, with Retry-After rounded up; the kinds keep their own thresholds', async () => {
     const store = new SqliteStore(':memory:');
     const throttle = new AttemptThrottle(store, { userFailures: 3, clientFailures: 5, lockSeconds: 60, sourceFailures: 1000 });
     const user = { kind: 'user', name: 'acme\\x' } as const;
     const client = { kind: 'client', name: 'c' } as const;
-    assert.deepEqual([1, 2, 3].map((i) => throttle.recordFailure(user, i * 1000)), [false, false, true]);
-    assert.deepEqual([1, 2, 3].map((i) => throttle.recordFailure(client, i * 1000)), [false, false, false]);
-    assert.throws(() => throttle.assertNotLocked(user, 3000), (e: unknown) =>
+    assert.deepEqual([await throttle.recordFailure(user, 1000), await throttle.recordFailure(user, 2000), await throttle.recordFailure(user, 3000)], [false, false, true]);
+    assert.deepEqual([await throttle.recordFailure(client, 1000), await throttle.recordFailure(client, 2000), await throttle.recordFailure(client, 3000)], [false, false, false]);
+    await assert.rejects(() => throttle.assertNotLocked(user, 3000), (e: unknown) =>
       e instanceof TooManyAttempts && e.status === 429 && e.error === 'invalid_grant' && e.retryAfterSeconds === 60);
-    assert.throws(() => throttle.assertNotLocked(user, 62_500), (e: unknown) => e instanceof TooManyAttempts && e.retryAfterSeconds === 1);
-    throttle.assertNotLocked(user, 63_000); // the lock ends at exactly now + window
-    throttle.assertNotLocked(client, 3000);
-    store.close();
+    await assert.rejects(() => throttle.assertNotLocked(user, 62_500), (e: unknown) => e instanceof TooManyAttempts && e.retryAfterSeconds === 1);
+    await throttle.assertNotLocked(user, 63_000); // the lock ends at exactly now + window
+    await throttle.assertNotLocked(client, 3000);
+    await store.close();
   });
 
-  void test('a client lock is invalid_client', () => {
+  void test('a client lock is invalid_client', async () => {
     const store = new SqliteStore(':memory:');
     const throttle = new AttemptThrottle(store, { userFailures: 3, clientFailures: 2, lockSeconds: 60, sourceFailures: 1000 });
     const client = { kind: 'client', name: 'c' } as const;
-    throttle.recordFailure(client, 0);
-    throttle.recordFailure(client, 0);
-    assert.throws(() => throttle.assertNotLocked(client, 1), (e: unknown) => e instanceof TooManyAttempts && e.error === 'invalid_client');
-    store.close();
+    await throttle.recordFailure(client, 0);
+    await throttle.recordFailure(client, 0);
+    await assert.rejects(() => throttle.assertNotLocked(client, 1), (e: unknown) => e instanceof TooManyAttempts && e.error === 'invalid_client');
+    await store.close();
   });
 });
 
@@ -114,7 +114,7 @@ void describe('brute-force locks at the token endpoint (domain)', () => {
     assert.deepEqual(await failPasswords(s, ghost, 11), [...Array<string>(10).fill('invalid_grant'), 'locked']);
     // No tenant prefix: no such user can exist, so refusing it without a count reveals nothing.
     assert.deepEqual(await failPasswords(s, bare, 11), Array<string>(11).fill('invalid_grant'));
-    assert.equal(s.store.findFailedAttempts({ kind: 'user', name: 'dave' }), undefined);
+    assert.equal(await s.store.findFailedAttempts({ kind: 'user', name: 'dave' }), undefined);
     issued(await attempt(s, pw(seed.usPw, seed.dave)));
   });
 
@@ -157,8 +157,8 @@ void describe('brute-force locks at the token endpoint (domain)', () => {
       locked(await attempt(a, pw(seed.usPw, seed.dave)));
       locked(await attempt(b, pw(seed.usPw, seed.dave)));
     } finally {
-      a.store.close();
-      b.store.close();
+      await a.store.close();
+      await b.store.close();
     }
   });
 });
@@ -221,7 +221,7 @@ void describe('strangers cannot turn the locks against a client or user (per sou
     }
     // The client's own verification (us-pw-client) for the password grants, and nothing else.
     assert.equal(verifications, 6);
-    assert.equal(s.store.findFailedAttempts({ kind: 'client', name: long, source: stranger }), undefined);
-    assert.equal(s.store.trimFailedAttempts(0), 0, 'no failed-attempt row at all');
+    assert.equal(await s.store.findFailedAttempts({ kind: 'client', name: long, source: stranger }), undefined);
+    assert.equal(await (s.store as SqliteStore).trimFailedAttempts(0), 0, 'no failed-attempt row at all');
   });
 });

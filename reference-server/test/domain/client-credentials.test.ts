@@ -58,7 +58,7 @@ void describe('grant_type=client_credentials', () => {
     try {
       assert.equal(issued(await attempt(short, cc(seed.usCc))).expires_in, 60);
     } finally {
-      short.store.close();
+      await short.store.close();
     }
   });
 });

@@ -26,7 +26,7 @@ void describe('grant_type=password', () => {
 
   void test('the refresh token is stored only as a hash', async () => {
     const body = issued(await attempt(s, pw(seed.usPw, seed.alice)));
-    assert.equal(s.store.findRefreshToken(body.refresh_token ?? ''), undefined);
+    assert.equal(await s.store.findRefreshToken(body.refresh_token ?? ''), undefined);
   });
 
   void test('a password with + & = % space and non-ASCII characters works', async () => {
@@ -75,7 +75,7 @@ void describe('grant_type=password', () => {
       fresh.manual.advance(1);
       assert.equal(outcome(await attempt(fresh, pw(seed.usPw, seed.alice))), 'invalid_grant');
     } finally {
-      fresh.store.close();
+      await fresh.store.close();
     }
   });
 
@@ -83,7 +83,7 @@ void describe('grant_type=password', () => {
     const first = issued(await attempt(s, pw(seed.usPw, seed.dave)));
     const second = issued(await attempt(s, pw(seed.usPw, seed.dave)));
     assert.notEqual(first.refresh_token, second.refresh_token);
-    const older = s.store.findRefreshToken(sha256Digest.digest(first.refresh_token ?? ''));
+    const older = await s.store.findRefreshToken(sha256Digest.digest(first.refresh_token ?? ''));
     assert.equal(older?.usedAt, null);
     assert.equal(older?.revokedAt, null);
   });

@@ -75,7 +75,7 @@ void describe('grant_type=refresh_token', () => {
       short.manual.advance(HOUR + 7 * DAY);
       assert.equal(outcome(await attempt(short, rt(seed.usPw, second.refresh_token!))), 'invalid_grant');
     } finally {
-      short.store.close();
+      await short.store.close();
     }
   });
 
@@ -114,8 +114,8 @@ void describe('grant_type=refresh_token', () => {
   });
 
   void test('refused once the user password has expired (45-day rule)', async () => {
-    const alice = s.store.findUser('acme', 'alice')!;
-    s.store.saveUser({ ...alice, passwordChangedAt: s.clock.now() - 40 * DAY * 1000 });
+    const alice = (await s.store.findUser('acme', 'alice'))!;
+    await s.store.saveUser({ ...alice, passwordChangedAt: s.clock.now() - 40 * DAY * 1000 });
     const first = await login();
     s.manual.advance(5 * DAY - 1);
     const second = issued(await refresh(first.refresh_token!));
@@ -127,8 +127,8 @@ void describe('grant_type=refresh_token', () => {
 
   void test('refused once the user is deactivated', async () => {
     const first = await login();
-    const user = s.store.findUser('acme', 'alice')!;
-    s.store.saveUser({ ...user, active: false });
+    const user = (await s.store.findUser('acme', 'alice'))!;
+    await s.store.saveUser({ ...user, active: false });
     assert.equal(outcome(await refresh(first.refresh_token!)), 'invalid_grant');
   });
 
@@ -159,7 +159,7 @@ void describe('grant_type=refresh_token', () => {
     const results = await Promise.all(Array.from({ length: 100 }, () => refresh(first.refresh_token!)));
     assert.equal(results.filter((r) => r.ok).length, 1);
     assert.ok(results.every((r) => r.ok || r.error.error === 'invalid_grant'));
-    const record = s.store.findRefreshToken(sha256Digest.digest(first.refresh_token!));
+    const record = await s.store.findRefreshToken(sha256Digest.digest(first.refresh_token!));
     assert.notEqual(record?.usedAt, null);
   });
 });

@@ -32,7 +32,7 @@ void test('principals: unknown ones are 404, bad bodies 400', async () => {
     assert.equal(bad.statusCode, 400);
     const ok = await f.app.inject({ method: 'POST', url: '/__test/principals/deactivate', headers: json, payload: '{"kind":"client","clientId":"reader-cc"}' });
     assert.deepEqual(ok.json(), { kind: 'client', clientId: 'reader-cc', active: false });
-    assert.equal(f.store.findClient('reader-cc')?.active, false);
+    assert.equal((await f.store.findClient('reader-cc'))?.active, false);
   } finally {
     await f.close();
   }

@@ -30,7 +30,7 @@ void describe('CachingAccessTokenVerifier', () => {
       assert.deepEqual(await cache.verify(token), { ok: false, reason: 'expired' }, 'still expired (now from the verifier)');
       assert.equal(inner.calls, 2);
     } finally {
-      services.store.close();
+      await services.store.close();
     }
   });
 
@@ -44,7 +44,7 @@ void describe('CachingAccessTokenVerifier', () => {
       assert.deepEqual(await cache.verify(token), { ok: false, reason: 'not-yet-valid' });
       assert.deepEqual(await services.verifier.verify(token), { ok: false, reason: 'not-yet-valid' }, 'the verifier agrees');
     } finally {
-      services.store.close();
+      await services.store.close();
     }
   });
 
@@ -68,7 +68,7 @@ void describe('CachingAccessTokenVerifier', () => {
       assert.equal(inner.calls, 1, 'the oldest was evicted');
       assert.throws(() => new CachingAccessTokenVerifier(inner, services.clock, 0), RangeError);
     } finally {
-      services.store.close();
+      await services.store.close();
     }
   });
 });

@@ -25,8 +25,8 @@ async function refusal(promise: Promise<unknown> | (() => unknown)): Promise<Por
   throw new Error('expected a PortalRefusal');
 }
 
-const user = (s: TestServices, tenant: string, userName: string): User => {
-  const found = s.store.findUser(tenant, userName);
+const user = async (s: TestServices, tenant: string, userName: string): Promise<User> => {
+  const found = await s.store.findUser(tenant, userName);
   assert.ok(found, `setup: ${tenant}\\${userName} exists`);
   return found;
 };
@@ -72,44 +72,44 @@ void describe('portal sign-in', () => {
 });
 
 void describe('portal sessions', () => {
-  void test('the store keeps the digest of the id, never the id; the CSRF token is the session\'s', () => {
-    const { sessionId, session } = startSession(s.portal, { tenant: 'acme', userName: 'alice' });
+  void test('the store keeps the digest of the id, never the id; the CSRF token is the session\'s', async () => {
+    const { sessionId, session } = await startSession(s.portal, { tenant: 'acme', userName: 'alice' });
     assert.match(sessionId, /^[A-Za-z0-9_-]{43}$/);
-    assert.equal(s.store.findSession(sessionId), undefined);
-    assert.equal(resumeSession(s.portal, sessionId)?.userName, 'alice');
+    assert.equal(await s.store.findSession(sessionId), undefined);
+    assert.equal((await resumeSession(s.portal, sessionId))?.userName, 'alice');
     assert.equal(csrfTokenMatches(s.portal, session, session.csrfToken), true);
     assert.equal(csrfTokenMatches(s.portal, session, `${session.csrfToken}x`), false);
     assert.equal(csrfTokenMatches(s.portal, session, ''), false);
     assert.equal(csrfTokenMatches(s.portal, session, undefined), false);
-    const other = startSession(s.portal, { tenant: 'acme', userName: 'alice' });
+    const other = await startSession(s.portal, { tenant: 'acme', userName: 'alice' });
     assert.notEqual(other.session.csrfToken, session.csrfToken);
     assert.equal(csrfTokenMatches(s.portal, session, other.session.csrfToken), false);
   });
 
-  void test('ends after 15 idle minutes, after 8 hours in any case, when the clock goes back, and at sign-out', () => {
-    const idle = startSession(s.portal, { tenant: 'acme', userName: 'alice' });
+  void test('ends after 15 idle minutes, after 8 hours in any case, when the clock goes back, and at sign-out', async () => {
+    const idle = await startSession(s.portal, { tenant: 'acme', userName: 'alice' });
     s.manual.advance(899);
-    assert.ok(resumeSession(s.portal, idle.sessionId), 'used within the idle window');
+    assert.ok(await resumeSession(s.portal, idle.sessionId), 'used within the idle window');
     s.manual.advance(899);
-    assert.ok(resumeSession(s.portal, idle.sessionId), 'each use restarts the idle window');
+    assert.ok(await resumeSession(s.portal, idle.sessionId), 'each use restarts the idle window');
     s.manual.advance(900);
-    assert.equal(resumeSession(s.portal, idle.sessionId), undefined);
+    assert.equal(await resumeSession(s.portal, idle.sessionId), undefined);
 
-    const busy = startSession(s.portal, { tenant: 'acme', userName: 'alice' });
+    const busy = await startSession(s.portal, { tenant: 'acme', userName: 'alice' });
     for (let i = 0; i < 32; i += 1) {
       s.manual.advance(899);
-      assert.ok(resumeSession(s.portal, busy.sessionId), `use ${i}`);
+      assert.ok(await resumeSession(s.portal, busy.sessionId), `use ${i}`);
     }
     s.manual.advance(100); // 32 × 899 + 100 = 28 868 s > 8 h
-    assert.equal(resumeSession(s.portal, busy.sessionId), undefined);
+    assert.equal(await resumeSession(s.portal, busy.sessionId), undefined);
 
-    const back = startSession(s.portal, { tenant: 'acme', userName: 'alice' });
+    const back = await startSession(s.portal, { tenant: 'acme', userName: 'alice' });
     s.manual.advance(-60);
-    assert.equal(resumeSession(s.portal, back.sessionId), undefined);
+    assert.equal(await resumeSession(s.portal, back.sessionId), undefined);
 
-    const out = startSession(s.portal, { tenant: 'acme', userName: 'alice' });
-    endSession(s.portal, out.sessionId);
-    assert.equal(resumeSession(s.portal, out.sessionId), undefined);
+    const out = await startSession(s.portal, { tenant: 'acme', userName: 'alice' });
+    await endSession(s.portal, out.sessionId);
+    assert.equal(await resumeSession(s.portal, out.sessionId), undefined);
   });
 });
 
@@ -147,50 +147,50 @@ void describe('changing one\'s own password', () => {
     const fresh = issued(await attempt(s, pw(seed.usPw, seed.paul)));
     s.manual.advance(5 * DAY + 1); // 40 days old in the seed: now just over 45
     assert.equal(outcome(await attempt(s, pw(seed.usPw, seed.paul))), 'invalid_grant');
-    const paul = user(s, 'acme', 'paul-portal');
-    const mine = startSession(s.portal, paul);
-    const other = startSession(s.portal, paul);
+    const paul = (await user(s, 'acme', 'paul-portal'));
+    const mine = await startSession(s.portal, paul);
+    const other = await startSession(s.portal, paul);
     const result = await changeOwnPassword(s.portal, paul, { currentPassword: seed.paul.password, newPassword: 'Paul-new-pass-2026', confirmation: 'Paul-new-pass-2026' }, mine.session.idHash);
     assert.deepEqual(result, { revokedRefreshTokens: 1, endedOtherSessions: 1 });
-    assert.ok(resumeSession(s.portal, mine.sessionId));
-    assert.equal(resumeSession(s.portal, other.sessionId), undefined);
+    assert.ok(await resumeSession(s.portal, mine.sessionId));
+    assert.equal(await resumeSession(s.portal, other.sessionId), undefined);
     assert.equal(outcome(await attempt(s, rt(seed.usPw, fresh.refresh_token ?? ''))), 'invalid_grant');
     assert.equal(outcome(await attempt(s, pw(seed.usPw, seed.paul))), 'invalid_grant');
     issued(await attempt(s, pw(seed.usPw, { ...seed.paul, password: 'Paul-new-pass-2026' })));
-    assert.equal(passwordStatus(user(s, 'acme', 'paul-portal'), s.clock.now(), 45, 7).daysLeft, 45);
+    assert.equal(passwordStatus((await user(s, 'acme', 'paul-portal')), s.clock.now(), 45, 7).daysLeft, 45);
   });
 
   void test('refuses a wrong current password (counted towards the lock), a policy breach and a mistyped confirmation, changing nothing', async () => {
-    const carol = user(s, 'acme', 'carol');
-    const keep = startSession(s.portal, carol).session.idHash;
+    const carol = (await user(s, 'acme', 'carol'));
+    const keep = (await startSession(s.portal, carol)).session.idHash;
     const wrong = await refusal(changeOwnPassword(s.portal, carol, { currentPassword: 'nope', newPassword: 'Carol-new-pass-1', confirmation: 'Carol-new-pass-1' }, keep));
     assert.deepEqual(wrong.problems, ['The current password is wrong.']);
-    assert.equal(s.store.findFailedAttempts({ kind: 'user', name: 'acme\\carol' })?.failures, 1);
+    assert.equal((await s.store.findFailedAttempts({ kind: 'user', name: 'acme\\carol' }))?.failures, 1);
     const weak = await refusal(changeOwnPassword(s.portal, carol, { currentPassword: seed.carol.password, newPassword: 'short', confirmation: 'other' }, keep));
     assert.equal(weak.reason, 'invalid-input');
     assert.ok(weak.problems.some((p) => p.includes('shorter')));
     assert.ok(weak.problems.includes('The two new passwords differ.'));
-    assert.equal(user(s, 'acme', 'carol').passwordHash, carol.passwordHash);
+    assert.equal((await user(s, 'acme', 'carol')).passwordHash, carol.passwordHash);
     issued(await attempt(s, pw(seed.usPw, seed.carol)));
   });
 });
 
 void describe('sandbox self-registration', () => {
   void test('a tenant administrator registers a client that gets tokens and is registered with Data Services for the tenant', async () => {
-    const admin = user(s, 'acme', 'olivia-admin');
+    const admin = (await user(s, 'acme', 'olivia-admin'));
     const { client, clientSecret } = await registerSandboxClient(s.portal, admin, form());
     assert.match(client.clientId, /^sandbox-[A-Za-z0-9_-]{16}$/);
     assert.match(clientSecret, /^[A-Za-z0-9_-]{43}$/);
     assert.equal(client.secretHint, `…${clientSecret.slice(-4)}`);
     assert.deepEqual(client.registration, { tenantId: 'acme', role: 'people-reader' });
     assert.equal(client.environment, 'sandbox');
-    assert.equal(s.store.findClient(client.clientId)?.secretHash.startsWith('scrypt$'), true);
+    assert.equal((await s.store.findClient(client.clientId))?.secretHash.startsWith('scrypt$'), true);
     issued(await attempt(s, cc({ id: client.clientId, secret: clientSecret })));
-    assert.deepEqual(listSandboxClients(s.portal, admin).map((c) => c.clientId), [client.clientId]);
+    assert.deepEqual((await listSandboxClients(s.portal, admin)).map((c) => c.clientId), [client.clientId]);
   });
 
   void test('password and refresh_token come together; EU clients are client_credentials only', async () => {
-    const admin = user(s, 'acme', 'olivia-admin');
+    const admin = (await user(s, 'acme', 'olivia-admin'));
     const { client } = await registerSandboxClient(s.portal, admin, form({ password: true, clientCredentials: false }));
     assert.deepEqual(client.grants, ['password', 'refresh_token']);
     const eu = await refusal(registerSandboxClient(s.portal, admin, form({ region: 'eu', password: true })));
@@ -198,7 +198,7 @@ void describe('sandbox self-registration', () => {
   });
 
   void test('the form\'s mistakes are all listed', async () => {
-    const admin = user(s, 'acme', 'olivia-admin');
+    const admin = (await user(s, 'acme', 'olivia-admin'));
     const r = await refusal(registerSandboxClient(s.portal, admin, { name: ' ', region: 'mars', clientCredentials: false, password: false, role: 'root' }));
     assert.equal(r.reason, 'invalid-input');
     assert.equal(r.problems.length, 4);
@@ -207,30 +207,30 @@ void describe('sandbox self-registration', () => {
   });
 
   void test('only tenant administrators, only on a sandbox server, at most 20 per tenant', async () => {
-    assert.equal((await refusal(registerSandboxClient(s.portal, user(s, 'acme', 'alice'), form()))).reason, 'forbidden');
-    assert.equal((await refusal(registerSandboxClient({ ...s.portal, environment: 'production' }, user(s, 'acme', 'olivia-admin'), form()))).reason, 'production-closed');
-    const admin = user(s, 'acme', 'olivia-admin');
+    assert.equal((await refusal(registerSandboxClient(s.portal, (await user(s, 'acme', 'alice')), form()))).reason, 'forbidden');
+    assert.equal((await refusal(registerSandboxClient({ ...s.portal, environment: 'production' }, (await user(s, 'acme', 'olivia-admin')), form()))).reason, 'production-closed');
+    const admin = (await user(s, 'acme', 'olivia-admin'));
     for (let i = 0; i < 20; i += 1) await registerSandboxClient(s.portal, admin, form({ name: `app ${i}` }));
     assert.equal((await refusal(registerSandboxClient(s.portal, admin, form()))).reason, 'limit-reached');
   });
 
   void test('rotation: the old secret stops working, the new one works; delete: the client is gone', async () => {
-    const admin = user(s, 'acme', 'olivia-admin');
+    const admin = (await user(s, 'acme', 'olivia-admin'));
     const first = await registerSandboxClient(s.portal, admin, form());
     const rotated = await rotateSandboxClientSecret(s.portal, admin, first.client.clientId);
     assert.notEqual(rotated.clientSecret, first.clientSecret);
     assert.equal(rotated.client.secretHint, `…${rotated.clientSecret.slice(-4)}`);
     assert.equal(outcome(await attempt(s, cc({ id: first.client.clientId, secret: first.clientSecret }))), 'invalid_client');
     issued(await attempt(s, cc({ id: first.client.clientId, secret: rotated.clientSecret })));
-    deleteSandboxClient(s.portal, admin, first.client.clientId);
-    assert.equal(s.store.findClient(first.client.clientId), undefined);
+    await deleteSandboxClient(s.portal, admin, first.client.clientId);
+    assert.equal(await s.store.findClient(first.client.clientId), undefined);
     assert.equal(outcome(await attempt(s, cc({ id: first.client.clientId, secret: rotated.clientSecret }))), 'invalid_client');
   });
 
   void test('another tenant\'s client, a seeded client and a missing one are all "not found"', async () => {
-    const acme = user(s, 'acme', 'olivia-admin');
+    const acme = (await user(s, 'acme', 'olivia-admin'));
     const globexAdmin: User = { ...acme, tenant: 'globex', userName: 'gus-admin' };
-    s.store.saveUser(globexAdmin);
+    await s.store.saveUser(globexAdmin);
     const { client } = await registerSandboxClient(s.portal, acme, form());
     for (const id of [client.clientId, seed.usCc.id, 'sandbox-missing']) {
       assert.equal((await refusal(rotateSandboxClientSecret(s.portal, globexAdmin, id))).reason, 'not-found');
@@ -238,8 +238,8 @@ void describe('sandbox self-registration', () => {
       assert.equal((await refusal(() => findSandboxClient(s.portal, globexAdmin, id))).reason, 'not-found');
     }
     assert.equal((await refusal(rotateSandboxClientSecret(s.portal, acme, seed.usCc.id))).reason, 'not-found');
-    assert.deepEqual(listSandboxClients(s.portal, globexAdmin), []);
-    assert.ok(s.store.findClient(client.clientId));
+    assert.deepEqual(await listSandboxClients(s.portal, globexAdmin), []);
+    assert.ok(await s.store.findClient(client.clientId));
   });
 });
 
@@ -250,8 +250,8 @@ void describe('the operator\'s registration', () => {
     });
     assert.equal(client.environment, 'production');
     assert.equal(client.managedByTenant, null);
-    assert.deepEqual(s.store.findClient('acme-hr-prod')?.registration, { tenantId: 'acme', role: 'people-reader' });
-    assert.equal(await s.hasher.verify(clientSecret, s.store.findClient('acme-hr-prod')?.secretHash ?? ''), true);
+    assert.deepEqual((await s.store.findClient('acme-hr-prod'))?.registration, { tenantId: 'acme', role: 'people-reader' });
+    assert.equal(await s.hasher.verify(clientSecret, (await s.store.findClient('acme-hr-prod'))?.secretHash ?? ''), true);
     // A sandbox server refuses a production client (invalid_client), as for the seeded ones.
     assert.equal(outcome(await attempt(s, cc({ id: 'acme-hr-prod', secret: clientSecret }))), 'invalid_client');
     const taken = await refusal(registerClientByOperator(s.portal, { clientId: 'acme-hr-prod', name: 'x', region: 'us', environment: 'production', grants: ['client_credentials'], tenantId: 'acme', role: 'r' }));
@@ -262,13 +262,13 @@ void describe('the operator\'s registration', () => {
 });
 
 void describe('the session purge', () => {
-  void test('deletes sessions unused since before the cut-off, at most the limit at a time', () => {
-    const a = startSession(s.portal, { tenant: 'acme', userName: 'alice' });
+  void test('deletes sessions unused since before the cut-off, at most the limit at a time', async () => {
+    const a = await startSession(s.portal, { tenant: 'acme', userName: 'alice' });
     s.manual.advance(60);
-    const b = startSession(s.portal, { tenant: 'acme', userName: 'carol' });
-    assert.equal(s.store.purgePortalSessions(s.clock.now() - 30_000, 10), 1);
-    assert.equal(resumeSession(s.portal, a.sessionId), undefined);
-    assert.ok(resumeSession(s.portal, b.sessionId));
-    assert.equal(s.store.purgePortalSessions(s.clock.now() + 1, 0), 0, 'the limit holds');
+    const b = await startSession(s.portal, { tenant: 'acme', userName: 'carol' });
+    assert.equal(await s.store.purgePortalSessions(s.clock.now() - 30_000, 10), 1);
+    assert.equal(await resumeSession(s.portal, a.sessionId), undefined);
+    assert.ok(await resumeSession(s.portal, b.sessionId));
+    assert.equal(await s.store.purgePortalSessions(s.clock.now() + 1, 0), 0, 'the limit holds');
   });
 });

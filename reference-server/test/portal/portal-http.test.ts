@@ -152,7 +152,7 @@ void describe('portal: CSRF', () => {
       const crossSite = await admin.post(url, { ...fields, csrf: (await admin.get('/portal/'), admin.csrf) }, { origin: 'https://evil.example' });
       assert.equal(crossSite.statusCode, 403, `${url} from another origin`);
     }
-    assert.equal(t.services.store.listClientsManagedBy('acme').length, 1, 'no client registered or deleted');
+    assert.equal((await t.services.store.listClientsManagedBy('acme')).length, 1, 'no client registered or deleted');
     assert.equal(json(await t.token(cc({ id: clientId, secret }))).token_type, 'Bearer', 'the secret was not rotated');
     assert.equal(json(await t.token(pw(seed.usPw, seed.olivia))).token_type, 'Bearer', 'the password was not changed');
     assert.equal((await admin.get('/portal/')).statusCode, 200, 'still signed in');
@@ -314,7 +314,7 @@ void describe('portal: a production server', () => {
       const r = await admin.post('/portal/clients', registerForm(admin));
       assert.equal(r.statusCode, 403);
       assert.match(r.body, /production environment/);
-      assert.deepEqual(prod.services.store.listClientsManagedBy('acme'), []);
+      assert.deepEqual(await prod.services.store.listClientsManagedBy('acme'), []);
     } finally {
       await prod.close();
     }

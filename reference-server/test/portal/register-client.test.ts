@@ -47,7 +47,7 @@ void describe('register-client (the real binary)', () => {
       assert.match(missing.stderr, /^token-conformance register-client: --data: no store file at .*serve --env production --data FILE/);
       assert.equal(missing.stderr.trim().split('\n').length, 1);
       assert.equal(existsSync(data), false);
-      new SqliteStore(data).close(); // the data file of a server that ran once
+      await new SqliteStore(data).close(); // the data file of a server that ran once
       const ok = run(['--data', data, '--tenant-id', 'acme', '--role', 'people-reader', '--name', 'Acme HR', '--client-id', 'acme-hr', '--json']);
       assert.equal(ok.status, 0, ok.stderr);
       const printed = JSON.parse(ok.stdout) as { client_id: string; client_secret: string; environment: string };
@@ -65,11 +65,11 @@ void describe('register-client (the real binary)', () => {
       const store = new SqliteStore(data);
       const s = await testServices({ store, environment: 'production' });
       try {
-        assert.deepEqual(store.findClient('acme-hr')?.registration, { tenantId: 'acme', role: 'people-reader' });
-        assert.equal(store.findClient('acme-hr')?.secretHash.includes(printed.client_secret), false);
+        assert.deepEqual((await store.findClient('acme-hr'))?.registration, { tenantId: 'acme', role: 'people-reader' });
+        assert.equal((await store.findClient('acme-hr'))?.secretHash.includes(printed.client_secret), false);
         issued(await attempt(s, cc({ id: 'acme-hr', secret: printed.client_secret })));
       } finally {
-        store.close();
+        await store.close();
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });

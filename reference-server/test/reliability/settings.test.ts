@@ -40,15 +40,15 @@ void describe('slow clients and large headers: options', () => {
 });
 
 void describe('store durability', () => {
-  void test('a store file: WAL with synchronous NORMAL by default, FULL with --synchronous full', () => {
+  void test('a store file: WAL with synchronous NORMAL by default, FULL with --synchronous full', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tc-durability-'));
     try {
       const normal = new SqliteStore(join(dir, 'a.sqlite'));
       assert.deepEqual(normal.durability, { journalMode: 'wal', synchronous: 1 });
-      normal.close();
+      await normal.close();
       const full = new SqliteStore(join(dir, 'b.sqlite'), { synchronous: 'FULL' });
       assert.deepEqual(full.durability, { journalMode: 'wal', synchronous: 2 });
-      full.close();
+      await full.close();
       assert.equal(parse(['--synchronous', 'full']).synchronous, 'FULL');
       assert.equal(parse([]).synchronous, 'NORMAL');
       assert.throws(() => parse(['--synchronous', 'off']), /--synchronous: must be normal or full/);

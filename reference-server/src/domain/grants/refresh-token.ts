@@ -23,30 +23,30 @@ export const refreshTokenGrant: Grant = {
       throw new InvalidGrant(descriptions.invalidRefreshToken, detail);
     };
 
-    const record = store.findRefreshToken(tokenHash);
+    const record = await store.findRefreshToken(tokenHash);
     if (!record) return invalid('unknown refresh token');
     if (record.clientId !== client.clientId) return invalid('refresh token of another client (not consumed)');
     if (record.usedAt !== null) {
-      const revoked = store.revokeFamily(record.familyId, now);
+      const revoked = await store.revokeFamily(record.familyId, now);
       return invalid(`reuse of a used refresh token: family revoked (${revoked} token(s))`);
     }
-    if (record.revokedAt !== null || store.isFamilyRevoked(record.familyId)) return invalid('revoked refresh token');
+    if (record.revokedAt !== null || await store.isFamilyRevoked(record.familyId)) return invalid('revoked refresh token');
     if (record.expiresAt <= now) return invalid('expired refresh token');
 
     const originalScope = splitScope(record.scope);
     const scope = formatScope(narrowScope(originalScope, parseScope(params.get('scope'))));
-    const user = store.findUser(record.tenant, record.userName);
+    const user = await store.findUser(record.tenant, record.userName);
     if (!user || !user.active) throw new InvalidGrant(descriptions.refreshUserNotAllowed, 'user unknown or deactivated');
     if (isPasswordExpired(user, now, deps.settings.passwordMaxAgeDays)) {
       throw new InvalidGrant(descriptions.passwordExpired, 'password expired since the refresh token was issued');
     }
 
-    const result = store.consumeRefreshToken(tokenHash, client.clientId, now);
+    const result = await store.consumeRefreshToken(tokenHash, client.clientId, now);
     switch (result.outcome) {
       case 'consumed':
         break;
       case 'already-used': {
-        const revoked = store.revokeFamily(result.record.familyId, now);
+        const revoked = await store.revokeFamily(result.record.familyId, now);
         return invalid(`concurrent reuse of a refresh token: family revoked (${revoked} token(s))`);
       }
       case 'unknown':

@@ -32,17 +32,17 @@ export async function changeOwnPassword(
 ): Promise<PasswordChangeOutcome> {
   const username = `${user.tenant}\\${user.userName}`;
   const now = deps.clock.now();
-  assertNotLocked(deps, username, now);
+  await assertNotLocked(deps, username, now);
   const principal = { kind: 'user', name: username } as const;
   if (!(await deps.hasher.verify(form.currentPassword, user.passwordHash))) {
-    deps.throttle.recordFailure(principal, now);
+    await deps.throttle.recordFailure(principal, now);
     throw new PortalRefusal('invalid-input', portalMessages.formProblems, ['The current password is wrong.']);
   }
-  deps.throttle.recordSuccess(principal);
+  await deps.throttle.recordSuccess(principal);
   const problems = passwordPolicyProblems(form.newPassword, { userName: user.userName, currentPassword: form.currentPassword });
   if (form.newPassword !== form.confirmation) problems.push('The two new passwords differ.');
   if (problems.length > 0) throw new PortalRefusal('invalid-input', portalMessages.formProblems, problems);
   const { revokedRefreshTokens } = await changePassword(deps, user.tenant, user.userName, form.newPassword);
-  const endedOtherSessions = deps.store.deleteUserSessions(user.tenant, user.userName, keepSessionIdHash);
+  const endedOtherSessions = await deps.store.deleteUserSessions(user.tenant, user.userName, keepSessionIdHash);
   return { revokedRefreshTokens, endedOtherSessions };
 }

@@ -49,7 +49,7 @@ export async function registerClientByOperator(deps: OperatorRegistrationDeps, i
     registration: { tenantId: input.tenantId.trim(), role: input.role.trim() }, active: true,
     createdAt: deps.clock.now(), managedByTenant: null,
   };
-  if (!deps.store.insertClientIfAbsent(client)) {
+  if (!await deps.store.insertClientIfAbsent(client)) {
     throw new PortalRefusal('invalid-input', portalMessages.formProblems, [`a client with the id ${client.clientId} already exists`]);
   }
   return { client, clientSecret };

@@ -17,15 +17,15 @@ export interface PortalSession {
 
 export interface PortalStore {
   /** Inserts a client unless its id is taken; returns whether it did (a generated id never overwrites another client). */
-  insertClientIfAbsent(client: Client): boolean;
+  insertClientIfAbsent(client: Client): Promise<boolean>;
   /** Clients registered on the portal by the administrators of `tenant`, oldest first. */
-  listClientsManagedBy(tenant: string): Client[];
-  saveSession(session: PortalSession): void;
-  findSession(idHash: string): PortalSession | undefined;
-  touchSession(idHash: string, now: number): void;
-  deleteSession(idHash: string): void;
+  listClientsManagedBy(tenant: string): Promise<Client[]>;
+  saveSession(session: PortalSession): Promise<void>;
+  findSession(idHash: string): Promise<PortalSession | undefined>;
+  touchSession(idHash: string, now: number): Promise<void>;
+  deleteSession(idHash: string): Promise<void>;
   /** Ends every session of the user except `keepIdHash`; returns how many ended. */
-  deleteUserSessions(tenant: string, userName: string, keepIdHash: string | null): number;
+  deleteUserSessions(tenant: string, userName: string, keepIdHash: string | null): Promise<number>;
 }
 
 export type PortalStorePort = Store & PortalStore;

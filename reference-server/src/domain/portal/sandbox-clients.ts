@@ -35,9 +35,9 @@ function requireAdmin(deps: Pick<PortalDeps, 'environment'>, admin: User): void 
   if (!admin.tenantAdmin || !admin.active) throw new PortalRefusal('forbidden', portalMessages.notAdmin);
 }
 
-export function listSandboxClients(deps: SandboxClientDeps, admin: User): Client[] {
+export async function listSandboxClients(deps: SandboxClientDeps, admin: User): Promise<Client[]> {
   requireAdmin(deps, admin);
-  return deps.store.listClientsManagedBy(admin.tenant);
+  return await deps.store.listClientsManagedBy(admin.tenant);
 }
 
 /** The form's problems, in the order of its fields; the valid registration when there are none. */
@@ -63,7 +63,7 @@ export async function registerSandboxClient(deps: SandboxClientDeps, admin: User
   requireAdmin(deps, admin);
   const valid = validateSandboxClientForm(form, deps.settings.sandboxRoles);
   if (valid.problems.length > 0) throw new PortalRefusal('invalid-input', portalMessages.formProblems, valid.problems);
-  if (deps.store.listClientsManagedBy(admin.tenant).length >= deps.settings.maxSandboxClientsPerTenant) {
+  if ((await deps.store.listClientsManagedBy(admin.tenant)).length >= deps.settings.maxSandboxClientsPerTenant) {
     throw new PortalRefusal('limit-reached', portalMessages.limitReached);
   }
   const clientSecret = newClientSecret(deps.random);
@@ -76,33 +76,33 @@ export async function registerSandboxClient(deps: SandboxClientDeps, admin: User
   // 96 random bits make a collision all but impossible; never overwrite another client if one happens.
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const client: Client = { ...base, clientId: newClientId(deps.random, 'sandbox') };
-    if (deps.store.insertClientIfAbsent(client)) return { client, clientSecret };
+    if (await deps.store.insertClientIfAbsent(client)) return { client, clientSecret };
   }
   throw new Error('could not find a free client id');
 }
 
-function ownClient(deps: SandboxClientDeps, admin: User, clientId: string): Client {
+async function ownClient(deps: SandboxClientDeps, admin: User, clientId: string): Promise<Client> {
   requireAdmin(deps, admin);
-  const client = deps.store.findClient(clientId);
+  const client = await deps.store.findClient(clientId);
   if (!client || client.managedByTenant !== admin.tenant) throw new PortalRefusal('not-found', portalMessages.clientNotFound);
   return client;
 }
 
 /** A new secret replaces the old one at once (the old one stops working); access tokens already issued live until they expire. */
 export async function rotateSandboxClientSecret(deps: SandboxClientDeps, admin: User, clientId: string): Promise<IssuedCredentials> {
-  const client = ownClient(deps, admin, clientId);
+  const client = await ownClient(deps, admin, clientId);
   const clientSecret = newClientSecret(deps.random);
   const rotated: Client = { ...client, secretHash: await deps.hasher.hash(clientSecret), secretHint: secretHint(clientSecret) };
-  deps.store.saveClient(rotated);
+  await deps.store.saveClient(rotated);
   return { client: rotated, clientSecret };
 }
 
-export function findSandboxClient(deps: SandboxClientDeps, admin: User, clientId: string): Client {
-  return ownClient(deps, admin, clientId);
+export async function findSandboxClient(deps: SandboxClientDeps, admin: User, clientId: string): Promise<Client> {
+  return await ownClient(deps, admin, clientId);
 }
 
-export function deleteSandboxClient(deps: SandboxClientDeps, admin: User, clientId: string): Client {
-  const client = ownClient(deps, admin, clientId);
-  deps.store.deleteClient(client.clientId);
+export async function deleteSandboxClient(deps: SandboxClientDeps, admin: User, clientId: string): Promise<Client> {
+  const client = await ownClient(deps, admin, clientId);
+  await deps.store.deleteClient(client.clientId);
   return client;
 }

@@ -9,36 +9,36 @@ export type SessionDeps = Pick<PortalDeps, 'store' | 'clock' | 'random' | 'diges
 
 export const SESSION_ID_BYTES = 32;
 
-export function startSession(deps: SessionDeps, user: Pick<User, 'tenant' | 'userName'>): { sessionId: string; session: PortalSession } {
+export async function startSession(deps: SessionDeps, user: Pick<User, 'tenant' | 'userName'>): Promise<{ sessionId: string; session: PortalSession }> {
   const now = deps.clock.now();
   const sessionId = deps.random.token(SESSION_ID_BYTES);
   const session: PortalSession = {
     idHash: deps.digest.digest(sessionId), tenant: user.tenant, userName: user.userName,
     csrfToken: deps.random.token(SESSION_ID_BYTES), createdAt: now, lastSeenAt: now,
   };
-  deps.store.saveSession(session);
+  await deps.store.saveSession(session);
   return { sessionId, session };
 }
 
 /** The live session for a cookie value, touched; undefined (and deleted) when it is over. */
-export function resumeSession(deps: SessionDeps, sessionId: string): PortalSession | undefined {
+export async function resumeSession(deps: SessionDeps, sessionId: string): Promise<PortalSession | undefined> {
   const idHash = deps.digest.digest(sessionId);
-  const session = deps.store.findSession(idHash);
+  const session = await deps.store.findSession(idHash);
   if (!session) return undefined;
   const now = deps.clock.now();
   const idle = now - session.lastSeenAt >= deps.settings.sessionIdleSeconds * 1000;
   const tooOld = now - session.createdAt >= deps.settings.sessionAbsoluteSeconds * 1000;
   // A clock moved back before the session began (the test clock's reset) ends it too.
   if (idle || tooOld || now < session.createdAt) {
-    deps.store.deleteSession(idHash);
+    await deps.store.deleteSession(idHash);
     return undefined;
   }
-  deps.store.touchSession(idHash, now);
+  await deps.store.touchSession(idHash, now);
   return { ...session, lastSeenAt: now };
 }
 
-export function endSession(deps: Pick<PortalDeps, 'store' | 'digest'>, sessionId: string): void {
-  deps.store.deleteSession(deps.digest.digest(sessionId));
+export async function endSession(deps: Pick<PortalDeps, 'store' | 'digest'>, sessionId: string): Promise<void> {
+  await deps.store.deleteSession(deps.digest.digest(sessionId));
 }
 
 /**

@@ -13,9 +13,9 @@ import { PortalRefusal, portalMessages } from './portal-errors.ts';
 export type SignInDeps = Pick<PortalDeps, 'store' | 'clock' | 'hasher' | 'throttle' | 'dummyHash'>;
 
 /** Throws PortalRefusal('locked') while the user name is locked. */
-export function assertNotLocked(deps: Pick<PortalDeps, 'throttle'>, username: string, now: number, source?: string): void {
+export async function assertNotLocked(deps: Pick<PortalDeps, 'throttle'>, username: string, now: number, source?: string): Promise<void> {
   try {
-    deps.throttle.assertNotLocked({ kind: 'user', name: username, ...(source !== undefined && { source }) }, now);
+    await deps.throttle.assertNotLocked({ kind: 'user', name: username, ...(source !== undefined && { source }) }, now);
   } catch (error) {
     if (error instanceof TooManyAttempts) throw new PortalRefusal('locked', portalMessages.locked, [], error.retryAfterSeconds);
     throw error;
@@ -27,13 +27,13 @@ export async function signIn(deps: SignInDeps, username: string, password: strin
   // Cannot be a username: refused like a wrong password, at no cost (no lookup, hash or record).
   if (!isPlausibleUsername(username)) throw new PortalRefusal('invalid-credentials', portalMessages.invalidCredentials);
   const now = deps.clock.now();
-  assertNotLocked(deps, username, now, source);
+  await assertNotLocked(deps, username, now, source);
   const name = parseUsername(username);
-  const user = name ? deps.store.findUser(name.tenant, name.userName) : undefined;
+  const user = name ? await deps.store.findUser(name.tenant, name.userName) : undefined;
   const matches = await deps.hasher.verify(password, user?.passwordHash ?? (await deps.dummyHash()));
   const principal = { kind: 'user', name: username, ...(source !== undefined && { source }) } as const;
-  if (matches && user) deps.throttle.recordSuccess(principal);
-  else deps.throttle.recordFailure(principal, now);
+  if (matches && user) await deps.throttle.recordSuccess(principal);
+  else await deps.throttle.recordFailure(principal, now);
   if (!user || !matches || !user.active) throw new PortalRefusal('invalid-credentials', portalMessages.invalidCredentials);
   return user;
 }

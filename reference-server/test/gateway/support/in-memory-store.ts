@@ -1,4 +1,6 @@
 // The part of the Store the gateway uses, in memory, with the seed data the gateway tests share.
+// The port is asynchronous; the maps answer at once.
+/* eslint-disable @typescript-eslint/require-await */
 import type { Client, PersonRecord, User } from '../../../src/domain/model.ts';
 import type { GatewayStore } from '../../../src/gateway/gateway-deps.ts';
 
@@ -8,29 +10,29 @@ export class InMemoryGatewayStore implements GatewayStore {
   readonly people = new Map<string, PersonRecord>();
   readonly revokedFamilies = new Set<string>();
 
-  findClient(clientId: string): Client | undefined {
+  async findClient(clientId: string): Promise<Client | undefined> {
     return this.clients.get(clientId);
   }
-  saveClient(client: Client): void {
+  async saveClient(client: Client): Promise<void> {
     this.clients.set(client.clientId, client);
   }
-  findUser(tenant: string, userName: string): User | undefined {
+  async findUser(tenant: string, userName: string): Promise<User | undefined> {
     return this.users.get(`${tenant}\\${userName}`);
   }
-  saveUser(user: User): void {
+  async saveUser(user: User): Promise<void> {
     this.users.set(`${user.tenant}\\${user.userName}`, user);
   }
-  isFamilyRevoked(familyId: string): boolean {
+  async isFamilyRevoked(familyId: string): Promise<boolean> {
     return this.revokedFamilies.has(familyId);
   }
-  findPerson(identifier: string): PersonRecord | undefined {
+  async findPerson(identifier: string): Promise<PersonRecord | undefined> {
     return this.people.get(identifier);
   }
-  savePerson(person: PersonRecord): void {
+  async savePerson(person: PersonRecord): Promise<void> {
     this.people.set(person.identifier, person);
   }
   /** What the app builder passes as `peopleSearch`. */
-  searchPeople = (familyName: string, limit: number): PersonRecord[] =>
+  searchPeople = async (familyName: string, limit: number): Promise<PersonRecord[]> =>
     [...this.people.values()]
       .filter((p) => p.familyName.toLowerCase() === familyName.toLowerCase())
       .sort((a, b) => a.identifier.localeCompare(b.identifier))
@@ -61,19 +63,23 @@ const user = (userName: string, role: string): User => ({
   tenantAdmin: false,
 });
 
+const keyed = (c: Client): [string, Client] => [c.clientId, c];
+const userKeyed = (u: User): [string, User] => [`${u.tenant}\\${u.userName}`, u];
+const personKeyed = (p: PersonRecord): [string, PersonRecord] => [p.identifier, p];
+
 export function seededStore(): InMemoryGatewayStore {
   const store = new InMemoryGatewayStore();
-  store.saveClient(client('reader-cc', { tenantId: 'acme', role: 'people-reader' }));
-  store.saveClient(client('writer-cc', { tenantId: 'acme', role: 'people-writer' }));
-  store.saveClient(client('eu-reader-cc', { tenantId: 'acme', role: 'people-reader' }, 'eu'));
-  store.saveClient(client('reporting-cc', { tenantId: 'acme', role: 'reporting' }));
-  store.saveClient(client('unregistered-cc', null));
-  store.saveClient(client('app-pw', null));
-  store.saveUser(user('alice', 'people-reader'));
-  store.saveUser(user('walter', 'people-writer'));
-  store.saveUser(user('rita', 'reporting'));
-  store.savePerson({ identifier: 'E1001', tenantId: 'acme', givenName: 'Ada', familyName: 'Lovelace', email: 'ada@acme.test', employmentStatus: 'active', hireDate: '2020-01-01' });
-  store.savePerson({ identifier: 'E1002', tenantId: 'acme', givenName: 'Byron', familyName: 'Lovelace', email: 'byron@acme.test', employmentStatus: 'leave', hireDate: '2021-02-01' });
-  store.savePerson({ identifier: 'E1003', tenantId: 'acme', givenName: 'Grace', familyName: 'Hopper', email: 'grace@acme.test', employmentStatus: 'active', hireDate: '2019-03-01' });
+  store.clients.set(...keyed(client('reader-cc', { tenantId: 'acme', role: 'people-reader' })));
+  store.clients.set(...keyed(client('writer-cc', { tenantId: 'acme', role: 'people-writer' })));
+  store.clients.set(...keyed(client('eu-reader-cc', { tenantId: 'acme', role: 'people-reader' }, 'eu')));
+  store.clients.set(...keyed(client('reporting-cc', { tenantId: 'acme', role: 'reporting' })));
+  store.clients.set(...keyed(client('unregistered-cc', null)));
+  store.clients.set(...keyed(client('app-pw', null)));
+  store.users.set(...userKeyed(user('alice', 'people-reader')));
+  store.users.set(...userKeyed(user('walter', 'people-writer')));
+  store.users.set(...userKeyed(user('rita', 'reporting')));
+  store.people.set(...personKeyed({ identifier: 'E1001', tenantId: 'acme', givenName: 'Ada', familyName: 'Lovelace', email: 'ada@acme.test', employmentStatus: 'active', hireDate: '2020-01-01' }));
+  store.people.set(...personKeyed({ identifier: 'E1002', tenantId: 'acme', givenName: 'Byron', familyName: 'Lovelace', email: 'byron@acme.test', employmentStatus: 'leave', hireDate: '2021-02-01' }));
+  store.people.set(...personKeyed({ identifier: 'E1003', tenantId: 'acme', givenName: 'Grace', familyName: 'Hopper', email: 'grace@acme.test', employmentStatus: 'active', hireDate: '2019-03-01' }));
   return store;
 }

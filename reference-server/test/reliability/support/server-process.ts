@@ -22,6 +22,8 @@ const START_SAFETY_NET_MS = 180_000;
 export interface ServerProcess {
   child: ChildProcess;
   baseUrl: string;
+  /** The CA of an HTTPS server (startServer's `https` option). */
+  caFile?: string;
   stderr(): string;
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** SIGTERM and wait (SIGKILL after 5 s). */
@@ -49,27 +51,28 @@ function cpuMsOf(pid: number | undefined): number | undefined {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / USER_HZ;
 }
 
-export async function startServer(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [bin, 'serve', '--http', '--port', '0', ...args], {
+export async function startServer(args: string[], env: NodeJS.ProcessEnv = {}, options: { https?: boolean } = {}): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [bin, 'serve', ...(options.https === true ? [] : ['--http']), '--port', '0', ...args], {
     cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TC_LOG_LEVEL: 'warn', ...env },
   });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-  const baseUrl = await new Promise<string>((resolve, reject) => {
+  const listening = await new Promise<{ baseUrl: string; caFile?: string }>((resolve, reject) => {
     // The start is waited for by its events (the listening line, or the exit); this timer is only a
     // safety net against a start that never ends. It was 15 s and failed starts on a busy 2-core
     // machine (tsx compiles the server first), so it is now far above any real start.
     const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`no listening line within ${START_SAFETY_NET_MS / 1000} s: ${stderr}`)); }, START_SAFETY_NET_MS);
     createInterface({ input: child.stdout }).once('line', (line) => {
       clearTimeout(timer);
-      resolve(String((JSON.parse(line) as { baseUrl: string }).baseUrl));
+      resolve(JSON.parse(line) as { baseUrl: string; caFile?: string });
     });
     void exit.then(({ code }) => { clearTimeout(timer); reject(new Error(`exited with ${code} before listening: ${stderr}`)); });
   });
   const alive = () => child.exitCode === null && child.signalCode === null;
+  const { baseUrl, caFile } = listening;
   return {
-    child, baseUrl, exit, alive,
+    child, baseUrl, exit, alive, ...(caFile !== undefined && { caFile }),
     stderr: () => stderr,
     cpuMs: () => cpuMsOf(child.pid),
     async stop() {
@@ -95,7 +98,7 @@ export async function seededStoreFile(): Promise<{ dir: string; file: string; re
   try {
     await createServices({ store, environment: 'sandbox', testControls: false, scryptCost: testScryptCost, seedFile: BUNDLED_SEED });
   } finally {
-    store.close();
+    await store.close();
   }
   return { dir, file, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -1,0 +1,58 @@
+// The whole conformance suite against three replicas on one PostgreSQL behind HAProxy: a profile
+// like profiles/reference.json (as `run --start-reference` builds it) pointing at the balancer.
+// The replicas share the test clock, the fault switch and the HTTPS certificate through the
+// database. The gateway's rate limits are counted per replica (README, "Running it for a team"):
+// each replica gets a third of the profile's declared limits, and HAProxy deals a client's
+// connections round-robin, so the deployment enforces the declared limits as a whole.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { haproxyAvailable, startDeployment } from './support/deployment.ts';
+
+const root = join(import.meta.dirname, '..', '..', '..');
+const REPLICAS = 3;
+
+interface Profile {
+  capabilities: { rateLimit: { spikePerSecond: number; quotaPerWindow: number; windowSeconds: number }; clockControlUrl?: string; faultControlUrl?: string };
+  [key: string]: unknown;
+}
+
+void test('the whole conformance suite passes against three replicas behind HAProxy', { skip: !haproxyAvailable() && 'no HAProxy (apt-get install haproxy)' }, async (t) => {
+  const profile = JSON.parse(readFileSync(join(root, 'profiles', 'reference.json'), 'utf8')) as Profile;
+  const limits = profile.capabilities.rateLimit;
+  const share = (n: number) => String(Math.ceil(n / REPLICAS));
+  const d = await startDeployment({
+    replicas: REPLICAS, https: true,
+    serveArgs: ['--test-controls', '--rate-spike', share(limits.spikePerSecond), '--rate-quota', share(limits.quotaPerWindow), '--rate-window', String(limits.windowSeconds)],
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'tc-replicas-suite-'));
+  try {
+    const target = {
+      ...profile,
+      name: 'reference-replicas',
+      authUrlUs: d.baseUrl, authUrlEu: d.baseUrl, baseUrl: d.baseUrl,
+      plainHttpUrl: d.baseUrl.replace(/^https:/, 'http:'),
+      ...(d.caFile !== undefined && { caFile: d.caFile }),
+      capabilities: { ...profile.capabilities, clockControlUrl: `${d.baseUrl}/__test/clock`, faultControlUrl: `${d.baseUrl}/__test/faults` },
+    };
+    delete (target as Record<string, unknown>).$schema;
+    const file = join(dir, 'profile.json');
+    writeFileSync(file, JSON.stringify(target, null, 2));
+    const reports = join(dir, 'reports');
+    const code = await new Promise<number | null>((resolve) => {
+      const child = spawn(process.execPath, [join(root, 'bin', 'token-conformance.js'), 'run', '--target', file, '--reports', reports], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
+      child.on('exit', (c) => { t.diagnostic(out.split('\n').filter((l) => /CONFORMANCE|FAIL |WARN |BLOCKED|SKIP/.test(l)).join('\n')); resolve(c); });
+    });
+    const { summary } = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as { summary: Record<string, number> };
+    t.diagnostic(`summary: ${JSON.stringify(summary)}`);
+    assert.equal(code, 0, 'the run passes (exit 0)');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    await d.stop();
+  }
+});
