@@ -2,7 +2,7 @@
 // import of its code. Reads its one `listening` JSON line from stdout; its logs (stderr) go to a
 // file outside reports/. stop() sends SIGTERM and waits.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, readFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Agent, fetch as undiciFetch } from 'undici';
@@ -200,6 +200,8 @@ export interface ReferenceServers {
   otherEnvironmentToken?: string;
   /** Why there is no other-environment token (the run goes on: BEARER-015 is SKIPPED with its reason). */
   otherEnvironmentProblem?: string;
+  /** More sandbox servers like `server`, one per time-travel worker: clocks of their own (harness/playwright/clock-targets.ts). */
+  clockServers: ReferenceServer[];
   stop(): Promise<void>;
 }
 
@@ -208,10 +210,16 @@ export interface ReferenceServers {
  * (`--env production --seed fixtures/reference-seed.json`, no test controls: production refuses
  * them) from which a client_credentials token of the seed's production client is obtained — an
  * access token of the other environment (BEARER-015). A failure of the production side is not
- * fatal: it is reported in `otherEnvironmentProblem`.
+ * fatal: it is reported in `otherEnvironmentProblem`. `clockServers` more sandbox servers like the
+ * first start beside them, for the time-travel checks (harness/playwright/clock-targets.ts).
  */
-export async function startReferenceServers(options: { logDir: string; profile: TargetProfile; timeoutMs?: number }): Promise<ReferenceServers> {
+export async function startReferenceServers(options: { logDir: string; profile: TargetProfile; timeoutMs?: number; clockServers?: number }): Promise<ReferenceServers> {
   const common = { logDir: options.logDir, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) };
+  const clockStarts = Promise.allSettled(Array.from({ length: options.clockServers ?? 0 }, (_, i) => {
+    const logDir = join(options.logDir, `clock-target-${i}`);
+    mkdirSync(logDir, { recursive: true });
+    return startReference({ ...common, logDir, extraArgs: referenceArgsFor(options.profile) });
+  }));
   const [sandbox, production] = await Promise.allSettled([
     startReference({ ...common, extraArgs: referenceArgsFor(options.profile) }),
     (async () => {
@@ -225,9 +233,12 @@ export async function startReferenceServers(options: { logDir: string; profile: 
     })(),
   ]);
   const productionServer = production.status === 'fulfilled' ? production.value.started : undefined;
-  if (sandbox.status === 'rejected') {
-    await productionServer?.stop();
-    throw sandbox.reason;
+  const clocks = await clockStarts;
+  const clockServers = clocks.flatMap((c) => (c.status === 'fulfilled' ? [c.value] : []));
+  const clockFailure = clocks.find((c) => c.status === 'rejected');
+  if (sandbox.status === 'rejected' || clockFailure) {
+    await Promise.all([productionServer?.stop(), sandbox.status === 'fulfilled' ? sandbox.value.stop() : undefined, ...clockServers.map((c) => c.stop())]);
+    throw sandbox.status === 'rejected' ? sandbox.reason : clockFailure!.reason;
   }
   const server = sandbox.value;
   let problem: string | undefined;
@@ -240,8 +251,9 @@ export async function startReferenceServers(options: { logDir: string; profile: 
     ...(productionServer ? { production: productionServer } : {}),
     ...(token !== undefined ? { otherEnvironmentToken: token } : {}),
     ...(problem !== undefined ? { otherEnvironmentProblem: problem } : {}),
+    clockServers,
     async stop() {
-      await Promise.all([server.stop(), productionServer?.stop()]);
+      await Promise.all([server.stop(), productionServer?.stop(), ...clockServers.map((c) => c.stop())]);
     },
   };
 }
