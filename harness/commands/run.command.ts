@@ -18,7 +18,7 @@ import { checkReachability, unreachableProblem } from '../reference/reachability
 import { runPreflight } from '../preflight/preflight.ts';
 import { probeRegions } from '../parity/probe-regions.ts';
 import { profileSha256 } from '../gate/bundle.ts';
-import { applyListening, ReferenceStartError, startReferenceServers, type ListeningLine, type ReferenceServers } from '../reference/start-reference.ts';
+import { applyListening, ReferenceStartError, startClockServers, startReferenceServers, type ListeningLine, type ReferenceServer, type ReferenceServers } from '../reference/start-reference.ts';
 import type { TargetProfile } from '../profile/profile.schema.ts';
 import type { PreflightResult } from '../preflight/preflight.ts';
 import { clockTargetsEnvVar, writeClockTargets } from '../playwright/clock-targets.ts';
@@ -324,8 +324,11 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
 
   const temp = mkdtempSync(join(tmpdir(), 'token-conformance-'));
   let servers: ReferenceServers | undefined;
+  let clockServers: Promise<ReferenceServer[]> | undefined;
   const stopServers = async () => {
-    await servers?.stop();
+    const clocks = await clockServers?.catch(() => []);
+    clockServers = undefined;
+    await Promise.all([servers?.stop(), ...(clocks ?? []).map((c) => c.stop())]);
     servers = undefined;
   };
   const onSignal = () => void stopServers().finally(() => process.exit(130));
@@ -335,6 +338,7 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
     const started = await times.time('reference start', () => startTarget(options, loaded, temp, phaseIo));
     if (started instanceof Exit) return started.code;
     servers = started.servers;
+    clockServers = started.clockServers;
     const target = started.target;
     const reachable = await times.time('reachability', () => checkTargetAnswers(options, target.profile, phaseIo));
     if (reachable instanceof Exit) return reachable.code;
@@ -342,7 +346,9 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
     if (preflight instanceof Exit) return preflight.code;
     const locks = lockRefusedClients(preflight, temp);
     const parityFile = await times.time('region parity', () => measureRegionParity(target, temp));
-    const run = prepareRunEnvironment(options, target, started.clockTargets, { temp, locks, parityFile }, phaseIo);
+    const clockTargets = await times.time('clock targets', () => writeClockTargetProfiles(started, temp, phaseIo));
+    if (clockTargets instanceof Exit) return clockTargets.code;
+    const run = prepareRunEnvironment(options, target, clockTargets, { temp, locks, parityFile }, phaseIo);
     const playwrightCode = await times.time('checks', () => runChecks(options, run, phaseIo));
     await times.time('server stop', stopServers);
     keepSeenTokens(run.seenTokens);
@@ -434,24 +440,32 @@ interface StartedTarget {
   /** The profile the checks run against (with `--start-reference`: the started server's addresses and the other environment's token). */
   target: LoadedProfile;
   servers?: ReferenceServers;
-  /** The clock targets' file (clock-targets.ts), when the run started servers for the time-travel checks. */
-  clockTargets?: string;
+  /** Servers for the time-travel checks alone (clock-targets.ts), still starting while the phases after this one run. */
+  clockServers?: Promise<ReferenceServer[]>;
+  /** The started server's profile transformation, for the clock servers. */
+  onServer?: (l: ListeningLine) => LoadedProfile;
 }
 
 /**
- * `--start-reference`: the bundled sandbox server, a production one (for the other environment's
- * token) and the clock targets, concurrently; the profile then names their addresses. Without it
- * the profile's own target, untouched.
+ * `--start-reference`: the bundled sandbox server and a production one (for the other
+ * environment's token), concurrently; the profile then names their addresses. Once they listen,
+ * the clock servers start (in the background, while reachability, preflight and region parity
+ * run: no more servers start at once than before, which a loaded machine pays in start time).
+ * Without `--start-reference` the profile's own target, untouched.
  */
 async function startTarget(options: RunOptions, loaded: LoadedProfile, temp: string, io: PhaseIo): Promise<StartedTarget | Exit> {
   if (!options.startReference) return { target: loaded };
   let servers: ReferenceServers;
   try {
-    servers = await startReferenceServers({ logDir: temp, profile: loaded.profile, clockServers: options.clockServers ?? defaultClockServers });
+    servers = await startReferenceServers({ logDir: temp, profile: loaded.profile });
   } catch (error) {
     if (error instanceof ReferenceStartError) return io.fail(error.message);
     throw error;
   }
+  const count = options.clockServers ?? defaultClockServers;
+  const clockServers = count > 0 ? startClockServers(count, { logDir: temp, profile: loaded.profile }) : undefined;
+  // Settled later (writeClockTargetProfiles); never an unhandled rejection meanwhile.
+  clockServers?.catch(() => undefined);
   const onServer = (l: ListeningLine): LoadedProfile => {
     const withServer = { ...loaded, profile: applyListening(loaded.profile, l) };
     return servers.otherEnvironmentToken !== undefined ? withOtherEnvironmentToken(withServer, servers.otherEnvironmentToken) : withServer;
@@ -459,16 +473,22 @@ async function startTarget(options: RunOptions, loaded: LoadedProfile, temp: str
   io.out(`token-conformance run: reference server listening at ${servers.server.listening.authUrlUs} (test controls on)`);
   if (servers.production) io.out(`token-conformance run: production reference server listening at ${servers.production.listening.authUrlUs} (issues credentials.tokens.otherEnvironment)`);
   if (servers.otherEnvironmentProblem) io.err(`token-conformance run: no access token of the other environment (BEARER-015 will be SKIPPED): ${servers.otherEnvironmentProblem}`);
-  const clockProfiles = servers.clockServers.map((s, i) => {
-    const dir = join(temp, `clock-target-${i}`);
-    mkdirSync(dir, { recursive: true });
-    return writeWorkerProfile(toWorkerProfile(onServer(s.listening)).profile, dir);
-  });
-  return {
-    target: onServer(servers.server.listening),
-    servers,
-    ...(clockProfiles.length > 0 ? { clockTargets: writeClockTargets(temp, clockProfiles) } : {}),
-  };
+  return { target: onServer(servers.server.listening), servers, onServer, ...(clockServers ? { clockServers } : {}) };
+}
+
+/** The clock servers' worker profiles and the clock targets' file naming them; undefined when the run has none. */
+async function writeClockTargetProfiles(started: StartedTarget, temp: string, io: PhaseIo): Promise<string | undefined | Exit> {
+  if (!started.clockServers || !started.onServer) return undefined;
+  let clockServers: ReferenceServer[];
+  try {
+    clockServers = await started.clockServers;
+  } catch (error) {
+    if (error instanceof ReferenceStartError) return io.fail(`a reference server for the time-travel checks: ${error.message} (--clock-servers 0 runs them on the one server)`);
+    throw error;
+  }
+  const profiles = clockServers.map((s, i) => writeWorkerProfile(toWorkerProfile(started.onServer!(s.listening)).profile, join(temp, `clock-target-${i}`)));
+  io.out(`token-conformance run: ${clockServers.length} more reference server(s) for the time-travel checks, a clock of their own each`);
+  return writeClockTargets(temp, profiles);
 }
 
 /** Every address of the profile answers (exit 2 naming the field when one does not). */

@@ -200,8 +200,6 @@ export interface ReferenceServers {
   otherEnvironmentToken?: string;
   /** Why there is no other-environment token (the run goes on: BEARER-015 is SKIPPED with its reason). */
   otherEnvironmentProblem?: string;
-  /** More sandbox servers like `server`, one per time-travel worker: clocks of their own (harness/playwright/clock-targets.ts). */
-  clockServers: ReferenceServer[];
   stop(): Promise<void>;
 }
 
@@ -210,16 +208,10 @@ export interface ReferenceServers {
  * (`--env production --seed fixtures/reference-seed.json`, no test controls: production refuses
  * them) from which a client_credentials token of the seed's production client is obtained — an
  * access token of the other environment (BEARER-015). A failure of the production side is not
- * fatal: it is reported in `otherEnvironmentProblem`. `clockServers` more sandbox servers like the
- * first start beside them, for the time-travel checks (harness/playwright/clock-targets.ts).
+ * fatal: it is reported in `otherEnvironmentProblem`.
  */
-export async function startReferenceServers(options: { logDir: string; profile: TargetProfile; timeoutMs?: number; clockServers?: number }): Promise<ReferenceServers> {
+export async function startReferenceServers(options: { logDir: string; profile: TargetProfile; timeoutMs?: number }): Promise<ReferenceServers> {
   const common = { logDir: options.logDir, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) };
-  const clockStarts = Promise.allSettled(Array.from({ length: options.clockServers ?? 0 }, (_, i) => {
-    const logDir = join(options.logDir, `clock-target-${i}`);
-    mkdirSync(logDir, { recursive: true });
-    return startReference({ ...common, logDir, extraArgs: referenceArgsFor(options.profile) });
-  }));
   const [sandbox, production] = await Promise.allSettled([
     startReference({ ...common, extraArgs: referenceArgsFor(options.profile) }),
     (async () => {
@@ -233,12 +225,9 @@ export async function startReferenceServers(options: { logDir: string; profile: 
     })(),
   ]);
   const productionServer = production.status === 'fulfilled' ? production.value.started : undefined;
-  const clocks = await clockStarts;
-  const clockServers = clocks.flatMap((c) => (c.status === 'fulfilled' ? [c.value] : []));
-  const clockFailure = clocks.find((c) => c.status === 'rejected');
-  if (sandbox.status === 'rejected' || clockFailure) {
-    await Promise.all([productionServer?.stop(), sandbox.status === 'fulfilled' ? sandbox.value.stop() : undefined, ...clockServers.map((c) => c.stop())]);
-    throw sandbox.status === 'rejected' ? sandbox.reason : clockFailure!.reason;
+  if (sandbox.status === 'rejected') {
+    await productionServer?.stop();
+    throw sandbox.reason;
   }
   const server = sandbox.value;
   let problem: string | undefined;
@@ -251,9 +240,28 @@ export async function startReferenceServers(options: { logDir: string; profile: 
     ...(productionServer ? { production: productionServer } : {}),
     ...(token !== undefined ? { otherEnvironmentToken: token } : {}),
     ...(problem !== undefined ? { otherEnvironmentProblem: problem } : {}),
-    clockServers,
     async stop() {
-      await Promise.all([server.stop(), productionServer?.stop(), ...clockServers.map((c) => c.stop())]);
+      await Promise.all([server.stop(), productionServer?.stop()]);
     },
   };
+}
+
+/**
+ * More sandbox servers like the one startReferenceServers starts (the profile's thresholds, test
+ * controls on), each in a log directory of its own: clocks of their own for the time-travel checks
+ * (harness/playwright/clock-targets.ts). All or none: when one fails, the others are stopped.
+ */
+export async function startClockServers(count: number, options: { logDir: string; profile: TargetProfile; timeoutMs?: number }): Promise<ReferenceServer[]> {
+  const starts = await Promise.allSettled(Array.from({ length: count }, (_, i) => {
+    const logDir = join(options.logDir, `clock-target-${i}`);
+    mkdirSync(logDir, { recursive: true });
+    return startReference({ logDir, extraArgs: referenceArgsFor(options.profile), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) });
+  }));
+  const started = starts.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const failure = starts.find((s) => s.status === 'rejected');
+  if (failure) {
+    await Promise.all(started.map((s) => s.stop()));
+    throw failure.reason;
+  }
+  return started;
 }
