@@ -462,7 +462,8 @@ async function startTarget(options: RunOptions, loaded: LoadedProfile, temp: str
     if (error instanceof ReferenceStartError) return io.fail(error.message);
     throw error;
   }
-  const count = options.clockServers ?? defaultClockServers;
+  // A run without the time-travel pass needs no clock of its own.
+  const count = (options.passes ?? allPasses).includes('time-travel') ? options.clockServers ?? defaultClockServers : 0;
   const clockServers = count > 0 ? startClockServers(count, { logDir: temp, profile: loaded.profile }) : undefined;
   // Settled later (writeClockTargetProfiles); never an unhandled rejection meanwhile.
   clockServers?.catch(() => undefined);
