@@ -42,7 +42,7 @@ export const keepSeenTokensEnvVar = 'TOKEN_CONFORMANCE_KEEP_SEEN_TOKENS';
 /** The arguments that select the same target again, for the replay command of a property failure. */
 export const replayArgsEnvVar = 'TOKEN_CONFORMANCE_REPLAY_ARGS';
 
-/** Clock targets `--start-reference` starts by default: two time-travel workers (measured: bench/RESULTS.md, "The suite"). */
+/** Clock targets `--start-reference` starts by default: two time-travel workers (bench/SUITE-TIMING.md; 1 and 3 not measured apart). */
 export const defaultClockServers = 2;
 
 const usage = `Usage: token-conformance run --target FILE [options]
