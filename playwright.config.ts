@@ -4,7 +4,8 @@
 //   conformance  every check that leaves the target's shared state alone, fully parallel;
 //   time-travel  checks that move the target's clock (@clock) or switch its faults (@serial):
 //                one worker, after the conformance project, because moving a shared clock
-//                would break checks running beside them.
+//                would break checks running beside them — unless the run gave them clock
+//                targets of their own (see `projects` below).
 // No project dependency (it would run the whole conformance project, unfiltered, before a single
 // folder's clock checks): `token-conformance run` runs the projects as two passes, in order; a
 // direct `npx playwright test` waits at the pass gate (core/run/pass-gate.ts): each
@@ -14,11 +15,15 @@
 // Run directly (`npx playwright test`), the global setup starts the bundled reference server.
 import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { join } from 'node:path';
+import { readClockTargets } from './core/run/clock-targets.ts';
 
 const reportsDir = process.env.TOKEN_CONFORMANCE_REPORTS_DIR ?? join(import.meta.dirname, 'reports');
 const junitName = process.env.TOKEN_CONFORMANCE_JUNIT_NAME ?? 'junit.xml';
 const sharded = process.argv.some((a) => a === '--shard' || a.startsWith('--shard='));
 const serialTags = /@clock|@serial/;
+const clockTargets = readClockTargets();
+const conformance = { name: 'conformance', grepInvert: serialTags };
+const timeTravel = { name: 'time-travel', grep: serialTags };
 
 const reporters: ReporterDescription[] = [
   // `run --reporter` chooses (compact: line on a terminal, nothing otherwise — the conformance
@@ -45,8 +50,9 @@ export default defineConfig({
   expect: { timeout: 5_000 },
   globalSetup: './harness/playwright/global-setup.ts',
   reporter: reporters,
-  projects: [
-    { name: 'conformance', grepInvert: serialTags },
-    { name: 'time-travel', grep: serialTags, workers: 1, fullyParallel: false },
-  ],
+  // With clock targets (`run --start-reference`: reference servers for the time-travel checks
+  // alone, harness/playwright/clock-targets.ts) the time-travel checks spread over one worker per
+  // clock target, beside the conformance checks; listed first so that their longest checks start first.
+  projects: clockTargets === undefined ? [conformance, { ...timeTravel, workers: 1, fullyParallel: false }]
+    : [{ ...timeTravel, workers: clockTargets.profiles.length, fullyParallel: true }, conformance],
 });

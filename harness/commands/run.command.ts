@@ -18,7 +18,11 @@ import { checkReachability, unreachableProblem } from '../reference/reachability
 import { runPreflight } from '../preflight/preflight.ts';
 import { probeRegions } from '../parity/probe-regions.ts';
 import { profileSha256 } from '../bundle/bundle.ts';
-import { applyListening, ReferenceStartError, startReferenceServers, type ReferenceServers } from '../reference/start-reference.ts';
+import { applyListening, ReferenceStartError, startClockServers, startReferenceServers, type ListeningLine, type ReferenceServer, type ReferenceServers } from '../reference/start-reference.ts';
+import type { TargetProfile } from '../../core/profile/profile.schema.ts';
+import type { PreflightResult } from '../preflight/preflight.ts';
+import { clockTargetsEnvVar, writeClockTargets } from '../../core/run/clock-targets.ts';
+import { PhaseTimes } from './phase-times.ts';
 import type { Redactor } from '../../core/redaction/redact.ts';
 import { endOfRunRedaction } from '../../core/redaction/end-of-run.ts';
 import { knownSecretsRedactor, reporterEnv } from '../../core/run/run-contract.ts';
@@ -39,6 +43,9 @@ export const keepSeenTokensEnvVar = 'TOKEN_CONFORMANCE_KEEP_SEEN_TOKENS';
 /** The arguments that select the same target again, for the replay command of a property failure. */
 export const replayArgsEnvVar = 'TOKEN_CONFORMANCE_REPLAY_ARGS';
 
+/** Clock targets `--start-reference` starts by default: two time-travel workers (bench/SUITE-TIMING.md; 1 and 3 not measured apart). */
+export const defaultClockServers = 2;
+
 const usage = `Usage: token-conformance run --target FILE [options]
 
   --target FILE        target profile (JSON or JSONC; see profiles/README.md)
@@ -58,9 +65,14 @@ const usage = `Usage: token-conformance run --target FILE [options]
   --strict             exit 1 on WARN as well as on FAIL
   --workers N          parallel workers (default: the config's)
   --shard I/N          run shard I of N (reports merge later)
-  --passes LIST        conformance,time-travel (default both): which of the two Playwright passes
-                       to run; leave one out when the selection has no check of it (saves a
-                       Playwright start)
+  --passes LIST        conformance,time-travel (default both): which of the two projects to run
+                       (against one shared clock they are two Playwright passes; leave one out
+                       when the selection has no check of it: saves a Playwright start)
+  --clock-servers N    with --start-reference: how many more reference servers to start for the
+                       time-travel checks (@clock/@serial), each a clock of its own, so that they
+                       run on N workers beside the other checks (default ${defaultClockServers});
+                       0 runs them one at a time after every other check, as against a real target
+  --timings            print the wall time of each phase of the run at the end (stderr)
   --spec FILE          only load this spec file (repeatable; a path under specs/): with --grep,
                        spares Playwright loading every spec of the suite
   --reports DIR        output directory (default reports/)
@@ -112,7 +124,12 @@ export interface RunOptions {
   terminalReporter?: TerminalReporter;
   /** The obligations' state file (overrides the profile's state.file). */
   state?: string;
+  /** With startReference: reference servers started for the time-travel checks (clock targets). */
+  clockServers?: number;
+  /** Print each phase's wall time at the end. */
+  timings?: boolean;
 }
+
 
 export type TerminalReporter = 'compact' | 'list' | 'dot';
 /** Which Playwright terminal reporter playwright.config.ts uses (compact: line on a terminal, none otherwise). */
@@ -150,6 +167,8 @@ export function parseRunArgs(args: string[]): RunOptions | 'help' {
         'check-profile': { type: 'boolean', default: false },
         'max-failures': { type: 'string' },
         reporter: { type: 'string', default: 'compact' },
+        'clock-servers': { type: 'string' },
+        timings: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
     });
@@ -176,6 +195,8 @@ export function parseRunArgs(args: string[]): RunOptions | 'help' {
   if (v.state !== undefined && v.shard !== undefined) throw new UsageError('--state and --shard exclude each other: one unsharded run settles and records the obligations of a state file');
   if (v.seed !== undefined && v['fresh-seed']) throw new UsageError('--seed and --fresh-seed exclude each other');
   if (v['max-failures'] !== undefined && !/^[1-9]\d*$/.test(v['max-failures'])) throw new UsageError(`--max-failures must be a positive integer (got '${v['max-failures']}')`);
+  if (v['clock-servers'] !== undefined && !/^\d+$/.test(v['clock-servers'])) throw new UsageError(`--clock-servers must be a whole number (got '${v['clock-servers']}')`);
+  if (v['clock-servers'] !== undefined && !v['start-reference']) throw new UsageError('--clock-servers needs --start-reference (a real target has the one clock of its profile)');
   if (!['compact', 'list', 'dot'].includes(v.reporter)) throw new UsageError(`--reporter must be compact, list or dot (got '${v.reporter}')`);
   let grep = v.grep;
   if (v.requirement !== undefined) {
@@ -211,6 +232,8 @@ export function parseRunArgs(args: string[]): RunOptions | 'help' {
     ...(v['last-failed'] ? { lastFailed: true } : {}),
     ...(v['max-failures'] !== undefined ? { maxFailures: Number(v['max-failures']) } : {}),
     terminalReporter: v.reporter as TerminalReporter,
+    ...(v['clock-servers'] !== undefined ? { clockServers: Number(v['clock-servers']) } : {}),
+    ...(v.timings ? { timings: true } : {}),
   };
 }
 
@@ -248,6 +271,11 @@ const processIo: RunIo = {
   err: (line) => process.stderr.write(`${line}\n`),
 };
 
+/** The Playwright arguments of one invocation with these projects (no dependencies), an empty selection allowed. */
+export function projectsArgs(projects: Pass[]): string[] {
+  return ['--project', ...projects, '--pass-with-no-tests'];
+}
+
 /** The Playwright arguments of one pass of `run`: one project, no dependencies, an empty selection allowed. */
 export function passArgs(project: 'conformance' | 'time-travel'): string[] {
   return ['--project', project, '--pass-with-no-tests'];
@@ -278,22 +306,107 @@ function readJson<T>(file: string): T | undefined {
   }
 }
 
+/** A phase that ends the run early with this exit code (its lines already written). */
+class Exit {
+  constructor(readonly code: number) {}
+}
+
+/** What every phase may write to: the terminal, and the way out with exit 2. */
+interface PhaseIo extends RunIo {
+  /** Prints `token-conformance run: <message>` to stderr; the exit of a setup problem (2). */
+  fail(message: string): Exit;
+}
+
+/**
+ * `token-conformance run`: a sequence of named phases, each a function of what the ones before it
+ * produced. The phases up to the target's start only read (a usage mistake never costs the
+ * previous run's reports); from there on a temporary directory holds the run's private files and
+ * the started servers, both removed at the end, also on Ctrl-C. `--timings` prints each phase's
+ * wall time.
+ */
+/** The run's file of every token the checks saw (and the due obligations' credentials), in its private temp dir. */
+const seenTokensFileName = 'seen-tokens.txt';
+
 export async function runMain(args: string[], io: RunIo = processIo): Promise<number> {
-  const fail = (message: string): number => {
-    io.err(`token-conformance run: ${message}`);
-    return 2;
+  const phaseIo: PhaseIo = { ...io, fail: (message) => { io.err(`token-conformance run: ${message}`); return new Exit(2); } };
+  const times = new PhaseTimes();
+  const setup = await times.time('profile', () => prepareSelection(args, phaseIo));
+  if (setup instanceof Exit) return setup.code;
+  const { options, loaded, waivers } = setup;
+
+  const temp = mkdtempSync(join(tmpdir(), 'token-conformance-'));
+  let servers: ReferenceServers | undefined;
+  let clockServers: Promise<ReferenceServer[]> | undefined;
+  let obligations: StatePhase | undefined;
+  const stopServers = async () => {
+    const clocks = await clockServers?.catch(() => []);
+    clockServers = undefined;
+    await Promise.all([servers?.stop(), ...(clocks ?? []).map((c) => c.stop())]);
+    servers = undefined;
   };
+  const onSignal = () => void stopServers().finally(() => process.exit(130));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const started = await times.time('reference start', () => startTarget(options, loaded, temp, phaseIo));
+    if (started instanceof Exit) return started.code;
+    servers = started.servers;
+    clockServers = started.clockServers;
+    const target = started.target;
+    const reachable = await times.time('reachability', () => checkTargetAnswers(options, target.profile, phaseIo));
+    if (reachable instanceof Exit) return reachable.code;
+    const preflight = await times.time('preflight', () => preflightTarget(options, target, phaseIo));
+    if (preflight instanceof Exit) return preflight.code;
+    const locks = lockRefusedClients(preflight, temp);
+    const parityFile = await times.time('region parity', () => measureRegionParity(target, temp));
+    const clockTargets = await times.time('clock targets', () => writeClockTargetProfiles(started, temp, phaseIo));
+    if (clockTargets instanceof Exit) return clockTargets.code;
+    const opened = await times.time('obligations', () => openObligations(options, loaded, target.profile, temp, phaseIo));
+    if (opened instanceof Exit) return opened.code;
+    obligations = opened;
+    const run = prepareRunEnvironment(options, target, clockTargets, { temp, locks, parityFile, extraEnv: obligations?.env }, phaseIo);
+    const playwrightCode = await times.time('checks', () => runChecks(options, run, phaseIo));
+    // The state file is written only after a run that produced its report (never by a failed run).
+    if (existsSync(join(run.reportsDir, 'conformance.json'))) for (const line of obligations?.finish(true) ?? []) io.out(line);
+    await times.time('server stop', stopServers);
+    keepSeenTokens(run.seenTokens);
+    const verified = await times.time('report verification', () => endOfRunRedaction(run.reportsDir, run.env));
+    for (const line of verified.lines) io.err(line);
+    const code = judgeRun(options, run.reportsDir, waivers, locks, playwrightCode, phaseIo);
+    return verified.code !== 0 ? verified.code : code;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await stopServers();
+    for (const line of obligations?.finish(false) ?? []) io.err(line);
+    obligations?.release();
+    rmSync(temp, { recursive: true, force: true });
+    if (existsSync(temp)) io.err(`token-conformance run: could not remove ${temp}`);
+    if (options.timings) io.err(`token-conformance run: ${times.render()}`);
+  }
+}
+
+interface Selection {
+  options: RunOptions;
+  loaded: LoadedProfile;
+  waivers: LoadedWaivers | undefined;
+}
+
+/**
+ * Arguments, profile, `--last-failed`, `--list` and the waivers file: everything that is decided
+ * before anything starts. `--help`, `--list` and nothing-to-re-run end here (exit 0).
+ */
+async function prepareSelection(args: string[], io: PhaseIo): Promise<Selection | Exit> {
   let options: RunOptions | 'help';
   try {
     options = parseRunArgs(args);
   } catch (error) {
-    return fail(`${(error as Error).message}\n\n${usage}`);
+    return io.fail(`${(error as Error).message}\n\n${usage}`);
   }
   if (options === 'help') {
     io.out(usage);
-    return 0;
+    return new Exit(0);
   }
-
   let loaded: LoadedProfile;
   try {
     loaded = loadProfile(options.target);
@@ -301,226 +414,306 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
     if (error instanceof ProfileError) {
       for (const line of error.message.split('\n')) io.err(line);
       io.err('token-conformance run: the profile is not valid; nothing was run.');
-      return 2;
+      return new Exit(2);
     }
     throw error;
   }
-
   // --last-failed: the previous run's failures, read before this run removes its reports.
   if (options.lastFailed) {
     const last = lastFailedSelection(options.reportsDir);
-    if (!last) return fail(`--last-failed: no previous run in ${options.reportsDir} (checks.json); run once without it`);
+    if (!last) return io.fail(`--last-failed: no previous run in ${options.reportsDir} (checks.json); run once without it`);
     if (last.failed === 0) {
       io.out(`token-conformance run: no check failed in the previous run (${join(options.reportsDir, 'checks.json')}); nothing to run.`);
-      return 0;
+      return new Exit(0);
     }
     io.out(`token-conformance run: re-running the ${last.failed} check(s) that failed in the previous run`);
     options = { ...options, grep: bothGreps(options.grep, last.grep), specs: [...(options.specs ?? []), ...last.files] };
   }
-  if (options.list) {
-    const passes = options.passes ?? allPasses;
-    const grep = combinedGrep(options.level, options.grep);
-    // File filters before --project, which takes every following word as a project name.
-    const listArgs = [...(options.specs ?? []), ...(grep !== undefined ? ['--grep', grep] : []), '--project', ...passes];
-    let listed;
-    try {
-      listed = await listChecks(listArgs, process.env);
-    } catch (error) {
-      return fail((error as Error).message);
-    }
-    for (const line of renderList(listed)) io.out(line);
-    if (listed.length === 0) return fail('the selection matches no check');
-    return 0;
-  }
-
-  let waivers: LoadedWaivers | undefined;
+  if (options.list) return listSelection(options, io);
   try {
-    if (options.waivers !== undefined) waivers = loadWaivers(options.waivers);
+    const waivers = options.waivers !== undefined ? loadWaivers(options.waivers) : undefined;
+    return { options, loaded, waivers };
   } catch (error) {
-    if (error instanceof WaiversError) return fail(error.message);
+    if (error instanceof WaiversError) return io.fail(error.message);
     throw error;
   }
+}
 
-  const temp = mkdtempSync(join(tmpdir(), 'token-conformance-'));
-  let servers: ReferenceServers | undefined;
-  let state: StatePhase | undefined;
-  const stopServer = async () => {
-    await servers?.stop();
-    servers = undefined;
-  };
-  const onSignal = () => void stopServer().finally(() => process.exit(130));
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+/** `--list`: the checks and requirement IDs the selection would run; nothing runs. */
+async function listSelection(options: RunOptions, io: PhaseIo): Promise<Exit> {
+  const passes = options.passes ?? allPasses;
+  const grep = combinedGrep(options.level, options.grep);
+  // File filters before --project, which takes every following word as a project name.
+  const listArgs = [...(options.specs ?? []), ...(grep !== undefined ? ['--grep', grep] : []), '--project', ...passes];
+  let listed;
   try {
-    let profile = loaded.profile;
-    if (options.startReference) {
-      try {
-        // The sandbox server under test and a production one (for the other environment's token), concurrently.
-        servers = await startReferenceServers({ logDir: temp, profile });
-      } catch (error) {
-        if (error instanceof ReferenceStartError) return fail(error.message);
-        throw error;
-      }
-      profile = applyListening(profile, servers.server.listening);
-      if (servers.otherEnvironmentToken !== undefined) {
-        loaded = withOtherEnvironmentToken({ ...loaded, profile }, servers.otherEnvironmentToken);
-        profile = loaded.profile;
-      }
-      io.out(`token-conformance run: reference server listening at ${servers.server.listening.authUrlUs} (test controls on)`);
-      if (servers.production) io.out(`token-conformance run: production reference server listening at ${servers.production.listening.authUrlUs} (issues credentials.tokens.otherEnvironment)`);
-      if (servers.otherEnvironmentProblem) io.err(`token-conformance run: no access token of the other environment (BEARER-015 will be SKIPPED): ${servers.otherEnvironmentProblem}`);
-    }
-
-    const unreachable = await checkReachability(profile);
-    if (unreachable.length > 0) {
-      for (const u of unreachable) io.err(`token-conformance run: ${u.field} ${u.url} is not reachable: ${u.problem}`);
-      io.err(`token-conformance run: setup problem: ${unreachableProblem(unreachable)}; nothing was run.`);
-      // The bundled server's profile names addresses of a server nobody started.
-      if (!options.startReference && profile.name === 'reference') io.err('token-conformance run: hint: this is the bundled reference server\'s profile; add --start-reference to start one for the run (or start one yourself with `token-conformance serve --test-controls`)');
-      return 2;
-    }
-    // Self-diagnosis (preflight.ts): a profile that does not fit the target is one line, not a wall of FAILs.
-    const preflight = await runPreflight({ profile, secrets: loaded.secrets });
-    for (const note of preflight.notes) io.err(`token-conformance run: note: ${note}`);
-    if (preflight.problem !== undefined) {
-      if (!options.skipPreflight) {
-        io.err(`token-conformance run: setup problem: ${preflight.problem}; nothing was run (--skip-preflight judges the target anyway).`);
-        return 2;
-      }
-      io.err(`token-conformance run: preflight (skipped on request): ${preflight.problem}`);
-    }
-    if (options.checkProfile) {
-      io.out(`token-conformance run: profile ${options.target} is valid, every address answers and the preflight found no setup problem; no check was run (--check-profile).`);
-      return 0;
-    }
-    // Clients the target refuses or has locked out are not used in the run: the workers share the
-    // locks (client-locks.ts), the preflight's first, then any a check's setup runs into.
-    const locksDir = join(temp, 'client-locks');
-    const locks = new ClientLocks(locksDir);
-    for (const c of preflight.refusedClients ?? []) {
-      locks.lock({
-        key: `${c.region}:${c.client}`, client: c.client, region: c.region, kind: c.answer.status === 429 ? '429' : 'invalid_client',
-        ...(c.answer.retryAfter !== undefined ? { retryAfter: c.answer.retryAfter } : {}),
-        response: `HTTP ${c.answer.status}${c.answer.error ? ` ${c.answer.error}` : ''}`, check: 'the preflight', at: new Date().toISOString(),
-      });
-    }
-    // Region parity (parity/): measured once here, carried into the report by the reporter.
-    const parityFile = join(temp, 'region-parity.json');
-    writeFileSync(parityFile, JSON.stringify(await probeRegions({ profile, secrets: loaded.secrets })));
-
-    const handoff = toWorkerProfile({ ...loaded, profile });
-    const profileFile = writeWorkerProfile(handoff.profile, temp);
-    const seenTokens = join(temp, 'seen-tokens.txt');
-    // Obligations (harness/obligations/): the state file's lock, its due obligations as checks.
-    try {
-      state = await openStatePhase({ loaded, profile, stateFlag: options.state, runTemp: temp, seenTokensFile: seenTokens });
-    } catch (error) {
-      if (error instanceof StateFileError) return fail(error.message);
-      throw error;
-    }
-    for (const line of state?.lines ?? []) io.out(line);
-    const reportsDir = options.reportsDir;
-    mkdirSync(reportsDir, { recursive: true });
-    for (const stale of ['allure-results', 'transcripts', 'blob-report', 'conformance.json', 'traceability.html', 'checks.json', 'junit.xml', 'junit-time-travel.xml']) {
-      rmSync(join(reportsDir, stale), { recursive: true, force: true });
-    }
-
-    const grep = combinedGrep(options.level, options.grep);
-    const seed = options.seed ?? (options.freshSeed ? String(randomInt(0, 2 ** 31 - 1)) : undefined);
-    if (options.freshSeed) io.out(`token-conformance run: property seed ${seed} (replay with --seed ${seed})`);
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      ...handoff.env,
-      [profileEnvVar]: profileFile,
-      [reportsDirEnvVar]: reportsDir,
-      [reporterEnv.level]: options.level,
-      [reporterEnv.strict]: options.strict ? '1' : '0',
-      [reporterEnv.seenTokens]: seenTokens,
-      [reporterEnv.regionParity]: parityFile,
-      [reporterEnv.profileSha256]: profileSha256(options.target),
-      [clientLocksEnvVar]: locksDir,
-      [reporterEnv.verifiedByRun]: '1',
-      ...(options.grep !== undefined ? { [reporterEnv.grep]: options.grep, [reporterEnv.filtered]: '1' } : {}),
-      ...(options.specs !== undefined ? { [reporterEnv.filtered]: '1' } : {}),
-      // A shard marks its own report filtered (the reporter); the merge of all shards is not.
-      ...(options.shard !== undefined ? { [reporterEnv.shard]: options.shard, PWTEST_BLOB_DO_NOT_REMOVE: '1' } : {}),
-      ...(seed !== undefined ? { [seedEnvVar]: seed } : {}),
-      ...state?.env,
-      [replayArgsEnvVar]: `--target ${options.target}${options.startReference ? ' --start-reference' : ''}`,
-      ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}),
-      [terminalReporterEnvVar]: options.terminalReporter === 'compact' ? (process.stdout.isTTY ? 'line' : 'null') : (options.terminalReporter ?? 'list'),
-    };
-    delete env[reporterEnv.mergeChecks];
-    delete env[passGateEnvVar]; // each pass's reporter arms its own gate (pass-gate.ts)
-    const redactor = () => knownSecretsRedactor(env);
-    let cached = redactor();
-    let lastRefresh = Date.now();
-    const liveRedactor = () => {
-      if (Date.now() - lastRefresh > 500) {
-        cached = redactor();
-        lastRefresh = Date.now();
-      }
-      return cached;
-    };
-
-    const pwArgs = [
-      ...(grep !== undefined ? ['--grep', grep] : []),
-      ...(options.workers !== undefined ? ['--workers', String(options.workers)] : []),
-      ...(options.shard !== undefined ? ['--shard', options.shard] : []),
-      ...(options.maxFailures !== undefined ? ['--max-failures', String(options.maxFailures)] : []),
-      ...(options.specs ?? []),
-    ];
-    const passes = options.passes ?? allPasses;
-    // Two passes, in order: the parallel conformance project, then the time-travel project (checks
-    // that move the target's clock or switch its faults) on one worker, after every other check
-    // ended. The projects do not depend on each other in playwright.config.ts (a dependency would
-    // make `npx playwright test specs/<folder>` run the whole conformance project); this command
-    // orders them, and the second pass merges the first one's outcomes into the final report.
-    const checksFile = join(reportsDir, 'checks.json');
-    const previous = join(temp, 'checks-pass-1.json');
-    // `--passes` may leave one out (its report is then the final one, printed).
-    let firstCode = 0;
-    if (passes.includes('conformance')) {
-      const last = !passes.includes('time-travel');
-      firstCode = await runPlaywright([...pwArgs, ...passArgs('conformance')], { ...env, ...(last ? {} : { [reporterEnv.quiet]: '1' }) }, liveRedactor, io);
-      if (existsSync(checksFile)) copyFileSync(checksFile, previous);
-    }
-    if (passes.includes('time-travel')) {
-      const code = await runPlaywright([...pwArgs, ...passArgs('time-travel')], {
-        ...env,
-        ...(existsSync(previous) ? { [reporterEnv.mergeChecks]: previous } : {}),
-        ...(passes.includes('conformance') ? { [junitNameEnvVar]: 'junit-time-travel.xml' } : {}),
-      }, liveRedactor, io);
-      if (!passes.includes('conformance')) firstCode = code;
-    }
-
-    await stopServer();
-    // Opt-in: keep the list of tokens the run saw (it lives in the temporary directory), e.g. for a
-    // test that searches the reference server's log for every one of them.
-    const keepSeen = process.env[keepSeenTokensEnvVar];
-    if (keepSeen && existsSync(seenTokens)) copyFileSync(seenTokens, keepSeen);
-    // Every writer redacted at its source: one verification pass over reports/, exit 2 if a secret remains.
-    const verified = endOfRunRedaction(reportsDir, env);
-    for (const line of verified.lines) io.err(line);
-    let report = readJson<ConformanceReport>(join(reportsDir, 'conformance.json'));
-    if (report && waivers) report = applyWaiversToRun(reportsDir, report, waivers, io.out);
-    if (!report) {
-      io.err(`token-conformance run: Playwright ended (code ${firstCode}) without a conformance report; see the output above.`);
-      return 1;
-    }
-    for (const line of state?.finish(true) ?? []) io.out(line);
-    const stopped = lockSummary(locks.all());
-    if (stopped) io.err(`token-conformance run: ${stopped}`);
-    const selection = emptySelection(options, report.checks.total);
-    if (selection) return fail(`no check matches the selection (${selection}): nothing was verified`);
-    return verified.code !== 0 ? verified.code : exitCodeFor(report.verdict, options.strict);
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    await stopServer();
-    for (const line of state?.finish(false) ?? []) io.err(line);
-    state?.release();
-    rmSync(temp, { recursive: true, force: true });
-    if (existsSync(temp)) io.err(`token-conformance run: could not remove ${temp}`);
+    listed = await listChecks(listArgs, process.env);
+  } catch (error) {
+    return io.fail((error as Error).message);
   }
+  for (const line of renderList(listed)) io.out(line);
+  if (listed.length === 0) return io.fail('the selection matches no check');
+  return new Exit(0);
+}
+
+interface StartedTarget {
+  /** The profile the checks run against (with `--start-reference`: the started server's addresses and the other environment's token). */
+  target: LoadedProfile;
+  servers?: ReferenceServers;
+  /** Servers for the time-travel checks alone (clock-targets.ts), still starting while the phases after this one run. */
+  clockServers?: Promise<ReferenceServer[]>;
+  /** The started server's profile transformation, for the clock servers. */
+  onServer?: (l: ListeningLine) => LoadedProfile;
+}
+
+/**
+ * `--start-reference`: the bundled sandbox server and a production one (for the other
+ * environment's token), concurrently; the profile then names their addresses. Once they listen,
+ * the clock servers start (in the background, while reachability, preflight and region parity
+ * run: no more servers start at once than before, which a loaded machine pays in start time).
+ * Without `--start-reference` the profile's own target, untouched.
+ */
+async function startTarget(options: RunOptions, loaded: LoadedProfile, temp: string, io: PhaseIo): Promise<StartedTarget | Exit> {
+  if (!options.startReference) return { target: loaded };
+  let servers: ReferenceServers;
+  try {
+    servers = await startReferenceServers({ logDir: temp, profile: loaded.profile });
+  } catch (error) {
+    if (error instanceof ReferenceStartError) return io.fail(error.message);
+    throw error;
+  }
+  // A run without the time-travel pass needs no clock of its own.
+  const count = (options.passes ?? allPasses).includes('time-travel') ? options.clockServers ?? defaultClockServers : 0;
+  const clockServers = count > 0 ? startClockServers(count, { logDir: temp, profile: loaded.profile }) : undefined;
+  // Settled later (writeClockTargetProfiles); never an unhandled rejection meanwhile.
+  clockServers?.catch(() => undefined);
+  const onServer = (l: ListeningLine): LoadedProfile => {
+    const withServer = { ...loaded, profile: applyListening(loaded.profile, l) };
+    return servers.otherEnvironmentToken !== undefined ? withOtherEnvironmentToken(withServer, servers.otherEnvironmentToken) : withServer;
+  };
+  io.out(`token-conformance run: reference server listening at ${servers.server.listening.authUrlUs} (test controls on)`);
+  if (servers.production) io.out(`token-conformance run: production reference server listening at ${servers.production.listening.authUrlUs} (issues credentials.tokens.otherEnvironment)`);
+  if (servers.otherEnvironmentProblem) io.err(`token-conformance run: no access token of the other environment (BEARER-015 will be SKIPPED): ${servers.otherEnvironmentProblem}`);
+  return { target: onServer(servers.server.listening), servers, onServer, ...(clockServers ? { clockServers } : {}) };
+}
+
+/** The clock servers' worker profiles and the clock targets' file naming them; undefined when the run has none. */
+async function writeClockTargetProfiles(started: StartedTarget, temp: string, io: PhaseIo): Promise<string | undefined | Exit> {
+  if (!started.clockServers || !started.onServer) return undefined;
+  let clockServers: ReferenceServer[];
+  try {
+    clockServers = await started.clockServers;
+  } catch (error) {
+    if (error instanceof ReferenceStartError) return io.fail(`a reference server for the time-travel checks: ${error.message} (--clock-servers 0 runs them on the one server)`);
+    throw error;
+  }
+  const profiles = clockServers.map((s, i) => writeWorkerProfile(toWorkerProfile(started.onServer!(s.listening)).profile, join(temp, `clock-target-${i}`)));
+  io.out(`token-conformance run: ${clockServers.length} more reference server(s) for the time-travel checks, a clock of their own each`);
+  return writeClockTargets(temp, profiles);
+}
+
+/** Every address of the profile answers (exit 2 naming the field when one does not). */
+async function checkTargetAnswers(options: RunOptions, profile: TargetProfile, io: PhaseIo): Promise<undefined | Exit> {
+  const unreachable = await checkReachability(profile);
+  if (unreachable.length === 0) return undefined;
+  for (const u of unreachable) io.err(`token-conformance run: ${u.field} ${u.url} is not reachable: ${u.problem}`);
+  io.err(`token-conformance run: setup problem: ${unreachableProblem(unreachable)}; nothing was run.`);
+  // The bundled server's profile names addresses of a server nobody started.
+  if (!options.startReference && profile.name === 'reference') io.err('token-conformance run: hint: this is the bundled reference server\'s profile; add --start-reference to start one for the run (or start one yourself with `token-conformance serve --test-controls`)');
+  return new Exit(2);
+}
+
+/**
+ * Self-diagnosis (preflight.ts): a profile that does not fit the target is one line, not a wall of
+ * FAILs. `--check-profile` ends here (exit 0).
+ */
+async function preflightTarget(options: RunOptions, target: LoadedProfile, io: PhaseIo): Promise<PreflightResult | Exit> {
+  const preflight = await runPreflight({ profile: target.profile, secrets: target.secrets });
+  for (const note of preflight.notes) io.err(`token-conformance run: note: ${note}`);
+  if (preflight.problem !== undefined) {
+    if (!options.skipPreflight) {
+      io.err(`token-conformance run: setup problem: ${preflight.problem}; nothing was run (--skip-preflight judges the target anyway).`);
+      return new Exit(2);
+    }
+    io.err(`token-conformance run: preflight (skipped on request): ${preflight.problem}`);
+  }
+  if (options.checkProfile) {
+    io.out(`token-conformance run: profile ${options.target} is valid, every address answers and the preflight found no setup problem; no check was run (--check-profile).`);
+    return new Exit(0);
+  }
+  return preflight;
+}
+
+/**
+ * Clients the target refuses or has locked out are not used in the run: the workers share the
+ * locks (client-locks.ts), the preflight's first, then any a check's setup runs into.
+ */
+function lockRefusedClients(preflight: PreflightResult, temp: string): { dir: string; locks: ClientLocks } {
+  const dir = join(temp, 'client-locks');
+  const locks = new ClientLocks(dir);
+  for (const c of preflight.refusedClients ?? []) {
+    locks.lock({
+      key: `${c.region}:${c.client}`, client: c.client, region: c.region, kind: c.answer.status === 429 ? '429' : 'invalid_client',
+      ...(c.answer.retryAfter !== undefined ? { retryAfter: c.answer.retryAfter } : {}),
+      response: `HTTP ${c.answer.status}${c.answer.error ? ` ${c.answer.error}` : ''}`, check: 'the preflight', at: new Date().toISOString(),
+    });
+  }
+  return { dir, locks };
+}
+
+/** Region parity (parity/): measured once here, carried into the report by the reporter; returns its file. */
+async function measureRegionParity(target: LoadedProfile, temp: string): Promise<string> {
+  const file = join(temp, 'region-parity.json');
+  writeFileSync(file, JSON.stringify(await probeRegions({ profile: target.profile, secrets: target.secrets })));
+  return file;
+}
+
+interface RunEnvironment {
+  /** The environment of every Playwright child (the worker profile, secrets, reporter settings). */
+  env: NodeJS.ProcessEnv;
+  /** Redacts the terminal output with every secret and every token seen so far (refreshed at most twice a second). */
+  redactor: () => Redactor;
+  /** Playwright arguments of every pass (selection, workers, shard, spec files). */
+  playwrightArgs: string[];
+  reportsDir: string;
+  seenTokens: string;
+  temp: string;
+  /** Whether the time-travel checks have clock targets of their own (then both projects run in one Playwright invocation). */
+  ownClocks: boolean;
+}
+
+/**
+ * The worker profile, the reports directory emptied of the previous run's files, and the
+ * environment that tells Playwright's workers and reporters about the run.
+ */
+/**
+ * Obligations (harness/obligations/): with a state file, its lock and its due obligations, handed to
+ * the workers through the environment; undefined without one.
+ */
+async function openObligations(options: RunOptions, loaded: LoadedProfile, profile: TargetProfile, temp: string, io: PhaseIo): Promise<StatePhase | undefined | Exit> {
+  let state: StatePhase | undefined;
+  try {
+    state = await openStatePhase({ loaded, profile, stateFlag: options.state, runTemp: temp, seenTokensFile: join(temp, seenTokensFileName) });
+  } catch (error) {
+    if (error instanceof StateFileError) return io.fail(error.message);
+    throw error;
+  }
+  for (const line of state?.lines ?? []) io.out(line);
+  return state;
+}
+
+function prepareRunEnvironment(options: RunOptions, target: LoadedProfile, clockTargets: string | undefined, files: { temp: string; locks: { dir: string }; parityFile: string; extraEnv?: Record<string, string> | undefined }, io: PhaseIo): RunEnvironment {
+  const { temp } = files;
+  const handoff = toWorkerProfile(target);
+  const profileFile = writeWorkerProfile(handoff.profile, temp);
+  const seenTokens = join(temp, seenTokensFileName);
+  const reportsDir = options.reportsDir;
+  mkdirSync(reportsDir, { recursive: true });
+  for (const stale of ['allure-results', 'transcripts', 'blob-report', 'conformance.json', 'traceability.html', 'checks.json', 'junit.xml', 'junit-time-travel.xml']) {
+    rmSync(join(reportsDir, stale), { recursive: true, force: true });
+  }
+  const seed = options.seed ?? (options.freshSeed ? String(randomInt(0, 2 ** 31 - 1)) : undefined);
+  if (options.freshSeed) io.out(`token-conformance run: property seed ${seed} (replay with --seed ${seed})`);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...handoff.env,
+    [profileEnvVar]: profileFile,
+    [reportsDirEnvVar]: reportsDir,
+    [reporterEnv.level]: options.level,
+    [reporterEnv.strict]: options.strict ? '1' : '0',
+    [reporterEnv.seenTokens]: seenTokens,
+    [reporterEnv.regionParity]: files.parityFile,
+    [reporterEnv.profileSha256]: profileSha256(options.target),
+    [clientLocksEnvVar]: files.locks.dir,
+    [reporterEnv.verifiedByRun]: '1',
+    ...(options.grep !== undefined ? { [reporterEnv.grep]: options.grep, [reporterEnv.filtered]: '1' } : {}),
+    ...(options.specs !== undefined ? { [reporterEnv.filtered]: '1' } : {}),
+    // A shard marks its own report filtered (the reporter); the merge of all shards is not.
+    ...(options.shard !== undefined ? { [reporterEnv.shard]: options.shard, PWTEST_BLOB_DO_NOT_REMOVE: '1' } : {}),
+    ...(seed !== undefined ? { [seedEnvVar]: seed } : {}),
+    ...files.extraEnv,
+    [replayArgsEnvVar]: `--target ${options.target}${options.startReference ? ' --start-reference' : ''}`,
+    ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}),
+    [terminalReporterEnvVar]: options.terminalReporter === 'compact' ? (process.stdout.isTTY ? 'line' : 'null') : (options.terminalReporter ?? 'list'),
+  };
+  delete env[reporterEnv.mergeChecks];
+  delete env[passGateEnvVar]; // each pass's reporter arms its own gate (pass-gate.ts)
+  delete env[clockTargetsEnvVar];
+  if (clockTargets !== undefined) env[clockTargetsEnvVar] = clockTargets;
+  const redactor = () => knownSecretsRedactor(env);
+  let cached = redactor();
+  let lastRefresh = Date.now();
+  const liveRedactor = () => {
+    if (Date.now() - lastRefresh > 500) {
+      cached = redactor();
+      lastRefresh = Date.now();
+    }
+    return cached;
+  };
+  const grep = combinedGrep(options.level, options.grep);
+  const playwrightArgs = [
+    ...(grep !== undefined ? ['--grep', grep] : []),
+    ...(options.workers !== undefined ? ['--workers', String(options.workers)] : []),
+    ...(options.shard !== undefined ? ['--shard', options.shard] : []),
+    ...(options.maxFailures !== undefined ? ['--max-failures', String(options.maxFailures)] : []),
+    ...(options.specs ?? []),
+  ];
+  return { env, redactor: liveRedactor, playwrightArgs, reportsDir, seenTokens, temp, ownClocks: clockTargets !== undefined };
+}
+
+/**
+ * The checks. With clock targets of their own the time-travel checks run beside the conformance
+ * checks: one Playwright invocation with both projects (playwright.config.ts spreads them over one
+ * worker per clock target). Against one shared clock, two passes in order: the parallel
+ * conformance project, then the time-travel project on one worker after every other check ended;
+ * the projects do not depend on each other in playwright.config.ts (a dependency would make `npx
+ * playwright test specs/<folder>` run the whole conformance project), so this orders them, and the
+ * second pass merges the first one's outcomes into the final report. Returns the exit code of the
+ * (first) Playwright invocation.
+ */
+async function runChecks(options: RunOptions, run: RunEnvironment, io: PhaseIo): Promise<number> {
+  const passes = options.passes ?? allPasses;
+  if (run.ownClocks) return runPlaywright([...run.playwrightArgs, ...projectsArgs(passes)], run.env, run.redactor, io);
+  const checksFile = join(run.reportsDir, 'checks.json');
+  const previous = join(run.temp, 'checks-pass-1.json');
+  // `--passes` may leave one out (its report is then the final one, printed).
+  let firstCode = 0;
+  if (passes.includes('conformance')) {
+    const last = !passes.includes('time-travel');
+    firstCode = await runPlaywright([...run.playwrightArgs, ...passArgs('conformance')], { ...run.env, ...(last ? {} : { [reporterEnv.quiet]: '1' }) }, run.redactor, io);
+    if (existsSync(checksFile)) copyFileSync(checksFile, previous);
+  }
+  if (passes.includes('time-travel')) {
+    const code = await runPlaywright([...run.playwrightArgs, ...passArgs('time-travel')], {
+      ...run.env,
+      ...(existsSync(previous) ? { [reporterEnv.mergeChecks]: previous } : {}),
+      ...(passes.includes('conformance') ? { [junitNameEnvVar]: 'junit-time-travel.xml' } : {}),
+    }, run.redactor, io);
+    if (!passes.includes('conformance')) firstCode = code;
+  }
+  return firstCode;
+}
+
+/**
+ * Opt-in: keep the list of tokens the run saw (it lives in the temporary directory), e.g. for a
+ * test that searches the reference server's log for every one of them.
+ */
+function keepSeenTokens(seenTokens: string): void {
+  const keepSeen = process.env[keepSeenTokensEnvVar];
+  if (keepSeen && existsSync(seenTokens)) copyFileSync(seenTokens, keepSeen);
+}
+
+/** The verdict: the report (with the waivers applied), the clients the run stopped using, the exit code. */
+function judgeRun(options: RunOptions, reportsDir: string, waivers: LoadedWaivers | undefined, locks: { locks: ClientLocks }, playwrightCode: number, io: PhaseIo): number {
+  let report = readJson<ConformanceReport>(join(reportsDir, 'conformance.json'));
+  if (report && waivers) report = applyWaiversToRun(reportsDir, report, waivers, io.out);
+  if (!report) {
+    io.err(`token-conformance run: Playwright ended (code ${playwrightCode}) without a conformance report; see the output above.`);
+    return 1;
+  }
+  const stopped = lockSummary(locks.locks.all());
+  if (stopped) io.err(`token-conformance run: ${stopped}`);
+  const selection = emptySelection(options, report.checks.total);
+  if (selection) return io.fail(`no check matches the selection (${selection}): nothing was verified`).code;
+  return exitCodeFor(report.verdict, options.strict);
 }

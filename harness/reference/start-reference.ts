@@ -2,7 +2,7 @@
 // import of its code. Reads its one `listening` JSON line from stdout; its logs (stderr) go to a
 // file outside reports/. stop() sends SIGTERM and waits.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, readFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Agent, fetch as undiciFetch } from 'undici';
@@ -244,4 +244,24 @@ export async function startReferenceServers(options: { logDir: string; profile: 
       await Promise.all([server.stop(), productionServer?.stop()]);
     },
   };
+}
+
+/**
+ * More sandbox servers like the one startReferenceServers starts (the profile's thresholds, test
+ * controls on), each in a log directory of its own: clocks of their own for the time-travel checks
+ * (harness/playwright/clock-targets.ts). All or none: when one fails, the others are stopped.
+ */
+export async function startClockServers(count: number, options: { logDir: string; profile: TargetProfile; timeoutMs?: number }): Promise<ReferenceServer[]> {
+  const starts = await Promise.allSettled(Array.from({ length: count }, (_, i) => {
+    const logDir = join(options.logDir, `clock-target-${i}`);
+    mkdirSync(logDir, { recursive: true });
+    return startReference({ logDir, extraArgs: referenceArgsFor(options.profile), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) });
+  }));
+  const started = starts.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const failure = starts.find((s) => s.status === 'rejected');
+  if (failure) {
+    await Promise.all(started.map((s) => s.stop()));
+    throw failure.reason;
+  }
+  return started;
 }

@@ -5,8 +5,12 @@ import { readFileSync } from 'node:fs';
 
 export const batchPlanEnvVar = 'TOKEN_CONFORMANCE_SV_BATCH';
 
-/** The two passes of `run`: checks that leave shared state alone, then @clock/@serial ones one at a time. */
-export type BatchPass = 'conformance' | 'time-travel';
+/**
+ * The two passes of `run` (checks that leave shared state alone, then @clock/@serial ones one at a
+ * time), or `all`: both sides at once, when no project shares its server with another one that
+ * moves shared state (each project's checks run one at a time on its one worker).
+ */
+export type BatchPass = 'conformance' | 'time-travel' | 'all';
 
 export interface BatchProject {
   /** The fault's id: the project's name. */
@@ -43,10 +47,11 @@ const serialTags = '@clock|@serial';
 /**
  * A project's grep for a pass: the fault's selection, and the pass's side of the @clock/@serial
  * line (the conformance pass never runs a check that moves shared state; the time-travel pass runs
- * only those).
+ * only those; `all` both).
  */
 export function passGrep(pass: BatchPass, selection: string): RegExp {
   const inner = selection.replace(/^\^/, '');
+  if (pass === 'all') return new RegExp(`^(?:${inner})`);
   const side = pass === 'conformance' ? `(?![\\s\\S]*(?:${serialTags}))` : `(?=[\\s\\S]*(?:${serialTags}))`;
   return new RegExp(`^${side}(?:${inner})`);
 }

@@ -5,9 +5,9 @@
 //
 // Fast by construction (see README.md, "The run"): each fault runs only the checks of its own
 // requirement IDs, its collateral and a few sentinels (selected by `@<ID>` tags, and only their
-// spec files loaded); every fault is a project of one Playwright run per pass (two runs in all),
-// each project with its own proxy and profile, against the shared reference server unless the
-// fault needs a server of its own.
+// spec files loaded); every fault is a project of one Playwright run, each project with its own
+// proxy and profile, against the shared reference server unless the fault needs a server of its
+// own (every fault with a @clock/@serial check does).
 //
 // Writes reports/self-validation/matrix.json and matrix.html (and one reports dir per fault under
 // reports/self-validation/runs/). Exit 1 when a fault goes undetected, a false alarm appears, the
@@ -307,7 +307,7 @@ function announce(options: Options, planning: Planning, out: Out): void {
   out(options.mode === 'full'
     ? 'self-validation, full mode: every check of the suite under every fault (property checks and the 30-s quota check included); precision judged on the whole suite'
     : `self-validation, CI mode: each fault runs the checks of its own requirements, its collateral and the sentinels (${sentinels.join(', ')}); property checks only under the faults aimed at them; \`--full\` runs every check under every fault`);
-  out(`self-validation: ${options.selected.length} faults (${options.selected.filter(planning.needsFresh).length} on a server of their own), one Playwright run per pass, ${options.workers} workers` +
+  out(`self-validation: ${options.selected.length} faults (${options.selected.filter(planning.needsFresh).length} on a server of their own), one Playwright run, ${options.workers} workers` +
     (planning.fromCleanChecks ? '' : ` — no clean checks file ${options.cleanChecksFile}: every spec loaded, both passes run`));
 }
 
@@ -390,30 +390,33 @@ async function prepareFaults(selected: Fault[], planning: Planning, servers: Ser
 async function runPasses(prepared: Prepared[], workers: number, runsDir: string, temp: string, childEnv: NodeJS.ProcessEnv, children: Set<ChildProcess>, out: Out): Promise<{ outcomes: Map<string, CheckOutcome[]>; batchProblems: Map<string, string> }> {
   const outcomes = new Map<string, CheckOutcome[]>(prepared.map((p) => [p.fault.id, []]));
   const batchProblems = new Map<string, string>();
-  for (const pass of ['conformance', 'time-travel'] as const) {
-    const inPass = prepared.filter((p) => p.plan.passes.includes(pass));
-    if (inPass.length === 0) continue;
-    const outcomesFile = join(temp, `outcomes-${pass}.json`);
-    const t0 = Date.now();
-    const code = await runBatch({
-      pass, workers, outcomesFile, outputDir: join(temp, `test-results-${pass}`),
-      projects: inPass.map((p) => ({
-        fault: p.fault.id, profileFile: p.profileFile, grep: p.plan.grep, ...(p.plan.specs ? { specs: p.plan.specs } : {}),
-        expectBroken: [...p.fault.breaks, ...(p.fault.collateral?.ids ?? [])],
-      })),
-    }, runsDir, childEnv, children);
-    const byFault = existsSync(outcomesFile) ? (JSON.parse(readFileSync(outcomesFile, 'utf8')) as BatchOutcomes) : undefined;
-    out(`  ${pass} pass: ${inPass.length} faults, ${Object.values(byFault ?? {}).reduce((n, o) => n + o.length, 0)} checks, ${((Date.now() - t0) / 1000).toFixed(1)} s (Playwright exit ${code}; log ${join(runsDir, `playwright-${pass}.log`)})`);
-    for (const p of inPass) {
-      const o = byFault?.[p.fault.id];
-      if (o) outcomes.get(p.fault.id)!.push(...o);
-      else batchProblems.set(p.fault.id, `the ${pass} pass wrote no outcomes (Playwright exit ${code}; see ${join(runsDir, `playwright-${pass}.log`)})`);
-    }
+  if (prepared.length === 0) return { outcomes, batchProblems };
+  // One Playwright run for every fault. A fault whose selection holds a @clock/@serial check has
+  // a server of its own (needsFresh), and each fault's checks run one at a time on its one
+  // worker, so no check that moves a server's clock or faults runs beside another check of that
+  // server: the two passes of `run` are not needed here (they would cost a second Playwright
+  // start and a second worker start per such fault).
+  const pass = 'all';
+  const outcomesFile = join(temp, `outcomes-${pass}.json`);
+  const t0 = Date.now();
+  const code = await runBatch({
+    pass, workers, outcomesFile, outputDir: join(temp, `test-results-${pass}`),
+    projects: prepared.map((p) => ({
+      fault: p.fault.id, profileFile: p.profileFile, grep: p.plan.grep, ...(p.plan.specs ? { specs: p.plan.specs } : {}),
+      expectBroken: [...p.fault.breaks, ...(p.fault.collateral?.ids ?? [])],
+    })),
+  }, runsDir, childEnv, children);
+  const byFault = existsSync(outcomesFile) ? (JSON.parse(readFileSync(outcomesFile, 'utf8')) as BatchOutcomes) : undefined;
+  out(`  batch: ${prepared.length} faults, ${Object.values(byFault ?? {}).reduce((n, o) => n + o.length, 0)} checks, ${((Date.now() - t0) / 1000).toFixed(1)} s (Playwright exit ${code}; log ${join(runsDir, `playwright-${pass}.log`)})`);
+  for (const p of prepared) {
+    const o = byFault?.[p.fault.id];
+    if (o) outcomes.get(p.fault.id)!.push(...o);
+    else batchProblems.set(p.fault.id, `the batch wrote no outcomes (Playwright exit ${code}; see ${join(runsDir, `playwright-${pass}.log`)})`);
   }
   return { outcomes, batchProblems };
 }
 
-/** Each fault's own conformance report, from its checks of both passes, written to its runs dir and judged against its declaration. */
+/** Each fault's own conformance report, from its checks, written to its runs dir and judged against its declaration. */
 function judgeFaults(prepared: Prepared[], ran: { outcomes: Map<string, CheckOutcome[]>; batchProblems: Map<string, string> }, requirements: Catalogue, planning: Planning, runsDir: string, startedAt: number, results: Map<string, FaultResult>): void {
   for (const p of prepared) {
     const all = ran.outcomes.get(p.fault.id)!;

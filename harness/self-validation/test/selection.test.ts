@@ -82,7 +82,9 @@ void describe('run: --passes and --spec', () => {
     const clocked = 'lifecycle › TOKEN-REQ-002 after an hour @must @TOKEN-REQ-002 @clock';
     assert.ok(conformance.test(plain) && !conformance.test(clocked));
     assert.ok(timeTravel.test(clocked) && !timeTravel.test(plain));
-    for (const re of [conformance, timeTravel]) {
+    const all = passGrep('all', selection);
+    assert.ok(all.test(plain) && all.test(clocked), 'one batch for both sides: the selection alone');
+    for (const re of [conformance, timeTravel, all]) {
       assert.ok(!re.test('other › x @must @TOKEN-REQ-0021 @serial'), 'outside the selection in either pass');
       assert.ok(!re.test('property: input @TOKEN-REQ-002 @property-token-endpoint-input @serial'), 'never a property check');
     }
