@@ -20,7 +20,7 @@ export const rolePermissions: ReadonlyMap<string, ReadonlySet<ApiName>> = new Ma
 
 const forbiddenHeaders = { 'www-authenticate': bearerChallenge('insufficient_scope') };
 
-export function authorize(principal: Principal, api: ApiName, store: GatewayStore): GatewayRejection | undefined {
+export function authorize(principal: Principal, api: ApiName, store: Pick<GatewayStore, 'findClient' | 'findUser'>): GatewayRejection | undefined {
   let role: string;
   if (principal.kind === 'client') {
     const client = store.findClient(principal.clientId);
