@@ -12,7 +12,7 @@ import { dirname, join, relative } from 'node:path';
 import { BenchUsageError, benchUsage, parseBenchArgs, type BenchOptions } from './bench-options.ts';
 import { loadAverage, machineInfo, pinSelf } from './harness/machine.ts';
 import { startReferenceServer } from './harness/reference-target.ts';
-import { readSuiteReports, runDistantSuite, sequentialChain, type SuiteRun } from './harness/suite-runs.ts';
+import { phaseLine, readSuiteReports, runDistantSuite, runHasTimings, sequentialChain, type SuiteRun } from './harness/suite-runs.ts';
 import { timeCommand } from './harness/suite-timing.ts';
 import { startTarget, tasksetAvailable, type TargetProcess } from './harness/target-process.ts';
 import { installedVersion } from './harness/versions.ts';
@@ -153,9 +153,13 @@ async function main(args: string[]): Promise<number> {
     if (o.only.length === 0 && !o.skipStart) {
       console.log('bench: timing npm start …');
       const reports = join(logDir, 'npm-start');
-      const timing = await timeCommand(...unpinned(['npm', 'start', '--', '--reports', reports]), root, join(logDir, 'npm-start.log'));
+      // Where its time goes, when this version's `run` can say (--timings: one line of phases).
+      const timingsFlag = runHasTimings(root) ? ['--timings'] : [];
+      const log = join(logDir, 'npm-start.log');
+      const timing = await timeCommand(...unpinned(['npm', 'start', '--', '--reports', reports, ...timingsFlag]), root, log);
+      const phases = phaseLine(log);
       // npm prints the script it runs; name the command itself in the results.
-      timings.push({ ...timing, ...readSuiteReports(reports), command: 'npm start (token-conformance run --target profiles/reference.json --start-reference)' });
+      timings.push({ ...timing, ...readSuiteReports(reports), ...(phases !== undefined && { phases }), command: 'npm start (token-conformance run --target profiles/reference.json --start-reference)' });
     }
     if (o.only.length === 0 && o.suite) {
       console.log('bench: timing the self-validation …');

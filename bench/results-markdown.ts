@@ -219,6 +219,12 @@ export function renderResults(run: BenchRun): string {
       '', '| command | wall time | exit | requests | requirements |', '|---|---:|---:|---:|---|',
     );
     for (const t of run.timings) push(`| \`${t.command}\` | ${fmt(t.seconds, 1)} s | ${t.exitCode} | ${t.requests === undefined ? '–' : fmt(t.requests)} | ${t.verdicts ?? '–'} |`);
+    const start = run.timings.find((t) => t.command.includes('--start-reference'));
+    if (start) {
+      push('', start.phases !== undefined
+        ? `Where \`npm start\`'s time went (\`run --timings\`): ${start.phases}.`
+        : 'Where `npm start`\'s time goes: this version\'s `run` has no `--timings` (the phase breakdown of issue 18), so none is given here.');
+    }
   }
   if (run.distant) pushDistant(push, run.distant, run.timings.find((t) => t.command.includes('--start-reference')));
 

@@ -4,6 +4,7 @@
 // target: `token-conformance run --target <profile>`, the profile naming the proxy's addresses.
 // From each run's checks.json: the requests its checks sent and each check's duration, which give
 // the longest sequential chain of round trips (sequentialChain below).
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +30,20 @@ export interface SuiteRun extends CommandTiming {
   checks: CheckCost[];
   /** Verdicts of the requirements (conformance.json summary), e.g. "136 PASS, 1 NOT_APPLICABLE". */
   verdicts?: string;
+  /** Where the run's wall time went: `run --timings`' phase line, when the run printed one. */
+  phases?: string;
+}
+
+/** The `phases: …` line `token-conformance run --timings` prints at its end, from a run's log. */
+export function phaseLine(logFile: string): string | undefined {
+  if (!existsSync(logFile)) return undefined;
+  return /token-conformance run: (phases: .*)$/m.exec(readFileSync(logFile, 'utf8'))?.[1];
+}
+
+/** Whether this version's `run` command can print its phases (`--timings`). */
+export function runHasTimings(root: string): boolean {
+  const help = spawnSync(process.execPath, [join(root, 'bin', 'token-conformance.js'), 'run', '--help'], { cwd: root, encoding: 'utf8' });
+  return `${help.stdout}${help.stderr}`.includes('--timings');
 }
 
 /** The checks of a run and the requirements' verdicts, from its reports directory. */

@@ -1,9 +1,12 @@
 // The distant run's figures: the longest sequential chain from two runs' check durations, and the
 // profile moved onto the proxy's ports.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { TargetProfile } from '../../harness/profile/profile.schema.ts';
-import { sequentialChain, throughProxy, type CheckCost } from '../harness/suite-runs.ts';
+import { phaseLine, sequentialChain, throughProxy, type CheckCost } from '../harness/suite-runs.ts';
 
 const check = (key: string, durationMs: number, requests: number, status = 'passed'): CheckCost => ({ key, durationMs, requests, status });
 
@@ -34,5 +37,21 @@ void describe('throughProxy', () => {
     assert.equal(moved.plainHttpUrl, 'http://127.0.0.1:40001');
     assert.equal(moved.capabilities.clockControlUrl, 'https://127.0.0.1:40001/__test/clock');
     assert.equal(moved.capabilities.faultControlUrl, 'https://127.0.0.1:9000/__test/faults');
+  });
+});
+
+void describe('phaseLine', () => {
+  void test('the phases `run --timings` printed, from the run\'s log; none when it printed none', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tc-phase-'));
+    try {
+      const log = join(dir, 'run.log');
+      writeFileSync(log, 'token-conformance run: reference server listening at https://127.0.0.1:1\nCONFORMANCE PASS\ntoken-conformance run: phases: profile 0.2 s, checks 11.0 s (total 14.8 s)\n');
+      assert.equal(phaseLine(log), 'phases: profile 0.2 s, checks 11.0 s (total 14.8 s)');
+      writeFileSync(log, 'CONFORMANCE PASS\n');
+      assert.equal(phaseLine(log), undefined);
+      assert.equal(phaseLine(join(dir, 'missing.log')), undefined);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
