@@ -6,7 +6,7 @@
 // `npm --prefix bench ci` when missing. Exit 0 when every row ran without errors, 1 otherwise, 2 for
 // bad arguments. Timing goals are reported, never asserted.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { BenchUsageError, benchUsage, parseBenchArgs, type BenchOptions } from './bench-options.ts';
@@ -163,7 +163,11 @@ async function main(args: string[]): Promise<number> {
     }
     if (o.only.length === 0 && o.suite) {
       console.log('bench: timing the self-validation …');
-      timings.push({ ...(await timeCommand(...unpinned(['npm', 'run', 'self-validate']), root, join(logDir, 'self-validate.log'))), checks: [], command: 'npm run self-validate' });
+      // It plans each fault's checks from a clean run's checks.json: npm start's, as in CI (without
+      // one it loads every spec under every fault).
+      const cleanChecks = join(logDir, 'npm-start', 'checks.json');
+      const planFrom = existsSync(cleanChecks) ? ['--', '--clean-checks', cleanChecks] : [];
+      timings.push({ ...(await timeCommand(...unpinned(['npm', 'run', 'self-validate', ...planFrom]), root, join(logDir, 'self-validate.log'))), checks: [], command: 'npm run self-validate' });
       console.log(`bench: timing the suite against the reference server ${o.delayMs} ms away (latency proxy) …`);
       try {
         const run = await runDistantSuite({ root, delayMs: o.delayMs, reportsDir: join(logDir, 'distant'), logFile: join(logDir, 'distant.log'), command: unpinned });
