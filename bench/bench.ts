@@ -6,7 +6,7 @@
 // `npm --prefix bench ci` when missing. Exit 0 when every row ran without errors, 1 otherwise, 2 for
 // bad arguments. Timing goals are reported, never asserted.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { BenchUsageError, benchUsage, parseBenchArgs, type BenchOptions } from './bench-options.ts';
@@ -152,22 +152,21 @@ async function main(args: string[]): Promise<number> {
     let distant: BenchRun['distant'];
     if (o.only.length === 0 && !o.skipStart) {
       console.log('bench: timing npm start …');
-      const reports = join(logDir, 'npm-start');
+      // Its reports stay where npm start puts them (reports/): the self-validation plans from them and
+      // checks that the clean run was clean.
+      const reports = join(root, 'reports');
       // Where its time goes, when this version's `run` can say (--timings: one line of phases).
       const timingsFlag = runHasTimings(root) ? ['--timings'] : [];
       const log = join(logDir, 'npm-start.log');
-      const timing = await timeCommand(...unpinned(['npm', 'start', '--', '--reports', reports, ...timingsFlag]), root, log);
+      const timing = await timeCommand(...unpinned(['npm', 'start', ...(timingsFlag.length > 0 ? ['--', ...timingsFlag] : [])]), root, log);
       const phases = phaseLine(log);
       // npm prints the script it runs; name the command itself in the results.
       timings.push({ ...timing, ...readSuiteReports(reports), ...(phases !== undefined && { phases }), command: 'npm start (token-conformance run --target profiles/reference.json --start-reference)' });
     }
     if (o.only.length === 0 && o.suite) {
       console.log('bench: timing the self-validation …');
-      // It plans each fault's checks from a clean run's checks.json: npm start's, as in CI (without
-      // one it loads every spec under every fault).
-      const cleanChecks = join(logDir, 'npm-start', 'checks.json');
-      const planFrom = existsSync(cleanChecks) ? ['--', '--clean-checks', cleanChecks] : [];
-      timings.push({ ...(await timeCommand(...unpinned(['npm', 'run', 'self-validate', ...planFrom]), root, join(logDir, 'self-validate.log'))), checks: [], command: 'npm run self-validate' });
+      // It plans each fault's checks from the clean run's reports/checks.json (npm start's, as in CI).
+      timings.push({ ...(await timeCommand(...unpinned(['npm', 'run', 'self-validate']), root, join(logDir, 'self-validate.log'))), checks: [], command: 'npm run self-validate' });
       console.log(`bench: timing the suite against the reference server ${o.delayMs} ms away (latency proxy) …`);
       try {
         const run = await runDistantSuite({ root, delayMs: o.delayMs, reportsDir: join(logDir, 'distant'), logFile: join(logDir, 'distant.log'), command: unpinned });
