@@ -8,8 +8,10 @@ export interface BenchOptions {
   connections: number;
   tokens: number;
   refreshes: number;
-  /** Also time the self-validation (minutes). */
+  /** Also time the self-validation and the suite against a distant target (minutes). */
   suite: boolean;
+  /** One-way delay of the distant target's latency proxy, ms. */
+  delayMs: number;
   /** Skip timing `npm start`. */
   skipStart: boolean;
   /** Run only the throughput rows whose id contains one of these. */
@@ -26,7 +28,9 @@ export const benchUsage = `Usage: npm run bench -- [options]
   --tokens N        client_credentials tokens before the second RSS reading (default 1000000)
   --refreshes N     refreshes of the refresh-heavy run (default 200000)
   --quick           --duration 3 --rounds 1 --warmup 1 --tokens 50000 --refreshes 10000, no npm start (a smoke run)
-  --suite           also time the self-validation (npm run self-validate; minutes)
+  --suite           also time the self-validation (npm run self-validate) and the suite against the
+                    reference server behind a latency-adding loopback proxy (minutes)
+  --delay MS        the proxy's one-way delay (default 20)
   --skip-start      do not time npm start
   --only a,b        only the throughput rows whose id contains a or b (no memory, no suite timings)
   --out FILE        where the results go (default bench/RESULTS.md)`;
@@ -39,7 +43,7 @@ export function parseBenchArgs(args: string[], defaultOut: string): BenchOptions
     options: {
       duration: { type: 'string' }, rounds: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' },
       tokens: { type: 'string' }, refreshes: { type: 'string' }, quick: { type: 'boolean', default: false },
-      suite: { type: 'boolean', default: false }, 'skip-start': { type: 'boolean', default: false },
+      suite: { type: 'boolean', default: false }, delay: { type: 'string' }, 'skip-start': { type: 'boolean', default: false },
       only: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -59,6 +63,7 @@ export function parseBenchArgs(args: string[], defaultOut: string): BenchOptions
     tokens: number('tokens', values.tokens, quick ? 50_000 : 1_000_000, 1, 100_000_000),
     refreshes: number('refreshes', values.refreshes, quick ? 10_000 : 200_000, 1, 100_000_000),
     suite: values.suite,
+    delayMs: number('delay', values.delay, 20, 0, 1000),
     skipStart: values['skip-start'] || quick,
     only: values.only === undefined ? [] : values.only.split(',').map((s) => s.trim()).filter((s) => s !== ''),
     out: values.out ?? defaultOut,

@@ -12,6 +12,7 @@ import { dirname, join, relative } from 'node:path';
 import { BenchUsageError, benchUsage, parseBenchArgs, type BenchOptions } from './bench-options.ts';
 import { loadAverage, machineInfo, pinSelf } from './harness/machine.ts';
 import { startReferenceServer } from './harness/reference-target.ts';
+import { phaseLine, readSuiteReports, runDistantSuite, runHasTimings, sequentialChain, type SuiteRun } from './harness/suite-runs.ts';
 import { timeCommand } from './harness/suite-timing.ts';
 import { startTarget, tasksetAvailable, type TargetProcess } from './harness/target-process.ts';
 import { installedVersion } from './harness/versions.ts';
@@ -144,20 +145,37 @@ async function main(args: string[]): Promise<number> {
     }
 
     // The suite gets every CPU back (children inherit this process's pinning); logs go to reports/bench/.
-    const unpinned = (command: string[]): [string, string[]] => (pinned ? ['taskset', ['-c', `0-${machine.cpuCount - 1}`, ...command]] : [command[0]!, command.slice(1)]);
+    const unpinned = (command: readonly string[]): [string, string[]] => (pinned ? ['taskset', ['-c', `0-${machine.cpuCount - 1}`, ...command]] : [command[0]!, command.slice(1)]);
     const logDir = join(root, 'reports', 'bench');
     mkdirSync(logDir, { recursive: true });
-    const timings = [];
+    const timings: SuiteRun[] = [];
+    let distant: BenchRun['distant'];
     if (o.only.length === 0 && !o.skipStart) {
       console.log('bench: timing npm start …');
-      timings.push(await timeCommand(...unpinned(['npm', 'start']), root, join(logDir, 'npm-start.log')));
+      // Its reports stay where npm start puts them (reports/): the self-validation plans from them and
+      // checks that the clean run was clean.
+      const reports = join(root, 'reports');
+      // Where its time goes, when this version's `run` can say (--timings: one line of phases).
+      const timingsFlag = runHasTimings(root) ? ['--timings'] : [];
+      const log = join(logDir, 'npm-start.log');
+      const timing = await timeCommand(...unpinned(['npm', 'start', ...(timingsFlag.length > 0 ? ['--', ...timingsFlag] : [])]), root, log);
+      const phases = phaseLine(log);
       // npm prints the script it runs; name the command itself in the results.
-      timings[0]!.command = 'npm start (token-conformance run --target profiles/reference.json --start-reference)';
+      timings.push({ ...timing, ...readSuiteReports(reports), ...(phases !== undefined && { phases }), command: 'npm start (token-conformance run --target profiles/reference.json --start-reference)' });
     }
     if (o.only.length === 0 && o.suite) {
       console.log('bench: timing the self-validation …');
-      timings.push(await timeCommand(...unpinned(['npm', 'run', 'self-validate']), root, join(logDir, 'self-validate.log')));
-      timings.at(-1)!.command = 'npm run self-validate';
+      // It plans each fault's checks from the clean run's reports/checks.json (npm start's, as in CI).
+      timings.push({ ...(await timeCommand(...unpinned(['npm', 'run', 'self-validate']), root, join(logDir, 'self-validate.log'))), checks: [], command: 'npm run self-validate' });
+      console.log(`bench: timing the suite against the reference server ${o.delayMs} ms away (latency proxy) …`);
+      try {
+        const run = await runDistantSuite({ root, delayMs: o.delayMs, reportsDir: join(logDir, 'distant'), logFile: join(logDir, 'distant.log'), command: unpinned });
+        const local = timings.find((t) => t.command.startsWith('npm start'));
+        distant = { delayMs: o.delayMs, run: { ...run, command: `token-conformance run --target <reference server behind the latency proxy>` }, ...(local && { chain: sequentialChain(local.checks, run.checks, o.delayMs) }) };
+      } catch (error) {
+        distant = { delayMs: o.delayMs, failure: (error as Error).message.slice(0, 300) };
+        console.log(`bench: the distant run failed: ${distant.failure}`);
+      }
     }
 
     const versionsFrom = join(benchDir, 'targets');
@@ -166,7 +184,7 @@ async function main(args: string[]): Promise<number> {
       machine, loadStart, loadEnd: loadAverage(), pinned,
       durationS: o.durationS, rounds: o.rounds, warmupS: o.warmupS, connections: o.connections,
       versions: Object.fromEntries(['jose', 'fastify', 'better-sqlite3', 'pino', 'undici', 'oidc-provider', '@node-oauth/oauth2-server'].map((n) => [n, installedVersion(n, n === 'undici' ? benchDir : versionsFrom)])),
-      rows, timings, ...(memory && { memory }),
+      rows, timings, ...(memory && { memory }), ...(distant && { distant }),
     };
     const ours = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
     run.versions = { node: process.version, 'token-conformance': ours, ...run.versions };
@@ -175,6 +193,7 @@ async function main(args: string[]): Promise<number> {
     console.log('');
     for (const line of goalLines(run)) console.log(`  ${line.met === undefined ? '?  ' : line.met ? 'ok ' : 'NO '} ${line.goal}: ${line.measured}`);
     for (const t of timings) if (t.exitCode !== 0) console.log(`  ${t.command} exited ${t.exitCode}: see ${relative(process.cwd(), t.log)}`);
+    if (distant?.run && distant.run.exitCode !== 0) console.log(`  the distant run exited ${distant.run.exitCode}: see ${relative(process.cwd(), distant.run.log)}`);
     console.log(`\nbench: wrote ${relative(process.cwd(), o.out)} (load ${run.loadEnd} at the end)`);
     const memoryClean = memory === undefined || (!('failure' in memory) && memory.tokenRun.errors === 0 && memory.refreshRun.errors === 0 && memory.purge.rowsAfter === 0);
     const clean = rows.every((r) => cleanThroughput(r) !== undefined) && memoryClean && timings.every((t) => t.exitCode === 0);

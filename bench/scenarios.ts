@@ -6,7 +6,7 @@ import type { LoadWorker } from './load/load-generator.ts';
 import { formPost, obtainToken, protectedCallWorker, refreshChainWorker, tokenRequestWorker } from './load/workers.ts';
 import { PEER_CLIENT } from './targets/peer-client.ts';
 
-export type TargetName = 'reference' | 'reference-info-log' | 'ceiling-fixed-json' | 'ceiling-jose-sign' | 'ceiling-jose-verify' | 'peer-oidc-provider' | 'peer-oauth2-server';
+export type TargetName = 'reference' | 'reference-info-log' | 'ceiling-fixed-json' | 'ceiling-fastify-fixed-json' | 'ceiling-jose-sign' | 'ceiling-jose-verify' | 'peer-oidc-provider' | 'peer-oauth2-server';
 
 export type RowKind = 'reference' | 'ceiling' | 'peer';
 
@@ -27,6 +27,10 @@ export const scenarios: readonly ThroughputScenario[] = [
   {
     id: 'ceiling-fixed-json', label: 'ceiling: bare node:http, fixed JSON', kind: 'ceiling', target: 'ceiling-fixed-json',
     createWorker: () => Promise.resolve(tokenRequestWorker('/token', ccParams(PEER_CLIENT), EDDSA_CC)),
+  },
+  {
+    id: 'ceiling-fastify-fixed-json', label: 'ceiling: Fastify, fixed JSON (GET, no logger)', kind: 'ceiling', target: 'ceiling-fastify-fixed-json',
+    createWorker: () => Promise.resolve(protectedCallWorker(PEOPLE_PATH, 'not-checked', 'identifier', 'E-1001')),
   },
   {
     id: 'ceiling-jose-sign', label: 'ceiling: bare node:http + jose sign (EdDSA)', kind: 'ceiling', target: 'ceiling-jose-sign',

@@ -10,10 +10,10 @@ export interface CommandTiming {
   log: string;
 }
 
-export async function timeCommand(command: string, args: string[], cwd: string, logFile: string): Promise<CommandTiming> {
+export async function timeCommand(command: string, args: string[], cwd: string, logFile: string, env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0' }): Promise<CommandTiming> {
   const log = createWriteStream(logFile);
   const started = performance.now();
-  const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } });
+  const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env });
   child.stdout.pipe(log, { end: false });
   child.stderr.pipe(log, { end: false });
   const exitCode = await new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));

@@ -49,11 +49,22 @@ export const defaultAttemptThrottleSettings: AttemptThrottleSettings = {
 
 export type ThrottleStore = Pick<Store, 'findFailedAttempts' | 'recordFailedAttempt' | 'lockPrincipal' | 'clearFailedAttempts'>;
 
+/**
+ * What assertNotLocked saw, for recordSuccess: whether the principal had no run of failures, and
+ * how many failures this throttle had recorded at that moment.
+ */
+export interface AttemptCheck {
+  readonly noRun: boolean;
+  readonly failuresRecorded: number;
+}
+
 export class AttemptThrottle {
   readonly #store: ThrottleStore;
   readonly #settings: AttemptThrottleSettings;
 
   readonly #sources: SourceBudget;
+  /** Failures recorded by this throttle so far (see recordSuccess). */
+  #failuresRecorded = 0;
 
   constructor(store: ThrottleStore, settings: AttemptThrottleSettings = defaultAttemptThrottleSettings) {
     this.#store = store;
@@ -72,16 +83,17 @@ export class AttemptThrottle {
 
   /**
    * Throws TooManyAttempts while the principal is locked for this source, or the source has spent
-   * its failures; call before looking anything up or verifying anything.
+   * its failures; call before looking anything up or verifying anything. What it saw goes to
+   * recordSuccess.
    */
-  async assertNotLocked(principal: AttemptPrincipal, now: number): Promise<void> {
+  async assertNotLocked(principal: AttemptPrincipal, now: number): Promise<AttemptCheck> {
     const wait = this.#sources.waitSeconds(principal.source ?? '', now);
     if (wait > 0) {
       throw new TooManyAttempts(principal.kind === 'user' ? 'invalid_grant' : 'invalid_client', wait, 'source spent its failed attempts');
     }
     const state = await this.#store.findFailedAttempts(principal);
     const lockedUntil = state?.lockedUntil ?? null;
-    if (lockedUntil === null || now >= lockedUntil) return;
+    if (lockedUntil === null || now >= lockedUntil) return { noRun: state === undefined, failuresRecorded: this.#failuresRecorded };
     throw new TooManyAttempts(
       principal.kind === 'user' ? 'invalid_grant' : 'invalid_client',
       Math.max(1, Math.ceil((lockedUntil - now) / 1000)),
@@ -92,6 +104,7 @@ export class AttemptThrottle {
   /** Counts a failed attempt; the one that reaches the threshold locks the principal. Returns whether it did. */
   async recordFailure(principal: AttemptPrincipal, now: number): Promise<boolean> {
     this.#sources.spend(principal.source ?? '', now);
+    this.#failuresRecorded += 1;
     const windowMs = this.#settings.lockSeconds * 1000;
     const state = await this.#store.recordFailedAttempt(principal, now, now - windowMs);
     const threshold = principal.kind === 'user' ? this.#settings.userFailures : this.#settings.clientFailures;
@@ -100,8 +113,15 @@ export class AttemptThrottle {
     return true;
   }
 
-  /** A verified secret or password: the run of failures ends. */
-  async recordSuccess(principal: AttemptPrincipal): Promise<void> {
+  /**
+   * A verified secret or password: the run of failures ends. With the check of this attempt's
+   * assertNotLocked: when it saw no run and this throttle has recorded no failure since, there is
+   * nothing to forget and the store is not read again (the token endpoint's hot path). A failure
+   * another process (or replica) records in between is then ordered after this success, as it
+   * could have been anyway: the check and the count were never one transaction.
+   */
+  async recordSuccess(principal: AttemptPrincipal, check?: AttemptCheck): Promise<void> {
+    if (check?.noRun === true && check.failuresRecorded === this.#failuresRecorded) return;
     // A read first: the common case (nothing to forget) then costs no write.
     if ((await this.#store.findFailedAttempts(principal)) !== undefined) await this.#store.clearFailedAttempts(principal);
   }

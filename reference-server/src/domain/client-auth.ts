@@ -73,18 +73,19 @@ export async function authenticateClient(
   // Cannot be a client id: refused like an unknown one, at no cost (no lookup, hash or record).
   if (!isPlausibleClientId(clientId)) throw new InvalidClient(descriptions.clientAuthFailed, viaHeader, 'client_id cannot be a client id');
   const principal = { kind: 'client', name: clientId, ...(source !== undefined && { source }) } as const;
-  await deps.throttle.assertNotLocked(principal, now);
+  const check = await deps.throttle.assertNotLocked(principal, now);
   const client = await deps.store.findClient(clientId);
   const matches = await deps.hasher.verify(clientSecret, client?.secretHash ?? (await deps.dummyHash()));
-  if (matches && client) await deps.throttle.recordSuccess(principal);
+  if (matches && client) await deps.throttle.recordSuccess(principal, check);
   else await deps.throttle.recordFailure(principal, now);
-  const fail = (detail: string): never => {
-    throw new InvalidClient(descriptions.clientAuthFailed, viaHeader, detail);
-  };
-  if (!client) return fail('unknown client');
-  if (!matches) return fail('wrong secret');
-  if (!client.active) return fail('client deactivated');
-  if (client.region !== region) return fail(`client of region ${client.region} at the ${region} endpoint`);
-  if (client.environment !== deps.environment) return fail(`client of environment ${client.environment}`);
+  if (!client) return refuse(viaHeader, 'unknown client');
+  if (!matches) return refuse(viaHeader, 'wrong secret');
+  if (!client.active) return refuse(viaHeader, 'client deactivated');
+  if (client.region !== region) return refuse(viaHeader, `client of region ${client.region} at the ${region} endpoint`);
+  if (client.environment !== deps.environment) return refuse(viaHeader, `client of environment ${client.environment}`);
   return client;
+}
+
+function refuse(viaHeader: boolean, detail: string): never {
+  throw new InvalidClient(descriptions.clientAuthFailed, viaHeader, detail);
 }

@@ -20,7 +20,7 @@ export const rolePermissions: ReadonlyMap<string, ReadonlySet<ApiName>> = new Ma
 
 const forbiddenHeaders = { 'www-authenticate': bearerChallenge('insufficient_scope') };
 
-export async function authorize(principal: Principal, api: ApiName, store: GatewayStore): Promise<GatewayRejection | undefined> {
+export async function authorize(principal: Principal, api: ApiName, store: Pick<GatewayStore, 'findClient' | 'findUser'>): Promise<GatewayRejection | undefined> {
   let role: string;
   if (principal.kind === 'client') {
     const client = await store.findClient(principal.clientId);

@@ -15,7 +15,11 @@ export type BearerCredential =
 const b64token = /^[A-Za-z0-9\-._~+/]+=*$/;
 const base64urlSegment = /^[A-Za-z0-9_-]+$/;
 
-export function readBearerCredential(authorization: string | undefined): BearerCredential {
+/**
+ * @param knownWellFormed  tokens already known to parse (a verified-token cache hit): their
+ *   structure is not decoded again, since it cannot have changed.
+ */
+export function readBearerCredential(authorization: string | undefined, knownWellFormed?: (token: string) => boolean): BearerCredential {
   if (authorization === undefined || authorization.trim() === '') return { kind: 'none', reason: 'no Authorization header' };
   const schemeEnd = authorization.search(/[ \t]/);
   const scheme = schemeEnd < 0 ? authorization : authorization.slice(0, schemeEnd);
@@ -27,6 +31,7 @@ export function readBearerCredential(authorization: string | undefined): BearerC
   const token = afterScheme.slice(spaces);
   if (token === '') return { kind: 'malformed', reason: 'Bearer without a token' };
   if (!b64token.test(token)) return { kind: 'malformed', reason: 'characters outside b64token' };
+  if (knownWellFormed?.(token) === true) return { kind: 'token', token };
   const structure = jwtStructureProblem(token);
   return structure === undefined ? { kind: 'token', token } : { kind: 'malformed', reason: structure };
 }

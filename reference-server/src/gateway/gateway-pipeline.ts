@@ -45,6 +45,7 @@ import type { FixedWindowRateLimiter } from './rate-limiter.ts';
 import type { RawRequest } from './raw-request.ts';
 import { checkFramingHostAndTarget } from './request-target.ts';
 import type { RequestTarget } from './request-target.ts';
+import { LookupsOfOneDecision } from './request-lookups.ts';
 import { checkRequestSyntax } from './request-syntax.ts';
 import { invalidTokenRejection, authenticateToken } from './token-authentication.ts';
 import { decodePath } from './uri-path.ts';
@@ -62,13 +63,21 @@ export interface RoutedRequest {
   route: ApiRoute;
 }
 
+/** A verifier that can also tell which tokens it verified before (verified-token-cache.ts). */
+type GatewayVerifier = GatewayDeps['verifier'] & { knows?(token: string): boolean };
+
 export class GatewayPipeline {
+  readonly #knownWellFormed: ((token: string) => boolean) | undefined;
+
   constructor(
-    private readonly deps: Pick<GatewayDeps, 'store' | 'verifier' | 'environment' | 'allowedHosts'>,
+    private readonly deps: Pick<GatewayDeps, 'store' | 'environment' | 'allowedHosts'> & { verifier: GatewayVerifier },
     private readonly faults: FaultSwitch,
     private readonly rateLimiter: FixedWindowRateLimiter,
     private readonly backend: PeopleBackend,
-  ) {}
+  ) {
+    const verifier = deps.verifier;
+    this.#knownWellFormed = verifier.knows ? (token) => verifier.knows!(token) : undefined;
+  }
 
   async decide(request: RawRequest): Promise<GatewayDecision> {
     if (nonGatewayPaths.has(request.target.split('?')[0] ?? '')) return { kind: 'not-gateway' };
@@ -78,7 +87,7 @@ export class GatewayPipeline {
     const headers = checkHeaderSyntax(request);
     if (headers) return rejected(headers);
 
-    const credential = readBearerCredential(request.header('authorization'));
+    const credential = readBearerCredential(request.header('authorization'), this.#knownWellFormed);
     if (credential.kind === 'none') {
       return rejected(reject('000-1201', { headers: { 'www-authenticate': bearerChallenge() }, detail: credential.reason }));
     }
@@ -92,7 +101,8 @@ export class GatewayPipeline {
     if ('code' in token) return rejected(token);
 
     const principal = principalOf(token);
-    const forbidden = await authorize(principal, routed.route.api, this.deps.store);
+    const lookups = new LookupsOfOneDecision(this.deps.store);
+    const forbidden = await authorize(principal, routed.route.api, lookups);
     if (forbidden) return rejected(forbidden);
 
     const rate = this.rateLimiter.take(token.client_id);
@@ -104,7 +114,7 @@ export class GatewayPipeline {
     const routing = this.faults.routingFault();
     if (routing) return rejected(routing);
 
-    const answer = await this.backend.handle(principal, apiRequest);
+    const answer = await this.backend.handle(principal, apiRequest, lookups);
     if ('code' in answer) return rejected(answer);
     return { kind: 'answered', status: answer.status, body: answer.body };
   }

@@ -13,6 +13,7 @@ import { reject } from './gateway-rejection.ts';
 import type { GatewayRejection } from './gateway-rejection.ts';
 import { PersonNotes } from './person-notes.ts';
 import type { Principal } from './principal.ts';
+import type { DecisionLookups } from './request-lookups.ts';
 import type { ApiRequest } from './request-syntax.ts';
 
 export const identifierFormat = /^[A-Za-z0-9][A-Za-z0-9-]{0,63}$/;
@@ -34,13 +35,14 @@ export class PeopleBackend {
     this.notes = notes ?? new PersonNotes();
   }
 
-  async handle(principal: Principal, request: ApiRequest): Promise<BackendAnswer | GatewayRejection> {
+  /** @param lookups  the store as this decision reads it (request-lookups.ts); the backend's store by default. */
+  async handle(principal: Principal, request: ApiRequest, lookups: DecisionLookups = this.store): Promise<BackendAnswer | GatewayRejection> {
     if (request.api === 'person-history') return reject('000-5004', { detail: 'backend has no history route' });
-    const identity = await this.checkIdentity(principal);
+    const identity = await this.checkIdentity(principal, lookups);
     if (identity !== undefined) return identity;
     switch (request.api) {
       case 'get-person': {
-        const person = await this.findPerson(request.identifier);
+        const person = await this.findPerson(request.identifier, lookups);
         return 'code' in person ? person : { status: 200, body: personView(person) };
       }
       case 'search-people': {
@@ -49,16 +51,16 @@ export class PeopleBackend {
         return { status: 200, body: { items, count: items.length } };
       }
       case 'add-note': {
-        const person = await this.findPerson(request.identifier);
+        const person = await this.findPerson(request.identifier, lookups);
         if ('code' in person) return person;
         return { status: 201, body: this.notes.add(person.identifier, request.text, this.clock.now()) };
       }
     }
   }
 
-  private async checkIdentity(principal: Principal): Promise<GatewayRejection | undefined> {
-    const client = await this.store.findClient(principal.clientId);
-    const user = principal.kind === 'user' ? await this.store.findUser(principal.tenant, principal.userName) : undefined;
+  private async checkIdentity(principal: Principal, lookups: DecisionLookups): Promise<GatewayRejection | undefined> {
+    const client = await lookups.findClient(principal.clientId);
+    const user = principal.kind === 'user' ? await lookups.findUser(principal.tenant, principal.userName) : undefined;
     const clientOk = client?.active === true;
     const userOk = principal.kind === 'client' || user?.active === true;
     if (clientOk && userOk) return undefined;
@@ -68,9 +70,9 @@ export class PeopleBackend {
     });
   }
 
-  private async findPerson(identifier: string): Promise<PersonRecord | GatewayRejection> {
+  private async findPerson(identifier: string, lookups: DecisionLookups): Promise<PersonRecord | GatewayRejection> {
     if (!identifierFormat.test(identifier)) return reject('000-5001', { detail: 'identifier not well formed' });
-    const person = await this.store.findPerson(identifier);
+    const person = await lookups.findPerson(identifier);
     return person ?? reject('000-5003', { detail: 'no such person' });
   }
 }

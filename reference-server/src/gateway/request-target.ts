@@ -32,7 +32,7 @@ export function checkFramingHostAndTarget(request: RawRequest, allowedHosts: rea
   const hostHeaderName = hostNameOf(hostHeaders[0] ?? '');
   if (hostHeaderName === undefined) return reject('000-1001', { detail: 'unparseable Host header' });
 
-  const allowed = new Set(allowedHosts.map(normalizeAllowedHost));
+  const allowed = allowedHostSet(allowedHosts);
   const target = request.target;
 
   if (target.startsWith('/')) {
@@ -54,6 +54,18 @@ export function checkFramingHostAndTarget(request: RawRequest, allowedHosts: rea
   }
 
   return reject('000-1002', { detail: target === '*' ? 'asterisk-form target' : 'target in neither origin- nor absolute-form' });
+}
+
+/** The normalised set of each configured host list, built once (the list is fixed for the server's life). */
+const allowedHostSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+
+function allowedHostSet(allowedHosts: readonly string[]): ReadonlySet<string> {
+  let set = allowedHostSets.get(allowedHosts);
+  if (set === undefined) {
+    set = new Set(allowedHosts.map(normalizeAllowedHost));
+    allowedHostSets.set(allowedHosts, set);
+  }
+  return set;
 }
 
 function splitTarget(pathAndQuery: string): RequestTarget {

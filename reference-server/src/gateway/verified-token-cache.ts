@@ -31,6 +31,11 @@ export class CachingAccessTokenVerifier implements AccessTokenVerifier {
     return this.#verified.size;
   }
 
+  /** Whether `token` verified before (so it is a well-formed JWT), whatever its time checks say now. */
+  knows(token: string): boolean {
+    return this.#verified.has(token);
+  }
+
   async verify(token: string): Promise<AccessTokenVerification> {
     const hit = this.#verified.get(token);
     if (hit !== undefined) {

@@ -20,6 +20,16 @@ const hexValue = (byte: number): number => {
 
 /** Decodes one name or value: `+` is a space, `%XX` a byte; the bytes must be UTF-8. */
 export function decodeFormComponent(raw: Uint8Array): string {
+  // Plain ASCII without escapes (most names and values) is its own decoding.
+  let plain = true;
+  for (let i = 0; i < raw.length; i += 1) {
+    const byte = raw[i]!;
+    if (byte >= 0x80 || byte === 0x2b || byte === 0x25) {
+      plain = false;
+      break;
+    }
+  }
+  if (plain) return Buffer.from(raw.buffer, raw.byteOffset, raw.length).toString('latin1');
   const out = new Uint8Array(raw.length);
   let n = 0;
   for (let i = 0; i < raw.length; i += 1) {

@@ -6,6 +6,8 @@ import { isIPv6 } from 'node:net';
 
 export function sourceOf(address: string | undefined): string {
   if (address === undefined || address === '') return 'unknown';
+  // IPv4 as is (the common case, without the IPv6 checks below).
+  if (!address.includes(':')) return address;
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (mapped?.[1] !== undefined) return mapped[1];
   if (!isIPv6(address)) return address;

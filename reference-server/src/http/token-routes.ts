@@ -24,9 +24,11 @@ export function tokenRoutes(app: FastifyInstance, options: TokenRoutesOptions): 
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: options.bodyLimit }, (_request, body, done) => {
     done(null, body);
   });
-  app.addHook('onSend', async (_request, reply) => {
+  // A callback hook, not an async one: no promise per answer.
+  app.addHook('onSend', (_request, reply, payload, done) => {
     reply.header('cache-control', 'no-store');
     reply.header('pragma', 'no-cache');
+    done(null, payload);
   });
   app.setErrorHandler((error: Error & { code?: string; statusCode?: number }, request, reply) => {
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(request, reply, new InvalidRequest(descriptions.bodyTooLarge));

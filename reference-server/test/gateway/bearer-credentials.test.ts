@@ -28,3 +28,11 @@ void test('a JWT needs three base64url segments whose header and claims are JSON
   assert.equal(jwtStructureProblem('bm90anNvbg.e30.c2ln'), 'undecodable JOSE header');
   assert.equal(jwtStructureProblem('e30.WzFd.c2ln'), 'undecodable claims');
 });
+
+void test('a token known to be well formed (a verified-token cache hit) is taken without decoding it again; an unknown one is decoded', () => {
+  // b64token characters, but not three base64url segments: only a decoding can tell.
+  const notAJwt = 'abc.def';
+  assert.deepEqual(readBearerCredential(`Bearer ${notAJwt}`, () => false), { kind: 'malformed', reason: 'not three base64url segments' });
+  assert.deepEqual(readBearerCredential(`Bearer ${notAJwt}`, (t) => t === notAJwt), { kind: 'token', token: notAJwt });
+  assert.equal(readBearerCredential('Bearer a b', () => true).kind, 'malformed', 'the header syntax is still checked');
+});

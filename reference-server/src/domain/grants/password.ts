@@ -32,11 +32,11 @@ export const passwordGrant: Grant = {
     // Cannot be a username: refused like an unknown one, at no cost (no lookup, hash or record).
     if (!isPlausibleUsername(username)) throw new InvalidGrant(descriptions.invalidUserCredentials, 'username cannot be a username');
     const principal = { kind: 'user', name: username, ...(source !== undefined && { source }) } as const;
-    await deps.throttle.assertNotLocked(principal, now);
+    const check = await deps.throttle.assertNotLocked(principal, now);
     const name = parseUsername(username);
     const user = name ? await deps.store.findUser(name.tenant, name.userName) : undefined;
     const matches = await deps.hasher.verify(password, user?.passwordHash ?? (await deps.dummyHash()));
-    if (matches && user) await deps.throttle.recordSuccess(principal);
+    if (matches && user) await deps.throttle.recordSuccess(principal, check);
     else await deps.throttle.recordFailure(principal, now);
     const fail = (detail: string): never => {
       throw new InvalidGrant(descriptions.invalidUserCredentials, detail);

@@ -1,0 +1,64 @@
+// One gateway decision reads the principal's client (and user) once: authorization and the
+// backend's identity check share the reading (request-lookups.ts); a protected call costs one
+// client lookup and one person lookup.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { LookupsOfOneDecision, type DecisionLookups } from '../../src/gateway/request-lookups.ts';
+import type { Client, PersonRecord, User } from '../../src/domain/model.ts';
+import { attempt, cc, issued, pw, seed, testApp, testServices } from '../helpers.ts';
+
+function counting(store: DecisionLookups): DecisionLookups & { calls: Record<string, number> } {
+  const calls: Record<string, number> = { findClient: 0, findUser: 0, findPerson: 0 };
+  return {
+    calls,
+    findClient: (id: string): Promise<Client | undefined> => { calls.findClient! += 1; return store.findClient(id); },
+    findUser: (t: string, u: string): Promise<User | undefined> => { calls.findUser! += 1; return store.findUser(t, u); },
+    findPerson: (id: string): Promise<PersonRecord | undefined> => { calls.findPerson! += 1; return store.findPerson(id); },
+  };
+}
+
+void describe('LookupsOfOneDecision', () => {
+  void test('the same client or user is read once; another one is read', async () => {
+    const services = await testServices();
+    try {
+      const store = counting(services.store);
+      const lookups = new LookupsOfOneDecision(store);
+      assert.equal((await lookups.findClient('us-cc-client'))?.clientId, 'us-cc-client');
+      assert.equal((await lookups.findClient('us-cc-client'))?.clientId, 'us-cc-client');
+      assert.equal(await lookups.findClient('no-such-client'), undefined);
+      assert.equal(await lookups.findClient('no-such-client'), undefined);
+      assert.equal(store.calls.findClient, 2);
+      assert.equal((await lookups.findUser('acme', 'alice'))?.userName, 'alice');
+      assert.equal((await lookups.findUser('acme', 'alice'))?.userName, 'alice');
+      assert.equal((await lookups.findUser('acme', 'bob-expired'))?.userName, 'bob-expired');
+      assert.equal(store.calls.findUser, 2);
+    } finally {
+      await services.store.close();
+    }
+  });
+
+  void test('a protected call reads its client once and its person once', async () => {
+    const testing = await testApp();
+    const { app, services } = testing;
+    const reads = { findClient: 0, findUser: 0, findPerson: 0 };
+    const methods = services.store as unknown as Record<string, (...args: string[]) => unknown>;
+    for (const name of ['findClient', 'findUser', 'findPerson'] as const) {
+      const original = methods[name]!.bind(services.store);
+      methods[name] = (...args: string[]) => {
+        reads[name] += 1;
+        return original(...args);
+      };
+    }
+    try {
+      for (const [grant, userReads] of [[cc(seed.usCc), 0], [pw(seed.usPw, seed.alice), 1]] as const) {
+        const token = issued(await attempt(services, grant)).access_token;
+        Object.assign(reads, { findClient: 0, findUser: 0, findPerson: 0 });
+        const res = await app.inject({ method: 'GET', url: '/v1/people/er/E-1001', headers: { authorization: `Bearer ${token}`, host: '127.0.0.1' } });
+        assert.equal(res.statusCode, 200, res.body);
+        assert.deepEqual(reads, { findClient: 1, findUser: userReads, findPerson: 1 });
+      }
+    } finally {
+      await testing.close();
+    }
+  });
+});
