@@ -249,7 +249,7 @@ export async function startReferenceServers(options: { logDir: string; profile: 
 /**
  * More sandbox servers like the one startReferenceServers starts (the profile's thresholds, test
  * controls on), each in a log directory of its own: clocks of their own for the time-travel checks
- * (harness/playwright/clock-targets.ts). All or none: when one fails, the others are stopped.
+ * (core/run/clock-targets.ts). All or none: when one fails, the others are stopped.
  */
 export async function startClockServers(count: number, options: { logDir: string; profile: TargetProfile; timeoutMs?: number }): Promise<ReferenceServer[]> {
   const starts = await Promise.allSettled(Array.from({ length: count }, (_, i) => {

@@ -1,4 +1,4 @@
-// Clock targets (harness/playwright/clock-targets.ts): each time-travel worker holds a target no
+// Clock targets (core/run/clock-targets.ts): each time-travel worker holds a target no
 // other worker holds, waits for one a replaced worker still holds, and takes over the lock of a
 // process that no longer exists.
 import assert from 'node:assert/strict';
