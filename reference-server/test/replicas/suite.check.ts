@@ -1,9 +1,12 @@
 // The whole conformance suite against three replicas on one PostgreSQL behind HAProxy: a profile
 // like profiles/reference.json (as `run --start-reference` builds it) pointing at the balancer.
 // The replicas share the test clock, the fault switch and the HTTPS certificate through the
-// database. The gateway's rate limits are counted per replica (README, "Running it for a team"):
-// each replica gets a third of the profile's declared limits, and HAProxy deals a client's
-// connections round-robin, so the deployment enforces the declared limits as a whole.
+// database. The gateway's rate limits are counted per replica (README, "Running it for a team"),
+// and HAProxy (mode tcp) deals connections, not requests: a client's keep-alive connection stays
+// on one replica, so the deployment enforces no one threshold (seen in CI: the quota check met the
+// replica's spike limit, 000-2001 for 000-2000). The profile therefore declares no rate limits
+// here, and the rate-limit requirements read SKIP in this run (verified against one server by
+// the conformance stage); every other requirement must PASS.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,19 +18,20 @@ import { haproxyAvailable, startDeployment } from './support/deployment.ts';
 const root = join(import.meta.dirname, '..', '..', '..');
 const REPLICAS = 3;
 
+function withoutRateLimit(capabilities: Profile['capabilities']): Profile['capabilities'] {
+  const rest = { ...capabilities };
+  delete rest.rateLimit;
+  return rest;
+}
+
 interface Profile {
-  capabilities: { rateLimit: { spikePerSecond: number; quotaPerWindow: number; windowSeconds: number }; clockControlUrl?: string; faultControlUrl?: string };
+  capabilities: { rateLimit?: { spikePerSecond: number; quotaPerWindow: number; windowSeconds: number }; clockControlUrl?: string; faultControlUrl?: string };
   [key: string]: unknown;
 }
 
 void test('the whole conformance suite passes against three replicas behind HAProxy', { skip: !haproxyAvailable() && 'no HAProxy (apt-get install haproxy)' }, async (t) => {
   const profile = JSON.parse(readFileSync(join(root, 'profiles', 'reference.json'), 'utf8')) as Profile;
-  const limits = profile.capabilities.rateLimit;
-  const share = (n: number) => String(Math.ceil(n / REPLICAS));
-  const d = await startDeployment({
-    replicas: REPLICAS, https: true,
-    serveArgs: ['--test-controls', '--rate-spike', share(limits.spikePerSecond), '--rate-quota', share(limits.quotaPerWindow), '--rate-window', String(limits.windowSeconds)],
-  });
+  const d = await startDeployment({ replicas: REPLICAS, https: true, serveArgs: ['--test-controls'] });
   const dir = mkdtempSync(join(tmpdir(), 'tc-replicas-suite-'));
   try {
     const target = {
@@ -36,7 +40,7 @@ void test('the whole conformance suite passes against three replicas behind HAPr
       authUrlUs: d.baseUrl, authUrlEu: d.baseUrl, baseUrl: d.baseUrl,
       plainHttpUrl: d.baseUrl.replace(/^https:/, 'http:'),
       ...(d.caFile !== undefined && { caFile: d.caFile }),
-      capabilities: { ...profile.capabilities, clockControlUrl: `${d.baseUrl}/__test/clock`, faultControlUrl: `${d.baseUrl}/__test/faults` },
+      capabilities: { ...withoutRateLimit(profile.capabilities), clockControlUrl: `${d.baseUrl}/__test/clock`, faultControlUrl: `${d.baseUrl}/__test/faults` },
     };
     delete (target as Record<string, unknown>).$schema;
     const file = join(dir, 'profile.json');
@@ -48,9 +52,12 @@ void test('the whole conformance suite passes against three replicas behind HAPr
       child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
       child.on('exit', (c) => { t.diagnostic(out.split('\n').filter((l) => /CONFORMANCE|FAIL |WARN |BLOCKED|SKIP/.test(l)).join('\n')); resolve(c); });
     });
-    const { summary } = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as { summary: Record<string, number> };
-    t.diagnostic(`summary: ${JSON.stringify(summary)}`);
+    const report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as { summary: Record<string, number>; requirements: { id: string; verdict: string }[] };
+    t.diagnostic(`summary: ${JSON.stringify(report.summary)}`);
     assert.equal(code, 0, 'the run passes (exit 0)');
+    const notPass = report.requirements.filter((r) => r.verdict !== 'PASS' && r.verdict !== 'NOT_APPLICABLE').map((r) => `${r.id} ${r.verdict}`).sort();
+    // Only the rate limits (no declared thresholds here) and BEARER-015 (no production server) are not verified.
+    assert.deepEqual(notPass, ['BEARER-015 SKIP', 'ERR-GW-2000 SKIP', 'ERR-GW-2001 SKIP', 'LIMIT-RATE-001 SKIP', 'LIMIT-RATE-002 SKIP']);
   } finally {
     rmSync(dir, { recursive: true, force: true });
     await d.stop();
