@@ -135,69 +135,42 @@ function countTap(file: string): Counts | undefined {
   return { passed: read('pass'), failed: read('fail') + read('cancelled'), skipped: read('skipped') + read('todo') };
 }
 
-const independentTargetStage: Stage = {
-  name: 'independent-target',
-  async run() {
-    const tap = join(root, 'reports', 'independent-target.tap');
-    rmSync(tap, { force: true }); // a stale stream must not read as this run's
-    const code = await exec(['--import', 'tsx', '--test', '--test-concurrency=1',
-      '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`,
-      join(root, 'test', 'targets', 'oidc-provider', 'oidc-provider.test.ts')]);
-    const counts = countTap(tap);
-    if (!counts) return { passed: 0, failed: 1, skipped: 0 };
-    if (code !== 0 && counts.failed === 0) counts.failed = 1;
-    return counts;
-  },
-};
+/**
+ * A stage of node:test files run one file at a time, counted from their TAP stream. A stale stream
+ * must not read as this run's; a stage in which no test ran (a missing tool skipping them all, a
+ * crash before the first test) proved nothing and counts as a failure.
+ */
+function nodeTestStage(name: string, files: string[]): Stage {
+  return {
+    name,
+    async run() {
+      const tap = join(root, 'reports', `${name}.tap`);
+      rmSync(tap, { force: true });
+      const code = await exec(['--import', 'tsx', '--test', '--test-concurrency=1',
+        '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`, ...files]);
+      const counts = countTap(tap);
+      if (!counts) return { passed: 0, failed: 1, skipped: 0 };
+      if (code !== 0 && counts.failed === 0) counts.failed = 1;
+      if (counts.passed + counts.failed === 0) counts.failed = 1;
+      return counts;
+    },
+  };
+}
+
+const independentTargetStage = nodeTestStage('independent-target', [join(root, 'test', 'targets', 'oidc-provider', 'oidc-provider.test.ts')]);
 
 // The package as a user installs it (scripts/package/pack-install.check.ts): pack, install the
 // tarball into a temporary project, run/serve/gate/bundle/verify there through npx.
-const packageStage: Stage = {
-  name: 'package',
-  async run() {
-    const tap = join(root, 'reports', 'package.tap');
-    rmSync(tap, { force: true });
-    const code = await exec(['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`, join(root, 'scripts', 'package', 'pack-install.check.ts')]);
-    const counts = countTap(tap);
-    if (!counts) return { passed: 0, failed: 1, skipped: 0 };
-    if (code !== 0 && counts.failed === 0) counts.failed = 1;
-    if (counts.passed + counts.failed === 0) counts.failed = 1; // no test ran: nothing was proved
-    return counts;
-  },
-};
+const packageStage = nodeTestStage('package', [join(root, 'scripts', 'package', 'pack-install.check.ts')]);
 
 // Obligations (issue 15) end to end (harness/test/obligations.check.ts): the suite against a
 // reference server whose clock only the test moves, over five runs of one state file, a planted
-// fault over three more, the refused runs and two real-time runs; ~5.5 minutes (332 s on the shared machine), so not in the unit stage.
-const obligationsStage: Stage = {
-  name: 'obligations',
-  async run() {
-    const tap = join(root, 'reports', 'obligations.tap');
-    rmSync(tap, { force: true });
-    const code = await exec(['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`, join(root, 'harness', 'test', 'obligations.check.ts')]);
-    const counts = countTap(tap);
-    if (!counts) return { passed: 0, failed: 1, skipped: 0 };
-    if (code !== 0 && counts.failed === 0) counts.failed = 1;
-    if (counts.passed + counts.failed === 0) counts.failed = 1;
-    return counts;
-  },
-};
+// fault over three more, the refused runs and two real-time runs; ~2.5 minutes (5.5 loaded), so not in the unit stage.
+const obligationsStage = nodeTestStage('obligations', [join(root, 'harness', 'test', 'obligations.check.ts')]);
 
-const replicasStage: Stage = {
-  name: 'replicas',
-  async run() {
-    const tap = join(root, 'reports', 'replicas.tap');
-    rmSync(tap, { force: true });
-    const dir = join(root, 'reference-server', 'test', 'replicas');
-    const code = await exec(['--import', 'tsx', '--test', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`,
-      join(dir, 'replicas.check.ts'), join(dir, 'suite.check.ts')]);
-    const counts = countTap(tap);
-    if (!counts) return { passed: 0, failed: 1, skipped: 0 };
-    if (code !== 0 && counts.failed === 0) counts.failed = 1;
-    // No HAProxy skips the stage's tests: in CI that must not read as a pass.
-    if (counts.passed + counts.failed === 0) counts.failed = 1;
-    return counts;
-  },
-};
+// Three replicas on one PostgreSQL behind HAProxy (reference-server/test/replicas/); without
+// HAProxy its tests skip, which counts as a failure here (nothing was proved).
+const replicasDir = join(root, 'reference-server', 'test', 'replicas');
+const replicasStage = nodeTestStage('replicas', [join(replicasDir, 'replicas.check.ts'), join(replicasDir, 'suite.check.ts')]);
 
 export const stages: Stage[] = [conformanceStage, independentTargetStage, portalStage, selfValidationStage, packageStage, obligationsStage, replicasStage];
