@@ -17,8 +17,8 @@ import type { PortalSession } from '../domain/portal/portal-ports.ts';
 import type { AttemptPrincipal, ConsumeRefreshTokenResult, FailedAttempts } from '../domain/ports.ts';
 import type { SeedRecords, ServerStore, SharedClockOffset, SharedFaultSetting } from './server-store.ts';
 import { MAX_FAILED_ATTEMPT_ROWS } from './sqlite-store.ts';
+import { int, str, strOrNull, toFailedAttempts, toPerson, toRefreshToken, toSession, type Row } from './row-mapping.ts';
 
-type Row = Record<string, unknown>;
 
 /** Forward-only migrations; the index + 1 is the schema version. Never edit a shipped entry. */
 const migrations: readonly string[] = [
@@ -410,10 +410,6 @@ export class PostgresStore implements ServerStore {
   }
 }
 
-const str = (v: unknown): string => String(v);
-const int = (v: unknown): number => Number(v);
-const intOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
-const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : str(v));
 
 const principalKey = (p: AttemptPrincipal): [string, string, string] => [p.kind, p.name, p.source ?? ''];
 
@@ -450,28 +446,3 @@ function toUser(r: Row): User {
   };
 }
 
-function toSession(r: Row): PortalSession {
-  return {
-    idHash: str(r.id_hash), tenant: str(r.tenant), userName: str(r.user_name), csrfToken: str(r.csrf_token),
-    createdAt: int(r.created_at), lastSeenAt: int(r.last_seen_at),
-  };
-}
-
-function toRefreshToken(r: Row): RefreshTokenRecord {
-  return {
-    tokenHash: str(r.token_hash), familyId: str(r.family_id), clientId: str(r.client_id), tenant: str(r.tenant),
-    userName: str(r.user_name), scope: str(r.scope), issuedAt: int(r.issued_at), expiresAt: int(r.expires_at),
-    usedAt: intOrNull(r.used_at), revokedAt: intOrNull(r.revoked_at),
-  };
-}
-
-function toFailedAttempts(r: Row): FailedAttempts {
-  return { failures: int(r.failures), lastFailureAt: int(r.last_failure_at), lockedUntil: intOrNull(r.locked_until) };
-}
-
-function toPerson(r: Row): PersonRecord {
-  return {
-    identifier: str(r.identifier), tenantId: str(r.tenant_id), givenName: str(r.given_name), familyName: str(r.family_name),
-    email: str(r.email), employmentStatus: str(r.employment_status) as PersonRecord['employmentStatus'], hireDate: str(r.hire_date),
-  };
-}

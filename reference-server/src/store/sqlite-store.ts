@@ -10,8 +10,8 @@ import type { Client, PersonRecord, RefreshTokenRecord, User } from '../domain/m
 import type { PortalSession } from '../domain/portal/portal-ports.ts';
 import type { AttemptPrincipal, ConsumeRefreshTokenResult, FailedAttempts } from '../domain/ports.ts';
 import type { SeedRecords, ServerStore } from './server-store.ts';
+import { int, str, toFailedAttempts, toPerson, toRefreshToken, toSession, type Row } from './row-mapping.ts';
 
-type Row = Record<string, unknown>;
 
 /** Forward-only migrations; the index + 1 is the schema version. Never edit a shipped entry. */
 const migrations: readonly string[] = [
@@ -374,9 +374,6 @@ export class SqliteStore implements ServerStore {
   }
 }
 
-const str = (v: unknown): string => String(v);
-const int = (v: unknown): number => Number(v);
-const intOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 function toClient(r: Row): Client {
   const tenantId = r.registration_tenant_id;
@@ -417,13 +414,6 @@ function personRow(p: PersonRecord): Record<string, unknown> {
   };
 }
 
-function toSession(r: Row): PortalSession {
-  return {
-    idHash: str(r.id_hash), tenant: str(r.tenant), userName: str(r.user_name), csrfToken: str(r.csrf_token),
-    createdAt: int(r.created_at), lastSeenAt: int(r.last_seen_at),
-  };
-}
-
 function toUser(r: Row): User {
   return {
     tenant: str(r.tenant), userName: str(r.user_name), passwordHash: str(r.password_hash),
@@ -432,21 +422,3 @@ function toUser(r: Row): User {
   };
 }
 
-function toRefreshToken(r: Row): RefreshTokenRecord {
-  return {
-    tokenHash: str(r.token_hash), familyId: str(r.family_id), clientId: str(r.client_id), tenant: str(r.tenant),
-    userName: str(r.user_name), scope: str(r.scope), issuedAt: int(r.issued_at), expiresAt: int(r.expires_at),
-    usedAt: intOrNull(r.used_at), revokedAt: intOrNull(r.revoked_at),
-  };
-}
-
-function toFailedAttempts(r: Row): FailedAttempts {
-  return { failures: int(r.failures), lastFailureAt: int(r.last_failure_at), lockedUntil: intOrNull(r.locked_until) };
-}
-
-function toPerson(r: Row): PersonRecord {
-  return {
-    identifier: str(r.identifier), tenantId: str(r.tenant_id), givenName: str(r.given_name), familyName: str(r.family_name),
-    email: str(r.email), employmentStatus: str(r.employment_status) as PersonRecord['employmentStatus'], hireDate: str(r.hire_date),
-  };
-}
