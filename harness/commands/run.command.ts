@@ -31,7 +31,7 @@ import { exitCodeFor, type Level } from '../reporter/verdict.ts';
 import { bothGreps, lastFailedSelection, listChecks, renderList, requirementGrep, requirementSelection } from './run-selection.ts';
 import { applyWaiversToRun, loadWaivers, WaiversError, type LoadedWaivers } from '../waivers/waivers.ts';
 import { ClientLocks, clientLocksEnvVar, lockSummary } from '../../core/run/client-locks.ts';
-import { openStatePhase, StateFileError, type StatePhase } from '../obligations/state-phase.ts';
+import { openStatePhase, StateFileError, stateFileOf, type StatePhase } from '../obligations/state-phase.ts';
 
 /** Where playwright.config.ts writes reports (default reports/). */
 export const reportsDirEnvVar = 'TOKEN_CONFORMANCE_REPORTS_DIR';
@@ -418,6 +418,9 @@ async function prepareSelection(args: string[], io: PhaseIo): Promise<Selection 
     }
     throw error;
   }
+  // A state file settles and records obligations in one unsharded run (shards would each write it).
+  const stateFile = options.shard !== undefined ? stateFileOf(loaded, options.state) : undefined;
+  if (stateFile !== undefined) return io.fail(`the profile keeps a state file (${stateFile}) and --shard was given: they exclude each other, one unsharded run settles and records the obligations of a state file; run the shards with a profile without "state" and the obligations in one unsharded run`);
   // --last-failed: the previous run's failures, read before this run removes its reports.
   if (options.lastFailed) {
     const last = lastFailedSelection(options.reportsDir);

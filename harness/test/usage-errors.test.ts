@@ -87,6 +87,16 @@ void describe('profile mistakes: one line naming the field, the expectation and 
     assert.equal(r.code, 2);
     assert.match(r.err.at(-1)!, /^token-conformance run: hint: this is the bundled reference server's profile; add --start-reference/);
   });
+
+  void test('a profile that keeps a state file, run with --shard: refused before anything starts, exit 2', async () => {
+    const file = join(dir, 'stateful.json');
+    // Port 1: were anything started or contacted, the error would be a different one.
+    writeFileSync(file, JSON.stringify({ ...reference, state: { file: 'obligations.state', key: { env: 'TC_TEST_STATE_KEY' } } }).replaceAll('127.0.0.1:8443', '127.0.0.1:1'));
+    const r = await capture(runMain, ['--target', file, '--shard', '1/2']);
+    assert.equal(r.code, 2);
+    assert.equal(r.err.length, 1);
+    assert.match(r.err[0]!, /^token-conformance run: the profile keeps a state file \(.*obligations\.state\) and --shard was given: they exclude each other/);
+  });
 });
 
 void describe('command mistakes', () => {
