@@ -36,36 +36,79 @@ ${rows}
 </tbody></table>`;
 }
 
+type Requirement = ConformanceReport['requirements'][number];
+
 export function renderTraceability(report: ConformanceReport): string {
   const t = report.target;
   const summary = [...(Object.keys(colours) as Verdict[]).map((v) => `${badge(v)} ${report.summary[v] ?? 0}`), ...(report.summary.WAIVED !== undefined ? [`${badge('WAIVED')} ${report.summary.WAIVED}`] : [])].join(' &nbsp; ');
   const areas = [...new Set(report.requirements.map((r) => r.area))];
-  const sections = areas.map((area) => {
-    const rows = report.requirements.filter((r) => r.area === area).map((r) => {
-      const checks = r.checks.length === 0
-        ? '<em>no check</em>'
-        : `<ul>${r.checks.map((c) => `<li>${badge(c.verdict)} ${escape(c.title)} <small>(${c.project ? `${escape(c.project)}, ` : ''}${Math.round(c.durationMs)} ms)</small>${c.reason ? `<div class="reason">${blockedBy(c.blockedBy)}${dueOf(c.due, c.reason)}${escape(c.reason)}</div>` : ''}</li>`).join('')}</ul>`;
-      return `<tr id="${escape(r.id)}" data-verdict="${escape(r.verdict)}" data-area="${escape(area)}"><td><a href="#${escape(r.id)}">${escape(r.id)}</a><br><small>${escape(r.level)}${r.interpretation ? ` · ${escape(r.interpretation)}` : ''}</small></td>` +
-        `<td>${badge(r.verdict)}${r.reason && r.verdict !== 'PASS' ? `<div class="reason">${blockedBy(r.blockedBy)}${dueOf(r.due, r.reason)}${escape(r.reason)}</div>` : ''}${(r.settled ?? []).map(settlementLine).join('')}${r.waiver ? `<div class="reason">waiver ${escape(r.waiver.status)} (was ${r.waiver.originalVerdict}; owner ${escape(r.waiver.owner)}, expires ${escape(r.waiver.expires)}): ${escape(r.waiver.justification)}</div>` : ''}</td>` +
-        `<td>${escape(r.statement)}<br><small>${escape(r.source)}</small></td><td>${checks}</td></tr>`;
-    }).join('\n');
-    return `<section data-area-section><h2>${escape(area)}</h2>\n<table><thead><tr><th>requirement</th><th>verdict</th><th>statement · source</th><th>checks</th></tr></thead><tbody>\n${rows}\n</tbody></table></section>`;
+  const sections = areas.map((area) => areaSection(area, report.requirements.filter((r) => r.area === area))).join('\n');
+  const parity = report.regionParity ? regionParitySection(report.regionParity) : '';
+  const defects = suiteDefects(report);
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Traceability — ${escape(t.name)}</title>
+<style>
+body{font:14px/1.45 system-ui,sans-serif;margin:2rem;color:#1f2328}
+table{border-collapse:collapse;width:100%;margin-bottom:2rem}
+th,td{border:1px solid #d0d7de;padding:.4rem .6rem;vertical-align:top;text-align:left}
+th{background:#f6f8fa}
+.v{color:#fff;border-radius:3px;padding:0 .35rem;font-size:12px;font-weight:600;white-space:nowrap}
+.reason{color:#57606a;font-size:12px;white-space:pre-wrap}
+ul{margin:0;padding-left:1rem}
+small{color:#57606a}
+</style></head>
+<body>
+<h1>Conformance traceability: ${escape(t.name)} — ${badge(report.verdict)}</h1>
+<p>Suite ${escape(report.suiteVersion)} · started ${escape(report.startedAt)} · ${Math.round(report.durationMs / 1000)} s · level ${escape(report.selection.level)}${report.selection.grep ? ` · grep ${escape(report.selection.grep)}` : ''}</p>
+<p>${[t.authUrlUs && `US ${escape(t.authUrlUs)}`, t.authUrlEu && `EU ${escape(t.authUrlEu)}`, t.baseUrl && `APIs ${escape(t.baseUrl)}`].filter(Boolean).join(' · ')}</p>
+<p>${summary} &nbsp; (${report.summary.total} requirements; ${report.checks.total} checks: ${report.checks.passed} passed, ${report.checks.failed} failed, ${report.checks.skipped} skipped${report.checks.blocked ? `, ${report.checks.blocked} of them blocked` : ''})</p>
+${defects.length > 0 ? `<h2>Defects of the suite</h2><ul>${defects.join('')}</ul>` : ''}
+${attentionSection(report.requirements)}
+${pendingSection(report)}
+${parity}
+<h2 id="matrix">All requirements</h2>
+${filterForm(report.requirements, areas)}
+${sections}
+</body></html>
+`;
+}
+
+/** One area's table: a row per requirement with its verdict, reason, settlements, waiver and checks. */
+function areaSection(area: string, requirements: Requirement[]): string {
+  const rows = requirements.map((r) => {
+    const checks = r.checks.length === 0
+      ? '<em>no check</em>'
+      : `<ul>${r.checks.map((c) => `<li>${badge(c.verdict)} ${escape(c.title)} <small>(${c.project ? `${escape(c.project)}, ` : ''}${Math.round(c.durationMs)} ms)</small>${c.reason ? `<div class="reason">${blockedBy(c.blockedBy)}${dueOf(c.due, c.reason)}${escape(c.reason)}</div>` : ''}</li>`).join('')}</ul>`;
+    return `<tr id="${escape(r.id)}" data-verdict="${escape(r.verdict)}" data-area="${escape(area)}"><td><a href="#${escape(r.id)}">${escape(r.id)}</a><br><small>${escape(r.level)}${r.interpretation ? ` · ${escape(r.interpretation)}` : ''}</small></td>` +
+      `<td>${badge(r.verdict)}${r.reason && r.verdict !== 'PASS' ? `<div class="reason">${blockedBy(r.blockedBy)}${dueOf(r.due, r.reason)}${escape(r.reason)}</div>` : ''}${(r.settled ?? []).map(settlementLine).join('')}${r.waiver ? `<div class="reason">waiver ${escape(r.waiver.status)} (was ${r.waiver.originalVerdict}; owner ${escape(r.waiver.owner)}, expires ${escape(r.waiver.expires)}): ${escape(r.waiver.justification)}</div>` : ''}</td>` +
+      `<td>${escape(r.statement)}<br><small>${escape(r.source)}</small></td><td>${checks}</td></tr>`;
   }).join('\n');
-  // Failures first: what needs attention (anything neither verified nor deliberately not judged),
-  // each linked to its row, before the full matrix.
-  // PENDING is scheduled, not a problem: it has its own section below.
+  return `<section data-area-section><h2>${escape(area)}</h2>\n<table><thead><tr><th>requirement</th><th>verdict</th><th>statement · source</th><th>checks</th></tr></thead><tbody>\n${rows}\n</tbody></table></section>`;
+}
+
+/**
+ * Failures first: what needs attention (anything neither verified nor deliberately not judged),
+ * each linked to its row, before the full matrix. PENDING is scheduled, not a problem: it has its own section.
+ */
+function attentionSection(requirements: Requirement[]): string {
   const calm = new Set(['PASS', 'SKIP', 'NOT_APPLICABLE', 'PENDING']);
-  const attention = report.requirements.filter((r) => !calm.has(r.verdict));
-  const attentionSection = attention.length === 0
+  const attention = requirements.filter((r) => !calm.has(r.verdict));
+  return attention.length === 0
     ? '<h2 id="attention">Needs attention</h2><p>Nothing: no requirement failed, warned or went unchecked.</p>'
     : `<h2 id="attention">Needs attention (${attention.length})</h2><ul>${attention.map((r) => `<li>${badge(r.verdict)} <a href="#${escape(r.id)}">${escape(r.id)}</a> <small>${escape(r.area)}</small> ${escape((r.reason ?? r.statement).split('\n')[0]!.slice(0, 200))}</li>`).join('')}</ul>`;
+}
+
+function pendingSection(report: ConformanceReport): string {
   const pending = report.requirements.filter((r) => r.verdict === 'PENDING').sort((a, b) => Date.parse(a.due ?? '') - Date.parse(b.due ?? ''));
+  if (pending.length === 0) return '';
   const soonest = earliestDue(report);
-  const pendingSection = pending.length === 0
-    ? ''
-    : `<h2 id="pending">Pending (${pending.length}${soonest ? `, earliest due ${escape(soonest)}` : ''})</h2><p>Obligations recorded in the state file: a later run with the same state file settles them to PASS or FAIL.</p><ul>${pending.map((r) => `<li>${badge('PENDING')} <a href="#${escape(r.id)}">${escape(r.id)}</a> <small>${escape(r.area)}</small> ${dueOf(r.due, r.reason)}${escape((r.reason ?? r.statement).split('\n')[0]!.slice(0, 200))}</li>`).join('')}</ul>`;
+  return `<h2 id="pending">Pending (${pending.length}${soonest ? `, earliest due ${escape(soonest)}` : ''})</h2><p>Obligations recorded in the state file: a later run with the same state file settles them to PASS or FAIL.</p><ul>${pending.map((r) => `<li>${badge('PENDING')} <a href="#${escape(r.id)}">${escape(r.id)}</a> <small>${escape(r.area)}</small> ${dueOf(r.due, r.reason)}${escape((r.reason ?? r.statement).split('\n')[0]!.slice(0, 200))}</li>`).join('')}</ul>`;
+}
+
+/** The matrix's filter (verdict, area, text) and the few lines of script that apply it. */
+function filterForm(requirements: Requirement[], areas: string[]): string {
   const option = (v: string) => `<option value="${escape(v)}">${escape(v)}</option>`;
-  const filter = `<form id="filter" onsubmit="return false"><label>verdict <select name="verdict"><option value="">all</option>${[...new Set(report.requirements.map((r) => r.verdict))].map(option).join('')}</select></label>
+  return `<form id="filter" onsubmit="return false"><label>verdict <select name="verdict"><option value="">all</option>${[...new Set(requirements.map((r) => r.verdict))].map(option).join('')}</select></label>
 <label>area <select name="area"><option value="">all</option>${areas.map(option).join('')}</select></label>
 <label>text <input name="text" type="search" placeholder="ID, statement, check, reason"></label> <output name="shown"></output></form>
 <script>
@@ -87,36 +130,12 @@ export function renderTraceability(report: ConformanceReport): string {
   apply();
 })();
 </script>`;
-  const parity = report.regionParity ? regionParitySection(report.regionParity) : '';
-  const defects = [
+}
+
+function suiteDefects(report: ConformanceReport): string[] {
+  return [
     ...report.unknownRequirementIds.map((id) => `<li>a check cites <code>${escape(id)}</code>, which is not in the catalogue</li>`),
     ...report.checksWithoutRequirement.map((title) => `<li>the check <code>${escape(title)}</code> cites no requirement</li>`),
     ...(report.malformedAnnotations ?? []).map((m) => `<li>reporter error: the check <code>${escape(m.check)}</code> has an unreadable <code>${escape(m.type)}</code> annotation (${escape(m.problem)}); it is not taken as verified</li>`),
   ];
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Traceability — ${escape(t.name)}</title>
-<style>
-body{font:14px/1.45 system-ui,sans-serif;margin:2rem;color:#1f2328}
-table{border-collapse:collapse;width:100%;margin-bottom:2rem}
-th,td{border:1px solid #d0d7de;padding:.4rem .6rem;vertical-align:top;text-align:left}
-th{background:#f6f8fa}
-.v{color:#fff;border-radius:3px;padding:0 .35rem;font-size:12px;font-weight:600;white-space:nowrap}
-.reason{color:#57606a;font-size:12px;white-space:pre-wrap}
-ul{margin:0;padding-left:1rem}
-small{color:#57606a}
-</style></head>
-<body>
-<h1>Conformance traceability: ${escape(t.name)} — ${badge(report.verdict)}</h1>
-<p>Suite ${escape(report.suiteVersion)} · started ${escape(report.startedAt)} · ${Math.round(report.durationMs / 1000)} s · level ${escape(report.selection.level)}${report.selection.grep ? ` · grep ${escape(report.selection.grep)}` : ''}</p>
-<p>${[t.authUrlUs && `US ${escape(t.authUrlUs)}`, t.authUrlEu && `EU ${escape(t.authUrlEu)}`, t.baseUrl && `APIs ${escape(t.baseUrl)}`].filter(Boolean).join(' · ')}</p>
-<p>${summary} &nbsp; (${report.summary.total} requirements; ${report.checks.total} checks: ${report.checks.passed} passed, ${report.checks.failed} failed, ${report.checks.skipped} skipped${report.checks.blocked ? `, ${report.checks.blocked} of them blocked` : ''})</p>
-${defects.length > 0 ? `<h2>Defects of the suite</h2><ul>${defects.join('')}</ul>` : ''}
-${attentionSection}
-${pendingSection}
-${parity}
-<h2 id="matrix">All requirements</h2>
-${filter}
-${sections}
-</body></html>
-`;
 }
