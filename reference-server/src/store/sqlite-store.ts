@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import type { Client, PersonRecord, RefreshTokenRecord, User } from '../domain/model.ts';
 import type { PortalSession } from '../domain/portal/portal-ports.ts';
 import type { AttemptPrincipal, ConsumeRefreshTokenResult, FailedAttempts } from '../domain/ports.ts';
-import type { SeedRecords, ServerStore } from './server-store.ts';
+import type { RecordReads, SeedRecords, ServerStore } from './server-store.ts';
 import { RowCache } from './row-cache.ts';
 import { int, str, toFailedAttempts, toPerson, toRefreshToken, toSession, type Row } from './row-mapping.ts';
 
@@ -215,11 +215,29 @@ export class SqliteStore implements ServerStore {
   }
 
   async findClient(clientId: string): Promise<Client | undefined> {
-    const rows = this.#freshRows();
+    return this.#client(this.#freshRows(), clientId);
+  }
+
+  #client(rows: RowCache, clientId: string): Client | undefined {
     const cached = rows.client(clientId);
     if (cached !== undefined) return cached;
     const row = this.#s.findClient.get(clientId) as Row | undefined;
     return row && rows.keepClient(clientId, toClient(row));
+  }
+
+  /**
+   * The client, user and person reads of one decision (a gateway request): other connections'
+   * commits are looked for once, here, instead of before each read. Exact all the same: the
+   * decision reads the store as of this moment or later (this store's own writes still empty the
+   * cache at once), just as a change landing during a decision lands before or after it.
+   */
+  readsOfOneDecision(): RecordReads {
+    const rows = this.#freshRows();
+    return {
+      findClient: (clientId) => Promise.resolve(this.#client(rows, clientId)),
+      findUser: (tenant, userName) => Promise.resolve(this.#user(rows, tenant, userName)),
+      findPerson: (identifier) => Promise.resolve(this.#person(rows, identifier)),
+    };
   }
 
   async saveClient(client: Client): Promise<void> {
@@ -267,7 +285,10 @@ export class SqliteStore implements ServerStore {
   }
 
   async findUser(tenant: string, userName: string): Promise<User | undefined> {
-    const rows = this.#freshRows();
+    return this.#user(this.#freshRows(), tenant, userName);
+  }
+
+  #user(rows: RowCache, tenant: string, userName: string): User | undefined {
     const cached = rows.user(tenant, userName);
     if (cached !== undefined) return cached;
     const row = this.#s.findUser.get(tenant, userName) as Row | undefined;
@@ -358,7 +379,10 @@ export class SqliteStore implements ServerStore {
   }
 
   async findPerson(identifier: string): Promise<PersonRecord | undefined> {
-    const rows = this.#freshRows();
+    return this.#person(this.#freshRows(), identifier);
+  }
+
+  #person(rows: RowCache, identifier: string): PersonRecord | undefined {
     const cached = rows.person(identifier);
     if (cached !== undefined) return cached;
     const row = this.#s.findPerson.get(identifier) as Row | undefined;
