@@ -232,13 +232,16 @@ export class SqliteStore implements ServerStore {
    * cache at once), just as a change landing during a decision lands before or after it.
    */
   readsOfOneDecision(): RecordReads {
-    const rows = this.#freshRows();
-    return {
-      findClient: (clientId) => Promise.resolve(this.#client(rows, clientId)),
-      findUser: (tenant, userName) => Promise.resolve(this.#user(rows, tenant, userName)),
-      findPerson: (identifier) => Promise.resolve(this.#person(rows, identifier)),
-    };
+    this.#freshRows();
+    return this.#checkedReads;
   }
+
+  /** The reads of readsOfOneDecision: the cache as it is (one object for every decision, no closures per request). */
+  readonly #checkedReads: RecordReads = {
+    findClient: (clientId) => Promise.resolve(this.#client(this.#rows, clientId)),
+    findUser: (tenant, userName) => Promise.resolve(this.#user(this.#rows, tenant, userName)),
+    findPerson: (identifier) => Promise.resolve(this.#person(this.#rows, identifier)),
+  };
 
   async saveClient(client: Client): Promise<void> {
     this.#s.saveClient.run(clientRow(client));
