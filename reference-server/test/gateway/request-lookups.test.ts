@@ -37,6 +37,30 @@ void describe('LookupsOfOneDecision', () => {
     }
   });
 
+  void test('a person or client changed in the store is answered as changed from the next call on (nothing served from a stale copy)', async () => {
+    const testing = await testApp();
+    const { app, services } = testing;
+    try {
+      const token = issued(await attempt(services, cc(seed.usCc))).access_token;
+      const get = () => app.inject({ method: 'GET', url: '/v1/people/er/E-1001', headers: { authorization: `Bearer ${token}`, host: '127.0.0.1' } });
+      const first = await get();
+      assert.equal(first.statusCode, 200, first.body);
+      assert.deepEqual(JSON.parse((await get()).body), JSON.parse(first.body));
+      const person = (await services.store.findPerson('E-1001'))!;
+      assert.ok(person, 'setup: the seeded person');
+      await services.store.savePerson({ ...person, email: 'changed@example.com' });
+      assert.equal((JSON.parse((await get()).body) as { email: string }).email, 'changed@example.com');
+      const client = (await services.store.findClient(seed.usCc.id))!;
+      assert.ok(client, 'setup: the seeded client');
+      await services.store.saveClient({ ...client, active: false });
+      assert.equal((JSON.parse((await get()).body) as { code: string }).code, '000-5002');
+      await services.store.saveClient({ ...client, registration: { tenantId: 'acme', role: 'reporting' } });
+      assert.equal((JSON.parse((await get()).body) as { code: string }).code, '000-1101');
+    } finally {
+      await testing.close();
+    }
+  });
+
   void test('a protected call reads its client once and its person once', async () => {
     const testing = await testApp();
     const { app, services } = testing;
