@@ -82,7 +82,7 @@ export class SqliteStore implements ServerStore {
   readonly #s;
   #newFailedAttemptRows = 0;
   // Clients, users and people as last read (row-cache.ts). Exact: every statement of this store
-  // that writes empties it first (see the constructor), and a commit by any other connection to
+  // that writes those tables empties it first (see the constructor), and a commit by any other connection to
   // the file (another process, another store object) changes `PRAGMA data_version`, which every
   // cached read checks first. A database no other connection can open (`:memory:`) needs no check.
   readonly #rows = new RowCache();
@@ -175,7 +175,7 @@ export class SqliteStore implements ServerStore {
       putMetaIfAbsent: db.prepare('INSERT OR IGNORE INTO meta (name, value) VALUES (?, ?)'),
     };
     const rows = this.#rows;
-    for (const statement of Object.values(this.#s)) if (writesData(statement.source)) emptyBeforeEveryRun(statement, rows);
+    for (const statement of Object.values(this.#s)) if (writesCachedRows(statement.source)) emptyBeforeEveryRun(statement, rows);
     this.#dataVersion = file === ':memory:' ? undefined : db.prepare('PRAGMA data_version').pluck();
     this.#seenDataVersion = this.#dataVersion?.get();
   }
@@ -435,9 +435,14 @@ export class SqliteStore implements ServerStore {
 }
 
 
-/** Whether a statement may change rows (INSERT, UPDATE, DELETE, REPLACE, with or without RETURNING). */
-function writesData(sql: string): boolean {
-  return /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i.test(sql);
+/**
+ * Whether a statement may change a row the row cache keeps: an INSERT, UPDATE, DELETE or REPLACE
+ * that names the clients, users or people table (the schema has no triggers and no foreign keys
+ * into them, so no other statement changes them). Writes of refresh tokens, failed attempts or
+ * sessions leave the cache as it is.
+ */
+function writesCachedRows(sql: string): boolean {
+  return /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i.test(sql) && /\b(clients|users|people)\b/i.test(sql);
 }
 
 /** Makes every execution of `statement` (run, get, all, iterate) empty `rows` first. */
