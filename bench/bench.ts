@@ -68,6 +68,8 @@ async function runThroughput(o: BenchOptions, selected: readonly ThroughputScena
         try {
           let cpuAtStart = Number.NaN;
           let cpuUsed = Number.NaN;
+          let loadCpuAtStart = process.cpuUsage();
+          let loadCpuUsed = Number.NaN;
           const load = await runLoad({
             origin: target.listening.baseUrl,
             connections: o.connections,
@@ -75,12 +77,19 @@ async function runThroughput(o: BenchOptions, selected: readonly ThroughputScena
             bound: { durationMs: roundMs },
             createWorker: (pool, index) => scenario.createWorker(target.listening, pool, index),
             onMeasuredPhase: (edge) => {
-              if (edge === 'start') cpuAtStart = target.cpuSeconds();
-              else cpuUsed = target.cpuSeconds() - cpuAtStart;
+              if (edge === 'start') {
+                cpuAtStart = target.cpuSeconds();
+                loadCpuAtStart = process.cpuUsage();
+              } else {
+                cpuUsed = target.cpuSeconds() - cpuAtStart;
+                const used = process.cpuUsage(loadCpuAtStart);
+                loadCpuUsed = (used.user + used.system) / 1e6;
+              }
             },
           });
-          rounds.get(scenario.id)!.push({ load, serverCpuSeconds: cpuUsed });
-          console.log(load.errors > 0 ? `${load.errors} ERRORS of ${load.requests}: ${load.errorSamples.join('; ')}` : `${load.throughput.toFixed(0)} req/s, p50 ${load.latency.p50.toFixed(2)} ms, p99 ${load.latency.p99.toFixed(2)} ms`);
+          rounds.get(scenario.id)!.push({ load, serverCpuSeconds: cpuUsed, loadCpuSeconds: loadCpuUsed });
+          const shares = `server CPU ${((cpuUsed * 100000) / load.elapsedMs).toFixed(0)}%, load generator CPU ${((loadCpuUsed * 100000) / load.elapsedMs).toFixed(0)}%`;
+          console.log(load.errors > 0 ? `${load.errors} ERRORS of ${load.requests}: ${load.errorSamples.join('; ')}` : `${load.throughput.toFixed(0)} req/s, p50 ${load.latency.p50.toFixed(2)} ms, p99 ${load.latency.p99.toFixed(2)} ms, ${shares}`);
         } catch (error) {
           failures.set(scenario.id, (error as Error).message.slice(0, 300));
           console.log(`failed: ${(error as Error).message}`);

@@ -157,20 +157,20 @@ export function renderResults(run: BenchRun): string {
     '',
     '## Throughput and latency',
     '',
-    `Closed loop: ${run.connections} keep-alive connections (undici Pool), each sending its next request when the previous answer is read; ${run.warmupS} s warm-up (not recorded) before a row's first round, then ${run.durationS} s measured per row in ${run.rounds} round(s) of ${fmt(run.durationS / run.rounds, 1)} s, interleaved with the other rows (round 1 of every row, then round 2, …) so that a change in the machine's load hits every row alike. req/s, p50 and p99 are the medians of the rounds. Loopback, plain HTTP. Every answer is checked (status, JSON shape, a compact JWS signed with EdDSA, or the person asked for); a row with errors reports its errors instead of a speed.`,
+    `Closed loop: ${run.connections} keep-alive connections (undici Pool), each sending its next request when the previous answer is read; ${run.warmupS} s warm-up (not recorded) before a row's first round, then ${run.durationS} s measured per row in ${run.rounds} round(s) of ${fmt(run.durationS / run.rounds, 1)} s, interleaved with the other rows (round 1 of every row, then round 2, …) so that a change in the machine's load hits every row alike. req/s, p50 and p99 are the medians of the rounds. Loopback, plain HTTP. Every answer is checked (status, JSON shape, a compact JWS signed with EdDSA, or the person asked for); a row with errors reports its errors instead of a speed. So that the fast rows measure the server rather than the load generator, the generator reads each answer with a lean undici dispatch handler (status, Content-Type and body only) and accepts a person answer that is byte for byte the last one it checked in full once its status and media type are checked (the same bytes are the same JSON): exactly the answers the full check accepts.`,
     '',
-    '"server CPU µs/answer" is the server process\'s CPU time (user + system, all threads, from /proc) over the measured phases divided by the answers: a cost that holds even when the load generator or other processes on the machine, not the server, limit the rate. "server CPU" is that time over the wall time (100% = one full CPU).',
+    '"server CPU µs/answer" is the server process\'s CPU time (user + system, all threads, from /proc) over the measured phases divided by the answers: a cost that holds even when the load generator or other processes on the machine, not the server, limit the rate. "server CPU" is that time over the wall time (100% = one full CPU); "load generator CPU" the same for the load generator\'s process (on its own CPU when pinned): near 100% it, not the server, limits the row.',
     '',
-    '| row | req/s | p50 ms | p99 ms | server CPU µs/answer | server CPU | answers | req/s per round |',
-    '|---|---:|---:|---:|---:|---:|---:|---|',
+    '| row | req/s | p50 ms | p99 ms | server CPU µs/answer | server CPU | load generator CPU | answers | req/s per round |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---|',
   );
   for (const row of run.rows) {
     if (!row.result) {
-      push(`| ${row.label} | **failed**: ${row.failure ?? 'no result'} | | | | | | |`);
+      push(`| ${row.label} | **failed**: ${row.failure ?? 'no result'} | | | | | | | |`);
       continue;
     }
     const r = row.result;
-    push(`| ${row.label} | ${throughputCell(r)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${fmt(r.cpuMicrosPerRequest)} | ${fmt(r.cpuShare * 100)}% | ${fmt(r.requests)} | ${r.errors > 0 ? '–' : r.roundThroughputs.map((t) => fmt(t)).join(', ')} |`);
+    push(`| ${row.label} | ${throughputCell(r)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${fmt(r.cpuMicrosPerRequest)} | ${fmt(r.cpuShare * 100)}% | ${Number.isNaN(r.loadCpuShare) ? '–' : `${fmt(r.loadCpuShare * 100)}%`} | ${fmt(r.requests)} | ${r.errors > 0 ? '–' : r.roundThroughputs.map((t) => fmt(t)).join(', ')} |`);
   }
   const failing = run.rows.filter((r) => r.result && r.result.errors > 0);
   if (failing.length > 0) {

@@ -9,6 +9,8 @@ export interface RoundResult {
   load: LoadResult;
   /** CPU seconds the server process used during the round (user + system, all threads). */
   serverCpuSeconds: number;
+  /** CPU seconds the load generator (this process, all threads) used during the round, when measured. */
+  loadCpuSeconds?: number;
 }
 
 export interface RowResult {
@@ -24,6 +26,8 @@ export interface RowResult {
   cpuMicrosPerRequest: number;
   /** Server CPU time over wall time of the measured phases (1 = one full CPU). */
   cpuShare: number;
+  /** The load generator's CPU time over wall time (1 = one full CPU: the generator, not the server, limits the rate); NaN when not measured. */
+  loadCpuShare: number;
 }
 
 export function median(values: readonly number[]): number {
@@ -38,6 +42,7 @@ export function combineRounds(rounds: readonly RoundResult[]): RowResult {
   const errors = rounds.reduce((n, r) => n + r.load.errors, 0);
   const cpu = rounds.reduce((n, r) => n + r.serverCpuSeconds, 0);
   const elapsedS = rounds.reduce((n, r) => n + r.load.elapsedMs, 0) / 1000;
+  const loadCpu = rounds.reduce((n, r) => n + (r.loadCpuSeconds ?? Number.NaN), 0);
   return {
     requests,
     errors,
@@ -48,5 +53,6 @@ export function combineRounds(rounds: readonly RoundResult[]): RowResult {
     p99: median(rounds.map((r) => r.load.latency.p99)),
     cpuMicrosPerRequest: requests > 0 ? (cpu * 1e6) / requests : Number.NaN,
     cpuShare: elapsedS > 0 ? cpu / elapsedS : Number.NaN,
+    loadCpuShare: elapsedS > 0 ? loadCpu / elapsedS : Number.NaN,
   };
 }

@@ -2,8 +2,8 @@
 // refresh chain (each refresh uses the refresh token of the previous answer), and a protected call
 // with one bearer token. Each worker checks every answer with response-checks.ts.
 import type { Pool } from 'undici';
-import type { LoadRequest, LoadResponse, LoadWorker } from './load-generator.ts';
-import { checkJsonRecord, checkTokenResponse, type TokenExpectation } from './response-checks.ts';
+import { send, type LoadRequest, type LoadWorker } from './load-generator.ts';
+import { checkTokenResponse, jsonRecordChecker, type TokenExpectation } from './response-checks.ts';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
@@ -25,8 +25,7 @@ export function tokenRequestWorker(path: string, params: Record<string, string>,
 
 /** Sends one request through the pool and checks it as a token response (setup of a worker). */
 export async function obtainToken(pool: Pool, request: LoadRequest, expected: TokenExpectation): Promise<{ access_token: string; refresh_token?: string }> {
-  const answer = await pool.request({ method: request.method, path: request.path, headers: request.headers ?? {}, body: request.body ?? null });
-  const response: LoadResponse = { status: answer.statusCode, headers: answer.headers, body: await answer.body.text() };
+  const response = await send(pool, request);
   const checked = checkTokenResponse(response, expected);
   if (!checked.ok) throw new Error(`setup: ${request.path}: ${checked.problem}`);
   return checked.value;
@@ -53,5 +52,5 @@ export function refreshChainWorker(path: string, client: Record<string, string>,
 /** GET `path` with a bearer token; every answer must be the JSON record whose `field` is `value`. */
 export function protectedCallWorker(path: string, accessToken: string, field: string, value: string): LoadWorker {
   const request: LoadRequest = { method: 'GET', path, headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' } };
-  return { next: () => request, check: (response) => checkJsonRecord(response, field, value) };
+  return { next: () => request, check: jsonRecordChecker(field, value) };
 }

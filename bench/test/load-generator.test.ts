@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { runLoad } from '../load/load-generator.ts';
-import { checkJsonRecord, checkTokenResponse } from '../load/response-checks.ts';
+import { checkJsonRecord, checkTokenResponse, jsonRecordChecker } from '../load/response-checks.ts';
 import { tokenRequestWorker } from '../load/workers.ts';
 
 // header {"alg":"EdDSA"} and {"alg":"HS256"}, any payload and signature
@@ -89,5 +89,17 @@ void describe('response checks', () => {
     assert.equal(checkJsonRecord(answer(200, { identifier: 'E-1001' }), 'identifier', 'E-1001'), undefined);
     assert.match(checkJsonRecord(answer(200, { identifier: 'E-1002' }), 'identifier', 'E-1001') ?? '', /expected E-1001/);
     assert.match(checkJsonRecord(answer(401, { code: '000-1202' }), 'identifier', 'E-1001') ?? '', /HTTP 401/);
+  });
+
+  void test('a repeated JSON record: the body accepted before is still refused with another status or media type; any other body is checked in full', () => {
+    const check = jsonRecordChecker('identifier', 'E-1001');
+    const body = { identifier: 'E-1001', givenName: 'Ada' };
+    assert.equal(check(answer(200, body)), undefined);
+    assert.equal(check(answer(200, body)), undefined, 'the same answer again');
+    assert.match(check(answer(500, body)) ?? '', /HTTP 500/);
+    assert.match(check(answer(200, body, 'text/plain')) ?? '', /content-type/);
+    assert.match(check(answer(200, { ...body, identifier: 'E-1002' })) ?? '', /expected E-1001/);
+    assert.match(check(answer(200, `${JSON.stringify(body)}x`)) ?? '', /not JSON/);
+    assert.equal(check(answer(200, { identifier: 'E-1001', givenName: 'Grace' })), undefined, 'another good body');
   });
 });

@@ -101,7 +101,7 @@ export class GatewayPipeline {
     if ('code' in token) return rejected(token);
 
     const principal = principalOf(token);
-    const lookups = new LookupsOfOneDecision(this.deps.store);
+    const lookups = new LookupsOfOneDecision(this.deps.store.readsOfOneDecision?.() ?? this.deps.store);
     const forbidden = await authorize(principal, routed.route.api, lookups);
     if (forbidden) return rejected(forbidden);
 

@@ -124,11 +124,27 @@ function writeClientError(error: Error, socket: Duplex, extraHeaders: string): v
   socket.destroy(error);
 }
 
+/**
+ * The JSON of answers whose body cannot change — a frozen object of plain values (the view of a
+ * person the store keeps, people-backend.ts) — serialized once, not on every request for it.
+ */
+const unchangeableBodies = new WeakMap<object, string>();
+
+function answerJson(body: unknown): string {
+  if (typeof body !== 'object' || body === null || !Object.isFrozen(body)) return JSON.stringify(body);
+  let json = unchangeableBodies.get(body);
+  if (json === undefined) {
+    json = JSON.stringify(body);
+    if (Object.values(body).every((value) => typeof value !== 'object' || value === null)) unchangeableBodies.set(body, json);
+  }
+  return json;
+}
+
 function sendDecision(request: FastifyRequest, reply: FastifyReply, decision: GatewayDecision): FastifyReply {
   reply.header('content-type', 'application/json').header('cache-control', 'no-store');
   switch (decision.kind) {
     case 'answered':
-      return reply.code(decision.status).send(JSON.stringify(decision.body));
+      return reply.code(decision.status).send(answerJson(decision.body));
     case 'not-gateway':
       return reply.code(404).send(JSON.stringify({ error: 'not_found', message: 'Not Found' }));
     case 'rejected':

@@ -77,7 +77,15 @@ export class PeopleBackend {
   }
 }
 
+/** The view of each frozen record (a store's shared copy, store/row-cache.ts), built once. */
+const viewsOfFrozenRecords = new WeakMap<PersonRecord, PersonRecord>();
+
 function personView(person: PersonRecord): PersonRecord {
+  const kept = viewsOfFrozenRecords.get(person);
+  if (kept !== undefined) return kept;
   const { identifier, tenantId, givenName, familyName, email, employmentStatus, hireDate } = person;
-  return { identifier, tenantId, givenName, familyName, email, employmentStatus, hireDate };
+  const view = { identifier, tenantId, givenName, familyName, email, employmentStatus, hireDate };
+  if (!Object.isFrozen(person)) return view;
+  viewsOfFrozenRecords.set(person, Object.freeze(view));
+  return view;
 }

@@ -3,7 +3,9 @@
 // Those steps run one after the other within one decision, so one reading serves both as two
 // would: a change by another process (or replica) lands before or after the decision either way.
 // The lookup's promise is kept, not its value, so that both steps share one store round trip.
-// Nothing is kept beyond the decision.
+// Nothing is kept here beyond the decision; the SQLite store keeps its own exact copy of the
+// records it read (store/row-cache.ts), checked for other processes' commits once per decision
+// (the pipeline builds this over `store.readsOfOneDecision()` when the store has it).
 import type { Client, PersonRecord, User } from '../domain/model.ts';
 import type { GatewayStore } from './gateway-deps.ts';
 

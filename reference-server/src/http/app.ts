@@ -111,10 +111,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   // With test controls the clock can be moved: the Date header shows the server's clock, as a real
   // server's would, so that a suite without clock control (obligations, issue 15) sees moved time.
+  // A synchronous hook (no promise per answer) and one formatted string per clock second, as Node
+  // does for its own Date header.
   if (deps.testControls && services.testClock) {
     const clock = services.testClock;
-    app.addHook('onSend', async (_request, reply) => {
-      reply.header('date', new Date(clock.now()).toUTCString());
+    let second = Number.NaN;
+    let date = '';
+    app.addHook('onSend', (_request, reply, payload, done) => {
+      const now = Math.floor(clock.now() / 1000);
+      if (now !== second) {
+        second = now;
+        date = new Date(now * 1000).toUTCString();
+      }
+      reply.header('date', date);
+      done(null, payload);
     });
   }
   // Expect, CONNECT and the rest of a refused body (edge-events.ts): before any plugin, so that

@@ -29,6 +29,9 @@ export interface SharedFaultSetting {
   set(name: string | null): Promise<void>;
 }
 
+/** The reads of clients, users and people that one decision makes (see `readsOfOneDecision`). */
+export type RecordReads = Pick<Store, 'findClient' | 'findUser' | 'findPerson'>;
+
 export interface ServerStore extends Store, PortalStore {
   readonly kind: 'sqlite' | 'postgres';
   /**
@@ -50,4 +53,10 @@ export interface ServerStore extends Store, PortalStore {
   seedIfNew(records: SeedRecords, marker: string): Promise<boolean>;
   /** Resolves when the store answers a query (readiness); rejects otherwise. */
   ping(): Promise<void>;
+  /**
+   * Present on a store that keeps the records it read (SQLite): reads for one decision that check
+   * for other processes' changes once instead of before every read. Absent on PostgreSQL, whose
+   * replicas keep nothing (a per-process copy could not see another replica's change).
+   */
+  readsOfOneDecision?(): RecordReads;
 }

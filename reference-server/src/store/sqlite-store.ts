@@ -9,7 +9,8 @@ import Database from 'better-sqlite3';
 import type { Client, PersonRecord, RefreshTokenRecord, User } from '../domain/model.ts';
 import type { PortalSession } from '../domain/portal/portal-ports.ts';
 import type { AttemptPrincipal, ConsumeRefreshTokenResult, FailedAttempts } from '../domain/ports.ts';
-import type { SeedRecords, ServerStore } from './server-store.ts';
+import type { RecordReads, SeedRecords, ServerStore } from './server-store.ts';
+import { RowCache } from './row-cache.ts';
 import { int, str, toFailedAttempts, toPerson, toRefreshToken, toSession, type Row } from './row-mapping.ts';
 
 
@@ -80,6 +81,13 @@ export class SqliteStore implements ServerStore {
   readonly #db: Database.Database;
   readonly #s;
   #newFailedAttemptRows = 0;
+  // Clients, users and people as last read (row-cache.ts). Exact: every statement of this store
+  // that writes those tables empties it first (see the constructor), and a commit by any other connection to
+  // the file (another process, another store object) changes `PRAGMA data_version`, which every
+  // cached read checks first. A database no other connection can open (`:memory:`) needs no check.
+  readonly #rows = new RowCache();
+  readonly #dataVersion: Database.Statement | undefined;
+  #seenDataVersion: unknown;
 
   constructor(file: string, options: SqliteStoreOptions = {}) {
     this.#db = new Database(file);
@@ -166,6 +174,22 @@ export class SqliteStore implements ServerStore {
       getMeta: db.prepare('SELECT value FROM meta WHERE name = ?'),
       putMetaIfAbsent: db.prepare('INSERT OR IGNORE INTO meta (name, value) VALUES (?, ?)'),
     };
+    const rows = this.#rows;
+    for (const statement of Object.values(this.#s)) if (writesCachedRows(statement.source)) emptyBeforeEveryRun(statement, rows);
+    this.#dataVersion = file === ':memory:' ? undefined : db.prepare('PRAGMA data_version').pluck();
+    this.#seenDataVersion = this.#dataVersion?.get();
+  }
+
+  /** The row cache, emptied first if another connection committed since the last look. */
+  #freshRows(): RowCache {
+    if (this.#dataVersion !== undefined) {
+      const version = this.#dataVersion.get();
+      if (version !== this.#seenDataVersion) {
+        this.#rows.clear();
+        this.#seenDataVersion = version;
+      }
+    }
+    return this.#rows;
   }
 
   #migrate(): void {
@@ -191,9 +215,33 @@ export class SqliteStore implements ServerStore {
   }
 
   async findClient(clientId: string): Promise<Client | undefined> {
-    const row = this.#s.findClient.get(clientId) as Row | undefined;
-    return row && toClient(row);
+    return this.#client(this.#freshRows(), clientId);
   }
+
+  #client(rows: RowCache, clientId: string): Client | undefined {
+    const cached = rows.client(clientId);
+    if (cached !== undefined) return cached;
+    const row = this.#s.findClient.get(clientId) as Row | undefined;
+    return row && rows.keepClient(clientId, toClient(row));
+  }
+
+  /**
+   * The client, user and person reads of one decision (a gateway request): other connections'
+   * commits are looked for once, here, instead of before each read. Exact all the same: the
+   * decision reads the store as of this moment or later (this store's own writes still empty the
+   * cache at once), just as a change landing during a decision lands before or after it.
+   */
+  readsOfOneDecision(): RecordReads {
+    this.#freshRows();
+    return this.#checkedReads;
+  }
+
+  /** The reads of readsOfOneDecision: the cache as it is (one object for every decision, no closures per request). */
+  readonly #checkedReads: RecordReads = {
+    findClient: (clientId) => Promise.resolve(this.#client(this.#rows, clientId)),
+    findUser: (tenant, userName) => Promise.resolve(this.#user(this.#rows, tenant, userName)),
+    findPerson: (identifier) => Promise.resolve(this.#person(this.#rows, identifier)),
+  };
 
   async saveClient(client: Client): Promise<void> {
     this.#s.saveClient.run(clientRow(client));
@@ -240,8 +288,14 @@ export class SqliteStore implements ServerStore {
   }
 
   async findUser(tenant: string, userName: string): Promise<User | undefined> {
+    return this.#user(this.#freshRows(), tenant, userName);
+  }
+
+  #user(rows: RowCache, tenant: string, userName: string): User | undefined {
+    const cached = rows.user(tenant, userName);
+    if (cached !== undefined) return cached;
     const row = this.#s.findUser.get(tenant, userName) as Row | undefined;
-    return row && toUser(row);
+    return row && rows.keepUser(tenant, userName, toUser(row));
   }
 
   async saveUser(user: User): Promise<void> {
@@ -328,8 +382,14 @@ export class SqliteStore implements ServerStore {
   }
 
   async findPerson(identifier: string): Promise<PersonRecord | undefined> {
+    return this.#person(this.#freshRows(), identifier);
+  }
+
+  #person(rows: RowCache, identifier: string): PersonRecord | undefined {
+    const cached = rows.person(identifier);
+    if (cached !== undefined) return cached;
     const row = this.#s.findPerson.get(identifier) as Row | undefined;
-    return row && toPerson(row);
+    return row && rows.keepPerson(identifier, toPerson(row));
   }
 
   /** People with this family name (case-insensitive, ASCII), by identifier, at most `limit`. */
@@ -374,6 +434,29 @@ export class SqliteStore implements ServerStore {
   }
 }
 
+
+/**
+ * Whether a statement may change a row the row cache keeps: an INSERT, UPDATE, DELETE or REPLACE
+ * that names the clients, users or people table (the schema has no triggers and no foreign keys
+ * into them, so no other statement changes them). Writes of refresh tokens, failed attempts or
+ * sessions leave the cache as it is.
+ */
+function writesCachedRows(sql: string): boolean {
+  return /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i.test(sql) && /\b(clients|users|people)\b/i.test(sql);
+}
+
+/** Makes every execution of `statement` (run, get, all, iterate) empty `rows` first. */
+function emptyBeforeEveryRun(statement: Database.Statement, rows: RowCache): void {
+  for (const method of ['run', 'get', 'all', 'iterate'] as const) {
+    const execute = statement[method].bind(statement) as (...params: unknown[]) => unknown;
+    Object.defineProperty(statement, method, {
+      value: (...params: unknown[]) => {
+        rows.clear();
+        return execute(...params);
+      },
+    });
+  }
+}
 
 function toClient(r: Row): Client {
   const tenantId = r.registration_tenant_id;

@@ -3,6 +3,7 @@
 //     in every round;
 //   - SIGKILL of one replica under refresh load: no acknowledged refresh token lost, no used one
 //     revived (the accounting of test/reliability/crash.test.ts), and the others keep answering;
+//   - a client deactivated in the shared store is refused by every replica at its next request;
 //   - a replica started later serves the tokens the others issued, with the same signing key.
 // A stage of its own (`npm test -- replicas`, scripts/test-stages.ts): it needs HAProxy and
 // starts real processes. The whole conformance suite through the balancer: suite.check.ts.
@@ -148,6 +149,33 @@ void describe('three replicas on one PostgreSQL behind HAProxy', { skip: !haprox
       assert.equal(r.json?.error, 'invalid_grant', 'a used refresh token stays used');
     }
     await http.close();
+  });
+
+  void test('a client deactivated in the shared store is refused by every replica from its next request on (no replica keeps a copy)', async () => {
+    const http = agent(2);
+    const cc = { grant_type: 'client_credentials', client_id: 'us-cc-client', client_secret: 'us-cc-secret.sandbox~0001' };
+    const g = await send(http, `${d.baseUrl}${US_TOKEN}`, form(cc));
+    assert.equal(g.status, 200, `setup: client_credentials: ${g.body}`);
+    const call = (replica: { baseUrl: string }) => send(http, `${replica.baseUrl}/v1/people/er/E-1001`, { headers: { authorization: `Bearer ${String(g.json?.access_token)}`, accept: 'application/json' } });
+    const setActive = async (active: boolean) => {
+      const db = new pg.Client({ connectionString: d.databaseUrl });
+      await db.connect();
+      try {
+        await db.query('UPDATE clients SET active = $1 WHERE client_id = $2', [active, cc.client_id]);
+      } finally {
+        await db.end();
+      }
+    };
+    try {
+      for (const replica of d.replicas) assert.equal((await call(replica)).status, 200, 'setup: every replica serves the client (and has read it)');
+      await setActive(false);
+      for (const replica of d.replicas) assert.equal((await call(replica)).json?.code, '000-5002', `${replica.baseUrl} refuses the deactivated client at once`);
+      await setActive(true);
+      for (const replica of d.replicas) assert.equal((await call(replica)).status, 200, `${replica.baseUrl} serves the reactivated client at once`);
+    } finally {
+      await setActive(true);
+      await http.close();
+    }
   });
 
   void test('a replica started later serves the tokens the others issued, with the same key', async () => {

@@ -27,6 +27,32 @@ void describe('SqliteStore', () => {
     await b.close();
   });
 
+  void test('reads of one decision see what another connection committed before the decision, and this store\'s own writes during it', async () => {
+    const file = join(dir, 'decision-reads.sqlite');
+    const [a, b] = [new SqliteStore(file), new SqliteStore(file)];
+    try {
+      const client = { clientId: 'c1', secretHash: 'x', name: 'n', region: 'us', environment: 'sandbox', grants: ['client_credentials'], registration: { tenantId: 't', role: 'people-reader' }, active: true, createdAt: 5, managedByTenant: null, secretHint: null } as const;
+      const person = { identifier: 'E-1', tenantId: 't', givenName: 'A', familyName: 'Bee', email: 'a@b.example', employmentStatus: 'active', hireDate: '2020-01-01' } as const;
+      await a.saveClient({ ...client, grants: [...client.grants] });
+      await a.savePerson(person);
+      const first = a.readsOfOneDecision();
+      assert.equal((await first.findClient('c1'))?.active, true);
+      assert.equal((await first.findPerson('E-1'))?.email, 'a@b.example');
+      await b.saveClient({ ...client, grants: [...client.grants], active: false });
+      await b.savePerson({ ...person, email: 'new@b.example' });
+      const second = a.readsOfOneDecision();
+      assert.equal((await second.findClient('c1'))?.active, false, "another connection's deactivation before the decision");
+      assert.equal((await second.findPerson('E-1'))?.email, 'new@b.example');
+      await a.saveClient({ ...client, grants: [...client.grants], registration: null });
+      assert.equal((await second.findClient('c1'))?.registration, null, "this store's own write during the decision");
+      const shared = await a.findClient('c1');
+      assert.throws(() => { (shared as { active: boolean }).active = true; }, TypeError, 'a record every caller shares is frozen');
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
   void test('has no shared test clock: processes on one file keep their own, as before', async () => {
     const s = new SqliteStore(':memory:');
     assert.equal((s as ServerStore).sharedClock, undefined);

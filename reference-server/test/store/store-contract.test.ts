@@ -105,6 +105,30 @@ for (const sut of storesUnderTest) {
       await b!.ping();
     }));
 
+    void test('a record read before is read again as changed, by this connection or another one (repeated reads are never stale)', () => withStores(2, async ([a, b]) => {
+      await a!.saveClient(client());
+      await a!.saveUser(user());
+      await a!.savePerson(person());
+      for (let i = 0; i < 2; i += 1) {
+        assert.deepEqual(await a!.findClient('c1'), client());
+        assert.deepEqual(await a!.findUser('acme', 'alice'), user());
+        assert.deepEqual(await a!.findPerson('E-1'), person());
+      }
+      await b!.saveClient(client({ active: false }));
+      assert.deepEqual(await a!.findClient('c1'), client({ active: false }), "another connection's deactivation");
+      await b!.saveUser(user({ active: false, role: 'people-writer' }));
+      assert.deepEqual(await a!.findUser('acme', 'alice'), user({ active: false, role: 'people-writer' }), "another connection's user change");
+      await b!.savePerson(person({ email: 'new@b.example' }));
+      assert.deepEqual(await a!.findPerson('E-1'), person({ email: 'new@b.example' }), "another connection's person change");
+      assert.deepEqual(await a!.findClient('c1'), client({ active: false }));
+      await a!.saveClient(client({ registration: null }));
+      assert.deepEqual(await a!.findClient('c1'), client({ registration: null }), "this connection's own change");
+      await a!.saveUser(user({ active: true }));
+      assert.deepEqual(await a!.findUser('acme', 'alice'), user({ active: true }), "this connection's own user change");
+      await b!.deleteClient('c1');
+      assert.equal(await a!.findClient('c1'), undefined, "another connection's deletion");
+    }));
+
     void test('consume: once; then already-used; wrong client and expiry leave the token as it is', () => withStore(async (s) => {
       await s.saveRefreshToken(record());
       assert.equal((await s.consumeRefreshToken('h1', 'other', 2000)).outcome, 'wrong-client');
