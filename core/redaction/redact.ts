@@ -64,9 +64,8 @@ const bearerPattern = /\b(Bearer|Basic)(\s+)([A-Za-z0-9\-._~+/]{12,}=*)(?![A-Za-
 export class Redactor {
   /** The values registered (at least minimumSecretLength long), before encoding. */
   private readonly values = new Set<string>();
-  private readonly known = new Set<string>();
-  /** Built on first use after a change: one pass over a text finds every known value. */
-  private matcher: SecretMatcher | undefined;
+  /** Every encoded form of every value: one pass over a text finds them all; a value added costs a lookup. */
+  private readonly matcher = new SecretMatcher();
 
   constructor(values: Iterable<string> = []) {
     for (const v of values) this.add(v);
@@ -76,12 +75,11 @@ export class Redactor {
   add(value: string | undefined | null): void {
     if (typeof value !== 'string' || value.length < minimumSecretLength || this.values.has(value)) return;
     this.values.add(value);
-    for (const form of encodedForms(value)) this.known.add(form);
-    this.matcher = undefined;
+    for (const form of encodedForms(value)) this.matcher.add(form);
   }
 
   get size(): number {
-    return this.known.size;
+    return this.matcher.size;
   }
 
   /** Every value registered, as given (not encoded). */
@@ -91,7 +89,6 @@ export class Redactor {
 
   /** Free text (a message, a header value, a body) with every known value and secret shape replaced. */
   redact(text: string): string {
-    this.matcher ??= new SecretMatcher(this.known);
     return redactShapes(replaceRanges(text, this.matcher.ranges(text)));
   }
 

@@ -1,7 +1,18 @@
-// A multi-pattern matcher (Aho–Corasick over UTF-16 code units): every occurrence of any of a
-// run's known secret values in one pass over a text, however many values there are (a run knows
-// ~1,500: the profile's secrets and every token it saw, each in several encodings). Built once,
-// used by the redactor (replace) and by the end-of-run verification (find).
+// A multi-pattern matcher: every occurrence of any of a run's known secret values in one pass over
+// a text, however many values there are (a run knows ~1,500: the profile's secrets and every token
+// it saw, each in several encodings), and values added at any time at constant cost. Used by the
+// redactor (replace; a worker learns a token with almost every answer) and by the end-of-run
+// verification (find).
+//
+// Each value is filed under a hash of its last `anchorLength` code units. One pass over the text
+// keeps the rolling hash of the window ending at each position; where it is the anchor of some
+// values (a 64 K-entry filter answers "none" for almost every position without a lookup), the
+// values filed there are compared with the text ending at that position, longest first. Anchoring
+// on the end (not the start) keeps the buckets small: the tokens of one issuer share their first
+// characters (a JWT's header), never their last ones (the signature). Values shorter than the
+// anchor are searched one by one (the redactor never registers any; the verification neither).
+// An Aho–Corasick automaton did the same in one pass too, but had to be rebuilt whole (a Map per
+// trie node, ~12,000 nodes per 100 tokens) whenever a token was added: 1–1.5 s of CPU per worker.
 
 /** One occurrence: [start, end) in the text, and the value found. */
 export interface Occurrence {
@@ -10,87 +21,103 @@ export interface Occurrence {
   value: string;
 }
 
-export class SecretMatcher {
-  /** Transitions per node; the root's are an array indexed by code unit (the hot path: most characters start nothing). */
-  private readonly next: Map<number, number>[] = [new Map<number, number>()];
-  private readonly rootNext = new Int32Array(0x10000);
-  private readonly failure: number[] = [0];
-  /** The longest value ending at a node (-1: none); then the next node down the failure chain with a value. */
-  private readonly value: number[] = [-1];
-  private readonly outputLink: number[] = [-1];
-  private readonly values: string[];
+const anchorLength = 8;
+const base = 0x01000193;
+/** base ** (anchorLength - 1), modulo 2 ** 32: what the outgoing code unit weighs in the rolling hash. */
+const outgoingWeight = (() => {
+  let w = 1;
+  for (let i = 1; i < anchorLength; i++) w = Math.imul(w, base);
+  return w;
+})();
+/** Small-integer map keys (V8 stores them without allocation). */
+const keyOf = (hash: number) => hash & 0x3fffffff;
+const filterIndex = (key: number) => (key ^ (key >>> 16)) & 0xffff;
 
-  constructor(values: Iterable<string>) {
-    this.values = [...new Set(values)].filter((v) => v.length > 0);
-    this.values.forEach((v, index) => {
-      let node = 0;
-      for (let i = 0; i < v.length; i++) {
-        const c = v.charCodeAt(i);
-        let child = this.next[node]!.get(c);
-        if (child === undefined) {
-          child = this.next.length;
-          this.next.push(new Map<number, number>());
-          this.failure.push(0);
-          this.value.push(-1);
-          this.outputLink.push(-1);
-          this.next[node]!.set(c, child);
-        }
-        node = child;
-      }
-      this.value[node] = index;
-    });
-    // Breadth first: a node's failure is the longest proper suffix of its path that is a path too.
-    const queue: number[] = [];
-    for (const [c, child] of this.next[0]!) {
-      this.rootNext[c] = child;
-      queue.push(child);
+/** The hash of `text`'s `anchorLength` code units ending before `end`. */
+function anchorHash(text: string, end: number): number {
+  let h = 0;
+  for (let i = end - anchorLength; i < end; i++) h = (Math.imul(h, base) + text.charCodeAt(i)) | 0;
+  return h;
+}
+
+export class SecretMatcher {
+  private readonly known = new Set<string>();
+  /** Values by anchor key, longest first. */
+  private readonly byAnchor = new Map<number, string[]>();
+  /** Whether any anchor key falls on this filter index. */
+  private readonly filter = new Uint8Array(0x10000);
+  /** Values shorter than the anchor. */
+  private readonly short: string[] = [];
+
+  constructor(values: Iterable<string> = []) {
+    for (const v of values) this.add(v);
+  }
+
+  /** Registers one more value (no-op for an empty or already known one). */
+  add(value: string): void {
+    if (value.length === 0 || this.known.has(value)) return;
+    this.known.add(value);
+    if (value.length < anchorLength) {
+      this.short.push(value);
+      return;
     }
-    for (let head = 0; head < queue.length; head++) {
-      const node = queue[head]!;
-      for (const [c, child] of this.next[node]!) {
-        let f = this.failure[node]!;
-        while (f !== 0 && !this.next[f]!.has(c)) f = this.failure[f]!;
-        const target = this.next[f]!.get(c);
-        this.failure[child] = target !== undefined && target !== child ? target : 0;
-        const fc = this.failure[child];
-        this.outputLink[child] = this.value[fc]! >= 0 ? fc : this.outputLink[fc]!;
-        queue.push(child);
-      }
+    const key = keyOf(anchorHash(value, value.length));
+    const bucket = this.byAnchor.get(key);
+    if (bucket === undefined) this.byAnchor.set(key, [value]);
+    else {
+      let at = 0;
+      while (at < bucket.length && bucket[at]!.length >= value.length) at++;
+      bucket.splice(at, 0, value);
     }
+    this.filter[filterIndex(key)] = 1;
   }
 
   get size(): number {
-    return this.values.length;
-  }
-
-  private step(node: number, c: number): number {
-    let n = node;
-    for (;;) {
-      if (n === 0) return this.rootNext[c]!;
-      const child = this.next[n]!.get(c);
-      if (child !== undefined) return child;
-      n = this.failure[n]!;
-    }
+    return this.known.size;
   }
 
   /**
    * Every occurrence, the longest one ending at each position (shorter values ending there lie
-   * inside it); `limit` stops early (a verification needs the first few only).
+   * inside it), in the order of their ends; `limit` keeps the first few only.
    */
   occurrences(text: string, limit = Infinity): Occurrence[] {
     const found: Occurrence[] = [];
-    if (this.values.length === 0) return found;
-    let node = 0;
-    for (let i = 0; i < text.length; i++) {
-      node = this.step(node, text.charCodeAt(i));
-      if (node === 0) continue;
-      const at = this.value[node]! >= 0 ? node : this.outputLink[node]!;
-      if (at < 0) continue;
-      const value = this.values[this.value[at]!]!;
-      found.push({ start: i + 1 - value.length, end: i + 1, value });
-      if (found.length >= limit) break;
+    if (this.byAnchor.size > 0 && text.length >= anchorLength) {
+      let h = anchorHash(text, anchorLength);
+      for (let end = anchorLength; ; end++) {
+        const key = keyOf(h);
+        if (this.filter[filterIndex(key)] === 1) {
+          const bucket = this.byAnchor.get(key);
+          if (bucket !== undefined) {
+            for (const value of bucket) {
+              const start = end - value.length;
+              if (start >= 0 && text.startsWith(value, start)) {
+                found.push({ start, end, value });
+                break;
+              }
+            }
+          }
+        }
+        if (end === text.length) break;
+        h = (Math.imul(h - Math.imul(text.charCodeAt(end - anchorLength), outgoingWeight), base) + text.charCodeAt(end)) | 0;
+      }
     }
-    return found;
+    if (this.short.length > 0) this.addShortOccurrences(text, found);
+    return found.length > limit ? found.slice(0, limit) : found;
+  }
+
+  /** The short values' occurrences merged into `found`: still one per end (the longest), in end order. */
+  private addShortOccurrences(text: string, found: Occurrence[]): void {
+    const byEnd = new Map<number, Occurrence>(found.map((o) => [o.end, o]));
+    for (const value of this.short) {
+      for (let start = text.indexOf(value); start >= 0; start = text.indexOf(value, start + 1)) {
+        const end = start + value.length;
+        const there = byEnd.get(end);
+        if (there === undefined || there.value.length < value.length) byEnd.set(end, { start, end, value });
+      }
+    }
+    found.length = 0;
+    found.push(...[...byEnd.values()].sort((a, b) => a.end - b.end));
   }
 
   /** The occurrences as disjoint [start, end) ranges, in order: overlapping or touching ones joined. */

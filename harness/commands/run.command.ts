@@ -355,10 +355,10 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
     const target = started.target;
     const reachable = await times.time('reachability', () => checkTargetAnswers(options, target.profile, phaseIo));
     if (reachable instanceof Exit) return reachable.code;
-    const preflight = await times.time('preflight', () => preflightTarget(options, target, phaseIo));
-    if (preflight instanceof Exit) return preflight.code;
+    const probed = await times.time('preflight and region parity', () => preflightAndParity(options, target, temp, phaseIo));
+    if (probed instanceof Exit) return probed.code;
+    const { preflight, parityFile } = probed;
     const locks = lockRefusedClients(preflight, temp);
-    const parityFile = await times.time('region parity', () => measureRegionParity(target, temp));
     const clockTargets = await times.time('clock targets', () => writeClockTargetProfiles(started, temp, phaseIo));
     if (clockTargets instanceof Exit) return clockTargets.code;
     const opened = await times.time('obligations', () => openObligations(options, loaded, target.profile, temp, phaseIo));
@@ -485,8 +485,8 @@ async function startTarget(options: RunOptions, loaded: LoadedProfile, temp: str
     if (error instanceof ReferenceStartError) return io.fail(error.message);
     throw error;
   }
-  // A run without the time-travel pass needs no clock of its own.
-  const count = (options.passes ?? allPasses).includes('time-travel') ? options.clockServers ?? defaultClockServers : 0;
+  // A run without the time-travel pass needs no clock of its own; `--check-profile` runs no check at all.
+  const count = (options.passes ?? allPasses).includes('time-travel') && !options.checkProfile ? options.clockServers ?? defaultClockServers : 0;
   const clockServers = count > 0 ? startClockServers(count, { logDir: temp, profile: loaded.profile }) : undefined;
   // Settled later (writeClockTargetProfiles); never an unhandled rejection meanwhile.
   clockServers?.catch(() => undefined);
@@ -562,6 +562,26 @@ function lockRefusedClients(preflight: PreflightResult, temp: string): { dir: st
     });
   }
   return { dir, locks };
+}
+
+/**
+ * The preflight and the region parity probes at once: a dozen token requests each, none depending
+ * on the other's answers (the parity probes use no client lock), so the run waits for the slower of
+ * the two instead of both. The preflight's outcome comes first: a setup problem (or
+ * `--check-profile`) ends the run as before, whatever the parity probes met; `--check-profile`
+ * sends no parity probe at all.
+ */
+async function preflightAndParity(options: RunOptions, target: LoadedProfile, temp: string, io: PhaseIo): Promise<{ preflight: PreflightResult; parityFile: string } | Exit> {
+  if (options.checkProfile) {
+    const preflight = await preflightTarget(options, target, io);
+    if (preflight instanceof Exit) return preflight;
+    return { preflight, parityFile: await measureRegionParity(target, temp) };
+  }
+  const [preflight, parity] = await Promise.allSettled([preflightTarget(options, target, io), measureRegionParity(target, temp)]);
+  if (preflight.status === 'rejected') throw preflight.reason;
+  if (preflight.value instanceof Exit) return preflight.value;
+  if (parity.status === 'rejected') throw parity.reason;
+  return { preflight: preflight.value, parityFile: parity.value };
 }
 
 /** Region parity (parity/): measured once here, carried into the report by the reporter; returns its file. */

@@ -6,8 +6,8 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
+import { trustingConnectOptions } from '../../core/tls/trust.ts';
 import type { LoadedProfile } from '../../core/profile/load-profile.ts';
 import type { TargetProfile } from '../../core/profile/profile.schema.ts';
 import { dueIso, isDue, type Obligation } from '../../core/obligations/obligation.ts';
@@ -43,7 +43,7 @@ async function targetNow(profile: TargetProfile): Promise<{ now: number; local: 
   const local = Date.now();
   if (!url) return { now: local, local, clock: 'local' };
   const ca = profile.caFile ? readFileSync(profile.caFile, 'utf8') : undefined;
-  const agent = new Agent({ connect: { ...(ca ? { ca: [...rootCertificates, ca] } : {}), timeout: 5000 }, headersTimeout: 5000, bodyTimeout: 5000 });
+  const agent = new Agent({ connect: trustingConnectOptions(ca, 5000), headersTimeout: 5000, bodyTimeout: 5000 });
   try {
     const res = await request(url, { method: 'GET', dispatcher: agent });
     await res.body.dump();

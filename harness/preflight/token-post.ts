@@ -2,8 +2,8 @@
 // verified against the profile's CA exactly as reachability.ts does. The body is returned to the
 // caller only to be reduced (region-parity.ts reduceAnswer); it is never printed or stored.
 import { readFileSync } from 'node:fs';
-import { rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
+import { trustingConnectOptions } from '../../core/tls/trust.ts';
 import type { TargetProfile } from '../../core/profile/profile.schema.ts';
 
 export const usTokenPath = '/api/v1/auth/oauth2/token';
@@ -23,7 +23,7 @@ export interface TokenPoster {
 /** A poster for the profile's target: its CA trusted, nothing else relaxed. */
 export function tokenPoster(profile: Pick<TargetProfile, 'caFile'>, timeoutMs = 10_000): TokenPoster {
   const ca = profile.caFile ? readFileSync(profile.caFile, 'utf8') : undefined;
-  const agent = new Agent({ connect: { ...(ca ? { ca: [...rootCertificates, ca] } : {}), rejectUnauthorized: true, timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  const agent = new Agent({ connect: trustingConnectOptions(ca, timeoutMs), headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
   return {
     async post(url, form) {
       const res = await request(url, {

@@ -2,8 +2,8 @@
 // profile's CA? Any HTTP answer counts (even 404); a refused connection, a DNS failure, a timeout
 // or a TLS failure is reported naming the field and the address.
 import { readFileSync } from 'node:fs';
-import { rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
+import { trustingConnectOptions } from '../../core/tls/trust.ts';
 import type { TargetProfile } from '../../core/profile/profile.schema.ts';
 
 export interface Unreachable {
@@ -34,7 +34,7 @@ function hint(code: string | undefined, message: string): string {
 
 export async function checkReachability(profile: TargetProfile, timeoutMs = 5000): Promise<Unreachable[]> {
   const ca = profile.caFile ? readFileSync(profile.caFile, 'utf8') : undefined;
-  const agent = new Agent({ connect: { ...(ca ? { ca: [...rootCertificates, ca] } : {}), rejectUnauthorized: true, timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  const agent = new Agent({ connect: trustingConnectOptions(ca, timeoutMs), headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
   try {
     const results = await Promise.all(addresses(profile).map(async ([field, url]): Promise<Unreachable | undefined> => {
       try {
