@@ -12,7 +12,7 @@
 import fc from 'fast-check';
 import {
   needs, requirement, test, annotationTypes, LoadBudget, runAttributedProperty, attributeDisagreement,
-  lifecycleCommands, DAY, LifecycleModel, RealSystem, propertyRuns, propertyTag, type ApiClient,
+  lifecycleCommands, DAY, LifecycleModel, RealSystem, RunClock, propertyRuns, propertyTag, type ApiClient,
   type ClockControl, type Target, type TokenClient, type Finding, type ModelOptions,
 } from '../../fixtures/index.ts';
 
@@ -42,9 +42,10 @@ interface Deps { tokenClient: TokenClient; api: ApiClient; target: Target; clock
 function lifecycleProperty(deps: Deps, variant: { clock: boolean; familyRevocation: boolean }, cited: readonly string[]) {
   const { target } = deps;
   const pacer = apiPacer(target);
+  const runClock = deps.clock && new RunClock(deps.clock);
   const arbitrary = fc.commands(lifecycleCommands(variant.clock), { maxCommands: variant.clock ? 14 : 10 });
   const check = async (cmds: Iterable<fc.AsyncCommand<LifecycleModel, RealSystem>>): Promise<Finding[]> => {
-    if (deps.clock) await deps.clock.reset();
+    await runClock?.startRun();
     const started = performance.now();
     const options: ModelOptions = {
       clock: variant.clock,
@@ -55,7 +56,7 @@ function lifecycleProperty(deps: Deps, variant: { clock: boolean; familyRevocati
       passwordAge: passwordAgeSeconds(target),
     };
     try {
-      await fc.asyncModelRun(() => ({ model: new LifecycleModel(options), real: new RealSystem(deps.tokenClient, deps.api, target, pacer, deps.clock) }), cmds);
+      await fc.asyncModelRun(() => ({ model: new LifecycleModel(options), real: new RealSystem(deps.tokenClient, deps.api, target, pacer, runClock) }), cmds);
       return [];
     } catch (error) {
       return attributeDisagreement(error, cited);
