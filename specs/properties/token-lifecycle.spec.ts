@@ -12,7 +12,7 @@
 import fc from 'fast-check';
 import {
   needs, requirement, test, annotationTypes, LoadBudget, runAttributedProperty, attributeDisagreement,
-  lifecycleCommands, DAY, LifecycleModel, RealSystem, RunClock, propertyRuns, propertyTag, type ApiClient,
+  lifecycleCommands, DAY, LifecycleModel, RealSystem, RunClock, propertyRuns, sideBySideRuns, propertyTag, type ApiClient,
   type ClockControl, type Target, type TokenClient, type Finding, type ModelOptions,
 } from '../../fixtures/index.ts';
 
@@ -28,7 +28,11 @@ function passwordAgeSeconds(target: Target): number | undefined {
   return days === undefined ? undefined : days * DAY;
 }
 
-/** The clock-free variants explore a much smaller state space: a fifth of the lifecycle budget. */
+/**
+ * The clock-free variants explore a much smaller state space: a fifth of the lifecycle budget. Their
+ * runs share nothing on the target (each its own tokens and families of the burnable user, the
+ * clock never moved, the API calls within the one pacer): they run side by side (sideBySideRuns).
+ */
 const clockFreeRuns = (target: Target) => Math.max(1, Math.round(propertyRuns(target, 'lifecycle') / 5));
 
 interface Deps { tokenClient: TokenClient; api: ApiClient; target: Target; clock?: ClockControl }
@@ -87,13 +91,13 @@ test.describe('property: token lifecycle model', () => {
     requirement(...clockFreeCited, needs('us', 'gateway', 'people', 'user:burnableUser'), { tag: [propertyTag('lifecycle'), '@serial'] }),
     async ({ tokenClient, api, target }, testInfo) => {
       const { arbitrary, check } = lifecycleProperty({ tokenClient, api, target }, { clock: false, familyRevocation: false }, clockFreeCited);
-      await runAttributedProperty(arbitrary, check, { name: 'lifecycle', testInfo, runs: clockFreeRuns(target) });
+      await runAttributedProperty(arbitrary, check, { name: 'lifecycle', testInfo, runs: clockFreeRuns(target), ...sideBySideRuns(target) });
     });
 
   test('token lifecycle model with reuse detection: after a used refresh token is presented again, its family is refused',
     requirement(...familyCited, needs('us', 'gateway', 'people', 'user:burnableUser'), { tag: [propertyTag('lifecycle-family'), '@serial'] }),
     async ({ tokenClient, api, target }, testInfo) => {
       const { arbitrary, check } = lifecycleProperty({ tokenClient, api, target }, { clock: false, familyRevocation: true }, familyCited);
-      await runAttributedProperty(arbitrary, check, { name: 'lifecycle-family', testInfo, runs: clockFreeRuns(target) });
+      await runAttributedProperty(arbitrary, check, { name: 'lifecycle-family', testInfo, runs: clockFreeRuns(target), ...sideBySideRuns(target) });
     });
 });
