@@ -158,6 +158,48 @@ function pushDistant(push: (...lines: string[]) => void, d: DistantResult, local
   }
 }
 
+/**
+ * Which goals this run met, and for the suite's goals it missed what its own figures say stands in
+ * the way: the largest phase and the longest check of `npm start`; for the distant target the
+ * time-travel checks that run one after another on its one clock, and the longest chain.
+ */
+export function closingNote(run: BenchRun): string[] {
+  const lines = goalLines(run);
+  const met = lines.filter((l) => l.met === true).map((l) => l.goal);
+  const missed = lines.filter((l) => l.met === false);
+  const unmeasured = lines.filter((l) => l.met === undefined).map((l) => l.goal);
+  const out = [
+    `Met: ${met.length > 0 ? met.join('; ') : 'none'}.`,
+    ...(unmeasured.length > 0 ? [`Not measured in this run: ${unmeasured.join('; ')}.`] : []),
+  ];
+  const start = run.timings.find((t) => t.command.includes('--start-reference'));
+  for (const l of missed) {
+    let why = '';
+    if (l.goal.startsWith('`npm start`') && start) {
+      const biggest = parsePhases(start.phases)?.phases.slice().sort((a, b) => b.seconds - a.seconds)[0];
+      const longest = slowestChecks(start.checks, 1)[0];
+      why = [
+        biggest ? `its largest phase is ${biggest.phase} (${fmt(biggest.seconds, 1)} s)` : '',
+        longest ? `its longest check ${checkTitle(longest)} (${fmt(longest.durationMs / 1000, 1)} s, ${fmt(longest.requests)} requests) is a floor of that phase` : '',
+      ].filter((x) => x !== '').join('; ');
+    } else if (l.goal.includes('ms away') && run.distant?.run) {
+      const d = run.distant;
+      const serial = projectSums(d.run!.checks).find((p) => p.project === 'time-travel');
+      const c = d.chain;
+      why = [
+        serial ? `against one clock the ${fmt(serial.checks)} time-travel checks run one after another: ${fmt(serial.seconds, 1)} s summed, a floor of the run` : '',
+        c ? `the longest chain, ${fmt(c.roundTrips)} round trips × ${2 * d.delayMs} ms ≈ ${fmt((c.roundTrips * 2 * d.delayMs) / 1000, 1)} s, is ${c.check}` : '',
+      ].filter((x) => x !== '').join('; ');
+    }
+    out.push(`Not met: ${l.goal} — ${l.measured}${why ? `; ${why}` : ''}.`);
+  }
+  return out;
+}
+
+function pushClosingNote(push: (...lines: string[]) => void, run: BenchRun): void {
+  push('', '## Closing note', '', ...closingNote(run).flatMap((line) => [`- ${line}`]));
+}
+
 const secondsCell = (seconds: number | undefined): string => (seconds === undefined ? '–' : `${fmt(seconds, 1)} s`);
 
 /** Where one `npm start`'s time went: its phases, and its checks per project and the slowest of them. */
@@ -278,6 +320,8 @@ export function renderResults(run: BenchRun): string {
     if (start) pushStartBreakdown(push, start);
   }
   if (run.distant) pushDistant(push, run.distant, run.timings.find((t) => t.command.includes('--start-reference')));
+
+  pushClosingNote(push, run);
 
   push('', '## Versions', '', '| | version |', '|---|---|');
   for (const [name, version] of Object.entries(run.versions)) push(`| ${name} | ${version} |`);

@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import { BenchUsageError, parseBenchArgs } from '../bench-options.ts';
 import { extraTimes, parsePhases, projectSums, slowestChecks } from '../harness/suite-breakdown.ts';
 import type { CheckCost, SuiteRun } from '../harness/suite-runs.ts';
-import { goalLines, renderResults, type BenchRun } from '../results-markdown.ts';
+import { closingNote, goalLines, renderResults, type BenchRun } from '../results-markdown.ts';
 
 const check = (project: string, title: string, durationMs: number, requests = 1): CheckCost => ({ key: `${project} › ${title}`, project, durationMs, requests, status: 'passed' });
 const phases = 'phases: profile 0.1 s, reference start 2.0 s, checks 10.5 s, report verification 0.4 s (total 13.2 s)';
@@ -79,6 +79,25 @@ void describe('RESULTS.md: the suite', () => {
     const goal = goalLines(run).find((g) => g.goal.includes('distant') || g.goal.includes('ms away'))!;
     assert.equal(goal.met, true);
     assert.match(goal.measured, /^1\.50×/);
+  });
+});
+
+void describe('RESULTS.md: the closing note', () => {
+  void test('the goals met, those not measured, and for a missed suite goal what its figures say stands in the way', () => {
+    const local = start({ phases, seconds: 20 });
+    const far: SuiteRun & { proxyConnections: number } = {
+      ...start({ seconds: 50 }), proxyConnections: 9,
+      checks: [check('conformance', 'specs/a.spec.ts › a', 2000, 3), check('time-travel', 'specs/l.spec.ts › lifecycle', 18_000, 433), check('time-travel', 'specs/q.spec.ts › quota', 6000, 1069)],
+    };
+    const chain = { check: 'time-travel › specs/l.spec.ts › lifecycle', roundTrips: 432, requests: 433, mostRequests: { check: 'q', requests: 1069 } };
+    const note = closingNote(bench([local], { delayMs: 20, run: far, chain }));
+    assert.match(note[0]!, /^Met: none\.$/);
+    assert.match(note[1]!, /^Not measured in this run: token issuance/);
+    const startLine = note.find((l) => l.startsWith('Not met: `npm start`'))!;
+    assert.match(startLine, /its largest phase is checks \(10\.5 s\); its longest check specs\/q\.spec\.ts › quota \(5\.0 s, 1,069 requests\)/);
+    const distantLine = note.find((l) => l.includes('ms away'))!;
+    assert.match(distantLine, /2\.50× .*the 2 time-travel checks run one after another: 24\.0 s summed.*432 round trips × 40 ms ≈ 17\.3 s, is time-travel › specs\/l\.spec\.ts › lifecycle/);
+    assert.match(renderResults(bench([local], { delayMs: 20, run: far, chain })), /## Closing note\n\n- Met: none\./);
   });
 });
 
