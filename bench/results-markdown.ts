@@ -311,7 +311,7 @@ export function renderResults(run: BenchRun): string {
   if (run.timings.length === 0) push('Not timed in this run.');
   else {
     push(
-      'Wall time, not pinned (the suite uses every core), on the same machine right after the rows above. Requests: the HTTP requests the checks sent (checks.requests of the run\'s conformance.json).',
+      'Wall time, not pinned (the suite uses every core), on the same machine right after the rows above (if any). Requests: the HTTP requests the checks sent (checks.requests of the run\'s conformance.json).',
       '', '| command | wall time | CPU time | exit | requests | requirements |', '|---|---:|---:|---:|---:|---|',
     );
     for (const t of run.timings) push(`| \`${t.command}\` | ${fmt(t.seconds, 1)} s | ${t.cpuSeconds === undefined ? '–' : `${fmt(t.cpuSeconds, 1)} s`} | ${t.exitCode} | ${t.requests === undefined ? '–' : fmt(t.requests)} | ${t.verdicts ?? '–'} |`);
