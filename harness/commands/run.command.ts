@@ -35,8 +35,6 @@ import { openStatePhase, StateFileError, type StatePhase } from '../obligations/
 
 /** Where playwright.config.ts writes reports (default reports/). */
 export const reportsDirEnvVar = 'TOKEN_CONFORMANCE_REPORTS_DIR';
-/** Suffix for the JUnit file of a second pass. */
-export const junitNameEnvVar = 'TOKEN_CONFORMANCE_JUNIT_NAME';
 export const seedEnvVar = 'TOKEN_CONFORMANCE_SEED';
 /** When set, the tokens the run saw (one a line) are copied to this file at the end of the run. */
 export const keepSeenTokensEnvVar = 'TOKEN_CONFORMANCE_KEEP_SEEN_TOKENS';
