@@ -7,9 +7,9 @@
 //                would break checks running beside them — unless the run gave them clock
 //                targets of their own (see `projects` below).
 // No project dependency (it would run the whole conformance project, unfiltered, before a single
-// folder's clock checks): `token-conformance run` runs the projects as two passes, in order; a
-// direct `npx playwright test` waits at the pass gate (core/run/pass-gate.ts): each
-// time-travel worker starts only once every selected conformance check has ended.
+// folder's clock checks): `token-conformance run`, like a direct `npx playwright test`, runs both
+// in one invocation and orders them with the pass gate (core/run/pass-gate.ts): each time-travel
+// worker starts its first check only once every selected conformance check has ended.
 //
 // The target comes from the `run` command (TOKEN_CONFORMANCE_PROFILE names the resolved profile).
 // Run directly (`npx playwright test`), the global setup starts the bundled reference server.

@@ -14,6 +14,10 @@ export interface BenchOptions {
   delayMs: number;
   /** Skip timing `npm start`. */
   skipStart: boolean;
+  /** Only the suite's timings (npm start, the self-validation, the distant target): no throughput rows, no memory. */
+  suiteOnly: boolean;
+  /** With --suite: do not time the self-validation. */
+  skipSelfValidation: boolean;
   /** Run only the throughput rows whose id contains one of these. */
   only: string[];
   out: string;
@@ -32,6 +36,9 @@ export const benchUsage = `Usage: npm run bench -- [options]
                     reference server behind a latency-adding loopback proxy (minutes)
   --delay MS        the proxy's one-way delay (default 20)
   --skip-start      do not time npm start
+  --suite-only      only the suite's timings: npm start, and with --suite the self-validation and
+                    the distant target; no throughput rows, no memory (a few minutes, not ~10)
+  --skip-self-validation   with --suite, do not time the self-validation
   --only a,b        only the throughput rows whose id contains a or b (no memory, no suite timings)
   --out FILE        where the results go (default bench/RESULTS.md)`;
 
@@ -44,11 +51,13 @@ export function parseBenchArgs(args: string[], defaultOut: string): BenchOptions
       duration: { type: 'string' }, rounds: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' },
       tokens: { type: 'string' }, refreshes: { type: 'string' }, quick: { type: 'boolean', default: false },
       suite: { type: 'boolean', default: false }, delay: { type: 'string' }, 'skip-start': { type: 'boolean', default: false },
+      'suite-only': { type: 'boolean', default: false }, 'skip-self-validation': { type: 'boolean', default: false },
       only: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', default: false },
     },
     strict: true,
   });
   const quick = values.quick;
+  if (values['suite-only'] && (quick || values.only !== undefined)) throw new BenchUsageError('--suite-only runs no throughput row: it takes neither --quick nor --only');
   const number = (name: string, raw: string | undefined, fallback: number, min: number, max: number): number => {
     if (raw === undefined) return fallback;
     const n = Number(raw);
@@ -65,6 +74,8 @@ export function parseBenchArgs(args: string[], defaultOut: string): BenchOptions
     suite: values.suite,
     delayMs: number('delay', values.delay, 20, 0, 1000),
     skipStart: values['skip-start'] || quick,
+    suiteOnly: values['suite-only'],
+    skipSelfValidation: values['skip-self-validation'],
     only: values.only === undefined ? [] : values.only.split(',').map((s) => s.trim()).filter((s) => s !== ''),
     out: values.out ?? defaultOut,
     help: values.help,

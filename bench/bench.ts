@@ -123,7 +123,7 @@ async function main(args: string[]): Promise<number> {
     console.log(benchUsage);
     return 0;
   }
-  ensureBenchDependencies();
+  if (!o.suiteOnly) ensureBenchDependencies(); // the peers serve throughput rows only
   const machine = machineInfo();
   const pinned = machine.cpuCount >= 2 && tasksetAvailable() && pinSelf(LOAD_CPU);
   const cpu = pinned ? SERVER_CPU : undefined;
@@ -139,10 +139,10 @@ async function main(args: string[]): Promise<number> {
   const removeTempDir = (): void => rmSync(tempDir, { recursive: true, force: true });
   process.once('exit', removeTempDir); // also when interrupted (the targets are stopped first)
   try {
-    const rows = await runThroughput(o, selected, tempDir, cpu);
+    const rows = o.suiteOnly ? [] : await runThroughput(o, selected, tempDir, cpu);
 
     let memory: BenchRun['memory'];
-    if (o.only.length === 0) {
+    if (o.only.length === 0 && !o.suiteOnly) {
       console.log(`bench: memory — ${o.tokens} tokens, then ${o.refreshes} refreshes …`);
       try {
         memory = await measureMemory({ root, tempDir, cpu, connections: o.connections, tokens: o.tokens, refreshes: o.refreshes });
@@ -155,6 +155,9 @@ async function main(args: string[]): Promise<number> {
 
     // The suite gets every CPU back (children inherit this process's pinning); logs go to reports/bench/.
     const unpinned = (command: readonly string[]): [string, string[]] => (pinned ? ['taskset', ['-c', `0-${machine.cpuCount - 1}`, ...command]] : [command[0]!, command.slice(1)]);
+    // So does this process from here on: the distant run's servers (its children) and the latency
+    // proxy (in this process) stand for a target elsewhere, not for a load generator on one CPU.
+    if (pinned && (o.suite || !o.skipStart)) pinSelf(`0-${machine.cpuCount - 1}`);
     const logDir = join(root, 'reports', 'bench');
     mkdirSync(logDir, { recursive: true });
     const timings: SuiteRun[] = [];
@@ -165,20 +168,21 @@ async function main(args: string[]): Promise<number> {
       // checks that the clean run was clean.
       const reports = join(root, 'reports');
       // Where its time goes, when this version's `run` can say (--timings: one line of phases).
-      const timingsFlag = runHasTimings(root) ? ['--timings'] : [];
       const log = join(logDir, 'npm-start.log');
-      const timing = await timeCommand(...unpinned(['npm', 'start', ...(timingsFlag.length > 0 ? ['--', ...timingsFlag] : [])]), root, log);
+      const timing = await timeCommand(...unpinned(['npm', 'start', ...(runHasTimings(root) ? ['--', '--timings'] : [])]), root, log);
       const phases = phaseLine(log);
       // npm prints the script it runs; name the command itself in the results.
       timings.push({ ...timing, ...readSuiteReports(reports), ...(phases !== undefined && { phases }), command: 'npm start (token-conformance run --target profiles/reference.json --start-reference)' });
     }
     if (o.only.length === 0 && o.suite) {
-      console.log('bench: timing the self-validation …');
-      // It plans each fault's checks from the clean run's reports/checks.json (npm start's, as in CI).
-      timings.push({ ...(await timeCommand(...unpinned(['npm', 'run', 'self-validate']), root, join(logDir, 'self-validate.log'))), checks: [], command: 'npm run self-validate' });
+      if (!o.skipSelfValidation) {
+        console.log('bench: timing the self-validation …');
+        // It plans each fault's checks from the clean run's reports/checks.json (npm start's, as in CI).
+        timings.push({ ...(await timeCommand(...unpinned(['npm', 'run', 'self-validate']), root, join(logDir, 'self-validate.log'))), checks: [], command: 'npm run self-validate' });
+      }
       console.log(`bench: timing the suite against the reference server ${o.delayMs} ms away (latency proxy) …`);
       try {
-        const run = await runDistantSuite({ root, delayMs: o.delayMs, reportsDir: join(logDir, 'distant'), logFile: join(logDir, 'distant.log'), command: unpinned });
+        const run = await runDistantSuite({ root, delayMs: o.delayMs, reportsDir: join(logDir, 'distant'), logFile: join(logDir, 'distant.log'), command: unpinned, timings: runHasTimings(root) });
         const local = timings.find((t) => t.command.startsWith('npm start'));
         distant = { delayMs: o.delayMs, run: { ...run, command: `token-conformance run --target <reference server behind the latency proxy>` }, ...(local && { chain: sequentialChain(local.checks, run.checks, o.delayMs) }) };
       } catch (error) {

@@ -3,7 +3,8 @@
 // Only measured figures appear; a row with errors shows its errors, never a speed, and a ratio
 // that needs it says so.
 import type { MachineInfo } from './harness/machine.ts';
-import type { SequentialChain, SuiteRun } from './harness/suite-runs.ts';
+import { extraTimes, parsePhases, projectSums, slowestChecks } from './harness/suite-breakdown.ts';
+import type { CheckCost, SequentialChain, SuiteRun } from './harness/suite-runs.ts';
 import type { LoadResult } from './load/load-generator.ts';
 import type { RowResult } from './load/rounds.ts';
 import type { MemoryResult } from './memory.ts';
@@ -117,6 +118,7 @@ function pushDistant(push: (...lines: string[]) => void, d: DistantResult, local
   push(
     '| measurement | value |', '|---|---:|',
     `| wall time | ${fmt(r.seconds, 1)} s (exit ${r.exitCode}) |`,
+    ...(r.cpuSeconds !== undefined ? [`| CPU time of the \`run\` command (the servers and the proxy not included) | ${fmt(r.cpuSeconds, 1)} s |`] : []),
     ...(local ? [`| … over the local \`npm start\` | ${fmt(r.seconds / local.seconds, 2)}× |`] : []),
     `| requests the checks sent | ${r.requests === undefined ? '–' : fmt(r.requests)} |`,
     `| connections through the proxy | ${fmt(r.proxyConnections)} |`,
@@ -125,6 +127,26 @@ function pushDistant(push: (...lines: string[]) => void, d: DistantResult, local
   const timedOut = r.checks.filter((c) => c.status === 'timedOut');
   if (timedOut.length > 0) {
     push('', `Checks that ran out of time against the distant target: ${timedOut.map((c) => `${c.key} (${fmt(c.requests)} requests in ${fmt(c.durationMs / 1000, 1)} s)`).join('; ')}.`);
+  }
+  const localPhases = parsePhases(local?.phases);
+  const distantPhases = parsePhases(r.phases);
+  if (distantPhases) {
+    const names = [...new Set([...(localPhases?.phases ?? []), ...distantPhases.phases].map((p) => p.phase))];
+    const of = (p: ReturnType<typeof parsePhases>, name: string) => p?.phases.filter((x) => x.phase === name).reduce((n, x) => n + x.seconds, 0);
+    push('', 'The phases of both runs (`run --timings`):', '', '| phase | local `npm start` | distant |', '|---|---:|---:|');
+    for (const name of names) push(`| ${name} | ${secondsCell(of(localPhases, name))} | ${secondsCell(of(distantPhases, name))} |`);
+    push(`| total | ${secondsCell(localPhases?.totalSeconds)} | ${secondsCell(distantPhases.totalSeconds)} |`);
+  }
+  if (local && local.checks.length > 0 && r.checks.length > 0) {
+    const localSums = new Map(projectSums(local.checks).map((p) => [p.project, p]));
+    push(
+      '', `Where the extra time goes: each check's duration in both runs (checks.json). Against one target the time-travel checks share its one clock, so they run one after the other on one worker after the other checks: their sum is that pass's wall time. Locally they run on clock servers of their own beside the other checks.`, '',
+      '| project | checks | summed duration, local | summed duration, distant | requests, distant |', '|---|---:|---:|---:|---:|',
+    );
+    for (const p of projectSums(r.checks)) push(`| ${p.project} | ${fmt(p.checks)} | ${secondsCell(localSums.get(p.project)?.seconds)} | ${secondsCell(p.seconds)} | ${fmt(p.requests)} |`);
+    const extra = extraTimes(local.checks, r.checks, d.delayMs).slice(0, 10);
+    push('', `The ${extra.length} checks with the most extra time (round trips: the extra time over the ${2 * d.delayMs} ms a round trip adds):`, '', '| check | local | distant | extra | round trips | requests |', '|---|---:|---:|---:|---:|---:|');
+    for (const e of extra) push(`| ${e.check.key} | ${secondsCell(e.localMs / 1000)} | ${secondsCell(e.check.durationMs / 1000)} | ${secondsCell(e.extraMs / 1000)} | ${fmt(e.roundTrips)} | ${fmt(e.check.requests)} |`);
   }
   const c = d.chain;
   if (c) {
@@ -135,6 +157,79 @@ function pushDistant(push: (...lines: string[]) => void, d: DistantResult, local
     );
   }
 }
+
+/**
+ * Which goals this run met, and for the suite's goals it missed what its own figures say stands in
+ * the way: the largest phase and the longest check of `npm start`; for the distant target the
+ * time-travel checks that run one after another on its one clock, and the longest chain.
+ */
+export function closingNote(run: BenchRun): string[] {
+  const lines = goalLines(run);
+  const met = lines.filter((l) => l.met === true).map((l) => l.goal);
+  const missed = lines.filter((l) => l.met === false);
+  const unmeasured = lines.filter((l) => l.met === undefined).map((l) => l.goal);
+  const out = [
+    `Met: ${met.length > 0 ? met.join('; ') : 'none'}.`,
+    ...(unmeasured.length > 0 ? [`Not measured in this run: ${unmeasured.join('; ')}.`] : []),
+  ];
+  const start = run.timings.find((t) => t.command.includes('--start-reference'));
+  for (const l of missed) {
+    let why = '';
+    if (l.goal.startsWith('`npm start`') && start) {
+      const biggest = parsePhases(start.phases)?.phases.slice().sort((a, b) => b.seconds - a.seconds)[0];
+      const longest = slowestChecks(start.checks, 1)[0];
+      why = [
+        biggest ? `its largest phase is ${biggest.phase} (${fmt(biggest.seconds, 1)} s)` : '',
+        longest ? `its longest check ${checkTitle(longest)} (${fmt(longest.durationMs / 1000, 1)} s, ${fmt(longest.requests)} requests) is a floor of that phase` : '',
+      ].filter((x) => x !== '').join('; ');
+    } else if (l.goal.includes('ms away') && run.distant?.run) {
+      const d = run.distant;
+      const serial = projectSums(d.run!.checks).find((p) => p.project === 'time-travel');
+      const c = d.chain;
+      why = [
+        serial ? `against one clock the ${fmt(serial.checks)} time-travel checks run one after another: ${fmt(serial.seconds, 1)} s summed, a floor of the run` : '',
+        c ? `the longest chain, ${fmt(c.roundTrips)} round trips × ${2 * d.delayMs} ms ≈ ${fmt((c.roundTrips * 2 * d.delayMs) / 1000, 1)} s, is ${c.check}` : '',
+      ].filter((x) => x !== '').join('; ');
+    }
+    out.push(`Not met: ${l.goal} — ${l.measured}${why ? `; ${why}` : ''}.`);
+  }
+  return out;
+}
+
+function pushClosingNote(push: (...lines: string[]) => void, run: BenchRun): void {
+  push('', '## Closing note', '', ...closingNote(run).flatMap((line) => [`- ${line}`]));
+}
+
+const secondsCell = (seconds: number | undefined): string => (seconds === undefined ? '–' : `${fmt(seconds, 1)} s`);
+
+/** Where one `npm start`'s time went: its phases, and its checks per project and the slowest of them. */
+function pushStartBreakdown(push: (...lines: string[]) => void, start: SuiteRun): void {
+  const phases = parsePhases(start.phases);
+  if (!phases) {
+    push('', start.phases !== undefined
+      ? `Where \`npm start\`'s time went (\`run --timings\`): ${start.phases}.`
+      : 'Where `npm start`\'s time goes: this version\'s `run` has no `--timings` (the phase breakdown of issue 18), so none is given here.');
+    return;
+  }
+  push(
+    '', '### Where one `npm start`\'s time goes', '',
+    `Its phases, one after the other (\`run --timings\`; the total is the \`run\` command's, without npm's own start-up)${start.cpuSeconds !== undefined ? `; the whole run used ${fmt(start.cpuSeconds, 1)} CPU-s (user + system of every process under it, servers and Playwright's workers included; ${fmt(start.cpuSeconds / start.seconds, 2)} CPUs on average)` : ''}:`,
+    '', '| phase | wall time | share |', '|---|---:|---:|',
+  );
+  for (const p of phases.phases) push(`| ${p.phase} | ${secondsCell(p.seconds)} | ${fmt((100 * p.seconds) / phases.totalSeconds)}% |`);
+  push(`| total | ${secondsCell(phases.totalSeconds)} | |`);
+  if (start.checks.length === 0) return;
+  push(
+    '', 'The checks phase per Playwright project (checks.json): the checks\' durations added up, more than the phase\'s wall time since they run side by side (the time-travel checks on clock servers of their own).', '',
+    '| project | checks | summed duration | requests | longest check |', '|---|---:|---:|---:|---|',
+  );
+  for (const p of projectSums(start.checks)) push(`| ${p.project} | ${fmt(p.checks)} | ${secondsCell(p.seconds)} | ${fmt(p.requests)} | ${p.longest ? `${checkTitle(p.longest)} (${secondsCell(p.longest.durationMs / 1000)})` : '–'} |`);
+  push('', 'The slowest checks:', '', '| check | project | duration | requests |', '|---|---|---:|---:|');
+  for (const c of slowestChecks(start.checks, 8)) push(`| ${checkTitle(c)} | ${c.project} | ${secondsCell(c.durationMs / 1000)} | ${fmt(c.requests)} |`);
+}
+
+/** A check's title without its project (the table has a column for it). */
+const checkTitle = (c: CheckCost): string => (c.key.startsWith(`${c.project} › `) ? c.key.slice(c.project.length + 3) : c.key);
 
 function throughputCell(result: RowResult): string {
   if (result.errors > 0) return `**${fmt(result.errors)} errors** of ${fmt(result.requests)}`;
@@ -164,6 +259,7 @@ export function renderResults(run: BenchRun): string {
     '| row | req/s | p50 ms | p99 ms | server CPU µs/answer | server CPU | load generator CPU | answers | req/s per round |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---|',
   );
+  if (run.rows.length === 0) push('| no throughput row in this run (`--suite-only`) | | | | | | | |');
   for (const row of run.rows) {
     if (!row.result) {
       push(`| ${row.label} | **failed**: ${row.failure ?? 'no result'} | | | | | | | |`);
@@ -182,7 +278,7 @@ export function renderResults(run: BenchRun): string {
   for (const line of goalLines(run)) push(`| ${line.goal} | ${line.measured} | ${line.met === undefined ? '–' : line.met ? 'yes' : '**no**'} |`);
 
   push('', '## Memory and store', '');
-  if (!run.memory) push('Not measured in this run (`--only`).');
+  if (!run.memory) push('Not measured in this run (`--only` or `--suite-only`).');
   else if ('failure' in run.memory) push(`**Failed**: ${run.memory.failure}`);
   else {
     const m = run.memory;
@@ -215,18 +311,17 @@ export function renderResults(run: BenchRun): string {
   if (run.timings.length === 0) push('Not timed in this run.');
   else {
     push(
-      'Wall time, not pinned (the suite uses every core), on the same machine right after the rows above. Requests: the HTTP requests the checks sent (checks.requests of the run\'s conformance.json).',
-      '', '| command | wall time | exit | requests | requirements |', '|---|---:|---:|---:|---|',
+      'Wall time, not pinned (the suite uses every core), on the same machine right after the rows above (if any). Requests: the HTTP requests the checks sent (checks.requests of the run\'s conformance.json).',
+      '', '| command | wall time | CPU time | exit | requests | requirements |', '|---|---:|---:|---:|---:|---|',
     );
-    for (const t of run.timings) push(`| \`${t.command}\` | ${fmt(t.seconds, 1)} s | ${t.exitCode} | ${t.requests === undefined ? '–' : fmt(t.requests)} | ${t.verdicts ?? '–'} |`);
+    for (const t of run.timings) push(`| \`${t.command}\` | ${fmt(t.seconds, 1)} s | ${t.cpuSeconds === undefined ? '–' : `${fmt(t.cpuSeconds, 1)} s`} | ${t.exitCode} | ${t.requests === undefined ? '–' : fmt(t.requests)} | ${t.verdicts ?? '–'} |`);
+    push('', 'CPU time: user + system of the command and every process under it that ended with it (from /proc: the children times of the bench process).');
     const start = run.timings.find((t) => t.command.includes('--start-reference'));
-    if (start) {
-      push('', start.phases !== undefined
-        ? `Where \`npm start\`'s time went (\`run --timings\`): ${start.phases}.`
-        : 'Where `npm start`\'s time goes: this version\'s `run` has no `--timings` (the phase breakdown of issue 18), so none is given here.');
-    }
+    if (start) pushStartBreakdown(push, start);
   }
   if (run.distant) pushDistant(push, run.distant, run.timings.find((t) => t.command.includes('--start-reference')));
+
+  pushClosingNote(push, run);
 
   push('', '## Versions', '', '| | version |', '|---|---|');
   for (const [name, version] of Object.entries(run.versions)) push(`| ${name} | ${version} |`);
@@ -246,6 +341,7 @@ export function renderResults(run: BenchRun): string {
     'npm run bench                      # everything but the self-validation (~10 min); writes bench/RESULTS.md',
     'npm run bench -- --suite           # also the self-validation (minutes more)',
     'npm run bench -- --quick --out /tmp/quick.md   # a smoke run',
+    'npm run bench -- --suite-only --suite --skip-self-validation --out /tmp/suite.md   # npm start and the distant target only',
     '```',
     '',
     'On a shared machine, compare ratios from one run, not absolute figures across runs. See bench/README.md.',

@@ -20,7 +20,7 @@ export function loadAverage(): string {
   return loadavg().map((n) => n.toFixed(2)).join(' / ');
 }
 
-/** Pins this process (every thread) to `cpu`; false when taskset refuses or is missing. */
-export function pinSelf(cpu: number): boolean {
+/** Pins this process (every thread) to `cpu` (a number or a list such as `0-1`); false when taskset refuses or is missing. */
+export function pinSelf(cpu: number | string): boolean {
   return spawnSync('taskset', ['-a', '-p', '-c', String(cpu), String(process.pid)], { stdio: 'ignore' }).status === 0;
 }

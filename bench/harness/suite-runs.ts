@@ -18,6 +18,8 @@ import { timeCommand, type CommandTiming } from './suite-timing.ts';
 export interface CheckCost {
   /** project › title: the same check in two runs has the same key. */
   key: string;
+  /** Its Playwright project (conformance, time-travel). */
+  project: string;
   durationMs: number;
   requests: number;
   /** Playwright's status (passed, failed, skipped, timedOut, …). */
@@ -51,7 +53,7 @@ export function readSuiteReports(reportsDir: string): Pick<SuiteRun, 'requests' 
   const checksFile = join(reportsDir, 'checks.json');
   if (!existsSync(checksFile)) return { checks: [] };
   const raw = JSON.parse(readFileSync(checksFile, 'utf8')) as { checks: { title: string; project?: string; durationMs: number; requests?: number; status: string }[] };
-  const checks = raw.checks.map((c) => ({ key: `${c.project ?? ''} › ${c.title}`, durationMs: c.durationMs, requests: c.requests ?? 0, status: c.status }));
+  const checks = raw.checks.map((c) => ({ key: `${c.project ?? ''} › ${c.title}`, project: c.project ?? '', durationMs: c.durationMs, requests: c.requests ?? 0, status: c.status }));
   const report = join(reportsDir, 'conformance.json');
   let verdicts: string | undefined;
   let requests = checks.reduce((n, c) => n + c.requests, 0);
@@ -126,6 +128,8 @@ export interface DistantRunOptions {
   logFile: string;
   /** How to run a command unpinned (bench.ts: the suite gets every CPU). */
   command(argv: string[]): [string, string[]];
+  /** Pass `--timings` (this version's `run` has it): the run's phases are read from its log. */
+  timings?: boolean;
 }
 
 /**
@@ -163,9 +167,10 @@ export async function runDistantSuite(o: DistantRunOptions): Promise<SuiteRun & 
     const profileFile = join(temp, 'distant-profile.json');
     writeFileSync(profileFile, JSON.stringify(written, null, 2), { mode: 0o600 });
     rmSync(o.reportsDir, { recursive: true, force: true });
-    const [command, args] = o.command([process.execPath, join(o.root, 'bin', 'token-conformance.js'), 'run', '--target', profileFile, '--reports', o.reportsDir]);
+    const [command, args] = o.command([process.execPath, join(o.root, 'bin', 'token-conformance.js'), 'run', '--target', profileFile, '--reports', o.reportsDir, ...(o.timings ? ['--timings'] : [])]);
     const timing = await timeCommand(command, args, o.root, o.logFile, env);
-    return { ...timing, ...readSuiteReports(o.reportsDir), proxyConnections: proxies.reduce((n, p) => n + p.connections(), 0) };
+    const phases = phaseLine(o.logFile);
+    return { ...timing, ...readSuiteReports(o.reportsDir), ...(phases !== undefined && { phases }), proxyConnections: proxies.reduce((n, p) => n + p.connections(), 0) };
   } finally {
     for (const proxy of proxies) await proxy.stop();
     await servers.stop();

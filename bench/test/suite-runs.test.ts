@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import type { TargetProfile } from '../../core/profile/profile.schema.ts';
 import { phaseLine, sequentialChain, throughProxy, type CheckCost } from '../harness/suite-runs.ts';
 
-const check = (key: string, durationMs: number, requests: number, status = 'passed'): CheckCost => ({ key, durationMs, requests, status });
+const check = (key: string, durationMs: number, requests: number, status = 'passed'): CheckCost => ({ key, project: 'conformance', durationMs, requests, status });
 
 void describe('sequentialChain', () => {
   void test('extra time over 2 × delay per round trip; checks only in one run are not compared', () => {

@@ -4,8 +4,8 @@
 // TOKEN_CONFORMANCE_PASS_GATE, which the workers forked after that inherit — and opens it (writes
 // the file) once every selected check of the conformance project has ended, at once when none is
 // selected. Each time-travel worker waits for it before its first check, so that no clock or fault
-// is moved beside another check. `run` runs the projects as two passes (the gate of the second
-// pass is open from the start). Without the conformance reporter (a `--reporter` that replaces the
+// is moved beside another check. `run` relies on it too (one invocation with both projects; a
+// run of the time-travel project alone finds the gate open from the start). Without the conformance reporter (a `--reporter` that replaces the
 // configured ones) the gate is not armed and nothing waits: select one project (`--project`).
 import { existsSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';

@@ -35,8 +35,6 @@ import { openStatePhase, StateFileError, stateFileOf, type StatePhase } from '..
 
 /** Where playwright.config.ts writes reports (default reports/). */
 export const reportsDirEnvVar = 'TOKEN_CONFORMANCE_REPORTS_DIR';
-/** Suffix for the JUnit file of a second pass. */
-export const junitNameEnvVar = 'TOKEN_CONFORMANCE_JUNIT_NAME';
 export const seedEnvVar = 'TOKEN_CONFORMANCE_SEED';
 /** When set, the tokens the run saw (one a line) are copied to this file at the end of the run. */
 export const keepSeenTokensEnvVar = 'TOKEN_CONFORMANCE_KEEP_SEEN_TOKENS';
@@ -276,10 +274,6 @@ export function projectsArgs(projects: Pass[]): string[] {
   return ['--project', ...projects, '--pass-with-no-tests'];
 }
 
-/** The Playwright arguments of one pass of `run`: one project, no dependencies, an empty selection allowed. */
-export function passArgs(project: 'conformance' | 'time-travel'): string[] {
-  return ['--project', project, '--pass-with-no-tests'];
-}
 
 /** Runs Playwright as a child, its output redacted line by line on the way to the terminal. */
 function runPlaywright(args: string[], env: NodeJS.ProcessEnv, redactor: () => Redactor, io: RunIo): Promise<number> {
@@ -601,8 +595,6 @@ interface RunEnvironment {
   reportsDir: string;
   seenTokens: string;
   temp: string;
-  /** Whether the time-travel checks have clock targets of their own (then both projects run in one Playwright invocation). */
-  ownClocks: boolean;
 }
 
 /**
@@ -681,40 +673,20 @@ function prepareRunEnvironment(options: RunOptions, target: LoadedProfile, clock
     ...(options.maxFailures !== undefined ? ['--max-failures', String(options.maxFailures)] : []),
     ...(options.specs ?? []),
   ];
-  return { env, redactor: liveRedactor, playwrightArgs, reportsDir, seenTokens, temp, ownClocks: clockTargets !== undefined };
+  return { env, redactor: liveRedactor, playwrightArgs, reportsDir, seenTokens, temp };
 }
 
 /**
- * The checks. With clock targets of their own the time-travel checks run beside the conformance
- * checks: one Playwright invocation with both projects (playwright.config.ts spreads them over one
- * worker per clock target). Against one shared clock, two passes in order: the parallel
- * conformance project, then the time-travel project on one worker after every other check ended;
- * the projects do not depend on each other in playwright.config.ts (a dependency would make `npx
- * playwright test specs/<folder>` run the whole conformance project), so this orders them, and the
- * second pass merges the first one's outcomes into the final report. Returns the exit code of the
- * (first) Playwright invocation.
+ * The checks: one Playwright invocation with both projects. With clock targets of their own the
+ * time-travel checks run beside the conformance checks (playwright.config.ts spreads them over one
+ * worker per clock target). Against one shared clock the time-travel project runs on one worker
+ * after every conformance check ended: its worker starts once the conformance checks are all
+ * handed out (the project is listed second) and waits at the pass gate (core/run/pass-gate.ts,
+ * armed by the conformance reporter) — its start-up overlaps the last conformance checks instead
+ * of a second Playwright run's start-up following them. Returns Playwright's exit code.
  */
 async function runChecks(options: RunOptions, run: RunEnvironment, io: PhaseIo): Promise<number> {
-  const passes = options.passes ?? allPasses;
-  if (run.ownClocks) return runPlaywright([...run.playwrightArgs, ...projectsArgs(passes)], run.env, run.redactor, io);
-  const checksFile = join(run.reportsDir, 'checks.json');
-  const previous = join(run.temp, 'checks-pass-1.json');
-  // `--passes` may leave one out (its report is then the final one, printed).
-  let firstCode = 0;
-  if (passes.includes('conformance')) {
-    const last = !passes.includes('time-travel');
-    firstCode = await runPlaywright([...run.playwrightArgs, ...passArgs('conformance')], { ...run.env, ...(last ? {} : { [reporterEnv.quiet]: '1' }) }, run.redactor, io);
-    if (existsSync(checksFile)) copyFileSync(checksFile, previous);
-  }
-  if (passes.includes('time-travel')) {
-    const code = await runPlaywright([...run.playwrightArgs, ...passArgs('time-travel')], {
-      ...run.env,
-      ...(existsSync(previous) ? { [reporterEnv.mergeChecks]: previous } : {}),
-      ...(passes.includes('conformance') ? { [junitNameEnvVar]: 'junit-time-travel.xml' } : {}),
-    }, run.redactor, io);
-    if (!passes.includes('conformance')) firstCode = code;
-  }
-  return firstCode;
+  return runPlaywright([...run.playwrightArgs, ...projectsArgs(options.passes ?? allPasses)], run.env, run.redactor, io);
 }
 
 /**

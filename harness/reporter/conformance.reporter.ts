@@ -143,7 +143,9 @@ export function propertyRun(annotations: { type: string; description?: string }[
 /** A check's raw outcome: its requirement IDs and Playwright's own result status (never the expected status). */
 export function checkOutcome(test: TestCase, redactor: Redactor): CheckOutcome {
   const result = test.results.at(-1);
-  const annotations = [...test.annotations, ...(result?.annotations ?? [])];
+  // Playwright lists the annotations pushed during the test on the test and on its result, often as
+  // the same objects: each object counts once (else every check's requests counted twice).
+  const annotations = [...new Set([...test.annotations, ...(result?.annotations ?? [])])];
   const ids = [...new Set(annotations.filter((a) => a.type === 'requirement' && a.description).map((a) => a.description!))];
   const skipReason = annotations.find((a) => (a.type === 'skip' || a.type === 'fixme') && a.description)?.description;
   const na = annotations.find((a) => a.type === 'not-applicable')?.description;

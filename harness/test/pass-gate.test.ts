@@ -1,12 +1,12 @@
-// The two projects without a project dependency: `run` runs them as two ordered passes; a direct
-// `npx playwright test` orders them with the pass gate (the time-travel worker waits until every
-// selected conformance check ended).
+// The two projects without a project dependency: `run` (as a direct `npx playwright test`) runs
+// them in one invocation and orders them with the pass gate (against one shared clock the
+// time-travel worker waits until every selected conformance check ended).
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { passArgs } from '../commands/run.command.ts';
+import { projectsArgs } from '../commands/run.command.ts';
 import { PassGate, waitForGate } from '../../core/run/pass-gate.ts';
 import config from '../../playwright.config.ts';
 
@@ -18,9 +18,9 @@ void describe('pass order', () => {
     assert.equal(projects[1]!.workers, 1);
   });
 
-  void test('run: conformance, then time-travel, each alone', () => {
-    assert.deepEqual(passArgs('conformance').slice(0, 2), ['--project', 'conformance']);
-    assert.deepEqual(passArgs('time-travel').slice(0, 2), ['--project', 'time-travel']);
+  void test('run: both projects in one invocation, the conformance checks handed out first (listed first)', () => {
+    assert.deepEqual(projectsArgs(['conformance', 'time-travel']).slice(0, 3), ['--project', 'conformance', 'time-travel']);
+    assert.equal((config.projects ?? [])[0]!.name, 'conformance');
   });
 
   void test('the gate opens when the last conformance check ends, not before', async () => {

@@ -482,6 +482,10 @@ void describe('PENDING: obligations recorded for a later run, and their settleme
       assert.match(broken.malformed?.[0]?.problem ?? '', /recordedRun/);
       assert.equal(checkVerdict(broken, 'MUST', 'STATE-AT-EXP-001').verdict, 'SKIP', 'not taken as verified');
       assert.equal(checkOutcome(fake([]), redactor).pending, undefined);
+      // Playwright 1.65 gives the test and its result the same annotation objects.
+      const counted = [{ type: 'requirement', description: 'STATE-AT-EXP-001' }, { type: 'requests', description: '7' }];
+      const shared = { ...fake(counted), annotations: counted } as unknown as TestCase;
+      assert.equal(checkOutcome(shared, redactor).requests, 7, 'the requests annotation on the test and its result: counted once');
     });
 
     void test('free text is redacted as a value', () => {

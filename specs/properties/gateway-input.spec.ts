@@ -9,7 +9,7 @@
 import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT, type JWTPayload } from 'jose';
 import {
   needs, requirement, test, asGatewayResponse, alterCharacterAt, describeTokenFormat, tokenFormat, unknownToken,
-  runAttributedProperty, judgeGatewayAnswer, authorizationArbitrary, credentialRequirements,
+  runAttributedProperty, sideBySideRuns, judgeGatewayAnswer, authorizationArbitrary, credentialRequirements,
   describeGatewayInput, expectedCodeRequirements, requestArbitrary, propertyRuns, propertyTag, requestDeadlineMs,
   withDeadline, type GatewayChoices, type Finding,
   type GatewayInput, type TokenMaterial,
@@ -70,6 +70,7 @@ test.describe('property: gateway input', () => {
         return judgeGatewayAnswer(input, asGatewayResponse(data, redactor), choices);
       };
 
-      await runAttributedProperty(requestArbitrary(authorizationArbitrary(material.format, target.gatewayCodes().conditions)), check, { name, testInfo, runs: propertyRuns(target, 'inputs') });
+      // The runs share no state on the target (no valid token: nothing counted, nothing issued): side by side.
+      await runAttributedProperty(requestArbitrary(authorizationArbitrary(material.format, target.gatewayCodes().conditions)), check, { name, testInfo, runs: propertyRuns(target, 'inputs'), ...sideBySideRuns(target) });
     });
 });

@@ -12,7 +12,7 @@
 import fc from 'fast-check';
 import {
   needs, requirement, test, annotationTypes, LoadBudget, runAttributedProperty, attributeDisagreement,
-  lifecycleCommands, DAY, LifecycleModel, RealSystem, propertyRuns, propertyTag, type ApiClient,
+  lifecycleCommands, DAY, LifecycleModel, RealSystem, RunClock, propertyRuns, sideBySideRuns, propertyTag, type ApiClient,
   type ClockControl, type Target, type TokenClient, type Finding, type ModelOptions,
 } from '../../fixtures/index.ts';
 
@@ -28,7 +28,11 @@ function passwordAgeSeconds(target: Target): number | undefined {
   return days === undefined ? undefined : days * DAY;
 }
 
-/** The clock-free variants explore a much smaller state space: a fifth of the lifecycle budget. */
+/**
+ * The clock-free variants explore a much smaller state space: a fifth of the lifecycle budget. Their
+ * runs share nothing on the target (each its own tokens and families of the burnable user, the
+ * clock never moved, the API calls within the one pacer): they run side by side (sideBySideRuns).
+ */
 const clockFreeRuns = (target: Target) => Math.max(1, Math.round(propertyRuns(target, 'lifecycle') / 5));
 
 interface Deps { tokenClient: TokenClient; api: ApiClient; target: Target; clock?: ClockControl }
@@ -42,9 +46,10 @@ interface Deps { tokenClient: TokenClient; api: ApiClient; target: Target; clock
 function lifecycleProperty(deps: Deps, variant: { clock: boolean; familyRevocation: boolean }, cited: readonly string[]) {
   const { target } = deps;
   const pacer = apiPacer(target);
+  const runClock = deps.clock && new RunClock(deps.clock);
   const arbitrary = fc.commands(lifecycleCommands(variant.clock), { maxCommands: variant.clock ? 14 : 10 });
   const check = async (cmds: Iterable<fc.AsyncCommand<LifecycleModel, RealSystem>>): Promise<Finding[]> => {
-    if (deps.clock) await deps.clock.reset();
+    await runClock?.startRun();
     const started = performance.now();
     const options: ModelOptions = {
       clock: variant.clock,
@@ -55,7 +60,7 @@ function lifecycleProperty(deps: Deps, variant: { clock: boolean; familyRevocati
       passwordAge: passwordAgeSeconds(target),
     };
     try {
-      await fc.asyncModelRun(() => ({ model: new LifecycleModel(options), real: new RealSystem(deps.tokenClient, deps.api, target, pacer, deps.clock) }), cmds);
+      await fc.asyncModelRun(() => ({ model: new LifecycleModel(options), real: new RealSystem(deps.tokenClient, deps.api, target, pacer, runClock) }), cmds);
       return [];
     } catch (error) {
       return attributeDisagreement(error, cited);
@@ -86,13 +91,13 @@ test.describe('property: token lifecycle model', () => {
     requirement(...clockFreeCited, needs('us', 'gateway', 'people', 'user:burnableUser'), { tag: [propertyTag('lifecycle'), '@serial'] }),
     async ({ tokenClient, api, target }, testInfo) => {
       const { arbitrary, check } = lifecycleProperty({ tokenClient, api, target }, { clock: false, familyRevocation: false }, clockFreeCited);
-      await runAttributedProperty(arbitrary, check, { name: 'lifecycle', testInfo, runs: clockFreeRuns(target) });
+      await runAttributedProperty(arbitrary, check, { name: 'lifecycle', testInfo, runs: clockFreeRuns(target), ...sideBySideRuns(target) });
     });
 
   test('token lifecycle model with reuse detection: after a used refresh token is presented again, its family is refused',
     requirement(...familyCited, needs('us', 'gateway', 'people', 'user:burnableUser'), { tag: [propertyTag('lifecycle-family'), '@serial'] }),
     async ({ tokenClient, api, target }, testInfo) => {
       const { arbitrary, check } = lifecycleProperty({ tokenClient, api, target }, { clock: false, familyRevocation: true }, familyCited);
-      await runAttributedProperty(arbitrary, check, { name: 'lifecycle-family', testInfo, runs: clockFreeRuns(target) });
+      await runAttributedProperty(arbitrary, check, { name: 'lifecycle-family', testInfo, runs: clockFreeRuns(target), ...sideBySideRuns(target) });
     });
 });
