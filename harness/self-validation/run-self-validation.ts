@@ -344,7 +344,10 @@ async function stopAll(started: Started): Promise<void> {
  * `freshServer`: state no other fault may see. A fault whose server did not start gets its problem.
  */
 async function startServers(selected: Fault[], planning: Planning, loaded: LoadedProfile, temp: string, started: Started, results: Map<string, FaultResult>): Promise<Servers> {
-  const shared = await startReferenceServers({ logDir: temp, profile: loaded.profile });
+  // Every server of the run hashes the seed's secrets once between them (the shared pair while it
+  // starts, the fresh ones from its hashes): ~1 CPU-s of scrypt per server otherwise.
+  const seedHashCache = join(temp, 'seed-hashes.json');
+  const shared = await startReferenceServers({ logDir: temp, profile: loaded.profile, seedHashCache });
   started.shared = shared;
   const withToken = shared.otherEnvironmentToken !== undefined ? withOtherEnvironmentToken(loaded, shared.otherEnvironmentToken) : loaded;
   const env = faultEnv(withToken, shared.otherEnvironmentToken);
@@ -352,7 +355,7 @@ async function startServers(selected: Fault[], planning: Planning, loaded: Loade
   const freshStarts = await inBatches(freshFaults, 3, async (f) => {
     const dir = join(temp, f.id);
     mkdirSync(dir);
-    const server = await startReference({ logDir: dir, extraArgs: referenceArgsFor(loaded.profile) });
+    const server = await startReference({ logDir: dir, extraArgs: referenceArgsFor(loaded.profile), seedHashCache });
     started.servers.push(server);
     return server;
   });
