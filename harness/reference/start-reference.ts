@@ -216,12 +216,12 @@ export interface ReferenceServers {
  * access token of the other environment (BEARER-015). A failure of the production side is not
  * fatal: it is reported in `otherEnvironmentProblem`.
  */
-export async function startReferenceServers(options: { logDir: string; profile: TargetProfile; timeoutMs?: number; seedHashCache?: string }): Promise<ReferenceServers> {
+export async function startReferenceServers(options: { logDir: string; profile: TargetProfile; timeoutMs?: number; seedHashCache?: string; extraArgs?: string[] }): Promise<ReferenceServers> {
   const common = { logDir: options.logDir, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}), ...(options.seedHashCache !== undefined ? { seedHashCache: options.seedHashCache } : {}) };
   const [sandbox, production] = await Promise.allSettled([
-    startReference({ ...common, extraArgs: referenceArgsFor(options.profile) }),
+    startReference({ ...common, extraArgs: [...referenceArgsFor(options.profile), ...(options.extraArgs ?? [])] }),
     (async () => {
-      const started = await startReference({ ...common, environment: 'production', seed: referenceSeedFile });
+      const started = await startReference({ ...common, environment: 'production', seed: referenceSeedFile, ...(options.extraArgs ? { extraArgs: options.extraArgs } : {}) });
       try {
         const token = await obtainClientCredentialsToken(started.listening, productionClientId, seedClientSecret(productionClientId));
         return { started, token };

@@ -82,6 +82,14 @@ export function groupGrep(pass: BatchPass, project: string, members: Pick<BatchM
   return new RegExp(`^${escapeRegExp(project)} (?:${alternatives.join('|')})`);
 }
 
+/**
+ * A group project's test files: its faults' wrapper directories, as one pattern (a list of ~450
+ * file names costs Playwright's glob matching seconds of CPU: every file against every name).
+ */
+export function groupTestMatch(members: Pick<BatchMember, 'fault'>[]): RegExp {
+  return new RegExp(`(?:^|[/\\\\])(?:${members.map((m) => escapeRegExp(wrapperDirOf(m.fault))).join('|')})[/\\\\].*\\.spec\\.mts$`);
+}
+
 /** The fault of a check of a batch: from its test file, a wrapper under `sv~<fault id>/`. */
 export function faultOfWrapper(file: string): string | undefined {
   return /(?:^|[/\\])sv~([^/\\]+)[/\\]/.exec(file)?.[1];

@@ -8,7 +8,7 @@ import { defineConfig } from '@playwright/test';
 import { join } from 'node:path';
 import type { WorkerProfileOption } from '../../core/profile/worker-profile.ts';
 import type { FaultSwitchOption } from './fault-switch.ts';
-import { groupGrep, readBatchPlan } from './batch-plan.ts';
+import { groupGrep, groupTestMatch, readBatchPlan } from './batch-plan.ts';
 
 const plan = readBatchPlan();
 
@@ -23,7 +23,7 @@ export default defineConfig<object, WorkerProfileOption & { faultSwitch: FaultSw
   reporter: [['dot'], [join(import.meta.dirname, 'batch.reporter.ts')]],
   projects: plan.projects.map((p) => ({
     name: p.name,
-    testMatch: p.members.flatMap((m) => m.specFiles),
+    testMatch: groupTestMatch(p.members),
     grep: groupGrep(plan.pass, p.name, p.members),
     workers: 1,
     fullyParallel: false,

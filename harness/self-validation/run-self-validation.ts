@@ -339,6 +339,13 @@ async function stopAll(started: Started): Promise<void> {
 }
 
 /**
+ * The servers' logs go to the run's temporary directory and are removed with it (read only when a
+ * server fails to start: its warnings and errors): a line per request, ~30 servers, is CPU for
+ * nothing (the server's serialisation, the runner's pipe to the file).
+ */
+const quietServer = ['--log-level', 'warn'];
+
+/**
  * The shared sandbox (with a production server, for the other environment's token) and one fresh
  * sandbox per fault that moves a server's clock, switches its faults, spends its quotas or declares
  * `freshServer`: state no other fault may see. A fault whose server did not start gets its problem.
@@ -347,7 +354,7 @@ async function startServers(selected: Fault[], planning: Planning, loaded: Loade
   // Every server of the run hashes the seed's secrets once between them (the shared pair while it
   // starts, the fresh ones from its hashes): ~1 CPU-s of scrypt per server otherwise.
   const seedHashCache = join(temp, 'seed-hashes.json');
-  const shared = await startReferenceServers({ logDir: temp, profile: loaded.profile, seedHashCache });
+  const shared = await startReferenceServers({ logDir: temp, profile: loaded.profile, seedHashCache, extraArgs: quietServer });
   started.shared = shared;
   const withToken = shared.otherEnvironmentToken !== undefined ? withOtherEnvironmentToken(loaded, shared.otherEnvironmentToken) : loaded;
   const env = faultEnv(withToken, shared.otherEnvironmentToken);
@@ -355,7 +362,7 @@ async function startServers(selected: Fault[], planning: Planning, loaded: Loade
   const freshStarts = await inBatches(freshFaults, 3, async (f) => {
     const dir = join(temp, f.id);
     mkdirSync(dir);
-    const server = await startReference({ logDir: dir, extraArgs: referenceArgsFor(loaded.profile), seedHashCache });
+    const server = await startReference({ logDir: dir, extraArgs: [...referenceArgsFor(loaded.profile), ...quietServer], seedHashCache });
     started.servers.push(server);
     return server;
   });
