@@ -227,11 +227,13 @@ interface Member {
  * fault's response hook; a 502 when the upstream fails. `memberOf` names the fault (and upstream)
  * in force when the request arrives; `inFlight` counts exchanges not yet answered.
  */
-function proxyHandler(memberOf: () => Member, running: RunningProxy, inFlight: { count: number; drained: () => void }): (inReq: IncomingMessage, inRes: ServerResponse) => void {
+function proxyHandler(memberOf: () => Promise<Member>, running: RunningProxy, inFlight: { count: number; drained: () => void }): (inReq: IncomingMessage, inRes: ServerResponse) => void {
   const handle = async (inReq: IncomingMessage, inRes: ServerResponse) => {
     running.requests += 1;
-    const { fault, state, forward, upstream } = memberOf();
+    // The member in force when the request arrives serves it, even if a switch follows.
+    const member = memberOf();
     try {
+      const { fault, state, forward, upstream } = await member;
       const body = await readBody(inReq);
       let req: ProxyRequest = { method: inReq.method ?? 'GET', path: inReq.url ?? '/', headers: headersFromRaw(inReq.rawHeaders), body };
       const ctx: FaultContext = { kind: requestKind(req.path), forward, state, upstreamHost: upstream.host };
@@ -312,14 +314,16 @@ export interface ProxyMember {
   id: string;
   upstream: string;
   upstreamCa?: string;
+  /** An upstream still starting: the member is put in force once it is known (`upstream` is then ignored); a rejection refuses the member. */
+  later?: Promise<{ upstream: string; upstreamCa?: string }>;
   fault?: ProxyFault;
 }
 
 export interface SwitchingProxy extends RunningProxy {
   /**
    * Puts a member's fault (and upstream) in force for the requests that arrive from now on, once
-   * every exchange already under way has been answered: no request is ever served by two faults,
-   * and a member's state is its own.
+   * its upstream is known and every exchange already under way has been answered: no request is
+   * ever served by two faults, and a member's state is its own. Rejects when the member's upstream failed.
    */
   select(id: string): Promise<void>;
   /** The member in force. */
@@ -341,11 +345,18 @@ export async function startSwitchingProxy(options: { members: ProxyMember[]; dir
   const certificate = await proxyCertificate({ upstream: first.upstream, ...(options.dir ? { dir: options.dir } : {}) });
   const proxyHosts: string[] = [];
   const agents: (HttpAgent | HttpsAgent)[] = [];
-  const members = new Map<string, Member>(options.members.map((m) => {
-    const upstream = new URL(m.upstream);
-    const agent = upstreamAgent(upstream, m.upstreamCa);
-    agents.push(agent);
-    return [m.id, { fault: m.fault ?? {}, state: new Map<string, unknown>(), forward: upstreamForwarder(upstream, agent, proxyHosts), upstream }];
+  let closed = false;
+  const members = new Map<string, Promise<Member>>(options.members.map((m) => {
+    const target = m.later ?? Promise.resolve({ upstream: m.upstream, ...(m.upstreamCa ? { upstreamCa: m.upstreamCa } : {}) });
+    const ready = target.then(({ upstream: origin, upstreamCa }) => {
+      const upstream = new URL(origin);
+      const agent = upstreamAgent(upstream, upstreamCa);
+      agents.push(agent);
+      if (closed) agent.destroy();
+      return { fault: m.fault ?? {}, state: new Map<string, unknown>(), forward: upstreamForwarder(upstream, agent, proxyHosts), upstream };
+    });
+    ready.catch(() => undefined); // reported by select(); never an unhandled rejection
+    return [m.id, ready];
   }));
   let active = first.id;
   let waiters: (() => void)[] = [];
@@ -353,7 +364,9 @@ export async function startSwitchingProxy(options: { members: ProxyMember[]; dir
   const running: SwitchingProxy = {
     url: '', caFile: certificate.caFile, caPem: certificate.cert, requests: 0, close: () => Promise.resolve(),
     async select(id) {
-      if (!members.has(id)) throw new Error(`no fault '${id}' on this proxy`);
+      const member = members.get(id);
+      if (!member) throw new Error(`no fault '${id}' on this proxy`);
+      await member;
       while (inFlight.count > 0) await new Promise<void>((resolve) => waiters.push(resolve));
       active = id;
     },
@@ -362,6 +375,7 @@ export async function startSwitchingProxy(options: { members: ProxyMember[]; dir
   const onRequest = proxyHandler(() => members.get(active)!, running, inFlight);
   const servers = await listenProxy(first.fault ?? {}, certificate, onRequest, running, proxyHosts);
   running.close = async () => {
+    closed = true;
     await Promise.all(servers.map(closeServer));
     for (const agent of agents) agent.destroy();
     certificate.removeDir();

@@ -217,16 +217,23 @@ function runBatch(plan: BatchPlan, dir: string, env: NodeJS.ProcessEnv, children
   });
 }
 
-/** Starts `count` things with at most `limit` at once (server starts are CPU-heavy on two cores). */
-async function inBatches<T, R>(items: T[], limit: number, start: (item: T) => Promise<R>): Promise<PromiseSettledResult<R>[]> {
-  const results: PromiseSettledResult<R>[] = new Array<PromiseSettledResult<R>>(items.length);
-  let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    for (let i = next++; i < items.length; i = next++) {
-      results[i] = await start(items[i]!).then((value) => ({ status: 'fulfilled' as const, value }), (reason: unknown) => ({ status: 'rejected' as const, reason }));
+/** Starts each item with at most `limit` starts under way at once (server starts are CPU-heavy on two cores); one promise per item. */
+function startLimited<T, R>(items: T[], limit: number, start: (item: T) => Promise<R>): Promise<R>[] {
+  let running = 0;
+  const queue: (() => void)[] = [];
+  const slot = () => (running < limit ? (running++, Promise.resolve()) : new Promise<void>((resolve) => queue.push(() => { running++; resolve(); })));
+  const release = () => {
+    running--;
+    queue.shift()?.();
+  };
+  return items.map(async (item) => {
+    await slot();
+    try {
+      return await start(item);
+    } finally {
+      release();
     }
-  }));
-  return results;
+  });
 }
 
 /** A fault ready to run: a member of a group's proxy, in front of its server. */
@@ -267,6 +274,8 @@ interface Started {
   proxies: SwitchingProxy[];
   faultSwitch: RunningFaultSwitch | undefined;
   children: Set<ChildProcess>;
+  /** Set once stopAll began: a server that finishes starting later stops itself. */
+  stopping: boolean;
 }
 
 /** The shared sandbox server (and its production twin) and one fresh server per fault that needs its own. */
@@ -275,7 +284,10 @@ interface Servers {
   /** The reference profile, with the other environment's token when the production server gave one. */
   withToken: LoadedProfile;
   env: FaultEnv;
-  freshOf: Map<string, ReferenceServer>;
+  /** The server of each fault that needs its own, still starting while Playwright starts (a rejection: it did not start). */
+  freshOf: Map<string, Promise<ReferenceServer>>;
+  /** Every fresh start settled (stopping waits for it: a server that starts late is stopped too). */
+  freshSettled: Promise<unknown>;
 }
 
 type Out = (line: string) => void;
@@ -333,6 +345,7 @@ function problemResult(planning: Planning, f: Fault, message: string): FaultResu
 }
 
 async function stopAll(started: Started): Promise<void> {
+  started.stopping = true;
   for (const c of started.children) c.kill('SIGTERM');
   const stops: Promise<void>[] = [...started.proxies.map((p) => p.close()), ...(started.faultSwitch ? [started.faultSwitch.close()] : []), ...started.servers.map((s) => s.stop()), ...(started.shared ? [started.shared.stop()] : [])];
   await Promise.all(stops.map((p) => p.catch(() => undefined)));
@@ -350,7 +363,7 @@ const quietServer = ['--log-level', 'warn'];
  * sandbox per fault that moves a server's clock, switches its faults, spends its quotas or declares
  * `freshServer`: state no other fault may see. A fault whose server did not start gets its problem.
  */
-async function startServers(selected: Fault[], planning: Planning, loaded: LoadedProfile, temp: string, started: Started, results: Map<string, FaultResult>): Promise<Servers> {
+async function startServers(selected: Fault[], planning: Planning, loaded: LoadedProfile, temp: string, started: Started): Promise<Servers> {
   // Every server of the run hashes the seed's secrets once between them (the shared pair while it
   // starts, the fresh ones from its hashes): ~1 CPU-s of scrypt per server otherwise.
   const seedHashCache = join(temp, 'seed-hashes.json');
@@ -358,21 +371,29 @@ async function startServers(selected: Fault[], planning: Planning, loaded: Loade
   started.shared = shared;
   const withToken = shared.otherEnvironmentToken !== undefined ? withOtherEnvironmentToken(loaded, shared.otherEnvironmentToken) : loaded;
   const env = faultEnv(withToken, shared.otherEnvironmentToken);
+  // The servers of their own start while the proxies and Playwright start: a fault's checks wait
+  // for its server at the fault switch (fixtures/expected-failures.fixture.ts), not before the run.
   const freshFaults = selected.filter(planning.needsFresh);
-  const freshStarts = await inBatches(freshFaults, 3, async (f) => {
+  const freshStarts = startLimited(freshFaults, 3, async (f) => {
     const dir = join(temp, f.id);
     mkdirSync(dir);
     const server = await startReference({ logDir: dir, extraArgs: [...referenceArgsFor(loaded.profile), ...quietServer], seedHashCache });
     started.servers.push(server);
+    // Started after everything was stopped (Ctrl-C): stopped at once.
+    if (started.stopping) await server.stop();
     return server;
   });
-  const freshOf = new Map<string, ReferenceServer>();
-  freshFaults.forEach((f, i) => {
-    const r = freshStarts[i]!;
-    if (r.status === 'fulfilled') freshOf.set(f.id, r.value);
-    else results.set(f.id, problemResult(planning, f, `its reference server did not start: ${(r.reason as Error).message}`));
-  });
-  return { shared, withToken, env, freshOf };
+  for (const p of freshStarts) p.catch(() => undefined); // each failure is reported with its fault (freshServerProblems)
+  return { shared, withToken, env, freshOf: new Map(freshFaults.map((f, i) => [f.id, freshStarts[i]!])), freshSettled: Promise.allSettled(freshStarts) };
+}
+
+/** The faults whose own server did not start, with the reason: their results, whatever their checks did. */
+async function freshServerProblems(servers: Servers, planning: Planning, selected: Fault[], results: Map<string, FaultResult>): Promise<void> {
+  for (const f of selected) {
+    const start = servers.freshOf.get(f.id);
+    const failure = start ? await start.then(() => undefined, (error: unknown) => error as Error) : undefined;
+    if (failure) results.set(f.id, problemResult(planning, f, `its reference server did not start: ${failure.message}`));
+  }
 }
 
 /**
@@ -407,15 +428,18 @@ async function prepareGroups(selected: Fault[], planning: Planning, servers: Ser
   const candidates: { id: string; fault: Fault; proxyFault: ProxyFault; alone: boolean; estimatedMs: number }[] = [];
   const caOf = new Map<string, string | undefined>();
   const upstreamOf = (server: ReferenceServer) => new URL(server.listening.authUrlUs).origin;
+  const caPemOf = (server: ReferenceServer) => (server.listening.caFile ? readFileSync(server.listening.caFile, 'utf8') : undefined);
   for (const fault of selected) {
     if (results.has(fault.id)) continue;
-    const server = servers.freshOf.get(fault.id) ?? servers.shared.server;
+    const fresh = servers.freshOf.get(fault.id);
     try {
-      const upstream = upstreamOf(server);
-      if (!caOf.has(upstream)) caOf.set(upstream, server.listening.caFile ? readFileSync(server.listening.caFile, 'utf8') : undefined);
+      const upstream = upstreamOf(servers.shared.server);
+      if (!caOf.has(upstream)) caOf.set(upstream, caPemOf(servers.shared.server));
       const proxyFault = fault.create(servers.env);
       const upstreamCa = caOf.get(upstream);
-      members.set(fault.id, { id: fault.id, upstream, ...(upstreamCa ? { upstreamCa } : {}), fault: proxyFault });
+      members.set(fault.id, fresh
+        ? { id: fault.id, upstream: '', later: fresh.then((s) => ({ upstream: upstreamOf(s), ...(s.listening.caFile ? { upstreamCa: caPemOf(s)! } : {}) })), fault: proxyFault }
+        : { id: fault.id, upstream, ...(upstreamCa ? { upstreamCa } : {}), fault: proxyFault });
       const plan = planning.plans.get(fault.id)!;
       candidates.push({ id: fault.id, fault, proxyFault, alone: Boolean(fault.declare || proxyFault.tls || proxyFault.plainHttp), estimatedMs: plan.estimatedMs ?? plan.checks ?? 0 });
     } catch (error) {
@@ -519,23 +543,26 @@ function judgeFaults(prepared: Prepared[], ran: { outcomes: Map<string, CheckOut
 async function runFaults(options: Options, planning: Planning, requirements: Catalogue, startedAt: number, out: Out): Promise<FaultResult[]> {
   const loaded = loadProfile(join(repoRoot, 'profiles', 'reference.json'));
   const temp = mkdtempSync(join(tmpdir(), 'token-conformance-sv-'));
-  const started: Started = { shared: undefined, servers: [], proxies: [], faultSwitch: undefined, children: new Set() };
+  const started: Started = { shared: undefined, servers: [], proxies: [], faultSwitch: undefined, children: new Set(), stopping: false };
   const onSignal = () => void stopAll(started).finally(() => process.exit(130));
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   const results = new Map<string, FaultResult>();
+  let servers: Servers | undefined;
   try {
-    const servers = await startServers(options.selected, planning, loaded, temp, started, results);
+    servers = await startServers(options.selected, planning, loaded, temp, started);
     const specsDir = join(temp, 'specs');
     const { groups, handoffEnv } = await prepareGroups(options.selected, planning, servers, options.workers, temp, specsDir, started, results);
     const childEnv: NodeJS.ProcessEnv = { ...process.env, ...handoffEnv, CI: '1', [reporterEnv.seenTokens]: join(temp, 'seen-tokens.txt') };
     delete childEnv.FORCE_COLOR;
     const ran = await runBatchOfGroups(groups, options.workers, options.runsDir, temp, specsDir, childEnv, started, out);
     judgeFaults(groups.flatMap((g) => g.members.map((m) => m.prepared)), ran, requirements, planning, options.runsDir, startedAt, results);
+    await freshServerProblems(servers, planning, options.selected, results);
     for (const line of endOfRunRedaction(options.runsDir, childEnv, 'self-validation').lines) out(line);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    await servers?.freshSettled;
     await stopAll(started);
     rmSync(temp, { recursive: true, force: true });
   }
