@@ -5,9 +5,9 @@
 //
 // Fast by construction (see README.md, "The run"): each fault runs only the checks of its own
 // requirement IDs, its collateral and a few sentinels (selected by `@<ID>` tags, and only their
-// spec files loaded); every fault is a project of one Playwright run, each project with its own
-// proxy and profile, against the shared reference server unless the fault needs a server of its
-// own (every fault with a @clock/@serial check does).
+// spec files loaded); faults run in groups, each group a project of one Playwright run (one worker)
+// with one switching proxy that puts each check's fault in force, against the shared reference
+// server unless the fault needs a server of its own (every fault with a @clock/@serial check does).
 //
 // Writes reports/self-validation/matrix.json and matrix.html (and one reports dir per fault under
 // reports/self-validation/runs/). Exit 1 when a fault goes undetected, a false alarm appears, the
@@ -327,7 +327,7 @@ function announce(options: Options, planning: Planning, out: Out): void {
   out(options.mode === 'full'
     ? 'self-validation, full mode: every check of the suite under every fault (property checks and the 30-s quota check included); precision judged on the whole suite'
     : `self-validation, CI mode: each fault runs the checks of its own requirements, its collateral and the sentinels (${sentinels.join(', ')}); property checks only under the faults aimed at them; \`--full\` runs every check under every fault`);
-  out(`self-validation: ${options.selected.length} faults (${options.selected.filter(planning.needsFresh).length} on a server of their own), one Playwright run, ${options.workers} workers` +
+  out(`self-validation: ${options.selected.length} faults (${options.selected.filter(planning.needsFresh).length} on a server of their own), one Playwright run, ${options.workers} workers: ${options.workers} groups of faults and the faults that cannot share one` +
     (planning.fromCleanChecks ? '' : ` — no clean checks file ${options.cleanChecksFile}: every spec loaded, both passes run`));
 }
 
