@@ -414,7 +414,9 @@ export function groupFaults<T extends { id: string; alone: boolean; estimatedMs:
   }
   // Keep the catalogue's order inside a group (the report reads alike from run to run).
   const order = new Map(faults.map((f, i) => [f.id, i]));
-  return [...alone, ...shared.map((g) => g.members.sort((x, y) => order.get(x.id)! - order.get(y.id)!)).filter((m) => m.length > 0)];
+  // The groups first: Playwright starts projects in this order, so the long groups start at once
+  // and the short faults alone take the one slot left (runBatchOfGroups: workers + 1).
+  return [...shared.map((g) => g.members.sort((x, y) => order.get(x.id)! - order.get(y.id)!)).filter((m) => m.length > 0), ...alone];
 }
 
 /**
@@ -497,7 +499,9 @@ async function runBatchOfGroups(groups: Group[], workers: number, runsDir: strin
     name: g.name, profileFile: g.profileFile,
     members: g.members.map((m) => ({ fault: m.prepared.fault.id, grep: m.prepared.plan.grep, specFiles: m.specFiles })),
   }));
-  const code = await runBatch({ pass, workers, outcomesFile, outputDir: join(temp, `test-results-${pass}`), specsDir, faultSwitchUrl: started.faultSwitch.url, projects }, runsDir, childEnv, started.children);
+  // One slot more than groups: the faults that run alone pass through it while every group runs.
+  const slots = groups.some((g) => g.members.length === 1) && groups.some((g) => g.members.length > 1) ? workers + 1 : workers;
+  const code = await runBatch({ pass, workers: slots, outcomesFile, outputDir: join(temp, `test-results-${pass}`), specsDir, faultSwitchUrl: started.faultSwitch.url, projects }, runsDir, childEnv, started.children);
   const byFault = existsSync(outcomesFile) ? (JSON.parse(readFileSync(outcomesFile, 'utf8')) as BatchOutcomes) : undefined;
   out(`  batch: ${prepared.length} faults in ${groups.length} groups, ${Object.values(byFault ?? {}).reduce((n, o) => n + o.length, 0)} checks, ${((Date.now() - t0) / 1000).toFixed(1)} s (Playwright exit ${code}; log ${join(runsDir, `playwright-${pass}.log`)})`);
   for (const p of prepared) {
