@@ -10,7 +10,7 @@
 //      minimumSecretLength characters, in every encoding they are written in;
 //   2. secret-bearing fields by name (client_secret=…, "access_token":"…", Authorization: …);
 //   3. shapes: JWTs (three base64url segments starting `eyJ`) and long opaque token-like strings.
-import { LayeredMatcher } from './layered-matcher.ts';
+import { SecretMatcher } from './secret-matcher.ts';
 
 export const REDACTED = '[REDACTED]';
 
@@ -65,8 +65,8 @@ export class Redactor {
   /** The values registered (at least minimumSecretLength long), before encoding. */
   private readonly values = new Set<string>();
   private readonly known = new Set<string>();
-  /** Every known value, learnt one at a time (a worker learns each token it sees) without rebuilding it all. */
-  private readonly matcher = new LayeredMatcher();
+  /** Built on first use after a change: one pass over a text finds every known value. */
+  private matcher: SecretMatcher | undefined;
 
   constructor(values: Iterable<string> = []) {
     for (const v of values) this.add(v);
@@ -76,11 +76,8 @@ export class Redactor {
   add(value: string | undefined | null): void {
     if (typeof value !== 'string' || value.length < minimumSecretLength || this.values.has(value)) return;
     this.values.add(value);
-    for (const form of encodedForms(value)) {
-      if (this.known.has(form)) continue;
-      this.known.add(form);
-      this.matcher.add(form);
-    }
+    for (const form of encodedForms(value)) this.known.add(form);
+    this.matcher = undefined;
   }
 
   get size(): number {
@@ -94,6 +91,7 @@ export class Redactor {
 
   /** Free text (a message, a header value, a body) with every known value and secret shape replaced. */
   redact(text: string): string {
+    this.matcher ??= new SecretMatcher(this.known);
     return redactShapes(replaceRanges(text, this.matcher.ranges(text)));
   }
 
