@@ -42,15 +42,21 @@ export interface StartReferenceOptions {
   environment?: 'sandbox' | 'production';
   /** The seed file (required for production). */
   seed?: string;
+  /**
+   * `--seed-hash-cache FILE`: servers started with the same file hash the seed's secrets once
+   * between them (the self-validation starts ~30); the file is the caller's to remove.
+   */
+  seedHashCache?: string;
 }
 
 /** The `serve` arguments of a started reference server. */
-export function serveArgs(options: Pick<StartReferenceOptions, 'extraArgs' | 'environment' | 'seed'>): string[] {
+export function serveArgs(options: Pick<StartReferenceOptions, 'extraArgs' | 'environment' | 'seed' | 'seedHashCache'>): string[] {
   const production = options.environment === 'production';
   return [
     'serve', '--port', '0', '--data', ':memory:',
     ...(production ? ['--env', 'production'] : ['--test-controls']),
     ...(options.seed !== undefined ? ['--seed', options.seed] : []),
+    ...(options.seedHashCache !== undefined ? ['--seed-hash-cache', options.seedHashCache] : []),
     ...(options.extraArgs ?? []),
   ];
 }
@@ -210,12 +216,12 @@ export interface ReferenceServers {
  * access token of the other environment (BEARER-015). A failure of the production side is not
  * fatal: it is reported in `otherEnvironmentProblem`.
  */
-export async function startReferenceServers(options: { logDir: string; profile: TargetProfile; timeoutMs?: number }): Promise<ReferenceServers> {
-  const common = { logDir: options.logDir, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) };
+export async function startReferenceServers(options: { logDir: string; profile: TargetProfile; timeoutMs?: number; seedHashCache?: string; extraArgs?: string[] }): Promise<ReferenceServers> {
+  const common = { logDir: options.logDir, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}), ...(options.seedHashCache !== undefined ? { seedHashCache: options.seedHashCache } : {}) };
   const [sandbox, production] = await Promise.allSettled([
-    startReference({ ...common, extraArgs: referenceArgsFor(options.profile) }),
+    startReference({ ...common, extraArgs: [...referenceArgsFor(options.profile), ...(options.extraArgs ?? [])] }),
     (async () => {
-      const started = await startReference({ ...common, environment: 'production', seed: referenceSeedFile });
+      const started = await startReference({ ...common, environment: 'production', seed: referenceSeedFile, ...(options.extraArgs ? { extraArgs: options.extraArgs } : {}) });
       try {
         const token = await obtainClientCredentialsToken(started.listening, productionClientId, seedClientSecret(productionClientId));
         return { started, token };

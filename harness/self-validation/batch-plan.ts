@@ -1,6 +1,9 @@
-// One Playwright run for many faults: each fault is a project with its own target profile (the
-// proxy in front of its server) and its own selection. The runner writes this plan; the batch's
-// Playwright config (batch.config.ts) and reporter (batch.reporter.ts) read it.
+// One Playwright run for many faults. Faults are run in groups: each group is a project with its
+// own target profile (a switching proxy in front of its faults' servers), and each fault of a group
+// has its own selection and its own copies of its spec files (spec wrappers, written by the runner:
+// batch-specs.ts), so one worker runs the checks of every fault of its group, one fault in force at
+// a time (fault-switch.ts). The runner writes this plan; the batch's Playwright config
+// (batch.config.ts) and reporter (batch.reporter.ts) read it.
 import { readFileSync } from 'node:fs';
 
 export const batchPlanEnvVar = 'TOKEN_CONFORMANCE_SV_BATCH';
@@ -12,27 +15,35 @@ export const batchPlanEnvVar = 'TOKEN_CONFORMANCE_SV_BATCH';
  */
 export type BatchPass = 'conformance' | 'time-travel' | 'all';
 
-export interface BatchProject {
-  /** The fault's id: the project's name. */
+export interface BatchMember {
+  /** The fault's id. */
   fault: string;
-  /** The fault run's worker profile (toWorkerProfile: secrets as environment references). */
-  profileFile: string;
   /** The fault's selection (run-self-validation.ts grepFor). */
   grep: string;
-  /** Spec files to load, relative to the repository (undefined: every spec). */
-  specs?: string[];
-  /** The fault's breaks and collateral: expected failures, for scheduling only (fixtures/expected-failures.fixture.ts). */
-  expectBroken: string[];
+  /** The fault's spec wrappers (absolute paths under the plan's specsDir). */
+  specFiles: string[];
+}
+
+export interface BatchProject {
+  /** The group's name: the project's name. */
+  name: string;
+  /** The group's worker profile (toWorkerProfile: secrets as environment references). */
+  profileFile: string;
+  members: BatchMember[];
 }
 
 export interface BatchPlan {
   pass: BatchPass;
   /** Playwright workers for the whole batch (each project runs on one worker at a time). */
   workers: number;
-  /** Where the reporter writes every project's raw check outcomes. */
+  /** Where the reporter writes every fault's raw check outcomes. */
   outcomesFile: string;
   /** Playwright's outputDir for this batch. */
   outputDir: string;
+  /** The directory of the spec wrappers: every project's testDir. */
+  specsDir: string;
+  /** The runner's fault switch (fault-switch.ts). */
+  faultSwitchUrl: string;
   projects: BatchProject[];
 }
 
@@ -45,7 +56,7 @@ export function readBatchPlan(env: NodeJS.ProcessEnv = process.env): BatchPlan {
 const serialTags = '@clock|@serial';
 
 /**
- * A project's grep for a pass: the fault's selection, and the pass's side of the @clock/@serial
+ * A fault's grep for a pass: the fault's selection, and the pass's side of the @clock/@serial
  * line (the conformance pass never runs a check that moves shared state; the time-travel pass runs
  * only those; `all` both).
  */
@@ -54,4 +65,32 @@ export function passGrep(pass: BatchPass, selection: string): RegExp {
   if (pass === 'all') return new RegExp(`^(?:${inner})`);
   const side = pass === 'conformance' ? `(?![\\s\\S]*(?:${serialTags}))` : `(?=[\\s\\S]*(?:${serialTags}))`;
   return new RegExp(`^${side}(?:${inner})`);
+}
+
+/** The directory of a fault's spec wrappers, under the plan's specsDir: `sv~<fault id>`. */
+export const wrapperDirOf = (fault: string): string => `sv~${fault}`;
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A group project's grep. Playwright matches a project's grep against "<project> <test file>
+ * <describes> <title> <tags>", and the test file of a fault's check is one of the fault's wrappers
+ * (`…sv~<fault>/…`): so each fault's own selection applies to its own copies of the checks only.
+ */
+export function groupGrep(pass: BatchPass, project: string, members: Pick<BatchMember, 'fault' | 'grep'>[]): RegExp {
+  const alternatives = members.map((m) => `\\S*${escapeRegExp(wrapperDirOf(m.fault))}/\\S* ${passGrep(pass, m.grep).source.replace(/^\^/, '')}`);
+  return new RegExp(`^${escapeRegExp(project)} (?:${alternatives.join('|')})`);
+}
+
+/**
+ * A group project's test files: its faults' wrapper directories, as one pattern (a list of ~450
+ * file names costs Playwright's glob matching seconds of CPU: every file against every name).
+ */
+export function groupTestMatch(members: Pick<BatchMember, 'fault'>[]): RegExp {
+  return new RegExp(`(?:^|[/\\\\])(?:${members.map((m) => escapeRegExp(wrapperDirOf(m.fault))).join('|')})[/\\\\].*\\.spec\\.mts$`);
+}
+
+/** The fault of a check of a batch: from its test file, a wrapper under `sv~<fault id>/`. */
+export function faultOfWrapper(file: string): string | undefined {
+  return /(?:^|[/\\])sv~([^/\\]+)[/\\]/.exec(file)?.[1];
 }

@@ -1,19 +1,19 @@
-// The Playwright configuration of a self-validation batch: one project per fault, each with its own
-// target profile (`workerProfileFile`), selection and expected failures (`expectBroken`), one
-// worker per project at a time (a worker serves one project; its start is the main cost), as many
-// projects at once as the plan's workers. Written and run by run-self-validation.ts; not for hand use.
+// The Playwright configuration of a self-validation batch: one project per group of faults, each
+// with its own target profile (`workerProfileFile`: the group's switching proxy) and the fault
+// switch (`faultSwitch`); each fault of a group runs its own copies of its checks (the spec
+// wrappers of batch-specs.ts) under its own selection (the project's grep, per wrapper directory).
+// One worker per project at a time (a worker serves one project; its start is the main cost), as
+// many projects at once as the plan's workers. Written and run by run-self-validation.ts; not for hand use.
 import { defineConfig } from '@playwright/test';
 import { join } from 'node:path';
 import type { WorkerProfileOption } from '../../core/profile/worker-profile.ts';
-import { passGrep, readBatchPlan } from './batch-plan.ts';
+import type { FaultSwitchOption } from './fault-switch.ts';
+import { groupGrep, groupTestMatch, readBatchPlan } from './batch-plan.ts';
 
-const repoRoot = join(import.meta.dirname, '..', '..');
 const plan = readBatchPlan();
 
-interface BatchOptions { expectBroken: string[] | undefined }
-
-export default defineConfig<BatchOptions, WorkerProfileOption>({
-  testDir: join(repoRoot, 'specs'),
+export default defineConfig<object, WorkerProfileOption & { faultSwitch: FaultSwitchOption | undefined }>({
+  testDir: plan.specsDir,
   outputDir: plan.outputDir,
   forbidOnly: true,
   retries: 0,
@@ -22,11 +22,11 @@ export default defineConfig<BatchOptions, WorkerProfileOption>({
   expect: { timeout: 5_000 },
   reporter: [['dot'], [join(import.meta.dirname, 'batch.reporter.ts')]],
   projects: plan.projects.map((p) => ({
-    name: p.fault,
-    testMatch: p.specs ? p.specs.map((f) => join(repoRoot, f)) : '**/*.spec.ts',
-    grep: passGrep(plan.pass, p.grep),
+    name: p.name,
+    testMatch: groupTestMatch(p.members),
+    grep: groupGrep(plan.pass, p.name, p.members),
     workers: 1,
     fullyParallel: false,
-    use: { workerProfileFile: p.profileFile, expectBroken: p.expectBroken },
+    use: { workerProfileFile: p.profileFile, faultSwitch: { url: plan.faultSwitchUrl, group: p.name } },
   })),
 });

@@ -214,12 +214,26 @@ function upstreamForwarder(upstream: URL, agent: HttpAgent | HttpsAgent, proxyHo
   };
 }
 
-/** One proxied exchange: the fault's request hook, the upstream (unless the hook answered), the fault's response hook; a 502 when the upstream fails. */
-function proxyHandler(fault: ProxyFault, forward: (req: ProxyRequest) => Promise<ProxyResponse>, upstream: URL, running: RunningProxy): (inReq: IncomingMessage, inRes: ServerResponse) => void {
-  const state = new Map<string, unknown>();
+/** What the proxy applies to a request: a fault, its state, and the upstream it forwards to. */
+interface Member {
+  fault: ProxyFault;
+  state: Map<string, unknown>;
+  forward: (req: ProxyRequest) => Promise<ProxyResponse>;
+  upstream: URL;
+}
+
+/**
+ * One proxied exchange: the fault's request hook, the upstream (unless the hook answered), the
+ * fault's response hook; a 502 when the upstream fails. `memberOf` names the fault (and upstream)
+ * in force when the request arrives; `inFlight` counts exchanges not yet answered.
+ */
+function proxyHandler(memberOf: () => Promise<Member>, running: RunningProxy, inFlight: { count: number; drained: () => void }): (inReq: IncomingMessage, inRes: ServerResponse) => void {
   const handle = async (inReq: IncomingMessage, inRes: ServerResponse) => {
     running.requests += 1;
+    // The member in force when the request arrives serves it, even if a switch follows.
+    const member = memberOf();
     try {
+      const { fault, state, forward, upstream } = await member;
       const body = await readBody(inReq);
       let req: ProxyRequest = { method: inReq.method ?? 'GET', path: inReq.url ?? '/', headers: headersFromRaw(inReq.rawHeaders), body };
       const ctx: FaultContext = { kind: requestKind(req.path), forward, state, upstreamHost: upstream.host };
@@ -245,7 +259,13 @@ function proxyHandler(fault: ProxyFault, forward: (req: ProxyRequest) => Promise
       } else inRes.destroy();
     }
   };
-  return (a, b) => void handle(a, b);
+  return (a, b) => {
+    inFlight.count += 1;
+    void handle(a, b).finally(() => {
+      inFlight.count -= 1;
+      if (inFlight.count === 0) inFlight.drained();
+    });
+  };
 }
 
 const listen = (server: HttpServer | HttpsServer) => new Promise<number>((resolve, reject) => {
@@ -279,20 +299,85 @@ async function listenProxy(fault: ProxyFault, tls: { key: string; cert: string }
   return [tlsServer, plainServer];
 }
 
-export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
-  const fault = options.fault ?? {};
-  const upstream = new URL(options.upstream);
-  const certificate = await proxyCertificate(options);
-  const agent = upstream.protocol === 'https:'
-    ? new HttpsAgent({ keepAlive: true, maxSockets: 64, ...(options.upstreamCa ? { ca: options.upstreamCa } : {}) })
+function upstreamAgent(upstream: URL, upstreamCa: string | undefined): HttpAgent | HttpsAgent {
+  return upstream.protocol === 'https:'
+    ? new HttpsAgent({ keepAlive: true, maxSockets: 64, ...(upstreamCa ? { ca: upstreamCa } : {}) })
     : new HttpAgent({ keepAlive: true, maxSockets: 64 });
+}
+
+export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
+  return startSwitchingProxy({ members: [{ id: 'only', upstream: options.upstream, ...(options.upstreamCa ? { upstreamCa: options.upstreamCa } : {}), ...(options.fault ? { fault: options.fault } : {}) }], ...(options.dir ? { dir: options.dir } : {}) });
+}
+
+/** One fault of a switching proxy, with the upstream it forwards to while it is in force. */
+export interface ProxyMember {
+  id: string;
+  upstream: string;
+  upstreamCa?: string;
+  /** An upstream still starting: the member is put in force once it is known (`upstream` is then ignored); a rejection refuses the member. */
+  later?: Promise<{ upstream: string; upstreamCa?: string }>;
+  fault?: ProxyFault;
+}
+
+export interface SwitchingProxy extends RunningProxy {
+  /**
+   * Puts a member's fault (and upstream) in force for the requests that arrive from now on, once
+   * its upstream is known and every exchange already under way has been answered: no request is
+   * ever served by two faults, and a member's state is its own. Rejects when the member's upstream failed.
+   */
+  select(id: string): Promise<void>;
+  /** The member in force. */
+  selected(): string;
+}
+
+/**
+ * A proxy that serves several faults one at a time, each with its own state and upstream: one
+ * Playwright worker runs the checks of many faults through it, switching before each check
+ * (harness/self-validation/fault-switch.ts). Listener settings (TLS, plain HTTP) are one per
+ * proxy, so members must not ask for any: a fault that does gets a proxy of its own.
+ */
+export async function startSwitchingProxy(options: { members: ProxyMember[]; dir?: string }): Promise<SwitchingProxy> {
+  const [first] = options.members;
+  if (!first) throw new Error('a proxy needs at least one member');
+  if (options.members.length > 1 && options.members.some((m) => m.fault?.tls || m.fault?.plainHttp)) {
+    throw new Error('a fault with its own TLS or plain-HTTP listener needs a proxy of its own');
+  }
+  const certificate = await proxyCertificate({ upstream: first.upstream, ...(options.dir ? { dir: options.dir } : {}) });
   const proxyHosts: string[] = [];
-  const running: RunningProxy = { url: '', caFile: certificate.caFile, caPem: certificate.cert, requests: 0, close: () => Promise.resolve() };
-  const onRequest = proxyHandler(fault, upstreamForwarder(upstream, agent, proxyHosts), upstream, running);
-  const servers = await listenProxy(fault, certificate, onRequest, running, proxyHosts);
+  const agents: (HttpAgent | HttpsAgent)[] = [];
+  let closed = false;
+  const members = new Map<string, Promise<Member>>(options.members.map((m) => {
+    const target = m.later ?? Promise.resolve({ upstream: m.upstream, ...(m.upstreamCa ? { upstreamCa: m.upstreamCa } : {}) });
+    const ready = target.then(({ upstream: origin, upstreamCa }) => {
+      const upstream = new URL(origin);
+      const agent = upstreamAgent(upstream, upstreamCa);
+      agents.push(agent);
+      if (closed) agent.destroy();
+      return { fault: m.fault ?? {}, state: new Map<string, unknown>(), forward: upstreamForwarder(upstream, agent, proxyHosts), upstream };
+    });
+    ready.catch(() => undefined); // reported by select(); never an unhandled rejection
+    return [m.id, ready];
+  }));
+  let active = first.id;
+  let waiters: (() => void)[] = [];
+  const inFlight = { count: 0, drained: () => { const w = waiters; waiters = []; for (const f of w) f(); } };
+  const running: SwitchingProxy = {
+    url: '', caFile: certificate.caFile, caPem: certificate.cert, requests: 0, close: () => Promise.resolve(),
+    async select(id) {
+      const member = members.get(id);
+      if (!member) throw new Error(`no fault '${id}' on this proxy`);
+      await member;
+      while (inFlight.count > 0) await new Promise<void>((resolve) => waiters.push(resolve));
+      active = id;
+    },
+    selected: () => active,
+  };
+  const onRequest = proxyHandler(() => members.get(active)!, running, inFlight);
+  const servers = await listenProxy(first.fault ?? {}, certificate, onRequest, running, proxyHosts);
   running.close = async () => {
+    closed = true;
     await Promise.all(servers.map(closeServer));
-    agent.destroy();
+    for (const agent of agents) agent.destroy();
     certificate.removeDir();
   };
   return running;

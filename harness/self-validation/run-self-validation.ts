@@ -5,9 +5,9 @@
 //
 // Fast by construction (see README.md, "The run"): each fault runs only the checks of its own
 // requirement IDs, its collateral and a few sentinels (selected by `@<ID>` tags, and only their
-// spec files loaded); every fault is a project of one Playwright run, each project with its own
-// proxy and profile, against the shared reference server unless the fault needs a server of its
-// own (every fault with a @clock/@serial check does).
+// spec files loaded); faults run in groups, each group a project of one Playwright run (one worker)
+// with one switching proxy that puts each check's fault in force, against the shared reference
+// server unless the fault needs a server of its own (every fault with a @clock/@serial check does).
 //
 // Writes reports/self-validation/matrix.json and matrix.html (and one reports dir per fault under
 // reports/self-validation/runs/). Exit 1 when a fault goes undetected, a false alarm appears, the
@@ -29,14 +29,16 @@ import { reporterEnv } from '../../core/run/run-contract.ts';
 import { suiteVersion } from '../reporter/conformance.reporter.ts';
 import type { ConformanceReport } from '../reporter/report.schema.ts';
 import { buildReport, reportedInterpretations, type CheckOutcome } from '../reporter/verdict.ts';
-import { batchPlanEnvVar, type BatchPlan } from './batch-plan.ts';
+import { batchPlanEnvVar, type BatchPlan, type BatchProject } from './batch-plan.ts';
+import { allSpecFiles, writeSpecWrappers } from './batch-specs.ts';
+import { startFaultSwitch, type RunningFaultSwitch } from './fault-switch.ts';
 import type { BatchOutcomes } from './batch.reporter.ts';
 import type { Fault, FaultEnv } from './fault.ts';
 import { faults as catalogue, unreachable } from './faults/index.ts';
 import { renderMatrixHtml } from './matrix-html.ts';
 import type { CaughtBy, FaultResult, Matrix, Mode, Coverage } from './matrix.ts';
 import { playwrightCommand } from '../playwright/playwright-cli.ts';
-import { startProxy, type RunningProxy } from './proxy.ts';
+import { startSwitchingProxy, type ProxyFault, type ProxyMember, type SwitchingProxy } from './proxy.ts';
 
 /** The verdict a broken requirement of this level reads: FAIL for MUST and INTERPRETATION, WARN for SHOULD and ADVISORY. */
 export const brokenVerdict = (level: string): 'FAIL' | 'WARN' => (level === 'MUST' || level === 'INTERPRETATION' ? 'FAIL' : 'WARN');
@@ -102,7 +104,7 @@ export function grepFor(fault: Fault, mode: Mode = 'ci'): string {
 export const isPropertyCheck = (c: { file?: string; title: string }): boolean => (c.file ?? c.title).startsWith('specs/properties/');
 
 /** One check of the clean run's checks.json (the conformance reporter's raw outcomes). */
-export interface CleanCheck { title: string; file: string; project: string; requirementIds: string[] }
+export interface CleanCheck { title: string; file: string; project: string; requirementIds: string[]; durationMs?: number }
 
 export interface RunPlan {
   grep: string;
@@ -111,6 +113,8 @@ export interface RunPlan {
   /** Spec files to load (undefined: all). */
   specs?: string[];
   passes: Pass[];
+  /** The selected checks' time in the clean run (ms), to balance the groups; undefined without a clean run. */
+  estimatedMs?: number;
 }
 
 /**
@@ -127,7 +131,7 @@ export function planFor(fault: Fault, clean: CleanCheck[] | undefined, mode: Mod
   const passes: Pass[] = selected.some((c) => c.project === 'time-travel')
     ? (selected.some((c) => c.project !== 'time-travel') ? ['conformance', 'time-travel'] : ['time-travel'])
     : ['conformance'];
-  return { grep, checks: selected.length, specs: [...new Set(selected.map((c) => c.file))].sort(), passes };
+  return { grep, checks: selected.length, specs: [...new Set(selected.map((c) => c.file))].sort(), passes, estimatedMs: selected.reduce((n, c) => n + (c.durationMs ?? 0), 0) };
 }
 
 export function readCleanChecks(file: string): CleanCheck[] | undefined {
@@ -213,24 +217,34 @@ function runBatch(plan: BatchPlan, dir: string, env: NodeJS.ProcessEnv, children
   });
 }
 
-/** Starts `count` things with at most `limit` at once (server starts are CPU-heavy on two cores). */
-async function inBatches<T, R>(items: T[], limit: number, start: (item: T) => Promise<R>): Promise<PromiseSettledResult<R>[]> {
-  const results: PromiseSettledResult<R>[] = new Array<PromiseSettledResult<R>>(items.length);
-  let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    for (let i = next++; i < items.length; i = next++) {
-      results[i] = await start(items[i]!).then((value) => ({ status: 'fulfilled' as const, value }), (reason: unknown) => ({ status: 'rejected' as const, reason }));
+/** Starts each item with at most `limit` starts under way at once (server starts are CPU-heavy on two cores); one promise per item. */
+function startLimited<T, R>(items: T[], limit: number, start: (item: T) => Promise<R>): Promise<R>[] {
+  let running = 0;
+  const queue: (() => void)[] = [];
+  const slot = () => (running < limit ? (running++, Promise.resolve()) : new Promise<void>((resolve) => queue.push(() => { running++; resolve(); })));
+  const release = () => {
+    running--;
+    queue.shift()?.();
+  };
+  return items.map(async (item) => {
+    await slot();
+    try {
+      return await start(item);
+    } finally {
+      release();
     }
-  }));
-  return results;
+  });
 }
 
-/** A fault ready to run: its proxy in front of its server, its worker profile written. */
+/** A fault ready to run: a member of a group's proxy, in front of its server. */
 interface Prepared {
-  fault: Fault; plan: RunPlan; profileFile: string; server: 'shared' | 'fresh';
+  fault: Fault; plan: RunPlan; server: 'shared' | 'fresh';
   /** The fault profile's declared interpretations: the report judges an undeclared one as only assumed (WARN). */
   interpretations: Record<string, string>;
 }
+
+/** A group of faults run by one worker through one switching proxy, with one worker profile; each fault's spec wrappers. */
+interface Group { name: string; proxy: SwitchingProxy; members: { prepared: Prepared; specFiles: string[] }[]; profileFile: string }
 
 /** The command line, checked before anything is touched. */
 interface Options {
@@ -257,8 +271,11 @@ interface Planning {
 interface Started {
   shared: ReferenceServers | undefined;
   servers: ReferenceServer[];
-  proxies: RunningProxy[];
+  proxies: SwitchingProxy[];
+  faultSwitch: RunningFaultSwitch | undefined;
   children: Set<ChildProcess>;
+  /** Set once stopAll began: a server that finishes starting later stops itself. */
+  stopping: boolean;
 }
 
 /** The shared sandbox server (and its production twin) and one fresh server per fault that needs its own. */
@@ -267,7 +284,10 @@ interface Servers {
   /** The reference profile, with the other environment's token when the production server gave one. */
   withToken: LoadedProfile;
   env: FaultEnv;
-  freshOf: Map<string, ReferenceServer>;
+  /** The server of each fault that needs its own, still starting while Playwright starts (a rejection: it did not start). */
+  freshOf: Map<string, Promise<ReferenceServer>>;
+  /** Every fresh start settled (stopping waits for it: a server that starts late is stopped too). */
+  freshSettled: Promise<unknown>;
 }
 
 type Out = (line: string) => void;
@@ -307,7 +327,7 @@ function announce(options: Options, planning: Planning, out: Out): void {
   out(options.mode === 'full'
     ? 'self-validation, full mode: every check of the suite under every fault (property checks and the 30-s quota check included); precision judged on the whole suite'
     : `self-validation, CI mode: each fault runs the checks of its own requirements, its collateral and the sentinels (${sentinels.join(', ')}); property checks only under the faults aimed at them; \`--full\` runs every check under every fault`);
-  out(`self-validation: ${options.selected.length} faults (${options.selected.filter(planning.needsFresh).length} on a server of their own), one Playwright run, ${options.workers} workers` +
+  out(`self-validation: ${options.selected.length} faults (${options.selected.filter(planning.needsFresh).length} on a server of their own), one Playwright run, ${options.workers} workers: ${options.workers} groups of faults and the faults that cannot share one` +
     (planning.fromCleanChecks ? '' : ` — no clean checks file ${options.cleanChecksFile}: every spec loaded, both passes run`));
 }
 
@@ -325,89 +345,165 @@ function problemResult(planning: Planning, f: Fault, message: string): FaultResu
 }
 
 async function stopAll(started: Started): Promise<void> {
+  started.stopping = true;
   for (const c of started.children) c.kill('SIGTERM');
-  const stops: Promise<void>[] = [...started.proxies.map((p) => p.close()), ...started.servers.map((s) => s.stop()), ...(started.shared ? [started.shared.stop()] : [])];
+  const stops: Promise<void>[] = [...started.proxies.map((p) => p.close()), ...(started.faultSwitch ? [started.faultSwitch.close()] : []), ...started.servers.map((s) => s.stop()), ...(started.shared ? [started.shared.stop()] : [])];
   await Promise.all(stops.map((p) => p.catch(() => undefined)));
 }
+
+/**
+ * The servers' logs go to the run's temporary directory and are removed with it (read only when a
+ * server fails to start: its warnings and errors): a line per request, ~30 servers, is CPU for
+ * nothing (the server's serialisation, the runner's pipe to the file).
+ */
+const quietServer = ['--log-level', 'warn'];
 
 /**
  * The shared sandbox (with a production server, for the other environment's token) and one fresh
  * sandbox per fault that moves a server's clock, switches its faults, spends its quotas or declares
  * `freshServer`: state no other fault may see. A fault whose server did not start gets its problem.
  */
-async function startServers(selected: Fault[], planning: Planning, loaded: LoadedProfile, temp: string, started: Started, results: Map<string, FaultResult>): Promise<Servers> {
-  const shared = await startReferenceServers({ logDir: temp, profile: loaded.profile });
+async function startServers(selected: Fault[], planning: Planning, loaded: LoadedProfile, temp: string, started: Started): Promise<Servers> {
+  // Every server of the run hashes the seed's secrets once between them (the shared pair while it
+  // starts, the fresh ones from its hashes): ~1 CPU-s of scrypt per server otherwise.
+  const seedHashCache = join(temp, 'seed-hashes.json');
+  const shared = await startReferenceServers({ logDir: temp, profile: loaded.profile, seedHashCache, extraArgs: quietServer });
   started.shared = shared;
   const withToken = shared.otherEnvironmentToken !== undefined ? withOtherEnvironmentToken(loaded, shared.otherEnvironmentToken) : loaded;
   const env = faultEnv(withToken, shared.otherEnvironmentToken);
+  // The servers of their own start while the proxies and Playwright start: a fault's checks wait
+  // for its server at the fault switch (fixtures/expected-failures.fixture.ts), not before the run.
   const freshFaults = selected.filter(planning.needsFresh);
-  const freshStarts = await inBatches(freshFaults, 3, async (f) => {
+  const freshStarts = startLimited(freshFaults, 3, async (f) => {
     const dir = join(temp, f.id);
     mkdirSync(dir);
-    const server = await startReference({ logDir: dir, extraArgs: referenceArgsFor(loaded.profile) });
+    const server = await startReference({ logDir: dir, extraArgs: [...referenceArgsFor(loaded.profile), ...quietServer], seedHashCache });
     started.servers.push(server);
+    // Started after everything was stopped (Ctrl-C): stopped at once.
+    if (started.stopping) await server.stop();
     return server;
   });
-  const freshOf = new Map<string, ReferenceServer>();
-  freshFaults.forEach((f, i) => {
-    const r = freshStarts[i]!;
-    if (r.status === 'fulfilled') freshOf.set(f.id, r.value);
-    else results.set(f.id, problemResult(planning, f, `its reference server did not start: ${(r.reason as Error).message}`));
-  });
-  return { shared, withToken, env, freshOf };
+  for (const p of freshStarts) p.catch(() => undefined); // each failure is reported with its fault (freshServerProblems)
+  return { shared, withToken, env, freshOf: new Map(freshFaults.map((f, i) => [f.id, freshStarts[i]!])), freshSettled: Promise.allSettled(freshStarts) };
 }
 
-/** One proxy per fault, in front of its server; one worker profile per fault (secrets stay in the environment, returned as handoffEnv). */
-async function prepareFaults(selected: Fault[], planning: Planning, servers: Servers, temp: string, started: Started, results: Map<string, FaultResult>): Promise<{ prepared: Prepared[]; handoffEnv: Record<string, string> }> {
+/** The faults whose own server did not start, with the reason: their results, whatever their checks did. */
+async function freshServerProblems(servers: Servers, planning: Planning, selected: Fault[], results: Map<string, FaultResult>): Promise<void> {
+  for (const f of selected) {
+    const start = servers.freshOf.get(f.id);
+    const failure = start ? await start.then(() => undefined, (error: unknown) => error as Error) : undefined;
+    if (failure) results.set(f.id, problemResult(planning, f, `its reference server did not start: ${failure.message}`));
+  }
+}
+
+/**
+ * The faults' groups: a fault whose proxy needs listener settings of its own (TLS, plain HTTP) or
+ * whose profile declares interpretations of its own runs alone; every other fault goes to one of
+ * `workers` groups, balanced by the selected checks' time in the clean run (longest first, each to
+ * the least loaded group). Every group runs on one worker, one check at a time.
+ */
+export function groupFaults<T extends { id: string; alone: boolean; estimatedMs: number }>(faults: T[], workers: number): T[][] {
+  const alone = faults.filter((f) => f.alone).map((f) => [f]);
+  const shared: { load: number; members: T[] }[] = Array.from({ length: workers }, () => ({ load: 0, members: [] }));
+  // A fault's own cost besides its checks (its switch, its wrappers' load): a few ms.
+  const overheadMs = 50;
+  for (const f of faults.filter((x) => !x.alone).sort((x, y) => y.estimatedMs - x.estimatedMs)) {
+    const least = shared.reduce((m, g) => (g.load < m.load ? g : m));
+    least.members.push(f);
+    least.load += f.estimatedMs + overheadMs;
+  }
+  // Keep the catalogue's order inside a group (the report reads alike from run to run).
+  const order = new Map(faults.map((f, i) => [f.id, i]));
+  // The groups first: Playwright starts projects in this order, so the long groups start at once
+  // and the short faults alone take the one slot left (runBatchOfGroups: workers + 1).
+  return [...shared.map((g) => g.members.sort((x, y) => order.get(x.id)! - order.get(y.id)!)).filter((m) => m.length > 0), ...alone];
+}
+
+/**
+ * The groups (groupFaults), each with a switching proxy in front of its faults' servers and one
+ * worker profile (secrets stay in the environment, returned as handoffEnv); each fault's spec
+ * wrappers are written under specsDir.
+ */
+async function prepareGroups(selected: Fault[], planning: Planning, servers: Servers, workers: number, temp: string, specsDir: string, started: Started, results: Map<string, FaultResult>): Promise<{ groups: Group[]; members: Map<string, ProxyMember>; handoffEnv: Record<string, string> }> {
   let handoffEnv: Record<string, string> = {};
-  const prepared: Prepared[] = [];
+  const members = new Map<string, ProxyMember>();
+  const candidates: { id: string; fault: Fault; proxyFault: ProxyFault; alone: boolean; estimatedMs: number }[] = [];
+  const caOf = new Map<string, string | undefined>();
+  const upstreamOf = (server: ReferenceServer) => new URL(server.listening.authUrlUs).origin;
+  const caPemOf = (server: ReferenceServer) => (server.listening.caFile ? readFileSync(server.listening.caFile, 'utf8') : undefined);
   for (const fault of selected) {
     if (results.has(fault.id)) continue;
-    const server = servers.freshOf.get(fault.id) ?? servers.shared.server;
+    const fresh = servers.freshOf.get(fault.id);
     try {
-      const upstream = new URL(server.listening.authUrlUs).origin;
-      const dir = join(temp, `profile-${fault.id}`);
-      mkdirSync(dir);
-      const proxy = await startProxy({ upstream, upstreamCa: server.listening.caFile ? readFileSync(server.listening.caFile, 'utf8') : undefined, fault: fault.create(servers.env), dir });
-      started.proxies.push(proxy);
-      const profile = proxiedProfile(applyListening(servers.withToken.profile, server.listening), upstream, proxy.url, proxy.caFile, proxy.plainUrl);
-      if (fault.declare) profile.interpretations = { ...profile.interpretations, ...fault.declare };
-      const handoff = toWorkerProfile({ ...servers.withToken, profile });
-      handoffEnv = handoff.env;
-      prepared.push({ fault, plan: planning.plans.get(fault.id)!, profileFile: writeWorkerProfile(handoff.profile, dir), server: servers.freshOf.has(fault.id) ? 'fresh' : 'shared', interpretations: reportedInterpretations(profile.interpretations) });
+      const upstream = upstreamOf(servers.shared.server);
+      if (!caOf.has(upstream)) caOf.set(upstream, caPemOf(servers.shared.server));
+      const proxyFault = fault.create(servers.env);
+      const upstreamCa = caOf.get(upstream);
+      members.set(fault.id, fresh
+        ? { id: fault.id, upstream: '', later: fresh.then((s) => ({ upstream: upstreamOf(s), ...(s.listening.caFile ? { upstreamCa: caPemOf(s)! } : {}) })), fault: proxyFault }
+        : { id: fault.id, upstream, ...(upstreamCa ? { upstreamCa } : {}), fault: proxyFault });
+      const plan = planning.plans.get(fault.id)!;
+      candidates.push({ id: fault.id, fault, proxyFault, alone: Boolean(fault.declare || proxyFault.tls || proxyFault.plainHttp), estimatedMs: plan.estimatedMs ?? plan.checks ?? 0 });
     } catch (error) {
       results.set(fault.id, problemResult(planning, fault, (error as Error).message));
     }
   }
-  return { prepared, handoffEnv };
+  const groups: Group[] = [];
+  const sharedUpstream = upstreamOf(servers.shared.server);
+  for (const [i, part] of groupFaults(candidates, workers).entries()) {
+    const name = part.length === 1 ? part[0]!.id : `group-${i + 1}`;
+    try {
+      const dir = join(temp, `profile-${name}`);
+      mkdirSync(dir);
+      const proxy = await startSwitchingProxy({ members: part.map((c) => members.get(c.id)!), dir });
+      started.proxies.push(proxy);
+      // Every address of the profile is the proxy's; the proxy forwards each fault's requests to that fault's server.
+      const profile = proxiedProfile(applyListening(servers.withToken.profile, servers.shared.server.listening), sharedUpstream, proxy.url, proxy.caFile, proxy.plainUrl);
+      const declared = part.length === 1 ? part[0]!.fault.declare : undefined;
+      if (declared) profile.interpretations = { ...profile.interpretations, ...declared };
+      const handoff = toWorkerProfile({ ...servers.withToken, profile });
+      handoffEnv = handoff.env;
+      const prepared = part.map((c): Prepared => ({
+        fault: c.fault, plan: planning.plans.get(c.id)!, server: servers.freshOf.has(c.id) ? 'fresh' : 'shared',
+        interpretations: reportedInterpretations(c.fault.declare ? { ...profile.interpretations, ...c.fault.declare } : profile.interpretations),
+      }));
+      const withWrappers = prepared.map((p) => ({
+        prepared: p, specFiles: writeSpecWrappers(specsDir, { id: p.fault.id, expectBroken: [...p.fault.breaks, ...(p.fault.collateral?.ids ?? [])] }, p.plan.specs ?? allSpecFiles()),
+      }));
+      groups.push({ name, proxy, members: withWrappers, profileFile: writeWorkerProfile(handoff.profile, dir) });
+    } catch (error) {
+      for (const c of part) results.set(c.id, problemResult(planning, c.fault, (error as Error).message));
+    }
+  }
+  return { groups, members, handoffEnv };
 }
 
 /**
- * Two Playwright runs in all, like `run`'s two passes: every fault's checks that leave shared
- * state alone, then the @clock/@serial checks of the faults that have them (each on its own server).
- * Returns each fault's check outcomes, and the faults a pass wrote no outcomes for.
+ * One Playwright run for every fault: a project per group (one worker each), every fault's checks
+ * run from its own spec wrappers with its fault put in force by the fault switch before each check.
+ * Returns each fault's check outcomes, and the faults the run wrote no outcomes for.
  */
-async function runPasses(prepared: Prepared[], workers: number, runsDir: string, temp: string, childEnv: NodeJS.ProcessEnv, children: Set<ChildProcess>, out: Out): Promise<{ outcomes: Map<string, CheckOutcome[]>; batchProblems: Map<string, string> }> {
+async function runBatchOfGroups(groups: Group[], workers: number, runsDir: string, temp: string, specsDir: string, childEnv: NodeJS.ProcessEnv, started: Started, out: Out): Promise<{ outcomes: Map<string, CheckOutcome[]>; batchProblems: Map<string, string> }> {
+  const prepared = groups.flatMap((g) => g.members.map((m) => m.prepared));
   const outcomes = new Map<string, CheckOutcome[]>(prepared.map((p) => [p.fault.id, []]));
   const batchProblems = new Map<string, string>();
   if (prepared.length === 0) return { outcomes, batchProblems };
-  // One Playwright run for every fault. A fault whose selection holds a @clock/@serial check has
-  // a server of its own (needsFresh), and each fault's checks run one at a time on its one
-  // worker, so no check that moves a server's clock or faults runs beside another check of that
-  // server: the two passes of `run` are not needed here (they would cost a second Playwright
-  // start and a second worker start per such fault).
+  // A fault whose selection holds a @clock/@serial check has a server of its own (needsFresh), and
+  // each group's checks run one at a time on its one worker, so no check that moves a server's
+  // clock or faults runs beside another check of that server: `run`'s two passes are not needed.
   const pass = 'all';
   const outcomesFile = join(temp, `outcomes-${pass}.json`);
+  started.faultSwitch = await startFaultSwitch(new Map(groups.map((g) => [g.name, g.proxy])));
   const t0 = Date.now();
-  const code = await runBatch({
-    pass, workers, outcomesFile, outputDir: join(temp, `test-results-${pass}`),
-    projects: prepared.map((p) => ({
-      fault: p.fault.id, profileFile: p.profileFile, grep: p.plan.grep, ...(p.plan.specs ? { specs: p.plan.specs } : {}),
-      expectBroken: [...p.fault.breaks, ...(p.fault.collateral?.ids ?? [])],
-    })),
-  }, runsDir, childEnv, children);
+  const projects: BatchProject[] = groups.map((g) => ({
+    name: g.name, profileFile: g.profileFile,
+    members: g.members.map((m) => ({ fault: m.prepared.fault.id, grep: m.prepared.plan.grep, specFiles: m.specFiles })),
+  }));
+  // One slot more than groups: the faults that run alone pass through it while every group runs.
+  const slots = groups.some((g) => g.members.length === 1) && groups.some((g) => g.members.length > 1) ? workers + 1 : workers;
+  const code = await runBatch({ pass, workers: slots, outcomesFile, outputDir: join(temp, `test-results-${pass}`), specsDir, faultSwitchUrl: started.faultSwitch.url, projects }, runsDir, childEnv, started.children);
   const byFault = existsSync(outcomesFile) ? (JSON.parse(readFileSync(outcomesFile, 'utf8')) as BatchOutcomes) : undefined;
-  out(`  batch: ${prepared.length} faults, ${Object.values(byFault ?? {}).reduce((n, o) => n + o.length, 0)} checks, ${((Date.now() - t0) / 1000).toFixed(1)} s (Playwright exit ${code}; log ${join(runsDir, `playwright-${pass}.log`)})`);
+  out(`  batch: ${prepared.length} faults in ${groups.length} groups, ${Object.values(byFault ?? {}).reduce((n, o) => n + o.length, 0)} checks, ${((Date.now() - t0) / 1000).toFixed(1)} s (Playwright exit ${code}; log ${join(runsDir, `playwright-${pass}.log`)})`);
   for (const p of prepared) {
     const o = byFault?.[p.fault.id];
     if (o) outcomes.get(p.fault.id)!.push(...o);
@@ -451,22 +547,26 @@ function judgeFaults(prepared: Prepared[], ran: { outcomes: Map<string, CheckOut
 async function runFaults(options: Options, planning: Planning, requirements: Catalogue, startedAt: number, out: Out): Promise<FaultResult[]> {
   const loaded = loadProfile(join(repoRoot, 'profiles', 'reference.json'));
   const temp = mkdtempSync(join(tmpdir(), 'token-conformance-sv-'));
-  const started: Started = { shared: undefined, servers: [], proxies: [], children: new Set() };
+  const started: Started = { shared: undefined, servers: [], proxies: [], faultSwitch: undefined, children: new Set(), stopping: false };
   const onSignal = () => void stopAll(started).finally(() => process.exit(130));
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   const results = new Map<string, FaultResult>();
+  let servers: Servers | undefined;
   try {
-    const servers = await startServers(options.selected, planning, loaded, temp, started, results);
-    const { prepared, handoffEnv } = await prepareFaults(options.selected, planning, servers, temp, started, results);
+    servers = await startServers(options.selected, planning, loaded, temp, started);
+    const specsDir = join(temp, 'specs');
+    const { groups, handoffEnv } = await prepareGroups(options.selected, planning, servers, options.workers, temp, specsDir, started, results);
     const childEnv: NodeJS.ProcessEnv = { ...process.env, ...handoffEnv, CI: '1', [reporterEnv.seenTokens]: join(temp, 'seen-tokens.txt') };
     delete childEnv.FORCE_COLOR;
-    const ran = await runPasses(prepared, options.workers, options.runsDir, temp, childEnv, started.children, out);
-    judgeFaults(prepared, ran, requirements, planning, options.runsDir, startedAt, results);
+    const ran = await runBatchOfGroups(groups, options.workers, options.runsDir, temp, specsDir, childEnv, started, out);
+    judgeFaults(groups.flatMap((g) => g.members.map((m) => m.prepared)), ran, requirements, planning, options.runsDir, startedAt, results);
+    await freshServerProblems(servers, planning, options.selected, results);
     for (const line of endOfRunRedaction(options.runsDir, childEnv, 'self-validation').lines) out(line);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    await servers?.freshSettled;
     await stopAll(started);
     rmSync(temp, { recursive: true, force: true });
   }

@@ -55,6 +55,7 @@ export const flagSpecs = {
   env: { env: 'TC_ENV', placeholder: 'sandbox|production', help: 'which environment this server is' },
   synchronous: { env: 'TC_SYNCHRONOUS', placeholder: 'normal|full', help: 'store durability: normal survives a killed process, full also a power cut (an fsync per write)' },
   seed: { env: 'TC_SEED', placeholder: 'FILE', help: 'seed file loaded into a new store; required with --env production', defaultText: relative(PACKAGE_ROOT, BUNDLED_SEED) },
+  'seed-hash-cache': { env: 'TC_SEED_HASH_CACHE', placeholder: 'FILE', help: 'reuse the scrypt hashes of the seed\'s secrets from FILE when it was written for the same seed file; write them there otherwise (for test harnesses starting many servers)' },
   'cc-lifetime': { env: 'TC_CC_LIFETIME', placeholder: 'SECONDS', help: 'expires_in of client_credentials tokens' },
   'pw-lifetime': { env: 'TC_PW_LIFETIME', placeholder: 'SECONDS', help: 'expires_in of password and refresh_token tokens' },
   'rate-spike': { env: 'TC_RATE_SPIKE', placeholder: 'N', help: 'gateway: requests per client per second before 000-2001' },
@@ -97,6 +98,7 @@ const optionsSchema = z.strictObject({
   data: z.string().min(1, 'must not be empty').optional(),
   env: z.enum(['sandbox', 'production'], 'must be sandbox or production').default(serveDefaults.env),
   seed: z.string().min(1, 'must not be empty').optional(),
+  'seed-hash-cache': z.string().min(1, 'must not be empty').optional(),
   synchronous: z.enum(['normal', 'full'], 'must be normal or full').default(serveDefaults.synchronous),
   'cc-lifetime': integer(1, 31_536_000).default(serveDefaults['cc-lifetime']),
   'pw-lifetime': integer(1, 31_536_000).default(serveDefaults['pw-lifetime']),
@@ -127,6 +129,8 @@ export interface ServeConfig {
   seedFile: string;
   /** Whether --seed (or TC_SEED) named the seed file. */
   seedExplicit: boolean;
+  /** Where the seed's secret hashes are reused from and written to (store/seed-hash-cache.ts); undefined: none. */
+  seedHashCache: string | undefined;
   clientCredentialsLifetimeSeconds: number;
   passwordLifetimeSeconds: number;
   rateLimits: RateLimitSettings;
@@ -203,6 +207,7 @@ export function parseServeArgs(args: readonly string[], env: NodeJS.ProcessEnv, 
     synchronous: o.synchronous === 'full' ? 'FULL' : 'NORMAL',
     seedFile: o.seed === undefined ? BUNDLED_SEED : resolve(cwd, o.seed),
     seedExplicit: o.seed !== undefined,
+    seedHashCache: o['seed-hash-cache'] === undefined ? undefined : resolve(cwd, o['seed-hash-cache']),
     clientCredentialsLifetimeSeconds: o['cc-lifetime'],
     passwordLifetimeSeconds: o['pw-lifetime'],
     rateLimits: { spikePerSecond: o['rate-spike'], quotaPerWindow: o['rate-quota'], windowSeconds: o['rate-window'] },

@@ -66,6 +66,7 @@ export async function serveMain(args: string[]): Promise<number> {
       environment: config.environment,
       testControls: config.testControls,
       seedFile: config.seedFile,
+      ...(config.seedHashCache !== undefined ? { seedHashCache: config.seedHashCache } : {}),
       tokens: { clientCredentialsLifetimeSeconds: config.clientCredentialsLifetimeSeconds, passwordLifetimeSeconds: config.passwordLifetimeSeconds },
       throttle: config.lockout,
     });

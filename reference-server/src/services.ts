@@ -13,6 +13,7 @@ import type { AccessTokenVerifier, Clock, SecretHasher } from './domain/ports.ts
 import { defaultTokenSettings, type TokenSettings } from './domain/settings.ts';
 import { TokenService } from './domain/token-service.ts';
 import { readSeedFile, seedRecords } from './store/seed.ts';
+import { hashesOf, readSeedHashCache, seedDigest, writeSeedHashCache } from './store/seed-hash-cache.ts';
 import type { ServerStore } from './store/server-store.ts';
 
 export interface ServicesOptions {
@@ -26,6 +27,8 @@ export interface ServicesOptions {
   scryptCost?: ScryptCost;
   /** Loaded into the store if it was never seeded. */
   seedFile?: string;
+  /** Reuse the seed's secret hashes from this file, and write them there (store/seed-hash-cache.ts). */
+  seedHashCache?: string;
   /** The time source under the test clock (tests pass a fixed one). */
   baseClock?: Clock;
   portal?: Partial<PortalSettings>;
@@ -54,12 +57,19 @@ export async function createServices(options: ServicesOptions): Promise<Services
   const testClock = options.testControls ? new TestClock(base, store.sharedClock) : undefined;
   const clock = testClock ?? base;
   const tokens = { ...defaultTokenSettings, ...options.tokens };
-  const hasher = new CachingSecretHasher(new ScryptSecretHasher(options.scryptCost ?? productionScryptCost));
+  const cost = options.scryptCost ?? productionScryptCost;
+  const hasher = new CachingSecretHasher(new ScryptSecretHasher(cost));
   let seeded = false;
   if (options.seedFile !== undefined && (await store.getMeta('seeded')) === undefined) {
     const seed = await readSeedFile(options.seedFile);
     const now = clock.now();
-    seeded = await store.seedIfNew(await seedRecords(seed, hasher, now), new Date(now).toISOString());
+    const cache = options.seedHashCache;
+    const digest = cache !== undefined ? await seedDigest(options.seedFile) : '';
+    const known = cache !== undefined ? await readSeedHashCache(cache, digest, `scrypt$${cost.log2N}$${cost.r}$${cost.p}$`) : undefined;
+    const records = await seedRecords(seed, hasher, now, known);
+    seeded = await store.seedIfNew(records, new Date(now).toISOString());
+    const reused = known !== undefined && records.clients.every((c) => known.clients[c.clientId]) && records.users.every((u) => known.users[`${u.tenant}\\${u.userName}`]);
+    if (cache !== undefined && !reused) await writeSeedHashCache(cache, digest, hashesOf(records));
   }
   const signingKey = await SigningKey.loadOrCreate(store, clock.now());
   const identity = { issuer: tokens.issuer, audience: tokens.audience };

@@ -7,6 +7,7 @@ import { DAY_MS } from '../domain/password-policy.ts';
 import type { Client, PersonRecord, User } from '../domain/model.ts';
 import { isPlausibleUsername } from '../domain/credential-syntax.ts';
 import type { SecretHasher } from '../domain/ports.ts';
+import type { SeedHashes } from './seed-hash-cache.ts';
 import type { SeedRecords } from './server-store.ts';
 
 /** Client ids and secrets: RFC 3986 unreserved characters only, so that they survive any encoding. */
@@ -91,17 +92,20 @@ export async function readSeedFile(path: string): Promise<SeedFile> {
   return parsed.data;
 }
 
-/** Turns a validated seed into store records: secrets hashed, ages anchored at `now`. */
-export async function seedRecords(seed: SeedFile, hasher: SecretHasher, now: number): Promise<SeedRecords> {
+/**
+ * Turns a validated seed into store records: secrets hashed, ages anchored at `now`. `known`: hashes
+ * of this very seed's secrets made earlier (store/seed-hash-cache.ts), used instead of hashing again.
+ */
+export async function seedRecords(seed: SeedFile, hasher: SecretHasher, now: number, known?: SeedHashes): Promise<SeedRecords> {
   const clients = await Promise.all(seed.clients.map(async (c): Promise<Client> => ({
-    clientId: c.clientId, secretHash: await hasher.hash(c.clientSecret), name: c.name, region: c.region,
+    clientId: c.clientId, secretHash: known?.clients[c.clientId] ?? await hasher.hash(c.clientSecret), name: c.name, region: c.region,
     environment: c.environment, grants: c.grants, registration: c.registration, active: c.active, createdAt: now,
     managedByTenant: null, secretHint: null,
   })));
   const users = await Promise.all(seed.users.map(async (u): Promise<User> => {
     const [tenant = '', userName = ''] = u.username.split('\\');
     return {
-      tenant, userName, passwordHash: await hasher.hash(u.password), role: u.role, active: u.active, tenantAdmin: u.tenantAdmin,
+      tenant, userName, passwordHash: known?.users[u.username] ?? await hasher.hash(u.password), role: u.role, active: u.active, tenantAdmin: u.tenantAdmin,
       passwordChangedAt: now - Math.round(u.passwordChangedDaysAgo * DAY_MS),
     };
   }));
