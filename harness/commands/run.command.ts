@@ -31,6 +31,7 @@ import { exitCodeFor, type Level } from '../reporter/verdict.ts';
 import { bothGreps, lastFailedSelection, listChecks, renderList, requirementGrep, requirementSelection } from './run-selection.ts';
 import { applyWaiversToRun, loadWaivers, WaiversError, type LoadedWaivers } from '../waivers/waivers.ts';
 import { ClientLocks, clientLocksEnvVar, lockSummary } from '../../core/run/client-locks.ts';
+import { runSeedHashCache } from '../reference/run-seed-hash-cache.ts';
 import { openStatePhase, StateFileError, stateFileOf, type StatePhase } from '../obligations/state-phase.ts';
 
 /** Where playwright.config.ts writes reports (default reports/). */
@@ -472,16 +473,18 @@ interface StartedTarget {
  */
 async function startTarget(options: RunOptions, loaded: LoadedProfile, temp: string, io: PhaseIo): Promise<StartedTarget | Exit> {
   if (!options.startReference) return { target: loaded };
+  const cacheFile = runSeedHashCache();
+  const seedHashCache = cacheFile !== undefined ? { seedHashCache: cacheFile } : {};
   let servers: ReferenceServers;
   try {
-    servers = await startReferenceServers({ logDir: temp, profile: loaded.profile });
+    servers = await startReferenceServers({ logDir: temp, profile: loaded.profile, ...seedHashCache });
   } catch (error) {
     if (error instanceof ReferenceStartError) return io.fail(error.message);
     throw error;
   }
   // A run without the time-travel pass needs no clock of its own; `--check-profile` runs no check at all.
   const count = (options.passes ?? allPasses).includes('time-travel') && !options.checkProfile ? options.clockServers ?? defaultClockServers : 0;
-  const clockServers = count > 0 ? startClockServers(count, { logDir: temp, profile: loaded.profile }) : undefined;
+  const clockServers = count > 0 ? startClockServers(count, { logDir: temp, profile: loaded.profile, ...seedHashCache }) : undefined;
   // Settled later (writeClockTargetProfiles); never an unhandled rejection meanwhile.
   clockServers?.catch(() => undefined);
   const onServer = (l: ListeningLine): LoadedProfile => {

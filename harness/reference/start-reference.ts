@@ -257,11 +257,11 @@ export async function startReferenceServers(options: { logDir: string; profile: 
  * controls on), each in a log directory of its own: clocks of their own for the time-travel checks
  * (core/run/clock-targets.ts). All or none: when one fails, the others are stopped.
  */
-export async function startClockServers(count: number, options: { logDir: string; profile: TargetProfile; timeoutMs?: number }): Promise<ReferenceServer[]> {
+export async function startClockServers(count: number, options: { logDir: string; profile: TargetProfile; timeoutMs?: number; seedHashCache?: string }): Promise<ReferenceServer[]> {
   const starts = await Promise.allSettled(Array.from({ length: count }, (_, i) => {
     const logDir = join(options.logDir, `clock-target-${i}`);
     mkdirSync(logDir, { recursive: true });
-    return startReference({ logDir, extraArgs: referenceArgsFor(options.profile), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) });
+    return startReference({ logDir, extraArgs: referenceArgsFor(options.profile), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}), ...(options.seedHashCache !== undefined ? { seedHashCache: options.seedHashCache } : {}) });
   }));
   const started = starts.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const failure = starts.find((s) => s.status === 'rejected');
