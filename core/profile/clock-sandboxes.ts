@@ -12,9 +12,9 @@ export function clockSandboxLabel(sandbox: ClockSandbox, index: number): string 
 }
 
 /**
- * The target's profile moved to one sandbox: its addresses and controls, the same credentials,
- * CA, capabilities and name (reports name the target, not the sandbox). It declares no sandboxes itself, and no plain-HTTP address (the target's
- * belongs to the target).
+ * The target's profile moved to one sandbox: its addresses, controls and CA (else the target's);
+ * the same credentials, capabilities and name (reports name the target, not the sandbox). It
+ * declares no sandboxes itself, and no plain-HTTP address (the target's belongs to the target).
  */
 export function clockSandboxProfile(target: LoadedProfile, sandbox: ClockSandbox): LoadedProfile {
   const profile = structuredClone(target.profile);
@@ -24,6 +24,7 @@ export function clockSandboxProfile(target: LoadedProfile, sandbox: ClockSandbox
     if (sandbox[key] !== undefined) profile[key] = sandbox[key];
     else delete profile[key];
   }
+  if (sandbox.caFile !== undefined) profile.caFile = sandbox.caFile;
   profile.capabilities.clockControlUrl = sandbox.clockControlUrl;
   if (sandbox.faultControlUrl !== undefined) profile.capabilities.faultControlUrl = sandbox.faultControlUrl;
   else delete profile.capabilities.faultControlUrl;

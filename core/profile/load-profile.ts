@@ -133,7 +133,7 @@ export function validateProfile(raw: unknown, file: string, options: LoadOptions
       problems.push(`capabilities.${key}: plain HTTP (${url}) is refused for a target not marked "local": true`);
     }
   }
-  problems.push(...clockSandboxProblems(profile));
+  problems.push(...clockSandboxProblems(profile, file));
   if (profile.caFile !== undefined) {
     const caPath = isAbsolute(profile.caFile) ? profile.caFile : resolve(dirname(resolve(file)), profile.caFile);
     if (!existsSync(caPath)) problems.push(`caFile: file not found: ${caPath}`);
@@ -170,10 +170,10 @@ export function validateProfile(raw: unknown, file: string, options: LoadOptions
 
 /**
  * The declared clock sandboxes (capabilities.clockSandboxes) under the same rules as the target's
- * own addresses, and with the same addresses as the profile: a time-travel check then sees the same
+ * own addresses (caFile resolved relative to the profile), and with the same addresses as the profile: a time-travel check then sees the same
  * target on a sandbox as on the target (no EU check NOT_APPLICABLE on one and run on the other).
  */
-function clockSandboxProblems(profile: TargetProfile): string[] {
+function clockSandboxProblems(profile: TargetProfile, file: string): string[] {
   const problems: string[] = [];
   const declared = (key: (typeof clockSandboxAddresses)[number]) => (key === 'faultControlUrl' ? profile.capabilities.faultControlUrl : profile[key]) !== undefined;
   for (const [i, sandbox] of (profile.capabilities.clockSandboxes ?? []).entries()) {
@@ -186,6 +186,11 @@ function clockSandboxProblems(profile: TargetProfile): string[] {
     for (const key of ['authUrlUs', 'authUrlEu', 'baseUrl', 'clockControlUrl', 'faultControlUrl'] as const) {
       const url = sandbox[key];
       if (url !== undefined && !profile.local && new URL(url).protocol !== 'https:') problems.push(`${at}.${key}: plain HTTP (${url}) is refused for a target not marked "local": true`);
+    }
+    if (sandbox.caFile !== undefined) {
+      const caPath = isAbsolute(sandbox.caFile) ? sandbox.caFile : resolve(dirname(resolve(file)), sandbox.caFile);
+      if (!existsSync(caPath)) problems.push(`${at}.caFile: file not found: ${caPath}`);
+      sandbox.caFile = caPath;
     }
     for (const [key, path] of [['authUrlUs', usTokenPathSuffix], ['authUrlEu', euTokenPathSuffix], ['baseUrl', usTokenPathSuffix]] as const) {
       const url = sandbox[key];

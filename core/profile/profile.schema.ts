@@ -133,7 +133,8 @@ export const clockSandboxSchema = z.strictObject({
   baseUrl: httpUrl.optional().describe('The sandbox\'s {base_url}; required when the profile has baseUrl.'),
   clockControlUrl: httpUrl.describe('The sandbox\'s clock control (same protocol as capabilities.clockControlUrl).'),
   faultControlUrl: httpUrl.optional().describe('The sandbox\'s fault switch; required when the profile has capabilities.faultControlUrl.'),
-}).describe('A further sandbox of the target with a clock of its own, knowing the same clients and users as the profile\'s credentials (and trusted through the same caFile).');
+  caFile: z.string().min(1).optional().describe('PEM file of the CA that signs the sandbox\'s TLS certificate (relative to the profile). Absent: the profile\'s caFile.'),
+}).describe('A further sandbox of the target with a clock of its own, knowing the same clients and users as the profile\'s credentials.');
 export type ClockSandbox = z.output<typeof clockSandboxSchema>;
 
 /** The addresses a clock sandbox must declare when the profile declares them (so a check sees the same target shape on either). */
