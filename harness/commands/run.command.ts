@@ -71,6 +71,8 @@ const usage = `Usage: token-conformance run --target FILE [options]
                        time-travel checks (@clock/@serial), each a clock of its own, so that they
                        run on N workers beside the other checks (default ${defaultClockServers});
                        0 runs them one at a time after every other check, as against a real target
+                       without capabilities.clockSandboxes (which --start-reference ignores: a
+                       profile's declared sandboxes spread them the same way, one worker each)
   --timings            print the wall time of each phase of the run at the end (stderr)
   --spec FILE          only load this spec file (repeatable; a path under specs/): with --grep,
                        spares Playwright loading every spec of the suite
