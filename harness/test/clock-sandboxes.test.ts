@@ -5,7 +5,7 @@
 // before any check runs. The claiming of a clock target by a worker: clock-targets.test.ts.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -52,6 +52,52 @@ void describe('capabilities.clockSandboxes: the profile', () => {
   });
 });
 
+/**
+ * The sandboxes' meeting point. Playwright stops a worker that has no check left, which releases
+ * its sandbox, so a worker that starts late on a loaded machine could take the sandbox of one
+ * that already ended and leave the other unused. Once armed (the checks are about to start), a
+ * new connection to a sandbox waits until the other sandbox has had one too: the first time-travel
+ * worker holds its sandbox until the second has claimed the other. Never opened — only one
+ * sandbox in use — the checks time out and fail.
+ */
+class SandboxMeeting {
+  armed = false;
+  private open = false;
+  private readonly met = new Set<number>();
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly sandboxes: number) {}
+
+  arrive(sandbox: number, go: () => void): void {
+    if (!this.armed || this.open) return go();
+    this.met.add(sandbox);
+    this.waiting.push(go);
+    if (this.met.size < this.sandboxes) return;
+    this.open = true;
+    for (const w of this.waiting.splice(0)) w();
+  }
+}
+
+/** A TCP proxy on loopback in front of upstreamPort whose connections pass the meeting first (TLS passes through). */
+async function meetingProxy(upstreamPort: number, sandbox: number, meeting: SandboxMeeting): Promise<{ port: number; server: Server }> {
+  const server = createServer((client) => {
+    client.pause();
+    client.on('error', () => client.destroy());
+    meeting.arrive(sandbox, () => {
+      if (client.destroyed) return;
+      const upstream = connect(upstreamPort, '127.0.0.1');
+      upstream.on('error', () => client.destroy());
+      client.on('close', () => upstream.destroy());
+      upstream.on('close', () => client.destroy());
+      client.pipe(upstream);
+      upstream.pipe(client);
+      client.resume();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { port: (server.address() as { port: number }).port, server };
+}
+
 /** A port on loopback where nothing listens (bound, then released). */
 async function closedPort(): Promise<number> {
   const server = createServer();
@@ -67,6 +113,8 @@ void describe('capabilities.clockSandboxes: run', { timeout: 240_000 }, () => {
   let profileOf: (sandboxes: Record<string, unknown>[]) => string;
   let sandboxes: Record<string, unknown>[] = [];
   let written = 0;
+  const meeting = new SandboxMeeting(2);
+  const proxies: Server[] = [];
 
   before(async () => {
     const loaded = loadProfile(referenceProfile);
@@ -76,9 +124,19 @@ void describe('capabilities.clockSandboxes: run', { timeout: 240_000 }, () => {
       return startReference({ logDir });
     }));
     const [target, ...clocks] = servers.map((s) => applyListening(loaded.profile, s.listening));
-    sandboxes = clocks.map((p, i) => ({
-      name: `box-${i}`, authUrlUs: p.authUrlUs, authUrlEu: p.authUrlEu, baseUrl: p.baseUrl,
-      clockControlUrl: p.capabilities.clockControlUrl, faultControlUrl: p.capabilities.faultControlUrl, caFile: p.caFile,
+    sandboxes = await Promise.all(clocks.map(async (p, i) => {
+      // Every address of a reference server is its one port: the sandbox is declared at the proxy's.
+      const proxy = await meetingProxy(Number(new URL(p.authUrlUs!).port), i, meeting);
+      proxies.push(proxy.server);
+      const at = (url: string | undefined) => {
+        const u = new URL(url!);
+        u.port = String(proxy.port);
+        return u.toString().replace(/\/$/, '');
+      };
+      return {
+        name: `box-${i}`, authUrlUs: at(p.authUrlUs), authUrlEu: at(p.authUrlEu), baseUrl: at(p.baseUrl),
+        clockControlUrl: at(p.capabilities.clockControlUrl), faultControlUrl: at(p.capabilities.faultControlUrl), caFile: p.caFile,
+      };
     }));
     profileOf = (declared) => {
       const profile: Record<string, unknown> = { ...target, capabilities: { ...target!.capabilities, clockSandboxes: declared } };
@@ -90,6 +148,7 @@ void describe('capabilities.clockSandboxes: run', { timeout: 240_000 }, () => {
   });
 
   after(async () => {
+    for (const proxy of proxies) proxy.close();
     await Promise.all(servers.map((s) => s.stop()));
     rmSync(temp, { recursive: true, force: true });
   });
@@ -98,8 +157,15 @@ void describe('capabilities.clockSandboxes: run', { timeout: 240_000 }, () => {
     const reports = join(temp, 'reports-spread');
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runMain(['--target', profileOf(sandboxes), '--spec', 'specs/lifecycle/access-token.spec.ts', '--passes', 'time-travel', '--reports', reports],
-      { out: (l) => out.push(l), err: (l) => err.push(l) });
+    const code = await runMain(['--target', profileOf(sandboxes), '--spec', 'specs/lifecycle/access-token.spec.ts', '--passes', 'time-travel', '--reports', reports], {
+      out: (l) => {
+        out.push(l);
+        // The line before the checks start (the reachability of the sandboxes is behind it).
+        if (l.includes('clock sandbox(es) of the profile')) meeting.armed = true;
+      },
+      err: (l) => err.push(l),
+    });
+    meeting.armed = false;
     const log = [...out, ...err].join('\n');
     assert.equal(code, 0, log);
     assert.ok(out.some((l) => l.includes('2 clock sandbox(es) of the profile for the time-travel checks')), log);
@@ -109,6 +175,7 @@ void describe('capabilities.clockSandboxes: run', { timeout: 240_000 }, () => {
     // Each check's transcript names the server it spoke to: both sandboxes, never the target.
     const transcripts = readdirSync(join(reports, 'transcripts')).map((f) => readFileSync(join(reports, 'transcripts', f), 'utf8'));
     const spokenTo = (url: unknown) => transcripts.filter((t) => t.includes(`//127.0.0.1:${new URL(String(url)).port}/`)).length;
+    assert.ok(spokenTo(sandboxes[0]!.authUrlUs) + spokenTo(sandboxes[1]!.authUrlUs) >= 3, 'every check on a sandbox');
     for (const s of sandboxes) assert.ok(spokenTo(s.authUrlUs) > 0, `a check ran on sandbox ${String(s.name)} (${String(s.authUrlUs)})`);
     assert.equal(spokenTo(servers[0]!.listening.authUrlUs), 0, 'no time-travel check on the target\'s own server');
   });
