@@ -180,6 +180,18 @@ void describe('capabilities.clockSandboxes: run', { timeout: 240_000 }, () => {
     assert.equal(spokenTo(servers[0]!.listening.authUrlUs), 0, 'no time-travel check on the target\'s own server');
   });
 
+  void test('--start-reference ignores the declared sandboxes (its own clock servers take their place), and says so', async () => {
+    const dead = `https://127.0.0.1:${await closedPort()}`;
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runMain(['--target', profileOf([{ ...sandboxes[0]!, name: 'gone', clockControlUrl: `${dead}/__test/clock` }]), '--start-reference', '--check-profile', '--reports', join(temp, 'reports-start-reference')],
+      { out: (l) => out.push(l), err: (l) => err.push(l) });
+    const log = [...out, ...err].join('\n');
+    assert.equal(code, 0, log);
+    assert.ok(err.some((l) => l.includes('note: --start-reference ignores the profile\'s 1 clock sandbox(es)')), log);
+    assert.ok(!log.includes('does not answer'), log);
+  });
+
   void test('a declared sandbox that does not answer: exit 2 naming it, before any check runs', async () => {
     const reports = join(temp, 'reports-unreachable');
     const dead = `https://127.0.0.1:${await closedPort()}`;
