@@ -170,8 +170,9 @@ export function validateProfile(raw: unknown, file: string, options: LoadOptions
 
 /**
  * The declared clock sandboxes (capabilities.clockSandboxes) under the same rules as the target's
- * own addresses (caFile resolved relative to the profile), and with the same addresses as the profile: a time-travel check then sees the same
- * target on a sandbox as on the target (no EU check NOT_APPLICABLE on one and run on the other).
+ * own addresses (caFile resolved relative to the profile), and with the same addresses as the
+ * profile: a time-travel check then sees the same target on a sandbox as on the target (no EU
+ * check NOT_APPLICABLE on one and run on the other).
  */
 function clockSandboxProblems(profile: TargetProfile, file: string): string[] {
   const problems: string[] = [];
