@@ -52,7 +52,7 @@ export default defineConfig({
   globalSetup: './harness/playwright/global-setup.ts',
   reporter: reporters,
   // With clock targets (`run --start-reference`: reference servers for the time-travel checks
-  // alone, core/run/clock-targets.ts) the time-travel checks spread over one worker per
+  // alone; or the profile's capabilities.clockSandboxes; core/run/clock-targets.ts) the time-travel checks spread over one worker per
   // clock target, beside the conformance checks; listed first so that their longest checks start first.
   projects: clockTargets === undefined ? [conformance, { ...timeTravel, workers: 1, fullyParallel: false }]
     : [{ ...timeTravel, workers: clockTargets.profiles.length, fullyParallel: true }, conformance],

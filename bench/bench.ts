@@ -12,14 +12,15 @@ import { dirname, join, relative } from 'node:path';
 import { BenchUsageError, benchUsage, parseBenchArgs, type BenchOptions } from './bench-options.ts';
 import { loadAverage, machineInfo, pinSelf } from './harness/machine.ts';
 import { startReferenceServer } from './harness/reference-target.ts';
-import { phaseLine, readSuiteReports, runDistantSuite, runHasTimings, sequentialChain, type SuiteRun } from './harness/suite-runs.ts';
+import { phaseLine, profileHasClockSandboxes, readSuiteReports, runDistantSuite, runHasTimings, sequentialChain, type SuiteRun } from './harness/suite-runs.ts';
+import { defaultClockServers } from '../harness/commands/run.command.ts';
 import { timeCommand } from './harness/suite-timing.ts';
 import { startTarget, tasksetAvailable, type TargetProcess } from './harness/target-process.ts';
 import { installedVersion } from './harness/versions.ts';
 import { runLoad } from './load/load-generator.ts';
 import { combineRounds, type RoundResult } from './load/rounds.ts';
 import { measureMemory } from './memory.ts';
-import { cleanThroughput, goalLines, renderResults, type BenchRun, type ThroughputRow } from './results-markdown.ts';
+import { cleanThroughput, goalLines, renderResults, type BenchRun, type DistantResult, type ThroughputRow } from './results-markdown.ts';
 import { scenarios, type TargetName, type ThroughputScenario } from './scenarios.ts';
 
 const benchDir = import.meta.dirname;
@@ -162,6 +163,7 @@ async function main(args: string[]): Promise<number> {
     mkdirSync(logDir, { recursive: true });
     const timings: SuiteRun[] = [];
     let distant: BenchRun['distant'];
+    let distantClocks: BenchRun['distantClocks'];
     if (o.only.length === 0 && !o.skipStart) {
       console.log('bench: timing npm start …');
       // Its reports stay where npm start puts them (reports/): the self-validation plans from them and
@@ -180,15 +182,26 @@ async function main(args: string[]): Promise<number> {
         // It plans each fault's checks from the clean run's reports/checks.json (npm start's, as in CI).
         timings.push({ ...(await timeCommand(...unpinned(['npm', 'run', 'self-validate']), root, join(logDir, 'self-validate.log'))), checks: [], command: 'npm run self-validate' });
       }
-      console.log(`bench: timing the suite against the reference server ${o.delayMs} ms away (latency proxy) …`);
-      try {
-        const run = await runDistantSuite({ root, delayMs: o.delayMs, reportsDir: join(logDir, 'distant'), logFile: join(logDir, 'distant.log'), command: unpinned, timings: runHasTimings(root) });
-        const local = timings.find((t) => t.command.startsWith('npm start'));
-        distant = { delayMs: o.delayMs, run: { ...run, command: `token-conformance run --target <reference server behind the latency proxy>` }, ...(local && { chain: sequentialChain(local.checks, run.checks, o.delayMs) }) };
-      } catch (error) {
-        distant = { delayMs: o.delayMs, failure: (error as Error).message.slice(0, 300) };
-        console.log(`bench: the distant run failed: ${distant.failure}`);
-      }
+      // Twice: with clock sandboxes (npm start's topology: its clock servers, here behind the proxy
+      // too, so like is compared with like), and with the target's one clock (a target that offers
+      // no more). A version whose profile has no clock sandboxes runs the second alone.
+      const local = timings.find((t) => t.command.startsWith('npm start'));
+      const distantRun = async (clocks: number): Promise<DistantResult> => {
+        const what = clocks > 0 ? `${clocks} clock sandboxes` : 'one clock';
+        console.log(`bench: timing the suite against the reference server ${o.delayMs} ms away (latency proxy, ${what}) …`);
+        const name = clocks > 0 ? 'distant-clock-sandboxes' : 'distant';
+        try {
+          const run = await runDistantSuite({ root, delayMs: o.delayMs, reportsDir: join(logDir, name), logFile: join(logDir, `${name}.log`), command: unpinned, timings: runHasTimings(root), clockSandboxes: clocks });
+          const command = `token-conformance run --target <reference server behind the latency proxy${clocks > 0 ? `, with ${clocks} clock sandboxes behind it too` : ''}>`;
+          return { delayMs: o.delayMs, clocks, run: { ...run, command }, ...(local && { chain: sequentialChain(local.checks, run.checks, o.delayMs) }) };
+        } catch (error) {
+          const failure = (error as Error).message.slice(0, 300);
+          console.log(`bench: the distant run (${what}) failed: ${failure}`);
+          return { delayMs: o.delayMs, clocks, failure };
+        }
+      };
+      if (profileHasClockSandboxes(root)) distantClocks = await distantRun(defaultClockServers);
+      distant = await distantRun(0);
     }
 
     const versionsFrom = join(benchDir, 'targets');
@@ -197,7 +210,7 @@ async function main(args: string[]): Promise<number> {
       machine, loadStart, loadEnd: loadAverage(), pinned,
       durationS: o.durationS, rounds: o.rounds, warmupS: o.warmupS, connections: o.connections,
       versions: Object.fromEntries(['jose', 'fastify', 'better-sqlite3', 'pino', 'undici', 'oidc-provider', '@node-oauth/oauth2-server'].map((n) => [n, installedVersion(n, n === 'undici' ? benchDir : versionsFrom)])),
-      rows, timings, ...(memory && { memory }), ...(distant && { distant }),
+      rows, timings, ...(memory && { memory }), ...(distant && { distant }), ...(distantClocks && { distantClocks }),
     };
     const ours = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
     run.versions = { node: process.version, 'token-conformance': ours, ...run.versions };
@@ -206,7 +219,7 @@ async function main(args: string[]): Promise<number> {
     console.log('');
     for (const line of goalLines(run)) console.log(`  ${line.met === undefined ? '?  ' : line.met ? 'ok ' : 'NO '} ${line.goal}: ${line.measured}`);
     for (const t of timings) if (t.exitCode !== 0) console.log(`  ${t.command} exited ${t.exitCode}: see ${relative(process.cwd(), t.log)}`);
-    if (distant?.run && distant.run.exitCode !== 0) console.log(`  the distant run exited ${distant.run.exitCode}: see ${relative(process.cwd(), distant.run.log)}`);
+    for (const d of [distantClocks, distant]) if (d?.run && d.run.exitCode !== 0) console.log(`  the distant run exited ${d.run.exitCode}: see ${relative(process.cwd(), d.run.log)}`);
     console.log(`\nbench: wrote ${relative(process.cwd(), o.out)} (load ${run.loadEnd} at the end)`);
     const memoryClean = memory === undefined || (!('failure' in memory) && memory.tokenRun.errors === 0 && memory.refreshRun.errors === 0 && memory.purge.rowsAfter === 0);
     const clean = rows.every((r) => cleanThroughput(r) !== undefined) && memoryClean && timings.every((t) => t.exitCode === 0);

@@ -36,12 +36,16 @@ export interface BenchRun {
   memory?: MemoryResult | { failure: string };
   /** npm start (with its reports read back) and the self-validation. */
   timings: SuiteRun[];
-  /** The suite against the reference server behind the latency proxy (--suite). */
+  /** The suite against the reference server behind the latency proxy, with the target's one clock (--suite). */
   distant?: DistantResult;
+  /** The same with clock sandboxes behind the proxy too: npm start's topology (its clock servers), like with like. */
+  distantClocks?: DistantResult;
 }
 
 export interface DistantResult {
   delayMs: number;
+  /** Clock sandboxes the distant profile declared (npm start's clock servers); 0 or absent: the target's one clock. */
+  clocks?: number;
   run?: SuiteRun & { proxyConnections: number };
   /** Longest sequential chain of round trips of any check (from the local and the distant run). */
   chain?: SequentialChain | undefined;
@@ -92,22 +96,36 @@ export function goalLines(run: BenchRun): GoalLine[] {
     : { goal, measured: 'not measured', met: undefined });
   lines.push(wall(start, 15, '`npm start` wall ≤ 15 s'));
   lines.push(wall(run.timings.find((t) => t.command.includes('self-validate')), 45, 'self-validation wall ≤ 45 s'));
-  const distant = run.distant?.run;
-  const distantGoal = `suite against a target ${run.distant?.delayMs ?? 20} ms away ≤ 2 × the local wall time`;
-  lines.push(distant && start
-    ? {
-      goal: distantGoal,
-      measured: `${fmt(distant.seconds / start.seconds, 2)}× (${fmt(distant.seconds, 1)} s vs ${fmt(start.seconds, 1)} s; exit ${distant.exitCode}${distant.verdicts ? `; ${distant.verdicts}` : ''})`,
-      met: distant.exitCode === 0 && distant.seconds <= 2 * start.seconds,
-    }
-    : { goal: distantGoal, measured: run.distant?.failure ? `failed: ${run.distant.failure}` : 'not measured', met: undefined });
+  // Like with like first: the distant target with clock sandboxes, as npm start has its clock
+  // servers; then the target's one clock, reported with its floor (the time-travel checks in a row).
+  for (const d of [run.distantClocks, run.distant]) if (d) lines.push(distantGoalLine(d, start, run.distantClocks !== undefined));
+  if (!run.distant && !run.distantClocks) lines.push({ goal: 'suite against a target 20 ms away ≤ 2 × the local wall time', measured: 'not measured', met: undefined });
   return lines;
 }
 
+/** Which distant run a goal line is about: with clock sandboxes, or the target's one clock. */
+function distantTopology(d: DistantResult): string {
+  return (d.clocks ?? 0) > 0 ? `with ${d.clocks} clock sandboxes, like \`npm start\`'s ${d.clocks} clock servers` : 'with the target\'s one clock';
+}
+
+function distantGoalLine(d: DistantResult, start: SuiteRun | undefined, both: boolean): GoalLine {
+  // One row alone (an older version, no clock sandboxes) keeps the goal's plain wording.
+  const goal = `suite against a target ${d.delayMs} ms away ≤ 2 × the local wall time${both ? ` (${distantTopology(d)})` : ''}`;
+  const r = d.run;
+  if (!r || !start) return { goal, measured: d.failure ? `failed: ${d.failure}` : 'not measured', met: undefined };
+  const serial = (d.clocks ?? 0) > 0 ? undefined : projectSums(r.checks).find((p) => p.project === 'time-travel');
+  return {
+    goal,
+    measured: `${fmt(r.seconds / start.seconds, 2)}× (${fmt(r.seconds, 1)} s vs ${fmt(start.seconds, 1)} s; exit ${r.exitCode}${r.verdicts ? `; ${r.verdicts}` : ''}${both && serial ? `; floor: its ${fmt(serial.checks)} time-travel checks one after another, ${fmt(serial.seconds, 1)} s` : ''})`,
+    met: r.exitCode === 0 && r.seconds <= 2 * start.seconds,
+  };
+}
+
 function pushDistant(push: (...lines: string[]) => void, d: DistantResult, local: SuiteRun | undefined): void {
-  push('', `### Against a distant target (${d.delayMs} ms each way)`, '');
+  const clocks = d.clocks ?? 0;
+  push('', `### Against a distant target (${d.delayMs} ms each way, ${clocks > 0 ? `${clocks} clock sandboxes` : 'one clock'})`, '');
   push(
-    `The reference server (the same two servers \`--start-reference\` starts) behind a loopback TCP proxy that holds every chunk ${d.delayMs} ms in each direction (a ${2 * d.delayMs} ms round trip; a new connection also waits one round trip for its TCP handshake; TLS passes through), run as a user runs against a staging target: \`token-conformance run --target <profile of the proxied addresses>\` (bench/harness/suite-runs.ts, latency-proxy.ts). Wall time of that command alone (the servers were already up).`,
+    `The reference server (the same two servers \`--start-reference\` starts${clocks > 0 ? `, and its ${clocks} clock servers, each behind a proxy of its own and declared as the profile's \`capabilities.clockSandboxes\`: the topology of \`npm start\`` : ''}) behind a loopback TCP proxy that holds every chunk ${d.delayMs} ms in each direction (a ${2 * d.delayMs} ms round trip; a new connection also waits one round trip for its TCP handshake; TLS passes through), run as a user runs against a staging target: \`token-conformance run --target <profile of the proxied addresses>\` (bench/harness/suite-runs.ts, latency-proxy.ts). Wall time of that command alone (the servers were already up).`,
     '',
   );
   if (!d.run) {
@@ -140,7 +158,7 @@ function pushDistant(push: (...lines: string[]) => void, d: DistantResult, local
   if (local && local.checks.length > 0 && r.checks.length > 0) {
     const localSums = new Map(projectSums(local.checks).map((p) => [p.project, p]));
     push(
-      '', `Where the extra time goes: each check's duration in both runs (checks.json). Against one target the time-travel checks share its one clock, so they run one after the other on one worker after the other checks: their sum is that pass's wall time. Locally they run on clock servers of their own beside the other checks.`, '',
+      '', `Where the extra time goes: each check's duration in both runs (checks.json). ${clocks > 0 ? `With ${clocks} clock sandboxes the time-travel checks run on ${clocks} workers beside the other checks, as locally on the clock servers.` : 'Against one target the time-travel checks share its one clock, so they run one after the other on one worker after the other checks: their sum is that pass\'s wall time. Locally they run on clock servers of their own beside the other checks.'}`, '',
       '| project | checks | summed duration, local | summed duration, distant | requests, distant |', '|---|---:|---:|---:|---:|',
     );
     for (const p of projectSums(r.checks)) push(`| ${p.project} | ${fmt(p.checks)} | ${secondsCell(localSums.get(p.project)?.seconds)} | ${secondsCell(p.seconds)} | ${fmt(p.requests)} |`);
@@ -182,18 +200,26 @@ export function closingNote(run: BenchRun): string[] {
         biggest ? `its largest phase is ${biggest.phase} (${fmt(biggest.seconds, 1)} s)` : '',
         longest ? `its longest check ${checkTitle(longest)} (${fmt(longest.durationMs / 1000, 1)} s, ${fmt(longest.requests)} requests) is a floor of that phase` : '',
       ].filter((x) => x !== '').join('; ');
-    } else if (l.goal.includes('ms away') && run.distant?.run) {
-      const d = run.distant;
+    } else if (l.goal.includes('ms away') && distantOfLine(run, l)?.run) {
+      const d = distantOfLine(run, l)!;
+      const clocks = d.clocks ?? 0;
       const serial = projectSums(d.run!.checks).find((p) => p.project === 'time-travel');
       const c = d.chain;
       why = [
-        serial ? `against one clock the ${fmt(serial.checks)} time-travel checks run one after another: ${fmt(serial.seconds, 1)} s summed, a floor of the run` : '',
+        serial && clocks === 0 ? `against one clock the ${fmt(serial.checks)} time-travel checks run one after another: ${fmt(serial.seconds, 1)} s summed, a floor of the run` : '',
+        serial && clocks > 0 ? `the ${fmt(serial.checks)} time-travel checks (${fmt(serial.seconds, 1)} s summed) share ${clocks} clock sandboxes` : '',
         c ? `the longest chain, ${fmt(c.roundTrips)} round trips × ${2 * d.delayMs} ms ≈ ${fmt((c.roundTrips * 2 * d.delayMs) / 1000, 1)} s, is ${c.check}` : '',
       ].filter((x) => x !== '').join('; ');
     }
     out.push(`Not met: ${l.goal} — ${l.measured}${why ? `; ${why}` : ''}.`);
   }
   return out;
+}
+
+/** The distant run a goal line of goalLines is about. */
+function distantOfLine(run: BenchRun, line: GoalLine): DistantResult | undefined {
+  if (run.distantClocks && line.goal.includes('clock sandboxes')) return run.distantClocks;
+  return run.distant;
 }
 
 function pushClosingNote(push: (...lines: string[]) => void, run: BenchRun): void {
@@ -319,7 +345,7 @@ export function renderResults(run: BenchRun): string {
     const start = run.timings.find((t) => t.command.includes('--start-reference'));
     if (start) pushStartBreakdown(push, start);
   }
-  if (run.distant) pushDistant(push, run.distant, run.timings.find((t) => t.command.includes('--start-reference')));
+  for (const d of [run.distantClocks, run.distant]) if (d) pushDistant(push, d, run.timings.find((t) => t.command.includes('--start-reference')));
 
   pushClosingNote(push, run);
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadProfile } from '../../core/profile/load-profile.ts';
 import type { TargetProfile } from '../../core/profile/profile.schema.ts';
-import { applyListening, startReferenceServers } from '../../harness/reference/start-reference.ts';
+import { applyListening, startClockServers, startReferenceServers, type ReferenceServer } from '../../harness/reference/start-reference.ts';
 import { startLatencyProxy, type LatencyProxy } from './latency-proxy.ts';
 import { timeCommand, type CommandTiming } from './suite-timing.ts';
 
@@ -46,6 +46,12 @@ export function phaseLine(logFile: string): string | undefined {
 export function runHasTimings(root: string): boolean {
   const help = spawnSync(process.execPath, [join(root, 'bin', 'token-conformance.js'), 'run', '--help'], { cwd: root, encoding: 'utf8' });
   return `${help.stdout}${help.stderr}`.includes('--timings');
+}
+
+/** Whether this version's profile can declare clock sandboxes (capabilities.clockSandboxes). */
+export function profileHasClockSandboxes(root: string): boolean {
+  const schema = join(root, 'schemas', 'target-profile.schema.json');
+  return existsSync(schema) && readFileSync(schema, 'utf8').includes('"clockSandboxes"');
 }
 
 /** The checks of a run and the requirements' verdicts, from its reports directory. */
@@ -130,30 +136,66 @@ export interface DistantRunOptions {
   command(argv: string[]): [string, string[]];
   /** Pass `--timings` (this version's `run` has it): the run's phases are read from its log. */
   timings?: boolean;
+  /**
+   * Clock servers to start beside the target, each behind a proxy of its own and declared as the
+   * profile's `capabilities.clockSandboxes`: the topology of `npm start` (its `--clock-servers`),
+   * so that the two runs compare like with like. 0 (default): the target's one clock.
+   */
+  clockSandboxes?: number;
 }
 
 /**
  * The suite against the reference server behind the latency proxy: the same servers `--start-reference`
- * starts (the sandbox server under test and a production one for the other environment's token),
+ * starts (the sandbox server under test and a production one for the other environment's token;
+ * with `clockSandboxes`, its clock servers too, as the profile's clock sandboxes),
  * a proxy in front of each address the profile names, and `token-conformance run --target` on a
  * profile of the proxied addresses. Wall time is the `run` command's alone (servers already up).
  */
 export async function runDistantSuite(o: DistantRunOptions): Promise<SuiteRun & { proxyConnections: number }> {
   const temp = mkdtempSync(join(tmpdir(), 'tc-bench-distant-'));
   const loaded = loadProfile(join(o.root, 'profiles', 'reference.json'));
-  const servers = await startReferenceServers({ logDir: temp, profile: loaded.profile });
+  const [serversStarted, clocksStarted] = await Promise.allSettled([
+    startReferenceServers({ logDir: temp, profile: loaded.profile }),
+    (o.clockSandboxes ?? 0) > 0 ? startClockServers(o.clockSandboxes!, { logDir: temp, profile: loaded.profile }) : Promise.resolve([] as ReferenceServer[]),
+  ]);
+  if (serversStarted.status === 'rejected' || clocksStarted.status === 'rejected') {
+    await Promise.all([
+      ...(serversStarted.status === 'fulfilled' ? [serversStarted.value.stop()] : []),
+      ...(clocksStarted.status === 'fulfilled' ? clocksStarted.value.map((c) => c.stop()) : []),
+    ]);
+    rmSync(temp, { recursive: true, force: true });
+    throw serversStarted.status === 'rejected' ? serversStarted.reason : (clocksStarted as PromiseRejectedResult).reason;
+  }
+  const servers = serversStarted.value;
+  const clocks = clocksStarted.value;
   const proxies: LatencyProxy[] = [];
   try {
     const started = applyListening(loaded.profile, servers.server.listening);
+    const clockProfiles = clocks.map((c) => applyListening(loaded.profile, c.listening));
     const ports = new Map<number, number>();
-    for (const url of [started.authUrlUs, started.authUrlEu, started.baseUrl].filter((u): u is string => u !== undefined)) {
-      const port = Number(new URL(url).port);
-      if (ports.has(port)) continue;
-      const proxy = await startLatencyProxy({ upstreamPort: port, delayMs: o.delayMs });
-      proxies.push(proxy);
-      ports.set(port, proxy.port);
+    for (const p of [started, ...clockProfiles]) {
+      for (const url of [p.authUrlUs, p.authUrlEu, p.baseUrl].filter((u): u is string => u !== undefined)) {
+        const port = Number(new URL(url).port);
+        if (ports.has(port)) continue;
+        const proxy = await startLatencyProxy({ upstreamPort: port, delayMs: o.delayMs });
+        proxies.push(proxy);
+        ports.set(port, proxy.port);
+      }
     }
     const profile = throughProxy(started, ports);
+    if (clockProfiles.length > 0) {
+      // The clock servers as the clock sandboxes of the distant target, behind the proxy like it.
+      profile.capabilities = {
+        ...profile.capabilities,
+        clockSandboxes: clockProfiles.map((c, i) => {
+          const moved = throughProxy(c, ports);
+          return {
+            name: `clock-${i}`, authUrlUs: moved.authUrlUs, authUrlEu: moved.authUrlEu, baseUrl: moved.baseUrl,
+            clockControlUrl: moved.capabilities.clockControlUrl!, faultControlUrl: moved.capabilities.faultControlUrl, caFile: moved.caFile,
+          };
+        }),
+      };
+    }
     profile.name = 'reference-distant';
     profile.description = `The bundled reference server behind a loopback proxy adding ${o.delayMs} ms each way (bench/harness/latency-proxy.ts).`;
     const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0' };
@@ -173,7 +215,7 @@ export async function runDistantSuite(o: DistantRunOptions): Promise<SuiteRun & 
     return { ...timing, ...readSuiteReports(o.reportsDir), ...(phases !== undefined && { phases }), proxyConnections: proxies.reduce((n, p) => n + p.connections(), 0) };
   } finally {
     for (const proxy of proxies) await proxy.stop();
-    await servers.stop();
+    await Promise.all([servers.stop(), ...clocks.map((c) => c.stop())]);
     rmSync(temp, { recursive: true, force: true });
   }
 }

@@ -82,6 +82,31 @@ void describe('RESULTS.md: the suite', () => {
   });
 });
 
+void describe('RESULTS.md: the distant target with clock sandboxes and with one clock', () => {
+  void test('two goal lines saying which is which: like with like first, the one-clock figure with its floor; both rows rendered', () => {
+    const local = start({ phases, seconds: 20 });
+    const oneClock: SuiteRun & { proxyConnections: number } = {
+      ...start({ seconds: 60 }), proxyConnections: 9,
+      checks: [check('conformance', 'specs/a.spec.ts › a', 2000, 3), check('time-travel', 'specs/l.spec.ts › lifecycle', 18_000, 433), check('time-travel', 'specs/q.spec.ts › quota', 6000, 1069)],
+    };
+    const sandboxes: SuiteRun & { proxyConnections: number } = { ...oneClock, seconds: 35 };
+    const run: BenchRun = { ...bench([local], { delayMs: 20, clocks: 0, run: oneClock }), distantClocks: { delayMs: 20, clocks: 2, run: sandboxes } };
+    const goals = goalLines(run).filter((g) => g.goal.includes('ms away'));
+    assert.equal(goals.length, 2);
+    assert.match(goals[0]!.goal, /with 2 clock sandboxes, like `npm start`'s 2 clock servers/);
+    assert.match(goals[0]!.measured, /^1\.75× \(35\.0 s vs 20\.0 s/);
+    assert.doesNotMatch(goals[0]!.measured, /floor/);
+    assert.equal(goals[0]!.met, true);
+    assert.match(goals[1]!.goal, /with the target's one clock/);
+    assert.match(goals[1]!.measured, /^3\.00× .*floor: its 2 time-travel checks one after another, 24\.0 s/);
+    assert.equal(goals[1]!.met, false);
+    const text = renderResults(run);
+    assert.match(text, /### Against a distant target \(20 ms each way, 2 clock sandboxes\)/);
+    assert.match(text, /### Against a distant target \(20 ms each way, one clock\)/);
+    assert.match(closingNote(run).find((l) => l.startsWith('Not met: suite against'))!, /one clock.*run one after another: 24\.0 s summed/);
+  });
+});
+
 void describe('RESULTS.md: the closing note', () => {
   void test('the goals met, those not measured, and for a missed suite goal what its figures say stands in the way', () => {
     const local = start({ phases, seconds: 20 });

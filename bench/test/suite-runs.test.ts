@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { TargetProfile } from '../../core/profile/profile.schema.ts';
-import { phaseLine, sequentialChain, throughProxy, type CheckCost } from '../harness/suite-runs.ts';
+import { phaseLine, profileHasClockSandboxes, sequentialChain, throughProxy, type CheckCost } from '../harness/suite-runs.ts';
 
 const check = (key: string, durationMs: number, requests: number, status = 'passed'): CheckCost => ({ key, project: 'conformance', durationMs, requests, status });
 
@@ -50,6 +50,18 @@ void describe('phaseLine', () => {
       writeFileSync(log, 'CONFORMANCE PASS\n');
       assert.equal(phaseLine(log), undefined);
       assert.equal(phaseLine(join(dir, 'missing.log')), undefined);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+void describe('profileHasClockSandboxes', () => {
+  void test('this version\'s profile can declare clock sandboxes; a version without them (no such schema key) runs the one-clock row alone', () => {
+    assert.equal(profileHasClockSandboxes(join(import.meta.dirname, '..', '..')), true);
+    const dir = mkdtempSync(join(tmpdir(), 'tc-old-version-'));
+    try {
+      assert.equal(profileHasClockSandboxes(dir), false);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { z } from 'zod';
 import { parseJsonc } from './jsonc.ts';
-import { buildProfileSchema, clientNames, userNames, type ProfileSchema, type SecretRef, type TargetProfile } from './profile.schema.ts';
+import { buildProfileSchema, clientNames, clockSandboxAddresses, userNames, type ProfileSchema, type SecretRef, type TargetProfile } from './profile.schema.ts';
 
 /** The field path of the other environment's access token (a secret like the others). */
 export const otherEnvironmentTokenPath = 'credentials.tokens.otherEnvironment';
@@ -133,6 +133,7 @@ export function validateProfile(raw: unknown, file: string, options: LoadOptions
       problems.push(`capabilities.${key}: plain HTTP (${url}) is refused for a target not marked "local": true`);
     }
   }
+  problems.push(...clockSandboxProblems(profile, file));
   if (profile.caFile !== undefined) {
     const caPath = isAbsolute(profile.caFile) ? profile.caFile : resolve(dirname(resolve(file)), profile.caFile);
     if (!existsSync(caPath)) problems.push(`caFile: file not found: ${caPath}`);
@@ -165,6 +166,41 @@ export function validateProfile(raw: unknown, file: string, options: LoadOptions
   if (otherEnvironment) take(otherEnvironmentTokenPath, otherEnvironment);
   if (problems.length > 0) throw new ProfileError(file, problems);
   return { file, profile, secrets };
+}
+
+/**
+ * The declared clock sandboxes (capabilities.clockSandboxes) under the same rules as the target's
+ * own addresses (caFile resolved relative to the profile), and with the same addresses as the
+ * profile: a time-travel check then sees the same target on a sandbox as on the target (no EU
+ * check NOT_APPLICABLE on one and run on the other).
+ */
+function clockSandboxProblems(profile: TargetProfile, file: string): string[] {
+  const problems: string[] = [];
+  const declared = (key: (typeof clockSandboxAddresses)[number]) => (key === 'faultControlUrl' ? profile.capabilities.faultControlUrl : profile[key]) !== undefined;
+  for (const [i, sandbox] of (profile.capabilities.clockSandboxes ?? []).entries()) {
+    const at = `capabilities.clockSandboxes[${i}]`;
+    for (const key of clockSandboxAddresses) {
+      const where = key === 'faultControlUrl' ? 'capabilities.faultControlUrl' : key;
+      if (declared(key) && sandbox[key] === undefined) problems.push(`${at}.${key}: required, because the profile has ${where} (each sandbox stands for the whole target)`);
+      if (!declared(key) && sandbox[key] !== undefined) problems.push(`${at}.${key}: the profile has no ${where}, so a sandbox has none either`);
+    }
+    for (const key of ['authUrlUs', 'authUrlEu', 'baseUrl', 'clockControlUrl', 'faultControlUrl'] as const) {
+      const url = sandbox[key];
+      if (url !== undefined && !profile.local && new URL(url).protocol !== 'https:') problems.push(`${at}.${key}: plain HTTP (${url}) is refused for a target not marked "local": true`);
+    }
+    if (sandbox.caFile !== undefined) {
+      const caPath = isAbsolute(sandbox.caFile) ? sandbox.caFile : resolve(dirname(resolve(file)), sandbox.caFile);
+      if (!existsSync(caPath)) problems.push(`${at}.caFile: file not found: ${caPath}`);
+      sandbox.caFile = caPath;
+    }
+    for (const [key, path] of [['authUrlUs', usTokenPathSuffix], ['authUrlEu', euTokenPathSuffix], ['baseUrl', usTokenPathSuffix]] as const) {
+      const url = sandbox[key];
+      if (url === undefined) continue;
+      const pathname = new URL(url).pathname.replace(/\/+$/, '');
+      if (pathname.endsWith('/token') || pathname.endsWith(path)) problems.push(`${at}.${key}: expected the server's origin (scheme://host[:port]), not the token URL ${url}`);
+    }
+  }
+  return problems;
 }
 
 /** Reads, validates and resolves a profile file (JSON or JSONC). Throws ProfileError. */

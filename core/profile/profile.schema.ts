@@ -121,9 +121,29 @@ const propertyRunsSchema = z.strictObject({
   concurrency: z.number().int().positive().default(propertyRunsDefault.concurrency).describe('Runs of the concurrent-refresh property (each burns one refresh token with N parallel uses, N within capabilities.load).'),
 }).describe('How many runs each property check may make against this target (generous for a local server, small for staging).');
 
+/**
+ * A further sandbox instance of the target with a test clock of its own (and the same clients and
+ * users as the profile's credentials): the time-travel checks spread over these, one worker each,
+ * beside the other checks (core/run/clock-targets.ts).
+ */
+export const clockSandboxSchema = z.strictObject({
+  name: z.string().min(1).optional().describe('A short name for the sandbox, shown in messages (default: its position, clockSandboxes[i]).'),
+  authUrlUs: httpUrl.optional().describe('The sandbox\'s {auth_url_us}; required when the profile has authUrlUs.'),
+  authUrlEu: httpUrl.optional().describe('The sandbox\'s {auth_url_eu}; required when the profile has authUrlEu.'),
+  baseUrl: httpUrl.optional().describe('The sandbox\'s {base_url}; required when the profile has baseUrl.'),
+  clockControlUrl: httpUrl.describe('The sandbox\'s clock control (same protocol as capabilities.clockControlUrl).'),
+  faultControlUrl: httpUrl.optional().describe('The sandbox\'s fault switch; required when the profile has capabilities.faultControlUrl.'),
+  caFile: z.string().min(1).optional().describe('PEM file of the CA that signs the sandbox\'s TLS certificate (relative to the profile). Absent: the profile\'s caFile.'),
+}).describe('A further sandbox of the target with a clock of its own, knowing the same clients and users as the profile\'s credentials.');
+export type ClockSandbox = z.output<typeof clockSandboxSchema>;
+
+/** The addresses a clock sandbox must declare when the profile declares them (so a check sees the same target shape on either). */
+export const clockSandboxAddresses = ['authUrlUs', 'authUrlEu', 'baseUrl', 'faultControlUrl'] as const;
+
 const capabilitiesSchema = z.strictObject({
   clockControlUrl: httpUrl.optional().describe('URL of the target\'s clock control (capability clock-control; protocol in profiles/README.md). Absent: time-dependent checks are SKIPPED.'),
   faultControlUrl: httpUrl.optional().describe('URL of the target\'s upstream fault switch (capability fault-injection; protocol in profiles/README.md). Absent: checks needing faults are SKIPPED.'),
+  clockSandboxes: z.array(clockSandboxSchema).min(1).optional().describe('Further sandbox instances of the target, each with a clock of its own (and the same clients and users): the time-travel checks (@clock/@serial) then run on one worker per sandbox beside the other checks, instead of one at a time after them on the target\'s own clock. Ignored with `run --start-reference` (which starts clock servers of its own, --clock-servers).'),
   load: z.strictObject({
     allowed: z.boolean().default(false).describe('Whether load-like checks (bursts) may run.'),
     maxRequestsPerSecond: z.number().int().positive().default(10),

@@ -4,7 +4,9 @@
 // --start-reference` the run also starts a few reference servers for those checks alone ("clock
 // targets"): each time-travel worker claims one for its lifetime, so the time-travel checks run on
 // as many workers as there are clock targets, beside the conformance checks and on a clock nobody
-// else reads. A real target (one clock control URL) has none: its time-travel checks stay serial.
+// else reads. A real target whose profile declares clock sandboxes (capabilities.clockSandboxes:
+// further sandbox instances with clocks of their own) gets the same, one clock target per sandbox;
+// one with its one clock control URL has none: its time-travel checks stay serial.
 //
 // `run` writes the clock targets' worker profiles and names a JSON file { profiles: [...] } in
 // TOKEN_CONFORMANCE_CLOCK_TARGETS; a worker claims a slot by creating its lock directory (mkdir is

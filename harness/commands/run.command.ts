@@ -15,6 +15,7 @@ import { passGateEnvVar } from '../../core/run/pass-gate.ts';
 import { playwrightCommand } from '../playwright/playwright-cli.ts';
 import { profileEnvVar, toWorkerProfile, withOtherEnvironmentToken, writeWorkerProfile } from '../../core/profile/worker-profile.ts';
 import { checkReachability, unreachableProblem } from '../reference/reachability.ts';
+import { clockSandboxLabel, clockSandboxProfile } from '../../core/profile/clock-sandboxes.ts';
 import { runPreflight } from '../preflight/preflight.ts';
 import { probeRegions } from '../parity/probe-regions.ts';
 import { profileSha256 } from '../bundle/bundle.ts';
@@ -71,6 +72,8 @@ const usage = `Usage: token-conformance run --target FILE [options]
                        time-travel checks (@clock/@serial), each a clock of its own, so that they
                        run on N workers beside the other checks (default ${defaultClockServers});
                        0 runs them one at a time after every other check, as against a real target
+                       without capabilities.clockSandboxes (which --start-reference ignores: a
+                       profile's declared sandboxes spread them the same way, one worker each)
   --timings            print the wall time of each phase of the run at the end (stderr)
   --spec FILE          only load this spec file (repeatable; a path under specs/): with --grep,
                        spares Playwright loading every spec of the suite
@@ -348,13 +351,13 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
     servers = started.servers;
     clockServers = started.clockServers;
     const target = started.target;
-    const reachable = await times.time('reachability', () => checkTargetAnswers(options, target.profile, phaseIo));
+    const reachable = await times.time('reachability', () => checkTargetAnswers(options, target, phaseIo));
     if (reachable instanceof Exit) return reachable.code;
     const probed = await times.time('preflight and region parity', () => preflightAndParity(options, target, temp, phaseIo));
     if (probed instanceof Exit) return probed.code;
     const { preflight, parityFile } = probed;
     const locks = lockRefusedClients(preflight, temp);
-    const clockTargets = await times.time('clock targets', () => writeClockTargetProfiles(started, temp, phaseIo));
+    const clockTargets = await times.time('clock targets', () => writeClockTargetProfiles(options, started, temp, phaseIo));
     if (clockTargets instanceof Exit) return clockTargets.code;
     const opened = await times.time('obligations', () => openObligations(options, loaded, target.profile, temp, phaseIo));
     if (opened instanceof Exit) return opened.code;
@@ -492,13 +495,25 @@ async function startTarget(options: RunOptions, loaded: LoadedProfile, temp: str
     return servers.otherEnvironmentToken !== undefined ? withOtherEnvironmentToken(withServer, servers.otherEnvironmentToken) : withServer;
   };
   io.out(`token-conformance run: reference server listening at ${servers.server.listening.authUrlUs} (test controls on)`);
+  const declared = loaded.profile.capabilities.clockSandboxes?.length ?? 0;
+  if (declared > 0) io.err(`token-conformance run: note: --start-reference ignores the profile's ${declared} clock sandbox(es) (capabilities.clockSandboxes): the time-travel checks use the clock servers it starts (--clock-servers)`);
   if (servers.production) io.out(`token-conformance run: production reference server listening at ${servers.production.listening.authUrlUs} (issues credentials.tokens.otherEnvironment)`);
   if (servers.otherEnvironmentProblem) io.err(`token-conformance run: no access token of the other environment (BEARER-015 will be SKIPPED): ${servers.otherEnvironmentProblem}`);
   return { target: onServer(servers.server.listening), servers, onServer, ...(clockServers ? { clockServers } : {}) };
 }
 
-/** The clock servers' worker profiles and the clock targets' file naming them; undefined when the run has none. */
-async function writeClockTargetProfiles(started: StartedTarget, temp: string, io: PhaseIo): Promise<string | undefined | Exit> {
+/** The clock servers' (or the declared clock sandboxes') worker profiles and the clock targets' file naming them; undefined when the run has none. */
+async function writeClockTargetProfiles(options: RunOptions, started: StartedTarget, temp: string, io: PhaseIo): Promise<string | undefined | Exit> {
+  const sandboxes = options.checkProfile ? [] : clockSandboxesOfRun(options, started.target);
+  if (sandboxes.length > 0) {
+    const profiles = sandboxes.map((s, i) => {
+      const dir = join(temp, `clock-target-${i}`);
+      mkdirSync(dir, { recursive: true });
+      return writeWorkerProfile(toWorkerProfile(clockSandboxProfile(started.target, s)).profile, dir);
+    });
+    io.out(`token-conformance run: ${sandboxes.length} clock sandbox(es) of the profile for the time-travel checks, one worker each`);
+    return writeClockTargets(temp, profiles);
+  }
   if (!started.clockServers || !started.onServer) return undefined;
   let clockServers: ReferenceServer[];
   try {
@@ -512,15 +527,37 @@ async function writeClockTargetProfiles(started: StartedTarget, temp: string, io
   return writeClockTargets(temp, profiles);
 }
 
-/** Every address of the profile answers (exit 2 naming the field when one does not). */
-async function checkTargetAnswers(options: RunOptions, profile: TargetProfile, io: PhaseIo): Promise<undefined | Exit> {
-  const unreachable = await checkReachability(profile);
-  if (unreachable.length === 0) return undefined;
+/** Every address of the profile answers, and every clock sandbox the run will use (exit 2 naming the field, or the sandbox, when one does not). */
+async function checkTargetAnswers(options: RunOptions, target: LoadedProfile, io: PhaseIo): Promise<undefined | Exit> {
+  const profile = target.profile;
+  const [unreachable, sandboxes] = await Promise.all([checkReachability(profile), checkClockSandboxesAnswer(options, target)]);
+  if (unreachable.length === 0 && sandboxes.length === 0) return undefined;
+  // A sandbox that does not answer: one line each, naming it.
+  for (const line of sandboxes) io.err(`token-conformance run: setup problem: ${line}; nothing was run.`);
+  if (unreachable.length === 0) return new Exit(2);
   for (const u of unreachable) io.err(`token-conformance run: ${u.field} ${u.url} is not reachable: ${u.problem}`);
   io.err(`token-conformance run: setup problem: ${unreachableProblem(unreachable)}; nothing was run.`);
   // The bundled server's profile names addresses of a server nobody started.
   if (!options.startReference && profile.name === 'reference') io.err('token-conformance run: hint: this is the bundled reference server\'s profile; add --start-reference to start one for the run (or start one yourself with `token-conformance serve --test-controls`)');
   return new Exit(2);
+}
+
+/** The declared clock sandboxes (capabilities.clockSandboxes) this run uses. */
+function clockSandboxesOfRun(options: RunOptions, target: LoadedProfile) {
+  // --start-reference starts clock servers of its own; a run without the time-travel pass uses none
+  // (but --check-profile checks that they answer).
+  if (options.startReference) return [];
+  if (!(options.passes ?? allPasses).includes('time-travel') && !options.checkProfile) return [];
+  return target.profile.capabilities.clockSandboxes ?? [];
+}
+
+/** One line per declared clock sandbox that does not answer at one of its addresses (reachability.ts, the target's rules). */
+async function checkClockSandboxesAnswer(options: RunOptions, target: LoadedProfile): Promise<string[]> {
+  const sandboxes = clockSandboxesOfRun(options, target);
+  const answers = await Promise.all(sandboxes.map((s) => checkReachability(clockSandboxProfile(target, s).profile)));
+  return answers.flatMap((unreachable, i) => unreachable.length === 0 ? [] : [
+    `clock sandbox ${clockSandboxLabel(sandboxes[i]!, i)} does not answer: ${unreachable.map((u) => `${u.field} ${u.url} ${u.problem}`).join('; ')} — start it or remove it from the profile`,
+  ]);
 }
 
 /**
