@@ -17,6 +17,7 @@ import type { PortalSession } from '../domain/portal/portal-ports.ts';
 import type { AttemptPrincipal, ConsumeRefreshTokenResult, FailedAttempts } from '../domain/ports.ts';
 import type { SeedRecords, ServerStore, SharedClockOffset, SharedFaultSetting } from './server-store.ts';
 import { MAX_FAILED_ATTEMPT_ROWS } from './sqlite-store.ts';
+import { lostConsumption } from './lost-consumption.ts';
 import { int, str, strOrNull, toFailedAttempts, toPerson, toRefreshToken, toSession, type Row } from './row-mapping.ts';
 
 
@@ -283,13 +284,7 @@ export class PostgresStore implements ServerStore {
   async consumeRefreshToken(tokenHash: string, clientId: string, now: number): Promise<ConsumeRefreshTokenResult> {
     const won = await this.#one('consume', [tokenHash, clientId, now]);
     if (won) return { outcome: 'consumed', record: toRefreshToken(won) };
-    // Lost: say why, from a fresh read.
-    const record = await this.findRefreshToken(tokenHash);
-    if (!record) return { outcome: 'unknown' };
-    if (record.clientId !== clientId) return { outcome: 'wrong-client', record };
-    if (record.usedAt !== null) return { outcome: 'already-used', record };
-    if (record.revokedAt !== null || (await this.isFamilyRevoked(record.familyId))) return { outcome: 'revoked', record };
-    return { outcome: 'expired', record };
+    return lostConsumption(this, tokenHash, clientId);
   }
 
   async revokeFamily(familyId: string, now: number): Promise<number> {
