@@ -38,6 +38,7 @@ export async function* harEntries(file: string, highWaterMark = 1 << 16): AsyncG
       }
       switch (c) {
         case 0x22: // "
+          if (!capture && stack[stack.length - 1]?.entries) throw new TrafficError(`${file}: log.entries holds something other than objects (at character ${offset + i})`);
           inString = true;
           stringText = '';
           break;
@@ -82,6 +83,8 @@ export async function* harEntries(file: string, highWaterMark = 1 << 16): AsyncG
           break;
         }
         default:
+          // A number, true, false or null directly in log.entries (whitespace aside).
+          if (!capture && c > 0x20 && stack[stack.length - 1]?.entries) throw new TrafficError(`${file}: log.entries holds something other than objects (at character ${offset + i})`);
       }
     }
     if (capture) capture.push(chunk.slice(captureStart));

@@ -64,11 +64,11 @@ export async function* exchangesOf(file: string, options: TrafficOptions): Async
       value = JSON.parse(text) as RecordedExchange;
     } catch {
       // The recorder writes each line in one call: only a line cut by a crash can be partial.
-      options.onSkip?.(file, line - 1, 'not a whole JSON line (cut short?)');
+      options.onSkip?.(file, line - 2, 'not a whole JSON line (cut short?)');
       continue;
     }
     if (typeof value.request?.url !== 'string' || typeof value.startedAt !== 'string') {
-      options.onSkip?.(file, line - 1, 'not an exchange of the recording format');
+      options.onSkip?.(file, line - 2, 'not an exchange of the recording format');
       continue;
     }
     // The index is the exchange's place in the file (line 2 is index 0), whatever the line says.

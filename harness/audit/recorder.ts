@@ -91,6 +91,7 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
   const limit = options.bodyLimit ?? recordedBodyLimit;
   const fd = openRecording(options.out, { format: recordingFormat, startedAt: new Date().toISOString(), key: options.digester.keySource, ...(options.target ? { target: options.target } : {}) });
   let sequence = 0;
+  let closed = false;
   let written = 0;
   const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true, ...(options.ca ? { ca: options.ca } : {}) }) };
   const append = (exchange: RecordedExchange) => {
@@ -155,6 +156,8 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     urls,
     written: () => written,
     async close() {
+      if (closed) return;
+      closed = true;
       await Promise.all(servers.map((s) => new Promise<void>((resolve) => { s.close(() => resolve()); s.closeAllConnections(); })));
       agents.http.destroy();
       agents.https.destroy();

@@ -72,7 +72,11 @@ function secretsOf(exchange: Exchange): string[] {
   for (const [name, value] of request.headers) {
     if (name.toLowerCase() !== 'authorization' && name.toLowerCase() !== 'proxy-authorization') continue;
     const m = /^\s*(\S+)\s+(.+?)\s*$/.exec(value);
-    if (!m) { add(value.trim()); continue; }
+    if (!m) {
+      // A scheme alone (`Bearer`, `Basic`) carries no credential; a lone long word may be a raw token.
+      if (!bareScheme(value)) add(value.trim());
+      continue;
+    }
     if (m[1]!.toLowerCase() === 'basic') {
       const decoded = Buffer.from(m[2]!, 'base64').toString('utf8');
       const colon = decoded.indexOf(':');
@@ -84,6 +88,9 @@ function secretsOf(exchange: Exchange): string[] {
   if (body) for (const [k, v] of Object.entries(body)) if (secretNames.has(k)) add(v);
   return found;
 }
+
+/** An Authorization value that is only a scheme name: no credential in it. */
+const bareScheme = (value: string): boolean => /^\s*[A-Za-z][A-Za-z-]{0,15}\s*$/.test(value);
 
 function safeDecode(value: string): string {
   try {
@@ -153,7 +160,7 @@ function authorization(name: string, value: string, digester: Digester, free: (t
   const lower = name.toLowerCase();
   if (lower !== 'authorization' && lower !== 'proxy-authorization') return free(value);
   const m = /^(\s*)(\S+)(\s+)(.+?)(\s*)$/.exec(value);
-  if (!m) return value.trim() === '' ? value : digester.digest(value);
+  if (!m) return value.trim() === '' || bareScheme(value) ? value : digester.digest(value);
   const [, lead, scheme, gap, credential, tail] = m;
   if (scheme!.toLowerCase() === 'basic' && !isDigest(credential!)) {
     const decoded = Buffer.from(credential!, 'base64').toString('utf8');

@@ -142,11 +142,13 @@ export class Timeline {
         ledger.judge('STATE-AT-AFTER-REFRESH-001', choice === 'revoked' ? res.status === 401 : res.status !== 401, () => `the access token replaced by a refresh was answered ${res.status}, against the declared ${choice}`, () => [token.ref, at]);
       }
     }
-    if (res.status === 401) {
-      const code = gatewayCodeOf(c, this.ctx);
+    // An issued token is well formed: refused as a credential (12xx), it is refused as not valid
+    // (000-1202), never as absent (1201) or unparseable (1205). Other refusals (a deactivated
+    // user's 000-5002, a role's 000-1101) are other requirements'.
+    const code = res.status >= 400 ? gatewayCodeOf(c, this.ctx) : undefined;
+    if (code !== undefined && /^000-12\d\d$/.test(code)) {
       const matching = (this.ctx.interpretation('gatewayCodes') as { matching?: string }).matching ?? 'exact';
-      const fits = code !== undefined && (matching === 'family' ? code.startsWith('000-1') : code === '000-1202');
-      ledger.judge('ERR-GW-1202', fits, () => `an access token the target issued (well-formed) was refused with ${code ?? 'no gateway code'}, not 000-1202`, () => [token.ref, at]);
+      ledger.judge('ERR-GW-1202', matching === 'family' || code === '000-1202', () => `an access token the target issued (well-formed) was refused with ${code}, not 000-1202`, () => [token.ref, at]);
     }
   }
 

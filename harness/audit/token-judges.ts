@@ -39,6 +39,9 @@ export function judgeTokenExchange(c: Classified, ctx: AuditContext): void {
   const post = c.exchange.request.method === 'POST';
   const errorCode = typeof body?.error === 'string' ? body.error : undefined;
   const refused400 = (code: string) => res.status === 400 && errorCode === code;
+  // A client that failed authentication was refused before its request was read: the judges of
+  // the request's shape below have nothing to say about that answer (its own judges do).
+  const shapeJudged = errorCode !== 'invalid_client';
   const answer = `${res.status}${errorCode ? ` ${errorCode}` : ''}${issued ? ' with an access_token' : ''}`;
 
   // Requests that must issue nothing, whatever the target declares.
@@ -61,7 +64,7 @@ export function judgeTokenExchange(c: Classified, ctx: AuditContext): void {
   }
   const form = c.form ?? [];
   const count = (name: string) => form.filter(([k]) => k === name).length;
-  if (c.form !== undefined) {
+  if (c.form !== undefined && shapeJudged) {
     if (count('grant_type') === 0) ledger.judge('TOKEN-REQ-009', refused400('invalid_request'), () => `a token request without grant_type was answered ${answer}, not 400 invalid_request`, at);
     else if (c.grant === '') ledger.judge('TOKEN-REQ-006', refused400('invalid_request'), () => `a token request with an empty grant_type was answered ${answer}, not 400 invalid_request`, at);
     const repeated = ['grant_type', 'client_id', 'refresh_token'].filter((n) => count(n) > 1);
