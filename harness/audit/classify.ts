@@ -41,7 +41,9 @@ function under(url: URL, address: string | undefined): boolean {
   try {
     const a = new URL(address);
     const base = a.pathname.replace(/\/+$/, '');
-    return url.origin === a.origin && (base === '' || url.pathname === base || url.pathname.startsWith(`${base}/`));
+    // The same host spoken to in plain HTTP is still that address (what SEC-TLS-002 judges).
+    const sameOrigin = url.origin === a.origin || (url.protocol === 'http:' && a.protocol === 'https:' && url.hostname === a.hostname);
+    return sameOrigin && (base === '' || url.pathname === base || url.pathname.startsWith(`${base}/`));
   } catch {
     return false;
   }

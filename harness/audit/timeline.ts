@@ -142,11 +142,12 @@ export class Timeline {
         ledger.judge('STATE-AT-AFTER-REFRESH-001', choice === 'revoked' ? res.status === 401 : res.status !== 401, () => `the access token replaced by a refresh was answered ${res.status}, against the declared ${choice}`, () => [token.ref, at]);
       }
     }
-    // An issued token is well formed: refused as a credential (12xx), it is refused as not valid
-    // (000-1202), never as absent (1201) or unparseable (1205). Other refusals (a deactivated
-    // user's 000-5002, a role's 000-1101) are other requirements'.
+    // An issued token is well formed: refused as a credential (the Unauthorized codes), it is
+    // refused as not valid (000-1202), never as absent (1201) or unparseable (1205). Other
+    // refusals (a deactivated user's 000-5002, a role's 000-1101, a key-source failure's 000-1208)
+    // are other requirements'.
     const code = res.status >= 400 ? gatewayCodeOf(c, this.ctx) : undefined;
-    if (code !== undefined && /^000-12\d\d$/.test(code)) {
+    if (code !== undefined && ['000-1200', '000-1201', '000-1202', '000-1205'].includes(code)) {
       const matching = (this.ctx.interpretation('gatewayCodes') as { matching?: string }).matching ?? 'exact';
       ledger.judge('ERR-GW-1202', matching === 'family' || code === '000-1202', () => `an access token the target issued (well-formed) was refused with ${code}, not 000-1202`, () => [token.ref, at]);
     }

@@ -35,32 +35,34 @@ export function judgeTokenExchange(c: Classified, ctx: AuditContext): void {
   const { ledger } = ctx;
   const at = () => [refOf(c.exchange)];
   const body = jsonObjectOf(res.body);
-  const issued = body !== undefined && typeof body.access_token === 'string';
+  // A token in the body, whatever the status: what a request that must issue nothing must not get.
+  const carriesToken = body !== undefined && typeof body.access_token === 'string';
+  const issued = carriesToken && res.status >= 200 && res.status < 300;
   const post = c.exchange.request.method === 'POST';
   const errorCode = typeof body?.error === 'string' ? body.error : undefined;
   const refused400 = (code: string) => res.status === 400 && errorCode === code;
   // A client that failed authentication was refused before its request was read: the judges of
   // the request's shape below have nothing to say about that answer (its own judges do).
   const shapeJudged = errorCode !== 'invalid_client';
-  const answer = `${res.status}${errorCode ? ` ${errorCode}` : ''}${issued ? ' with an access_token' : ''}`;
+  const answer = `${res.status}${errorCode ? ` ${errorCode}` : ''}${carriesToken ? ' with an access_token' : ''}`;
 
   // Requests that must issue nothing, whatever the target declares.
   if (c.kind === 'token-other-version') {
-    ledger.judge('VER-004', !issued, () => `a token request to ${c.url?.pathname ?? '?'} (another version's path) issued a token (${answer})`, at);
+    ledger.judge('VER-004', !carriesToken, () => `a token request to ${c.url?.pathname ?? '?'} (another version's path) issued a token (${answer})`, at);
     return;
   }
   if (!post) {
-    ledger.judge('TOKEN-REQ-001', !issued, () => `a ${c.exchange.request.method} to the token endpoint issued a token`, at);
+    ledger.judge('TOKEN-REQ-001', !carriesToken, () => `a ${c.exchange.request.method} to the token endpoint issued a token`, at);
     return;
   }
   const requestType = mediaTypeOf(headerOf(c.exchange.request.headers, 'content-type'));
   if (requestType === 'application/json') {
-    ledger.judge('TOKEN-REQ-003', !issued, () => 'a token request with a JSON body issued a token', at);
+    ledger.judge('TOKEN-REQ-003', !carriesToken, () => 'a token request with a JSON body issued a token', at);
     return;
   }
   const query = c.url?.searchParams;
   if (query && query.has('client_secret') && !c.auth.formSecret && !c.auth.basic) {
-    ledger.judge('TOKEN-REQ-008', !issued, () => 'a token request with client_secret only in the URL query string issued a token', at);
+    ledger.judge('TOKEN-REQ-008', !carriesToken, () => 'a token request with client_secret only in the URL query string issued a token', at);
   }
   const form = c.form ?? [];
   const count = (name: string) => form.filter(([k]) => k === name).length;
@@ -70,7 +72,10 @@ export function judgeTokenExchange(c: Classified, ctx: AuditContext): void {
     const repeated = ['grant_type', 'client_id', 'refresh_token'].filter((n) => count(n) > 1);
     if (repeated.length > 0) ledger.judge('TOKEN-REQ-005', refused400('invalid_request'), () => `a token request repeating ${repeated.join(', ')} was answered ${answer}, not 400 invalid_request`, at);
     if (c.auth.basic && c.auth.formSecret) ledger.judge('AUTH-CLI-006', refused400('invalid_request'), () => `a token request authenticating by HTTP Basic and by a client_secret field was answered ${answer}, not 400 invalid_request`, at);
-    if (repeated.length === 0 && count('grant_type') === 1) {
+    // The grant's own rules are judged on requests that are otherwise well formed: one client
+    // authentication carrying both id and secret, no repeated parameter (else that refusal comes first).
+    const oneAuthentication = c.auth.basic ? !c.auth.formSecret : count('client_id') === 1 && count('client_secret') === 1;
+    if (repeated.length === 0 && count('grant_type') === 1 && oneAuthentication) {
       if (c.grant === 'password' && c.kind === 'token-us' && (count('username') === 0 || count('password') === 0)) {
         ledger.judge('GRANT-PW-004', refused400('invalid_request'), () => `a password request without ${count('username') === 0 ? 'username' : 'password'} was answered ${answer}, not 400 invalid_request`, at);
       }

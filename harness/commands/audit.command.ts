@@ -77,7 +77,7 @@ export async function auditMain(args: string[], io: CommandIo = processIo, env: 
   let known: string[] = [];
   if (v.target !== undefined) {
     try {
-      const p = loadProfileForTraffic(v.target, env);
+      const p = loadProfileForTraffic(v.target, env, { connects: false });
       profile = p.loaded.profile;
       known = p.secrets;
     } catch (error) {
