@@ -136,9 +136,19 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
       const responseHeaders = pairs(upstreamRes.rawHeaders).filter(([n]) => !hopByHop.has(n.toLowerCase()));
       const responseTap = new BodyTap(limit);
       res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.statusMessage, responseHeaders.flat());
-      upstreamRes.on('data', (chunk: Buffer) => responseTap.take(chunk));
-      upstreamRes.pipe(res);
-      upstreamRes.on('end', () => record({ status: upstreamRes.statusCode ?? 502, headers: responseHeaders, body: responseTap.body(responseHeaders) }));
+      // Streamed through with backpressure, one chunk held back: the exchange is on disk before
+      // the client can see its answer complete, so a client never holds an answer the file lacks.
+      let held: Buffer | undefined;
+      upstreamRes.on('data', (chunk: Buffer) => {
+        responseTap.take(chunk);
+        if (held !== undefined && !res.write(held)) upstreamRes.pause();
+        held = chunk;
+      });
+      res.on('drain', () => upstreamRes.resume());
+      upstreamRes.on('end', () => {
+        record({ status: upstreamRes.statusCode ?? 502, headers: responseHeaders, body: responseTap.body(responseHeaders) });
+        res.end(held);
+      });
       upstreamRes.on('error', () => { res.destroy(); record(); });
     });
     out.on('error', (error) => {

@@ -107,6 +107,7 @@ void describe('record + audit with openid-client 6 and simple-oauth2 5', () => {
     }
     assert.equal(report.summary.UNOBSERVED! > 0, true);
     assertNoSecretIn(files);
+    for (const secret of secrets) assert.ok(!stdout.includes(secret), 'the terminal output holds a secret');
   });
 
   const planted: { fault: string; fails: string[] }[] = [
@@ -137,6 +138,7 @@ void describe('record + audit with openid-client 6 and simple-oauth2 5', () => {
         assert.equal(sarif.version, '2.1.0');
         assert.deepEqual([...new Set(sarif.runs[0]!.results.filter((r) => fails.includes(r.ruleId)).map((r) => r.ruleId))].sort(), fails);
         assertNoSecretIn(files);
+        for (const secret of secrets) assert.ok(!stdout.includes(secret), 'the terminal output holds a secret');
       } finally {
         await proxy?.close();
       }
