@@ -161,7 +161,8 @@ export class Timeline {
     if (code === '000-2000' || code === '000-2001') this.ctx.ledger.held('LIMIT-RATE-001', refOf(c.exchange));
     if (!accepted || this.#rateBroken.has(client)) return;
     const windowMs = limit.windowSeconds * 1000;
-    const times = (this.#accepted.get(client) ?? []).filter((t) => t > now - windowMs);
+    // A clock moved back (a reset) leaves later-stamped calls behind: they are not in this window.
+    const times = (this.#accepted.get(client) ?? []).filter((t) => t > now - windowMs && t <= now);
     times.push(now);
     this.#accepted.set(client, times.slice(-(2 * limit.quotaPerWindow + 1)));
     const inSecond = times.filter((t) => t > now - 1000).length;

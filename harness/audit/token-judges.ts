@@ -130,7 +130,8 @@ function judgeError(c: Classified, body: Record<string, unknown> | undefined, ct
   const type = mediaTypeOf(headerOf(res.headers, 'content-type'));
   const code = typeof body?.error === 'string' ? body.error : undefined;
   ledger.judge('ERR-TOK-001', type === 'application/json' && code !== undefined && tokenErrorCodes.includes(code), () => `a token error was ${type ?? 'without Content-Type'} with error ${JSON.stringify(body?.error)}`, at);
-  if (code !== undefined && code !== 'invalid_client') ledger.judge('ERR-TOK-002', res.status === 400, () => `a token error ${code} had status ${res.status}, not 400`, at);
+  // 429 is throttling (LIMIT-RATE-003 allows it), not an OAuth error status.
+  if (code !== undefined && code !== 'invalid_client' && res.status !== 429) ledger.judge('ERR-TOK-002', res.status === 400, () => `a token error ${code} had status ${res.status}, not 400`, at);
   if (body) {
     const description = body.error_description;
     const uri = body.error_uri;

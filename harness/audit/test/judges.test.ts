@@ -145,6 +145,16 @@ void describe('audit judges', () => {
     const c = cc();
     assert.deepEqual(await broken([c, p.exchange, r.exchange, api(bearerOf(c), ok()), api(bearerOf(r.exchange), ok()), refresh(p.rt, 'client-a', invalidGrant()).exchange, api(undefined, gw('000-1201')), api(bearerOf(c), gw('000-1202'), { time: at(3700_000) })]), []);
   });
+  void test('throttling (429) of a token request is no ERR-TOK-002 finding; a clock moved back leaves later-stamped calls out of the rate window', async () => {
+    const throttled = tok('grant_type=password&client_id=a&client_secret=s-abcdef&username=t%5Cu&password=wrong-pass', err(429, 'invalid_grant'));
+    const c = cc();
+    const t = Date.parse(at());
+    const clockAt = (time: number, epochMs: number): RecordedExchange => ({ index: 0, startedAt: new Date(time).toISOString(), durationMs: 0, request: { method: 'POST', url: `${origin}/__test/clock`, headers: [], body: { size: 0 } }, response: json(200, { epochMs }) });
+    // Three calls on a clock moved forward, then the clock reset and three more: never more than two windows' worth (4) within a second on the target's clock.
+    const call = (ms: number) => api(bearerOf(c), ok(), { time: new Date(t + ms).toISOString() });
+    const calls = [clockAt(t, t + 100_000), call(1), call(2), call(3), clockAt(t + 4, t + 4), call(5), call(6), call(7)];
+    assert.deepEqual(await broken([throttled, c, ...calls]), []);
+  });
   for (const c of cases) {
     void test(`${c.name}: breaks ${c.breaks.join(', ')} only`, async () => {
       assert.deepEqual(await broken(c.exchanges()), [...c.breaks].sort());
