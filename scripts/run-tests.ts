@@ -71,18 +71,23 @@ function reportLeftovers(stage: string, left: Leftovers): boolean {
 
 let current = 'npm test';
 let interrupted = false;
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-  process.once(signal, () => {
-    interrupted = true;
-    console.log(`\n=== ${current}: interrupted by ${signal}: stopping its processes ===`);
-    void stopStageGroups().then(() => scope.close()).then((left) => {
-      reportLeftovers(current, left);
-      total.failed += 1;
-      console.log(closingLine());
-      process.exit(128 + ({ SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as const)[signal]);
-    });
+/** Stops the running stage's processes, sweeps, and ends with the closing line (one more failure). */
+function interrupt(reason: string, exitCode: number): void {
+  if (interrupted) return;
+  interrupted = true;
+  console.log(`\n=== ${current}: interrupted (${reason}): stopping its processes ===`);
+  void stopStageGroups().then(() => scope.close()).then((left) => {
+    reportLeftovers(current, left);
+    total.failed += 1;
+    console.log(closingLine());
+    process.exit(exitCode);
   });
 }
+for (const [signal, number] of [['SIGHUP', 1], ['SIGINT', 2], ['SIGTERM', 15]] as const) process.once(signal, () => interrupt(signal, 128 + number));
+// `npm test` killed by a signal does not pass it on through its shell to this process: when the
+// parent goes, this run is over too.
+const parent = process.ppid;
+setInterval(() => { if (process.ppid !== parent) interrupt('its parent process ended', 129); }, 1000).unref();
 
 for (const stage of stages.filter((s) => (wanted.length === 0 ? !s.optIn : wanted.includes(s.name)))) {
   current = stage.name;

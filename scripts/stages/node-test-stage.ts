@@ -16,13 +16,13 @@ export interface NodeTestStageOptions {
   concurrency: number;
   /** The working directory of the run (the repository). */
   root: string;
-  /** Where the results (`<name>.results.jsonl`) and the TAP stream (`<name>.tap`) go. */
+  /** Where the results go (`<name>.results.jsonl`). */
   reportsDir: string;
   /** Lines about the stage's size and failures go here. */
   log?: (line: string) => void;
   /** The environment of the run (default: this process's). */
   env?: NodeJS.ProcessEnv;
-  /** No test output on this process's stdout (the results and the TAP stream are still written). */
+  /** No test output on this process's stdout (the results are still written). */
   quiet?: boolean;
 }
 
@@ -40,16 +40,13 @@ export async function runNodeTestStage(options: NodeTestStageOptions): Promise<C
   const minimum = [...registered.values()].reduce((n, r) => n + r.tests, 0);
   log(`${options.name}: ${options.files.length} test files registering ${minimum} tests: at least ${minimum} must report`);
   const results = join(options.reportsDir, `${options.name}.results.jsonl`);
-  const tap = join(options.reportsDir, `${options.name}.tap`);
   rmSync(results, { force: true }); // a stale stream must not read as this run's
-  rmSync(tap, { force: true });
   // Inside a test file (this machinery's own tests) node:test marks the environment; a stage is a run of its own.
   const env = { ...(options.env ?? process.env) };
   delete env.NODE_TEST_CONTEXT;
   const code = await runInGroup(process.execPath, [
     '--import', 'tsx', '--test', `--test-concurrency=${options.concurrency}`,
     '--test-reporter=spec', '--test-reporter-destination=stdout',
-    '--test-reporter=tap', `--test-reporter-destination=${tap}`,
     `--test-reporter=${reporter}`, `--test-reporter-destination=${results}`,
     ...options.files,
   ], { cwd: options.root, env, quiet: options.quiet === true });
