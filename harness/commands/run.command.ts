@@ -11,9 +11,8 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { repoRoot } from '../../core/catalogue/catalogue.ts';
 import { loadProfile, ProfileError, type LoadedProfile } from '../../core/profile/load-profile.ts';
-import { passGateEnvVar } from '../../core/run/pass-gate.ts';
 import { playwrightCommand } from '../playwright/playwright-cli.ts';
-import { profileEnvVar, toWorkerProfile, withOtherEnvironmentToken, writeWorkerProfile } from '../../core/profile/worker-profile.ts';
+import { toWorkerProfile, withOtherEnvironmentToken, writeWorkerProfile } from '../../core/profile/worker-profile.ts';
 import { checkReachability, unreachableProblem } from '../reference/reachability.ts';
 import { clockSandboxLabel, clockSandboxProfile } from '../../core/profile/clock-sandboxes.ts';
 import { runPreflight } from '../preflight/preflight.ts';
@@ -22,26 +21,29 @@ import { profileSha256 } from '../bundle/bundle.ts';
 import { applyListening, ReferenceStartError, startClockServers, startReferenceServers, type ListeningLine, type ReferenceServer, type ReferenceServers } from '../reference/start-reference.ts';
 import type { TargetProfile } from '../../core/profile/profile.schema.ts';
 import type { PreflightResult } from '../preflight/preflight.ts';
-import { clockTargetsEnvVar, writeClockTargets } from '../../core/run/clock-targets.ts';
+import { writeClockTargets } from '../../core/run/clock-targets.ts';
+import { runManifestEnvVar, writeRunManifest } from '../../core/run/run-manifest.ts';
 import { PhaseTimes } from './phase-times.ts';
 import type { Redactor } from '../../core/redaction/redact.ts';
 import { endOfRunRedaction } from '../../core/redaction/end-of-run.ts';
-import { knownSecretsRedactor, reporterEnv } from '../../core/run/run-contract.ts';
+import { knownSecretsRedactor } from '../../core/run/run-contract.ts';
 import type { ConformanceReport } from '../reporter/report.schema.ts';
 import { exitCodeFor, type Level } from '../reporter/verdict.ts';
 import { bothGreps, lastFailedSelection, listChecks, renderList, requirementGrep, requirementSelection } from './run-selection.ts';
 import { applyWaiversToRun, loadWaivers, WaiversError, type LoadedWaivers } from '../waivers/waivers.ts';
-import { ClientLocks, clientLocksEnvVar, lockSummary } from '../../core/run/client-locks.ts';
+import { ClientLocks, lockSummary } from '../../core/run/client-locks.ts';
 import { runSeedHashCache } from '../reference/run-seed-hash-cache.ts';
 import { openStatePhase, StateFileError, stateFileOf, type StatePhase } from '../obligations/state-phase.ts';
 
-/** Where playwright.config.ts writes reports (default reports/). */
-export const reportsDirEnvVar = 'TOKEN_CONFORMANCE_REPORTS_DIR';
-export const seedEnvVar = 'TOKEN_CONFORMANCE_SEED';
-/** When set, the tokens the run saw (one a line) are copied to this file at the end of the run. */
-export const keepSeenTokensEnvVar = 'TOKEN_CONFORMANCE_KEEP_SEEN_TOKENS';
-/** The arguments that select the same target again, for the replay command of a property failure. */
-export const replayArgsEnvVar = 'TOKEN_CONFORMANCE_REPLAY_ARGS';
+/**
+ * The environment a run hands down, without a run manifest the parent process may itself have
+ * been started with (a run inside a test of a run): the child's manifest is this run's alone.
+ */
+function withoutRunVariables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const rest = { ...env };
+  delete rest[runManifestEnvVar];
+  return rest;
+}
 
 /** Clock targets `--start-reference` starts by default: two time-travel workers (bench/SUITE-TIMING.md; 1 and 3 not measured apart). */
 export const defaultClockServers = 2;
@@ -79,6 +81,7 @@ const usage = `Usage: token-conformance run --target FILE [options]
                        spares Playwright loading every spec of the suite
   --reports DIR        output directory (default reports/)
   --seed N             seed for the property checks (default: a fixed seed per property)
+  --replay-path PATH   with --seed: replay one property counterexample (the path a failure prints)
   --fresh-seed         draw a new seed for the property checks (printed, and carried in the report)
   --state FILE         keep obligations between runs in FILE (encrypted; the profile's state.key names
                        the key's environment variable): without clock control, time-dependent
@@ -87,6 +90,9 @@ const usage = `Usage: token-conformance run --target FILE [options]
   --skip-preflight     judge the target even when the preflight sees a setup problem (every
                        client refused, every call rate-limited, the EU address answering like
                        the US one); without it such a run stops with exit 2 before any check
+  --keep-seen-tokens FILE  copy the tokens the run saw (one a line) to FILE at the end (for tests
+                       that search a log for them)
+  --reference-log FILE with --start-reference: every started server also appends its log to FILE
   --help
 
 Exit codes: 0 conformant (WARN allowed unless --strict), 1 FAIL/UNCHECKED (or WARN with --strict),
@@ -107,7 +113,13 @@ export interface RunOptions {
   shard?: string;
   reportsDir: string;
   seed?: string;
+  /** A property counterexample's fast-check path to replay (with the seed). */
+  replayPath?: string;
   freshSeed?: boolean;
+  /** Copy the seen tokens here at the end of the run. */
+  keepSeenTokens?: string;
+  /** Every started reference server also appends its log here. */
+  referenceLog?: string;
   /** A waivers file applied to the run's report and exit code. */
   waivers?: string;
   /** Which Playwright passes to run (default both, in order). */
@@ -134,8 +146,6 @@ export interface RunOptions {
 
 
 export type TerminalReporter = 'compact' | 'list' | 'dot';
-/** Which Playwright terminal reporter playwright.config.ts uses (compact: line on a terminal, none otherwise). */
-export const terminalReporterEnvVar = 'TOKEN_CONFORMANCE_TERMINAL_REPORTER';
 
 export type Pass = 'conformance' | 'time-travel';
 const allPasses: Pass[] = ['conformance', 'time-travel'];
@@ -157,6 +167,9 @@ export function parseRunArgs(args: string[]): RunOptions | 'help' {
         shard: { type: 'string' },
         reports: { type: 'string', default: 'reports' },
         seed: { type: 'string' },
+        'replay-path': { type: 'string' },
+        'keep-seen-tokens': { type: 'string' },
+        'reference-log': { type: 'string' },
         'fresh-seed': { type: 'boolean', default: false },
         waivers: { type: 'string' },
         state: { type: 'string' },
@@ -194,6 +207,9 @@ export function parseRunArgs(args: string[]): RunOptions | 'help' {
     }
   }
   if (v.seed !== undefined && !/^-?\d+$/.test(v.seed)) throw new UsageError(`--seed must be an integer (got '${v.seed}')`);
+  if (v['replay-path'] !== undefined && !/^\d+(?::\d+)*$/.test(v['replay-path'])) throw new UsageError(`--replay-path must be a fast-check path such as 3:0:1 (got '${v['replay-path']}')`);
+  if (v['replay-path'] !== undefined && v.seed === undefined) throw new UsageError('--replay-path needs the --seed it was found with');
+  if (v['reference-log'] !== undefined && !v['start-reference']) throw new UsageError('--reference-log needs --start-reference');
   if (v.state !== undefined && v.shard !== undefined) throw new UsageError('--state and --shard exclude each other: one unsharded run settles and records the obligations of a state file');
   if (v.seed !== undefined && v['fresh-seed']) throw new UsageError('--seed and --fresh-seed exclude each other');
   if (v['max-failures'] !== undefined && !/^[1-9]\d*$/.test(v['max-failures'])) throw new UsageError(`--max-failures must be a positive integer (got '${v['max-failures']}')`);
@@ -223,6 +239,9 @@ export function parseRunArgs(args: string[]): RunOptions | 'help' {
     ...(v.workers !== undefined ? { workers: Number(v.workers) } : {}),
     ...(v.shard !== undefined ? { shard: v.shard } : {}),
     ...(v.seed !== undefined ? { seed: v.seed } : {}),
+    ...(v['replay-path'] !== undefined ? { replayPath: v['replay-path'] } : {}),
+    ...(v['keep-seen-tokens'] !== undefined ? { keepSeenTokens: resolve(v['keep-seen-tokens']) } : {}),
+    ...(v['reference-log'] !== undefined ? { referenceLog: resolve(v['reference-log']) } : {}),
     ...(v['fresh-seed'] ? { freshSeed: true } : {}),
     ...(v.waivers !== undefined ? { waivers: v.waivers } : {}),
     ...(v.state !== undefined ? { state: v.state } : {}),
@@ -362,12 +381,12 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
     const opened = await times.time('obligations', () => openObligations(options, loaded, target.profile, temp, phaseIo));
     if (opened instanceof Exit) return opened.code;
     obligations = opened;
-    const run = prepareRunEnvironment(options, target, clockTargets, { temp, locks, parityFile, extraEnv: obligations?.env }, phaseIo);
+    const run = prepareRunEnvironment(options, target, clockTargets, { temp, locks, parityFile, obligations }, phaseIo);
     const playwrightCode = await times.time('checks', () => runChecks(options, run, phaseIo));
     // The state file is written only after a run that produced its report (never by a failed run).
     if (existsSync(join(run.reportsDir, 'conformance.json'))) for (const line of obligations?.finish(true) ?? []) io.out(line);
     await times.time('server stop', stopServers);
-    keepSeenTokens(run.seenTokens);
+    if (options.keepSeenTokens !== undefined && existsSync(run.seenTokens)) copyFileSync(run.seenTokens, options.keepSeenTokens);
     const verified = await times.time('report verification', () => endOfRunRedaction(run.reportsDir, run.env));
     for (const line of verified.lines) io.err(line);
     const code = judgeRun(options, run.reportsDir, waivers, locks, playwrightCode, phaseIo);
@@ -477,7 +496,7 @@ interface StartedTarget {
 async function startTarget(options: RunOptions, loaded: LoadedProfile, temp: string, io: PhaseIo): Promise<StartedTarget | Exit> {
   if (!options.startReference) return { target: loaded };
   const cacheFile = runSeedHashCache();
-  const seedHashCache = cacheFile !== undefined ? { seedHashCache: cacheFile } : {};
+  const seedHashCache = { ...(cacheFile !== undefined ? { seedHashCache: cacheFile } : {}), ...(options.referenceLog !== undefined ? { logTee: options.referenceLog } : {}) };
   let servers: ReferenceServers;
   try {
     servers = await startReferenceServers({ logDir: temp, profile: loaded.profile, ...seedHashCache });
@@ -638,10 +657,6 @@ interface RunEnvironment {
 }
 
 /**
- * The worker profile, the reports directory emptied of the previous run's files, and the
- * environment that tells Playwright's workers and reporters about the run.
- */
-/**
  * Obligations (harness/obligations/): with a state file, its lock and its due obligations, handed to
  * the workers through the environment; undefined without one.
  */
@@ -657,7 +672,12 @@ async function openObligations(options: RunOptions, loaded: LoadedProfile, profi
   return state;
 }
 
-function prepareRunEnvironment(options: RunOptions, target: LoadedProfile, clockTargets: string | undefined, files: { temp: string; locks: { dir: string }; parityFile: string; extraEnv?: Record<string, string> | undefined }, io: PhaseIo): RunEnvironment {
+/**
+ * The worker profile, the reports directory emptied of the previous run's files, and the run
+ * manifest (core/run/run-manifest.ts) that tells Playwright's config, workers and reporters about
+ * the run; the environment carries the manifest's name and the secrets, nothing else of ours.
+ */
+function prepareRunEnvironment(options: RunOptions, target: LoadedProfile, clockTargets: string | undefined, files: { temp: string; locks: { dir: string }; parityFile: string; obligations?: StatePhase | undefined }, io: PhaseIo): RunEnvironment {
   const { temp } = files;
   const handoff = toWorkerProfile(target);
   const profileFile = writeWorkerProfile(handoff.profile, temp);
@@ -669,32 +689,36 @@ function prepareRunEnvironment(options: RunOptions, target: LoadedProfile, clock
   }
   const seed = options.seed ?? (options.freshSeed ? String(randomInt(0, 2 ** 31 - 1)) : undefined);
   if (options.freshSeed) io.out(`token-conformance run: property seed ${seed} (replay with --seed ${seed})`);
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...handoff.env,
-    [profileEnvVar]: profileFile,
-    [reportsDirEnvVar]: reportsDir,
-    [reporterEnv.level]: options.level,
-    [reporterEnv.strict]: options.strict ? '1' : '0',
-    [reporterEnv.seenTokens]: seenTokens,
-    [reporterEnv.regionParity]: files.parityFile,
-    [reporterEnv.profileSha256]: profileSha256(options.target),
-    [clientLocksEnvVar]: files.locks.dir,
-    [reporterEnv.verifiedByRun]: '1',
-    ...(options.grep !== undefined ? { [reporterEnv.grep]: options.grep, [reporterEnv.filtered]: '1' } : {}),
-    ...(options.specs !== undefined ? { [reporterEnv.filtered]: '1' } : {}),
+  const manifest = writeRunManifest(temp, {
+    profile: profileFile,
+    reportsDir,
+    level: options.level,
+    strict: options.strict,
+    seenTokens,
+    regionParity: files.parityFile,
+    profileSha256: profileSha256(options.target),
+    clientLocks: files.locks.dir,
+    passGate: join(temp, 'conformance-ended'),
+    verifiedByRun: true,
+    ...(options.grep !== undefined ? { grep: options.grep } : {}),
     // A shard marks its own report filtered (the reporter); the merge of all shards is not.
-    ...(options.shard !== undefined ? { [reporterEnv.shard]: options.shard, PWTEST_BLOB_DO_NOT_REMOVE: '1' } : {}),
-    ...(seed !== undefined ? { [seedEnvVar]: seed } : {}),
-    ...files.extraEnv,
-    [replayArgsEnvVar]: `--target ${options.target}${options.startReference ? ' --start-reference' : ''}`,
+    filtered: options.grep !== undefined || options.specs !== undefined,
+    ...(options.shard !== undefined ? { shard: options.shard } : {}),
+    ...(seed !== undefined ? { seed: Number(seed) } : {}),
+    ...(options.replayPath !== undefined ? { replayPath: options.replayPath } : {}),
+    ...(files.obligations ? { obligationsDir: files.obligations.dir } : {}),
+    ...(clockTargets !== undefined ? { clockTargets } : {}),
+    replayArgs: `--target ${options.target}${options.startReference ? ' --start-reference' : ''}`,
+    terminalReporter: options.terminalReporter === 'compact' ? (process.stdout.isTTY ? 'line' : 'null') : (options.terminalReporter ?? 'list'),
+  });
+  const env: NodeJS.ProcessEnv = {
+    ...withoutRunVariables(process.env),
+    ...handoff.env,
+    ...files.obligations?.env,
+    ...manifest,
+    ...(options.shard !== undefined ? { PWTEST_BLOB_DO_NOT_REMOVE: '1' } : {}),
     ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}),
-    [terminalReporterEnvVar]: options.terminalReporter === 'compact' ? (process.stdout.isTTY ? 'line' : 'null') : (options.terminalReporter ?? 'list'),
   };
-  delete env[reporterEnv.mergeChecks];
-  delete env[passGateEnvVar]; // each pass's reporter arms its own gate (pass-gate.ts)
-  delete env[clockTargetsEnvVar];
-  if (clockTargets !== undefined) env[clockTargetsEnvVar] = clockTargets;
   const redactor = () => knownSecretsRedactor(env);
   let cached = redactor();
   let lastRefresh = Date.now();
@@ -727,15 +751,6 @@ function prepareRunEnvironment(options: RunOptions, target: LoadedProfile, clock
  */
 async function runChecks(options: RunOptions, run: RunEnvironment, io: PhaseIo): Promise<number> {
   return runPlaywright([...run.playwrightArgs, ...projectsArgs(options.passes ?? allPasses)], run.env, run.redactor, io);
-}
-
-/**
- * Opt-in: keep the list of tokens the run saw (it lives in the temporary directory), e.g. for a
- * test that searches the reference server's log for every one of them.
- */
-function keepSeenTokens(seenTokens: string): void {
-  const keepSeen = process.env[keepSeenTokensEnvVar];
-  if (keepSeen && existsSync(seenTokens)) copyFileSync(seenTokens, keepSeen);
 }
 
 /** The verdict: the report (with the waivers applied), the clients the run stopped using, the exit code. */

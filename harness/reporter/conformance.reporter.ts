@@ -10,27 +10,24 @@
 // Run directly (not by `run`, which verifies once after both passes), it verifies <outputDir> at
 // the end (redaction/verify-reports.ts).
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { loadCatalogue, repoRoot } from '../../core/catalogue/catalogue.ts';
-import { passGateEnvVar, PassGate, serialProject } from '../../core/run/pass-gate.ts';
+import { PassGate, serialProject } from '../../core/run/pass-gate.ts';
 import { readWorkerProfile } from '../../core/profile/worker-profile.ts';
 import type { Redactor} from '../../core/redaction/redact.ts';
-import { knownSecretsRedactor, reporterEnv } from '../../core/run/run-contract.ts';
+import { knownSecretsRedactor } from '../../core/run/run-contract.ts';
+import { readRunManifest, type RunManifest } from '../../core/run/run-manifest.ts';
 import { verdictAnnotations } from '../../core/run/check-annotations.ts';
 import { ownTextOf, verifyReports } from '../../core/redaction/verify-reports.ts';
 import { renderSummary } from './terminal-summary.ts';
 import { renderTraceability } from './traceability-html.ts';
 import { junitKey, junitWithSkipped } from './junit-verdicts.ts';
-import { buildReport, checkVerdict, exitCodeFor, parseBroke, reportedInterpretations, setupFailure, type CheckOutcome, type CheckStatus, type Level } from './verdict.ts';
+import { buildReport, checkVerdict, exitCodeFor, parseBroke, reportedInterpretations, setupFailure, type CheckOutcome, type CheckStatus } from './verdict.ts';
 import { pendingObligationSchema, propertyRunSchema, settlementSchema, type ConformanceReport, type PendingObligation, type PropertyRun, type Settlement } from './report.schema.ts';
 import { regionParitySchema, type RegionParity } from '../parity/region-parity.schema.ts';
-
-/** The JUnit file name playwright.config.ts gives the JUnit reporter (a second pass of `run` sets its own). */
-const junitNameEnvVar = 'TOKEN_CONFORMANCE_JUNIT_NAME';
 
 /** A check that is BLOCKED as a whole (for JUnit): blocked, not passed, and none of its own requirements is the blocker. */
 export function isBlockedCheck(o: CheckOutcome): boolean {
@@ -54,9 +51,8 @@ export function junitSkipMessage(o: CheckOutcome): string | undefined {
   return undefined;
 }
 
-/** The region-parity section `run` handed over, if valid. */
-export function regionParityFromEnv(env: NodeJS.ProcessEnv = process.env): RegionParity | undefined {
-  const file = env[reporterEnv.regionParity];
+/** The region-parity section `run` handed over (the run manifest's `regionParity` file), if valid. */
+export function regionParityOf(file: string | undefined): RegionParity | undefined {
   if (!file || !existsSync(file)) return undefined;
   try {
     const parsed = regionParitySchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
@@ -242,12 +238,16 @@ export function verdictShaping(annotations: { type: string; description?: string
 
 export default class ConformanceReporter implements Reporter {
   private readonly outputDir: string;
+  /**
+   * The settings of the run (core/run/run-manifest.ts), read again in onBegin: a direct Playwright
+   * run's global setup names its manifest after the reporters were constructed.
+   */
+  private run: RunManifest = readRunManifest();
   private rootSuite: Suite | undefined;
   private config: FullConfig | undefined;
   private startedAt = new Date();
   report: ConformanceReport | undefined;
   private gate: PassGate | undefined;
-  private gateDir: string | undefined;
   private previousPass: { startedAt: Date; durationMs: number } | undefined;
   /** JUnit testcases (junitKey) of BLOCKED and PENDING checks → message: rewritten as skipped in onExit, after the JUnit reporter wrote. */
   private readonly junitSkipped = new Map<string, string>();
@@ -264,20 +264,19 @@ export default class ConformanceReporter implements Reporter {
   }
 
   private quiet(): boolean {
-    return process.env[reporterEnv.quiet] === '1';
+    return this.run.quiet;
   }
 
   onBegin(config: FullConfig, suite: Suite): void {
     this.config = config;
     this.rootSuite = suite;
+    this.run = readRunManifest();
     this.startedAt = new Date();
     const conformanceIds = suite.allTests().filter((t) => t.parent.project()?.name !== serialProject).map((t) => t.id);
-    // Arm the pass gate: the workers, forked after this, inherit the variable (pass-gate.ts).
-    this.gateDir = mkdtempSync(join(tmpdir(), 'token-conformance-gate-'));
-    process.env[passGateEnvVar] = join(this.gateDir, 'conformance-ended');
-    this.gate = new PassGate(process.env[passGateEnvVar], conformanceIds);
+    // Arm the pass gate the run manifest names (pass-gate.ts); without one nothing waits.
+    this.gate = new PassGate(this.run.passGate, conformanceIds);
     // A first (or only) pass starts the transcripts afresh; a second pass adds to them.
-    if (!process.env[reporterEnv.mergeChecks]) rmSync(join(this.outputDir, transcriptsDir), { recursive: true, force: true });
+    if (!this.run.mergeChecks) rmSync(join(this.outputDir, transcriptsDir), { recursive: true, force: true });
   }
 
   /** Copies every check's (already redacted) HTTP transcript attachment to <outputDir>/transcripts/. */
@@ -303,7 +302,7 @@ export default class ConformanceReporter implements Reporter {
   }
 
   private mergePrevious(outcomes: CheckOutcome[]): CheckOutcome[] {
-    const file = process.env[reporterEnv.mergeChecks];
+    const file = this.run.mergeChecks;
     if (!file || !existsSync(file)) return outcomes;
     const pass = JSON.parse(readFileSync(file, 'utf8')) as { checks: CheckOutcome[]; startedAt?: string; durationMs?: number };
     const previous = pass.checks;
@@ -333,30 +332,28 @@ export default class ConformanceReporter implements Reporter {
     const outcomes = this.mergePrevious(current);
     let target: ConformanceReport['target'] = { name: 'unknown', local: false, interpretations: {} };
     try {
-      const p = readWorkerProfile();
+      const p = readWorkerProfile(this.run.profile);
       target = {
         name: p.name, local: p.local,
         ...(p.environment ? { environment: p.environment } : {}),
         ...(p.authUrlUs ? { authUrlUs: p.authUrlUs } : {}),
         ...(p.authUrlEu ? { authUrlEu: p.authUrlEu } : {}),
         ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}),
-        ...(process.env[reporterEnv.profileSha256] ? { profileSha256: process.env[reporterEnv.profileSha256] } : {}),
+        ...(this.run.profileSha256 ? { profileSha256: this.run.profileSha256 } : {}),
         interpretations: reportedInterpretations(p.interpretations),
       };
     } catch {
       // run outside the `run` command without a profile: the report still says what ran
     }
-    const env = process.env;
-    const level = (['must', 'should', 'all'].includes(env[reporterEnv.level] ?? '') ? env[reporterEnv.level] : 'all') as Level;
-    const shard = env[reporterEnv.shard] ?? (this.config?.shard ? `${this.config.shard.current}/${this.config.shard.total}` : undefined);
-    const grep = env[reporterEnv.grep];
-    const filteredBeyondShard = env[reporterEnv.filtered] === '1' || grep !== undefined;
-    const regionParity = regionParityFromEnv(env);
+    const { level, grep } = this.run;
+    const shard = this.run.shard ?? (this.config?.shard ? `${this.config.shard.current}/${this.config.shard.total}` : undefined);
+    const filteredBeyondShard = this.run.filtered || grep !== undefined;
+    const regionParity = regionParityOf(this.run.regionParity);
     const report = buildReport(loadCatalogue(), outcomes, {
       level,
       filtered: filteredBeyondShard || shard !== undefined,
       ...(regionParity ? { regionParity } : {}),
-      strict: env[reporterEnv.strict] === '1',
+      strict: this.run.strict,
       ...(grep ? { grep } : {}),
       ...(shard ? { shard } : {}),
       suiteVersion: suiteVersion(),
@@ -386,7 +383,7 @@ export default class ConformanceReporter implements Reporter {
    * this one (JUnit, allure) wrote their files; false when a secret remains in one.
    */
   private verifyDirectRun(redactor: Redactor): boolean {
-    if (process.env[reporterEnv.verifiedByRun] === '1') return true;
+    if (this.run.verifiedByRun) return true;
     const v = verifyReports(this.outputDir, redactor.secretValues(), { ownText: ownTextOf(this.outputDir) });
     for (const f of v.repaired) console.error(`conformance reporter: note: ${f.file}:${f.line}: ${f.what} was redacted there (rewritten structurally)`);
     for (const f of v.remaining) console.error(`conformance reporter: ${f.file}:${f.line}: ${f.what} remains in this file; do not share these reports`);
@@ -394,8 +391,7 @@ export default class ConformanceReporter implements Reporter {
   }
 
   onExit(): Promise<void> {
-    if (this.gateDir) rmSync(this.gateDir, { recursive: true, force: true });
-    const junit = join(this.outputDir, process.env[junitNameEnvVar] ?? 'junit.xml');
+    const junit = join(this.outputDir, 'junit.xml');
     if (this.junitSkipped.size > 0 && existsSync(junit)) writeFileSync(junit, junitWithSkipped(readFileSync(junit, 'utf8'), this.junitSkipped));
     return Promise.resolve();
   }
