@@ -23,6 +23,7 @@ import type { TargetProfile } from '../../core/profile/profile.schema.ts';
 import type { PreflightResult } from '../preflight/preflight.ts';
 import { writeClockTargets } from '../../core/run/clock-targets.ts';
 import { runManifestEnvVar, writeRunManifest } from '../../core/run/run-manifest.ts';
+import { levelGrep } from '../../requirements/levels.ts';
 import { PhaseTimes } from './phase-times.ts';
 import type { Redactor } from '../../core/redaction/redact.ts';
 import { endOfRunRedaction } from '../../core/redaction/end-of-run.ts';
@@ -260,7 +261,7 @@ export function parseRunArgs(args: string[]): RunOptions | 'help' {
 
 /** The level selection and the user's --grep, as one Playwright --grep (both must match). */
 export function combinedGrep(level: Level, grep?: string): string | undefined {
-  const levelPattern = level === 'must' ? '@must|@interpretation' : level === 'should' ? '@must|@interpretation|@should' : undefined;
+  const levelPattern = levelGrep(level);
   if (!levelPattern && !grep) return undefined;
   if (!levelPattern) return grep;
   if (!grep) return levelPattern;

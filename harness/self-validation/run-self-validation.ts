@@ -26,6 +26,7 @@ import { endOfRunRedaction } from '../../core/redaction/end-of-run.ts';
 import { applyListening, referenceArgsFor, startReference, startReferenceServers, type ReferenceServer, type ReferenceServers } from '../reference/start-reference.ts';
 import type { Pass } from '../commands/run.command.ts';
 import { readRunManifest, writeRunManifest } from '../../core/run/run-manifest.ts';
+import { brokenVerdict } from '../../requirements/levels.ts';
 import { suiteVersion } from '../reporter/conformance.reporter.ts';
 import type { ConformanceReport } from '../reporter/report.schema.ts';
 import { buildReport, reportedInterpretations, type CheckOutcome } from '../reporter/verdict.ts';
@@ -40,8 +41,8 @@ import type { CaughtBy, FaultResult, Matrix, Mode, Coverage } from './matrix.ts'
 import { playwrightCommand } from '../playwright/playwright-cli.ts';
 import { startSwitchingProxy, type ProxyFault, type ProxyMember, type SwitchingProxy } from './proxy.ts';
 
-/** The verdict a broken requirement of this level reads: FAIL for MUST and INTERPRETATION, WARN for SHOULD and ADVISORY. */
-export const brokenVerdict = (level: string): 'FAIL' | 'WARN' => (level === 'MUST' || level === 'INTERPRETATION' ? 'FAIL' : 'WARN');
+/** The verdict a broken requirement of this level reads (requirements/levels.ts). */
+export { brokenVerdict };
 
 /**
  * The coverage rule: every requirement is turned to its broken verdict (FAIL, or WARN for
