@@ -335,6 +335,9 @@ interface PhaseIo extends RunIo {
   fail(message: string): Exit;
 }
 
+/** The run's file of every token the checks saw (and the due obligations' credentials), in its private temp dir. */
+const seenTokensFileName = 'seen-tokens.txt';
+
 /**
  * `token-conformance run`: a sequence of named phases, each a function of what the ones before it
  * produced. The phases up to the target's start only read (a usage mistake never costs the
@@ -342,9 +345,6 @@ interface PhaseIo extends RunIo {
  * the started servers, both removed at the end, also on Ctrl-C. `--timings` prints each phase's
  * wall time.
  */
-/** The run's file of every token the checks saw (and the due obligations' credentials), in its private temp dir. */
-const seenTokensFileName = 'seen-tokens.txt';
-
 export async function runMain(args: string[], io: RunIo = processIo): Promise<number> {
   const phaseIo: PhaseIo = { ...io, fail: (message) => { io.err(`token-conformance run: ${message}`); return new Exit(2); } };
   const times = new PhaseTimes();
