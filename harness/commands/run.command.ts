@@ -151,72 +151,55 @@ export type TerminalReporter = 'compact' | 'list' | 'dot';
 export type Pass = 'conformance' | 'time-travel';
 const allPasses: Pass[] = ['conformance', 'time-travel'];
 
+/** The command line as node:util parses it (unknown options and bad types throw). */
+function parseRunOptions(args: string[]) {
+  return parseArgs({
+    args,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      target: { type: 'string' },
+      'start-reference': { type: 'boolean', default: false },
+      grep: { type: 'string' },
+      level: { type: 'string', default: 'all' },
+      strict: { type: 'boolean', default: false },
+      workers: { type: 'string' },
+      shard: { type: 'string' },
+      reports: { type: 'string', default: 'reports' },
+      seed: { type: 'string' },
+      'replay-path': { type: 'string' },
+      'keep-seen-tokens': { type: 'string' },
+      'reference-log': { type: 'string' },
+      'fresh-seed': { type: 'boolean', default: false },
+      waivers: { type: 'string' },
+      state: { type: 'string' },
+      passes: { type: 'string' },
+      spec: { type: 'string', multiple: true },
+      'skip-preflight': { type: 'boolean', default: false },
+      requirement: { type: 'string', multiple: true },
+      'last-failed': { type: 'boolean', default: false },
+      list: { type: 'boolean', default: false },
+      'check-profile': { type: 'boolean', default: false },
+      'max-failures': { type: 'string' },
+      reporter: { type: 'string', default: 'compact' },
+      'clock-servers': { type: 'string' },
+      timings: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+}
+
 export function parseRunArgs(args: string[]): RunOptions | 'help' {
-  let parsed;
+  let parsed: ReturnType<typeof parseRunOptions>;
   try {
-    parsed = parseArgs({
-      args,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        target: { type: 'string' },
-        'start-reference': { type: 'boolean', default: false },
-        grep: { type: 'string' },
-        level: { type: 'string', default: 'all' },
-        strict: { type: 'boolean', default: false },
-        workers: { type: 'string' },
-        shard: { type: 'string' },
-        reports: { type: 'string', default: 'reports' },
-        seed: { type: 'string' },
-        'replay-path': { type: 'string' },
-        'keep-seen-tokens': { type: 'string' },
-        'reference-log': { type: 'string' },
-        'fresh-seed': { type: 'boolean', default: false },
-        waivers: { type: 'string' },
-        state: { type: 'string' },
-        passes: { type: 'string' },
-        spec: { type: 'string', multiple: true },
-        'skip-preflight': { type: 'boolean', default: false },
-        requirement: { type: 'string', multiple: true },
-        'last-failed': { type: 'boolean', default: false },
-        list: { type: 'boolean', default: false },
-        'check-profile': { type: 'boolean', default: false },
-        'max-failures': { type: 'string' },
-        reporter: { type: 'string', default: 'compact' },
-        'clock-servers': { type: 'string' },
-        timings: { type: 'boolean', default: false },
-        help: { type: 'boolean', default: false },
-      },
-    });
+    parsed = parseRunOptions(args);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
   const v = parsed.values;
   if (v.help) return 'help';
   if (!v.target) throw new UsageError('--target FILE is required');
-  if (!['must', 'should', 'all'].includes(v.level)) throw new UsageError(`--level must be must, should or all (got '${v.level}')`);
-  if (v.workers !== undefined && !/^[1-9]\d*$/.test(v.workers)) throw new UsageError(`--workers must be a positive integer (got '${v.workers}')`);
-  if (v.shard !== undefined) {
-    const m = /^(\d+)\/(\d+)$/.exec(v.shard);
-    if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2])) throw new UsageError(`--shard must be I/N with 1 ≤ I ≤ N (got '${v.shard}')`);
-  }
-  if (v.grep !== undefined) {
-    try {
-      new RegExp(v.grep);
-    } catch {
-      throw new UsageError(`--grep is not a valid regular expression: ${v.grep}`);
-    }
-  }
-  if (v.seed !== undefined && !/^-?\d+$/.test(v.seed)) throw new UsageError(`--seed must be an integer (got '${v.seed}')`);
-  if (v['replay-path'] !== undefined && !/^\d+(?::\d+)*$/.test(v['replay-path'])) throw new UsageError(`--replay-path must be a fast-check path such as 3:0:1 (got '${v['replay-path']}')`);
-  if (v['replay-path'] !== undefined && v.seed === undefined) throw new UsageError('--replay-path needs the --seed it was found with');
-  if (v['reference-log'] !== undefined && !v['start-reference']) throw new UsageError('--reference-log needs --start-reference');
-  if (v.state !== undefined && v.shard !== undefined) throw new UsageError('--state and --shard exclude each other: one unsharded run settles and records the obligations of a state file');
-  if (v.seed !== undefined && v['fresh-seed']) throw new UsageError('--seed and --fresh-seed exclude each other');
-  if (v['max-failures'] !== undefined && !/^[1-9]\d*$/.test(v['max-failures'])) throw new UsageError(`--max-failures must be a positive integer (got '${v['max-failures']}')`);
-  if (v['clock-servers'] !== undefined && !/^\d+$/.test(v['clock-servers'])) throw new UsageError(`--clock-servers must be a whole number (got '${v['clock-servers']}')`);
-  if (v['clock-servers'] !== undefined && !v['start-reference']) throw new UsageError('--clock-servers needs --start-reference (a real target has the one clock of its profile)');
-  if (!['compact', 'list', 'dot'].includes(v.reporter)) throw new UsageError(`--reporter must be compact, list or dot (got '${v.reporter}')`);
+  checkOptionValues(v);
   let grep = v.grep;
   if (v.requirement !== undefined) {
     const { ids, unknown } = requirementSelection(v.requirement);
@@ -257,6 +240,33 @@ export function parseRunArgs(args: string[]): RunOptions | 'help' {
     ...(v['clock-servers'] !== undefined ? { clockServers: Number(v['clock-servers']) } : {}),
     ...(v.timings ? { timings: true } : {}),
   };
+}
+
+/** Each option's value on its own, and the options that exclude or need each other (a UsageError naming them). */
+function checkOptionValues(v: ReturnType<typeof parseRunOptions>['values']): void {
+  if (!['must', 'should', 'all'].includes(v.level)) throw new UsageError(`--level must be must, should or all (got '${v.level}')`);
+  if (v.workers !== undefined && !/^[1-9]\d*$/.test(v.workers)) throw new UsageError(`--workers must be a positive integer (got '${v.workers}')`);
+  if (v.shard !== undefined) {
+    const m = /^(\d+)\/(\d+)$/.exec(v.shard);
+    if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2])) throw new UsageError(`--shard must be I/N with 1 ≤ I ≤ N (got '${v.shard}')`);
+  }
+  if (v.grep !== undefined) {
+    try {
+      new RegExp(v.grep);
+    } catch {
+      throw new UsageError(`--grep is not a valid regular expression: ${v.grep}`);
+    }
+  }
+  if (v.seed !== undefined && !/^-?\d+$/.test(v.seed)) throw new UsageError(`--seed must be an integer (got '${v.seed}')`);
+  if (v['replay-path'] !== undefined && !/^\d+(?::\d+)*$/.test(v['replay-path'])) throw new UsageError(`--replay-path must be a fast-check path such as 3:0:1 (got '${v['replay-path']}')`);
+  if (v['replay-path'] !== undefined && v.seed === undefined) throw new UsageError('--replay-path needs the --seed it was found with');
+  if (v['reference-log'] !== undefined && !v['start-reference']) throw new UsageError('--reference-log needs --start-reference');
+  if (v.state !== undefined && v.shard !== undefined) throw new UsageError('--state and --shard exclude each other: one unsharded run settles and records the obligations of a state file');
+  if (v.seed !== undefined && v['fresh-seed']) throw new UsageError('--seed and --fresh-seed exclude each other');
+  if (v['max-failures'] !== undefined && !/^[1-9]\d*$/.test(v['max-failures'])) throw new UsageError(`--max-failures must be a positive integer (got '${v['max-failures']}')`);
+  if (v['clock-servers'] !== undefined && !/^\d+$/.test(v['clock-servers'])) throw new UsageError(`--clock-servers must be a whole number (got '${v['clock-servers']}')`);
+  if (v['clock-servers'] !== undefined && !v['start-reference']) throw new UsageError('--clock-servers needs --start-reference (a real target has the one clock of its profile)');
+  if (!['compact', 'list', 'dot'].includes(v.reporter)) throw new UsageError(`--reporter must be compact, list or dot (got '${v.reporter}')`);
 }
 
 /** The level selection and the user's --grep, as one Playwright --grep (both must match). */
