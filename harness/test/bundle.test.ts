@@ -6,7 +6,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { bundleMain, keygenMain, verifyMain } from '../commands/bundle.command.ts';
-import { keepSeenTokensEnvVar, runMain } from '../commands/run.command.ts';
+import { runMain } from '../commands/run.command.ts';
 import { profileSha256, type Bundle } from '../bundle/bundle.ts';
 import { loadProfile } from '../../core/profile/load-profile.ts';
 import { transcriptFileName } from '../reporter/conformance.reporter.ts';
@@ -118,14 +118,8 @@ void describe('no secret or token enters a bundle (a run against the reference s
     const seen = join(dir, 'seen-tokens.txt');
     const lines: string[] = [];
     const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) };
-    process.env[keepSeenTokensEnvVar] = seen;
-    let code: number;
-    try {
-      // Checks that send every kind of secret: client secrets, passwords, refresh and access tokens.
-      code = await runMain(['--target', join(root, 'profiles', 'reference.json'), '--start-reference', '--reports', reports, '--grep', '@GRANT-CC-00[12]|@GRANT-PW-00[1-3]|@GRANT-RT-00[1-3]|@BEARER-00[1-3]'], io);
-    } finally {
-      delete process.env[keepSeenTokensEnvVar];
-    }
+    // Checks that send every kind of secret: client secrets, passwords, refresh and access tokens.
+    const code = await runMain(['--target', join(root, 'profiles', 'reference.json'), '--start-reference', '--reports', reports, '--keep-seen-tokens', seen, '--grep', '@GRANT-CC-00[12]|@GRANT-PW-00[1-3]|@GRANT-RT-00[1-3]|@BEARER-00[1-3]'], io);
     assert.ok(code === 0 || code === 1, `the run judged (exit ${code}):\n${lines.slice(-20).join('\n')}`);
     const { priv, pub } = await keys(dir);
     const out = join(dir, 'bundle.json');

@@ -12,7 +12,7 @@ import { findSecrets, listFiles } from '../../core/redaction/report-files.ts';
 import { endOfRunRedaction } from '../../core/redaction/end-of-run.ts';
 import { SecretMatcher } from '../../core/redaction/secret-matcher.ts';
 import { verifyReports } from '../../core/redaction/verify-reports.ts';
-import { reporterEnv } from '../../core/run/run-contract.ts';
+import { writeRunManifest } from '../../core/run/run-manifest.ts';
 import { temporaryDirectory } from './support/temporary-directory.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -106,7 +106,7 @@ void describe('end-of-run verification of a reports directory', () => {
 
   void test('JSON and line text are repaired structurally; XML is reported by file:line, exit 2', () => {
     const dir = setup();
-    const env = { TOKEN_CONFORMANCE_SECRET_X: secret, [reporterEnv.seenTokens]: join(dir, 'none') };
+    const env = { TOKEN_CONFORMANCE_SECRET_X: secret, ...writeRunManifest(dir, { seenTokens: join(dir, 'none') }) };
     const result = endOfRunRedaction(dir, env);
     assert.equal(result.code, 2);
     assert.equal(result.lines.filter((l) => l.includes('remains')).length, 1, result.lines.join('\n'));
