@@ -18,6 +18,8 @@ import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } fr
 import { loadCatalogue, repoRoot } from '../../core/catalogue/catalogue.ts';
 import { passGateEnvVar, PassGate, serialProject } from '../../core/run/pass-gate.ts';
 import { readWorkerProfile } from '../../core/profile/worker-profile.ts';
+import { declaredShapings } from '../../core/profile/token-parameters.ts';
+import type { TargetProfile } from '../../core/profile/profile.schema.ts';
 import type { Redactor} from '../../core/redaction/redact.ts';
 import { knownSecretsRedactor, reporterEnv } from '../../core/run/run-contract.ts';
 import { verdictAnnotations } from '../../core/run/check-annotations.ts';
@@ -342,6 +344,7 @@ export default class ConformanceReporter implements Reporter {
         ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}),
         ...(process.env[reporterEnv.profileSha256] ? { profileSha256: process.env[reporterEnv.profileSha256] } : {}),
         interpretations: reportedInterpretations(p.interpretations),
+        ...requestShapingOf(p),
       };
     } catch {
       // run outside the `run` command without a profile: the report still says what ran
@@ -399,4 +402,10 @@ export default class ConformanceReporter implements Reporter {
     if (this.junitSkipped.size > 0 && existsSync(junit)) writeFileSync(junit, junitWithSkipped(readFileSync(junit, 'utf8'), this.junitSkipped));
     return Promise.resolve();
   }
+}
+
+/** The profile's declared request shaping as the report lists it (absent when none). */
+function requestShapingOf(p: TargetProfile): Pick<ConformanceReport['target'], 'requestShaping'> {
+  const shapings = declaredShapings(p.credentials.clients);
+  return shapings.length > 0 ? { requestShaping: shapings } : {};
 }
