@@ -66,6 +66,35 @@ export function declaredForGrant(declared: TokenParameters | undefined, grant: S
   return isParameterMap(map) ? Object.entries(map) : [];
 }
 
+/** A declared value as sent: a string as itself, an environment reference read from `env` (undefined when unset). */
+export function declaredValue(value: TokenParameterValue, env: NodeJS.ProcessEnv): string | undefined {
+  return typeof value === 'string' ? value : env[value.env];
+}
+
+/**
+ * The one rule of shaping a token request: `fields` with the declared parameters appended, except
+ * those the request already carries or leaves out on purpose (the check's own choice wins).
+ */
+export function withDeclaredParameters(fields: [string, string][], declared: [string, string][], leaveOut: readonly string[] = []): [string, string][] {
+  const present = new Set([...fields.map(([k]) => k), ...leaveOut]);
+  return [...fields, ...declared.filter(([k]) => !present.has(k))];
+}
+
+/**
+ * A probe the CLI sends itself (preflight, region parity) shaped like the checks' requests: the
+ * declared parameters of the profile client its client_id names, for its grant_type.
+ */
+export function shapedProbeForm(clients: Record<string, { clientId: string; tokenParameters?: TokenParameters | undefined } | undefined>, form: Record<string, string>, env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const grant = form.grant_type;
+  const client = Object.values(clients).find((c) => c !== undefined && c.clientId === form.client_id);
+  if (!client || !isShapedGrant(grant)) return form;
+  const declared = declaredForGrant(client.tokenParameters, grant).flatMap(([k, v]): [string, string][] => {
+    const value = declaredValue(v, env);
+    return value === undefined ? [] : [[k, value]];
+  });
+  return Object.fromEntries(withDeclaredParameters(Object.entries(form), declared));
+}
+
 /** A value as a report shows it: a string as itself, an environment reference as $NAME (its value is read by the workers). */
 export function shownValue(value: TokenParameterValue): string {
   return typeof value === 'string' ? value : `$${value.env}`;
