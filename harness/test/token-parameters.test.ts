@@ -1,7 +1,13 @@
 // Declared request shaping (credentials.clients.<name>.tokenParameters): the two forms of a
-// declaration, what each grant gets from it, and the clear one-line profile errors of a wrong one.
+// declaration, what each grant gets from it, the clear one-line profile errors of a wrong one, and
+// the reports listing it at their top.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { conformanceReportSchema, type ConformanceReport } from '../reporter/report.schema.ts';
+import { renderSummary } from '../reporter/terminal-summary.ts';
+import { renderTraceability } from '../reporter/traceability-html.ts';
 import { ProfileError, validateProfile } from '../../core/profile/load-profile.ts';
 import { declaredForGrant, declaredShapings, describeShaping } from '../../core/profile/token-parameters.ts';
 
@@ -59,4 +65,26 @@ void describe('tokenParameters', () => {
       assert.match(found[0]!, c.expect);
     });
   }
+});
+
+void describe('the declared shaping in the reports', () => {
+  const fixture = JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures', 'gate', 'report-planted-fail.json'), 'utf8')) as ConformanceReport;
+  const shaped: ConformanceReport = { ...fixture, target: { ...fixture.target, requestShaping: [{ client: 'usClient', grant: 'client_credentials', parameters: { scope: 'people.read' } }] } };
+
+  void test('conformance.json carries it (the report schema accepts it), the terminal summary lists it under the title, the page before the attention list', () => {
+    assert.ok(conformanceReportSchema.safeParse(shaped).success, 'the report schema accepts target.requestShaping');
+    const lines = renderSummary(shaped).split('\n');
+    const title = lines.findIndex((l) => l.startsWith('Conformance of '));
+    assert.match(lines[title + 1]!, /^Declared request shaping \(tokenParameters; not sent by the spec-shaped checks/);
+    assert.equal(lines[title + 2], '  usClient client_credentials: scope=people.read');
+    const html = renderTraceability(shaped);
+    const at = html.indexOf('<h2 id="request-shaping">Declared request shaping</h2>');
+    assert.ok(at > 0 && at < html.indexOf('<h2 id="attention">'), 'the shaping comes before the attention list');
+    assert.ok(html.includes('<code>usClient client_credentials: scope=people.read</code>'));
+  });
+
+  void test('a report without declared shaping says nothing about it', () => {
+    assert.ok(!renderSummary(fixture).includes('Declared request shaping'));
+    assert.ok(!renderTraceability(fixture).includes('request-shaping'));
+  });
 });
