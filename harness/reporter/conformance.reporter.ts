@@ -20,7 +20,7 @@ import { passGateEnvVar, PassGate, serialProject } from '../../core/run/pass-gat
 import { readWorkerProfile } from '../../core/profile/worker-profile.ts';
 import type { Redactor} from '../../core/redaction/redact.ts';
 import { knownSecretsRedactor, reporterEnv } from '../../core/run/run-contract.ts';
-import { verdictAnnotations } from '../../core/run/check-annotations.ts';
+import { verdictAnnotations, type AssumedChoice } from '../../core/run/check-annotations.ts';
 import { ownTextOf, verifyReports } from '../../core/redaction/verify-reports.ts';
 import { renderSummary } from './terminal-summary.ts';
 import { renderTraceability } from './traceability-html.ts';
@@ -160,6 +160,7 @@ export function checkOutcome(test: TestCase, redactor: Redactor): CheckOutcome {
   const requestsSent = annotations.filter((a) => a.type === verdictAnnotations.requests).reduce((n, a) => n + (Number(a.description) || 0), 0);
   const { blocked, broke } = verdictShaping(annotations, status, error, redactor, message);
   const { pending, settled, malformed } = obligationAnnotations(annotations, redactor);
+  const assumed = status === 'failed' ? assumedAnnotations(annotations) : [];
   // A `broke` annotation may name a requirement the check does not cite: it still FAILs (never lost).
   for (const b of broke ?? []) if (!ids.includes(b.id)) ids.push(b.id);
   const notRunReason = project === 'time-travel'
@@ -182,7 +183,28 @@ export function checkOutcome(test: TestCase, redactor: Redactor): CheckOutcome {
     ...(pending.length > 0 ? { pending } : {}),
     ...(settled.length > 0 ? { settled } : {}),
     ...(malformed.length > 0 ? { malformed } : {}),
+    ...(assumed.length > 0 ? { assumed } : {}),
   };
+}
+
+const assumedChoiceSchema = z.object({ choice: z.string().min(1), declare: z.string().min(1), requirements: z.array(z.string()).optional() });
+
+/**
+ * A failed check's `assumed` annotations (fixtures/choice.ts judgedOn): the choices the failing
+ * assertion relied on that the profile did not declare. One that does not parse is dropped: the
+ * failure then stays a FAIL, never a WARN it did not earn.
+ */
+export function assumedAnnotations(annotations: { type: string; description?: string }[]): AssumedChoice[] {
+  const out = new Map<string, AssumedChoice>();
+  for (const a of annotations.filter((x) => x.type === verdictAnnotations.assumed && x.description)) {
+    try {
+      const parsed = assumedChoiceSchema.safeParse(JSON.parse(a.description!));
+      if (parsed.success) out.set(a.description!, parsed.data);
+    } catch {
+      // not JSON: dropped (above)
+    }
+  }
+  return [...out.values()];
 }
 
 /**
