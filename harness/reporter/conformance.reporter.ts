@@ -22,6 +22,7 @@ import type { Redactor} from '../../core/redaction/redact.ts';
 import { knownSecretsRedactor, reporterEnv } from '../../core/run/run-contract.ts';
 import { verdictAnnotations, type AssumedChoice } from '../../core/run/check-annotations.ts';
 import { ownTextOf, verifyReports } from '../../core/redaction/verify-reports.ts';
+import { cutAtWord } from '../../core/redaction/cut.ts';
 import { renderSummary } from './terminal-summary.ts';
 import { renderTraceability } from './traceability-html.ts';
 import { junitKey, junitWithSkipped } from './junit-verdicts.ts';
@@ -155,7 +156,7 @@ export function checkOutcome(test: TestCase, redactor: Redactor): CheckOutcome {
   const file = relative(repoRoot, test.location.file);
   const project = test.parent.project()?.name;
   const message = result?.errors[0]?.message;
-  const error = message ? redactor.redact(errorSummary(message)).slice(0, 500) : undefined;
+  const error = message ? cutAtWord(redactor.redact(errorSummary(message)), 500) : undefined;
   const property = propertyRun(annotations, redactor);
   const requestsSent = annotations.filter((a) => a.type === verdictAnnotations.requests).reduce((n, a) => n + (Number(a.description) || 0), 0);
   const { blocked, broke } = verdictShaping(annotations, status, error, redactor, message);
@@ -252,9 +253,9 @@ export function verdictShaping(annotations: { type: string; description?: string
   // failure is that skip, so a real failure found after a blocked attempt still FAILs.
   const marked = annotations.find((a) => a.type === verdictAnnotations.blocked && a.description !== undefined && (!failed || fullMessage.includes(`Test is skipped: BLOCKED: ${a.description}`)));
   const setup = failed ? setupFailure(error) : undefined;
-  const reason = marked ? redactor.redact(marked.description!).slice(0, 500) : setup;
+  const reason = marked ? cutAtWord(redactor.redact(marked.description!), 500) : setup;
   const broke = failed
-    ? annotations.filter((a) => a.type === verdictAnnotations.broke && a.description).map((a) => parseBroke(redactor.redact(a.description!))).filter((b) => b !== undefined).map((b) => ({ id: b.id, message: b.message.slice(0, 500) }))
+    ? annotations.filter((a) => a.type === verdictAnnotations.broke && a.description).map((a) => parseBroke(redactor.redact(a.description!))).filter((b) => b !== undefined).map((b) => ({ id: b.id, message: cutAtWord(b.message, 500) }))
     : [];
   return {
     ...(reason !== undefined && (marked !== undefined ? status !== 'passed' : true) ? { blocked: { reason, ...(by.length > 0 ? { by } : {}) } } : {}),

@@ -50,5 +50,10 @@ export interface Fault {
    * it shows that a check of an INTERPRETATION requirement follows the declaration.
    */
   declare?: Record<string, unknown>;
+  /**
+   * The profile's addresses (authUrlUs, authUrlEu, baseUrl) are the proxy's plain-HTTP listener
+   * (needs `plainHttp` from create): a target that serves the spec's endpoints without TLS.
+   */
+  addressesOverPlainHttp?: true;
   create(env: FaultEnv): ProxyFault;
 }

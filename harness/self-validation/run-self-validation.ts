@@ -461,6 +461,9 @@ async function prepareGroups(selected: Fault[], planning: Planning, servers: Ser
       const profile = proxiedProfile(applyListening(servers.withToken.profile, servers.shared.server.listening), sharedUpstream, proxy.url, proxy.caFile, proxy.plainUrl);
       const declared = part.length === 1 ? part[0]!.fault.declare : undefined;
       if (declared) profile.interpretations = { ...profile.interpretations, ...declared };
+      if (part.length === 1 && part[0]!.fault.addressesOverPlainHttp && proxy.plainUrl) {
+        for (const key of ['authUrlUs', 'authUrlEu', 'baseUrl'] as const) if (profile[key]) profile[key] = `${proxy.plainUrl}${new URL(profile[key]).pathname.replace(/\/$/, '')}`;
+      }
       const handoff = toWorkerProfile({ ...servers.withToken, profile });
       handoffEnv = handoff.env;
       const prepared = part.map((c): Prepared => ({
