@@ -12,23 +12,23 @@ const failedGet: CheckOutcome = {
 };
 const assumed = { choice: 'nonPostTokenRequest=405', declare: 'interpretations.nonPostTokenRequest' };
 
-test('a MUST check that failed on an assumed choice is WARN, led by what was assumed and what to declare', () => {
+void test('a MUST check that failed on an assumed choice is WARN, led by what was assumed and what to declare', () => {
   const j = checkVerdict({ ...failedGet, assumed: [assumed] }, 'MUST', 'TOKEN-REQ-001');
   assert.equal(j.verdict, 'WARN');
   assert.match(j.reason ?? '', /^assumed \(reference choice\) nonPostTokenRequest=405; declare `interpretations\.nonPostTokenRequest` if your target chose otherwise: /);
   assert.match(j.reason ?? '', /Expected: 405/);
 });
 
-test('the same failure without an assumed choice (declared, or outside judgedOn) is FAIL', () => {
+void test('the same failure without an assumed choice (declared, or outside judgedOn) is FAIL', () => {
   assert.equal(checkVerdict(failedGet, 'MUST', 'TOKEN-REQ-001').verdict, 'FAIL');
 });
 
-test('an assumed choice listed for other requirements does not soften this one', () => {
+void test('an assumed choice listed for other requirements does not soften this one', () => {
   const j = checkVerdict({ ...failedGet, assumed: [{ ...assumed, requirements: ['ERR-TOK-002'] }] }, 'MUST', 'TOKEN-REQ-001');
   assert.equal(j.verdict, 'FAIL');
 });
 
-test('broke annotations are softened only for the requirements an assumed choice lists', () => {
+void test('broke annotations are softened only for the requirements an assumed choice lists', () => {
   const outcome: CheckOutcome = {
     ...failedGet, requirementIds: ['TOKEN-REQ-001', 'ERR-TOK-001'],
     broke: [{ id: 'TOKEN-REQ-001', message: 'status 404' }, { id: 'ERR-TOK-001', message: 'not JSON' }],
@@ -40,12 +40,12 @@ test('broke annotations are softened only for the requirements an assumed choice
   assert.equal(checkVerdict({ ...outcome, assumed: [assumed] }, 'MUST', 'TOKEN-REQ-001').verdict, 'FAIL');
 });
 
-test('a timed-out or blocked check is never softened by an assumed choice', () => {
+void test('a timed-out or blocked check is never softened by an assumed choice', () => {
   assert.equal(checkVerdict({ ...failedGet, status: 'timedOut', assumed: [assumed] }, 'MUST', 'TOKEN-REQ-001').verdict, 'FAIL');
   assert.equal(checkVerdict({ ...failedGet, blocked: { reason: 'setup: …' }, assumed: [assumed] }, 'MUST', 'TOKEN-REQ-001').verdict, 'BLOCKED');
 });
 
-test('assumedAnnotations reads valid annotations once each and drops malformed ones (the failure stays FAIL)', () => {
+void test('assumedAnnotations reads valid annotations once each and drops malformed ones (the failure stays FAIL)', () => {
   const description = JSON.stringify(assumed);
   const read = assumedAnnotations([
     { type: 'assumed', description }, { type: 'assumed', description },
