@@ -76,7 +76,7 @@ test.describe('token endpoint: media type of the request', () => {
               await expect(res, choiceLabel(declared)).toBeTokenError('invalid_request', { status: 400 });
               break;
             case '415-000-1005':
-              await expect(asGatewayResponse(data, redactor), choiceLabel(declared)).toBeGatewayError('000-1005', { status: 415 });
+              await expect(asGatewayResponse(data, redactor, target), choiceLabel(declared)).toBeGatewayError('000-1005', { status: 415 });
               break;
             default:
               throw new Error(`unknown nonFormTokenRequest value '${String(declared.value)}' (requirements/interpretations.json OI-5)`);
