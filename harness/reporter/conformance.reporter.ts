@@ -23,8 +23,9 @@ import type { TargetProfile } from '../../core/profile/profile.schema.ts';
 import type { Redactor} from '../../core/redaction/redact.ts';
 import { knownSecretsRedactor } from '../../core/run/run-contract.ts';
 import { readRunManifest, type RunManifest } from '../../core/run/run-manifest.ts';
-import { verdictAnnotations } from '../../core/run/check-annotations.ts';
+import { verdictAnnotations, type AssumedChoice } from '../../core/run/check-annotations.ts';
 import { ownTextOf, verifyReports } from '../../core/redaction/verify-reports.ts';
+import { cutAtWord } from '../../core/redaction/cut.ts';
 import { renderSummary } from './terminal-summary.ts';
 import { renderTraceability } from './traceability-html.ts';
 import { renderJunit, type JunitCase, type JunitSuite } from './junit-report.ts';
@@ -154,11 +155,12 @@ export function checkOutcome(test: TestCase, redactor: Redactor): CheckOutcome {
   const file = relative(repoRoot, test.location.file);
   const project = test.parent.project()?.name;
   const message = result?.errors[0]?.message;
-  const error = message ? redactor.redact(errorSummary(message)).slice(0, 500) : undefined;
+  const error = message ? cutAtWord(redactor.redact(errorSummary(message)), 500) : undefined;
   const property = propertyRun(annotations, redactor);
   const requestsSent = annotations.filter((a) => a.type === verdictAnnotations.requests).reduce((n, a) => n + (Number(a.description) || 0), 0);
   const { blocked, broke } = verdictShaping(annotations, status, error, redactor);
   const { pending, settled, malformed } = obligationAnnotations(annotations, redactor);
+  const assumed = status === 'failed' ? assumedAnnotations(annotations) : [];
   // A `broke` annotation may name a requirement the check does not cite: it still FAILs (never lost).
   for (const b of broke ?? []) if (!ids.includes(b.id)) ids.push(b.id);
   const notRunReason = project === 'time-travel'
@@ -181,7 +183,28 @@ export function checkOutcome(test: TestCase, redactor: Redactor): CheckOutcome {
     ...(pending.length > 0 ? { pending } : {}),
     ...(settled.length > 0 ? { settled } : {}),
     ...(malformed.length > 0 ? { malformed } : {}),
+    ...(assumed.length > 0 ? { assumed } : {}),
   };
+}
+
+const assumedChoiceSchema = z.object({ choice: z.string().min(1), declare: z.string().min(1), requirements: z.array(z.string()).optional() });
+
+/**
+ * A failed check's `assumed` annotations (fixtures/choice.ts judgedOn): the choices the failing
+ * assertion relied on that the profile did not declare. One that does not parse is dropped: the
+ * failure then stays a FAIL, never a WARN it did not earn.
+ */
+export function assumedAnnotations(annotations: { type: string; description?: string }[]): AssumedChoice[] {
+  const out = new Map<string, AssumedChoice>();
+  for (const a of annotations.filter((x) => x.type === verdictAnnotations.assumed && x.description)) {
+    try {
+      const parsed = assumedChoiceSchema.safeParse(JSON.parse(a.description!));
+      if (parsed.success) out.set(a.description!, parsed.data);
+    } catch {
+      // not JSON: dropped (above)
+    }
+  }
+  return [...out.values()];
 }
 
 /**
@@ -233,9 +256,9 @@ export function verdictShaping(annotations: { type: string; description?: string
   // after a blocked attempt still FAILs.
   const marked = annotations.find((a) => a.type === verdictAnnotations.blocked && a.description !== undefined && (!failed || precondition === 'blocked'));
   const setup = precondition === 'setup' ? (error ?? 'setup: a precondition was not met').replace(/^\s*(?:Error:\s*)?/, '') : undefined;
-  const reason = marked ? redactor.redact(marked.description!).slice(0, 500) : setup;
+  const reason = marked ? cutAtWord(redactor.redact(marked.description!), 500) : setup;
   const broke = failed
-    ? annotations.filter((a) => a.type === verdictAnnotations.broke && a.description).map((a) => parseBroke(redactor.redact(a.description!))).filter((b) => b !== undefined).map((b) => ({ id: b.id, message: b.message.slice(0, 500) }))
+    ? annotations.filter((a) => a.type === verdictAnnotations.broke && a.description).map((a) => parseBroke(redactor.redact(a.description!))).filter((b) => b !== undefined).map((b) => ({ id: b.id, message: cutAtWord(b.message, 500) }))
     : [];
   return {
     ...(reason !== undefined && (marked !== undefined ? status !== 'passed' : true) ? { blocked: { reason, ...(by.length > 0 ? { by } : {}) } } : {}),

@@ -3,6 +3,7 @@
 import { renderParity } from '../parity/region-parity.ts';
 import type { ConformanceReport, Verdict } from './report.schema.ts';
 import { earliestDue } from './verdict.ts';
+import { cutAtWord } from '../../core/redaction/cut.ts';
 import { describeShaping } from '../../core/profile/token-parameters.ts';
 
 const order: Verdict[] = ['PASS', 'FAIL', 'WARN', 'BLOCKED', 'PENDING', 'SKIP', 'NOT_APPLICABLE', 'UNCHECKED', 'UNOBSERVED'];
@@ -125,7 +126,7 @@ function closingLines(report: ConformanceReport, where: string, paint: Paint): s
   return lines;
 }
 
-const firstLine = (text: string): string => text.split('\n')[0]!.slice(0, 160);
+const firstLine = (text: string): string => cutAtWord(text.split('\n')[0]!, 160);
 
 /** Groups requirement IDs by a key, in first-seen order. */
 function groupIds(requirements: Requirement[], keyOf: (r: Requirement) => string): Map<string, string[]> {

@@ -3,6 +3,7 @@
 import type { RegionParity } from '../parity/region-parity.schema.ts';
 import type { ConformanceReport, RequirementVerdict, Settlement, Verdict } from './report.schema.ts';
 import { earliestDue } from './verdict.ts';
+import { cutAtWord } from '../../core/redaction/cut.ts';
 import { describeShaping } from '../../core/profile/token-parameters.ts';
 
 const escape = (s: string): string => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -104,14 +105,14 @@ function attentionSection(requirements: Requirement[]): string {
   const attention = requirements.filter((r) => !calm.has(r.verdict));
   return attention.length === 0
     ? '<h2 id="attention">Needs attention</h2><p>Nothing: no requirement failed, warned or went unchecked.</p>'
-    : `<h2 id="attention">Needs attention (${attention.length})</h2><ul>${attention.map((r) => `<li>${badge(r.verdict)} <a href="#${escape(r.id)}">${escape(r.id)}</a> <small>${escape(r.area)}</small> ${escape((r.reason ?? r.statement).split('\n')[0]!.slice(0, 200))}</li>`).join('')}</ul>`;
+    : `<h2 id="attention">Needs attention (${attention.length})</h2><ul>${attention.map((r) => `<li>${badge(r.verdict)} <a href="#${escape(r.id)}">${escape(r.id)}</a> <small>${escape(r.area)}</small> ${escape(cutAtWord((r.reason ?? r.statement).split('\n')[0]!, 200))}</li>`).join('')}</ul>`;
 }
 
 function pendingSection(report: ConformanceReport): string {
   const pending = report.requirements.filter((r) => r.verdict === 'PENDING').sort((a, b) => Date.parse(a.due ?? '') - Date.parse(b.due ?? ''));
   if (pending.length === 0) return '';
   const soonest = earliestDue(report);
-  return `<h2 id="pending">Pending (${pending.length}${soonest ? `, earliest due ${escape(soonest)}` : ''})</h2><p>Obligations recorded in the state file: a later run with the same state file settles them to PASS or FAIL.</p><ul>${pending.map((r) => `<li>${badge('PENDING')} <a href="#${escape(r.id)}">${escape(r.id)}</a> <small>${escape(r.area)}</small> ${dueOf(r.due, r.reason)}${escape((r.reason ?? r.statement).split('\n')[0]!.slice(0, 200))}</li>`).join('')}</ul>`;
+  return `<h2 id="pending">Pending (${pending.length}${soonest ? `, earliest due ${escape(soonest)}` : ''})</h2><p>Obligations recorded in the state file: a later run with the same state file settles them to PASS or FAIL.</p><ul>${pending.map((r) => `<li>${badge('PENDING')} <a href="#${escape(r.id)}">${escape(r.id)}</a> <small>${escape(r.area)}</small> ${dueOf(r.due, r.reason)}${escape(cutAtWord((r.reason ?? r.statement).split('\n')[0]!, 200))}</li>`).join('')}</ul>`;
 }
 
 /** The matrix's filter (verdict, area, text) and the few lines of script that apply it. */

@@ -5,6 +5,7 @@ import { brokenVerdict, levelsFor, type LevelSelection } from '../../requirement
 import type { Requirement, RequirementLevel } from '../../requirements/types.ts';
 import type { CheckResult, ConformanceReport, PendingObligation, PropertyRun, RequirementResult, Settlement, Verdict } from './report.schema.ts';
 import { verdicts } from './report.schema.ts';
+import { assumedWording, type AssumedChoice } from '../../core/run/check-annotations.ts';
 
 export type CheckStatus = 'passed' | 'failed' | 'timedOut' | 'interrupted' | 'skipped' | 'notRun';
 
@@ -44,6 +45,25 @@ export interface CheckOutcome {
   malformed?: { type: string; problem: string }[];
   /** An audit judge no exchange exercised (skipped): UNOBSERVED with this reason, never PASS. */
   unobservedReason?: string;
+  /**
+   * `assumed` annotations of a failed check: the failing assertion relied on a choice the profile
+   * did not declare, so its requirements (those listed, else all the check's) read WARN, not FAIL.
+   */
+  assumed?: AssumedChoice[];
+}
+
+/**
+ * The assumed choices a failure of requirement `id` relied on. A failure that relied on a choice
+ * the profile did not declare is a WARN at any level: the target may have chosen otherwise.
+ */
+export function assumedFor(outcome: Pick<CheckOutcome, 'assumed'>, id: string | undefined): AssumedChoice[] {
+  const unique = new Map((outcome.assumed ?? []).filter((a) => id === undefined || !a.requirements || a.requirements.includes(id)).map((a) => [`${a.choice}\u0000${a.declare}`, a]));
+  return [...unique.values()];
+}
+
+/** A failure on assumed choices: WARN, its reason led by what was assumed and what to declare. */
+function assumedJudgement(assumed: AssumedChoice[], reason: string): CheckJudgement {
+  return { verdict: 'WARN', reason: `${assumed.map(assumedWording).join('; ')}: ${reason}` };
 }
 
 /** `'<REQ-ID> — <message>'` (an em dash, or a plain ` - ` as a fallback) → its parts; undefined if malformed. */
@@ -145,12 +165,18 @@ export function checkVerdict(outcome: CheckOutcome, level: RequirementLevel, id?
     case 'failed':
     case 'timedOut':
     case 'interrupted': {
+      // Assumed choices speak for broke annotations only when listed for that requirement.
       if (outcome.broke && outcome.broke.length > 0) {
         const mine = outcome.broke.filter((b) => b.id === id);
-        return mine.length > 0 ? broken(withFailDetail(mine.map((b) => b.message).join('; '))) : { verdict: 'PASS' };
+        if (mine.length === 0) return { verdict: 'PASS' };
+        const message = withFailDetail(mine.map((b) => b.message).join('; '));
+        const assumed = assumedFor(outcome, id).filter((a) => a.requirements !== undefined);
+        return assumed.length > 0 ? assumedJudgement(assumed, message) : broken(message);
       }
       if (outcome.blocked) return blocked(outcome.blocked);
-      return broken(withFailDetail(outcome.error ?? (outcome.status === 'timedOut' ? 'timed out' : outcome.status)));
+      const message = withFailDetail(outcome.error ?? (outcome.status === 'timedOut' ? 'timed out' : outcome.status));
+      const assumed = assumedFor(outcome, id);
+      return assumed.length > 0 && outcome.status === 'failed' ? assumedJudgement(assumed, message) : broken(message);
     }
     case 'skipped':
       if (outcome.unobservedReason !== undefined) return { verdict: 'UNOBSERVED', reason: outcome.unobservedReason };
