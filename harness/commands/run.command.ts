@@ -31,6 +31,8 @@ import type { ConformanceReport } from '../reporter/report.schema.ts';
 import { exitCodeFor, type Level } from '../reporter/verdict.ts';
 import { bothGreps, lastFailedSelection, listChecks, renderList, requirementGrep, requirementSelection } from './run-selection.ts';
 import { applyWaiversToRun, loadWaivers, WaiversError, type LoadedWaivers } from '../waivers/waivers.ts';
+import { scoreRunInCatalogue } from '../reporter/catalogue-scoring.ts';
+import { catalogueVersion, CatalogueVersionError } from '../../requirements/catalogue-versions.ts';
 import { ClientLocks, clientLocksEnvVar, lockSummary } from '../../core/run/client-locks.ts';
 import { runSeedHashCache } from '../reference/run-seed-hash-cache.ts';
 import { openStatePhase, StateFileError, stateFileOf, type StatePhase } from '../obligations/state-phase.ts';
@@ -83,6 +85,10 @@ const usage = `Usage: token-conformance run --target FILE [options]
   --state FILE         keep obligations between runs in FILE (encrypted; the profile's state.key names
                        the key's environment variable): without clock control, time-dependent
                        checks record what must hold later, and every run first settles the due ones
+  --catalogue VERSION  score only the requirements of this frozen catalogue release
+                       (requirements/catalogue-versions/VERSION.json): every check still runs,
+                       requirements added after it read "not scored in VERSION" and never move
+                       the verdict or the exit code (default: the whole catalogue)
   --waivers FILE       apply a waivers file (schemas/waivers.schema.json) to the report and exit code
   --skip-preflight     judge the target even when the preflight sees a setup problem (every
                        client refused, every call rate-limited, the EU address answering like
@@ -110,6 +116,8 @@ export interface RunOptions {
   freshSeed?: boolean;
   /** A waivers file applied to the run's report and exit code. */
   waivers?: string;
+  /** The frozen catalogue release the run is scored in (requirements/catalogue-versions/). */
+  catalogue?: string;
   /** Which Playwright passes to run (default both, in order). */
   passes?: Pass[];
   /** Spec files to load (Playwright file filters); default all. */
@@ -159,6 +167,7 @@ export function parseRunArgs(args: string[]): RunOptions | 'help' {
         seed: { type: 'string' },
         'fresh-seed': { type: 'boolean', default: false },
         waivers: { type: 'string' },
+        catalogue: { type: 'string' },
         state: { type: 'string' },
         passes: { type: 'string' },
         spec: { type: 'string', multiple: true },
@@ -198,6 +207,14 @@ export function parseRunArgs(args: string[]): RunOptions | 'help' {
   if (v.seed !== undefined && v['fresh-seed']) throw new UsageError('--seed and --fresh-seed exclude each other');
   if (v['max-failures'] !== undefined && !/^[1-9]\d*$/.test(v['max-failures'])) throw new UsageError(`--max-failures must be a positive integer (got '${v['max-failures']}')`);
   if (v['clock-servers'] !== undefined && !/^\d+$/.test(v['clock-servers'])) throw new UsageError(`--clock-servers must be a whole number (got '${v['clock-servers']}')`);
+  if (v.catalogue !== undefined) {
+    try {
+      catalogueVersion(v.catalogue);
+    } catch (error) {
+      if (error instanceof CatalogueVersionError) throw new UsageError(`--catalogue: ${error.message}`);
+      throw error;
+    }
+  }
   if (v['clock-servers'] !== undefined && !v['start-reference']) throw new UsageError('--clock-servers needs --start-reference (a real target has the one clock of its profile)');
   if (!['compact', 'list', 'dot'].includes(v.reporter)) throw new UsageError(`--reporter must be compact, list or dot (got '${v.reporter}')`);
   let grep = v.grep;
@@ -225,6 +242,7 @@ export function parseRunArgs(args: string[]): RunOptions | 'help' {
     ...(v.seed !== undefined ? { seed: v.seed } : {}),
     ...(v['fresh-seed'] ? { freshSeed: true } : {}),
     ...(v.waivers !== undefined ? { waivers: v.waivers } : {}),
+    ...(v.catalogue !== undefined ? { catalogue: v.catalogue } : {}),
     ...(v.state !== undefined ? { state: v.state } : {}),
     ...(passes !== undefined ? { passes } : {}),
     ...(v.spec !== undefined && v.spec.length > 0 ? { specs: v.spec } : {}),
@@ -664,7 +682,7 @@ function prepareRunEnvironment(options: RunOptions, target: LoadedProfile, clock
   const seenTokens = join(temp, seenTokensFileName);
   const reportsDir = options.reportsDir;
   mkdirSync(reportsDir, { recursive: true });
-  for (const stale of ['allure-results', 'transcripts', 'blob-report', 'conformance.json', 'traceability.html', 'checks.json', 'junit.xml', 'junit-time-travel.xml']) {
+  for (const stale of ['allure-results', 'transcripts', 'blob-report', 'conformance.json', 'traceability.html', 'ctrf.json', 'checks.json', 'junit.xml', 'junit-time-travel.xml']) {
     rmSync(join(reportsDir, stale), { recursive: true, force: true });
   }
   const seed = options.seed ?? (options.freshSeed ? String(randomInt(0, 2 ** 31 - 1)) : undefined);
@@ -741,6 +759,7 @@ function keepSeenTokens(seenTokens: string): void {
 /** The verdict: the report (with the waivers applied), the clients the run stopped using, the exit code. */
 function judgeRun(options: RunOptions, reportsDir: string, waivers: LoadedWaivers | undefined, locks: { locks: ClientLocks }, playwrightCode: number, io: PhaseIo): number {
   let report = readJson<ConformanceReport>(join(reportsDir, 'conformance.json'));
+  if (report && options.catalogue !== undefined) report = scoreRunInCatalogue(reportsDir, report, catalogueVersion(options.catalogue), io.out);
   if (report && waivers) report = applyWaiversToRun(reportsDir, report, waivers, io.out);
   if (!report) {
     io.err(`token-conformance run: Playwright ended (code ${playwrightCode}) without a conformance report; see the output above.`);

@@ -2,6 +2,7 @@
 // `requirement` annotations, judges each requirement (verdict.ts), and writes
 //   <outputDir>/conformance.json    (schemas/conformance-report.schema.json)
 //   <outputDir>/traceability.html   (requirement → checks → verdict)
+//   <outputDir>/ctrf.json           (the same verdicts in CTRF, ctrf-report.ts)
 //   <outputDir>/checks.json         (the raw check outcomes, to merge a later pass or shard)
 //   <outputDir>/transcripts/        (each check's redacted HTTP transcript, for `bundle`)
 // plus a terminal summary per area and one final verdict line. Redaction happens at the source: the
@@ -23,7 +24,8 @@ import { knownSecretsRedactor, reporterEnv } from '../../core/run/run-contract.t
 import { verdictAnnotations } from '../../core/run/check-annotations.ts';
 import { ownTextOf, verifyReports } from '../../core/redaction/verify-reports.ts';
 import { renderSummary } from './terminal-summary.ts';
-import { renderTraceability } from './traceability-html.ts';
+import { writeReportFiles } from './write-report-files.ts';
+import { withCurrentCatalogue } from './catalogue-scoring.ts';
 import { junitKey, junitWithSkipped } from './junit-verdicts.ts';
 import { buildReport, checkVerdict, exitCodeFor, parseBroke, reportedInterpretations, setupFailure, type CheckOutcome, type CheckStatus, type Level } from './verdict.ts';
 import { pendingObligationSchema, propertyRunSchema, settlementSchema, type ConformanceReport, type PendingObligation, type PropertyRun, type Settlement } from './report.schema.ts';
@@ -352,7 +354,7 @@ export default class ConformanceReporter implements Reporter {
     const grep = env[reporterEnv.grep];
     const filteredBeyondShard = env[reporterEnv.filtered] === '1' || grep !== undefined;
     const regionParity = regionParityFromEnv(env);
-    const report = buildReport(loadCatalogue(), outcomes, {
+    const report = withCurrentCatalogue(buildReport(loadCatalogue(), outcomes, {
       level,
       filtered: filteredBeyondShard || shard !== undefined,
       ...(regionParity ? { regionParity } : {}),
@@ -363,15 +365,14 @@ export default class ConformanceReporter implements Reporter {
       startedAt: this.previousPass?.startedAt ?? this.startedAt,
       durationMs: result.duration + (this.previousPass?.durationMs ?? 0),
       target,
-    });
+    }));
     this.report = report;
     // An unreadable obligation annotation is the suite's defect: said on stderr too, never dropped.
     for (const m of report.malformedAnnotations ?? []) console.error(`conformance reporter: error: ${m.check}: unreadable '${m.type}' annotation (${m.problem}); the check is not taken as verified`);
     mkdirSync(this.outputDir, { recursive: true });
     // The outcomes were redacted field by field (checkOutcome): the files are written as they are.
     const write = (name: string, text: string) => writeFileSync(join(this.outputDir, name), text);
-    write('conformance.json', `${JSON.stringify({ $schema: '../schemas/conformance-report.schema.json', ...report }, null, 2)}\n`);
-    write('traceability.html', renderTraceability(report));
+    writeReportFiles(this.outputDir, report);
     const checksFile: ChecksFile = { startedAt: report.startedAt, durationMs: report.durationMs, ...(shard ? { shard } : {}), filtered: filteredBeyondShard, checks: outcomes };
     write('checks.json', `${JSON.stringify(checksFile, null, 2)}\n`);
     this.writeTranscripts(tests, redactor);
