@@ -79,10 +79,10 @@ function bundleSync(args: string[], io: CommandIo = processIo, env: NodeJS.Proce
     const attestation = attestationPathFor(v.out);
     writeFileSync(attestation, `${JSON.stringify(signStatement(statementOf(bundle), key))}\n`);
     const m = bundle.manifest;
+    io.out(`ATTESTATION written: ${attestation} — in-toto Test Result (DSSE, same key)`);
     if (m.transcripts === 0) io.err('token-conformance bundle: no HTTP transcripts found under transcripts/ (run the suite with `token-conformance run` first)');
     if (!m.profileSha256) io.err('token-conformance bundle: no --profile given: the manifest carries no profile hash');
     io.out(`BUNDLE written: ${v.out} — ${m.files.length} files (${m.transcripts} transcripts), suite ${m.suiteVersion}, target ${m.target}, verdict ${m.verdict}${m.catalogue ? `, catalogue ${m.catalogue.version}` : ''}, ${m.waivers.length} waivers${m.settlements ? `, ${m.settlements.length} settlements (${m.settlements.filter((st) => st.transcript !== undefined).length} with transcripts)` : ''}, signed by key ${m.publicKeySha256.slice(0, 16)}…`);
-    io.out(`ATTESTATION written: ${attestation} — in-toto Test Result (DSSE, same key)`);
     return 0;
   } catch (error) {
     if (error instanceof BundleError || error instanceof ReportError) return fail(error.message);
@@ -99,25 +99,24 @@ function statementOf(bundle: Bundle) {
   return testResultStatement({ report, reportFiles, ...(bundle.manifest.profileSha256 ? { profileSha256: bundle.manifest.profileSha256 } : {}) });
 }
 
-/** An attestation file checked (alone, or against the bundle's files); lines for the terminal; ok. */
-function checkAttestationFile(file: string, key: ReturnType<typeof loadPublicKey>, bundleFiles: Record<string, string> | undefined, io: CommandIo): boolean {
+/** An attestation file checked (alone, or against the bundle's files): its VERIFIED line, or undefined once the problems are said. */
+function checkAttestationFile(file: string, key: ReturnType<typeof loadPublicKey>, bundleFiles: Record<string, string> | undefined, io: CommandIo): string | undefined {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
     io.err(`NOT VERIFIED: ${file} is not a readable DSSE envelope (${(error as Error).message})`);
-    return false;
+    return undefined;
   }
   const result = verifyAttestation(raw, key, bundleFiles);
   if (!result.ok) {
     io.err(`NOT VERIFIED: ${file}`);
     for (const p of result.problems) io.err(`  ${p}`);
-    return false;
+    return undefined;
   }
   const p = result.statement.predicate;
   const catalogue = p.configuration.find((d) => d.name === 'token-conformance catalogue')?.annotations?.version;
-  io.out(`VERIFIED: ${file} — DSSE signature valid, in-toto Test Result ${p.result}: ${p.passedTests.length} passed, ${p.warnedTests.length} warned, ${p.failedTests.length} failed${typeof catalogue === 'string' ? `, catalogue ${catalogue}` : ''}${bundleFiles ? '; its report digests match the bundle' : ''}`);
-  return true;
+  return `VERIFIED: ${file} — DSSE signature valid, in-toto Test Result ${p.result}: ${p.passedTests.length} passed, ${p.warnedTests.length} warned, ${p.failedTests.length} failed${typeof catalogue === 'string' ? `, catalogue ${catalogue}` : ''}${bundleFiles ? '; its report digests match the bundle' : ''}`;
 }
 
 export function verifyMain(args: string[], io: CommandIo = processIo): Promise<number> {
@@ -149,7 +148,11 @@ function verifySync(args: string[], io: CommandIo = processIo): number {
     if (error instanceof BundleError) return fail(error.message);
     throw error;
   }
-  if (file.endsWith('.intoto.jsonl')) return checkAttestationFile(file, key, undefined, io) ? 0 : 1;
+  if (file.endsWith('.intoto.jsonl')) {
+    const line = checkAttestationFile(file, key, undefined, io);
+    if (line !== undefined) io.out(line);
+    return line !== undefined ? 0 : 1;
+  }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -167,8 +170,9 @@ function verifySync(args: string[], io: CommandIo = processIo): number {
   const files = (raw as { files: Record<string, string> }).files;
   const attestation = v.attestation ?? attestationPathFor(file);
   if (v.attestation !== undefined && !existsSync(attestation)) return fail(`--attestation: cannot read ${attestation}`);
-  const attested = existsSync(attestation) ? checkAttestationFile(attestation, key, files, io) : undefined;
-  if (attested === false) return 1;
+  const present = existsSync(attestation);
+  const attested = present ? checkAttestationFile(attestation, key, files, io) : undefined;
+  if (present && attested === undefined) return 1;
   if (v.extract) {
     const root = resolve(v.extract);
     for (const f of m.files) {
@@ -178,7 +182,8 @@ function verifySync(args: string[], io: CommandIo = processIo): number {
       writeFileSync(target, files[f.path]!);
     }
   }
-  io.out(`VERIFIED: ${file} — signature valid (key ${publicKeyFingerprint(key).slice(0, 16)}…), ${m.files.length} files match their SHA-256; suite ${m.suiteVersion}, target ${m.target}, verdict ${m.verdict}${m.catalogue ? `, catalogue ${m.catalogue.version}` : ''}, created ${m.createdAt}${m.profileSha256 ? `, profile sha256 ${m.profileSha256}` : ''}, ${m.waivers.length} waivers${attested === undefined ? `; no attestation beside it (${attestation})` : ''}${v.extract ? `; extracted to ${v.extract}` : ''}`);
+  io.out(`VERIFIED: ${file} — signature valid (key ${publicKeyFingerprint(key).slice(0, 16)}…), ${m.files.length} files match their SHA-256; suite ${m.suiteVersion}, target ${m.target}, verdict ${m.verdict}${m.catalogue ? `, catalogue ${m.catalogue.version}` : ''}, created ${m.createdAt}${m.profileSha256 ? `, profile sha256 ${m.profileSha256}` : ''}, ${m.waivers.length} waivers${present ? '' : `; no attestation beside it (${attestation})`}${v.extract ? `; extracted to ${v.extract}` : ''}`);
+  if (attested !== undefined) io.out(attested);
   return 0;
 }
 

@@ -32,7 +32,7 @@ export function withCurrentCatalogue(report: ConformanceReport): ConformanceRepo
 export function scoreInCatalogue(report: ConformanceReport, release: CatalogueVersion): ConformanceReport {
   const inRelease = new Set(release.requirements);
   const order = new Map(loadCatalogue().map((r, i) => [r.id, i]));
-  const all = [...report.requirements, ...(report.notScored ?? [])].sort((a, b) => (order.get(a.id) ?? Infinity) - (order.get(b.id) ?? Infinity));
+  const all = [...report.requirements, ...(report.notScored ?? [])].sort((a, b) => (order.get(a.id) ?? Number.MAX_SAFE_INTEGER) - (order.get(b.id) ?? Number.MAX_SAFE_INTEGER));
   const scored = all.filter((r) => inRelease.has(r.id)).map(withoutNotScoredReason);
   const notScored = all.filter((r) => !inRelease.has(r.id)).map((r) => ({ ...r, reason: notScoredReason(r.verdict, r.reason, release.version) }));
   const counts = countVerdicts(scored);
