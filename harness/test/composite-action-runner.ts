@@ -51,18 +51,54 @@ export function substitute(text: string, ctx: Context): string {
  */
 export function condition(expression: string | undefined, ctx: Context): boolean {
   const expr = (expression ?? 'success()').replace(/^\$\{\{\s*|\s*\}\}$/g, '');
-  const tokens = expr.match(/\s+|'[^']*'|[A-Za-z_][\w.-]*\(\)|[A-Za-z_][\w.-]*|==|!=|&&|\|\||!|\(|\)|./g) ?? [];
-  const js = tokens.map((t) => {
-    if (/^\s+$/.test(t) || ['==', '!=', '&&', '||', '!', '(', ')'].includes(t)) return t === '==' ? '===' : t === '!=' ? '!==' : t;
-    if (/^'[^']*'$/.test(t)) return JSON.stringify(t.slice(1, -1));
-    const fns: Record<string, boolean> = { 'success()': !ctx.failed, 'failure()': ctx.failed, 'always()': true, 'cancelled()': false };
-    if (t in fns) return String(fns[t]);
-    if (/^[A-Za-z_][\w.-]*$/.test(t)) return JSON.stringify(lookup(t, ctx));
-    throw new Error(`unsupported token '${t}' in if: ${expression}`);
-  }).join('');
-  const value = new Function(`return (${js});`)() as unknown;
+  const tokens = (expr.match(/'[^']*'|[A-Za-z_][\w.-]*\(\)|[A-Za-z_][\w.-]*|==|!=|&&|\|\||!|\(|\)|\S/g) ?? []);
+  let at = 0;
+  const fns: Record<string, boolean> = { 'success()': !ctx.failed, 'failure()': ctx.failed, 'always()': true, 'cancelled()': false };
+  const truthy = (v: string | boolean) => (typeof v === 'boolean' ? v : v !== '');
+  const primary = (): string | boolean => {
+    const t = tokens[at++];
+    if (t === undefined) throw new Error(`unexpected end of if: ${expr}`);
+    if (t === '(') {
+      const v = or();
+      if (tokens[at++] !== ')') throw new Error(`missing ) in if: ${expr}`);
+      return v;
+    }
+    if (t === '!') return !truthy(primary());
+    if (/^'[^']*'$/.test(t)) return t.slice(1, -1);
+    if (t in fns) return fns[t]!;
+    if (/^[A-Za-z_][\w.-]*$/.test(t)) return lookup(t, ctx);
+    throw new Error(`unsupported token '${t}' in if: ${expr}`);
+  };
+  const equality = (): string | boolean => {
+    const left = primary();
+    const op = tokens[at];
+    if (op !== '==' && op !== '!=') return left;
+    at += 1;
+    const right = primary();
+    return op === '==' ? left === right : left !== right;
+  };
+  const and = (): string | boolean => {
+    let v = equality();
+    while (tokens[at] === '&&') {
+      at += 1;
+      const r = equality();
+      v = truthy(v) && truthy(r);
+    }
+    return v;
+  };
+  const or = (): string | boolean => {
+    let v = and();
+    while (tokens[at] === '||') {
+      at += 1;
+      const r = and();
+      v = truthy(v) || truthy(r);
+    }
+    return v;
+  };
+  const value = truthy(or());
+  if (at !== tokens.length) throw new Error(`unexpected '${tokens[at]}' in if: ${expr}`);
   // A condition without a status function implies success() (GitHub's rule).
-  return /\b(success|failure|always|cancelled)\(\)/.test(expr) ? Boolean(value) : !ctx.failed && Boolean(value);
+  return /\b(success|failure|always|cancelled)\(\)/.test(expr) ? value : !ctx.failed && value;
 }
 
 /** `key=value` lines and `key<<DELIM … DELIM` blocks of a GITHUB_OUTPUT file. */

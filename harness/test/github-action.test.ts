@@ -34,7 +34,7 @@ function startBrokenTarget(fault: string, profile: string): Promise<ChildProcess
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'examples', 'broken-target', 'serve-broken-target.ts'), '--fault', fault, '--profile', profile], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the broken target exited (${code}) before it was ready`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
       if (line.includes('"event":"ready"')) resolve(child);
     });
   });
@@ -66,7 +66,7 @@ void describe('the GitHub Action (action.yml)', () => {
     assert.equal(run.outputs.fail, '0');
     assert.equal(run.outputs['exit-code'], '0');
     assert.equal(run.outputs.report, 'reports/token-conformance/conformance.json');
-    assert.ok(JSON.parse(readFileSync(join(ws, run.outputs.report!), 'utf8')), 'the report is in the workspace');
+    assert.ok(JSON.parse(readFileSync(join(ws, run.outputs.report), 'utf8')), 'the report is in the workspace');
     assert.match(run.summary, /^## token-conformance: PASS — reference/m);
     assert.match(run.summary, /catalogue 1: 137 requirements scored/);
     assert.ok(run.summary.includes(`[uploaded reports](${artifactUrl})`));
