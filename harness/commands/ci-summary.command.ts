@@ -16,12 +16,17 @@ const usage = `Usage: token-conformance ci-summary REPORT.json [options]
   --outputs FILE      append the verdict counts as key=value lines (default: $GITHUB_OUTPUT, when
                       set): verdict, pass, fail, warn, blocked, pending, skip, not-applicable,
                       unchecked, waived, total, not-scored, catalogue, report
+  --dotenv FILE       append the same counts as a GitLab dotenv report: CONFORMANCE_VERDICT=…,
+                      CONFORMANCE_FAIL=…, … (upper case, underscores)
   --annotations       print a GitHub ::error (FAIL, UNCHECKED) or ::warning (WARN, BLOCKED) line per
                       requirement, with its clause; without it, one plain line each
   --reports-url URL   where the uploaded reports are (linked from the summary)
   --help
 
 Exit 0 whatever the verdict (gate decides the build); 2 on bad arguments or an unreadable report.`;
+
+/** A dotenv variable name (GitLab: letters, digits, underscores): `not-applicable` → CONFORMANCE_NOT_APPLICABLE. */
+export const dotenvName = (key: string): string => `CONFORMANCE_${key.toUpperCase().replace(/-/g, '_')}`;
 
 export function ciSummaryMain(args: string[], io: CommandIo = processIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   return Promise.resolve(ciSummarySync(args, io, env));
@@ -36,7 +41,7 @@ function ciSummarySync(args: string[], io: CommandIo, env: NodeJS.ProcessEnv): n
   try {
     parsed = parseArgs({
       args, strict: true, allowPositionals: true,
-      options: { summary: { type: 'string' }, outputs: { type: 'string' }, annotations: { type: 'boolean', default: false }, 'reports-url': { type: 'string' }, help: { type: 'boolean', default: false } },
+      options: { summary: { type: 'string' }, outputs: { type: 'string' }, dotenv: { type: 'string' }, annotations: { type: 'boolean', default: false }, 'reports-url': { type: 'string' }, help: { type: 'boolean', default: false } },
     });
   } catch (error) {
     return fail(`${(error as Error).message}\n\n${usage}`);
@@ -62,7 +67,9 @@ function ciSummarySync(args: string[], io: CommandIo, env: NodeJS.ProcessEnv): n
     appendFileSync(file, text);
   };
   if (summaryFile) append(summaryFile, markdownSummary(report, { reportPath: reportFile, ...(v['reports-url'] ? { reportsUrl: v['reports-url'] } : {}) }));
-  if (outputsFile) append(outputsFile, Object.entries(stepOutputs(report, reportFile)).map(([k, value]) => `${k}=${value.replace(/\r?\n/g, ' ')}\n`).join(''));
+  const outputs = Object.entries(stepOutputs(report, reportFile)).map(([k, value]) => [k, value.replace(/\r?\n/g, ' ')] as const);
+  if (outputsFile) append(outputsFile, outputs.map(([k, value]) => `${k}=${value}\n`).join(''));
+  if (v.dotenv) append(v.dotenv, outputs.map(([k, value]) => `${dotenvName(k)}=${value}\n`).join(''));
   const lines = v.annotations
     ? githubAnnotations(report)
     : report.requirements.filter((r) => ['FAIL', 'UNCHECKED', 'WARN', 'BLOCKED'].includes(r.verdict)).map((r) => `${r.verdict} ${r.id} (${r.source}): ${r.reason ?? r.statement}`);

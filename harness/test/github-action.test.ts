@@ -5,14 +5,14 @@
 // the gate's exit code. The example workflow that uses the action with shards and a merge only
 // passes inputs the action declares.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { after, describe, test } from 'node:test';
 import { parse } from 'yaml';
 import { readAction, runCompositeAction } from './composite-action-runner.ts';
+import { startBrokenTarget } from './broken-target-process.ts';
 import { requirementById } from '../../requirements/index.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -27,17 +27,6 @@ function workspace() {
   const ws = join(dir, 'workspace');
   mkdirSync(ws);
   return { ws, temp };
-}
-
-/** examples/broken-target with one fault; resolves once it printed its ready line. */
-function startBrokenTarget(fault: string, profile: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'examples', 'broken-target', 'serve-broken-target.ts'), '--fault', fault, '--profile', profile], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`the broken target exited (${code}) before it was ready`)));
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      if (line.includes('"event":"ready"')) resolve(child);
-    });
-  });
 }
 
 const stopping: ChildProcess[] = [];
