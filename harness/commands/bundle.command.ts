@@ -6,12 +6,12 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
-import { parseArgs } from 'node:util';
 import { BundleError, createBundle, loadPrivateKey, loadPublicKey, publicKeyFingerprint, verifyBundle, type Bundle } from '../bundle/bundle.ts';
 import { attestationPathFor, signStatement, testResultStatement, verifyAttestation } from '../bundle/attestation.ts';
 import type { ConformanceReport } from '../reporter/report.schema.ts';
 import { ReportError } from '../reporter/read-report.ts';
 import { processIo, type CommandIo } from './gate.command.ts';
+import { parseCommand } from './parse-command.ts';
 
 const bundleUsage = `Usage: token-conformance bundle --key PRIVATE.pem --out FILE [options]
 
@@ -41,28 +41,12 @@ const keygenUsage = `Usage: token-conformance keygen --private FILE --public FIL
 Writes an Ed25519 key pair in PEM (the private key readable by its owner only). Equivalent:
   openssl genpkey -algorithm ed25519 -out private.pem && openssl pkey -in private.pem -pubout -out public.pem`;
 
-type Options = NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>['options']>;
-
-function parse(args: string[], options: Options, usage: string, name: string, io: CommandIo): number | { values: Record<string, unknown>; positionals: string[] } {
-  try {
-    const parsed = parseArgs({ args, strict: true, allowPositionals: true, options: { ...options, help: { type: 'boolean', default: false } } });
-    if ((parsed.values as Record<string, unknown>).help) {
-      io.out(usage);
-      return 0;
-    }
-    return parsed;
-  } catch (error) {
-    io.err(`token-conformance ${name}: ${(error as Error).message}\n\n${usage}`);
-    return 2;
-  }
-}
-
 export function bundleMain(args: string[], io: CommandIo = processIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   return Promise.resolve(bundleSync(args, io, env));
 }
 
 function bundleSync(args: string[], io: CommandIo = processIo, env: NodeJS.ProcessEnv = process.env): number {
-  const parsed = parse(args, { key: { type: 'string' }, out: { type: 'string' }, reports: { type: 'string', default: 'reports' }, profile: { type: 'string' } }, bundleUsage, 'bundle', io);
+  const parsed = parseCommand(args, { key: { type: 'string' }, out: { type: 'string' }, reports: { type: 'string', default: 'reports' }, profile: { type: 'string' } }, bundleUsage, 'bundle', io);
   if (typeof parsed === 'number') return parsed;
   const v = parsed.values as unknown as { key?: string; out?: string; reports: string; profile?: string };
   const fail = (m: string) => {
@@ -124,7 +108,7 @@ export function verifyMain(args: string[], io: CommandIo = processIo): Promise<n
 }
 
 function verifySync(args: string[], io: CommandIo = processIo): number {
-  const parsed = parse(args, { key: { type: 'string' }, extract: { type: 'string' }, attestation: { type: 'string' } }, verifyUsage, 'verify', io);
+  const parsed = parseCommand(args, { key: { type: 'string' }, extract: { type: 'string' }, attestation: { type: 'string' } }, verifyUsage, 'verify', io);
   if (typeof parsed === 'number') return parsed;
   const v = parsed.values as unknown as { key?: string; extract?: string; attestation?: string };
   const fail = (m: string) => {
@@ -192,7 +176,7 @@ export function keygenMain(args: string[], io: CommandIo = processIo): Promise<n
 }
 
 function keygenSync(args: string[], io: CommandIo = processIo): number {
-  const parsed = parse(args, { private: { type: 'string' }, public: { type: 'string' }, force: { type: 'boolean', default: false } }, keygenUsage, 'keygen', io);
+  const parsed = parseCommand(args, { private: { type: 'string' }, public: { type: 'string' }, force: { type: 'boolean', default: false } }, keygenUsage, 'keygen', io);
   if (typeof parsed === 'number') return parsed;
   const v = parsed.values as unknown as { private?: string; public?: string; force: boolean };
   if (!v.private || !v.public) {

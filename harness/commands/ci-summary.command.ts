@@ -5,10 +5,10 @@
 // verdict (`gate` decides), 2 on bad arguments or an unreadable report.
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { githubAnnotations, markdownSummary, stepOutputs } from '../ci/ci-summary.ts';
 import { readReport, ReportError } from '../reporter/read-report.ts';
 import { processIo, type CommandIo } from './gate.command.ts';
+import { parseCommand } from './parse-command.ts';
 
 const usage = `Usage: token-conformance ci-summary REPORT.json [options]
 
@@ -37,20 +37,9 @@ function ciSummarySync(args: string[], io: CommandIo, env: NodeJS.ProcessEnv): n
     io.err(`token-conformance ci-summary: ${message}`);
     return 2;
   };
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args, strict: true, allowPositionals: true,
-      options: { summary: { type: 'string' }, outputs: { type: 'string' }, dotenv: { type: 'string' }, annotations: { type: 'boolean', default: false }, 'reports-url': { type: 'string' }, help: { type: 'boolean', default: false } },
-    });
-  } catch (error) {
-    return fail(`${(error as Error).message}\n\n${usage}`);
-  }
-  const v = parsed.values;
-  if (v.help) {
-    io.out(usage);
-    return 0;
-  }
+  const parsed = parseCommand(args, { summary: { type: 'string' }, outputs: { type: 'string' }, dotenv: { type: 'string' }, annotations: { type: 'boolean', default: false }, 'reports-url': { type: 'string' } }, usage, 'ci-summary', io);
+  if (typeof parsed === 'number') return parsed;
+  const v = parsed.values as { summary?: string; outputs?: string; dotenv?: string; annotations: boolean; 'reports-url'?: string };
   if (parsed.positionals.length !== 1) return fail(`give exactly one REPORT.json (got ${parsed.positionals.length})\n\n${usage}`);
   const reportFile = parsed.positionals[0]!;
   let report;

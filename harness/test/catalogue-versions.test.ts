@@ -15,6 +15,7 @@ import type { ConformanceReport, RequirementResult } from '../reporter/report.sc
 import { runMain } from '../commands/run.command.ts';
 import { gateMain } from '../commands/gate.command.ts';
 import { diffMain } from '../commands/diff.command.ts';
+import { mismatches, type ShardInput } from '../merge/merge.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const catalogueIds = requirements.map((r) => r.id);
@@ -93,5 +94,16 @@ void describe('catalogue releases', () => {
     const latest = latestCatalogueVersion();
     assert.deepEqual(currentCatalogueName(latest.requirements), { version: latest.version, frozen: true });
     assert.deepEqual(currentCatalogueName([...latest.requirements, 'LATER-REQ-001']), { version: 'unreleased', frozen: false });
+  });
+
+  void test('merge refuses shards scored in different catalogue releases', () => {
+    const base = JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures', 'gate', 'report-pass.json'), 'utf8')) as ConformanceReport;
+    const shard = (index: number, version: string): ShardInput => ({
+      dir: `shard-${index}`, index, total: 2,
+      report: { ...base, selection: { ...base.selection, shard: `${index}/2` }, catalogue: { version, frozen: true, scored: 4 } },
+      checks: { startedAt: base.startedAt, durationMs: 1, shard: `${index}/2`, filtered: false, checks: [] },
+    });
+    assert.deepEqual(mismatches([shard(1, '1'), shard(2, '1')]), []);
+    assert.deepEqual(mismatches([shard(1, '1'), shard(2, '2')]), ['different catalogue releases scored (--catalogue): catalogue 1 (shard-1) vs catalogue 2 (shard-2)']);
   });
 });
