@@ -89,6 +89,29 @@ void describe('the GitHub Action (action.yml)', () => {
     assert.deepEqual(run.ran.slice(-2), ['Job summary and annotations', 'Gate']);
   });
 
+  void test('shards, then merge: each shard reports without gating, the merge job summarises the whole run and gates it', async () => {
+    const { ws, temp } = workspace();
+    const shardRuns = [];
+    for (const i of [1, 2]) {
+      shardRuns.push(await runCompositeAction({
+        action, actionPath: root, workspace: ws, temp,
+        inputs: { target: join(root, 'profiles', 'reference.json'), 'start-reference': 'true', args: selection, shard: `${i}/2`, reports: `shards/shard-${i}`, catalogue: '1' },
+      }));
+    }
+    for (const r of shardRuns) {
+      assert.equal(r.exitCode, 0, `${r.stdout}\n${r.stderr}`);
+      assert.ok(!r.ran.includes('Gate'), 'a shard does not gate');
+    }
+    const merged = await runCompositeAction({ action, actionPath: root, workspace: ws, temp, inputs: { target: 'unused', merge: 'shards/*', reports: 'reports/merged' } });
+    assert.equal(merged.exitCode, 0, `${merged.stdout}\n${merged.stderr}`);
+    assert.equal(merged.outputs.verdict, 'PASS');
+    assert.equal(merged.outputs.pass, '2', 'both shards\' requirements in one report');
+    assert.match(merged.stdout, /MERGED 2 shards/);
+    assert.match(merged.stdout, /GATE PASS/);
+    assert.match(merged.summary, /## token-conformance: PASS — reference/);
+    assert.match(merged.summary, /catalogue 1: 137 requirements scored/);
+  });
+
   void test('examples/github-actions/conformance-action.yml: shards then a merge, each step passing only inputs the action declares', () => {
     const workflow = parse(readFileSync(join(root, 'examples', 'github-actions', 'conformance-action.yml'), 'utf8')) as { jobs: Record<string, { steps: { uses?: string; with?: Record<string, string> }[]; strategy?: { matrix?: { shard?: number[] } } }> };
     const uses = Object.values(workflow.jobs).flatMap((j) => j.steps).filter((s) => s.uses?.includes('token-conformance'));
