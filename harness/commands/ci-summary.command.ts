@@ -3,7 +3,7 @@
 // requirement on stdout (GitHub annotations with --annotations), the verdict counts appended as
 // `key=value` outputs ($GITHUB_OUTPUT by default; a GitLab dotenv report). Exit 0 whatever the
 // verdict (`gate` decides), 2 on bad arguments or an unreadable report.
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { githubAnnotations, markdownSummary, stepOutputs } from '../ci/ci-summary.ts';
 import { readReport, ReportError } from '../reporter/read-report.ts';
@@ -16,7 +16,7 @@ const usage = `Usage: token-conformance ci-summary REPORT.json [options]
   --outputs FILE      append the verdict counts as key=value lines (default: $GITHUB_OUTPUT, when
                       set): verdict, pass, fail, warn, blocked, pending, skip, not-applicable,
                       unchecked, waived, total, not-scored, catalogue, report
-  --dotenv FILE       append the same counts as a GitLab dotenv report: CONFORMANCE_VERDICT=…,
+  --dotenv FILE       write the same counts as a GitLab dotenv report: CONFORMANCE_VERDICT=…,
                       CONFORMANCE_FAIL=…, … (upper case, underscores)
   --annotations       print a GitHub ::error (FAIL, UNCHECKED) or ::warning (WARN, BLOCKED) line per
                       requirement, with its clause; without it, one plain line each
@@ -58,7 +58,11 @@ function ciSummarySync(args: string[], io: CommandIo, env: NodeJS.ProcessEnv): n
   if (summaryFile) append(summaryFile, markdownSummary(report, { reportPath: reportFile, ...(v['reports-url'] ? { reportsUrl: v['reports-url'] } : {}) }));
   const outputs = Object.entries(stepOutputs(report, reportFile)).map(([k, value]) => [k, value.replace(/\r?\n/g, ' ')] as const);
   if (outputsFile) append(outputsFile, outputs.map(([k, value]) => `${k}=${value}\n`).join(''));
-  if (v.dotenv) append(v.dotenv, outputs.map(([k, value]) => `${dotenvName(k)}=${value}\n`).join(''));
+  // A dotenv report is the job's one set of variables: written afresh, never appended to.
+  if (v.dotenv) {
+    mkdirSync(dirname(resolve(v.dotenv)), { recursive: true });
+    writeFileSync(v.dotenv, outputs.map(([k, value]) => `${dotenvName(k)}=${value}\n`).join(''));
+  }
   const lines = v.annotations
     ? githubAnnotations(report)
     : report.requirements.filter((r) => ['FAIL', 'UNCHECKED', 'WARN', 'BLOCKED'].includes(r.verdict)).map((r) => `${r.verdict} ${r.id} (${r.source}): ${r.reason ?? r.statement}`);

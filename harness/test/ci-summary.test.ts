@@ -59,7 +59,13 @@ void describe('ci-summary', () => {
     assert.match(c.out[0]!, /^::error title=FAIL /);
     assert.match(c.out.at(-1)!, /^token-conformance: FAIL — 3 PASS, 1 FAIL/);
     const plain = capture();
-    assert.equal(await ciSummaryMain([fixture, '--summary', join(dir, 'gl.md')], plain.io, {}), 0);
+    const dotenv = join(dir, 'conformance.env');
+    writeFileSync(dotenv, 'CONFORMANCE_VERDICT=PASS\n');
+    assert.equal(await ciSummaryMain([fixture, '--summary', join(dir, 'gl.md'), '--dotenv', dotenv], plain.io, {}), 0);
+    const dotenvLines = readFileSync(dotenv, 'utf8').trim().split('\n');
+    assert.equal(dotenvLines.filter((l) => l.startsWith('CONFORMANCE_VERDICT=')).length, 1, 'written afresh');
+    assert.ok(dotenvLines.includes('CONFORMANCE_VERDICT=FAIL') && dotenvLines.includes('CONFORMANCE_NOT_APPLICABLE=0'), dotenvLines.join('\n'));
+    for (const l of dotenvLines) assert.match(l, /^[A-Z0-9_]+=/, 'a GitLab dotenv variable name');
     assert.match(plain.out[0]!, /^FAIL [A-Z-]+\d+ \(.+\): /);
     const bad = capture();
     assert.equal(await ciSummaryMain([join(dir, 'missing.json')], bad.io, {}), 2);

@@ -29,8 +29,7 @@ function resolved(name: string): GitlabJob {
 /** `$NAME` in an artifacts path, from the job's variables. */
 const expand = (path: string, vars: Record<string, string>) => path.replace(/\$(\w+)/g, (_m, n: string) => vars[n] ?? '');
 
-async function runJob(name: string, overrides: Record<string, string>): Promise<{ code: number; log: string; vars: Record<string, string>; workspace: string }> {
-  const workspace = mkdtempSync(join(tmpdir(), 'tc-gitlab-'));
+async function runJob(name: string, overrides: Record<string, string>, workspace = mkdtempSync(join(tmpdir(), 'tc-gitlab-'))): Promise<{ code: number; log: string; vars: Record<string, string>; workspace: string }> {
   const vars = { ...template.variables, ...overrides };
   const script = join(workspace, '.job.sh');
   writeFileSync(script, (resolved(name).script ?? []).join('\n'));
@@ -99,5 +98,22 @@ void describe('the GitLab CI template', () => {
     assert.ok(summary.includes(`| TOKEN-REQ-001 | ${broken.source} | MUST |`), summary);
     assert.ok(run.log.includes(`FAIL TOKEN-REQ-001 (${broken.source}): `), run.log);
     assert.match(run.log, /GATE FAIL/);
+  });
+
+  void test('parallel shards (CI_NODE_INDEX/CI_NODE_TOTAL) report without gating; a job extending .token-conformance-merge merges, summarises and gates', async () => {
+    const reference = { CONFORMANCE_TARGET: join(root, 'profiles', 'reference.json'), CONFORMANCE_START_REFERENCE: 'true', CONFORMANCE_PACKAGE: '', CONFORMANCE_CLI: cli, CONFORMANCE_ARGS: selection };
+    const first = await runJob('token-conformance', { ...reference, CI_NODE_INDEX: '1', CI_NODE_TOTAL: '2' });
+    assert.equal(first.code, 0, first.log);
+    const second = await runJob('token-conformance', { ...reference, CI_NODE_INDEX: '2', CI_NODE_TOTAL: '2' }, first.workspace);
+    assert.equal(second.code, 0, second.log);
+    for (const r of [first, second]) assert.doesNotMatch(r.log, /GATE /, 'a shard does not gate');
+    assert.ok(artifacts(resolved('token-conformance'), first.vars, first.workspace).junit.length >= 1, 'the shards\' JUnit files match the artifacts globs');
+    const merged = await runJob('.token-conformance-merge', { CONFORMANCE_PACKAGE: '', CONFORMANCE_CLI: cli }, first.workspace);
+    assert.equal(merged.code, 0, merged.log);
+    assert.match(merged.log, /MERGED 2 shards/);
+    assert.match(merged.log, /GATE PASS/);
+    const dotenv = artifacts(resolved('.token-conformance-merge'), merged.vars, merged.workspace).dotenv;
+    assert.equal(dotenv.CONFORMANCE_VERDICT, 'PASS');
+    assert.equal(dotenv.CONFORMANCE_PASS, '2');
   });
 });
