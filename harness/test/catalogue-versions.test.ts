@@ -16,6 +16,7 @@ import { runMain } from '../commands/run.command.ts';
 import { gateMain } from '../commands/gate.command.ts';
 import { diffMain } from '../commands/diff.command.ts';
 import { mismatches, type ShardInput } from '../merge/merge.ts';
+import { renderTraceability } from '../reporter/traceability-html.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const catalogueIds = requirements.map((r) => r.id);
@@ -51,6 +52,7 @@ void describe('catalogue releases', () => {
     assert.deepEqual(scored.requirements.map((r) => r.id), release.requirements);
     assert.deepEqual(scored.notScored?.map((r) => [r.id, r.verdict, r.reason]), [['LATER-REQ-001', 'FAIL', 'not scored in catalogue 7: FAIL — a bug class found after the release']]);
     assert.deepEqual(scored.catalogue, { version: '7', frozen: true, scored: release.requirements.length });
+    assert.match(renderTraceability(scored), /<h2 id="not-scored">Not scored in catalogue 7 \(1\)<\/h2>.*LATER-REQ-001/s);
     // Scored again in a release that has it: back among the scored, with its own reason.
     const again = scoreInCatalogue(scored, { ...release, version: '8', requirements: [...release.requirements, 'LATER-REQ-001'] });
     assert.equal(again.verdict, 'FAIL');
