@@ -71,7 +71,8 @@ function catalogueDescriptor(report: ConformanceReport): ResourceDescriptor {
   const c = report.catalogue;
   return {
     name: 'token-conformance catalogue',
-    uri: `pkg:npm/token-conformance@${report.suiteVersion}#requirements/catalogue-versions/${c?.frozen ? `${c.version}.json` : ''}`,
+    // A frozen release is a file of the package; the unreleased catalogue is its requirements.json.
+    uri: `pkg:npm/token-conformance@${report.suiteVersion}#requirements/${c?.frozen ? `catalogue-versions/${c.version}.json` : 'requirements.json'}`,
     digest: { sha256: sha256(ids.join('\n')) },
     annotations: {
       version: c?.version ?? 'unreleased', frozen: c?.frozen ?? false, scored: ids.length,
