@@ -4,14 +4,11 @@
 // the IDs frozen in that release: every other requirement still ran and keeps its verdict in
 // `notScored`, outside `summary` and `verdict` — a check added after a release never moves a
 // result certified against it.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { loadCatalogue } from '../../core/catalogue/catalogue.ts';
 import { latestCatalogueVersion, type CatalogueVersion } from '../../requirements/catalogue-versions.ts';
 import type { CatalogueScoring, ConformanceReport } from './report.schema.ts';
 import { countVerdicts, overallVerdict } from './verdict.ts';
 import { writeReportFiles } from './write-report-files.ts';
-import { junitKey, junitWithSkipped } from './junit-verdicts.ts';
 
 export const unreleasedCatalogue = 'unreleased';
 
@@ -78,40 +75,13 @@ export function catalogueLine(report: ConformanceReport): string | undefined {
 }
 
 /**
- * The JUnit test cases (junitKey) of the checks that verify only requirements outside the scored
- * release and did not pass: JUnit readers (a merge request's test widget) show them skipped, with
- * "not scored in catalogue N", as the report does — a check that also verifies a scored
- * requirement keeps its result.
- */
-export function notScoredJunitCases(report: ConformanceReport): Map<string, string> {
-  const key = (c: { project?: string; title: string }) => `${c.project ?? ''}|${c.title}`;
-  const scoredChecks = new Set(report.requirements.flatMap((r) => r.checks.map(key)));
-  const cases = new Map<string, string>();
-  for (const r of report.notScored ?? []) {
-    for (const c of r.checks) {
-      if (c.verdict === 'PASS' || scoredChecks.has(key(c)) || c.file === undefined) continue;
-      // Playwright's JUnit names a case by its spec file below specs/ and the title below the file.
-      const classname = c.file.replace(/^specs\//, '');
-      const name = c.title.startsWith(`${c.file} › `) ? c.title.slice(c.file.length + 3) : c.title;
-      cases.set(junitKey(classname, name), `not scored in catalogue ${report.catalogue?.version ?? ''}: ${c.verdict} (${r.id})`);
-    }
-  }
-  return cases;
-}
-
-/**
  * `run --catalogue VERSION`: the finished run's report scored in the release and written again
- * (conformance.json, traceability.html, ctrf.json; the JUnit files' not-scored failures as skips), with one line saying what was scored. Nothing
+ * (conformance.json, traceability.html, ctrf.json), with one line saying what was scored. Nothing
  * is handed to the reporter or the workers: every check runs as always, only the scoring differs.
  */
 export function scoreRunInCatalogue(reportsDir: string, report: ConformanceReport, release: CatalogueVersion, out: (line: string) => void): ConformanceReport {
   const scored = scoreInCatalogue(report, release);
   writeReportFiles(reportsDir, scored);
-  const skipped = notScoredJunitCases(scored);
-  for (const name of readdirSync(reportsDir).filter((f) => /^junit.*\.xml$/.test(f))) {
-    const file = join(reportsDir, name);
-    writeFileSync(file, junitWithSkipped(readFileSync(file, 'utf8'), skipped));
-  }
   const s = scored.summary;
   out(catalogueLine(scored) ?? `CONFORMANCE ${scored.verdict} in catalogue ${release.version}: ${s.FAIL} FAIL, ${s.WARN} WARN, ${s.UNCHECKED} UNCHECKED of ${s.total} requirements; every requirement that ran is in ${release.version}`);
   return scored;
