@@ -7,12 +7,17 @@ import { parseArgs } from 'node:util';
 import { actorFromEnv, coverageRules, decide, gateLine, type CoverageRule } from '../gate/gate.ts';
 import { readReport, ReportError } from '../reporter/read-report.ts';
 import { applyWaivers, loadWaivers, waiverLines, waiversOf, WaiversError } from '../waivers/waivers.ts';
+import { catalogueLine, scoreInCatalogue } from '../reporter/catalogue-scoring.ts';
+import { catalogueVersion, CatalogueVersionError } from '../../requirements/catalogue-versions.ts';
 
 const usage = `Usage: token-conformance gate REPORT.json [options]
 
   --waivers FILE          apply a waivers file (schemas/waivers.schema.json); without it, the
                           waivers recorded in the report (run --waivers) are judged again today
   --strict                WARN blocks as well as FAIL
+  --catalogue VERSION     judge only the requirements of this frozen catalogue release
+                          (requirements/catalogue-versions/); the others read "not scored" and
+                          never block. Without it, the report's own scoring (run --catalogue) stands
   --require-verified RULE coverage: must (every MUST and INTERPRETATION requirement) or selected
                           (every requirement the run selected) must be verified — PASS, or a
                           FAIL/WARN (waived or not), or NOT_APPLICABLE; a SKIP, BLOCKED or PENDING
@@ -37,6 +42,7 @@ arguments, an unreadable report or an invalid waivers file.`;
 export const gateOptions = {
   waivers: { type: 'string' },
   strict: { type: 'boolean', default: false },
+  catalogue: { type: 'string' },
   'require-verified': { type: 'string' },
   'allow-pending': { type: 'boolean', default: false },
   'break-glass': { type: 'string' },
@@ -89,10 +95,11 @@ function gateSync(args: string[], io: CommandIo = processIo, now: Date = new Dat
   let report;
   try {
     report = readReport(reportFile);
+    if (v.catalogue !== undefined) report = scoreInCatalogue(report, catalogueVersion(v.catalogue));
     if (v.waivers !== undefined) report = applyWaivers(report, loadWaivers(v.waivers), now);
     else if (report.waivers) report = applyWaivers(report, waiversOf(report), now);
   } catch (error) {
-    if (error instanceof ReportError || error instanceof WaiversError) return fail(error.message);
+    if (error instanceof ReportError || error instanceof WaiversError || error instanceof CatalogueVersionError) return fail(error.message);
     throw error;
   }
   const out = resolve(v.out ?? join(dirname(reportFile), 'gate.json'));
@@ -112,6 +119,8 @@ function gateSync(args: string[], io: CommandIo = processIo, now: Date = new Dat
     io.err(line);
   } else {
     for (const l of waiverLines(report)) io.out(l);
+    const scoredIn = catalogueLine(report);
+    if (scoredIn) io.out(scoredIn);
     if (decision.decision === 'break-glass') io.err('token-conformance gate: BREAK-GLASS — the build passes despite blocking failures; this override is recorded.');
     else if (breakGlassReason && decision.decision === 'pass') io.err('token-conformance gate: --break-glass not needed: nothing blocks; no override recorded.');
     io.out(line);

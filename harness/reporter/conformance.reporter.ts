@@ -2,6 +2,7 @@
 // `requirement` annotations, judges each requirement (verdict.ts), and writes
 //   <outputDir>/conformance.json    (schemas/conformance-report.schema.json)
 //   <outputDir>/traceability.html   (requirement → checks → verdict)
+//   <outputDir>/ctrf.json           (the same verdicts in CTRF, ctrf-report.ts)
 //   <outputDir>/junit.xml           (each check as its verdict reads: junit-report.ts)
 //   <outputDir>/checks.json         (the raw check outcomes, to merge a later pass or shard)
 //   <outputDir>/transcripts/        (each check's redacted HTTP transcript, for `bundle`)
@@ -27,7 +28,8 @@ import { verdictAnnotations, type AssumedChoice } from '../../core/run/check-ann
 import { ownTextOf, verifyReports } from '../../core/redaction/verify-reports.ts';
 import { cutAtWord } from '../../core/redaction/cut.ts';
 import { renderSummary } from './terminal-summary.ts';
-import { renderTraceability } from './traceability-html.ts';
+import { writeReportFiles } from './write-report-files.ts';
+import { withCurrentCatalogue } from './catalogue-scoring.ts';
 import { renderJunit, type JunitCase, type JunitSuite } from './junit-report.ts';
 import { buildReport, checkVerdict, exitCodeFor, parseBroke, reportedInterpretations, type CheckOutcome, type CheckStatus } from './verdict.ts';
 import { pendingObligationSchema, propertyRunSchema, settlementSchema, type ConformanceReport, type PendingObligation, type PropertyRun, type Settlement } from './report.schema.ts';
@@ -417,7 +419,7 @@ export default class ConformanceReporter implements Reporter {
     const shard = this.run.shard ?? (this.config?.shard ? `${this.config.shard.current}/${this.config.shard.total}` : undefined);
     const filteredBeyondShard = this.run.filtered || grep !== undefined;
     const regionParity = regionParityOf(this.run.regionParity);
-    const report = buildReport(loadCatalogue(), outcomes, {
+    const report = withCurrentCatalogue(buildReport(loadCatalogue(), outcomes, {
       level,
       filtered: filteredBeyondShard || shard !== undefined,
       ...(regionParity ? { regionParity } : {}),
@@ -428,15 +430,14 @@ export default class ConformanceReporter implements Reporter {
       startedAt: this.previousPass?.startedAt ?? this.startedAt,
       durationMs: result.duration + (this.previousPass?.durationMs ?? 0),
       target,
-    });
+    }));
     this.report = report;
     // An unreadable obligation annotation is the suite's defect: said on stderr too, never dropped.
     for (const m of report.malformedAnnotations ?? []) console.error(`conformance reporter: error: ${m.check}: unreadable '${m.type}' annotation (${m.problem}); the check is not taken as verified`);
     mkdirSync(this.outputDir, { recursive: true });
     // The outcomes were redacted field by field (checkOutcome): the files are written as they are.
     const write = (name: string, text: string) => writeFileSync(join(this.outputDir, name), text);
-    write('conformance.json', `${JSON.stringify({ $schema: '../schemas/conformance-report.schema.json', ...report }, null, 2)}\n`);
-    write('traceability.html', renderTraceability(report));
+    writeReportFiles(this.outputDir, report);
     const outcomeOf = new Map(tests.map((t, i) => [t, current[i]!]));
     write('junit.xml', renderJunit(junitSuites(this.rootSuite, outcomeOf, redactor), this.startedAt, result.duration));
     const checksFile: ChecksFile = { startedAt: report.startedAt, durationMs: report.durationMs, ...(shard ? { shard } : {}), filtered: filteredBeyondShard, checks: outcomes };

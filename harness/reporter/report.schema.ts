@@ -121,6 +121,14 @@ export const requirementResultSchema = z.strictObject({
 });
 export type RequirementResult = z.infer<typeof requirementResultSchema>;
 
+/** Which release of the catalogue the report scores (requirements/catalogue-versions/). */
+export const catalogueScoringSchema = z.strictObject({
+  version: z.string().describe('The frozen catalogue release scored (run --catalogue VERSION), or `unreleased`: the whole catalogue of this suite version, holding requirements no release has frozen yet.'),
+  frozen: z.boolean().describe('true when `version` is a frozen release: a later suite version scores the same requirements for it.'),
+  scored: z.number().int().min(0).describe('Requirements scored: those of `requirements`.'),
+});
+export type CatalogueScoring = z.infer<typeof catalogueScoringSchema>;
+
 // BLOCKED and PENDING are optional so that reports written before they existed still read (diff, gate).
 const countsSchema = z.strictObject({
   ...(Object.fromEntries(verdicts.map((v) => [v, z.number().int().min(0)])) as Record<Verdict, z.ZodNumber>),
@@ -200,5 +208,8 @@ export const conformanceReportSchema = z.strictObject({
   waivers: reportWaiversSchema.optional(),
   regionParity: regionParitySchema.optional(),
   audit: auditSectionSchema.optional(),
+  catalogue: catalogueScoringSchema.optional().describe('Absent in reports of suite versions before catalogue releases.'),
+  notScored: z.array(requirementResultSchema).optional()
+    .describe('Requirements that ran but are not in the scored catalogue release (`catalogue.version`): added after it. Their verdicts are shown, never counted in `summary` or `verdict`.'),
 });
 export type ConformanceReport = z.infer<typeof conformanceReportSchema>;

@@ -68,13 +68,14 @@ small{color:#57606a}
 </style></head>
 <body>
 <h1>Conformance traceability: ${escape(t.name)} — ${badge(report.verdict)}</h1>
-<p>Suite ${escape(report.suiteVersion)} · started ${escape(report.startedAt)} · ${Math.round(report.durationMs / 1000)} s · level ${escape(report.selection.level)}${report.selection.grep ? ` · grep ${escape(report.selection.grep)}` : ''}</p>
+<p>Suite ${escape(report.suiteVersion)}${report.catalogue ? ` · catalogue ${escape(report.catalogue.version)}` : ''} · started ${escape(report.startedAt)} · ${Math.round(report.durationMs / 1000)} s · level ${escape(report.selection.level)}${report.selection.grep ? ` · grep ${escape(report.selection.grep)}` : ''}</p>
 <p>${[t.authUrlUs && `US ${escape(t.authUrlUs)}`, t.authUrlEu && `EU ${escape(t.authUrlEu)}`, t.baseUrl && `APIs ${escape(t.baseUrl)}`].filter(Boolean).join(' · ')}</p>
 <p>${summary} &nbsp; (${report.summary.total} requirements; ${report.checks.total} checks: ${report.checks.passed} passed, ${report.checks.failed} failed, ${report.checks.skipped} skipped${report.checks.blocked ? `, ${report.checks.blocked} of them blocked` : ''})</p>
 ${shapingParagraph(t.requestShaping)}
 ${defects.length > 0 ? `<h2>Defects of the suite</h2><ul>${defects.join('')}</ul>` : ''}
 ${attentionSection(report.requirements)}
 ${pendingSection(report)}
+${notScoredSection(report)}
 ${parity}
 <h2 id="matrix">All requirements</h2>
 ${filterForm(report.requirements, areas)}
@@ -113,6 +114,14 @@ function pendingSection(report: ConformanceReport): string {
   if (pending.length === 0) return '';
   const soonest = earliestDue(report);
   return `<h2 id="pending">Pending (${pending.length}${soonest ? `, earliest due ${escape(soonest)}` : ''})</h2><p>Obligations recorded in the state file: a later run with the same state file settles them to PASS or FAIL.</p><ul>${pending.map((r) => `<li>${badge('PENDING')} <a href="#${escape(r.id)}">${escape(r.id)}</a> <small>${escape(r.area)}</small> ${dueOf(r.due, r.reason)}${escape(cutAtWord((r.reason ?? r.statement).split('\n')[0]!, 200))}</li>`).join('')}</ul>`;
+}
+
+/** Requirements that ran outside the scored catalogue release (run --catalogue): shown, never counted. */
+function notScoredSection(report: ConformanceReport): string {
+  const notScored = report.notScored ?? [];
+  if (notScored.length === 0) return '';
+  const version = escape(report.catalogue?.version ?? '');
+  return `<h2 id="not-scored">Not scored in catalogue ${version} (${notScored.length})</h2><p>Requirements added after release ${version}: their checks ran, their verdicts are not counted above.</p><ul>${notScored.map((r) => `<li>${badge(r.verdict)} ${escape(r.id)} <small>${escape(r.area)} · ${escape(r.source)}</small> ${escape(r.statement)}</li>`).join('')}</ul>`;
 }
 
 /** The matrix's filter (verdict, area, text) and the few lines of script that apply it. */
