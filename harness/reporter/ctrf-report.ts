@@ -20,6 +20,7 @@ export const ctrfStatusOf: Record<RequirementVerdict, { status: CtrfStatus; why:
   PENDING: { status: 'pending', why: 'recorded an obligation a later run settles (labels.due): not verified yet, does not fail the run' },
   SKIP: { status: 'skipped', why: 'not verified: a capability the profile lacks, or not selected' },
   NOT_APPLICABLE: { status: 'skipped', why: 'does not apply to this target' },
+  UNOBSERVED: { status: 'skipped', why: 'an audit of recorded traffic: no exchange exercised it, so nothing was verified' },
 };
 
 export const notScoredStatus: CtrfStatus = 'other';

@@ -2,9 +2,8 @@
 // it), valid against CTRF's published JSON Schema (the schema file the `ctrf` package ships, from
 // ctrf-io/ctrf) and accepted by that package's own validator.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
 import { Ajv } from 'ajv';
@@ -15,6 +14,7 @@ import { scoreInCatalogue } from '../reporter/catalogue-scoring.ts';
 import { writeReportFiles } from '../reporter/write-report-files.ts';
 import { requirementVerdicts, type ConformanceReport, type RequirementResult } from '../reporter/report.schema.ts';
 import { countVerdicts, overallVerdict } from '../reporter/verdict.ts';
+import { temporaryDirectory } from './support/temporary-directory.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 // The package exports no package.json: its schema file sits beside its entry point's folder (dist/ → src/).
@@ -50,7 +50,7 @@ void describe('CTRF report', () => {
     assertValidCtrf(doc);
     assert.equal(doc.results.tests.length, report.requirements.length);
     const byRaw = new Map(doc.results.tests.map((t) => [t.rawStatus, t]));
-    const expected = { PASS: 'passed', FAIL: 'failed', UNCHECKED: 'failed', WARN: 'other', WAIVED: 'other', BLOCKED: 'other', PENDING: 'pending', SKIP: 'skipped', NOT_APPLICABLE: 'skipped' } as const;
+    const expected = { PASS: 'passed', FAIL: 'failed', UNCHECKED: 'failed', WARN: 'other', WAIVED: 'other', BLOCKED: 'other', PENDING: 'pending', SKIP: 'skipped', NOT_APPLICABLE: 'skipped', UNOBSERVED: 'skipped' } as const;
     for (const verdict of requirementVerdicts) {
       assert.equal(byRaw.get(verdict)?.status, expected[verdict], verdict);
       assert.equal(ctrfStatusOf[verdict].status, expected[verdict]);
@@ -63,7 +63,7 @@ void describe('CTRF report', () => {
     assert.equal(byRaw.get('PENDING')!.labels.due, '2026-12-01T00:00:00.000Z');
     assert.equal(fail.duration, 13, 'milliseconds as an integer');
     const s = doc.results.summary;
-    assert.deepEqual([s.tests, s.passed, s.failed, s.skipped, s.pending, s.other], [9, 1, 2, 2, 1, 3]);
+    assert.deepEqual([s.tests, s.passed, s.failed, s.skipped, s.pending, s.other], [10, 1, 2, 3, 1, 3]);
     assert.equal(s.stop - s.start, Math.round(report.durationMs));
     assert.equal(doc.results.extra.verdict, 'FAIL');
   });
@@ -82,9 +82,9 @@ void describe('CTRF report', () => {
   });
 
   void test('written beside conformance.json and traceability.html', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tc-ctrf-'));
+    const dir = temporaryDirectory('tc-ctrf-');
     writeReportFiles(dir, everyVerdictReport());
     assertValidCtrf(JSON.parse(readFileSync(join(dir, 'ctrf.json'), 'utf8')));
-    assert.equal((JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport).requirements.length, 9);
+    assert.equal((JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport).requirements.length, requirementVerdicts.length);
   });
 });
