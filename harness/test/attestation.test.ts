@@ -2,9 +2,8 @@
 // the bundle key. `verify` accepts it and rejects a tampered one; so does an independent DSSE
 // verifier (Sigstore's @sigstore/verify, given the public key), which computes the PAE itself.
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createPrivateKey, createPublicKey } from 'node:crypto';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { bundleFromJSON } from '@sigstore/bundle';
@@ -13,6 +12,7 @@ import { bundleMain, keygenMain, verifyMain } from '../commands/bundle.command.t
 import { attestationPathFor, signStatement, testEntry, testResultPredicateType, type DsseEnvelope, type TestResultStatement } from '../bundle/attestation.ts';
 import { profileSha256, sha256, type Bundle } from '../bundle/bundle.ts';
 import type { ConformanceReport } from '../reporter/report.schema.ts';
+import { temporaryDirectory } from './support/temporary-directory.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const plantedFail = join(import.meta.dirname, 'fixtures', 'gate', 'report-planted-fail.json');
@@ -24,7 +24,7 @@ function capture() {
 }
 
 async function bundled() {
-  const dir = mkdtempSync(join(tmpdir(), 'tc-attest-'));
+  const dir = temporaryDirectory('tc-attest-');
   const reports = join(dir, 'reports');
   mkdirSync(reports, { recursive: true });
   copyFileSync(plantedFail, join(reports, 'conformance.json'));

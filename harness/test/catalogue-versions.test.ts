@@ -4,8 +4,7 @@
 // with --catalogue of the previous release scores exactly that release's requirements; gate and
 // diff score the same way.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { catalogueVersion, catalogueVersions, CatalogueVersionError, latestCatalogueVersion } from '../../requirements/catalogue-versions.ts';
@@ -17,6 +16,7 @@ import { gateMain } from '../commands/gate.command.ts';
 import { diffMain } from '../commands/diff.command.ts';
 import { mismatches, type ShardInput } from '../merge/merge.ts';
 import { renderTraceability } from '../reporter/traceability-html.ts';
+import { temporaryDirectory } from './support/temporary-directory.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const catalogueIds = requirements.map((r) => r.id);
@@ -63,7 +63,7 @@ void describe('catalogue releases', () => {
   void test('run --catalogue of the previous release scores exactly its requirements (reference server); gate and diff score the same', async () => {
     const previous = catalogueVersions().at(-1)!;
     assert.equal(previous.version, latestCatalogueVersion().version);
-    const reports = mkdtempSync(join(tmpdir(), 'tc-catalogue-'));
+    const reports = temporaryDirectory('tc-catalogue-');
     const c = capture();
     const code = await runMain(['--target', join(root, 'profiles', 'reference.json'), '--start-reference', '--reports', reports, '--catalogue', previous.version, '--requirement', 'GRANT-CC-001,TOKEN-REQ-001', '--passes', 'conformance', '--reporter', 'dot'], c.io);
     assert.equal(code, 0, [...c.out, ...c.err].join('\n'));

@@ -2,13 +2,13 @@
 // its clause and reason, what ran outside the catalogue release, the reports' link), GitHub
 // annotations escaped per the workflow-command rules, and key=value outputs appended to a file.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { githubAnnotations, markdownSummary, stepOutputs } from '../ci/ci-summary.ts';
 import { ciSummaryMain } from '../commands/ci-summary.command.ts';
 import type { ConformanceReport } from '../reporter/report.schema.ts';
+import { temporaryDirectory } from './support/temporary-directory.ts';
 
 const fixture = join(import.meta.dirname, 'fixtures', 'gate', 'report-planted-fail.json');
 const report = JSON.parse(readFileSync(fixture, 'utf8')) as ConformanceReport;
@@ -46,7 +46,7 @@ void describe('ci-summary', () => {
   });
 
   void test('the command appends the summary and the outputs, prints the annotations; exit 2 on an unreadable report', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tc-ci-summary-'));
+    const dir = temporaryDirectory('tc-ci-summary-');
     const summary = join(dir, 'summary.md');
     const outputs = join(dir, 'outputs');
     writeFileSync(summary, 'before\n');

@@ -6,14 +6,14 @@
 // passes inputs the action declares.
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { parse } from 'yaml';
 import { readAction, runCompositeAction } from './composite-action-runner.ts';
 import { startBrokenTarget } from './broken-target-process.ts';
 import { requirementById } from '../../requirements/index.ts';
+import { temporaryDirectory } from './support/temporary-directory.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const action = readAction(join(root, 'action.yml'));
@@ -21,7 +21,7 @@ const selection = '--requirement GRANT-CC-001,TOKEN-REQ-001 --passes conformance
 const artifactUrl = 'https://github.invalid/acme/api/actions/runs/1/artifacts/2';
 
 function workspace() {
-  const dir = mkdtempSync(join(tmpdir(), 'tc-action-'));
+  const dir = temporaryDirectory('tc-action-');
   const temp = join(dir, 'runner-temp');
   mkdirSync(temp);
   const ws = join(dir, 'workspace');

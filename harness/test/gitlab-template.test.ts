@@ -6,13 +6,13 @@
 // artifacts declaration says, the failing requirement and its clause in summary.md and the log.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { parse } from 'yaml';
 import { startBrokenTarget } from './broken-target-process.ts';
 import { requirementById } from '../../requirements/index.ts';
+import { temporaryDirectory } from './support/temporary-directory.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const templateFile = join(root, 'templates', 'gitlab', 'token-conformance.gitlab-ci.yml');
@@ -29,7 +29,7 @@ function resolved(name: string): GitlabJob {
 /** `$NAME` in an artifacts path, from the job's variables. */
 const expand = (path: string, vars: Record<string, string>) => path.replace(/\$(\w+)/g, (_m, n: string) => vars[n] ?? '');
 
-async function runJob(name: string, overrides: Record<string, string>, workspace = mkdtempSync(join(tmpdir(), 'tc-gitlab-'))): Promise<{ code: number; log: string; vars: Record<string, string>; workspace: string }> {
+async function runJob(name: string, overrides: Record<string, string>, workspace = temporaryDirectory('tc-gitlab-')): Promise<{ code: number; log: string; vars: Record<string, string>; workspace: string }> {
   const vars = { ...template.variables, ...overrides };
   const script = join(workspace, '.job.sh');
   writeFileSync(script, (resolved(name).script ?? []).join('\n'));
@@ -85,7 +85,7 @@ void describe('the GitLab CI template', () => {
 
   void test('red on a planted fault: the failing requirement with its clause in summary.md and the log, a JUnit failure, the gate fails the job', async () => {
     const job = resolved('token-conformance');
-    const profile = join(mkdtempSync(join(tmpdir(), 'tc-gitlab-broken-')), 'broken.json');
+    const profile = join(temporaryDirectory('tc-gitlab-broken-'), 'broken.json');
     stopping.push(await startBrokenTarget('get-answered-404', profile));
     const run = await runJob('token-conformance', { CONFORMANCE_TARGET: profile, CONFORMANCE_PACKAGE: '', CONFORMANCE_CLI: cli, CONFORMANCE_ARGS: selection });
     assert.equal(run.code, 1, run.log);
