@@ -16,7 +16,7 @@ import { playwrightCommand } from '../playwright/playwright-cli.ts';
 import { profileEnvVar, toWorkerProfile, withOtherEnvironmentToken, writeWorkerProfile } from '../../core/profile/worker-profile.ts';
 import { checkReachability, unreachableProblem } from '../reference/reachability.ts';
 import { clockSandboxLabel, clockSandboxProfile } from '../../core/profile/clock-sandboxes.ts';
-import { runPreflight } from '../preflight/preflight.ts';
+import { profileErrorLine, runPreflight } from '../preflight/preflight.ts';
 import { probeRegions } from '../parity/probe-regions.ts';
 import { profileSha256 } from '../bundle/bundle.ts';
 import { applyListening, ReferenceStartError, startClockServers, startReferenceServers, type ListeningLine, type ReferenceServer, type ReferenceServers } from '../reference/start-reference.ts';
@@ -31,7 +31,7 @@ import type { ConformanceReport } from '../reporter/report.schema.ts';
 import { exitCodeFor, type Level } from '../reporter/verdict.ts';
 import { bothGreps, lastFailedSelection, listChecks, renderList, requirementGrep, requirementSelection } from './run-selection.ts';
 import { applyWaiversToRun, loadWaivers, WaiversError, type LoadedWaivers } from '../waivers/waivers.ts';
-import { ClientLocks, clientLocksEnvVar, lockSummary } from '../../core/run/client-locks.ts';
+import { ClientLocks, clientLocksEnvVar, lockSummary, profileLockKey } from '../../core/run/client-locks.ts';
 import { runSeedHashCache } from '../reference/run-seed-hash-cache.ts';
 import { openStatePhase, StateFileError, stateFileOf, type StatePhase } from '../obligations/state-phase.ts';
 
@@ -567,6 +567,13 @@ async function checkClockSandboxesAnswer(options: RunOptions, target: LoadedProf
 async function preflightTarget(options: RunOptions, target: LoadedProfile, io: PhaseIo): Promise<PreflightResult | Exit> {
   const preflight = await runPreflight({ profile: target.profile, secrets: target.secrets });
   for (const note of preflight.notes) io.err(`token-conformance run: note: ${note}`);
+  const profileErrors = preflight.profileErrors ?? [];
+  for (const e of profileErrors) io.err(`token-conformance run: ${profileErrorLine(e)}`);
+  if (options.checkProfile && profileErrors.length > 0) {
+    io.err(`token-conformance run: setup problem: the target refused ${profileErrors.length} credential(s) of the profile (above); fix them and check again. No check was run (--check-profile).`);
+    return new Exit(2);
+  }
+  if (profileErrors.length > 0) io.err(`token-conformance run: the checks that need ${profileErrors.length === 1 ? 'this credential' : 'these credentials'} are BLOCKED by the profile (not FAILs of the target); the report opens with ${profileErrors.length === 1 ? 'it' : 'them'}.`);
   if (preflight.problem !== undefined) {
     if (!options.skipPreflight) {
       io.err(`token-conformance run: setup problem: ${preflight.problem}; nothing was run (--skip-preflight judges the target anyway).`);
@@ -593,6 +600,12 @@ function lockRefusedClients(preflight: PreflightResult, temp: string): { dir: st
       key: `${c.region}:${c.client}`, client: c.client, region: c.region, kind: c.answer.status === 429 ? '429' : 'invalid_client',
       ...(c.answer.retryAfter !== undefined ? { retryAfter: c.answer.retryAfter } : {}),
       response: `HTTP ${c.answer.status}${c.answer.error ? ` ${c.answer.error}` : ''}`, check: 'the preflight', at: new Date().toISOString(),
+    });
+  }
+  for (const e of preflight.profileErrors ?? []) {
+    locks.lock({
+      key: profileLockKey(e.kind, e.name), client: e.client, ...(e.kind === 'user' ? { user: e.name } : {}), region: e.region, kind: 'profile',
+      field: e.field, response: e.answer, check: 'the preflight', at: new Date().toISOString(),
     });
   }
   return { dir, locks };

@@ -21,8 +21,10 @@ import { readWorkerProfile } from '../../core/profile/worker-profile.ts';
 import type { Redactor} from '../../core/redaction/redact.ts';
 import { knownSecretsRedactor, reporterEnv } from '../../core/run/run-contract.ts';
 import { verdictAnnotations } from '../../core/run/check-annotations.ts';
+import { ClientLocks, profileProblem } from '../../core/run/client-locks.ts';
 import { ownTextOf, verifyReports } from '../../core/redaction/verify-reports.ts';
 import { renderSummary } from './terminal-summary.ts';
+import { cutAtWord } from './cut-at-word.ts';
 import { renderTraceability } from './traceability-html.ts';
 import { junitKey, junitWithSkipped } from './junit-verdicts.ts';
 import { buildReport, checkVerdict, exitCodeFor, parseBroke, reportedInterpretations, setupFailure, type CheckOutcome, type CheckStatus, type Level } from './verdict.ts';
@@ -155,10 +157,12 @@ export function checkOutcome(test: TestCase, redactor: Redactor): CheckOutcome {
   const file = relative(repoRoot, test.location.file);
   const project = test.parent.project()?.name;
   const message = result?.errors[0]?.message;
-  const error = message ? redactor.redact(errorSummary(message)).slice(0, 500) : undefined;
+  const error = message ? cutAtWord(redactor.redact(errorSummary(message)), 500) : undefined;
   const property = propertyRun(annotations, redactor);
   const requestsSent = annotations.filter((a) => a.type === verdictAnnotations.requests).reduce((n, a) => n + (Number(a.description) || 0), 0);
   const { blocked, broke } = verdictShaping(annotations, status, error, redactor, message);
+  const title = [file, ...test.titlePath().slice(3)].join(' › ');
+  const transcribed = (result?.attachments ?? []).some((a) => a.name === transcriptAttachment);
   const { pending, settled, malformed } = obligationAnnotations(annotations, redactor);
   // A `broke` annotation may name a requirement the check does not cite: it still FAILs (never lost).
   for (const b of broke ?? []) if (!ids.includes(b.id)) ids.push(b.id);
@@ -166,8 +170,9 @@ export function checkOutcome(test: TestCase, redactor: Redactor): CheckOutcome {
     ? 'not run: the time-travel project runs after the conformance project, and a check there failed'
     : 'not run (interrupted, or a dependency failed)';
   return {
-    title: [file, ...test.titlePath().slice(3)].join(' › '),
+    title,
     file,
+    ...(transcribed ? { transcripts: [`${transcriptsDir}/${transcriptFileName(project ?? 'default', title)}`] } : {}),
     ...(project ? { project } : {}),
     requirementIds: ids,
     status,
@@ -224,18 +229,19 @@ export function obligationAnnotations(annotations: { type: string; description?:
  */
 export function verdictShaping(annotations: { type: string; description?: string }[], status: CheckStatus, error: string | undefined, redactor: Redactor, fullMessage = error ?? ''): Pick<CheckOutcome, 'blocked' | 'broke'> {
   const by = [...new Set(annotations.filter((a) => a.type === verdictAnnotations.blockedBy && a.description).map((a) => a.description!.trim()))];
+  const profile = annotations.find((a) => a.type === verdictAnnotations.blockedByProfile && a.description)?.description;
   const failed = status === 'failed' || status === 'timedOut' || status === 'interrupted';
   // markBlocked ends a check as skipped. When code between it and Playwright caught its skip (a
   // property runner retrying, shrinking), the check fails instead: the mark counts only if the
   // failure is that skip, so a real failure found after a blocked attempt still FAILs.
   const marked = annotations.find((a) => a.type === verdictAnnotations.blocked && a.description !== undefined && (!failed || fullMessage.includes(`Test is skipped: BLOCKED: ${a.description}`)));
   const setup = failed ? setupFailure(error) : undefined;
-  const reason = marked ? redactor.redact(marked.description!).slice(0, 500) : setup;
+  const reason = marked ? cutAtWord(redactor.redact(marked.description!), 500) : setup;
   const broke = failed
-    ? annotations.filter((a) => a.type === verdictAnnotations.broke && a.description).map((a) => parseBroke(redactor.redact(a.description!))).filter((b) => b !== undefined).map((b) => ({ id: b.id, message: b.message.slice(0, 500) }))
+    ? annotations.filter((a) => a.type === verdictAnnotations.broke && a.description).map((a) => parseBroke(redactor.redact(a.description!))).filter((b) => b !== undefined).map((b) => ({ id: b.id, message: cutAtWord(b.message, 500) }))
     : [];
   return {
-    ...(reason !== undefined && (marked !== undefined ? status !== 'passed' : true) ? { blocked: { reason, ...(by.length > 0 ? { by } : {}) } } : {}),
+    ...(reason !== undefined && (marked !== undefined ? status !== 'passed' : true) ? { blocked: { reason, ...(by.length > 0 ? { by } : {}), ...(marked !== undefined && profile !== undefined ? { profile: redactor.redact(profile) } : {}) } } : {}),
     ...(broke.length > 0 ? { broke } : {}),
   };
 }
@@ -352,10 +358,12 @@ export default class ConformanceReporter implements Reporter {
     const grep = env[reporterEnv.grep];
     const filteredBeyondShard = env[reporterEnv.filtered] === '1' || grep !== undefined;
     const regionParity = regionParityFromEnv(env);
+    const profileProblems = ClientLocks.fromEnvironment(env).all().filter((l) => l.kind === 'profile').map(profileProblem);
     const report = buildReport(loadCatalogue(), outcomes, {
       level,
       filtered: filteredBeyondShard || shard !== undefined,
       ...(regionParity ? { regionParity } : {}),
+      ...(profileProblems.length > 0 ? { profileProblems } : {}),
       strict: env[reporterEnv.strict] === '1',
       ...(grep ? { grep } : {}),
       ...(shard ? { shard } : {}),

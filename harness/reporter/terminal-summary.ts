@@ -3,6 +3,8 @@
 import { renderParity } from '../parity/region-parity.ts';
 import type { ConformanceReport, Verdict } from './report.schema.ts';
 import { earliestDue } from './verdict.ts';
+import { cutAtWord } from './cut-at-word.ts';
+import { reportVerification, verificationLine } from './verification.ts';
 
 const order: Verdict[] = ['PASS', 'FAIL', 'WARN', 'BLOCKED', 'PENDING', 'SKIP', 'NOT_APPLICABLE', 'UNCHECKED'];
 
@@ -19,6 +21,7 @@ export function renderSummary(report: ConformanceReport, colour = false, where =
   const width = Math.max(8, ...areas.map((a) => a.length));
   const having = (verdict: Verdict) => report.requirements.filter((r) => r.verdict === verdict);
   return [
+    ...profileBanner(report, paint),
     '', `Conformance of ${report.target.name} (suite ${report.suiteVersion}, level ${report.selection.level})`,
     ...areas.map((area) => areaLine(report.requirements.filter((r) => r.area === area), area.padEnd(width), paint)),
     ...brokenLines(report.requirements.filter((r) => r.verdict === 'FAIL' || r.verdict === 'WARN'), paint),
@@ -31,6 +34,13 @@ export function renderSummary(report: ConformanceReport, colour = false, where =
     ...parityLines(report, paint),
     ...closingLines(report, where, paint),
   ].join('\n');
+}
+
+/** The profile errors the preflight found, first: what they blocked is the profile's doing, not the target's. */
+function profileBanner(report: ConformanceReport, paint: Paint): string[] {
+  const problems = report.profileProblems ?? [];
+  if (problems.length === 0) return [];
+  return ['', paint('BLOCKED', `PROFILE ERROR — ${problems.length} credential(s) of the profile were refused; the checks needing them are BLOCKED by the profile, not FAILs of the target:`), ...problems.map((p) => `  ${p}`)];
 }
 
 function areaLine(requirements: Requirement[], paddedArea: string, paint: Paint): string {
@@ -112,11 +122,12 @@ function closingLines(report: ConformanceReport, where: string, paint: Paint): s
   if (report.checks.total === 0) lines.push('', paint('WARN', `NO CHECK RAN${report.selection.grep !== undefined ? ` (--grep ${report.selection.grep})` : ''}${report.selection.shard !== undefined ? ` in shard ${report.selection.shard}` : ''}: nothing was verified`));
   const soonest = earliestDue(report);
   const counts = order.map((v) => `${s[v] ?? 0} ${v}${v === 'PENDING' && soonest !== undefined ? ` (earliest due ${soonest})` : ''}`).join(', ');
-  lines.push('', paint(report.verdict, `CONFORMANCE ${report.verdict}: ${counts}${s.WAIVED !== undefined ? `, ${s.WAIVED} WAIVED` : ''} of ${s.total} requirements (${report.checks.total} checks${report.checks.requests !== undefined ? `, ${report.checks.requests} requests` : ''}) — ${where}/conformance.json, ${where}/traceability.html`));
+  lines.push('', `Verified: ${verificationLine(report.verification ?? reportVerification(report))}`);
+  lines.push(paint(report.verdict, `CONFORMANCE ${report.verdict}: ${counts}${s.WAIVED !== undefined ? `, ${s.WAIVED} WAIVED` : ''} of ${s.total} requirements (${report.checks.total} checks${report.checks.requests !== undefined ? `, ${report.checks.requests} requests` : ''}) — ${where}/conformance.json, ${where}/traceability.html`));
   return lines;
 }
 
-const firstLine = (text: string): string => text.split('\n')[0]!.slice(0, 160);
+const firstLine = (text: string): string => cutAtWord(text.split('\n')[0]!, 160);
 
 /** Groups requirement IDs by a key, in first-seen order. */
 function groupIds(requirements: Requirement[], keyOf: (r: Requirement) => string): Map<string, string[]> {

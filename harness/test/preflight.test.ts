@@ -12,7 +12,7 @@ import { describe, test } from 'node:test';
 import { generate } from 'selfsigned';
 import { runMain } from '../commands/run.command.ts';
 import { reduceAnswer, type ProbeAnswer } from '../parity/region-parity.ts';
-import { classifyPreflight, type ClientProbe } from '../preflight/preflight.ts';
+import { classifyPreflight, profileErrorLine, type ClientProbe, type UserProbe } from '../preflight/preflight.ts';
 import { unreachableProblem } from '../reference/reachability.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -63,10 +63,20 @@ void describe('preflight: a non-conformant target is judged, not diagnosed', () 
     void test(name, () => assert.equal(classifyPreflight(observations).problem, undefined));
   }
 
-  void test('a refused client among others is a note naming its field', () => {
+  void test('a refused client among others is a profile error naming its field and the answer', () => {
     const r = classifyPreflight({ clients: [probe('usClient', token()), probe('usClient2', error('invalid_client'))] });
-    assert.deepEqual(r.notes, ['credentials.clients.usClient2.clientSecret ($USCLIENT2_SECRET) was refused with invalid_client in the preflight: usClient2 is not used in this run and the checks that need it are BLOCKED (the other clients authenticate)']);
-    assert.deepEqual(r.refusedClients?.map((c) => c.client), ['usClient2']);
+    assert.equal(r.problem, undefined, 'the run goes on: the other clients work');
+    assert.deepEqual(r.profileErrors?.map(profileErrorLine), ['profile error: credentials.clients.usClient2.clientSecret ($USCLIENT2_SECRET) was refused by the target (HTTP 400 invalid_client) — fix the client id or secret']);
+    assert.equal(r.refusedClients, undefined, 'not a lockout');
+  });
+
+  void test('a user whose password grant is refused with invalid_grant (its client authenticated) is a profile error; other answers are not', () => {
+    const user = (name: UserProbe['user'], answer: ProbeAnswer): UserProbe => ({ user: name, field: `credentials.users.${name}.password`, client: 'usPasswordClient', answer });
+    const r = classifyPreflight({
+      clients: [probe('usPasswordClient', token())],
+      users: [user('user', token()), user('burnableUser', error('invalid_grant')), user('wrongRoleUser', error('unauthorized_client')), user('specialCharsUser', { status: 429 })],
+    });
+    assert.deepEqual(r.profileErrors?.map(profileErrorLine), ['profile error: credentials.users.burnableUser.password was refused by the target (HTTP 400 invalid_grant) — fix the username or password (sent with usPasswordClient)']);
   });
 
   void test('a client locked out already (429) among others is named, with its Retry-After, and not used', () => {
@@ -88,10 +98,11 @@ function capture() {
   return { lines, io: { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) } };
 }
 
-/** profiles/reference.json with some client secrets replaced. */
-function referenceWith(dir: string, name: string, wrong: (client: string) => boolean): string {
-  const profile = JSON.parse(readFileSync(join(root, 'profiles', 'reference.json'), 'utf8')) as { credentials: { clients: Record<string, { clientSecret: { value: string } }> } };
+/** profiles/reference.json with some client secrets (and user passwords) replaced. */
+function referenceWith(dir: string, name: string, wrong: (client: string) => boolean, wrongUser: (user: string) => boolean = () => false): string {
+  const profile = JSON.parse(readFileSync(join(root, 'profiles', 'reference.json'), 'utf8')) as { credentials: { clients: Record<string, { clientSecret: { value: string } }>; users: Record<string, { password: { value: string } }> } };
   for (const [client, c] of Object.entries(profile.credentials.clients)) if (wrong(client)) c.clientSecret = { value: `${c.clientSecret.value}-wrong` };
+  for (const [user, u] of Object.entries(profile.credentials.users)) if (wrongUser(user)) u.password = { value: `${u.password.value}-wrong` };
   const file = join(dir, name);
   writeFileSync(file, JSON.stringify({ ...profile, $schema: undefined }));
   return file;
@@ -123,14 +134,28 @@ void describe('preflight in `run`, against the reference server', () => {
     assert.equal(report.requirements.find((r) => r.id === 'GRANT-CC-001')?.verdict, 'FAIL');
   });
 
-  void test('one secret wrong: a note, and the run judges the target', async () => {
+  void test('one secret wrong: a named profile error, and the run judges the target; its checks are BLOCKED by the profile, the report opens with it', async () => {
     const reports = join(dir, 'one-reports');
     const c = capture();
-    const code = await runMain(['--target', referenceWith(dir, 'one-wrong.json', (client) => client === 'usClient2'), '--start-reference', '--grep', '@GRANT-CC-001', '--passes', 'conformance', '--reports', reports], c.io);
+    const code = await runMain(['--target', referenceWith(dir, 'one-wrong.json', (client) => client === 'usClient2'), '--start-reference', '--grep', '@GRANT-CC-001|@GRANT-RT-006', '--passes', 'conformance', '--reports', reports], c.io);
     assert.equal(code, 0, c.lines.join('\n'));
-    assert.ok(c.lines.some((l) => /^token-conformance run: note: credentials\.clients\.usClient2\.clientSecret was refused with invalid_client/.test(l)), c.lines.join('\n'));
+    assert.ok(c.lines.some((l) => /^token-conformance run: profile error: credentials\.clients\.usClient2\.clientSecret was refused by the target \(HTTP 400 invalid_client\)/.test(l)), c.lines.join('\n'));
     assert.ok(!c.lines.some((l) => l.includes('setup problem')));
-    assert.ok(existsSync(join(reports, 'conformance.json')));
+    const report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as { profileProblems?: string[]; requirements: { id: string; verdict: string; blockedByProfile?: string }[] };
+    assert.match(report.profileProblems?.[0] ?? '', /credentials\.clients\.usClient2\.clientSecret/);
+    assert.equal(report.requirements.find((r) => r.id === 'GRANT-CC-001')?.verdict, 'PASS');
+    const rt006 = report.requirements.find((r) => r.id === 'GRANT-RT-006');
+    assert.deepEqual([rt006?.verdict, rt006?.blockedByProfile], ['BLOCKED', 'credentials.clients.usClient2.clientSecret'], 'another client\'s wrong secret would read invalid_client, not invalid_grant: BLOCKED by the profile, not a FAIL');
+    assert.ok(!report.requirements.some((r) => r.verdict === 'FAIL'), 'no FAIL caused by the profile');
+    assert.match(readFileSync(join(reports, 'traceability.html'), 'utf8'), /<div id="profile-error"/);
+  });
+
+  void test('--check-profile: one user password wrong is a named profile error, exit 2', async () => {
+    const c = capture();
+    const code = await runMain(['--target', referenceWith(dir, 'user-wrong.json', () => false, (user) => user === 'burnableUser'), '--start-reference', '--check-profile', '--reports', join(dir, 'user-reports')], c.io);
+    assert.equal(code, 2, c.lines.join('\n'));
+    assert.ok(c.lines.some((l) => /^token-conformance run: profile error: credentials\.users\.burnableUser\.password was refused by the target \(HTTP 400 invalid_grant\)/.test(l)), c.lines.join('\n'));
+    assert.ok(!c.lines.some((l) => l.includes('-wrong')), 'the (wrong) password is not printed');
   });
 
   void test('an HTTPS address whose certificate is not trusted: one "setup problem" line naming caFile', async () => {
