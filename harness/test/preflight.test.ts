@@ -13,7 +13,7 @@ import { generate } from 'selfsigned';
 import { runMain } from '../commands/run.command.ts';
 import { reduceAnswer, type ProbeAnswer } from '../parity/region-parity.ts';
 import { classifyPreflight, profileErrorLine, type ClientProbe, type UserProbe } from '../preflight/preflight.ts';
-import { unreachableProblem } from '../reference/reachability.ts';
+import { schemeOrTlsFix, unreachableProblem } from '../reference/reachability.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const error = (code: string, status = 400): ProbeAnswer => reduceAnswer(status, JSON.stringify({ error: code }));
@@ -37,6 +37,16 @@ void describe('preflight: setup problems', () => {
     assert.match(r.problem ?? '', /^authUrlEu \(https:\/\/us\.example\.com\) answers like the US token server: it refuses the EU client \(credentials\.clients\.euClient\.clientSecret .*\) with invalid_client and gives the US client a token without a scope.*set authUrlEu/);
     const withUsScope = classifyPreflight({ clients: [probe('usClient', token()), probe('euClient', error('invalid_client'))], usClientAtEu: token({ scope: 'email openid profile company' }) });
     assert.match(withUsScope.problem ?? '', /with scope "email openid profile company", not the EU scope/);
+  });
+
+  void test('a scheme the server does not speak, a certificate for another host: one line saying what to change', () => {
+    assert.equal(schemeOrTlsFix('authUrlUs', 'https://127.0.0.1:8080', 'ERR_SSL_WRONG_VERSION_NUMBER', 'error:0A00010B:SSL routines:ssl3_get_record:wrong version number'),
+      'authUrlUs https://127.0.0.1:8080: the server answers plain HTTP there, not TLS — set authUrlUs to http://127.0.0.1:8080 (plain HTTP needs "local": true) or to the address where it speaks TLS');
+    assert.equal(schemeOrTlsFix('baseUrl', 'http://127.0.0.1:8443', 'UND_ERR_SOCKET', 'other side closed'),
+      'baseUrl http://127.0.0.1:8443: the server closed the connection without an HTTP answer — if it speaks TLS there, set baseUrl to https://127.0.0.1:8443');
+    assert.match(schemeOrTlsFix('authUrlEu', 'https://eu.example.com', 'ERR_TLS_CERT_ALTNAME_INVALID', 'Hostname/IP does not match') ?? '', /not issued for eu\.example\.com/);
+    assert.equal(schemeOrTlsFix('authUrlUs', 'https://a.example.com', 'ECONNREFUSED', 'connect ECONNREFUSED'), undefined, 'nothing listening is not a scheme problem');
+    assert.match(unreachableProblem([{ field: 'authUrlUs', url: 'https://a', problem: 'ERR_SSL_WRONG_VERSION_NUMBER', fix: 'authUrlUs https://a: use http' }]), /^authUrlUs https:\/\/a: use http$/);
   });
 
   void test('TLS trust failures and unreachable addresses: one line, caFile named for TLS', () => {
