@@ -21,9 +21,9 @@ const clockOrState = 'add clock control or a state file (capabilities.clockContr
 /** SKIP reasons that mean "the profile does not declare what the check needs", and the remedy of each. */
 const declarable: [RegExp, (m: RegExpExecArray) => string][] = [
   [/profile has no credentials\.users\.burnableUser\b/, () => burnable],
-  [/profile has no (credentials\.(?:clients|users|tokens)\.[A-Za-z]+)/, (m) => `declare ${m[1]}`],
+  [/profile has no (credentials\.(?:clients|users|tokens)\.[A-Za-z0-9]+)/, (m) => `declare ${m[1]}`],
   [/profile has no resources\.people\b/, () => 'declare resources.people (existing, missing and malformed identifiers)'],
-  [/profile(?: has no|'s) (resources\.[A-Za-z]+)/, (m) => `declare ${m[1]}`],
+  [/profile(?: has no|'s) (resources\.[A-Za-z0-9]+)/, (m) => `declare ${m[1]}`],
   [/profile has no plainHttpUrl/, () => 'declare plainHttpUrl'],
   [/target has no clock control/, () => clockOrState],
   [/no run came by between .* could be observed/, () => 'run on a schedule closer together (the state file\'s obligations lapsed)'],
