@@ -143,7 +143,10 @@ export function renderProfile(v: ProfileAnswers): InitResult {
     v.people ? `  "resources": { "people": ${JSON.stringify(v.people).replace(/,"/g, ', "').replace(/":/g, '": ')} },` : '  // "resources": { "people": { "existing": "…", "missing": "…", "malformed": "…" } },',
     '  "capabilities": {',
     `    "supportsBasic": ${v.supportsBasic === true},  // the token endpoints take HTTP Basic client authentication`,
-    `    "load": { "allowed": ${v.allowLoad === true || v.rateLimit !== undefined} },  // load-like checks (bursts) within maxRequestsPerSecond / maxRequests`,
+    // Known rate limits are checked by passing them: the budget leaves room for a burst past the spike and one window's quota.
+    v.rateLimit
+      ? `    "load": { "allowed": true, "maxRequestsPerSecond": ${2 * v.rateLimit.spikePerSecond + 10}, "maxRequests": ${2 * v.rateLimit.quotaPerWindow + 4 * v.rateLimit.spikePerSecond + 200} },  // load-like checks (bursts), within this budget`
+      : `    "load": { "allowed": ${v.allowLoad === true} },  // load-like checks (bursts) within maxRequestsPerSecond / maxRequests (default 10/s, 200)`,
     `    "destructive": { "allowed": ${v.allowDestructive === true} },  // checks that may lock the lockable user`,
     v.rateLimit ? `    "rateLimit": ${JSON.stringify(v.rateLimit).replace(/,"/g, ', "').replace(/":/g, '": ')}` : '    // "rateLimit": { "spikePerSecond": …, "quotaPerWindow": …, "windowSeconds": … }  // when known',
     '    // "clockControlUrl": "…"  // a test clock: the time-dependent checks run at once',

@@ -49,7 +49,7 @@ void describe('init: the output folder, the people identifiers, the outlook', ()
     assert.deepEqual(profile.resources.people, { existing: 'E-1', missing: 'E-9', malformed: '-E1' });
     assert.deepEqual([profile.expectations.ccLifetime, profile.expectations.pwLifetime, profile.capabilities.supportsBasic], [3600, 600, true]);
     assert.deepEqual(profile.capabilities.rateLimit, { spikePerSecond: 50, quotaPerWindow: 1000, windowSeconds: 60 });
-    assert.equal(profile.capabilities.load.allowed, true, 'known rate limits are checked with bursts');
+    assert.deepEqual(profile.capabilities.load, { allowed: true, maxRequestsPerSecond: 110, maxRequests: 2400 }, 'known rate limits are checked by passing them: room for a burst past the spike and one window\'s quota');
     assert.equal(profile.credentials.users.burnableUser?.username, 'acme\\dave');
     assert.deepEqual(profile.state?.key, { env: 'FULL_STATE_KEY' });
   });
