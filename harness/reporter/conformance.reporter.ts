@@ -234,12 +234,15 @@ export function verdictShaping(annotations: { type: string; description?: string
   // markBlocked ends a check as skipped. When code between it and Playwright caught its skip (a
   // property runner retrying, shrinking), the check fails instead: the mark counts only if the
   // failure is that skip, so a real failure found after a blocked attempt still FAILs.
-  const marked = annotations.find((a) => a.type === verdictAnnotations.blocked && a.description !== undefined && (!failed || fullMessage.includes(`Test is skipped: BLOCKED: ${a.description}`)));
+  // A property runner that caught the skip attributes it as a finding (`broke`): a message that
+  // is that skip is no finding about the target, and the mark counts.
+  const caughtSkip = (text: string) => text.includes('Test is skipped: BLOCKED: ');
+  const rawBroke = failed ? annotations.filter((a) => a.type === verdictAnnotations.broke && a.description).map((a) => a.description!) : [];
+  const marked = annotations.find((a) => a.type === verdictAnnotations.blocked && a.description !== undefined
+    && (!failed || fullMessage.includes(`Test is skipped: BLOCKED: ${a.description}`) || rawBroke.some((b) => b.includes(`Test is skipped: BLOCKED: ${a.description}`))));
   const setup = failed ? setupFailure(error) : undefined;
   const reason = marked ? cutAtWord(redactor.redact(marked.description!), 500) : setup;
-  const broke = failed
-    ? annotations.filter((a) => a.type === verdictAnnotations.broke && a.description).map((a) => parseBroke(redactor.redact(a.description!))).filter((b) => b !== undefined).map((b) => ({ id: b.id, message: cutAtWord(b.message, 500) }))
-    : [];
+  const broke = rawBroke.filter((d) => !(marked !== undefined && caughtSkip(d))).map((d) => parseBroke(redactor.redact(d))).filter((b) => b !== undefined).map((b) => ({ id: b.id, message: cutAtWord(b.message, 500) }));
   return {
     ...(reason !== undefined && (marked !== undefined ? status !== 'passed' : true) ? { blocked: { reason, ...(by.length > 0 ? { by } : {}), ...(marked !== undefined && profile !== undefined ? { profile: redactor.redact(profile) } : {}) } } : {}),
     ...(broke.length > 0 ? { broke } : {}),

@@ -225,6 +225,13 @@ void describe('what the reporter reads from a check: setup: failures, markBlocke
     assert.deepEqual(verdictShaping(annotations, 'failed', 'Error: property failed', redactor, 'Error: property failed … expected 400, got 200'), {}, 'a real failure found after a blocked attempt still FAILs');
   });
 
+  void test('a property runner that caught a BLOCKED skip and attributed it (broke) found nothing: the check is BLOCKED (by the profile), no FAIL', () => {
+    const reason = 'blocked by the profile, not the target: the target refused credentials.clients.usClient.clientSecret in the preflight (HTTP 400 invalid_client): fix it in the profile; no request sent with it';
+    const annotations = [{ type: 'blocked', description: reason }, { type: 'blocked-by-profile', description: 'credentials.clients.usClient.clientSecret' },
+      { type: 'broke', description: `AUTH-CLI-005 — expected 400 invalid_client, got no answer: Test is skipped: BLOCKED: ${reason} — input: client_credentials at US` }];
+    assert.deepEqual(verdictShaping(annotations, 'failed', 'Error: property failed', redactor, 'Error: property token-input-us failed'), { blocked: { reason, profile: 'credentials.clients.usClient.clientSecret' } });
+  });
+
   void test('broke annotations parse "<ID> — <message>" and are read only from a failed check', () => {
     assert.deepEqual(parseBroke('TOKEN-REQ-003 — expected 400 invalid_request, got 200'), { id: 'TOKEN-REQ-003', message: 'expected 400 invalid_request, got 200' });
     assert.deepEqual(parseBroke('ERR-GW-1202 - got 000-1205'), { id: 'ERR-GW-1202', message: 'got 000-1205' });
