@@ -3,6 +3,7 @@
 import type { ConformanceReport } from '../reporter/report.schema.ts';
 import { earliest } from '../reporter/verdict.ts';
 import { unverifiedOf } from '../reporter/verification.ts';
+import { blocks } from '../../requirements/levels.ts';
 
 export interface Blocker {
   id: string;
@@ -82,7 +83,7 @@ const unverifiedVerdicts = new Set(['SKIP', 'BLOCKED', 'PENDING', 'UNCHECKED']);
 
 /** The requirements the rule covers, and those of them not verified (PENDING among them unless allowed). */
 export function coverage(report: ConformanceReport, rule: CoverageRule, allowPending = false): { required: number; unverified: Blocker[]; notVerifiable?: Blocker[] } {
-  const isMust = (r: ConformanceReport['requirements'][number]) => r.level === 'MUST' || r.level === 'INTERPRETATION';
+  const isMust = (r: ConformanceReport['requirements'][number]) => blocks(r.level);
   const declaredOut = (r: ConformanceReport['requirements'][number]) => rule === 'verifiable' && r.verdict === 'SKIP' && unverifiedOf(r)?.cause === 'not-declared';
   const inRule = report.requirements.filter((r) => (rule === 'selected' ? r.checks.length > 0 : isMust(r)) && !declaredOut(r));
   const what = rule === 'must' ? 'a MUST' : rule === 'verifiable' ? 'a MUST this profile makes verifiable' : 'selected';
