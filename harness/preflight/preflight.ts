@@ -19,6 +19,14 @@ import type { ClientName, TargetProfile, UserName } from '../../core/profile/pro
 import { reduceAnswer, type ProbeAnswer } from '../parity/region-parity.ts';
 import type { LoadedProfile } from '../../core/profile/load-profile.ts';
 import { tokenPoster, tokenUrl, type TokenPoster } from './token-post.ts';
+import { shapedProbeForm } from '../../core/profile/token-parameters.ts';
+
+/**
+ * The clients the suite uses for the password grant: a client_credentials probe may be a grant they
+ * are not registered for, and a target that answers that with invalid_client (RFC 6749 §5.2 says
+ * unauthorized_client: GRANT-PW-009 judges it) has not refused their credentials.
+ */
+const passwordClients: readonly ClientName[] = ['usClient2', 'usPasswordClient'];
 
 /** Clients whose credentials must authenticate. Left out: the inactive and other-environment clients (refused by design) and the rate-limit client (its quota is counted by checks). */
 export const preflightClients: readonly ClientName[] = ['usClient', 'usClient2', 'usPasswordClient', 'usCcOnlyClient', 'usUnregisteredClient', 'usWrongRoleClient', 'euClient'];
@@ -40,6 +48,8 @@ export interface UserProbe {
   field: string;
   /** The client the password grant was sent with. */
   client: ClientName;
+  /** That client's secret field (named when the password grant refuses the client). */
+  clientField?: string;
   answer?: ProbeAnswer;
 }
 
@@ -112,11 +122,20 @@ export function classifyPreflight(o: PreflightObservations): PreflightResult {
   }
   const lockedOut = answered.filter((c) => c.answer!.status === 429);
   for (const c of lockedOut) notes.push(`${c.client} is locked out already (429${c.answer!.retryAfter !== undefined ? `, Retry-After ${c.answer!.retryAfter} s` : ''} in the preflight): it is not used in this run and the checks that need it are BLOCKED (the other clients work)`);
-  const profileErrors: ProfileError[] = rejected.map((c) => ({ kind: 'client', name: c.client, field: c.field, region: c.region, client: c.client, answer: answerText(c.answer!) }));
-  // A user is judged only with a client that authenticated: invalid_grant then means the username or password.
+  // A password client refused on the client_credentials probe may only lack that grant: its
+  // credentials are judged by the users' password grants below (and by its own password checks).
+  const profileErrors: ProfileError[] = rejected.filter((c) => !passwordClients.includes(c.client)).map((c) => ({ kind: 'client', name: c.client, field: c.field, region: c.region, client: c.client, answer: answerText(c.answer!) }));
+  for (const c of rejected.filter((r) => passwordClients.includes(r.client))) {
+    notes.push(`${c.field} was refused with invalid_client on the preflight's client_credentials request, a grant this password client may not be registered for: ${c.client} is still used, and its password checks judge its credentials`);
+  }
+  // A user's password grant: invalid_client names the password client's credentials; invalid_grant the user's.
   for (const u of o.users ?? []) {
-    if (u.answer === undefined || u.answer.status !== 400 || u.answer.error !== 'invalid_grant') continue;
-    profileErrors.push({ kind: 'user', name: u.user, field: u.field, region: 'us', client: u.client, answer: answerText(u.answer) });
+    if (u.answer === undefined || u.answer.status === 429) continue;
+    if (refused(u.answer)) {
+      if (!profileErrors.some((e) => e.kind === 'client' && e.name === u.client)) profileErrors.push({ kind: 'client', name: u.client, field: u.clientField ?? `credentials.clients.${u.client}.clientSecret`, region: 'us', client: u.client, answer: answerText(u.answer) });
+    } else if (u.answer.status === 400 && u.answer.error === 'invalid_grant' && !profileErrors.some((e) => e.kind === 'user' && e.name === u.user)) {
+      profileErrors.push({ kind: 'user', name: u.user, field: u.field, region: 'us', client: u.client, answer: answerText(u.answer) });
+    }
   }
   const refusedClients = lockedOut as NonNullable<PreflightResult['refusedClients']>;
   return { notes, ...(refusedClients.length > 0 ? { refusedClients } : {}), ...(profileErrors.length > 0 ? { profileErrors } : {}) };
@@ -148,7 +167,8 @@ export async function runPreflight(loaded: Pick<LoadedProfile, 'profile' | 'secr
     if (!c || s === undefined || (user !== undefined && (!u || password === undefined))) return undefined;
     const grant: Record<string, string> = u && password !== undefined ? { grant_type: 'password', username: u.username, password } : { grant_type: 'client_credentials' };
     try {
-      const raw = await poster.post(tokenUrl(base, region), { ...grant, client_id: c.clientId, client_secret: s });
+      // With the profile's declared tokenParameters, as every token request of the run.
+      const raw = await poster.post(tokenUrl(base, region), shapedProbeForm(profile.credentials.clients, { ...grant, client_id: c.clientId, client_secret: s }));
       return { ...reduceAnswer(raw.status, raw.body), ...(raw.retryAfter !== undefined ? { retryAfter: raw.retryAfter } : {}) };
     } catch {
       return undefined;
@@ -167,13 +187,22 @@ export async function runPreflight(loaded: Pick<LoadedProfile, 'profile' | 'secr
     // Each user once, with the password grant's client — only when that client authenticated.
     const passwordClient: ClientName = profile.credentials.clients.usPasswordClient ? 'usPasswordClient' : 'usClient';
     const clientAnswer = clients.find((c) => c.client === passwordClient)?.answer;
-    const clientWorks = profile.authUrlUs !== undefined && clientAnswer !== undefined && clientAnswer.status !== 429 && !refused(clientAnswer);
+    // A password client refused on client_credentials may still take the password grant (above): only a lockout stops the users' probes.
+    const clientWorks = profile.authUrlUs !== undefined && clientAnswer !== undefined && clientAnswer.status !== 429 && !(refused(clientAnswer) && !passwordClients.includes(passwordClient));
     const users = clientWorks
       ? await Promise.all(preflightUsers.filter((u) => profile.credentials.users[u]).map(async (user): Promise<UserProbe> => {
         const answer = await post(profile.authUrlUs!, 'us', passwordClient, user);
-        return { user, field: userFieldOf(profile, user), client: passwordClient, ...(answer ? { answer } : {}) };
+        return { user, field: userFieldOf(profile, user), client: passwordClient, clientField: fieldOf(profile, passwordClient), ...(answer ? { answer } : {}) };
       }))
       : [];
+    // Another password client refused on client_credentials: its own password grant (with the user) tells a wrong secret from a grant it lacks.
+    const otherPasswordClients = profile.authUrlUs !== undefined && profile.credentials.users.user
+      ? passwordClients.filter((c) => c !== passwordClient && refused(clients.find((p) => p.client === c)?.answer)) : [];
+    const byClient = await Promise.all(otherPasswordClients.map(async (client): Promise<UserProbe> => {
+      const answer = await post(profile.authUrlUs!, 'us', client, 'user');
+      return { user: 'user', field: userFieldOf(profile, 'user'), client, clientField: fieldOf(profile, client), ...(answer ? { answer } : {}) };
+    }));
+    users.push(...byClient);
     return classifyPreflight({
       clients,
       users,

@@ -5,6 +5,7 @@ import type { ConformanceReport, Verdict } from './report.schema.ts';
 import { earliestDue } from './verdict.ts';
 import { cutAtWord } from './cut-at-word.ts';
 import { reportVerification, verificationLine } from './verification.ts';
+import { describeShaping } from '../../core/profile/token-parameters.ts';
 
 const order: Verdict[] = ['PASS', 'FAIL', 'WARN', 'BLOCKED', 'PENDING', 'SKIP', 'NOT_APPLICABLE', 'UNCHECKED'];
 
@@ -23,6 +24,7 @@ export function renderSummary(report: ConformanceReport, colour = false, where =
   return [
     ...profileBanner(report, paint),
     '', `Conformance of ${report.target.name} (suite ${report.suiteVersion}, level ${report.selection.level})`,
+    ...shapingLines(report.target.requestShaping),
     ...areas.map((area) => areaLine(report.requirements.filter((r) => r.area === area), area.padEnd(width), paint)),
     ...brokenLines(report.requirements.filter((r) => r.verdict === 'FAIL' || r.verdict === 'WARN'), paint),
     ...uncheckedLines(having('UNCHECKED'), areas, width, paint),
@@ -41,6 +43,12 @@ function profileBanner(report: ConformanceReport, paint: Paint): string[] {
   const problems = report.profileProblems ?? [];
   if (problems.length === 0) return [];
   return ['', paint('BLOCKED', `PROFILE ERROR — ${problems.length} credential(s) of the profile were refused; the checks needing them are BLOCKED by the profile, not FAILs of the target:`), ...problems.map((p) => `  ${p}`)];
+}
+
+/** The declared request shaping, right under the title: every verdict below was reached with it. */
+function shapingLines(shaping: ConformanceReport['target']['requestShaping']): string[] {
+  if (!shaping || shaping.length === 0) return [];
+  return ['Declared request shaping (tokenParameters; not sent by the spec-shaped checks GRANT-CC-001/002, GRANT-PW-001, GRANT-RT-001):', ...shaping.map((s) => `  ${describeShaping(s)}`)];
 }
 
 function areaLine(requirements: Requirement[], paddedArea: string, paint: Paint): string {

@@ -74,19 +74,29 @@ void describe('preflight: a non-conformant target is judged, not diagnosed', () 
   }
 
   void test('a refused client among others is a profile error naming its field and the answer', () => {
-    const r = classifyPreflight({ clients: [probe('usClient', token()), probe('usClient2', error('invalid_client'))] });
+    const r = classifyPreflight({ clients: [probe('usClient', token()), probe('usCcOnlyClient', error('invalid_client'))] });
     assert.equal(r.problem, undefined, 'the run goes on: the other clients work');
-    assert.deepEqual(r.profileErrors?.map(profileErrorLine), ['profile error: credentials.clients.usClient2.clientSecret ($USCLIENT2_SECRET) was refused by the target (HTTP 400 invalid_client) — fix the client id or secret']);
+    assert.deepEqual(r.profileErrors?.map(profileErrorLine), ['profile error: credentials.clients.usCcOnlyClient.clientSecret ($USCCONLYCLIENT_SECRET) was refused by the target (HTTP 400 invalid_client) — fix the client id or secret']);
     assert.equal(r.refusedClients, undefined, 'not a lockout');
   });
 
-  void test('a user whose password grant is refused with invalid_grant (its client authenticated) is a profile error; other answers are not', () => {
-    const user = (name: UserProbe['user'], answer: ProbeAnswer): UserProbe => ({ user: name, field: `credentials.users.${name}.password`, client: 'usPasswordClient', answer });
+  void test('a password client refused on the client_credentials probe is named but still used (the grant may not be its own)', () => {
+    const r = classifyPreflight({ clients: [probe('usClient', token()), probe('usClient2', error('invalid_client')), probe('usPasswordClient', error('invalid_client'))] });
+    assert.equal(r.problem, undefined);
+    assert.deepEqual(r.notes, ['usClient2', 'usPasswordClient'].map((c) => `credentials.clients.${c}.clientSecret ($${c.toUpperCase()}_SECRET) was refused with invalid_client on the preflight's client_credentials request, a grant this password client may not be registered for: ${c} is still used, and its password checks judge its credentials`));
+    assert.equal(r.refusedClients, undefined);
+    assert.equal(r.profileErrors, undefined);
+  });
+
+  void test('a user whose password grant is refused with invalid_grant is a profile error; invalid_client there names the password client; other answers are not', () => {
+    const user = (name: UserProbe['user'], answer: ProbeAnswer): UserProbe => ({ user: name, field: `credentials.users.${name}.password`, client: 'usPasswordClient', clientField: 'credentials.clients.usPasswordClient.clientSecret', answer });
     const r = classifyPreflight({
       clients: [probe('usPasswordClient', token())],
       users: [user('user', token()), user('burnableUser', error('invalid_grant')), user('wrongRoleUser', error('unauthorized_client')), user('specialCharsUser', { status: 429 })],
     });
     assert.deepEqual(r.profileErrors?.map(profileErrorLine), ['profile error: credentials.users.burnableUser.password was refused by the target (HTTP 400 invalid_grant) — fix the username or password (sent with usPasswordClient)']);
+    const wrongClient = classifyPreflight({ clients: [probe('usClient', token()), probe('usPasswordClient', error('invalid_client'))], users: [user('user', error('invalid_client')), user('burnableUser', error('invalid_client'))] });
+    assert.deepEqual(wrongClient.profileErrors?.map(profileErrorLine), ['profile error: credentials.clients.usPasswordClient.clientSecret was refused by the target (HTTP 400 invalid_client) — fix the client id or secret']);
   });
 
   void test('a client locked out already (429) among others is named, with its Retry-After, and not used', () => {
