@@ -20,6 +20,9 @@
 //                through the balancer (reference-server/test/replicas/*.check.ts); counts are their
 //                node:test tests.
 //                Needs /usr/sbin/haproxy (.ci/run installs it).
+//   audit        the suite's own traffic judged by `audit`: the whole suite through `record`
+//                against the reference server, then the recording and its HAR audited alike with no
+//                FAIL (harness/audit/test/suite-traffic.check.ts); node:test tests.
 //   Every node:test stage counts the tests each file really reported, and at least the tests its
 //   files register must report (scripts/stages/node-test-stage.ts).
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -155,4 +158,8 @@ const obligationsStage = nodeTestStage('obligations', [join(root, 'harness', 'te
 const replicasDir = join(root, 'reference-server', 'test', 'replicas');
 const replicasStage = nodeTestStage('replicas', [join(replicasDir, 'replicas.check.ts'), join(replicasDir, 'suite.check.ts')]);
 
-export const stages: Stage[] = [conformanceStage, independentTargetStage, portalStage, selfValidationStage, packageStage, obligationsStage, replicasStage];
+// The suite's traffic through `record`, then `audit` of it (issue 29): the two oracles must agree
+// on a conformant target; ~2 minutes (the whole suite through the recorder), so not in the unit stage.
+const auditStage = nodeTestStage('audit', [join(root, 'harness', 'audit', 'test', 'suite-traffic.check.ts')]);
+
+export const stages: Stage[] = [conformanceStage, independentTargetStage, portalStage, selfValidationStage, packageStage, obligationsStage, replicasStage, auditStage];

@@ -7,7 +7,7 @@ import { cutAtWord } from './cut-at-word.ts';
 import { reportVerification, verificationLine } from './verification.ts';
 import { describeShaping } from '../../core/profile/token-parameters.ts';
 
-const order: Verdict[] = ['PASS', 'FAIL', 'WARN', 'BLOCKED', 'PENDING', 'SKIP', 'NOT_APPLICABLE', 'UNCHECKED'];
+const order: Verdict[] = ['PASS', 'FAIL', 'WARN', 'BLOCKED', 'PENDING', 'SKIP', 'NOT_APPLICABLE', 'UNCHECKED', 'UNOBSERVED'];
 
 type Requirement = ConformanceReport['requirements'][number];
 type Paint = (verdict: string, text: string) => string;
@@ -129,7 +129,8 @@ function closingLines(report: ConformanceReport, where: string, paint: Paint): s
   // A run that ran no check verified nothing: said first, in place of a green verdict (`run` exits 2 on it, shards aside).
   if (report.checks.total === 0) lines.push('', paint('WARN', `NO CHECK RAN${report.selection.grep !== undefined ? ` (--grep ${report.selection.grep})` : ''}${report.selection.shard !== undefined ? ` in shard ${report.selection.shard}` : ''}: nothing was verified`));
   const soonest = earliestDue(report);
-  const counts = order.map((v) => `${s[v] ?? 0} ${v}${v === 'PENDING' && soonest !== undefined ? ` (earliest due ${soonest})` : ''}`).join(', ');
+  // UNOBSERVED exists in audit reports only: a run's line stays as it was.
+  const counts = order.filter((v) => v !== 'UNOBSERVED' || s.UNOBSERVED !== undefined).map((v) => `${s[v] ?? 0} ${v}${v === 'PENDING' && soonest !== undefined ? ` (earliest due ${soonest})` : ''}`).join(', ');
   lines.push('', `Verified: ${verificationLine(report.verification ?? reportVerification(report))}`);
   lines.push(paint(report.verdict, `CONFORMANCE ${report.verdict}: ${counts}${s.WAIVED !== undefined ? `, ${s.WAIVED} WAIVED` : ''} of ${s.total} requirements (${report.checks.total} checks${report.checks.requests !== undefined ? `, ${report.checks.requests} requests` : ''}) — ${where}/conformance.json, ${where}/traceability.html`));
   return lines;

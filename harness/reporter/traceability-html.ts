@@ -10,7 +10,7 @@ import { describeShaping } from '../../core/profile/token-parameters.ts';
 const escape = (s: string): string => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const colours: Record<Verdict, string> = {
-  PASS: '#1a7f37', FAIL: '#cf222e', WARN: '#9a6700', BLOCKED: '#953800', PENDING: '#0969da', SKIP: '#57606a', NOT_APPLICABLE: '#8c959f', UNCHECKED: '#8250df',
+  PASS: '#1a7f37', FAIL: '#cf222e', WARN: '#9a6700', BLOCKED: '#953800', PENDING: '#0969da', SKIP: '#57606a', NOT_APPLICABLE: '#8c959f', UNCHECKED: '#8250df', UNOBSERVED: '#6e7781',
 };
 
 const badge = (v: RequirementVerdict): string => `<span class="v" style="background:${v === 'WAIVED' ? '#bc4c00' : colours[v]}">${v}</span>`;

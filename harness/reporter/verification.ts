@@ -41,7 +41,7 @@ export function unverifiedOf(r: Pick<RequirementResult, 'verdict' | 'reason' | '
   switch (r.verdict) {
     case 'PASS': case 'FAIL': case 'WARN': case 'WAIVED': case 'NOT_APPLICABLE': return undefined;
     case 'PENDING': return { cause: 'pending' };
-    case 'UNCHECKED': return { cause: 'other' };
+    case 'UNCHECKED': case 'UNOBSERVED': return { cause: 'other' };
     case 'BLOCKED': return r.blockedByProfile !== undefined ? { cause: 'profile-error', remedy: `fix ${r.blockedByProfile}` } : { cause: 'blocked-by-target' };
     case 'SKIP': {
       const reason = r.reason ?? '';
