@@ -12,6 +12,8 @@ export const verdictAnnotations = {
   blocked: 'blocked',
   /** markBlocked(…, { by }): one per requirement whose violation blocked the check. */
   blockedBy: 'blocked-by',
+  /** markBlocked(…, { profile }): the profile field whose credential the target refused (blocked by the profile, not the target). */
+  blockedByProfile: 'blocked-by-profile',
   /** `'<REQ-ID> — <message>'`, one per requirement a failed check found broken (only those FAIL/WARN). */
   broke: 'broke',
   /**

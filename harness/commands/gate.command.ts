@@ -18,11 +18,16 @@ const usage = `Usage: token-conformance gate REPORT.json [options]
   --catalogue VERSION     judge only the requirements of this frozen catalogue release
                           (requirements/catalogue-versions/); the others read "not scored" and
                           never block. Without it, the report's own scoring (run --catalogue) stands
-  --require-verified RULE coverage: must (every MUST and INTERPRETATION requirement) or selected
-                          (every requirement the run selected) must be verified — PASS, or a
-                          FAIL/WARN (waived or not), or NOT_APPLICABLE; a SKIP, BLOCKED or PENDING
-                          one fails the gate, listed by ID, and so does a run that verified nothing.
-                          Without it, SKIP, BLOCKED and PENDING never block (a waiver never covers them)
+  --require-verified RULE coverage: must (every MUST and INTERPRETATION requirement), selected
+                          (every requirement the run selected) or verifiable (every MUST this
+                          profile makes verifiable: one the profile does not declare what it needs
+                          for — a burnable user, clock control or a state file, … — is listed with
+                          what would make it verifiable and does not block; one blocked by the
+                          target or by a refused credential of the profile does) must be verified —
+                          PASS, or a FAIL/WARN (waived or not), or NOT_APPLICABLE; a SKIP, BLOCKED or
+                          PENDING one fails the gate, listed by ID, and so does a run that verified
+                          nothing. Without it, SKIP, BLOCKED and PENDING never block (a waiver never
+                          covers them). For CI against a real staging: verifiable
   --allow-pending         with --require-verified: a PENDING requirement (an obligation recorded in
                           the state file, settled by a later run) counts as verified; the scheduled
                           run that settles it still FAILs if the obligation does not hold
@@ -85,7 +90,7 @@ function gateSync(args: string[], io: CommandIo = processIo, now: Date = new Dat
   const breakGlassReason = v['break-glass']?.trim();
   if (v['break-glass'] !== undefined && !breakGlassReason) return fail('--break-glass needs a reason, e.g. --break-glass "hotfix for INC-42, approved by on-call"');
   const rule = v['require-verified'];
-  if (rule !== undefined && !(coverageRules as readonly string[]).includes(rule)) return fail(`--require-verified must be ${coverageRules.join(' or ')} (got '${rule}')`);
+  if (rule !== undefined && !(coverageRules as readonly string[]).includes(rule)) return fail(`--require-verified must be ${coverageRules.slice(0, -1).join(', ')} or ${coverageRules.at(-1)!} (got '${rule}')`);
   if (v['allow-pending'] && rule === undefined) return fail('--allow-pending goes with --require-verified (without a coverage rule PENDING never blocks)');
   const reportFile = parsed.positionals[0]!;
   if (v['as-of'] !== undefined) {

@@ -25,6 +25,7 @@ import type { Redactor} from '../../core/redaction/redact.ts';
 import { knownSecretsRedactor } from '../../core/run/run-contract.ts';
 import { readRunManifest, type RunManifest } from '../../core/run/run-manifest.ts';
 import { verdictAnnotations, type AssumedChoice } from '../../core/run/check-annotations.ts';
+import { ClientLocks, profileProblem } from '../../core/run/client-locks.ts';
 import { ownTextOf, verifyReports } from '../../core/redaction/verify-reports.ts';
 import { cutAtWord } from '../../core/redaction/cut.ts';
 import { renderSummary } from './terminal-summary.ts';
@@ -161,6 +162,8 @@ export function checkOutcome(test: TestCase, redactor: Redactor): CheckOutcome {
   const property = propertyRun(annotations, redactor);
   const requestsSent = annotations.filter((a) => a.type === verdictAnnotations.requests).reduce((n, a) => n + (Number(a.description) || 0), 0);
   const { blocked, broke } = verdictShaping(annotations, status, error, redactor);
+  const title = [file, ...test.titlePath().slice(3)].join(' › ');
+  const transcribed = (result?.attachments ?? []).some((a) => a.name === transcriptAttachment);
   const { pending, settled, malformed } = obligationAnnotations(annotations, redactor);
   const assumed = status === 'failed' ? assumedAnnotations(annotations) : [];
   // A `broke` annotation may name a requirement the check does not cite: it still FAILs (never lost).
@@ -169,8 +172,9 @@ export function checkOutcome(test: TestCase, redactor: Redactor): CheckOutcome {
     ? 'not run: the time-travel project runs after the conformance project, and a check there failed'
     : 'not run (interrupted, or a dependency failed)';
   return {
-    title: [file, ...test.titlePath().slice(3)].join(' › '),
+    title,
     file,
+    ...(transcribed ? { transcripts: [`${transcriptsDir}/${transcriptFileName(project ?? 'default', title)}`] } : {}),
     ...(project ? { project } : {}),
     requirementIds: ids,
     status,
@@ -250,6 +254,7 @@ export function obligationAnnotations(annotations: { type: string; description?:
  */
 export function verdictShaping(annotations: { type: string; description?: string }[], status: CheckStatus, error: string | undefined, redactor: Redactor): Pick<CheckOutcome, 'blocked' | 'broke'> {
   const by = [...new Set(annotations.filter((a) => a.type === verdictAnnotations.blockedBy && a.description).map((a) => a.description!.trim()))];
+  const profile = annotations.find((a) => a.type === verdictAnnotations.blockedByProfile && a.description)?.description;
   const failed = status === 'failed' || status === 'timedOut' || status === 'interrupted';
   const precondition = failed ? annotations.find((a) => a.type === verdictAnnotations.precondition)?.description : undefined;
   // markBlocked ends a check as skipped. When code between it and Playwright caught its skip (a
@@ -263,7 +268,7 @@ export function verdictShaping(annotations: { type: string; description?: string
     ? annotations.filter((a) => a.type === verdictAnnotations.broke && a.description).map((a) => parseBroke(redactor.redact(a.description!))).filter((b) => b !== undefined).map((b) => ({ id: b.id, message: cutAtWord(b.message, 500) }))
     : [];
   return {
-    ...(reason !== undefined && (marked !== undefined ? status !== 'passed' : true) ? { blocked: { reason, ...(by.length > 0 ? { by } : {}) } } : {}),
+    ...(reason !== undefined && (marked !== undefined ? status !== 'passed' : true) ? { blocked: { reason, ...(by.length > 0 ? { by } : {}), ...(marked !== undefined && profile !== undefined ? { profile: redactor.redact(profile) } : {}) } } : {}),
     ...(broke.length > 0 ? { broke } : {}),
   };
 }
@@ -419,10 +424,12 @@ export default class ConformanceReporter implements Reporter {
     const shard = this.run.shard ?? (this.config?.shard ? `${this.config.shard.current}/${this.config.shard.total}` : undefined);
     const filteredBeyondShard = this.run.filtered || grep !== undefined;
     const regionParity = regionParityOf(this.run.regionParity);
+    const profileProblems = new ClientLocks(this.run.clientLocks).all().filter((l) => l.kind === 'profile').map(profileProblem);
     const report = withCurrentCatalogue(buildReport(loadCatalogue(), outcomes, {
       level,
       filtered: filteredBeyondShard || shard !== undefined,
       ...(regionParity ? { regionParity } : {}),
+      ...(profileProblems.length > 0 ? { profileProblems } : {}),
       strict: this.run.strict,
       ...(grep ? { grep } : {}),
       ...(shard ? { shard } : {}),
