@@ -10,7 +10,7 @@ test.describe('grant_type=client_credentials', () => {
     requirement('GRANT-CC-001', needs('us', 'client:usClient')),
     async ({ tokenClient }) => {
       const res = await tokenClient.clientCredentials({ region: 'us', client: 'usClient' });
-      await expect(res).toBeTokenSuccess();
+      await expect(res).toBeTokenIssued();
       expect(res.body, `no refresh_token — got ${res.describe()}`).not.toHaveProperty('refresh_token');
       expect(res.body, `no scope — got ${res.describe()}`).not.toHaveProperty('scope');
     });
@@ -19,15 +19,16 @@ test.describe('grant_type=client_credentials', () => {
     requirement('GRANT-CC-002', needs('eu', 'client:euClient')),
     async ({ tokenClient }) => {
       const res = await tokenClient.clientCredentials({ region: 'eu', client: 'euClient' });
-      await expect(res).toBeTokenSuccess();
+      await expect(res).toBeTokenIssued();
       expect(res.body, `scope is exactly empty_default — got ${res.describe()}`).toHaveProperty('scope', 'empty_default');
       expect(res.body, `no refresh_token — got ${res.describe()}`).not.toHaveProperty('refresh_token');
     });
 
   test('GRANT-CC-006 a client not registered with Data Services gets the declared outcome (token refused by the gateway, or unauthorized_client)',
     requirement('GRANT-CC-006', needs('us')),
-    async ({ tokenClient, api, target }) => {
+    async ({ tokenClient, api, target, control }) => {
       const declared = target.interpretation('unregisteredClient');
+      if (declared !== 'unauthorized_client') control.issued(await tokenClient.clientCredentials({ region: 'us', client: 'usClient' }), { what: 'the same request by the registered usClient' });
       const res = await tokenClient.clientCredentials({ region: 'us', client: 'usUnregisteredClient' });
       if (declared === 'unauthorized_client') {
         await expect(res, 'declared unregisteredClient=unauthorized_client').toBeTokenError('unauthorized_client');
@@ -58,10 +59,11 @@ test.describe('grant_type=client_credentials', () => {
 
   test('GRANT-CC-008 a US client_credentials request with a scope parameter gets the declared outcome (ignored, or invalid_scope)',
     requirement('GRANT-CC-008', needs('us', 'client:usClient')),
-    async ({ tokenClient, target }) => {
+    async ({ tokenClient, target, control }) => {
       const declared = target.interpretation('usClientCredentialsScope');
       const knownScope = target.interpretation('passwordScopes')[0];
       expect(knownScope, 'setup: the target declares at least one scope value (passwordScopes)').toBeTruthy();
+      if (declared !== 'invalid_scope') control.issued(await tokenClient.clientCredentials({ region: 'us', client: 'usClient' }), { what: 'the same request without a scope parameter' });
       for (const [label, scope] of [['a scope value the target knows', knownScope!], ['an unknown scope value', unknownScope]] as const) {
         await test.step(`scope=${label} (declared usClientCredentialsScope=${declared})`, async () => {
           const res = await tokenClient.clientCredentials({ region: 'us', client: 'usClient', extra: { scope } });
@@ -69,7 +71,7 @@ test.describe('grant_type=client_credentials', () => {
             await expect(res).toBeTokenError('invalid_scope');
             return;
           }
-          await expect(res).toBeTokenSuccess();
+          await expect(res).toBeTokenIssued();
           expect(res.body, `the response has no scope — got ${res.describe()}`).not.toHaveProperty('scope');
         });
       }
@@ -85,7 +87,7 @@ test.describe('grant_type=client_credentials', () => {
 
   test('GRANT-CC-010 client credentials of one region at the other region\'s token endpoint get the declared outcome (invalid_client, or accepted)',
     requirement('GRANT-CC-010', needs('us', 'eu', 'client:usClient', 'client:euClient')),
-    async ({ tokenClient, target }) => {
+    async ({ tokenClient, target, control }) => {
       const declared = target.interpretation('crossRegionCredentials');
       const cases = [
         { label: 'US client credentials at the EU endpoint', region: 'eu', client: 'usClient' },
@@ -93,6 +95,7 @@ test.describe('grant_type=client_credentials', () => {
       ] as const;
       for (const { label, region, client } of cases) {
         await test.step(`${label} (declared crossRegionCredentials=${declared})`, async () => {
+          if (declared === 'accepted') control.issued(await tokenClient.clientCredentials({ region }), { what: `the same request at ${region.toUpperCase()} with that region's own client`, region });
           const res = await tokenClient.clientCredentials({ region, client });
           if (declared === 'accepted') await expect(res).toBeTokenIssued();
           else await expect(res).toBeTokenError('invalid_client');

@@ -206,6 +206,7 @@ export const fieldBugFaults: Fault[] = [
   },
   {
     id: 'cc-lifetime-two-hours', title: 'client_credentials tokens declared for 7200 seconds', breaks: ['LIMIT-AT-LIFETIME-002'],
+    collateral: { ids: ['LIMIT-AT-LIFETIME-003'], reason: 'the profile declares ccLifetime 3600, and the responses now state 7200' },
     create: () => ({
       onResponse(res, req, ctx) {
         const body = isToken(ctx) && grantOf(req) === 'client_credentials' ? tokenBody(res) : undefined;
