@@ -8,6 +8,12 @@ export const verdictAnnotations = {
   blocked: 'blocked',
   /** markBlocked(…, { by }): one per requirement whose violation blocked the check. */
   blockedBy: 'blocked-by',
+  /**
+   * markBlocked(…, { by, evidence: true }): what the check saw violates its blocker by itself (a token
+   * refused where the blocker's statement says it is issued), so the blocker FAILs on this evidence
+   * in the same report even where its own check could not show it.
+   */
+  blockedEvidence: 'blocked-evidence',
   /** `'<REQ-ID> — <message>'`, one per requirement a failed check found broken (only those FAIL/WARN). */
   broke: 'broke',
   /** The number of HTTP requests the check sent (the `http` fixture counts its transcript). */

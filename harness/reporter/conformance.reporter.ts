@@ -224,6 +224,7 @@ export function obligationAnnotations(annotations: { type: string; description?:
  */
 export function verdictShaping(annotations: { type: string; description?: string }[], status: CheckStatus, error: string | undefined, redactor: Redactor, fullMessage = error ?? ''): Pick<CheckOutcome, 'blocked' | 'broke'> {
   const by = [...new Set(annotations.filter((a) => a.type === verdictAnnotations.blockedBy && a.description).map((a) => a.description!.trim()))];
+  const evidence = annotations.some((a) => a.type === verdictAnnotations.blockedEvidence);
   const failed = status === 'failed' || status === 'timedOut' || status === 'interrupted';
   // markBlocked ends a check as skipped. When code between it and Playwright caught its skip (a
   // property runner retrying, shrinking), the check fails instead: the mark counts only if the
@@ -235,7 +236,7 @@ export function verdictShaping(annotations: { type: string; description?: string
     ? annotations.filter((a) => a.type === verdictAnnotations.broke && a.description).map((a) => parseBroke(redactor.redact(a.description!))).filter((b) => b !== undefined).map((b) => ({ id: b.id, message: b.message.slice(0, 500) }))
     : [];
   return {
-    ...(reason !== undefined && (marked !== undefined ? status !== 'passed' : true) ? { blocked: { reason, ...(by.length > 0 ? { by } : {}) } } : {}),
+    ...(reason !== undefined && (marked !== undefined ? status !== 'passed' : true) ? { blocked: { reason, ...(by.length > 0 ? { by } : {}), ...(marked && by.length > 0 && evidence ? { evidence: true } : {}) } } : {}),
     ...(broke.length > 0 ? { broke } : {}),
   };
 }

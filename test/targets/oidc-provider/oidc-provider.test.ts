@@ -41,7 +41,19 @@ export interface Deviation {
   clause: string;
   behaviour: string;
 }
-interface RequirementVerdict { id: string; verdict: string; reason?: string }
+interface RequirementVerdict { id: string; verdict: string; reason?: string; checks?: { title: string; verdict: string; blockedBy?: string[] }[] }
+
+/**
+ * BLOCKED check results whose named blockers none reads FAIL or WARN in the same report: the root
+ * cause would FAIL nowhere (the suite's harness/reporter/unjudged-blocks.ts, restated: nothing here
+ * imports the suite).
+ */
+export function unjudgedBlocks(requirements: RequirementVerdict[]): string[] {
+  const verdictOf = new Map(requirements.map((r) => [r.id, r.verdict]));
+  return requirements.flatMap((r) => (r.checks ?? [])
+    .filter((c) => c.verdict === 'BLOCKED' && (c.blockedBy ?? []).length > 0 && !c.blockedBy!.some((id) => ['FAIL', 'WARN'].includes(verdictOf.get(id) ?? '')))
+    .map((c) => `  ${r.id} BLOCKED by ${c.blockedBy!.map((id) => `${id} (${verdictOf.get(id) ?? 'absent'})`).join(', ')} in "${c.title}"`));
+}
 
 export const deviations = (JSON.parse(readFileSync(join(here, 'deviations.json'), 'utf8')) as { deviations: Deviation[] }).deviations;
 
@@ -131,5 +143,7 @@ void test('the suite against oidc-provider: FAIL/WARN requirements are exactly t
     `Unexpected FAIL/WARN (${unexpected.length}):`, ...unexpected,
     `Listed deviations not seen (${missing.length}):`, ...missing,
   ].join('\n'));
+  const unjudged = unjudgedBlocks(report.requirements);
+  assert.deepEqual(unjudged, [], `BLOCKED by a requirement that neither FAILs nor WARNs in the same report:\n${unjudged.join('\n')}`);
   pinned = true;
 });
