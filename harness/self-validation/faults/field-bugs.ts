@@ -110,7 +110,7 @@ export const fieldBugFaults: Fault[] = [
   },
   // 7. Refresh scope escalated beyond the original grant.
   {
-    id: 'rt-scope-escalated', title: 'a refresh asking for a scope beyond the original grant gets it (the target is asked without the scope, the answer claims it)', breaks: ['GRANT-RT-004'],
+    id: 'rt-scope-escalated', title: 'a refresh asking for a scope beyond the original grant gets it (the target is asked without the scope, the answer claims it)', breaks: ['GRANT-RT-004', 'GRANT-RT-014'],
     create: () => ({
       async onRequest(req, ctx) {
         const scope = isToken(ctx) && grantOf(req) === 'refresh_token' ? field(req, 'scope') : undefined;
