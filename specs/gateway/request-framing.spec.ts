@@ -46,13 +46,13 @@ test.describe('gateway: Host (000-1001)', () => {
 
   test('ERR-GW-1001 a protected call whose Host names a host the gateway does not serve gets 000-1001',
     requirement('ERR-GW-1001', needs('people')),
-    async ({ target, tokenClient, rawHttp, redactor }, testInfo) => {
+    async ({ target, tokenClient, rawHttp, redactor, control: checkControl }, testInfo) => {
       const token = await gatewayToken(target, tokenClient, testInfo);
       const control = await wireCall(rawHttp, target, (t) => redactor.redact(t), {
         requestTarget: personPath(target.profile.resources.people!.existing),
         headers: [['Authorization', `Bearer ${token}`], ['Accept', 'application/json']],
       });
-      expect(control.status, `setup: the same call with the Host of {base_url} succeeds — ${control.describe()}`).toBe(200);
+      checkControl.answered(control.status === 200, control.describe(), { what: 'the same call with the Host of {base_url}', by: 'BEARER-001' });
       const res = await wireCall(rawHttp, target, (t) => redactor.redact(t), {
         requestTarget: personPath(target.profile.resources.people!.existing),
         host: 'not-served.conformance.invalid',
