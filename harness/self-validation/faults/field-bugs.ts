@@ -35,7 +35,9 @@ export const fieldBugFaults: Fault[] = [
   // 8. Rotation caps the new refresh token at zero: a refresh token that came from a refresh is dead
   // on arrival. A lifecycle path of two refreshes in a row, aimed at the lifecycle property.
   {
+    // STATE-RT-USED-002 refreshes twice along the chain: BLOCKED, and its evidence FAILs GRANT-RT-001 in the report too.
     id: 'rotated-refresh-token-dead', title: 'a refresh token issued by a refresh is refused with invalid_grant (its lifetime capped at zero)', breaks: ['GRANT-RT-001'], withProperties: true,
+    alsoRun: ['STATE-RT-USED-002'],
     create: () => ({
       onResponse(res, req, ctx) {
         const body = isToken(ctx) && grantOf(req) === 'refresh_token' ? tokenBody(res) : undefined;
