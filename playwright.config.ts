@@ -11,27 +11,29 @@
 // in one invocation and orders them with the pass gate (core/run/pass-gate.ts): each time-travel
 // worker starts its first check only once every selected conformance check has ended.
 //
-// The target comes from the `run` command (TOKEN_CONFORMANCE_PROFILE names the resolved profile).
-// Run directly (`npx playwright test`), the global setup starts the bundled reference server.
+// The target and every setting of the run come from the `run` command's run manifest
+// (core/run/run-manifest.ts). Run directly (`npx playwright test`), the global setup starts the
+// bundled reference server.
 import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { join } from 'node:path';
 import { readClockTargets } from './core/run/clock-targets.ts';
+import { readRunManifest } from './core/run/run-manifest.ts';
 
-const reportsDir = process.env.TOKEN_CONFORMANCE_REPORTS_DIR ?? join(import.meta.dirname, 'reports');
-const junitName = process.env.TOKEN_CONFORMANCE_JUNIT_NAME ?? 'junit.xml';
+const run = readRunManifest();
+const reportsDir = run.reportsDir ?? join(import.meta.dirname, 'reports');
 const sharded = process.argv.some((a) => a === '--shard' || a.startsWith('--shard='));
 const serialTags = /@clock|@serial/;
-const clockTargets = readClockTargets();
+const clockTargets = readClockTargets(run.clockTargets);
 const conformance = { name: 'conformance', grepInvert: serialTags };
 const timeTravel = { name: 'time-travel', grep: serialTags };
 
 const reporters: ReporterDescription[] = [
   // `run --reporter` chooses (compact: line on a terminal, nothing otherwise — the conformance
   // reporter's summary is one line per area and per failure); a direct Playwright run keeps list/dot.
-  [process.env.TOKEN_CONFORMANCE_TERMINAL_REPORTER ?? (process.env.CI ? 'dot' : 'list')],
-  ['junit', { outputFile: join(reportsDir, junitName) }],
+  [run.terminalReporter ?? (process.env.CI ? 'dot' : 'list')],
   // allure-playwright writing without an fsync per file (harness/reporter/allure.reporter.ts).
   ['./harness/reporter/allure.reporter.ts', { resultsDir: join(reportsDir, 'allure-results'), detail: true, suiteTitle: true }],
+  // conformance.json, traceability.html, junit.xml (each check as its verdict reads), checks.json, transcripts/.
   ['./harness/reporter/conformance.reporter.ts', { outputDir: reportsDir }],
   ...(sharded ? [['blob', { outputDir: join(reportsDir, 'blob-report') }] as ReporterDescription] : []),
 ];
@@ -41,7 +43,7 @@ export default defineConfig({
   testMatch: '**/*.spec.ts',
   // Under `token-conformance run` the reports directory is the user's (this file may sit in
   // node_modules/), so Playwright's per-check output goes beside the reports.
-  outputDir: process.env.TOKEN_CONFORMANCE_REPORTS_DIR ? join(reportsDir, 'test-results') : join(import.meta.dirname, 'test-results'),
+  outputDir: run.reportsDir !== undefined ? join(reportsDir, 'test-results') : join(import.meta.dirname, 'test-results'),
   forbidOnly: !!process.env.CI,
   retries: 0,
   // Two cores: API checks wait on the network far more than they compute.

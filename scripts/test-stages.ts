@@ -20,25 +20,23 @@
 //                through the balancer (reference-server/test/replicas/*.check.ts); counts are their
 //                node:test tests.
 //                Needs /usr/sbin/haproxy (.ci/run installs it).
-import { spawn } from 'node:child_process';
+//   Every node:test stage counts the tests each file really reported, and at least the tests its
+//   files register must report (scripts/stages/node-test-stage.ts).
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { playwrightCliPath } from '../harness/playwright/playwright-cli.ts';
 import type { ConformanceReport } from '../harness/reporter/report.schema.ts';
 import { unjudgedBlocks } from '../harness/reporter/unjudged-blocks.ts';
+import { runNodeTestStage } from './stages/node-test-stage.ts';
+import { runInGroup } from './stages/stage-process.ts';
 
 interface Counts { passed: number; failed: number; skipped: number }
 interface Stage { name: string; optIn?: boolean; run(): Promise<Counts> }
 
 const root = join(import.meta.dirname, '..');
 
-function exec(args: string[]): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit' });
-    child.on('error', reject);
-    child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
-  });
-}
+/** Runs node with `args` in a process group of its own (scripts/stages/stage-process.ts). */
+const exec = (args: string[]): Promise<number> => runInGroup(process.execPath, args, { cwd: root });
 
 interface CheckRecord { status: 'passed' | 'failed' | 'timedOut' | 'interrupted' | 'skipped' | 'notRun' }
 
@@ -136,34 +134,14 @@ const portalStage: Stage = {
   },
 };
 
-/** Counts from the closing counters of a node:test TAP stream. */
-function countTap(file: string): Counts | undefined {
-  if (!existsSync(file)) return undefined;
-  const text = readFileSync(file, 'utf8');
-  const read = (key: string) => Number(text.match(new RegExp(`^# ${key} (\\d+)$`, 'm'))?.[1] ?? 0);
-  return { passed: read('pass'), failed: read('fail') + read('cancelled'), skipped: read('skipped') + read('todo') };
-}
-
 /**
- * A stage of node:test files run one file at a time, counted from their TAP stream. A stale stream
- * must not read as this run's; a stage in which no test ran (a missing tool skipping them all, a
- * crash before the first test) proved nothing and counts as a failure.
+ * A stage of node:test files run one file at a time, judged by the tests each file really reported
+ * against the tests it registers (scripts/stages/node-test-stage.ts): a file whose process ended
+ * before its tests reported, a shortfall, or a stage in which no test ran (a missing tool skipping
+ * them all) proved nothing and counts as failures.
  */
 function nodeTestStage(name: string, files: string[]): Stage {
-  return {
-    name,
-    async run() {
-      const tap = join(root, 'reports', `${name}.tap`);
-      rmSync(tap, { force: true });
-      const code = await exec(['--import', 'tsx', '--test', '--test-concurrency=1',
-        '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`, ...files]);
-      const counts = countTap(tap);
-      if (!counts) return { passed: 0, failed: 1, skipped: 0 };
-      if (code !== 0 && counts.failed === 0) counts.failed = 1;
-      if (counts.passed + counts.failed === 0) counts.failed = 1;
-      return counts;
-    },
-  };
+  return { name, run: () => runNodeTestStage({ name, files, concurrency: 1, root, reportsDir: join(root, 'reports') }) };
 }
 
 const independentTargetStage = nodeTestStage('independent-target', [join(root, 'test', 'targets', 'oidc-provider', 'oidc-provider.test.ts')]);

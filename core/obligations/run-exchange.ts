@@ -1,5 +1,6 @@
 // The hand-over between `run` and its Playwright workers for one run: a private temporary
-// directory and a fresh AES-256-GCM key in the environment (never on disk). `run` writes the
+// directory (the run manifest's `obligationsDir`) and a fresh AES-256-GCM key in the environment
+// (a secret: never on disk). `run` writes the
 // obligations to settle (sealed); a recording check adds one sealed file per new obligation; a
 // settling check writes its settlement (no credential in it). After the run, `run` folds them
 // into the state file (settle-phase.ts).
@@ -9,7 +10,6 @@ import { join } from 'node:path';
 import type { Obligation, Settlement } from './obligation.ts';
 import { open, seal, type Sealed } from './sealed.ts';
 
-export const obligationsDirEnvVar = 'TOKEN_CONFORMANCE_OBLIGATIONS_DIR';
 export const obligationsKeyEnvVar = 'TOKEN_CONFORMANCE_OBLIGATIONS_KEY';
 
 /** An obligation without its credential: what a recording check needs to know of the open ones. */
@@ -58,8 +58,7 @@ export function prepareRunDir(dir: string, key: Buffer, run: RunObligations): vo
 }
 
 /** In a worker: the run's obligations, or undefined when the run keeps no state. */
-export function runObligationsFromEnv(env: NodeJS.ProcessEnv = process.env): { dir: string; key: Buffer; run: RunObligations } | undefined {
-  const dir = env[obligationsDirEnvVar];
+export function runObligationsFromEnv(dir: string | undefined, env: NodeJS.ProcessEnv = process.env): { dir: string; key: Buffer; run: RunObligations } | undefined {
   const key = env[obligationsKeyEnvVar];
   if (!dir || !key || !existsSync(join(dir, 'run.sealed.json'))) return undefined;
   const k = Buffer.from(key, 'base64');

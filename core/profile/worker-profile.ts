@@ -1,5 +1,5 @@
 // How a validated profile travels from the `run` command to Playwright's workers: as a JSON file
-// in a private temporary directory (never under reports/), named by an environment variable. In
+// in a private temporary directory (never under reports/), named by the run manifest (`profile`). In
 // that file every secret is an `{ "env": NAME }` reference; literal secrets of a local profile
 // are moved into environment variables of the child process, so no secret is ever written.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,10 +9,7 @@ import { secretEnvListVar, secretEnvPrefix } from '../redaction/redact.ts';
 import { otherEnvironmentTokenPath, type LoadedProfile } from './load-profile.ts';
 import type { SecretRef, TargetProfile } from './profile.schema.ts';
 
-/** Names the worker-profile file. */
-export const profileEnvVar = 'TOKEN_CONFORMANCE_PROFILE';
-
-/** The Playwright worker option that gives a project its own profile file (a batch of targets in one run: the self-validation); else TOKEN_CONFORMANCE_PROFILE. */
+/** The Playwright worker option that gives a project its own profile file (a batch of targets in one run: the self-validation); else the run manifest's `profile`. */
 export interface WorkerProfileOption {
   workerProfileFile: string | undefined;
 }
@@ -81,11 +78,10 @@ export function withOtherEnvironmentToken(loaded: LoadedProfile, token: string):
   };
 }
 
-/** Read in a worker (or the reporter): the profile the `run` command resolved. */
-export function readWorkerProfile(env: NodeJS.ProcessEnv = process.env): TargetProfile {
-  const file = env[profileEnvVar];
+/** Read in a worker (or the reporter): the profile the `run` command resolved (the run manifest's `profile`). */
+export function readWorkerProfile(file: string | undefined): TargetProfile {
   if (!file) {
-    throw new Error(`${profileEnvVar} is not set: run the suite through \`npx token-conformance run --target FILE\` (or \`npm start\`), or let playwright.config.ts start the reference server`);
+    throw new Error('the run names no target profile: run the suite through `npx token-conformance run --target FILE` (or `npm start`), or let playwright.config.ts start the reference server');
   }
   return JSON.parse(readFileSync(file, 'utf8')) as TargetProfile;
 }

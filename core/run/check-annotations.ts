@@ -1,6 +1,10 @@
 // The annotation types a check writes (through fixtures/) and the conformance reporter reads to
 // shape its verdict (harness/reporter/verdict.ts): the contract between the two sides of a run.
-/** The prefix of a precondition assertion's message (`expect(x, 'setup: …')`): its failure is BLOCKED, not FAIL. */
+/**
+ * The prefix a check author gives a precondition assertion (`expect(x, 'setup: …')`): the test API
+ * (fixtures/matchers.ts) marks such an assertion's failure as a precondition (BLOCKED, not FAIL)
+ * with a `precondition` annotation. The reporter reads the annotation, never the error's text.
+ */
 export const setupPrefix = 'setup:';
 
 export const verdictAnnotations = {
@@ -16,6 +20,13 @@ export const verdictAnnotations = {
   blockedEvidence: 'blocked-evidence',
   /** `'<REQ-ID> — <message>'`, one per requirement a failed check found broken (only those FAIL/WARN). */
   broke: 'broke',
+  /**
+   * The check failed, and its first error is one the test API threw as a precondition: `setup` (a
+   * `setup:` assertion, or a precondition the fixtures found unmet) or `blocked` (markBlocked's
+   * skip, caught and turned into a failure by code between it and Playwright). Written by the
+   * `target`-level fixture at the end of the check (fixtures/clients/precondition.ts).
+   */
+  precondition: 'precondition',
   /** The number of HTTP requests the check sent (the `http` fixture counts its transcript). */
   requests: 'requests',
   /** JSON `{ obligation, due, what }`: the check recorded an obligation; its requirements read PENDING. */

@@ -1,14 +1,12 @@
 // Profile clients the target refused during setup (a 429 lockout, invalid_client), shared by every
 // Playwright worker of a run. Workers are separate processes, so the locks live in a directory that
-// `run` creates in its temporary directory and names in TOKEN_CONFORMANCE_CLIENT_LOCKS: one small
+// `run` creates in its temporary directory and names in the run manifest (`clientLocks`): one small
 // JSON file per lock, written to a temporary name and renamed (atomic: a reader sees a whole file or
 // none; two workers locking the same client at once both write a whole file, the last one stays).
 // A locked client is not used again in the run: its later checks are BLOCKED with the lock's reason,
 // no request sent, so a run never keeps hammering a target that is refusing it.
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-
-export const clientLocksEnvVar = 'TOKEN_CONFORMANCE_CLIENT_LOCKS';
 
 export interface ClientLock {
   /** What is locked: `<region>:<profile client name>`, or `<region>:<client>/<user name>` for a password grant's 429. */
@@ -37,10 +35,6 @@ export class ClientLocks {
 
   /** `dir` undefined: locks are kept in this process only (a direct `npx playwright test`). */
   constructor(private readonly dir: string | undefined) {}
-
-  static fromEnvironment(env: NodeJS.ProcessEnv = process.env): ClientLocks {
-    return new ClientLocks(env[clientLocksEnvVar] || undefined);
-  }
 
   /** The lock of the first key that is locked, if any. */
   find(keys: string[]): ClientLock | undefined {

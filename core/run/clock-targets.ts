@@ -8,21 +8,19 @@
 // further sandbox instances with clocks of their own) gets the same, one clock target per sandbox;
 // one with its one clock control URL has none: its time-travel checks stay serial.
 //
-// `run` writes the clock targets' worker profiles and names a JSON file { profiles: [...] } in
-// TOKEN_CONFORMANCE_CLOCK_TARGETS; a worker claims a slot by creating its lock directory (mkdir is
+// `run` writes the clock targets' worker profiles and names a JSON file { profiles: [...] } in the
+// run manifest (run-manifest.ts `clockTargets`); a worker claims a slot by creating its lock directory (mkdir is
 // atomic), holding its pid, and removes it at teardown.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-
-export const clockTargetsEnvVar = 'TOKEN_CONFORMANCE_CLOCK_TARGETS';
 
 export interface ClockTargets {
   /** One worker profile file per clock target (toWorkerProfile: secrets as environment references). */
   profiles: string[];
 }
 
-/** Writes the clock targets' file beside their profiles; returns its path (the value of TOKEN_CONFORMANCE_CLOCK_TARGETS). */
+/** Writes the clock targets' file beside their profiles; returns its path (the manifest's `clockTargets`). */
 export function writeClockTargets(dir: string, profiles: string[]): string {
   const file = join(dir, 'clock-targets.json');
   writeFileSync(file, `${JSON.stringify({ profiles } satisfies ClockTargets)}\n`, { mode: 0o600 });
@@ -30,8 +28,7 @@ export function writeClockTargets(dir: string, profiles: string[]): string {
 }
 
 /** The clock targets of this run; undefined when there are none (the time-travel checks share the target's one clock). */
-export function readClockTargets(env: NodeJS.ProcessEnv = process.env): (ClockTargets & { file: string }) | undefined {
-  const file = env[clockTargetsEnvVar];
+export function readClockTargets(file: string | undefined): (ClockTargets & { file: string }) | undefined {
   if (!file) return undefined;
   const parsed = JSON.parse(readFileSync(file, 'utf8')) as ClockTargets;
   return parsed.profiles.length > 0 ? { ...parsed, file } : undefined;

@@ -1,8 +1,7 @@
 // The order of the two projects of playwright.config.ts without a project dependency (a
 // dependency would make `npx playwright test specs/<folder>` run the whole conformance project
-// first, unfiltered). The conformance reporter arms the gate in onBegin — it names a file in
-// TOKEN_CONFORMANCE_PASS_GATE, which the workers forked after that inherit — and opens it (writes
-// the file) once every selected check of the conformance project has ended, at once when none is
+// first, unfiltered). The run manifest names the gate's file (`passGate`, in the run's private
+// directory); the conformance reporter arms the gate in onBegin and opens it (writes the file) once every selected check of the conformance project has ended, at once when none is
 // selected. Each time-travel worker waits for it before its first check, so that no clock or fault
 // is moved beside another check. `run` relies on it too (one invocation with both projects; a
 // run of the time-travel project alone finds the gate open from the start). Without the conformance reporter (a `--reporter` that replaces the
@@ -10,7 +9,6 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-export const passGateEnvVar = 'TOKEN_CONFORMANCE_PASS_GATE';
 /** The project that waits for the gate. */
 export const serialProject = 'time-travel';
 

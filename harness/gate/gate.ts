@@ -2,6 +2,7 @@
 // break-glass override that passes it anyway while recording what was overridden, why, by whom.
 import type { ConformanceReport } from '../reporter/report.schema.ts';
 import { earliest } from '../reporter/verdict.ts';
+import { blocks } from '../../requirements/levels.ts';
 
 export interface Blocker {
   id: string;
@@ -75,7 +76,7 @@ const unverifiedVerdicts = new Set(['SKIP', 'BLOCKED', 'PENDING', 'UNCHECKED']);
 
 /** The requirements the rule covers, and those of them not verified (PENDING among them unless allowed). */
 export function coverage(report: ConformanceReport, rule: CoverageRule, allowPending = false): { required: number; unverified: Blocker[] } {
-  const inRule = report.requirements.filter((r) => (rule === 'must' ? r.level === 'MUST' || r.level === 'INTERPRETATION' : r.checks.length > 0));
+  const inRule = report.requirements.filter((r) => (rule === 'must' ? blocks(r.level) : r.checks.length > 0));
   const unverified = inRule.filter((r) => unverifiedVerdicts.has(r.verdict) && !(allowPending && r.verdict === 'PENDING')).map((r) => ({
     id: r.id, verdict: r.verdict,
     reason: `not verified (${rule === 'must' ? 'a MUST' : 'selected'}): ${r.verdict === 'PENDING' && r.due && !(r.reason ?? '').includes(r.due) ? `due ${r.due}: ` : ''}${(r.reason ?? r.verdict).split('\n')[0]!.slice(0, 260)}`,

@@ -12,14 +12,16 @@ import type { LoadedProfile } from '../../core/profile/load-profile.ts';
 import type { TargetProfile } from '../../core/profile/profile.schema.ts';
 import { dueIso, isDue, type Obligation } from '../../core/obligations/obligation.ts';
 import {
-  collectRecorded, collectSettlements, newRunKey, obligationsDirEnvVar, obligationsKeyEnvVar, prepareRunDir, summary,
+  collectRecorded, collectSettlements, newRunKey, obligationsKeyEnvVar, prepareRunDir, summary,
 } from '../../core/obligations/run-exchange.ts';
 import { lockState, readState, StateFileError, writeState, type StateContent } from './state-file.ts';
 
 export { StateFileError } from './state-file.ts';
 
 export interface StatePhase {
-  /** Environment for the Playwright workers (the run directory and the run's key). */
+  /** The obligations' hand-over directory (the run manifest's `obligationsDir`). */
+  dir: string;
+  /** Environment for the Playwright workers: the run's key (a secret). */
   env: Record<string, string>;
   /** Lines for the terminal at the start. */
   lines: string[];
@@ -98,7 +100,8 @@ export async function openStatePhase(options: {
       ...(clock.clock === 'local' ? ['token-conformance run: the target sends no Date header: obligations are timed on the local clock'] : []),
     ];
     return {
-      env: { [obligationsDirEnvVar]: dir, [obligationsKeyEnvVar]: key.toString('base64') },
+      dir,
+      env: { [obligationsKeyEnvVar]: key.toString('base64') },
       lines,
       finish(completed) {
         if (finished) return [];

@@ -1,18 +1,20 @@
 // Global setup of playwright.config.ts. Under `token-conformance run` it does nothing (the run
-// command resolved the target). Run directly (`npx playwright test …`), it starts the bundled
-// reference server with profiles/reference.json — or the profile named by TOKEN_CONFORMANCE_TARGET
-// — so that a spec author can run one file without ceremony. Returns the teardown.
+// command resolved the target and wrote the run manifest). Run directly (`npx playwright test …`),
+// it plays `run`'s part: it starts the bundled reference server with profiles/reference.json — or
+// the profile named by TOKEN_CONFORMANCE_TARGET (TOKEN_CONFORMANCE_NO_REFERENCE=1: against the
+// addresses the profile names) — and writes a run manifest for the workers and the reporters, so
+// that a spec author can run one file without ceremony. Returns the teardown.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../../core/catalogue/catalogue.ts';
 import { loadProfile } from '../../core/profile/load-profile.ts';
-import { profileEnvVar, toWorkerProfile, withOtherEnvironmentToken, writeWorkerProfile } from '../../core/profile/worker-profile.ts';
+import { toWorkerProfile, withOtherEnvironmentToken, writeWorkerProfile } from '../../core/profile/worker-profile.ts';
 import { applyListening, startReferenceServers } from '../reference/start-reference.ts';
-import { reporterEnv } from '../../core/run/run-contract.ts';
+import { runManifestEnvVar, writeRunManifest } from '../../core/run/run-manifest.ts';
 
 export default async function globalSetup(): Promise<(() => Promise<void>) | undefined> {
-  if (process.env[profileEnvVar]) return undefined;
+  if (process.env[runManifestEnvVar]) return undefined;
   const file = process.env.TOKEN_CONFORMANCE_TARGET ?? join(repoRoot, 'profiles', 'reference.json');
   const loaded = loadProfile(file);
   const temp = mkdtempSync(join(tmpdir(), 'token-conformance-'));
@@ -24,12 +26,14 @@ export default async function globalSetup(): Promise<(() => Promise<void>) | und
   const profile = servers ? applyListening(loaded.profile, servers.server.listening) : loaded.profile;
   const resolved = servers?.otherEnvironmentToken !== undefined ? withOtherEnvironmentToken({ ...loaded, profile }, servers.otherEnvironmentToken) : { ...loaded, profile };
   const handoff = toWorkerProfile(resolved);
-  Object.assign(process.env, handoff.env, {
-    [profileEnvVar]: writeWorkerProfile(handoff.profile, temp),
-    [reporterEnv.seenTokens]: join(temp, 'seen-tokens.txt'),
+  // Playwright hands the environment the global setup leaves to the workers and the reporters.
+  Object.assign(process.env, handoff.env, writeRunManifest(temp, {
+    profile: writeWorkerProfile(handoff.profile, temp),
+    seenTokens: join(temp, 'seen-tokens.txt'),
+    passGate: join(temp, 'conformance-ended'),
     // A direct run usually selects files: requirements without a selected check read as SKIP, not UNCHECKED.
-    [reporterEnv.filtered]: process.env[reporterEnv.filtered] ?? '1',
-  });
+    filtered: true,
+  }));
   return async () => {
     await servers?.stop();
     // The temp directory (profile, seen tokens) is removed after the reporters ran: see the reporter's onExit.

@@ -8,10 +8,15 @@ import { lstatSync, mkdirSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 
+/** The cache directory's name under the temp directory (kept between runs on purpose). */
+export function seedHashCacheDirName(uid: number): string {
+  return `token-conformance-${userInfo().username}-${uid}`;
+}
+
 export function runSeedHashCache(base = tmpdir()): string | undefined {
   const uid = process.getuid?.();
   if (uid === undefined) return undefined;
-  const dir = join(base, `token-conformance-${userInfo().username}-${uid}`);
+  const dir = join(base, seedHashCacheDirName(uid));
   try {
     mkdirSync(dir, { mode: 0o700 });
   } catch (error) {

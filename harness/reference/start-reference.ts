@@ -28,9 +28,6 @@ export interface ReferenceServer {
 
 export class ReferenceStartError extends Error {}
 
-/** When set, every started reference server also appends its log (stderr) to this file. */
-export const referenceLogTeeEnvVar = 'TOKEN_CONFORMANCE_REFERENCE_LOG';
-
 /** The reference server's test-control paths (reference-server/src/http/test-clock-routes.ts, gateway/test-controls.ts). */
 export const referenceControlPaths = { clock: '/__test/clock', faults: '/__test/faults' } as const;
 
@@ -47,6 +44,11 @@ export interface StartReferenceOptions {
    * between them (the self-validation starts ~30); the file is the caller's to remove.
    */
   seedHashCache?: string;
+  /**
+   * A copy of the server's log that outlives the run (the one in logDir is removed with the run's
+   * temporary directory), e.g. for a test that searches it for secrets (`run --reference-log`).
+   */
+  logTee?: string;
 }
 
 /** The `serve` arguments of a started reference server. */
@@ -67,10 +69,7 @@ export async function startReference(options: StartReferenceOptions): Promise<Re
   const args = [join(repoRoot, 'bin', 'token-conformance.js'), ...serveArgs(options)];
   const child: ChildProcess = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: withReferenceServerEnv(process.env) });
   child.stderr!.pipe(log);
-  // Opt-in: a copy of the server's log that outlives the run (the one above is removed with the
-  // run's temporary directory), e.g. for a test that searches it for secrets.
-  const tee = process.env[referenceLogTeeEnvVar];
-  if (tee) child.stderr!.pipe(createWriteStream(tee, { flags: 'a', mode: 0o600 }));
+  if (options.logTee) child.stderr!.pipe(createWriteStream(options.logTee, { flags: 'a', mode: 0o600 }));
   let stderrTail = '';
   child.stderr!.on('data', (chunk: Buffer) => {
     stderrTail = (stderrTail + chunk.toString('utf8')).slice(-2000);
@@ -216,8 +215,8 @@ export interface ReferenceServers {
  * access token of the other environment (BEARER-015). A failure of the production side is not
  * fatal: it is reported in `otherEnvironmentProblem`.
  */
-export async function startReferenceServers(options: { logDir: string; profile: TargetProfile; timeoutMs?: number; seedHashCache?: string; extraArgs?: string[] }): Promise<ReferenceServers> {
-  const common = { logDir: options.logDir, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}), ...(options.seedHashCache !== undefined ? { seedHashCache: options.seedHashCache } : {}) };
+export async function startReferenceServers(options: { logDir: string; profile: TargetProfile; timeoutMs?: number; seedHashCache?: string; extraArgs?: string[]; logTee?: string }): Promise<ReferenceServers> {
+  const common = { logDir: options.logDir, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}), ...(options.seedHashCache !== undefined ? { seedHashCache: options.seedHashCache } : {}), ...(options.logTee !== undefined ? { logTee: options.logTee } : {}) };
   const [sandbox, production] = await Promise.allSettled([
     startReference({ ...common, extraArgs: [...referenceArgsFor(options.profile), ...(options.extraArgs ?? [])] }),
     (async () => {
@@ -257,11 +256,11 @@ export async function startReferenceServers(options: { logDir: string; profile: 
  * controls on), each in a log directory of its own: clocks of their own for the time-travel checks
  * (core/run/clock-targets.ts). All or none: when one fails, the others are stopped.
  */
-export async function startClockServers(count: number, options: { logDir: string; profile: TargetProfile; timeoutMs?: number; seedHashCache?: string }): Promise<ReferenceServer[]> {
+export async function startClockServers(count: number, options: { logDir: string; profile: TargetProfile; timeoutMs?: number; seedHashCache?: string; logTee?: string }): Promise<ReferenceServer[]> {
   const starts = await Promise.allSettled(Array.from({ length: count }, (_, i) => {
     const logDir = join(options.logDir, `clock-target-${i}`);
     mkdirSync(logDir, { recursive: true });
-    return startReference({ logDir, extraArgs: referenceArgsFor(options.profile), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}), ...(options.seedHashCache !== undefined ? { seedHashCache: options.seedHashCache } : {}) });
+    return startReference({ logDir, extraArgs: referenceArgsFor(options.profile), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}), ...(options.seedHashCache !== undefined ? { seedHashCache: options.seedHashCache } : {}), ...(options.logTee !== undefined ? { logTee: options.logTee } : {}) });
   }));
   const started = starts.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const failure = starts.find((s) => s.status === 'rejected');

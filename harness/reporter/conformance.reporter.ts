@@ -2,6 +2,7 @@
 // `requirement` annotations, judges each requirement (verdict.ts), and writes
 //   <outputDir>/conformance.json    (schemas/conformance-report.schema.json)
 //   <outputDir>/traceability.html   (requirement → checks → verdict)
+//   <outputDir>/junit.xml           (each check as its verdict reads: junit-report.ts)
 //   <outputDir>/checks.json         (the raw check outcomes, to merge a later pass or shard)
 //   <outputDir>/transcripts/        (each check's redacted HTTP transcript, for `bundle`)
 // plus a terminal summary per area and one final verdict line. Redaction happens at the source: the
@@ -10,27 +11,24 @@
 // Run directly (not by `run`, which verifies once after both passes), it verifies <outputDir> at
 // the end (redaction/verify-reports.ts).
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { loadCatalogue, repoRoot } from '../../core/catalogue/catalogue.ts';
-import { passGateEnvVar, PassGate, serialProject } from '../../core/run/pass-gate.ts';
+import { PassGate, serialProject } from '../../core/run/pass-gate.ts';
 import { readWorkerProfile } from '../../core/profile/worker-profile.ts';
 import type { Redactor} from '../../core/redaction/redact.ts';
-import { knownSecretsRedactor, reporterEnv } from '../../core/run/run-contract.ts';
+import { knownSecretsRedactor } from '../../core/run/run-contract.ts';
+import { readRunManifest, type RunManifest } from '../../core/run/run-manifest.ts';
 import { verdictAnnotations } from '../../core/run/check-annotations.ts';
 import { ownTextOf, verifyReports } from '../../core/redaction/verify-reports.ts';
 import { renderSummary } from './terminal-summary.ts';
 import { renderTraceability } from './traceability-html.ts';
-import { junitKey, junitWithSkipped } from './junit-verdicts.ts';
-import { buildReport, checkVerdict, exitCodeFor, parseBroke, reportedInterpretations, setupFailure, type CheckOutcome, type CheckStatus, type Level } from './verdict.ts';
+import { renderJunit, type JunitCase, type JunitSuite } from './junit-report.ts';
+import { buildReport, checkVerdict, exitCodeFor, parseBroke, reportedInterpretations, type CheckOutcome, type CheckStatus } from './verdict.ts';
 import { pendingObligationSchema, propertyRunSchema, settlementSchema, type ConformanceReport, type PendingObligation, type PropertyRun, type Settlement } from './report.schema.ts';
 import { regionParitySchema, type RegionParity } from '../parity/region-parity.schema.ts';
-
-/** The JUnit file name playwright.config.ts gives the JUnit reporter (a second pass of `run` sets its own). */
-const junitNameEnvVar = 'TOKEN_CONFORMANCE_JUNIT_NAME';
 
 /** A check that is BLOCKED as a whole (for JUnit): blocked, not passed, and none of its own requirements is the blocker. */
 export function isBlockedCheck(o: CheckOutcome): boolean {
@@ -39,10 +37,10 @@ export function isBlockedCheck(o: CheckOutcome): boolean {
 }
 
 /**
- * The message of a check that JUnit must show as skipped though Playwright did not fail-or-skip it
+ * The message of a check that JUnit shows as skipped though Playwright did not fail-or-skip it
  * that way: BLOCKED (with its blocker), PENDING (its earliest due time and what it checks), or not
- * verified for an obligation reason (a VOID settlement, an unreadable annotation). Undefined: keep
- * Playwright's own result.
+ * verified for an obligation reason (a VOID settlement, an unreadable annotation). Undefined: the
+ * check reads as Playwright's status says.
  */
 export function junitSkipMessage(o: CheckOutcome): string | undefined {
   if (isBlockedCheck(o)) return `BLOCKED: ${o.blocked!.by ? `by ${o.blocked!.by.join(', ')}: ` : ''}${o.blocked!.reason}`;
@@ -54,9 +52,8 @@ export function junitSkipMessage(o: CheckOutcome): string | undefined {
   return undefined;
 }
 
-/** The region-parity section `run` handed over, if valid. */
-export function regionParityFromEnv(env: NodeJS.ProcessEnv = process.env): RegionParity | undefined {
-  const file = env[reporterEnv.regionParity];
+/** The region-parity section `run` handed over (the run manifest's `regionParity` file), if valid. */
+export function regionParityOf(file: string | undefined): RegionParity | undefined {
   if (!file || !existsSync(file)) return undefined;
   try {
     const parsed = regionParitySchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
@@ -158,7 +155,7 @@ export function checkOutcome(test: TestCase, redactor: Redactor): CheckOutcome {
   const error = message ? redactor.redact(errorSummary(message)).slice(0, 500) : undefined;
   const property = propertyRun(annotations, redactor);
   const requestsSent = annotations.filter((a) => a.type === verdictAnnotations.requests).reduce((n, a) => n + (Number(a.description) || 0), 0);
-  const { blocked, broke } = verdictShaping(annotations, status, error, redactor, message);
+  const { blocked, broke } = verdictShaping(annotations, status, error, redactor);
   const { pending, settled, malformed } = obligationAnnotations(annotations, redactor);
   // A `broke` annotation may name a requirement the check does not cite: it still FAILs (never lost).
   for (const b of broke ?? []) if (!ids.includes(b.id)) ids.push(b.id);
@@ -219,18 +216,22 @@ export function obligationAnnotations(annotations: { type: string; description?:
 }
 
 /**
- * What shapes a check's verdict beyond its status (verdict.ts checkVerdict): markBlocked's
- * annotations, or a failed `setup:` assertion (BLOCKED); the `broke` annotations of a failed check.
+ * What shapes a check's verdict beyond its status (verdict.ts checkVerdict), read from annotations
+ * only: markBlocked's (BLOCKED), the `precondition` annotation of a check that failed with a
+ * precondition's error (BLOCKED), the `broke` annotations of a failed check. `error` (the check's
+ * redacted one-line error) is only the reason's text of a failed `setup:` precondition.
  */
-export function verdictShaping(annotations: { type: string; description?: string }[], status: CheckStatus, error: string | undefined, redactor: Redactor, fullMessage = error ?? ''): Pick<CheckOutcome, 'blocked' | 'broke'> {
+export function verdictShaping(annotations: { type: string; description?: string }[], status: CheckStatus, error: string | undefined, redactor: Redactor): Pick<CheckOutcome, 'blocked' | 'broke'> {
   const by = [...new Set(annotations.filter((a) => a.type === verdictAnnotations.blockedBy && a.description).map((a) => a.description!.trim()))];
   const evidence = annotations.some((a) => a.type === verdictAnnotations.blockedEvidence);
   const failed = status === 'failed' || status === 'timedOut' || status === 'interrupted';
+  const precondition = failed ? annotations.find((a) => a.type === verdictAnnotations.precondition)?.description : undefined;
   // markBlocked ends a check as skipped. When code between it and Playwright caught its skip (a
   // property runner retrying, shrinking), the check fails instead: the mark counts only if the
-  // failure is that skip, so a real failure found after a blocked attempt still FAILs.
-  const marked = annotations.find((a) => a.type === verdictAnnotations.blocked && a.description !== undefined && (!failed || fullMessage.includes(`Test is skipped: BLOCKED: ${a.description}`)));
-  const setup = failed ? setupFailure(error) : undefined;
+  // failure is that skip (the `precondition` annotation says `blocked`), so a real failure found
+  // after a blocked attempt still FAILs.
+  const marked = annotations.find((a) => a.type === verdictAnnotations.blocked && a.description !== undefined && (!failed || precondition === 'blocked'));
+  const setup = precondition === 'setup' ? (error ?? 'setup: a precondition was not met').replace(/^\s*(?:Error:\s*)?/, '') : undefined;
   const reason = marked ? redactor.redact(marked.description!).slice(0, 500) : setup;
   const broke = failed
     ? annotations.filter((a) => a.type === verdictAnnotations.broke && a.description).map((a) => parseBroke(redactor.redact(a.description!))).filter((b) => b !== undefined).map((b) => ({ id: b.id, message: b.message.slice(0, 500) }))
@@ -241,17 +242,65 @@ export function verdictShaping(annotations: { type: string; description?: string
   };
 }
 
+// eslint-disable-next-line no-control-regex
+const stripAnsi = (s: string): string => s.replace(/\u001b\[[0-9;]*m/g, '');
+
+/** One check as junit.xml shows it: its annotations, and its verdict rather than Playwright's status. */
+export function junitCase(test: TestCase, o: CheckOutcome, redactor: Redactor): JunitCase {
+  const result = test.results.at(-1);
+  const properties = test.annotations.map((a) => ({ name: a.type, value: redactor.redact(a.description ?? '') }));
+  const skip = junitSkipMessage(o);
+  const failed = o.status === 'failed' || o.status === 'timedOut' || o.status === 'interrupted';
+  let outcome: JunitCase['outcome'];
+  if (skip !== undefined) outcome = { kind: 'skipped', message: skip };
+  else if (failed) {
+    const text = (result?.errors ?? []).map((e) => redactor.redact(stripAnsi(e.stack ?? e.message ?? e.value ?? ''))).join('\n\n') || (o.error ?? o.status);
+    outcome = { kind: 'failure', message: `${basename(test.location.file)}:${test.location.line}:${test.location.column} ${test.title}`, text };
+  } else if (o.status === 'skipped' || o.status === 'notRun') {
+    const message = o.notApplicableReason !== undefined ? `NOT_APPLICABLE: ${o.notApplicableReason}` : o.skipReason !== undefined ? `SKIP: ${o.skipReason}` : undefined;
+    outcome = { kind: 'skipped', ...(message !== undefined ? { message } : {}) };
+  } else outcome = { kind: 'passed' };
+  const output = (chunks: (string | Buffer)[] | undefined) => redactor.redact(stripAnsi((chunks ?? []).map((c) => c.toString()).join('')));
+  const stdout = output(result?.stdout);
+  const stderr = output(result?.stderr);
+  return {
+    name: test.titlePath().slice(3).join(' › '), classname: fileOf(test), timeSeconds: test.results.reduce((t, r) => t + r.duration, 0) / 1000,
+    properties, outcome, ...(stdout ? { stdout } : {}), ...(stderr ? { stderr } : {}),
+  };
+}
+
+/** The spec file suite's title of a check (its path below the test directory). */
+function fileOf(test: TestCase): string {
+  let file: Suite | undefined = test.parent;
+  while (file && file.type !== 'file') file = file.parent;
+  return file?.title ?? '';
+}
+
+/** The checks as junit.xml groups them: per project, per spec file, in Playwright's order. */
+export function junitSuites(root: Suite | undefined, outcomeOf: Map<TestCase, CheckOutcome>, redactor: Redactor): JunitSuite[] {
+  const suites: JunitSuite[] = [];
+  for (const project of root?.suites ?? []) {
+    for (const file of project.suites) {
+      const cases = file.allTests().flatMap((t) => { const o = outcomeOf.get(t); return o ? [junitCase(t, o, redactor)] : []; });
+      if (cases.length > 0) suites.push({ name: file.title, project: project.title, cases });
+    }
+  }
+  return suites;
+}
+
 export default class ConformanceReporter implements Reporter {
   private readonly outputDir: string;
+  /**
+   * The settings of the run (core/run/run-manifest.ts), read again in onBegin: a direct Playwright
+   * run's global setup names its manifest after the reporters were constructed.
+   */
+  private run: RunManifest = readRunManifest();
   private rootSuite: Suite | undefined;
   private config: FullConfig | undefined;
   private startedAt = new Date();
   report: ConformanceReport | undefined;
   private gate: PassGate | undefined;
-  private gateDir: string | undefined;
   private previousPass: { startedAt: Date; durationMs: number } | undefined;
-  /** JUnit testcases (junitKey) of BLOCKED and PENDING checks → message: rewritten as skipped in onExit, after the JUnit reporter wrote. */
-  private readonly junitSkipped = new Map<string, string>();
 
   constructor(options: ConformanceReporterOptions = {}) {
     this.outputDir = resolve(options.outputDir ?? 'reports');
@@ -265,20 +314,19 @@ export default class ConformanceReporter implements Reporter {
   }
 
   private quiet(): boolean {
-    return process.env[reporterEnv.quiet] === '1';
+    return this.run.quiet;
   }
 
   onBegin(config: FullConfig, suite: Suite): void {
     this.config = config;
     this.rootSuite = suite;
+    this.run = readRunManifest();
     this.startedAt = new Date();
     const conformanceIds = suite.allTests().filter((t) => t.parent.project()?.name !== serialProject).map((t) => t.id);
-    // Arm the pass gate: the workers, forked after this, inherit the variable (pass-gate.ts).
-    this.gateDir = mkdtempSync(join(tmpdir(), 'token-conformance-gate-'));
-    process.env[passGateEnvVar] = join(this.gateDir, 'conformance-ended');
-    this.gate = new PassGate(process.env[passGateEnvVar], conformanceIds);
+    // Arm the pass gate the run manifest names (pass-gate.ts); without one nothing waits.
+    this.gate = new PassGate(this.run.passGate, conformanceIds);
     // A first (or only) pass starts the transcripts afresh; a second pass adds to them.
-    if (!process.env[reporterEnv.mergeChecks]) rmSync(join(this.outputDir, transcriptsDir), { recursive: true, force: true });
+    if (!this.run.mergeChecks) rmSync(join(this.outputDir, transcriptsDir), { recursive: true, force: true });
   }
 
   /** Copies every check's (already redacted) HTTP transcript attachment to <outputDir>/transcripts/. */
@@ -304,7 +352,7 @@ export default class ConformanceReporter implements Reporter {
   }
 
   private mergePrevious(outcomes: CheckOutcome[]): CheckOutcome[] {
-    const file = process.env[reporterEnv.mergeChecks];
+    const file = this.run.mergeChecks;
     if (!file || !existsSync(file)) return outcomes;
     const pass = JSON.parse(readFileSync(file, 'utf8')) as { checks: CheckOutcome[]; startedAt?: string; durationMs?: number };
     const previous = pass.checks;
@@ -324,40 +372,31 @@ export default class ConformanceReporter implements Reporter {
     const redactor = knownSecretsRedactor();
     const tests = this.rootSuite?.allTests() ?? [];
     const current = tests.map((t) => checkOutcome(t, redactor));
-    tests.forEach((t, i) => {
-      const message = junitSkipMessage(current[i]!);
-      if (message === undefined) return;
-      let file: Suite | undefined = t.parent;
-      while (file && file.type !== 'file') file = file.parent;
-      this.junitSkipped.set(junitKey(file?.title ?? '', t.titlePath().slice(3).join(' › ')), message);
-    });
     const outcomes = this.mergePrevious(current);
     let target: ConformanceReport['target'] = { name: 'unknown', local: false, interpretations: {} };
     try {
-      const p = readWorkerProfile();
+      const p = readWorkerProfile(this.run.profile);
       target = {
         name: p.name, local: p.local,
         ...(p.environment ? { environment: p.environment } : {}),
         ...(p.authUrlUs ? { authUrlUs: p.authUrlUs } : {}),
         ...(p.authUrlEu ? { authUrlEu: p.authUrlEu } : {}),
         ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}),
-        ...(process.env[reporterEnv.profileSha256] ? { profileSha256: process.env[reporterEnv.profileSha256] } : {}),
+        ...(this.run.profileSha256 ? { profileSha256: this.run.profileSha256 } : {}),
         interpretations: reportedInterpretations(p.interpretations),
       };
     } catch {
       // run outside the `run` command without a profile: the report still says what ran
     }
-    const env = process.env;
-    const level = (['must', 'should', 'all'].includes(env[reporterEnv.level] ?? '') ? env[reporterEnv.level] : 'all') as Level;
-    const shard = env[reporterEnv.shard] ?? (this.config?.shard ? `${this.config.shard.current}/${this.config.shard.total}` : undefined);
-    const grep = env[reporterEnv.grep];
-    const filteredBeyondShard = env[reporterEnv.filtered] === '1' || grep !== undefined;
-    const regionParity = regionParityFromEnv(env);
+    const { level, grep } = this.run;
+    const shard = this.run.shard ?? (this.config?.shard ? `${this.config.shard.current}/${this.config.shard.total}` : undefined);
+    const filteredBeyondShard = this.run.filtered || grep !== undefined;
+    const regionParity = regionParityOf(this.run.regionParity);
     const report = buildReport(loadCatalogue(), outcomes, {
       level,
       filtered: filteredBeyondShard || shard !== undefined,
       ...(regionParity ? { regionParity } : {}),
-      strict: env[reporterEnv.strict] === '1',
+      strict: this.run.strict,
       ...(grep ? { grep } : {}),
       ...(shard ? { shard } : {}),
       suiteVersion: suiteVersion(),
@@ -373,6 +412,8 @@ export default class ConformanceReporter implements Reporter {
     const write = (name: string, text: string) => writeFileSync(join(this.outputDir, name), text);
     write('conformance.json', `${JSON.stringify({ $schema: '../schemas/conformance-report.schema.json', ...report }, null, 2)}\n`);
     write('traceability.html', renderTraceability(report));
+    const outcomeOf = new Map(tests.map((t, i) => [t, current[i]!]));
+    write('junit.xml', renderJunit(junitSuites(this.rootSuite, outcomeOf, redactor), this.startedAt, result.duration));
     const checksFile: ChecksFile = { startedAt: report.startedAt, durationMs: report.durationMs, ...(shard ? { shard } : {}), filtered: filteredBeyondShard, checks: outcomes };
     write('checks.json', `${JSON.stringify(checksFile, null, 2)}\n`);
     this.writeTranscripts(tests, redactor);
@@ -387,17 +428,11 @@ export default class ConformanceReporter implements Reporter {
    * this one (JUnit, allure) wrote their files; false when a secret remains in one.
    */
   private verifyDirectRun(redactor: Redactor): boolean {
-    if (process.env[reporterEnv.verifiedByRun] === '1') return true;
+    if (this.run.verifiedByRun) return true;
     const v = verifyReports(this.outputDir, redactor.secretValues(), { ownText: ownTextOf(this.outputDir) });
     for (const f of v.repaired) console.error(`conformance reporter: note: ${f.file}:${f.line}: ${f.what} was redacted there (rewritten structurally)`);
     for (const f of v.remaining) console.error(`conformance reporter: ${f.file}:${f.line}: ${f.what} remains in this file; do not share these reports`);
     return v.remaining.length === 0;
   }
 
-  onExit(): Promise<void> {
-    if (this.gateDir) rmSync(this.gateDir, { recursive: true, force: true });
-    const junit = join(this.outputDir, process.env[junitNameEnvVar] ?? 'junit.xml');
-    if (this.junitSkipped.size > 0 && existsSync(junit)) writeFileSync(junit, junitWithSkipped(readFileSync(junit, 'utf8'), this.junitSkipped));
-    return Promise.resolve();
-  }
 }

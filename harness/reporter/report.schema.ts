@@ -54,7 +54,7 @@ export const propertyRunSchema = z.strictObject({
   name: z.string(),
   seed: z.number().int(),
   runs: z.number().int().min(0),
-  path: z.string().optional().describe('fast-check path of the shrunk counterexample (TOKEN_CONFORMANCE_PATH).'),
+  path: z.string().optional().describe('fast-check path of the shrunk counterexample (run --seed N --replay-path PATH replays it).'),
   counterexample: z.string().optional(),
   shrinks: z.number().int().min(0).optional(),
   replay: z.string().describe('A one-line command that replays the property with this seed (and path).'),

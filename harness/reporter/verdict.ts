@@ -1,6 +1,7 @@
 // Verdicts, as pure functions: from the outcome of each check (a Playwright test) to a verdict per
 // check, per requirement, and for the run. The reporter feeds them; the unit tests table-drive them.
 import { interpretationById } from '../../requirements/index.ts';
+import { brokenVerdict, levelsFor, type LevelSelection } from '../../requirements/levels.ts';
 import type { Requirement, RequirementLevel } from '../../requirements/types.ts';
 import type { CheckResult, ConformanceReport, PendingObligation, PropertyRun, RequirementResult, Settlement, Verdict } from './report.schema.ts';
 import { verdicts } from './report.schema.ts';
@@ -26,7 +27,7 @@ export interface CheckOutcome {
   /** HTTP requests the check sent through the suite's client (its transcript's exchanges). */
   requests?: number;
   /**
-   * The check could not reach the behaviour it verifies: a failed `setup:` assertion, or
+   * The check could not reach the behaviour it verifies: a failed precondition (the `precondition` annotation), or
    * markBlocked() (fixtures/clients/blocking.ts). `by`: the requirement(s) whose violation blocked it.
    */
   blocked?: { reason: string; by?: string[]; evidence?: boolean };
@@ -43,34 +44,14 @@ export interface CheckOutcome {
   malformed?: { type: string; problem: string }[];
 }
 
-import { setupPrefix } from '../../core/run/check-annotations.ts';
-export { setupPrefix };
-
-/** The blocked reason of a failure whose first line is a `setup:` assertion message, else undefined. */
-export function setupFailure(error: string | undefined): string | undefined {
-  const line = error?.replace(/^\s*(?:Error:\s*)?/, '');
-  return line?.startsWith(setupPrefix) ? line : undefined;
-}
-
 /** `'<REQ-ID> — <message>'` (an em dash, or a plain ` - ` as a fallback) → its parts; undefined if malformed. */
 export function parseBroke(description: string): { id: string; message: string } | undefined {
   const m = /^\s*([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)\s*(?:—|--|-|:)\s*([\s\S]*)$/.exec(description);
   return m ? { id: m[1]!, message: m[2]!.trim() || 'broken (no message)' } : undefined;
 }
 
-export type Level = 'must' | 'should' | 'all';
-
-/** The requirement levels a `--level` selection covers. */
-export function levelsFor(level: Level): RequirementLevel[] {
-  if (level === 'must') return ['MUST', 'INTERPRETATION'];
-  if (level === 'should') return ['MUST', 'INTERPRETATION', 'SHOULD'];
-  return ['MUST', 'INTERPRETATION', 'SHOULD', 'ADVISORY'];
-}
-
-/** A broken MUST (or the target's declared INTERPRETATION) fails; a broken SHOULD/ADVISORY warns. */
-export function brokenVerdict(level: RequirementLevel): Verdict {
-  return level === 'MUST' || level === 'INTERPRETATION' ? 'FAIL' : 'WARN';
-}
+export type Level = LevelSelection;
+export { brokenVerdict, levelsFor };
 
 export interface CheckJudgement {
   verdict: Verdict;
@@ -135,7 +116,7 @@ function obligationJudgement(outcome: CheckOutcome, broken: (reason: string) => 
  * One check's verdict for one of its requirements (`id`):
  *   passed → PASS;
  *   failed with `broke` annotations → FAIL/WARN for the IDs they name (their own messages), PASS for the others;
- *   failed `setup:` assertion, or markBlocked → BLOCKED with the reason and `blockedBy` — except for
+ *   failed precondition (a `setup:` assertion), or markBlocked → BLOCKED with the reason and `blockedBy` — except for
  *     a requirement that is itself the blocker (`by`): the check found it broken, so FAIL/WARN;
  *   any other failure → FAIL (MUST, INTERPRETATION) or WARN (SHOULD, ADVISORY);
  *   skipped → NOT_APPLICABLE, BLOCKED (as above) or SKIP; not run → SKIP;

@@ -5,8 +5,7 @@
 // a time (fault-switch.ts). The runner writes this plan; the batch's Playwright config
 // (batch.config.ts) and reporter (batch.reporter.ts) read it.
 import { readFileSync } from 'node:fs';
-
-export const batchPlanEnvVar = 'TOKEN_CONFORMANCE_SV_BATCH';
+import { readRunManifest } from '../../core/run/run-manifest.ts';
 
 /**
  * The two passes of `run` (checks that leave shared state alone, then @clock/@serial ones one at a
@@ -48,8 +47,8 @@ export interface BatchPlan {
 }
 
 export function readBatchPlan(env: NodeJS.ProcessEnv = process.env): BatchPlan {
-  const file = env[batchPlanEnvVar];
-  if (!file) throw new Error(`${batchPlanEnvVar} is not set: this configuration is run by the self-validation (harness/self-validation/run-self-validation.ts)`);
+  const file = readRunManifest(env).selfValidationBatch;
+  if (!file) throw new Error('the run manifest names no self-validation batch: this configuration is run by the self-validation (harness/self-validation/run-self-validation.ts)');
   return JSON.parse(readFileSync(file, 'utf8')) as BatchPlan;
 }
 

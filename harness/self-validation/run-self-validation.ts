@@ -25,12 +25,13 @@ import { toWorkerProfile, withOtherEnvironmentToken, writeWorkerProfile } from '
 import { endOfRunRedaction } from '../../core/redaction/end-of-run.ts';
 import { applyListening, referenceArgsFor, startReference, startReferenceServers, type ReferenceServer, type ReferenceServers } from '../reference/start-reference.ts';
 import type { Pass } from '../commands/run.command.ts';
-import { reporterEnv } from '../../core/run/run-contract.ts';
+import { readRunManifest, writeRunManifest } from '../../core/run/run-manifest.ts';
+import { brokenVerdict } from '../../requirements/levels.ts';
 import { suiteVersion } from '../reporter/conformance.reporter.ts';
 import type { ConformanceReport } from '../reporter/report.schema.ts';
 import { describeUnjudgedBlocks, unjudgedBlocks } from '../reporter/unjudged-blocks.ts';
 import { buildReport, reportedInterpretations, type CheckOutcome } from '../reporter/verdict.ts';
-import { batchPlanEnvVar, type BatchPlan, type BatchProject } from './batch-plan.ts';
+import { type BatchPlan, type BatchProject } from './batch-plan.ts';
 import { allSpecFiles, writeSpecWrappers } from './batch-specs.ts';
 import { startFaultSwitch, type RunningFaultSwitch } from './fault-switch.ts';
 import type { BatchOutcomes } from './batch.reporter.ts';
@@ -41,8 +42,8 @@ import type { CaughtBy, FaultResult, Matrix, Mode, Coverage } from './matrix.ts'
 import { playwrightCommand } from '../playwright/playwright-cli.ts';
 import { startSwitchingProxy, type ProxyFault, type ProxyMember, type SwitchingProxy } from './proxy.ts';
 
-/** The verdict a broken requirement of this level reads: FAIL for MUST and INTERPRETATION, WARN for SHOULD and ADVISORY. */
-export const brokenVerdict = (level: string): 'FAIL' | 'WARN' => (level === 'MUST' || level === 'INTERPRETATION' ? 'FAIL' : 'WARN');
+/** The verdict a broken requirement of this level reads (requirements/levels.ts). */
+export { brokenVerdict };
 
 /**
  * The coverage rule: every requirement is turned to its broken verdict (FAIL, or WARN for
@@ -208,7 +209,7 @@ function runBatch(plan: BatchPlan, dir: string, env: NodeJS.ProcessEnv, children
   const log = createWriteStream(join(dir, `playwright-${plan.pass}.log`));
   return new Promise((resolveExit, reject) => {
     const child = spawn(process.execPath, playwrightCommand(['test', '--config', join(import.meta.dirname, 'batch.config.ts')]), {
-      cwd: repoRoot, env: { ...env, [batchPlanEnvVar]: planFile }, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: repoRoot, env: { ...env, ...writeRunManifest(dir, { ...readRunManifest(env), selfValidationBatch: planFile }, `run-manifest-${plan.pass}.json`) }, stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.add(child);
     child.stdout.pipe(log, { end: false });
@@ -561,7 +562,7 @@ async function runFaults(options: Options, planning: Planning, requirements: Cat
     servers = await startServers(options.selected, planning, loaded, temp, started);
     const specsDir = join(temp, 'specs');
     const { groups, handoffEnv } = await prepareGroups(options.selected, planning, servers, options.workers, temp, specsDir, started, results);
-    const childEnv: NodeJS.ProcessEnv = { ...process.env, ...handoffEnv, CI: '1', [reporterEnv.seenTokens]: join(temp, 'seen-tokens.txt') };
+    const childEnv: NodeJS.ProcessEnv = { ...process.env, ...handoffEnv, CI: '1', ...writeRunManifest(temp, { seenTokens: join(temp, 'seen-tokens.txt') }) };
     delete childEnv.FORCE_COLOR;
     const ran = await runBatchOfGroups(groups, options.workers, options.runsDir, temp, specsDir, childEnv, started, out);
     judgeFaults(groups.flatMap((g) => g.members.map((m) => m.prepared)), ran, requirements, planning, options.runsDir, startedAt, results);

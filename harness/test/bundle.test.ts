@@ -2,16 +2,16 @@
 // hash excludes secrets — and the proof that no secret or token enters a bundle: a run against the
 // reference server with known secrets, bundled, and the bundle searched.
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { bundleMain, keygenMain, verifyMain } from '../commands/bundle.command.ts';
-import { keepSeenTokensEnvVar, runMain } from '../commands/run.command.ts';
+import { runMain } from '../commands/run.command.ts';
 import { profileSha256, type Bundle } from '../bundle/bundle.ts';
 import { loadProfile } from '../../core/profile/load-profile.ts';
 import { transcriptFileName } from '../reporter/conformance.reporter.ts';
 import type { ConformanceReport } from '../reporter/report.schema.ts';
+import { temporaryDirectory } from './support/temporary-directory.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const fixtures = join(import.meta.dirname, 'fixtures', 'gate');
@@ -36,7 +36,7 @@ async function verify(file: string, pub: string, extra: string[] = []) {
 
 void describe('bundle and verify', () => {
   void test('bundle → verify passes; any altered file, manifest or key fails verification', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tc-bundle-'));
+    const dir = temporaryDirectory('tc-bundle-');
     const reports = join(dir, 'reports');
     mkdirSync(join(reports, 'transcripts'), { recursive: true });
     copyFileSync(join(fixtures, 'report-planted-fail.json'), join(reports, 'conformance.json'));
@@ -76,7 +76,7 @@ void describe('bundle and verify', () => {
     const removed = await tamper((b) => { delete b.files['traceability.html']; });
     assert.match(removed.err.join('\n'), /traceability\.html: listed in the manifest but missing/);
 
-    const other = await keys(mkdtempSync(join(tmpdir(), 'tc-keys-')));
+    const other = await keys(temporaryDirectory('tc-keys-'));
     const wrongKey = await verify(out, other.pub);
     assert.equal(wrongKey.code, 1);
     assert.match(wrongKey.err.join('\n'), /signed by key [0-9a-f]{16}…, this public key is [0-9a-f]{16}…/);
@@ -85,7 +85,7 @@ void describe('bundle and verify', () => {
   });
 
   void test('keygen refuses to overwrite; bundle needs a conformance.json and an Ed25519 key', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tc-keygen-'));
+    const dir = temporaryDirectory('tc-keygen-');
     const { priv } = await keys(dir);
     assert.equal(await keygenMain(['--private', priv, '--public', join(dir, 'p2.pem')], capture().io), 2);
     const c = capture();
@@ -95,7 +95,7 @@ void describe('bundle and verify', () => {
   });
 
   void test('the profile hash excludes literal secret values but follows every other field', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tc-profile-hash-'));
+    const dir = temporaryDirectory('tc-profile-hash-');
     const profile = JSON.parse(readFileSync(join(root, 'profiles', 'reference.json'), 'utf8')) as { credentials: { clients: Record<string, { clientSecret: Record<string, string> }> }; name: string };
     const write = (name: string, p: unknown) => {
       writeFileSync(join(dir, name), JSON.stringify(p));
@@ -113,19 +113,13 @@ void describe('bundle and verify', () => {
 
 void describe('no secret or token enters a bundle (a run against the reference server)', () => {
   void test('run with known secrets, bundle, search the bundle and every file it holds', { timeout: 180_000 }, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tc-bundle-run-'));
+    const dir = temporaryDirectory('tc-bundle-run-');
     const reports = join(dir, 'reports');
     const seen = join(dir, 'seen-tokens.txt');
     const lines: string[] = [];
     const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) };
-    process.env[keepSeenTokensEnvVar] = seen;
-    let code: number;
-    try {
-      // Checks that send every kind of secret: client secrets, passwords, refresh and access tokens.
-      code = await runMain(['--target', join(root, 'profiles', 'reference.json'), '--start-reference', '--reports', reports, '--grep', '@GRANT-CC-00[12]|@GRANT-PW-00[1-3]|@GRANT-RT-00[1-3]|@BEARER-00[1-3]'], io);
-    } finally {
-      delete process.env[keepSeenTokensEnvVar];
-    }
+    // Checks that send every kind of secret: client secrets, passwords, refresh and access tokens.
+    const code = await runMain(['--target', join(root, 'profiles', 'reference.json'), '--start-reference', '--reports', reports, '--keep-seen-tokens', seen, '--grep', '@GRANT-CC-00[12]|@GRANT-PW-00[1-3]|@GRANT-RT-00[1-3]|@BEARER-00[1-3]'], io);
     assert.ok(code === 0 || code === 1, `the run judged (exit ${code}):\n${lines.slice(-20).join('\n')}`);
     const { priv, pub } = await keys(dir);
     const out = join(dir, 'bundle.json');
@@ -157,7 +151,7 @@ void describe('no secret or token enters a bundle (a run against the reference s
 
 void describe('bundle: the settlement transcripts (issue 15)', () => {
   void test('each settlement is listed in the signed manifest with its requirements and the transcript of the check that settled it', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tc-bundle-settled-'));
+    const dir = temporaryDirectory('tc-bundle-settled-');
     const reports = join(dir, 'reports');
     mkdirSync(join(reports, 'transcripts'), { recursive: true });
     const report = JSON.parse(readFileSync(join(fixtures, 'report-pass.json'), 'utf8')) as ConformanceReport;

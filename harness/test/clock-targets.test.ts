@@ -7,20 +7,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { parseRunArgs, projectsArgs } from '../commands/run.command.ts';
-import { claimClockTarget, clockTargetsEnvVar, readClockTargets, writeClockTargets } from '../../core/run/clock-targets.ts';
+import { claimClockTarget, readClockTargets, writeClockTargets } from '../../core/run/clock-targets.ts';
 
 void describe('clock targets', () => {
   const setup = (count: number) => {
     const dir = mkdtempSync(join(tmpdir(), 'tc-clock-targets-'));
     const file = writeClockTargets(dir, Array.from({ length: count }, (_, i) => join(dir, `profile-${i}.json`)));
-    return { dir, targets: readClockTargets({ [clockTargetsEnvVar]: file })! };
+    return { dir, targets: readClockTargets(file)! };
   };
 
   void test('none named, or an empty list: undefined (the time-travel checks share one clock)', () => {
-    assert.equal(readClockTargets({}), undefined);
+    assert.equal(readClockTargets(undefined), undefined);
     const { dir } = setup(0);
     try {
-      assert.equal(readClockTargets({ [clockTargetsEnvVar]: join(dir, 'clock-targets.json') }), undefined);
+      assert.equal(readClockTargets(join(dir, 'clock-targets.json')), undefined);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

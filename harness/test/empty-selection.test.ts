@@ -1,11 +1,11 @@
 // A run that verified nothing is not green: a selection that matches no check is a usage error
 // (exit 2, one line), an empty shard aside; end to end against the reference server.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { emptySelection, runMain } from '../commands/run.command.ts';
+import { temporaryDirectory } from './support/temporary-directory.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -19,7 +19,7 @@ void describe('an empty selection', () => {
   });
 
   void test('run --grep @NOPE-123 exits 2 with one usage line, and its report does not read as a green run', async () => {
-    const reports = mkdtempSync(join(tmpdir(), 'tc-empty-'));
+    const reports = temporaryDirectory('tc-empty-');
     const out: string[] = [];
     const err: string[] = [];
     const code = await runMain(['--target', join(root, 'profiles', 'reference.json'), '--start-reference', '--grep', '@NOPE-123', '--reports', reports], { out: (l) => out.push(l), err: (l) => err.push(l) });

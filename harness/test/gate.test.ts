@@ -1,8 +1,7 @@
 // `gate` and `diff` end to end on fixture reports: red on a planted deviation, green with a
 // waiver, red again once the waiver expires; --strict, --json, --break-glass; diff lists.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { diffMain } from '../commands/diff.command.ts';
@@ -11,6 +10,7 @@ import { readReport } from '../reporter/read-report.ts';
 import type { GateDecision } from '../gate/gate.ts';
 import type { ReportDiff } from '../diff/diff.ts';
 import { main } from '../cli.ts';
+import { temporaryDirectory } from './support/temporary-directory.ts';
 
 const fixtures = join(import.meta.dirname, 'fixtures', 'gate');
 const planted = join(fixtures, 'report-planted-fail.json');
@@ -25,7 +25,7 @@ function capture() {
 }
 
 async function gate(args: string[], env: NodeJS.ProcessEnv = {}, now = today) {
-  const dir = mkdtempSync(join(tmpdir(), 'tc-gate-'));
+  const dir = temporaryDirectory('tc-gate-');
   const file = join(dir, 'gate.json');
   const c = capture();
   const code = await gateMain([...args, '--out', file], c.io, now, env);
@@ -67,7 +67,7 @@ void describe('gate', () => {
   });
 
   void test('WARN passes unless --strict', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tc-gate-warn-'));
+    const dir = temporaryDirectory('tc-gate-warn-');
     const report = JSON.parse(readFileSync(planted, 'utf8')) as Record<string, unknown> & { requirements: { verdict: string }[]; summary: Record<string, number>; verdict: string };
     report.requirements[0]!.verdict = 'WARN';
     report.summary.FAIL = 0;
@@ -109,7 +109,7 @@ void describe('gate', () => {
     const missing = await gate([join(fixtures, 'nope.json')]);
     assert.equal(missing.code, 2);
     assert.match(missing.err.join('\n'), /no such file/);
-    const dir = mkdtempSync(join(tmpdir(), 'tc-gate-bad-'));
+    const dir = temporaryDirectory('tc-gate-bad-');
     writeFileSync(join(dir, 'w.json'), '{"waivers":[{"requirement":"TOKEN-REQ-001"}]}');
     const badWaivers = await gate([planted, '--waivers', join(dir, 'w.json')]);
     assert.equal(badWaivers.code, 2);
@@ -150,7 +150,7 @@ void describe('diff', () => {
     assert.deepEqual(better.fixed.map((c) => c.id), ['TOKEN-REQ-001']);
     assert.deepEqual(better.newlyFailing, []);
 
-    const dir = mkdtempSync(join(tmpdir(), 'tc-diff-'));
+    const dir = temporaryDirectory('tc-diff-');
     const r = readReport(passing);
     const changed = { ...r, requirements: [...r.requirements.slice(1).map((x, i) => (i === 0 ? { ...x, verdict: 'SKIP' as const, reason: 'target has no clock control' } : x)), { ...r.requirements[0]!, id: 'TOKEN-NEW-001' }] };
     writeFileSync(join(dir, 'new.json'), JSON.stringify(changed));
@@ -177,7 +177,7 @@ void describe('BLOCKED and the coverage rule (--require-verified)', () => {
     report.requirements = [...report.requirements.map((r) => ({ ...r, ...change(r) })), ...extra];
     for (const v of ['PASS', 'FAIL', 'WARN', 'BLOCKED', 'SKIP', 'NOT_APPLICABLE', 'UNCHECKED']) report.summary[v] = report.requirements.filter((r) => r.verdict === v).length;
     report.summary.total = report.requirements.length;
-    const file = join(mkdtempSync(join(tmpdir(), 'tc-cover-')), 'conformance.json');
+    const file = join(temporaryDirectory('tc-cover-'), 'conformance.json');
     writeFileSync(file, JSON.stringify(report));
     return file;
   }
@@ -229,7 +229,7 @@ void describe('BLOCKED and the coverage rule (--require-verified)', () => {
   });
 
   void test('a waiver does not cover BLOCKED: it reads not-verified, and the coverage rule still blocks', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tc-cover-w-'));
+    const dir = temporaryDirectory('tc-cover-w-');
     const w = join(dir, 'waivers.json');
     writeFileSync(w, JSON.stringify({ waivers: [{ requirement: 'GRANT-CC-002', owner: 'team', justification: 'known', expires: '2099-01-01' }] }));
     const g = await gate([variant(blockedCc002), '--waivers', w, '--require-verified', 'must']);
@@ -254,7 +254,7 @@ void describe('PENDING: the gate, waivers and diff', () => {
     report.requirements = report.requirements.map((r) => ({ ...r, ...change(r) }));
     for (const v of ['PASS', 'FAIL', 'WARN', 'BLOCKED', 'PENDING', 'SKIP', 'NOT_APPLICABLE', 'UNCHECKED']) report.summary[v] = report.requirements.filter((r) => r.verdict === v).length;
     if (report.summary.FAIL! > 0) report.verdict = 'FAIL';
-    const file = join(mkdtempSync(join(tmpdir(), 'tc-pending-')), 'conformance.json');
+    const file = join(temporaryDirectory('tc-pending-'), 'conformance.json');
     writeFileSync(file, JSON.stringify(report));
     return file;
   }
@@ -301,7 +301,7 @@ void describe('PENDING: the gate, waivers and diff', () => {
   });
 
   void test('a waiver does not cover PENDING: it reads not-verified', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tc-pending-w-'));
+    const dir = temporaryDirectory('tc-pending-w-');
     const w = join(dir, 'waivers.json');
     writeFileSync(w, JSON.stringify({ waivers: [{ requirement: 'GRANT-CC-002', owner: 'team', justification: 'known', expires: '2099-01-01' }] }));
     const g = await gate([variant(pendingCc002), '--waivers', w, '--require-verified', 'must']);

@@ -2,8 +2,7 @@
 // unsharded run per requirement (verdict and checks); verdicts are recomputed from all checks, not
 // concatenated; mismatched inputs are refused with a clear error; JUnit files join per spec file.
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { loadCatalogue } from '../../core/catalogue/catalogue.ts';
@@ -14,6 +13,7 @@ import { applyWaivers } from '../waivers/waivers.ts';
 import type { ChecksFile } from '../reporter/conformance.reporter.ts';
 import type { ConformanceReport } from '../reporter/report.schema.ts';
 import { buildReport, type CheckOutcome } from '../reporter/verdict.ts';
+import { temporaryDirectory } from './support/temporary-directory.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const profile = join(root, 'profiles', 'reference.json');
@@ -31,7 +31,7 @@ const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) 
 const perRequirement = (r: ConformanceReport) => Object.fromEntries(r.requirements.map((q) => [q.id, { verdict: q.verdict, checks: q.checks.map((c) => `${c.project ?? ''} ${c.verdict} ${c.title}`) }]));
 
 void describe('merge: 2 shards against the reference server equal the unsharded run', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tc-merge-'));
+  const dir = temporaryDirectory('tc-merge-');
   const shard = (i: number) => join(dir, `shard-${i}`);
   const run = async (reports: string, extra: string[]) => {
     const c = capture();
@@ -119,7 +119,7 @@ function syntheticShard(dir: string, index: number, total: number, checks: Check
 }
 
 void describe('merge: verdicts recomputed from all checks', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tc-merge-unit-'));
+  const dir = temporaryDirectory('tc-merge-unit-');
 
   void test('a requirement PASS in one shard and FAIL in the other is FAIL with both checks; unselected requirements are UNCHECKED again', () => {
     const s1 = readShard(syntheticShard(join(dir, 'a1'), 1, 2, [outcome('x › TOKEN-RESP-001 us', ['TOKEN-RESP-001'], 'passed')]));
@@ -179,7 +179,7 @@ void describe('merge: verdicts recomputed from all checks', () => {
 });
 
 void describe('merge: PENDING and settlements across shards', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tc-merge-pending-'));
+  const dir = temporaryDirectory('tc-merge-pending-');
   const due = '2026-11-22T04:00:00.000Z';
   const pendingOutcome = (title: string, obligation: string, at = due): CheckOutcome => ({ ...outcome(title, ['STATE-AT-EXP-001'], 'passed'), pending: [{ obligation, due: at, what: 'refused once expired' }] });
   const settledOutcome = (title: string, obligation: string, result: 'PASS' | 'FAIL'): CheckOutcome => ({

@@ -171,7 +171,7 @@ void describe('obligations against a target without clock control', () => {
   after(() => (process.env.KEEP_OBLIGATIONS_TEST ? undefined : t.stop()));
 
   void test('run 1 records obligations (PENDING, encrypted state); the clock moves; later runs settle them to PASS', async () => {
-    const one = await t.run([], { TOKEN_CONFORMANCE_KEEP_SEEN_TOKENS: seen });
+    const one = await t.run(['--keep-seen-tokens', seen]);
     show(one);
     assert.equal(one.code, 0, one.out);
     const pending = annotationsOf(one.checks, 'pending');

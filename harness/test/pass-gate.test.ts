@@ -2,13 +2,14 @@
 // them in one invocation and orders them with the pass gate (against one shared clock the
 // time-travel worker waits until every selected conformance check ended).
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { projectsArgs } from '../commands/run.command.ts';
 import { PassGate, waitForGate } from '../../core/run/pass-gate.ts';
 import config from '../../playwright.config.ts';
+import { temporaryDirectory } from './support/temporary-directory.ts';
 
 void describe('pass order', () => {
   void test('the projects do not depend on each other; time-travel runs on one worker', () => {
@@ -24,7 +25,7 @@ void describe('pass order', () => {
   });
 
   void test('the gate opens when the last conformance check ends, not before', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tc-gate-'));
+    const dir = temporaryDirectory('tc-gate-');
     try {
       const file = join(dir, 'open');
       const gate = new PassGate(file, ['a', 'b']);
@@ -43,7 +44,7 @@ void describe('pass order', () => {
   });
 
   void test('with no conformance check selected (the second pass of run) the gate is open at once', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tc-gate-'));
+    const dir = temporaryDirectory('tc-gate-');
     try {
       new PassGate(join(dir, 'open'), []);
       assert.ok(existsSync(join(dir, 'open')));

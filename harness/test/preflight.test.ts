@@ -3,10 +3,9 @@
 // server, and the preflight of `run` against the reference server (every secret wrong → one
 // "setup problem" line, exit 2, nothing run; one secret wrong → a note, and the run goes on).
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { generate } from 'selfsigned';
@@ -14,6 +13,7 @@ import { runMain } from '../commands/run.command.ts';
 import { reduceAnswer, type ProbeAnswer } from '../parity/region-parity.ts';
 import { classifyPreflight, type ClientProbe } from '../preflight/preflight.ts';
 import { unreachableProblem } from '../reference/reachability.ts';
+import { temporaryDirectory } from './support/temporary-directory.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const error = (code: string, status = 400): ProbeAnswer => reduceAnswer(status, JSON.stringify({ error: code }));
@@ -98,7 +98,7 @@ function referenceWith(dir: string, name: string, wrong: (client: string) => boo
 }
 
 void describe('preflight in `run`, against the reference server', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tc-preflight-'));
+  const dir = temporaryDirectory('tc-preflight-');
 
   void test('every secret wrong: one "setup problem" line, exit 2, no check run', async () => {
     const reports = join(dir, 'wrong-reports');

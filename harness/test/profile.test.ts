@@ -1,14 +1,14 @@
 // Target-profile validation: every mistake is one clear line naming the field; `run` exits 2
 // before anything runs.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { runMain } from '../commands/run.command.ts';
 import { parseJsonc } from '../../core/profile/jsonc.ts';
 import { loadProfile, ProfileError, validateProfile } from '../../core/profile/load-profile.ts';
 import { toWorkerProfile } from '../../core/profile/worker-profile.ts';
+import { temporaryDirectory } from './support/temporary-directory.ts';
 
 const base = {
   name: 'staging',
@@ -117,7 +117,7 @@ void describe('hand-off to the workers', () => {
 });
 
 void describe('run: exit code 2 before anything runs', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tc-profile-test-'));
+  const dir = temporaryDirectory('tc-profile-test-');
   const capture = () => {
     const lines: string[] = [];
     return { lines, io: { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) } };

@@ -1,5 +1,5 @@
-// The README's "Try the service by hand" walkthrough runs as written: its curl block, executed by
-// bash against a reference server started as the README says (only the port is a free one).
+// The "Try the service by hand" walkthrough (docs/try-it-by-hand.md) runs as written: its curl block,
+// executed by bash against a reference server started as the document says (only the port is a free one).
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -9,15 +9,15 @@ import { test } from 'node:test';
 
 const root = join(import.meta.dirname, '..', '..');
 
-/** The shell blocks of one README section. */
+/** The shell blocks of one section of docs/try-it-by-hand.md. */
 function shellBlocks(heading: string): string[] {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const section = readme.split(/^## /m).find((s) => s.startsWith(heading));
-  assert.ok(section, `README has a section "${heading}"`);
+  const doc = readFileSync(join(root, 'docs', 'try-it-by-hand.md'), 'utf8');
+  const section = doc.split(/^## /m).find((s) => s.startsWith(heading));
+  assert.ok(section, `docs/try-it-by-hand.md has a section "${heading}"`);
   return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
 }
 
-void test('README "Try the service by hand": every call answers as its comment says', async () => {
+void test('docs/try-it-by-hand.md "Try the service by hand": every call answers as its comment says', async () => {
   const [serve, walkthrough] = shellBlocks('Try the service by hand');
   assert.match(serve!, /^npx token-conformance serve --http --port 8080 --data :memory: --test-controls\n$/);
   const server = spawn(process.execPath, [join(root, 'bin', 'token-conformance.js'), 'serve', '--http', '--port', '0', '--data', ':memory:', '--test-controls', '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'inherit'] });

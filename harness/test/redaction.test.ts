@@ -2,8 +2,7 @@
 // tests of the redactor, then the proof: a whole run against the bundled reference server with
 // known secrets, searching every report file and every line printed.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { runMain } from '../commands/run.command.ts';
@@ -13,7 +12,8 @@ import { findSecrets, listFiles } from '../../core/redaction/report-files.ts';
 import { endOfRunRedaction } from '../../core/redaction/end-of-run.ts';
 import { SecretMatcher } from '../../core/redaction/secret-matcher.ts';
 import { verifyReports } from '../../core/redaction/verify-reports.ts';
-import { reporterEnv } from '../../core/run/run-contract.ts';
+import { writeRunManifest } from '../../core/run/run-manifest.ts';
+import { temporaryDirectory } from './support/temporary-directory.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const jwt = 'eyJhbGciOiJFUzI1NiIsImtpZCI6IjEifQ.eyJzdWIiOiJ1cy1jYy1jbGllbnQiLCJleHAiOjE3MDAwMDAwMDB9.c2lnbmF0dXJlLXNpZ25hdHVyZS1zaWduYXR1cmU';
@@ -84,7 +84,7 @@ void describe('redactor', () => {
 void describe('end-of-run verification of a reports directory', () => {
   const secret = 'super-secret-1';
   const setup = () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tc-verify-'));
+    const dir = temporaryDirectory('tc-verify-');
     mkdirSync(join(dir, 'allure-results'));
     writeFileSync(join(dir, 'checks.json'), `${JSON.stringify({ checks: [{ title: `specs/a.spec.ts › a title naming ${secret}`, file: 'specs/a.spec.ts' }] }, null, 2)}\n`);
     writeFileSync(join(dir, 'allure-results', 'r-result.json'), JSON.stringify({ name: `a title naming ${secret}`, steps: [{ statusDetails: { message: `got "x${secret}\\"` } }] }));
@@ -106,7 +106,7 @@ void describe('end-of-run verification of a reports directory', () => {
 
   void test('JSON and line text are repaired structurally; XML is reported by file:line, exit 2', () => {
     const dir = setup();
-    const env = { TOKEN_CONFORMANCE_SECRET_X: secret, [reporterEnv.seenTokens]: join(dir, 'none') };
+    const env = { TOKEN_CONFORMANCE_SECRET_X: secret, ...writeRunManifest(dir, { seenTokens: join(dir, 'none') }) };
     const result = endOfRunRedaction(dir, env);
     assert.equal(result.code, 2);
     assert.equal(result.lines.filter((l) => l.includes('remains')).length, 1, result.lines.join('\n'));
@@ -123,7 +123,7 @@ void describe('end-of-run verification of a reports directory', () => {
 
 void describe('no secret in reports/ or the terminal (a full run against the reference server)', () => {
   void test('run --start-reference with known secrets, then search every file and line', { timeout: 180_000 }, async () => {
-    const reports = mkdtempSync(join(tmpdir(), 'tc-reports-'));
+    const reports = temporaryDirectory('tc-reports-');
     const lines: string[] = [];
     const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) };
     const code = await runMain(['--target', join(root, 'profiles', 'reference.json'), '--start-reference', '--reports', reports], io);

@@ -3,14 +3,14 @@
 // - profile and CLI mistakes: one line naming the field or flag, exit 2, nothing run, no report.
 // The workers' side (capability gate, budgets, plain HTTP, TLS): fixtures/test/safety.test.ts.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { validateProfile } from '../../core/profile/load-profile.ts';
 import { runMain } from '../commands/run.command.ts';
 import type { ConformanceReport } from '../reporter/report.schema.ts';
 import { renderSummary } from '../reporter/terminal-summary.ts';
+import { temporaryDirectory } from './support/temporary-directory.ts';
 
 const staging = { name: 'staging', authUrlUs: 'https://auth.example.com', baseUrl: 'https://api.example.com' };
 
@@ -40,7 +40,7 @@ void describe('the terminal says what was held back and why', () => {
 });
 
 void describe('profile and CLI mistakes: one line naming the field, exit 2, nothing run', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tc-safety-'));
+  const dir = temporaryDirectory('tc-safety-');
   const capture = () => {
     const lines: string[] = [];
     return { lines, io: { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) } };

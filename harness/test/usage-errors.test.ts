@@ -134,7 +134,7 @@ void describe('command mistakes', () => {
     const r = await capture(gateMain, [join(root, 'harness', 'test', 'fixtures', 'gate', 'report-pass.json'), '--waivers', waivers, '--out', join(dir, 'gate.json')]);
     assert.equal(r.code, 2);
     const line = r.err.find((l) => l.includes('tiket'));
-    assert.match(line ?? '', /waivers\.0\.tiket: unknown key "tiket" \(check the spelling; see schemas\/waivers\.schema\.json and "Gating a build" in README\.md\)$/);
+    assert.match(line ?? '', /waivers\.0\.tiket: unknown key "tiket" \(check the spelling; see schemas\/waivers\.schema\.json and docs\/gating-waivers-bundles\.md\)$/);
     assert.ok(!r.err.some((l) => l.includes('profiles/README.md')), r.err.join('\n'));
   });
 });

@@ -7,12 +7,12 @@ import type { Requirement } from '../../requirements/types.ts';
 import { combinedGrep } from '../commands/run.command.ts';
 import { conformanceReportJsonSchema } from '../reporter/emit-schema.ts';
 import type { Verdict } from '../reporter/report.schema.ts';
-import { assumedInterpretation, buildReport, checkVerdict, countVerdicts, exitCodeFor, overallVerdict, parseBroke, requirementVerdict, setupFailure, type CheckOutcome } from '../reporter/verdict.ts';
+import { assumedInterpretation, buildReport, checkVerdict, countVerdicts, exitCodeFor, overallVerdict, parseBroke, requirementVerdict, type CheckOutcome } from '../reporter/verdict.ts';
 import type { TestCase } from '@playwright/test/reporter';
 import { join } from 'node:path';
 import { repoRoot } from '../../core/catalogue/catalogue.ts';
 import { checkOutcome, isBlockedCheck, junitSkipMessage, obligationAnnotations, verdictShaping } from '../reporter/conformance.reporter.ts';
-import { junitKey, junitWithBlocked, junitWithSkipped } from '../reporter/junit-verdicts.ts';
+import { renderJunit, type JunitCase } from '../reporter/junit-report.ts';
 import { renderSummary } from '../reporter/terminal-summary.ts';
 import { renderTraceability } from '../reporter/traceability-html.ts';
 import { Redactor } from '../../core/redaction/redact.ts';
@@ -202,15 +202,14 @@ void describe('the report', () => {
   });
 });
 
-void describe('what the reporter reads from a check: setup: failures, markBlocked, broke annotations', () => {
+void describe('what the reporter reads from a check: precondition, markBlocked, broke annotations', () => {
   const redactor = new Redactor();
-  void test('a failure whose first line is a setup: assertion (with or without "Error: ") is BLOCKED with that line', () => {
-    assert.equal(setupFailure('Error: setup: a token is issued — got HTTP 429'), 'setup: a token is issued — got HTTP 429');
-    assert.equal(setupFailure('setup: x'), 'setup: x');
-    assert.equal(setupFailure('Error: expected 400, got 200 (setup: not at the start)'), undefined);
-    assert.equal(setupFailure(undefined), undefined);
-    assert.deepEqual(verdictShaping([], 'failed', 'Error: setup: the token is issued', redactor), { blocked: { reason: 'setup: the token is issued' } });
-    assert.deepEqual(verdictShaping([], 'passed', 'Error: setup: x', redactor), {});
+  const precondition = (kind: string) => ({ type: 'precondition', description: kind });
+  void test('a failed check with a `precondition: setup` annotation is BLOCKED with its error line; the error text alone decides nothing', () => {
+    assert.deepEqual(verdictShaping([precondition('setup')], 'failed', 'Error: setup: the token is issued', redactor), { blocked: { reason: 'setup: the token is issued' } });
+    assert.deepEqual(verdictShaping([precondition('setup')], 'failed', 'any words at all', redactor), { blocked: { reason: 'any words at all' } });
+    assert.deepEqual(verdictShaping([precondition('setup')], 'passed', undefined, redactor), {});
+    assert.deepEqual(verdictShaping([], 'failed', 'Error: setup: the token is issued', redactor), {}, 'a message that merely starts with setup: is not a precondition');
     assert.deepEqual(verdictShaping([], 'failed', 'Error: expected 400', redactor), {});
   });
 
@@ -221,8 +220,8 @@ void describe('what the reporter reads from a check: setup: failures, markBlocke
 
   void test('a blocked mark whose skip was caught (a property runner): BLOCKED only when the failure is that skip', () => {
     const annotations = [{ type: 'blocked', description: 'setup: no token' }, { type: 'blocked-by', description: 'GRANT-CC-001' }];
-    assert.deepEqual(verdictShaping(annotations, 'failed', 'Error: property failed', redactor, 'Error: property failed … Got error: Test is skipped: BLOCKED: setup: no token'), { blocked: { reason: 'setup: no token', by: ['GRANT-CC-001'] } });
-    assert.deepEqual(verdictShaping(annotations, 'failed', 'Error: property failed', redactor, 'Error: property failed … expected 400, got 200'), {}, 'a real failure found after a blocked attempt still FAILs');
+    assert.deepEqual(verdictShaping([...annotations, precondition('blocked')], 'failed', 'Error: property failed', redactor), { blocked: { reason: 'setup: no token', by: ['GRANT-CC-001'] } });
+    assert.deepEqual(verdictShaping(annotations, 'failed', 'Error: property failed … Got error: Test is skipped: BLOCKED: setup: no token', redactor), {}, 'a real failure found after a blocked attempt still FAILs, whatever its text');
   });
 
   void test('broke annotations parse "<ID> — <message>" and are read only from a failed check', () => {
@@ -235,22 +234,18 @@ void describe('what the reporter reads from a check: setup: failures, markBlocke
   });
 });
 
-void describe('JUnit: a BLOCKED check is skipped with its reason', () => {
-  const xml = [
-    '<testsuites id="" name="" tests="3" failures="2" skipped="0" errors="0" time="1">',
-    '<testsuite name="grants/a.spec.ts" timestamp="t" hostname="conformance" tests="3" failures="2" skipped="0" time="1" errors="0">',
-    '<testcase name="GRANT-CC-001 ok" classname="grants/a.spec.ts" time="0.1">', '</testcase>',
-    '<testcase name="STATE &quot;x&quot; › blocked" classname="grants/a.spec.ts" time="0.1">', '<failure message="a.spec.ts:1:1 blocked" type="FAILURE">', '<![CDATA[Error: setup: …]]>', '</failure>', '</testcase>',
-    '<testcase name="real failure" classname="grants/a.spec.ts" time="0.1">', '<failure message="a.spec.ts:2:1 real" type="FAILURE">', '<![CDATA[Error: expected 400]]>', '</failure>', '</testcase>',
-    '</testsuite>', '</testsuites>',
-  ].join('\n');
-  void test('the failure becomes <skipped message="BLOCKED: …">; the counts follow', () => {
-    const out = junitWithBlocked(xml, new Map([[junitKey('grants/a.spec.ts', 'STATE "x" › blocked'), 'by GRANT-CC-001: setup: no <token>']]));
-    assert.match(out, /<testcase name="STATE &quot;x&quot; › blocked"[^>]*>\n<skipped message="BLOCKED: by GRANT-CC-001: setup: no &lt;token&gt;">\n<\/skipped>\n<\/testcase>/);
-    assert.match(out, /<testsuites [^>]*failures="1" skipped="1" errors="0"/);
-    assert.match(out, /<testsuite [^>]*failures="1" skipped="1"[^>]*errors="0"/);
-    assert.match(out, /real failure[\s\S]*<failure message="a.spec.ts:2:1 real"/, 'a real failure stays');
-    assert.equal(junitWithBlocked(xml, new Map()), xml);
+void describe('JUnit, written from the verdicts: a BLOCKED check is skipped with its reason', () => {
+  const junitCaseOf = (name: string, outcome: JunitCase['outcome']): JunitCase => ({ name, classname: 'grants/a.spec.ts', timeSeconds: 0.1, properties: [{ name: 'requirement', value: 'GRANT-CC-001' }], outcome });
+  const xml = renderJunit([{ name: 'grants/a.spec.ts', project: 'conformance', cases: [
+    junitCaseOf('GRANT-CC-001 ok', { kind: 'passed' }),
+    junitCaseOf('STATE "x" › blocked', { kind: 'skipped', message: 'BLOCKED: by GRANT-CC-001: setup: no <token>' }),
+    junitCaseOf('real failure', { kind: 'failure', message: 'a.spec.ts:2:1 real', text: 'Error: expected 400 ]]> end' }),
+  ] }], new Date('2026-11-24T00:00:00Z'), 1000);
+  void test('Playwright\'s shape: suites per project and file, testcases with properties; skipped with its message; the counts follow', () => {
+    assert.match(xml, /^<testsuites id="" name="" tests="3" failures="1" skipped="1" errors="0" time="1">\n<testsuite name="grants\/a.spec.ts" timestamp="2026-11-24T00:00:00.000Z" hostname="conformance" tests="3" failures="1" skipped="1" time="0.3" errors="0">/);
+    assert.match(xml, /<testcase name="STATE &quot;x&quot; › blocked" classname="grants\/a.spec.ts" time="0.1">\n<properties>\n<property name="requirement" value="GRANT-CC-001">\n<\/property>\n<\/properties>\n<skipped message="BLOCKED: by GRANT-CC-001: setup: no &lt;token&gt;">\n<\/skipped>\n<\/testcase>/);
+    assert.match(xml, /real failure[\s\S]*<failure message="a.spec.ts:2:1 real" type="FAILURE">\n<!\[CDATA\[Error: expected 400 \]\]\]\]><!\[CDATA\[> end\]\]>\n<\/failure>/, 'a real failure stays; CDATA cannot be closed by the text');
+    assert.ok(xml.endsWith('</testsuite>\n</testsuites>'));
   });
 });
 
@@ -497,17 +492,13 @@ void describe('PENDING: obligations recorded for a later run, and their settleme
   });
 
   void describe('JUnit and the terminal', () => {
-    const xml = [
-      '<testsuites id="" name="" tests="2" failures="0" skipped="0" errors="0" time="1">',
-      '<testsuite name="lifecycle/a.spec.ts" timestamp="t" hostname="time-travel" tests="2" failures="0" skipped="0" time="1" errors="0">',
-      '<testcase name="expiry" classname="lifecycle/a.spec.ts" time="0.1">', '</testcase>',
-      '<testcase name="other" classname="lifecycle/a.spec.ts" time="0.1">', '</testcase>',
-      '</testsuite>', '</testsuites>',
-    ].join('\n');
     void test('a PENDING check (passed in Playwright) is skipped in JUnit with a message naming the due time', () => {
       const message = junitSkipMessage(outcome({ pending: [pending('ob-2')] }));
       assert.equal(message, `PENDING: due ${due}: the access token is refused with 401 once expires_in + skew has passed`);
-      const out = junitWithSkipped(xml, new Map([[junitKey('lifecycle/a.spec.ts', 'expiry'), message]]));
+      const out = renderJunit([{ name: 'lifecycle/a.spec.ts', project: 'time-travel', cases: [
+        { name: 'expiry', classname: 'lifecycle/a.spec.ts', timeSeconds: 0.1, properties: [], outcome: { kind: 'skipped', message: message } },
+        { name: 'other', classname: 'lifecycle/a.spec.ts', timeSeconds: 0.1, properties: [], outcome: { kind: 'passed' } },
+      ] }], new Date(), 1000);
       assert.match(out, /<testcase name="expiry"[^>]*>\n<skipped message="PENDING: due 2026-11-24T03:00:00.000Z: [^"]*">/);
       assert.match(out, /<testsuites [^>]*failures="0" skipped="1"/);
       assert.match(junitSkipMessage(outcome({ settled: [settled('VOID')] })) ?? '', /^SKIP: not settled: the password changed/);

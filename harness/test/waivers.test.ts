@@ -1,8 +1,7 @@
 // Waivers: the schema file is current, the file is validated, and a waived FAIL is WAIVED (not
 // hidden), an expired waiver is a FAIL again, a waiver on a passing requirement is FIXED.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { createAjv } from '../../schemas/index.ts';
@@ -13,6 +12,7 @@ import { parseRunArgs, runMain } from '../commands/run.command.ts';
 import type { Waiver } from '../waivers/waivers.schema.ts';
 import { conformanceReportSchema } from '../reporter/report.schema.ts';
 import { renderTraceability } from '../reporter/traceability-html.ts';
+import { temporaryDirectory } from './support/temporary-directory.ts';
 
 const fixtures = join(import.meta.dirname, 'fixtures', 'gate');
 const planted = () => readReport(join(fixtures, 'report-planted-fail.json'));
@@ -33,7 +33,7 @@ void describe('waivers schema', () => {
   });
 
   void test('loadWaivers refuses a bad file with one line per problem, naming the field', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tc-waivers-'));
+    const dir = temporaryDirectory('tc-waivers-');
     const file = join(dir, 'w.json');
     writeFileSync(file, JSON.stringify({ waivers: [{ requirement: 'token-req-1', owner: '', justification: 'j', expires: '31/12/2026', extra: 1 }] }));
     assert.throws(() => loadWaivers(file), (e: Error) => e instanceof WaiversError && /waivers\.0\.requirement/.test(e.message) && /waivers\.0\.expires/.test(e.message) && /waivers\.0\.owner/.test(e.message) && /unknown key "extra"/.test(e.message));
@@ -120,7 +120,7 @@ void describe('run --waivers', () => {
   void test('parsed, and a bad waivers file stops the run before anything runs (exit 2)', async () => {
     const parsed = parseRunArgs(['--target', 'p.json', '--waivers', 'w.json']);
     assert.ok(parsed !== 'help' && parsed.waivers === 'w.json');
-    const dir = mkdtempSync(join(tmpdir(), 'tc-run-waivers-'));
+    const dir = temporaryDirectory('tc-run-waivers-');
     writeFileSync(join(dir, 'w.json'), '{"waivers":[{"requirement":"TOKEN-REQ-001","owner":"x","justification":"y","expires":"soon"}]}');
     const lines: string[] = [];
     const code = await runMain(['--target', join(import.meta.dirname, '..', '..', 'profiles', 'reference.json'), '--waivers', join(dir, 'w.json'), '--reports', join(dir, 'reports')], { out: (l) => lines.push(l), err: (l) => lines.push(l) });
@@ -129,7 +129,7 @@ void describe('run --waivers', () => {
   });
 
   void test('the run\'s conformance.json and traceability.html are rewritten with the waivers, and the verdict follows', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tc-run-waivers-'));
+    const dir = temporaryDirectory('tc-run-waivers-');
     const lines: string[] = [];
     const waived = applyWaiversToRun(dir, planted(), loadWaivers(join(fixtures, 'waivers.json')), (l) => lines.push(l), before);
     assert.equal(waived.verdict, 'PASS');
@@ -142,7 +142,7 @@ void describe('run --waivers', () => {
   });
 
   void test('a full run with --waivers: a waiver on a passing requirement is reported FIXED', { timeout: 120_000 }, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tc-run-waivers-'));
+    const dir = temporaryDirectory('tc-run-waivers-');
     writeFileSync(join(dir, 'w.json'), JSON.stringify({ waivers: [{ requirement: 'GRANT-CC-001', owner: 'team-a', justification: 'was broken', expires: '2099-01-01' }] }));
     const lines: string[] = [];
     const code = await runMain(['--target', join(import.meta.dirname, '..', '..', 'profiles', 'reference.json'), '--start-reference', '--grep', '@GRANT-CC-001', '--waivers', join(dir, 'w.json'), '--reports', join(dir, 'reports')], { out: (l) => lines.push(l), err: (l) => lines.push(l) });

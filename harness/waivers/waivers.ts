@@ -22,7 +22,7 @@ import { countVerdicts, overallVerdict } from '../reporter/verdict.ts';
 import { waiversFileSchema, type Waiver } from './waivers.schema.ts';
 
 /** Where the waivers file is documented (shipped with the package). */
-const waiversDoc = 'see schemas/waivers.schema.json and "Gating a build" in README.md';
+const waiversDoc = 'see schemas/waivers.schema.json and docs/gating-waivers-bundles.md';
 
 export class WaiversError extends Error {
   override readonly name = 'WaiversError';

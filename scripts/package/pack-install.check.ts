@@ -60,11 +60,19 @@ void describe('the packed package, installed into another project', () => {
 
   void test('the tarball ships what a user runs and no tests', () => {
     const paths = packed.files.map((f) => f.path);
-    for (const needed of ['bin/token-conformance.js', 'playwright.config.ts', 'harness/cli.ts', 'harness/reporter/conformance.reporter.ts', 'core/run/run-contract.ts', 'core/profile/load-profile.ts', 'fixtures/index.ts', 'reference-server/src/main.ts', 'fixtures/reference-seed.json', 'profiles/reference.json', 'requirements/requirements.json', 'schemas/target-profile.schema.json', 'schemas/openapi.json']) {
+    for (const needed of ['bin/token-conformance.js', 'playwright.config.ts', 'harness/cli.ts', 'harness/reporter/conformance.reporter.ts', 'core/run/run-contract.ts', 'core/run/run-manifest.ts', 'core/profile/load-profile.ts', 'fixtures/index.ts', 'reference-server/src/main.ts', 'fixtures/reference-seed.json', 'profiles/reference.json', 'requirements/requirements.json', 'schemas/target-profile.schema.json', 'schemas/openapi.json']) {
       assert.ok(paths.includes(needed), `the tarball lacks ${needed}`);
     }
     const tests = paths.filter((p) => /(^|\/)test\/|\.test\.ts$|^(bench|scripts)\//.test(p));
     assert.deepEqual(tests, [], 'tests, benchmarks and scripts stay out of the tarball');
+  });
+
+  void test('every relative link of the packed README resolves inside the installed package', () => {
+    const readme = readFileSync(join(installedDir(), 'README.md'), 'utf8');
+    const links = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!).filter((l) => !/^(https?:|mailto:|#)/.test(l));
+    assert.ok(links.length > 5, `the README links its documents (found ${links.length})`);
+    const missing = links.filter((l) => !existsSync(join(installedDir(), l.split('#')[0]!)));
+    assert.deepEqual(missing, [], 'README links that the package does not contain');
   });
 
   void test('run --start-reference against the project\'s profile: a PASS report in the project\'s reports/', async () => {

@@ -72,7 +72,7 @@ test.describe('token endpoint: media type of the request', () => {
             await expect(res, 'declared nonFormTokenRequest=invalid_request').toBeTokenError('invalid_request', { status: 400 });
             break;
           case '415-000-1005':
-            await expect(asGatewayResponse(data, redactor), 'declared nonFormTokenRequest=415-000-1005').toBeGatewayError('000-1005', { status: 415 });
+            await expect(asGatewayResponse(data, redactor, target), 'declared nonFormTokenRequest=415-000-1005').toBeGatewayError('000-1005', { status: 415 });
             break;
           default:
             throw new Error(`unknown nonFormTokenRequest value '${String(declared)}' (requirements/interpretations.json OI-5)`);

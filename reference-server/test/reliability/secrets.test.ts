@@ -221,11 +221,11 @@ void describe('secrets', () => {
     const seenFile = join(dir, 'seen-tokens.txt');
     try {
       const grep = process.env.TC_RELIABILITY_CONFORMANCE_GREP ?? '@grants';
-      const args = [join(root, 'bin', 'token-conformance.js'), 'run', '--target', join(root, 'profiles', 'reference.json'), '--start-reference', '--reports', join(dir, 'reports'), ...(grep === '' ? [] : ['--grep', grep])];
+      const args = [join(root, 'bin', 'token-conformance.js'), 'run', '--target', join(root, 'profiles', 'reference.json'), '--start-reference', '--reports', join(dir, 'reports'), '--reference-log', logFile, '--keep-seen-tokens', seenFile, ...(grep === '' ? [] : ['--grep', grep])];
       const code = await new Promise<number | null>((resolve, reject) => {
         const child = spawn(process.execPath, args, {
           cwd: root, stdio: ['ignore', 'ignore', 'inherit'],
-          env: { ...process.env, TC_LOG_LEVEL: 'debug', TOKEN_CONFORMANCE_REFERENCE_LOG: logFile, TOKEN_CONFORMANCE_KEEP_SEEN_TOKENS: seenFile },
+          env: { ...process.env, TC_LOG_LEVEL: 'debug' },
         });
         child.on('error', reject);
         child.on('exit', resolve);

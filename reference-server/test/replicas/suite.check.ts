@@ -9,10 +9,11 @@
 // the conformance stage); every other requirement must PASS.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { killOnExit, removeOnExit } from '../support/exit-reaper.ts';
 import { haproxyAvailable, startDeployment } from './support/deployment.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
@@ -33,6 +34,7 @@ void test('the whole conformance suite passes against three replicas behind HAPr
   const profile = JSON.parse(readFileSync(join(root, 'profiles', 'reference.json'), 'utf8')) as Profile;
   const d = await startDeployment({ replicas: REPLICAS, https: true, serveArgs: ['--test-controls'] });
   const dir = mkdtempSync(join(tmpdir(), 'tc-replicas-suite-'));
+  const removeDir = removeOnExit(dir);
   try {
     const target = {
       ...profile,
@@ -48,6 +50,7 @@ void test('the whole conformance suite passes against three replicas behind HAPr
     const reports = join(dir, 'reports');
     const code = await new Promise<number | null>((resolve) => {
       const child = spawn(process.execPath, [join(root, 'bin', 'token-conformance.js'), 'run', '--target', file, '--reports', reports], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+      killOnExit(child);
       let out = '';
       child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
       child.on('exit', (c) => { t.diagnostic(out.split('\n').filter((l) => /CONFORMANCE|FAIL |WARN |BLOCKED|SKIP/.test(l)).join('\n')); resolve(c); });
@@ -59,7 +62,7 @@ void test('the whole conformance suite passes against three replicas behind HAPr
     // Only the rate limits (no declared thresholds here) and BEARER-015 (no production server) are not verified.
     assert.deepEqual(notPass, ['BEARER-015 SKIP', 'ERR-GW-2000 SKIP', 'ERR-GW-2001 SKIP', 'LIMIT-RATE-001 SKIP', 'LIMIT-RATE-002 SKIP']);
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    removeDir();
     await d.stop();
   }
 });

@@ -12,6 +12,7 @@ import { testScryptCost } from '../../../src/crypto/scrypt-hasher.ts';
 import { BUNDLED_SEED } from '../../../src/config.ts';
 import { createServices } from '../../../src/services.ts';
 import { SqliteStore } from '../../../src/store/sqlite-store.ts';
+import { killOnExit } from '../../support/exit-reaper.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..', '..');
 const bin = join(root, 'bin', 'token-conformance.js');
@@ -55,6 +56,7 @@ export async function startServer(args: string[], env: NodeJS.ProcessEnv = {}, o
   const child = spawn(process.execPath, [bin, 'serve', ...(options.https === true ? [] : ['--http']), '--port', '0', ...args], {
     cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TC_LOG_LEVEL: 'warn', ...env },
   });
+  killOnExit(child);
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));

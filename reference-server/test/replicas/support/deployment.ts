@@ -6,7 +6,7 @@
 // HAProxy takes a replica out of rotation when /readyz fails, and retries a connection a dead
 // replica refused on another one (`option redispatch`).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +16,7 @@ import { createServices } from '../../../src/services.ts';
 import { PostgresStore } from '../../../src/store/postgres-store.ts';
 import { startServer, type ServerProcess } from '../../reliability/support/server-process.ts';
 import { freeLoopbackPort, startTestPostgres, type TestPostgres } from '../../store/support/embedded-postgres.ts';
+import { killOnExit, removeOnExit } from '../../support/exit-reaper.ts';
 
 export const HAPROXY = process.env.TC_HAPROXY ?? '/usr/sbin/haproxy';
 
@@ -101,6 +102,7 @@ async function startHaproxy(config: string, dir: string): Promise<{ child: Child
   writeFileSync(file, config);
   // -db: stay in the foreground; -W: master-worker, so that one SIGTERM stops it.
   const child = spawn(HAPROXY, ['-db', '-f', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+  killOnExit(child);
   let output = '';
   child.stdout?.on('data', (c: Buffer) => { output += c.toString(); });
   child.stderr?.on('data', (c: Buffer) => { output += c.toString(); });
@@ -126,7 +128,14 @@ async function startHaproxy(config: string, dir: string): Promise<{ child: Child
 
 export async function startDeployment(options: DeploymentOptions): Promise<Deployment> {
   const dir = mkdtempSync(join(tmpdir(), 'tc-replicas-'));
-  const pg = await startTestPostgres();
+  const removeDir = removeOnExit(dir);
+  let pg: TestPostgres;
+  try {
+    pg = await startTestPostgres();
+  } catch (error) {
+    removeDir();
+    throw error;
+  }
   const replicas: ServerProcess[] = [];
   const extra: ServerProcess[] = [];
   let haproxy: Awaited<ReturnType<typeof startHaproxy>> | undefined;
@@ -134,7 +143,7 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
     await haproxy?.stop();
     for (const r of [...replicas, ...extra]) await r.stop();
     await pg.stop();
-    rmSync(dir, { recursive: true, force: true });
+    removeDir();
   };
   try {
     const databaseUrl = await seededDatabase(pg);

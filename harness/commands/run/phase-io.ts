@@ -1,0 +1,22 @@
+// What every phase of `run` writes to, and how a phase ends the run early.
+
+/** Where `run` writes; injectable so that a test can search the terminal output for secrets. */
+export interface RunIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+export const processIo: RunIo = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
+/** A phase that ends the run early with this exit code (its lines already written). */
+export class Exit {
+  constructor(readonly code: number) {}
+}
+
+/** What every phase may write to: the terminal, and the way out with exit 2. */
+export interface PhaseIo extends RunIo {
+  /** Prints `token-conformance run: <message>` to stderr; the exit of a setup problem (2). */
+  fail(message: string): Exit;
+}
