@@ -5,8 +5,8 @@
 //                fault-injecting proxy), plus the clean-run, coverage and property checks; counts are one
 //                test per fault + the clean run + the coverage check + one per property check, read from
 //                reports/self-validation/matrix.json. Reuses the conformance stage's clean report.
-//   independent-target  the whole suite against an independent target (test/targets/*/, e.g.
-//                node-oidc-provider), whose FAIL/WARN set is pinned to that target's listed deviations;
+//   independent-target  the whole suite against each independent target (test/targets/*/:
+//                node-oidc-provider, @jmondi/oauth2-server), whose FAIL/WARN set is pinned to that target's listed deviations;
 //                counts are the node:test tests of test/targets/.
 //   portal       the reference server's portal in Debian's Chromium (Playwright project `portal`,
 //                reference-server/test/portal/playwright.config.ts); counts are its tests, read from
@@ -144,7 +144,10 @@ function nodeTestStage(name: string, files: string[]): Stage {
   return { name, run: () => runNodeTestStage({ name, files, concurrency: 1, root, reportsDir: join(root, 'reports') }) };
 }
 
-const independentTargetStage = nodeTestStage('independent-target', [join(root, 'test', 'targets', 'oidc-provider', 'oidc-provider.test.ts')]);
+const independentTargetStage = nodeTestStage('independent-target', [
+  join(root, 'test', 'targets', 'oidc-provider', 'oidc-provider.test.ts'),
+  join(root, 'test', 'targets', 'jmondi-oauth2-server', 'jmondi-oauth2-server.test.ts'),
+]);
 
 // The package as a user installs it (scripts/package/pack-install.check.ts): pack, install the
 // tarball into a temporary project, run/serve/gate/bundle/verify there through npx.

@@ -140,6 +140,11 @@ export const conformanceReportSchema = z.strictObject({
     baseUrl: z.string().optional(),
     profileSha256: z.string().regex(/^[0-9a-f]{64}$/).optional().describe('SHA-256 of the profile file as given, literal secret values excluded (the same hash as a bundle\'s): shards of one run carry the same.'),
     interpretations: z.record(z.string(), z.string()).describe('The choices the profile declared (a non-string one as its JSON text). Every other interpretation took the reference choice, only assumed: a mismatch there reads WARN, not FAIL.'),
+    requestShaping: z.array(z.strictObject({
+      client: z.string(),
+      grant: z.enum(['client_credentials', 'password', 'refresh_token']),
+      parameters: z.record(z.string(), z.string()).describe('Parameter → value; a value read from the environment as $NAME.'),
+    })).optional().describe('The extra token-request parameters the profile declares per client and grant (credentials.clients.<name>.tokenParameters): every token request for that client carried them, except the spec-shaped checks (GRANT-CC-001/002, GRANT-PW-001, GRANT-RT-001), which FAIL naming them when the spec\'s request is refused. Absent: none declared.'),
   }).describe('The target, without any credential.'),
   selection: z.strictObject({
     level: z.enum(['must', 'should', 'all']),

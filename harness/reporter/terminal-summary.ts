@@ -4,6 +4,7 @@ import { renderParity } from '../parity/region-parity.ts';
 import type { ConformanceReport, Verdict } from './report.schema.ts';
 import { describeUnjudgedBlocks, unjudgedBlocks } from './unjudged-blocks.ts';
 import { earliestDue } from './verdict.ts';
+import { describeShaping } from '../../core/profile/token-parameters.ts';
 
 const order: Verdict[] = ['PASS', 'FAIL', 'WARN', 'BLOCKED', 'PENDING', 'SKIP', 'NOT_APPLICABLE', 'UNCHECKED'];
 
@@ -21,6 +22,7 @@ export function renderSummary(report: ConformanceReport, colour = false, where =
   const having = (verdict: Verdict) => report.requirements.filter((r) => r.verdict === verdict);
   return [
     '', `Conformance of ${report.target.name} (suite ${report.suiteVersion}, level ${report.selection.level})`,
+    ...shapingLines(report.target.requestShaping),
     ...areas.map((area) => areaLine(report.requirements.filter((r) => r.area === area), area.padEnd(width), paint)),
     ...brokenLines(report.requirements.filter((r) => r.verdict === 'FAIL' || r.verdict === 'WARN'), paint),
     ...uncheckedLines(having('UNCHECKED'), areas, width, paint),
@@ -32,6 +34,12 @@ export function renderSummary(report: ConformanceReport, colour = false, where =
     ...parityLines(report, paint),
     ...closingLines(report, where, paint),
   ].join('\n');
+}
+
+/** The declared request shaping, right under the title: every verdict below was reached with it. */
+function shapingLines(shaping: ConformanceReport['target']['requestShaping']): string[] {
+  if (!shaping || shaping.length === 0) return [];
+  return ['Declared request shaping (tokenParameters; not sent by the spec-shaped checks GRANT-CC-001/002, GRANT-PW-001, GRANT-RT-001):', ...shaping.map((s) => `  ${describeShaping(s)}`)];
 }
 
 function areaLine(requirements: Requirement[], paddedArea: string, paint: Paint): string {

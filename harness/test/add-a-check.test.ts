@@ -63,8 +63,13 @@ void describe('docs/add-a-check.md: add a check in five steps', () => {
   before(() => {
     dir = copyRepository();
   });
-  after(() => {
-    broken?.kill();
+  after(async () => {
+    // serve-broken-target stops its servers and removes its own temporary directory on SIGTERM.
+    if (broken && broken.exitCode === null && broken.signalCode === null) {
+      const exited = new Promise((resolve) => broken!.once('exit', resolve));
+      broken.kill('SIGTERM');
+      await exited;
+    }
     rmSync(dir, { recursive: true, force: true });
   });
 
