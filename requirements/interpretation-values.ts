@@ -327,6 +327,8 @@ export interface InterpretationValues {
   gatewayErrorBody: "json-code-message" | "code-anywhere";
   /** OI-30: A form body with a malformed percent-escape or bytes that are not UTF-8 */
   malformedFormBody: "invalid_request" | "lenient";
+  /** OI-31: A refresh asking for a scope value that was not originally granted */
+  refreshScopeBeyondGrant: "invalid_scope" | "original-scope";
 }
 
 export type InterpretationKey = keyof InterpretationValues;

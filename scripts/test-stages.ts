@@ -28,6 +28,8 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { playwrightCliPath } from '../harness/playwright/playwright-cli.ts';
+import type { ConformanceReport } from '../harness/reporter/report.schema.ts';
+import { unjudgedBlocks } from '../harness/reporter/unjudged-blocks.ts';
 import { runNodeTestStage } from './stages/node-test-stage.ts';
 import { runInGroup } from './stages/stage-process.ts';
 
@@ -52,6 +54,12 @@ export function countChecks(file: string): Counts | undefined {
   };
 }
 
+/** BLOCKED check results of a report whose blocker is not FAIL/WARN in it (harness/reporter/unjudged-blocks.ts); a missing report: 0 (the checks count says so). */
+export function countUnjudgedBlocks(file: string): number {
+  if (!existsSync(file)) return 0;
+  return unjudgedBlocks(JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport).length;
+}
+
 const conformanceStage: Stage = {
   name: 'conformance',
   async run() {
@@ -60,7 +68,8 @@ const conformanceStage: Stage = {
     const counts = countChecks(join(reports, 'checks.json'));
     // Exit 2 (bad profile, server did not start) or no report at all must not read as a clean run.
     if (!counts || code === 2) return { passed: counts?.passed ?? 0, failed: Math.max(1, counts?.failed ?? 0), skipped: counts?.skipped ?? 0 };
-    return counts;
+    // A BLOCKED whose blocker neither FAILs nor WARNs in the same report is a suite defect: one failure each.
+    return { ...counts, failed: counts.failed + countUnjudgedBlocks(join(reports, 'conformance.json')) };
   },
 };
 

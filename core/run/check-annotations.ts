@@ -14,6 +14,12 @@ export const verdictAnnotations = {
   blockedBy: 'blocked-by',
   /** markBlocked(…, { profile }): the profile field whose credential the target refused (blocked by the profile, not the target). */
   blockedByProfile: 'blocked-by-profile',
+  /**
+   * markBlocked(…, { by, evidence: true }): what the check saw violates its blocker by itself (a token
+   * refused where the blocker's statement says it is issued), so the blocker FAILs on this evidence
+   * in the same report even where its own check could not show it.
+   */
+  blockedEvidence: 'blocked-evidence',
   /** `'<REQ-ID> — <message>'`, one per requirement a failed check found broken (only those FAIL/WARN). */
   broke: 'broke',
   /**

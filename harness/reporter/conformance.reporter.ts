@@ -255,6 +255,7 @@ export function obligationAnnotations(annotations: { type: string; description?:
 export function verdictShaping(annotations: { type: string; description?: string }[], status: CheckStatus, error: string | undefined, redactor: Redactor): Pick<CheckOutcome, 'blocked' | 'broke'> {
   const by = [...new Set(annotations.filter((a) => a.type === verdictAnnotations.blockedBy && a.description).map((a) => a.description!.trim()))];
   const profile = annotations.find((a) => a.type === verdictAnnotations.blockedByProfile && a.description)?.description;
+  const evidence = annotations.some((a) => a.type === verdictAnnotations.blockedEvidence);
   const failed = status === 'failed' || status === 'timedOut' || status === 'interrupted';
   const precondition = failed ? annotations.find((a) => a.type === verdictAnnotations.precondition)?.description : undefined;
   // markBlocked ends a check as skipped. When code between it and Playwright caught its skip (a
@@ -268,7 +269,7 @@ export function verdictShaping(annotations: { type: string; description?: string
     ? annotations.filter((a) => a.type === verdictAnnotations.broke && a.description).map((a) => parseBroke(redactor.redact(a.description!))).filter((b) => b !== undefined).map((b) => ({ id: b.id, message: cutAtWord(b.message, 500) }))
     : [];
   return {
-    ...(reason !== undefined && (marked !== undefined ? status !== 'passed' : true) ? { blocked: { reason, ...(by.length > 0 ? { by } : {}), ...(marked !== undefined && profile !== undefined ? { profile: redactor.redact(profile) } : {}) } } : {}),
+    ...(reason !== undefined && (marked !== undefined ? status !== 'passed' : true) ? { blocked: { reason, ...(by.length > 0 ? { by } : {}), ...(marked !== undefined && profile !== undefined ? { profile: redactor.redact(profile) } : {}), ...(marked && by.length > 0 && evidence ? { evidence: true } : {}) } } : {}),
     ...(broke.length > 0 ? { broke } : {}),
   };
 }

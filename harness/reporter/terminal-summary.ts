@@ -2,6 +2,7 @@
 // verdict line (what a CI log shows).
 import { renderParity } from '../parity/region-parity.ts';
 import type { ConformanceReport, Verdict } from './report.schema.ts';
+import { describeUnjudgedBlocks, unjudgedBlocks } from './unjudged-blocks.ts';
 import { earliestDue } from './verdict.ts';
 import { cutAtWord } from '../../core/redaction/cut.ts';
 import { reportVerification, verificationLine } from './verification.ts';
@@ -114,6 +115,7 @@ function suiteDefectLines(report: ConformanceReport, paint: Paint): string[] {
     ...report.unknownRequirementIds.map((id) => paint('FAIL', `  suite defect: a check cites unknown requirement ${id}`)),
     ...report.checksWithoutRequirement.map((t) => paint('WARN', `  suite defect: check cites no requirement: ${t}`)),
     ...(report.malformedAnnotations ?? []).map((m) => paint('FAIL', `  reporter error: unreadable '${m.type}' annotation (${m.problem}) on ${m.check}: not taken as verified`)),
+    ...describeUnjudgedBlocks(unjudgedBlocks(report)).map((l) => paint('FAIL', `  suite defect: ${l}, a blocker that neither FAILs nor WARNs in this run`)),
   ];
 }
 

@@ -32,7 +32,7 @@ export interface CheckOutcome {
    * The check could not reach the behaviour it verifies: a failed precondition (the `precondition` annotation), or
    * markBlocked() (fixtures/clients/blocking.ts). `by`: the requirement(s) whose violation blocked it.
    */
-  blocked?: { reason: string; by?: string[]; profile?: string };
+  blocked?: { reason: string; by?: string[]; profile?: string; evidence?: boolean };
   /** The check's transcript files, relative to the reports directory. */
   transcripts?: string[];
   /**
@@ -338,6 +338,25 @@ export function withoutSettledPending(outcomes: CheckOutcome[]): CheckOutcome[] 
   });
 }
 
+/**
+ * A check BLOCKED with evidence (markBlocked's `evidence`): what it saw violates its blocker by
+ * itself, so the blocker gets a FAIL (WARN, for a SHOULD/ADVISORY) from this check — the blocker is
+ * judged in the same report even where its own checks could not show it (a refresh token issued by
+ * a refresh, refused on its first use: GRANT-RT-001's own check refreshes only once). A blocker the
+ * check cites itself FAILs through checkVerdict already.
+ */
+export function blockerEvidence(o: CheckOutcome, known: ReadonlyMap<string, Requirement>, inScope: ReadonlySet<RequirementLevel>): { id: string; result: CheckResult }[] {
+  if (!o.blocked?.evidence || o.status === 'passed' || (o.broke && o.broke.length > 0) || o.notApplicableReason !== undefined) return [];
+  return (o.blocked.by ?? []).filter((id) => !o.requirementIds.includes(id)).flatMap((id) => {
+    const r = known.get(id);
+    if (!r || !inScope.has(r.level)) return [];
+    return [{ id, result: {
+      title: o.title, ...(o.file ? { file: o.file } : {}), ...(o.project ? { project: o.project } : {}),
+      verdict: brokenVerdict(r.level), durationMs: o.durationMs, reason: `seen by this check, which it blocked: ${o.blocked!.reason}`,
+    } }];
+  });
+}
+
 export function buildReport(catalogue: Requirement[], unsorted: CheckOutcome[], options: BuildOptions): ConformanceReport {
   const inScope = new Set(levelsFor(options.level));
   const known = new Map(catalogue.map((r) => [r.id, r]));
@@ -362,6 +381,10 @@ export function buildReport(catalogue: Requirement[], unsorted: CheckOutcome[], 
         ...(o.pending && o.pending.length > 0 ? { pending: o.pending } : {}), ...(o.settled && o.settled.length > 0 ? { settled: o.settled } : {}),
       });
       byRequirement.set(id, list);
+    }
+    for (const { id, result } of blockerEvidence(o, known, inScope)) {
+      const { verdict, reason } = assumedInterpretation(result, known.get(id)!, declared);
+      byRequirement.set(id, [...(byRequirement.get(id) ?? []), { ...result, verdict, ...(reason ? { reason } : {}) }]);
     }
   }
   const requirements: RequirementResult[] = catalogue

@@ -29,6 +29,7 @@ import { readRunManifest, writeRunManifest } from '../../core/run/run-manifest.t
 import { brokenVerdict } from '../../requirements/levels.ts';
 import { suiteVersion } from '../reporter/conformance.reporter.ts';
 import type { ConformanceReport } from '../reporter/report.schema.ts';
+import { describeUnjudgedBlocks, unjudgedBlocks } from '../reporter/unjudged-blocks.ts';
 import { buildReport, reportedInterpretations, type CheckOutcome } from '../reporter/verdict.ts';
 import { type BatchPlan, type BatchProject } from './batch-plan.ts';
 import { allSpecFiles, writeSpecWrappers } from './batch-specs.ts';
@@ -166,6 +167,9 @@ export function judge(fault: Fault, report: ConformanceReport, checks: CheckOutc
   const falseAlarms = [
     ...report.requirements.filter((r) => broken(r.verdict) && !allowed.has(r.id)).map((r) => ({ id: r.id, verdict: r.verdict, ...(r.reason ? { reason: r.reason.slice(0, 300) } : {}) })),
     ...failedProperties.filter((c) => !foundBroken(c).some((id) => allowed.has(id))).map((c) => ({ id: `property: ${c.title}`, verdict: 'FAIL', ...(c.error ? { reason: c.error.slice(0, 300) } : {}) })),
+    // A BLOCKED whose blocker FAILs nowhere in this run (nor through a property check) hides the root cause: a suite defect.
+    ...unjudgedBlocks(report).filter((b) => !b.blockers.some((x) => byProperty.has(x.id)))
+      .map((b) => ({ id: `unjudged BLOCKED: ${b.requirement}`, verdict: 'BLOCKED', reason: describeUnjudgedBlocks([b])[0]! })),
   ];
   const collateralSeen = (fault.collateral?.ids ?? []).filter((id) => broken(verdicts[id]));
   const blocked = report.requirements.filter((r) => r.verdict === 'BLOCKED' && !fault.breaks.includes(r.id)).map((r) => r.id);

@@ -40,9 +40,10 @@ test.describe('protected call: Authorization: Bearer', () => {
 
   test('BEARER-003 a call with a valid access token altered in one character is refused with 401',
     requirement('BEARER-003', needs('people')),
-    async ({ target, tokenClient, api }, testInfo) => {
+    async ({ target, tokenClient, api, control }, testInfo) => {
       const token = await gatewayToken(target, tokenClient, testInfo);
-      expect((await api.person('existing', { token })).status, 'setup: the unaltered token is accepted').toBe(200);
+      const plain = await api.person('existing', { token });
+      control.answered(plain.status === 200, plain.describe(), { what: 'the unaltered token is accepted', by: 'BEARER-001' });
       const res = await api.person('existing', { token: alterOneCharacter(token) });
       expect(res.status, res.describe()).toBe(401);
     });

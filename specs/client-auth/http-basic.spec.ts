@@ -20,8 +20,9 @@ test.describe('client authentication: HTTP Basic', () => {
 
     test(`AUTH-CLI-002 at ${R} client_id and client_secret sent by HTTP Basic, with no client_secret in the body, authenticate the client`,
       requirement('AUTH-CLI-002', needs(region)),
-      async ({ tokenClient, rawHttp }) => {
+      async ({ tokenClient, rawHttp, control }) => {
         const client = tokenClient.credentials(clientOf(region));
+        control.issued(await tokenClient.clientCredentials({ region, client: clientOf(region) }), { what: 'the same request with the credentials as form fields', region });
         // Sent by hand, not with auth: 'basic', so that a target without Basic is judged (WARN), not skipped.
         const res = await tokenClient.post(region, [['grant_type', 'client_credentials']], {
           auth: 'none',

@@ -38,20 +38,22 @@ test.describe('gateway: credentials', () => {
 
   test('ERR-GW-1202 a protected call with a valid token altered in one character gets 000-1202',
     requirement('ERR-GW-1202', needs('people')),
-    async ({ target, tokenClient, api }, testInfo) => {
+    async ({ target, tokenClient, api, control }, testInfo) => {
       const token = await gatewayToken(target, tokenClient, testInfo);
-      expect((await api.person('existing', { token })).status, 'setup: the unaltered token is accepted').toBe(200);
+      const plain = await api.person('existing', { token });
+      control.answered(plain.status === 200, plain.describe(), { what: 'the unaltered token is accepted', by: 'BEARER-001' });
       await expect(await api.person('existing', { token: alterOneCharacter(token) })).toBeGatewayError('000-1202');
     });
 
   test('ERR-GW-1202 a protected call with an expired access token gets 000-1202',
     requirement('ERR-GW-1202', needs('us', 'people', 'clock-control'), { obligations: 'records' }),
-    async ({ target, tokenClient, api, obligations }) => {
+    async ({ target, tokenClient, api, obligations, control }) => {
       const clock = obligations.clock;
       if (!clock) {
         if (obligations.waiting()) return;
         const issued = await obligations.issue(() => tokenClient.obtain.clientCredentials());
-        expect((await api.person('existing', { token: issued.value.access_token })).status, 'setup: the token is accepted while valid').toBe(200);
+        const plain = await api.person('existing', { token: issued.value.access_token });
+        control.answered(plain.status === 200, plain.describe(), { what: 'the token is accepted while valid', by: 'BEARER-001' });
         await obligations.defer(issued, {
           kind: 'expired-access-token-refused', expect: 'gateway-000-1202', requirements: ['ERR-GW-1202'],
           what: `the client_credentials access token gets 000-1202 once expires_in (${issued.value.expires_in} s) + skew + 1 s have passed`,
@@ -61,7 +63,8 @@ test.describe('gateway: credentials', () => {
         return;
       }
       const set = await tokenClient.obtain.clientCredentials();
-      expect((await api.person('existing', { token: set.access_token })).status, 'setup: the token is accepted while valid').toBe(200);
+      const plain = await api.person('existing', { token: set.access_token });
+      control.answered(plain.status === 200, plain.describe(), { what: 'the token is accepted while valid', by: 'BEARER-001' });
       await clock.advance(set.expires_in + target.profile.expectations.clockSkewSeconds + 1);
       await expect(await api.person('existing', { token: set.access_token })).toBeGatewayError('000-1202');
     });

@@ -37,10 +37,11 @@ test.describe('gateway: version segment (000-1020, spec §9)', () => {
   for (const [what, path] of versions) {
     test(`ERR-GW-1020 a protected call with ${what} gets 000-1020`,
       requirement('ERR-GW-1020', needs('people')),
-      async ({ target, tokenClient, api }, testInfo) => {
+      async ({ target, tokenClient, api, control }, testInfo) => {
         const token = await gatewayToken(target, tokenClient, testInfo);
         const id = encodeURIComponent(target.profile.resources.people!.existing);
-        expect((await api.get(`/v1/people/er/${id}`, { token })).status, 'setup: the same call under /v1/ succeeds').toBe(200);
+        const plain = await api.get(`/v1/people/er/${id}`, { token });
+        control.answered(plain.status === 200, plain.describe(), { what: 'the same call under /v1/ succeeds', by: 'BEARER-001' });
         await expect(await api.get(path(id), { token })).toBeGatewayError('000-1020');
       });
   }

@@ -2,7 +2,7 @@
 // 000-1001 (Host), 000-1002 (request-target form). These requests cannot be sent by an HTTP
 // client, so they are written to the socket as bytes. Each check's trigger is the target's choice
 // (OI-14 `triggers`).
-import { expect, needs, requirement, test, gatewayToken, pickTrigger, wireCall } from '../../fixtures/index.ts';
+import { needs, requirement, test, gatewayToken, pickTrigger, wireCall } from '../../fixtures/index.ts';
 
 const personPath = (existing: string) => `/v1/people/er/${encodeURIComponent(existing)}`;
 
@@ -50,14 +50,14 @@ test.describe('gateway: Host (000-1001)', () => {
 
   test('ERR-GW-1001 a protected call whose Host names a host the gateway does not serve gets 000-1001',
     requirement('ERR-GW-1001', needs('people')),
-    async ({ target, tokenClient, rawHttp, redactor }, testInfo) => {
+    async ({ target, tokenClient, rawHttp, redactor, control: checkControl }, testInfo) => {
       const picked = pickTrigger(target, testInfo, '000-1001', 'unserved-host');
       const token = await gatewayToken(target, tokenClient, testInfo);
       const control = await wireCall(rawHttp, target, (t) => redactor.redact(t), {
         requestTarget: personPath(target.profile.resources.people!.existing),
         headers: [['Authorization', `Bearer ${token}`], ['Accept', 'application/json']],
       });
-      expect(control.status, `setup: the same call with the Host of {base_url} succeeds — ${control.describe()}`).toBe(200);
+      checkControl.answered(control.status === 200, control.describe(), { what: 'the same call with the Host of {base_url}', by: 'BEARER-001' });
       const res = await wireCall(rawHttp, target, (t) => redactor.redact(t), {
         requestTarget: personPath(target.profile.resources.people!.existing),
         host: 'not-served.conformance.invalid',

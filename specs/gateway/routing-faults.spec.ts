@@ -17,9 +17,10 @@ test.describe('gateway: upstream faults', () => {
   for (const [id, code, fault, when] of cases) {
     test(`${id} a protected call ${when} (fault ${fault}) gets ${code}`,
       requirement(id, needs('people')),
-      async ({ target, tokenClient, api, faults }, testInfo) => {
+      async ({ target, tokenClient, api, faults, control }, testInfo) => {
         const token = await gatewayToken(target, tokenClient, testInfo);
-        expect((await api.person('existing', { token })).status, 'setup: the call succeeds before the fault').toBe(200);
+        const plain = await api.person('existing', { token });
+        control.answered(plain.status === 200, plain.describe(), { what: 'the call succeeds before the fault', by: 'BEARER-001' });
         await faults.set(fault);
         await expect(await api.person('existing', { token })).toBeGatewayError(code);
       });

@@ -11,7 +11,7 @@ test.describe('grant_type=client_credentials', () => {
     async ({ tokenClient }) => {
       // The spec's request exactly: a deployment's declared tokenParameters are its deviation from §4 row 1.
       const res = await tokenClient.clientCredentials({ region: 'us', client: 'usClient', specShaped: true });
-      await expect(res, tokenClient.declaredShapingNote('usClient', 'client_credentials', '§4 row 1')).toBeTokenSuccess();
+      await expect(res, tokenClient.declaredShapingNote('usClient', 'client_credentials', '§4 row 1')).toBeTokenIssued();
       expect(res.body, `no refresh_token — got ${res.describe()}`).not.toHaveProperty('refresh_token');
       expect(res.body, `no scope — got ${res.describe()}`).not.toHaveProperty('scope');
     });
@@ -20,15 +20,16 @@ test.describe('grant_type=client_credentials', () => {
     requirement('GRANT-CC-002', needs('eu', 'client:euClient')),
     async ({ tokenClient }) => {
       const res = await tokenClient.clientCredentials({ region: 'eu', client: 'euClient', specShaped: true });
-      await expect(res, tokenClient.declaredShapingNote('euClient', 'client_credentials', '§4 row 2')).toBeTokenSuccess();
+      await expect(res, tokenClient.declaredShapingNote('euClient', 'client_credentials', '§4 row 2')).toBeTokenIssued();
       expect(res.body, `scope is exactly empty_default — got ${res.describe()}`).toHaveProperty('scope', 'empty_default');
       expect(res.body, `no refresh_token — got ${res.describe()}`).not.toHaveProperty('refresh_token');
     });
 
   test('GRANT-CC-006 a client not registered with Data Services gets the declared outcome (token refused by the gateway, or unauthorized_client)',
     requirement('GRANT-CC-006', needs('us')),
-    async ({ tokenClient, api, target }) => {
+    async ({ tokenClient, api, target, control }) => {
       const declared = target.choice('unregisteredClient');
+      if (declared.value !== 'unauthorized_client') control.issued(await tokenClient.clientCredentials({ region: 'us', client: 'usClient' }), { what: 'the same request by the registered usClient' });
       const res = await tokenClient.clientCredentials({ region: 'us', client: 'usUnregisteredClient' });
       if (declared.value === 'unauthorized_client') {
         await judgedOn(declared, () => expect(res, choiceLabel(declared)).toBeTokenError('unauthorized_client'));
@@ -59,10 +60,11 @@ test.describe('grant_type=client_credentials', () => {
 
   test('GRANT-CC-008 a US client_credentials request with a scope parameter gets the declared outcome (ignored, or invalid_scope)',
     requirement('GRANT-CC-008', needs('us', 'client:usClient')),
-    async ({ tokenClient, target }) => {
+    async ({ tokenClient, target, control }) => {
       const declared = target.choice('usClientCredentialsScope');
       const knownScope = target.interpretation('passwordScopes')[0];
       expect(knownScope, 'setup: the target declares at least one scope value (passwordScopes)').toBeTruthy();
+      if (declared.value !== 'invalid_scope') control.issued(await tokenClient.clientCredentials({ region: 'us', client: 'usClient' }), { what: 'the same request without a scope parameter' });
       for (const [label, scope] of [['a scope value the target knows', knownScope!], ['an unknown scope value', unknownScope]] as const) {
         await test.step(`scope=${label} (${choiceLabel(declared)})`, async () => {
           const res = await tokenClient.clientCredentials({ region: 'us', client: 'usClient', extra: { scope } });
@@ -71,7 +73,7 @@ test.describe('grant_type=client_credentials', () => {
               await expect(res).toBeTokenError('invalid_scope');
               return;
             }
-            await expect(res).toBeTokenSuccess();
+            await expect(res).toBeTokenIssued();
             expect(res.body, `the response has no scope — got ${res.describe()}`).not.toHaveProperty('scope');
           });
         });
@@ -89,7 +91,7 @@ test.describe('grant_type=client_credentials', () => {
 
   test('GRANT-CC-010 client credentials of one region at the other region\'s token endpoint get the declared outcome (invalid_client, or accepted)',
     requirement('GRANT-CC-010', needs('us', 'eu', 'client:usClient', 'client:euClient')),
-    async ({ tokenClient, target }) => {
+    async ({ tokenClient, target, control }) => {
       const declared = target.choice('crossRegionCredentials');
       const cases = [
         { label: 'US client credentials at the EU endpoint', region: 'eu', client: 'usClient' },
@@ -97,6 +99,7 @@ test.describe('grant_type=client_credentials', () => {
       ] as const;
       for (const { label, region, client } of cases) {
         await test.step(`${label} (${choiceLabel(declared)})`, async () => {
+          if (declared.value === 'accepted') control.issued(await tokenClient.clientCredentials({ region }), { what: `the same request at ${region.toUpperCase()} with that region's own client`, region });
           const res = await tokenClient.clientCredentials({ region, client });
           await judgedOn(declared, async () => {
             if (declared.value === 'accepted') await expect(res).toBeTokenIssued();

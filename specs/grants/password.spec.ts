@@ -24,7 +24,7 @@ test.describe('grant_type=password', () => {
     async ({ tokenClient }) => {
       splitUser(tokenClient);
       const res = await tokenClient.password({ region: 'us', client: 'usPasswordClient', user: 'user', specShaped: true });
-      await expect(res, tokenClient.declaredShapingNote('usPasswordClient', 'password', '§4 row 3')).toBeTokenSuccess();
+      await expect(res, tokenClient.declaredShapingNote('usPasswordClient', 'password', '§4 row 3')).toBeTokenIssued();
       expect(res.refreshToken, `a refresh_token string — got ${res.describe()}`).toBeTruthy();
       expect(res.scope, `a scope string — got ${res.describe()}`).toBeTruthy();
     });

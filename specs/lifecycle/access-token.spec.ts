@@ -27,14 +27,16 @@ test.describe('access token: expired', () => {
   for (const { grant, holder, obtain } of issuingGrants) {
     test(`STATE-AT-EXP-001 a ${grant} access token is refused with 401 once expires_in seconds (and the clock skew) have elapsed`,
       requirement('STATE-AT-EXP-001', needs('us', 'gateway'), { obligations: 'records' }),
-      async ({ tokenClient, api, obligations, target }) => {
+      async ({ tokenClient, api, obligations, target, control }) => {
+        // A fresh token refused by the protected endpoint is STATE-CC-001's / STATE-PW-001's finding.
+        const acceptedFresh = grant === 'client_credentials' ? 'STATE-CC-001' : 'STATE-PW-001';
         const clock = obligations.clock;
         if (!clock) {
           // No clock control: the obligation "refused once expired", settled by a later run.
           if (obligations.waiting()) return;
           const issued = await obligations.issue(() => obtain(tokenClient));
           const res = await api.person('existing', { token: issued.value.access_token });
-          expect(res.status, `setup: the fresh token is accepted — got ${res.describe()}`).toBe(200);
+          control.answered(res.status === 200, res.describe(), { what: 'the fresh token at the protected endpoint (accepted)', by: acceptedFresh });
           await obligations.defer(issued, {
             kind: 'expired-access-token-refused', expect: 'status-401', requirements: ['STATE-AT-EXP-001'],
             what: `the ${grant} access token is refused with 401 once expires_in (${issued.value.expires_in} s) + skew (${clockSkewSeconds(target)} s) + 1 s have passed`,
@@ -47,7 +49,7 @@ test.describe('access token: expired', () => {
 
         await test.step('accepted right after issuance', async () => {
           const res = await api.person('existing', { token: token.access_token });
-          expect(res.status, `setup: the fresh token is accepted — got ${res.describe()}`).toBe(200);
+          control.answered(res.status === 200, res.describe(), { what: 'the fresh token at the protected endpoint (accepted)', by: acceptedFresh });
         });
 
         // From below within the skew, then beyond it: the refusal is the expiry, not something else.

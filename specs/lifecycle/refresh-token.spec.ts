@@ -50,12 +50,12 @@ test.describe('grant_type=refresh_token: used', () => {
 test.describe('grant_type=refresh_token: reuse detection (RFC 9700 §4.14.2)', () => {
   test('STATE-RT-FAMILY-001 after a used refresh token is presented again, its replacement is refused too',
     requirement('STATE-RT-FAMILY-001', needs('us')),
-    async ({ tokenClient }) => {
+    async ({ tokenClient, control }) => {
       const first = await obtainPasswordTokens(tokenClient, 'burnableUser');
       const second = await test.step('refresh once', () => obtainRefreshed(tokenClient, first.refresh_token));
       await test.step('replay the used refresh token', async () => {
         const replay = await tokenClient.refresh(first.refresh_token, { region: 'us' });
-        expect(replay.status, `setup: the replayed refresh token gives no new token — got ${replay.describe()}`).not.toBe(200);
+        control.answered(replay.status !== 200, replay.describe(), { what: 'the replayed refresh token (no new token)', by: 'STATE-RT-USED-001' });
       });
       await test.step('the replacement refresh token', async () => {
         await expect(await tokenClient.refresh(second.refresh_token, { region: 'us' })).toBeTokenError('invalid_grant');
@@ -64,17 +64,17 @@ test.describe('grant_type=refresh_token: reuse detection (RFC 9700 §4.14.2)', (
 
   test('STATE-RT-FAMILY-002 after a family was revoked for reuse, its access tokens are refused by the protected endpoint',
     requirement('STATE-RT-FAMILY-002', needs('us', 'gateway')),
-    async ({ tokenClient, api }) => {
+    async ({ tokenClient, api, control }) => {
       const first = await obtainPasswordTokens(tokenClient, 'burnableUser');
       const second = await test.step('refresh once; the new access token works', async () => {
         const refreshed = await obtainRefreshed(tokenClient, first.refresh_token);
         const res = await api.person('existing', { token: refreshed.access_token });
-        expect(res.status, `setup: the refreshed access token is accepted — got ${res.describe()}`).toBe(200);
+        control.answered(res.status === 200, res.describe(), { what: 'the refreshed access token (accepted)', by: 'STATE-RT-UNUSED-003' });
         return refreshed;
       });
       await test.step('replay the used refresh token', async () => {
         const replay = await tokenClient.refresh(first.refresh_token, { region: 'us' });
-        expect(replay.status, `setup: the replayed refresh token gives no new token — got ${replay.describe()}`).not.toBe(200);
+        control.answered(replay.status !== 200, replay.describe(), { what: 'the replayed refresh token (no new token)', by: 'STATE-RT-USED-001' });
       });
       for (const [which, token] of [['from the password grant', first.access_token], ['from the refresh', second.access_token]] as const) {
         await test.step(`the access token ${which} is refused`, async () => {
@@ -89,12 +89,12 @@ test.describe('grant_type=refresh_token: reuse detection (RFC 9700 §4.14.2)', (
 test.describe('grant_type=refresh_token: the previous access token (OI-15)', () => {
   test('STATE-AT-AFTER-REFRESH-001 after a refresh, the earlier access token is accepted or refused as the target declares',
     requirement('STATE-AT-AFTER-REFRESH-001', needs('us', 'gateway')),
-    async ({ tokenClient, api, target }) => {
+    async ({ tokenClient, api, target, control }) => {
       const declared = target.choice('accessTokenAfterRefresh');
       const first = await obtainPasswordTokens(tokenClient, 'user');
       await test.step('the access token works before the refresh', async () => {
         const res = await api.person('existing', { token: first.access_token });
-        expect(res.status, `setup: the access token is accepted before the refresh — got ${res.describe()}`).toBe(200);
+        control.answered(res.status === 200, res.describe(), { what: 'the access token before the refresh (accepted)', by: 'STATE-PW-001' });
       });
       await test.step('refresh', async () => {
         await obtainRefreshed(tokenClient, first.refresh_token);

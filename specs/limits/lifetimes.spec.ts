@@ -1,15 +1,15 @@
 // Spec §8: the access-token lifetime (expires_in) and the refresh token's 7 days, checked at the
 // boundary through the target's clock (less the declared clock skew); and the bearer-token
 // lifetime advice of RFC 6750 §5.3 for client_credentials tokens.
-import { clientCredentialsHolder, credentialOf, passwordHolder, settleSteps, type Holder } from '../../fixtures/index.ts';
+import { clientCredentialsHolder, credentialOf, markNotApplicable, passwordHolder, settleSteps, type Holder } from '../../fixtures/index.ts';
 import {
   expect, needs, requirement, test, obtainPasswordTokens, clockSkewSeconds, issuedBetween, moveToNoLaterThan,
   refreshTokenAnchorSeconds, refreshTokenValiditySeconds, type Region, type TokenClient, type TokenSet,
 } from '../../fixtures/index.ts';
 
-const issuingGrants: { grant: string; holder: Holder; obtain: (tokenClient: TokenClient) => Promise<TokenSet> }[] = [
-  { grant: 'client_credentials', holder: clientCredentialsHolder, obtain: (c) => c.obtain.clientCredentials({ region: 'us', client: 'usClient' }) },
-  { grant: 'password', holder: passwordHolder, obtain: (c) => c.obtain.password({ region: 'us', user: 'user' }) },
+const issuingGrants: { grant: string; holder: Holder; lifetime: 'ccLifetime' | 'pwLifetime'; obtain: (tokenClient: TokenClient) => Promise<TokenSet> }[] = [
+  { grant: 'client_credentials', holder: clientCredentialsHolder, lifetime: 'ccLifetime', obtain: (c) => c.obtain.clientCredentials({ region: 'us', client: 'usClient' }) },
+  { grant: 'password', holder: passwordHolder, lifetime: 'pwLifetime', obtain: (c) => c.obtain.password({ region: 'us', user: 'user' }) },
 ];
 
 test.describe('limit: access-token lifetime', () => {
@@ -50,6 +50,18 @@ test.describe('limit: access-token lifetime', () => {
             expect(res.status, `the token is accepted ${seconds} s after issuance (expires_in ${expiresIn} s, skew ${clockSkewSeconds(target)} s) — got ${res.describe()}`).toBe(200);
           });
         }
+      });
+  }
+
+  // The clock-free half of the lifetime: the value a token response states, where the profile declares it.
+  for (const { grant, lifetime, obtain } of issuingGrants) {
+    test(`LIMIT-AT-LIFETIME-003 a US ${grant} token response has the declared expires_in (expectations.${lifetime})`,
+      requirement('LIMIT-AT-LIFETIME-003', needs('us')),
+      async ({ tokenClient, target }, testInfo) => {
+        const declared = target.profile.expectations[lifetime];
+        if (declared === undefined) markNotApplicable(testInfo, `the profile declares no expectations.${lifetime}: §8's ${grant} lifetime is only a sample`);
+        const issued = await obtain(tokenClient);
+        expect(issued.expires_in, `expires_in equals the declared expectations.${lifetime}`).toBe(declared);
       });
   }
 

@@ -9,7 +9,7 @@ import {
   needs, requirement, test, annotationTypes, isPreconditionError, asTokenResponse, clientCredentialsKind, runAttributedProperty,
   propertyRuns, propertyTag, requestDeadlineMs, withDeadline, answerIsRight, judgeTokenAnswer, buildRequest,
   oracleInterpretations, tokenInputArbitrary, isolateFaults, isolateNoise, describeExpected, describeInput,
-  alternativeAnswers, expectedAnswer, type Region, type Finding, type TokenInput, type TokenResponse,
+  alternativeAnswers, expectedAnswer, withoutMalformedBody, type Region, type Finding, type TokenInput, type TokenResponse,
 } from '../../fixtures/index.ts';
 
 const regions: Region[] = ['us', 'eu'];
@@ -80,6 +80,10 @@ test.describe('property: token endpoint input', () => {
         const check = async (input: TokenInput): Promise<Finding[]> => {
           const own = expectedAnswer(input, oi).requirements;
           const { findings, res } = await judge(input);
+          // Control first: a leniently read malformed parameter is blamed only when the same request
+          // without it is answered as expected; otherwise that request is the one to judge.
+          const control = withoutMalformedBody(input, oi.malformedFormBody);
+          if (control && findings.some((f) => own.includes(f.requirement)) && !(await answersRight(control))) return check(control);
           const sorted = await isolateNoise(input, own, findings, answersRight);
           if (sorted === 'not-judged') {
             notJudged.push(describeInput(input));

@@ -29,7 +29,7 @@ test.describe('token endpoint: media type of the request', () => {
 
     test(`TOKEN-REQ-002 at ${R} a form sent as application/x-www-form-urlencoded;charset=UTF-8 is processed like one without the charset`,
       requirement('TOKEN-REQ-002', needs(region)),
-      async ({ rawHttp, tokenClient, redactor }) => {
+      async ({ rawHttp, tokenClient, redactor, control }) => {
         const client = tokenClient.credentials(clientOf(region));
         const cases: { label: string; fields: [string, string][]; succeeds: boolean }[] = [
           { label: 'a valid client_credentials request', succeeds: true, fields: [['grant_type', 'client_credentials'], ['client_id', client.clientId], ['client_secret', client.clientSecret]] },
@@ -44,7 +44,8 @@ test.describe('token endpoint: media type of the request', () => {
         for (const c of cases) {
           await test.step(c.label, async () => {
             const plain = await send(c.fields, formContentType);
-            expect(plain.ok, `setup: ${c.label} without the charset ${c.succeeds ? 'issues' : 'issues no'} token — got ${plain.describe()}`).toBe(c.succeeds);
+            if (c.succeeds) control.issued(plain, { what: `${c.label} without the charset`, region });
+            else control.answered(!plain.ok, plain.describe(), { what: `${c.label} without the charset (no token)`, by: 'TOKEN-REQ-009' });
             const withCharset = await send(c.fields, `${formContentType};charset=UTF-8`);
             expect(outcome(withCharset),
               `${c.label}: with ;charset=UTF-8 — got ${withCharset.describe()}; without the charset — got ${plain.describe()}`)

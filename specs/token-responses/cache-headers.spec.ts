@@ -15,16 +15,16 @@ test.describe('token endpoint: caching headers', () => {
 
     test(`TOKEN-RESP-005 at ${R} every successful token response carries Cache-Control with the no-store directive`,
       requirement('TOKEN-RESP-005', needs(region)),
-      async ({ tokenClient, target }) => {
-        for (const { label, res } of await successSamples(region, tokenClient, target)) {
+      async ({ tokenClient, target, control }) => {
+        for (const { label, res } of await successSamples(region, tokenClient, target, control)) {
           expect.soft(directives(res, 'cache-control'), `${label}: Cache-Control directives — got Cache-Control: ${res.header('cache-control') ?? '(none)'}`).toContain('no-store');
         }
       });
 
     test(`TOKEN-RESP-006 at ${R} every successful token response carries Pragma: no-cache`,
       requirement('TOKEN-RESP-006', needs(region)),
-      async ({ tokenClient, target }) => {
-        for (const { label, res } of await successSamples(region, tokenClient, target)) {
+      async ({ tokenClient, target, control }) => {
+        for (const { label, res } of await successSamples(region, tokenClient, target, control)) {
           expect.soft(directives(res, 'pragma'), `${label}: Pragma — got Pragma: ${res.header('pragma') ?? '(none)'}`).toContain('no-cache');
         }
       });

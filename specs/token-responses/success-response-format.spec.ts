@@ -16,8 +16,8 @@ test.describe('token endpoint: successful responses', () => {
 
     test(`TOKEN-RESP-001 at ${R} every successful token response has status 200, Content-Type application/json and a JSON object body`,
       requirement('TOKEN-RESP-001', needs(region)),
-      async ({ tokenClient, target }) => {
-        for (const { label, res } of await successSamples(region, tokenClient, target)) {
+      async ({ tokenClient, target, control }) => {
+        for (const { label, res } of await successSamples(region, tokenClient, target, control)) {
           expect.soft(res.status, `${label}: status — got ${res.describe()}`).toBe(200);
           expect.soft(res.mediaType, `${label}: Content-Type — got ${res.describe()}`).toBe('application/json');
           const isObject = res.json !== null && typeof res.json === 'object' && !Array.isArray(res.json);
@@ -27,8 +27,8 @@ test.describe('token endpoint: successful responses', () => {
 
     test(`TOKEN-RESP-002 at ${R} the access_token of every token response is a non-empty string of visible ASCII characters`,
       requirement('TOKEN-RESP-002', needs(region)),
-      async ({ tokenClient, target }) => {
-        for (const { label, res } of await successSamples(region, tokenClient, target)) {
+      async ({ tokenClient, target, control }) => {
+        for (const { label, res } of await successSamples(region, tokenClient, target, control)) {
           const token = res.body.access_token;
           expect.soft(typeof token, `${label}: access_token is a string — got ${res.describe()}`).toBe('string');
           if (typeof token === 'string') {
@@ -42,16 +42,16 @@ test.describe('token endpoint: successful responses', () => {
 
     test(`TOKEN-RESP-003 at ${R} the token_type of every token response is exactly Bearer`,
       requirement('TOKEN-RESP-003', needs(region)),
-      async ({ tokenClient, target }) => {
-        for (const { label, res } of await successSamples(region, tokenClient, target)) {
+      async ({ tokenClient, target, control }) => {
+        for (const { label, res } of await successSamples(region, tokenClient, target, control)) {
           expect.soft(res.body.token_type, `${label}: token_type — got ${res.describe()}`).toBe('Bearer');
         }
       });
 
     test(`TOKEN-RESP-004 at ${R} the expires_in of every token response is a JSON integer greater than 0`,
       requirement('TOKEN-RESP-004', needs(region)),
-      async ({ tokenClient, target }) => {
-        for (const { label, res } of await successSamples(region, tokenClient, target)) {
+      async ({ tokenClient, target, control }) => {
+        for (const { label, res } of await successSamples(region, tokenClient, target, control)) {
           const v = res.body.expires_in;
           expect.soft(typeof v === 'number' && Number.isInteger(v) && v > 0, `${label}: expires_in is an integer > 0 — got ${res.describe()}`).toBe(true);
           expect.soft(integerLiteral.test(res.text), `${label}: expires_in is written as a JSON integer — got ${res.describe()}`).toBe(true);

@@ -23,4 +23,6 @@ export const declarationFaults: Fault[] = [
     { euTokensAtBaseUrl: 'rejected' }),
   declaration('declared-malformed-form-lenient', 'the profile declares malformedFormBody=lenient; the target refuses a malformed %-escape with invalid_request', ['TOKEN-REQ-013'],
     { malformedFormBody: 'lenient' }, { withProperties: true }), // only the token-endpoint input property cites TOKEN-REQ-013
+  declaration('declared-refresh-scope-original', 'the profile declares refreshScopeBeyondGrant=original-scope; the target refuses with invalid_scope', ['GRANT-RT-014'],
+    { refreshScopeBeyondGrant: 'original-scope' }, { alsoRun: ['GRANT-RT-004'] }), // refusing is never an escalation: GRANT-RT-004 PASSes
 ];

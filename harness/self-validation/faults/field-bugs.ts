@@ -35,7 +35,9 @@ export const fieldBugFaults: Fault[] = [
   // 8. Rotation caps the new refresh token at zero: a refresh token that came from a refresh is dead
   // on arrival. A lifecycle path of two refreshes in a row, aimed at the lifecycle property.
   {
+    // STATE-RT-USED-002 refreshes twice along the chain: BLOCKED, and its evidence FAILs GRANT-RT-001 in the report too.
     id: 'rotated-refresh-token-dead', title: 'a refresh token issued by a refresh is refused with invalid_grant (its lifetime capped at zero)', breaks: ['GRANT-RT-001'], withProperties: true,
+    alsoRun: ['STATE-RT-USED-002'],
     create: () => ({
       onResponse(res, req, ctx) {
         const body = isToken(ctx) && grantOf(req) === 'refresh_token' ? tokenBody(res) : undefined;
@@ -110,7 +112,7 @@ export const fieldBugFaults: Fault[] = [
   },
   // 7. Refresh scope escalated beyond the original grant.
   {
-    id: 'rt-scope-escalated', title: 'a refresh asking for a scope beyond the original grant gets it (the target is asked without the scope, the answer claims it)', breaks: ['GRANT-RT-004'],
+    id: 'rt-scope-escalated', title: 'a refresh asking for a scope beyond the original grant gets it (the target is asked without the scope, the answer claims it)', breaks: ['GRANT-RT-004', 'GRANT-RT-014'],
     create: () => ({
       async onRequest(req, ctx) {
         const scope = isToken(ctx) && grantOf(req) === 'refresh_token' ? field(req, 'scope') : undefined;
@@ -206,6 +208,7 @@ export const fieldBugFaults: Fault[] = [
   },
   {
     id: 'cc-lifetime-two-hours', title: 'client_credentials tokens declared for 7200 seconds', breaks: ['LIMIT-AT-LIFETIME-002'],
+    collateral: { ids: ['LIMIT-AT-LIFETIME-003'], reason: 'the profile declares ccLifetime 3600, and the responses now state 7200' },
     create: () => ({
       onResponse(res, req, ctx) {
         const body = isToken(ctx) && grantOf(req) === 'client_credentials' ? tokenBody(res) : undefined;

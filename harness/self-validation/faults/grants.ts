@@ -33,7 +33,7 @@ export const grantFaults: Fault[] = [
     (b, kind) => (kind === 'token-eu' ? { ...b, scope: 'default' } : undefined)),
   rewriteGrant('pw-without-refresh-token', 'password responses without refresh_token', ['GRANT-PW-001'], 'password',
     (b) => Object.fromEntries(Object.entries(b).filter(([k]) => k !== 'refresh_token')),
-    { ids: ['GRANT-RT-001', 'GRANT-RT-002', 'GRANT-RT-003', 'GRANT-RT-004', 'GRANT-RT-005', 'GRANT-RT-006', 'GRANT-RT-008', 'GRANT-RT-009', 'GRANT-RT-010', 'GRANT-RT-013', 'GRANT-RT-011', 'TOKEN-RESP-001', 'TOKEN-REQ-005'], reason: 'every refresh check obtains its refresh token from a password grant (GRANT-RT-011: the EU refresh of the burnable user; TOKEN-RESP-001: its success samples include a refresh)' }),
+    { ids: ['GRANT-RT-001', 'GRANT-RT-002', 'GRANT-RT-003', 'GRANT-RT-004', 'GRANT-RT-014', 'GRANT-RT-005', 'GRANT-RT-006', 'GRANT-RT-008', 'GRANT-RT-009', 'GRANT-RT-010', 'GRANT-RT-013', 'GRANT-RT-011', 'TOKEN-RESP-001', 'TOKEN-REQ-005'], reason: 'every refresh check obtains its refresh token from a password grant (GRANT-RT-011: the EU refresh of the burnable user; TOKEN-RESP-001: its success samples include a refresh)' }),
   rewriteGrant('pw-scope-missing-value', 'password responses lack the "company" scope value', ['GRANT-PW-002'], 'password',
     (b) => ({ ...b, scope: (typeof b.scope === 'string' ? b.scope : '').split(' ').filter((s) => s !== 'company').join(' ') }),
     { ids: ['GRANT-RT-003', 'GRANT-RT-005'], reason: 'the refresh scope checks compare with the password grant\'s declared scope' }),
@@ -54,7 +54,8 @@ export const grantFaults: Fault[] = [
     (b) => ({ ...b, scope: 'openid' }),
     { ids: ['GRANT-RT-005'], reason: 'GRANT-RT-005 checks the refreshed scope too' }),
   {
-    id: 'rt-scope-widening-ignored', title: 'a refresh asking for a scope not originally granted gets the original scope (scope dropped)', breaks: ['GRANT-RT-004'],
+    // Issuing the original scope is a conformant choice (RFC 6749 §3.3), not the declared one: GRANT-RT-004 PASSes beside it.
+    id: 'rt-scope-widening-ignored', title: 'a refresh asking for a scope not originally granted gets the original scope (scope dropped)', breaks: ['GRANT-RT-014'], alsoRun: ['GRANT-RT-004'],
     create: () => ({
       onRequest(req, ctx) {
         if (!isToken(ctx) || grantOf(req) !== 'refresh_token' || field(req, 'scope') === undefined) return req;

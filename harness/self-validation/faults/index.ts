@@ -7,12 +7,14 @@ import { gatewayCodeFaults } from './gateway-codes.ts';
 import { gatewayFaults } from './gateway.ts';
 import { grantFaults } from './grants.ts';
 import { lifecycleFaults } from './lifecycle.ts';
+import { nothingIssuedFaults } from './nothing-issued.ts';
+import { oneFieldFaults } from './one-field.ts';
 import { tokenRequestFaults } from './token-requests.ts';
 import { tokenResponseFaults } from './token-responses.ts';
 import { transportFaults } from './transport.ts';
 
 export const faults: Fault[] = [
-  ...tokenResponseFaults, ...tokenRequestFaults, ...grantFaults, ...errorFaults, ...gatewayFaults, ...lifecycleFaults, ...transportFaults,
+  ...tokenResponseFaults, ...oneFieldFaults, ...nothingIssuedFaults, ...tokenRequestFaults, ...grantFaults, ...errorFaults, ...gatewayFaults, ...lifecycleFaults, ...transportFaults,
   ...gatewayCodeFaults, ...fieldBugFaults, ...declarationFaults,
 ];
 

@@ -2,6 +2,7 @@
 import type { Fault } from '../fault.ts';
 import { withJson, withoutHeader } from '../proxy.ts';
 import { isToken, tokenBody } from './helpers.ts';
+import { successChecks } from './one-field.ts';
 
 /** A fault that rewrites the JSON body of every successful token response. */
 const rewriteSuccess = (id: string, title: string, breaks: string[], edit: (body: Record<string, unknown>) => Record<string, unknown>, collateral?: Fault['collateral']): Fault => ({
@@ -15,7 +16,8 @@ const rewriteSuccess = (id: string, title: string, breaks: string[], edit: (body
 });
 
 export const tokenResponseFaults: Fault[] = [
-  rewriteSuccess('token-type-lowercase', 'token_type "bearer" instead of "Bearer"', ['TOKEN-RESP-003'], (b) => ({ ...b, token_type: 'bearer' })),
+  // A one-field deviation: the success checks run beside it and must PASS (one-field.ts).
+  { ...rewriteSuccess('token-type-lowercase', 'token_type "bearer" instead of "Bearer"', ['TOKEN-RESP-003'], (b) => ({ ...b, token_type: 'bearer' })), alsoRun: successChecks },
   rewriteSuccess('expires-in-string', 'expires_in as a string ("3600")', ['TOKEN-RESP-004'], (b) => ({ ...b, expires_in: String(b.expires_in) })),
   rewriteSuccess('access-token-non-ascii', 'access_token with a non-ASCII character appended', ['TOKEN-RESP-002'], (b) => ({ ...b, access_token: `${String(b.access_token)}é` }),
     { ids: ['BEARER-001'], reason: 'BEARER-001 sends an issued access token to the protected API; with a non-ASCII character it cannot be sent as a Bearer credential' }),

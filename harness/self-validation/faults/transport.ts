@@ -30,7 +30,7 @@ export const transportFaults: Fault[] = [
   },
   {
     id: 'eu-token-path-missing', title: 'the EU token path /oauth2/default/v1/token answers 404', breaks: ['VER-001'],
-    collateral: { ids: ['TOKEN-RESP-001', 'ERR-TOK-004'], reason: 'their EU checks send token requests to the EU token path the fault removes' },
+    collateral: { ids: ['TOKEN-RESP-001', 'ERR-TOK-004', 'GRANT-CC-002'], reason: 'their EU checks send token requests to the EU token path the fault removes (GRANT-CC-002: the EU client_credentials grant, the blocker the EU success samples name)' },
     create: () => ({
       onRequest: (req, ctx) => (ctx.kind === 'token-eu' ? { respond: { status: 404, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"message":"Not Found"}') } } : req),
     }),

@@ -12,7 +12,7 @@ import { brokenVerdict, coverageOf, grepFor, judge, planFor, type CleanCheck } f
 
 const fault = (over: Partial<Fault>): Fault => ({ id: 'f', title: 'f', breaks: ['TOKEN-REQ-003'], create: () => ({}), ...over });
 const report = (verdicts: Record<string, string>): ConformanceReport =>
-  ({ requirements: Object.entries(verdicts).map(([id, verdict]) => ({ id, verdict })) }) as unknown as ConformanceReport;
+  ({ requirements: Object.entries(verdicts).map(([id, verdict]) => ({ id, verdict, checks: [] })) }) as unknown as ConformanceReport;
 const outcome = (title: string, ids: string[], status: CheckOutcome['status'], file = 'specs/x.spec.ts'): CheckOutcome => ({ title, file, requirementIds: ids, status, durationMs: 1 });
 const property = (ids: string[], status: CheckOutcome['status']) => outcome('specs/properties/p.spec.ts › property', ids, status, 'specs/properties/p.spec.ts');
 
@@ -29,6 +29,19 @@ void describe('self-validation: judging a fault run', () => {
     const j = judge(fault({}), report({ 'TOKEN-REQ-003': 'PASS' }), [], [property(['TOKEN-REQ-003'], 'passed')]);
     assert.equal(j.detected, false);
     assert.deepEqual(j.missed, [{ id: 'TOKEN-REQ-003', verdict: 'PASS' }]);
+  });
+
+  void test('a BLOCKED whose blocker FAILs nowhere in the run is a false alarm; one whose blocker FAILs, or a property check found broken, is not', () => {
+    const blockedBy = (by: string): ConformanceReport => {
+      const r = report({ 'TOKEN-REQ-003': 'FAIL', 'GRANT-RT-001': 'PASS', 'STATE-RT-USED-002': 'BLOCKED' });
+      r.requirements.find((x) => x.id === 'STATE-RT-USED-002')!.checks.push({ title: 'chain', verdict: 'BLOCKED', durationMs: 1, blockedBy: [by] });
+      return r;
+    };
+    const j = judge(fault({}), blockedBy('GRANT-RT-001'));
+    assert.deepEqual(j.falseAlarms.map((f) => f.id), ['unjudged BLOCKED: STATE-RT-USED-002']);
+    assert.match(j.falseAlarms[0]!.reason ?? '', /BLOCKED by GRANT-RT-001 \(PASS\)/);
+    assert.deepEqual(judge(fault({}), blockedBy('TOKEN-REQ-003')).falseAlarms, []);
+    assert.deepEqual(judge(fault({}), blockedBy('GRANT-RT-001'), [], [property(['GRANT-RT-001'], 'failed')]).falseAlarms.filter((f) => f.id.startsWith('unjudged')), []);
   });
 
   void test('a failed property check citing none of the breaks and collateral is a false alarm', () => {

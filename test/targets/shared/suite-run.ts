@@ -38,7 +38,7 @@ export interface Deviation {
   clause: string;
   behaviour: string;
 }
-export interface RequirementVerdict { id: string; verdict: string; reason?: string; blockedBy?: string[] }
+export interface RequirementVerdict { id: string; verdict: string; reason?: string; blockedBy?: string[]; checks?: { title: string; verdict: string; blockedBy?: string[] }[] }
 export interface Report {
   requirements: RequirementVerdict[];
   target: { requestShaping?: { client: string; grant: string; parameters: Record<string, string> }[] };
@@ -129,7 +129,20 @@ export function pinDifferences(report: Report, expected: Map<string, string>): {
     const r = report.requirements.find((x) => x.id === id);
     return `  ${id} listed as ${verdict}, got ${r?.verdict ?? '(not in the report)'}${r?.reason ? `: ${oneLine(r.reason, 200)}` : ''}`;
   });
-  return { unexpected, missing };
+  return { unexpected: [...unexpected, ...unjudgedBlocks(report)], missing };
+}
+
+/**
+ * BLOCKED check results whose named blockers none reads FAIL or WARN in the same report: the root
+ * cause would FAIL nowhere (the suite's harness/reporter/unjudged-blocks.ts, restated: nothing here
+ * imports the suite). Each is pinned as unexpected.
+ */
+export function unjudgedBlocks(report: Report): string[] {
+  const verdictOf = new Map(report.requirements.map((r) => [r.id, r.verdict]));
+  const judged = (id: string) => ['FAIL', 'WARN'].includes(verdictOf.get(id) ?? '');
+  return report.requirements.flatMap((r) => (r.checks ?? [])
+    .filter((c) => c.verdict === 'BLOCKED' && (c.blockedBy ?? []).length > 0 && !c.blockedBy!.some(judged))
+    .map((c) => `  ${r.id} BLOCKED by ${c.blockedBy!.map((id) => `${id} (${verdictOf.get(id) ?? 'absent'})`).join(', ')}, a blocker judged nowhere in this run: "${c.title}"`));
 }
 
 /** Requirements per verdict, e.g. { PASS: 80, FAIL: 10, … }. */
