@@ -6,8 +6,8 @@
 // - an access token matched by prefix (CVE-2026-27840, GHSA-6mq3-xmgp-pjm5): a token cut short,
 //   or one with characters appended, is taken for the issued token it is a prefix of or starts with.
 import type { Fault } from '../fault.ts';
-import { header, type Headers, type ProxyResponse } from '../proxy.ts';
-import { bearerOf, field, grantOf, isToken, tokenBody, tokenError, withBearer } from './helpers.ts';
+import { header, type Headers } from '../proxy.ts';
+import { bearerOf, field, grantOf, isToken, replayLastOkOn429, tokenBody, tokenError, withBearer } from './helpers.ts';
 
 const forwardingHeaders = ['x-forwarded-for', 'forwarded', 'x-real-ip'];
 const forwarded = (headers: Headers): boolean => forwardingHeaders.some((name) => header(headers, name) !== undefined);
@@ -19,13 +19,7 @@ export const advisory2026Faults: Fault[] = [
   {
     id: 'forwarded-address-rate-key', title: 'the gateway rate limit is keyed on the forwarded address: a call with a new X-Forwarded-For/Forwarded/X-Real-IP is never rate-limited (its 429 replaced by the last 200 of that call)', breaks: ['LIMIT-RATE-004'],
     create: () => ({
-      onResponse(res, req, ctx) {
-        if (ctx.kind !== 'gateway') return res;
-        const key = `ok:${req.method} ${req.path} ${bearerOf(req) ?? ''}`;
-        if (res.status === 200) ctx.state.set(key, res);
-        const ok = ctx.state.get(key) as ProxyResponse | undefined;
-        return res.status === 429 && ok && forwarded(req.headers) ? ok : res;
-      },
+      onResponse: (res, req, ctx) => replayLastOkOn429(res, req, ctx, (call) => forwarded(call.headers)),
     }),
   },
   {
