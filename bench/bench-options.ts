@@ -8,6 +8,8 @@ export interface BenchOptions {
   connections: number;
   tokens: number;
   refreshes: number;
+  /** Size (MiB) of the HAR file the audit row generates and audits (also a tenth of it, to compare peaks). */
+  auditHarMiB: number;
   /** Also time the self-validation and the suite against a distant target (minutes). */
   suite: boolean;
   /** One-way delay of the distant target's latency proxy, ms. */
@@ -31,7 +33,10 @@ export const benchUsage = `Usage: npm run bench -- [options]
   --connections N   concurrent connections of the load generator (default 16)
   --tokens N        client_credentials tokens before the second RSS reading (default 1000000)
   --refreshes N     refreshes of the refresh-heavy run (default 200000)
-  --quick           --duration 3 --rounds 1 --warmup 1 --tokens 50000 --refreshes 10000, no npm start (a smoke run)
+  --audit-har MIB   size of the HAR file generated for the audit row (default 100; a tenth of it is
+                    audited too, so that the two peaks show memory bounded as the file grows)
+  --quick           --duration 3 --rounds 1 --warmup 1 --tokens 50000 --refreshes 10000 --audit-har 10,
+                    no npm start (a smoke run)
   --suite           also time the self-validation (npm run self-validate) and the suite against the
                     reference server behind a latency-adding loopback proxy (minutes)
   --delay MS        the proxy's one-way delay (default 20)
@@ -49,7 +54,7 @@ export function parseBenchArgs(args: string[], defaultOut: string): BenchOptions
     args,
     options: {
       duration: { type: 'string' }, rounds: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' },
-      tokens: { type: 'string' }, refreshes: { type: 'string' }, quick: { type: 'boolean', default: false },
+      tokens: { type: 'string' }, refreshes: { type: 'string' }, 'audit-har': { type: 'string' }, quick: { type: 'boolean', default: false },
       suite: { type: 'boolean', default: false }, delay: { type: 'string' }, 'skip-start': { type: 'boolean', default: false },
       'suite-only': { type: 'boolean', default: false }, 'skip-self-validation': { type: 'boolean', default: false },
       only: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', default: false },
@@ -71,6 +76,7 @@ export function parseBenchArgs(args: string[], defaultOut: string): BenchOptions
     connections: number('connections', values.connections, 16, 1, 1024),
     tokens: number('tokens', values.tokens, quick ? 50_000 : 1_000_000, 1, 100_000_000),
     refreshes: number('refreshes', values.refreshes, quick ? 10_000 : 200_000, 1, 100_000_000),
+    auditHarMiB: number('audit-har', values['audit-har'], quick ? 10 : 100, 1, 10_000),
     suite: values.suite,
     delayMs: number('delay', values.delay, 20, 0, 1000),
     skipStart: values['skip-start'] || quick,

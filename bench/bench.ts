@@ -20,6 +20,7 @@ import { installedVersion } from './harness/versions.ts';
 import { runLoad } from './load/load-generator.ts';
 import { combineRounds, type RoundResult } from './load/rounds.ts';
 import { measureMemory } from './memory.ts';
+import { measureAuditHar } from './audit-har.ts';
 import { cleanThroughput, goalLines, renderResults, type BenchRun, type DistantResult, type ThroughputRow } from './results-markdown.ts';
 import { scenarios, type TargetName, type ThroughputScenario } from './scenarios.ts';
 
@@ -154,6 +155,22 @@ async function main(args: string[]): Promise<number> {
       }
     }
 
+    let auditHar: BenchRun['auditHar'];
+    if (o.only.length === 0 && !o.suiteOnly) {
+      try {
+        auditHar = [];
+        for (const mib of [Math.max(1, Math.round(o.auditHarMiB / 10)), o.auditHarMiB]) {
+          console.log(`bench: audit of a ${mib} MiB HAR …`);
+          const r = await measureAuditHar(root, tempDir, mib);
+          console.log(`bench: audit of ${r.harMiB.toFixed(1)} MiB (${r.exchanges} exchanges): ${r.seconds.toFixed(1)} s, peak RSS ${r.peakRssMiB.toFixed(1)} MiB, exit ${r.exitCode}`);
+          auditHar.push(r);
+        }
+      } catch (error) {
+        auditHar = { failure: (error as Error).message.slice(0, 300) };
+        console.log(`bench: the audit row failed: ${auditHar.failure}`);
+      }
+    }
+
     // The suite gets every CPU back (children inherit this process's pinning); logs go to reports/bench/.
     const unpinned = (command: readonly string[]): [string, string[]] => (pinned ? ['taskset', ['-c', `0-${machine.cpuCount - 1}`, ...command]] : [command[0]!, command.slice(1)]);
     // So does this process from here on: the distant run's servers (its children) and the latency
@@ -210,7 +227,7 @@ async function main(args: string[]): Promise<number> {
       machine, loadStart, loadEnd: loadAverage(), pinned,
       durationS: o.durationS, rounds: o.rounds, warmupS: o.warmupS, connections: o.connections,
       versions: Object.fromEntries(['jose', 'fastify', 'better-sqlite3', 'pino', 'undici', 'oidc-provider', '@node-oauth/oauth2-server'].map((n) => [n, installedVersion(n, n === 'undici' ? benchDir : versionsFrom)])),
-      rows, timings, ...(memory && { memory }), ...(distant && { distant }), ...(distantClocks && { distantClocks }),
+      rows, timings, ...(memory && { memory }), ...(auditHar && { auditHar }), ...(distant && { distant }), ...(distantClocks && { distantClocks }),
     };
     const ours = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
     run.versions = { node: process.version, 'token-conformance': ours, ...run.versions };
@@ -222,7 +239,8 @@ async function main(args: string[]): Promise<number> {
     for (const d of [distantClocks, distant]) if (d?.run && d.run.exitCode !== 0) console.log(`  the distant run exited ${d.run.exitCode}: see ${relative(process.cwd(), d.run.log)}`);
     console.log(`\nbench: wrote ${relative(process.cwd(), o.out)} (load ${run.loadEnd} at the end)`);
     const memoryClean = memory === undefined || (!('failure' in memory) && memory.tokenRun.errors === 0 && memory.refreshRun.errors === 0 && memory.purge.rowsAfter === 0);
-    const clean = rows.every((r) => cleanThroughput(r) !== undefined) && memoryClean && timings.every((t) => t.exitCode === 0);
+    const auditClean = auditHar === undefined || (Array.isArray(auditHar) && auditHar.every((a) => a.exitCode === 0));
+    const clean = rows.every((r) => cleanThroughput(r) !== undefined) && memoryClean && auditClean && timings.every((t) => t.exitCode === 0);
     return clean ? 0 : 1;
   } finally {
     process.off('exit', removeTempDir);

@@ -8,6 +8,7 @@ import type { CheckCost, SequentialChain, SuiteRun } from './harness/suite-runs.
 import type { LoadResult } from './load/load-generator.ts';
 import type { RowResult } from './load/rounds.ts';
 import type { MemoryResult } from './memory.ts';
+import type { AuditHarResult } from './audit-har.ts';
 import type { RowKind } from './scenarios.ts';
 
 export interface ThroughputRow {
@@ -34,6 +35,8 @@ export interface BenchRun {
   versions: Record<string, string>;
   rows: ThroughputRow[];
   memory?: MemoryResult | { failure: string };
+  /** `token-conformance audit` of generated HAR files, a tenth of the size and the full size. */
+  auditHar?: AuditHarResult[] | { failure: string };
   /** npm start (with its reports read back) and the self-validation. */
   timings: SuiteRun[];
   /** The suite against the reference server behind the latency proxy, with the target's one clock (--suite). */
@@ -324,6 +327,19 @@ export function renderResults(run: BenchRun): string {
       `| store growth per refresh token issued | ${fmt(m.bytesPerRefreshToken)} bytes |`,
       `| purge: test clock advanced ${fmt(m.purge.advancedSeconds)} s, \`POST /__test/purge\` | ${fmt(m.purge.rowsBefore)} rows → ${fmt(m.purge.purged)} purged → ${fmt(m.purge.rowsAfter)} left |`,
       m.purge.rowsAfter === 0 ? '' : `\n**The purge left ${fmt(m.purge.rowsAfter)} expired refresh tokens.**`,
+    );
+  }
+
+  push('', '## Auditing recorded traffic', '');
+  if (!run.auditHar) push('Not measured in this run (`--only` or `--suite-only`).');
+  else if ('failure' in run.auditHar) push(`**Failed**: ${run.auditHar.failure}`);
+  else {
+    push(
+      'A HAR 1.2 file generated at bench time (token requests of the three grants, protected calls, refusals, a 256 KiB response body every 1,200 exchanges), judged by `token-conformance audit` in a child process (streamed: memory should not grow with the file). Peak RSS: the child\'s own (`process.resourceUsage().maxRSS`), tsx loading included.',
+      '',
+      '| HAR | exchanges | wall time | peak RSS | exit |',
+      '|---:|---:|---:|---:|---:|',
+      ...run.auditHar.map((a) => `| ${fmt(a.harMiB, 1)} MiB | ${fmt(a.exchanges)} | ${fmt(a.seconds, 1)} s | ${fmt(a.peakRssMiB, 1)} MiB | ${a.exitCode} |`),
     );
   }
 

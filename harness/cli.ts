@@ -25,6 +25,14 @@ const commands: Record<string, { summary: string; load: () => Promise<CommandMai
     summary: 'run the conformance suite against a target profile',
     load: async () => (await import('./commands/run.command.ts')).runMain,
   },
+  audit: {
+    summary: 'judge recorded traffic (HAR files, recordings) against the catalogue: the report formats of run, and SARIF',
+    load: async () => (await import('./commands/audit.command.ts')).auditMain,
+  },
+  record: {
+    summary: 'a recording reverse proxy in front of a target: real clients\' exchanges, secrets digested, for audit',
+    load: async () => (await import('./commands/record.command.ts')).recordMain,
+  },
   'show-report': {
     summary: 'serve a reports directory on loopback and print the addresses of its reports',
     load: async () => (await import('./commands/show-report.command.ts')).showReportMain,

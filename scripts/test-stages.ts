@@ -5,8 +5,8 @@
 //                fault-injecting proxy), plus the clean-run, coverage and property checks; counts are one
 //                test per fault + the clean run + the coverage check + one per property check, read from
 //                reports/self-validation/matrix.json. Reuses the conformance stage's clean report.
-//   independent-target  the whole suite against an independent target (test/targets/*/, e.g.
-//                node-oidc-provider), whose FAIL/WARN set is pinned to that target's listed deviations;
+//   independent-target  the whole suite against each independent target (test/targets/*/:
+//                node-oidc-provider, @jmondi/oauth2-server), whose FAIL/WARN set is pinned to that target's listed deviations;
 //                counts are the node:test tests of test/targets/.
 //   portal       the reference server's portal in Debian's Chromium (Playwright project `portal`,
 //                reference-server/test/portal/playwright.config.ts); counts are its tests, read from
@@ -20,6 +20,9 @@
 //                through the balancer (reference-server/test/replicas/*.check.ts); counts are their
 //                node:test tests.
 //                Needs /usr/sbin/haproxy (.ci/run installs it).
+//   audit        the suite's own traffic judged by `audit`: the whole suite through `record`
+//                against the reference server, then the recording and its HAR audited alike with no
+//                FAIL (harness/audit/test/suite-traffic.check.ts); node:test tests.
 //   Every node:test stage counts the tests each file really reported, and at least the tests its
 //   files register must report (scripts/stages/node-test-stage.ts).
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -135,7 +138,10 @@ function nodeTestStage(name: string, files: string[]): Stage {
   return { name, run: () => runNodeTestStage({ name, files, concurrency: 1, root, reportsDir: join(root, 'reports') }) };
 }
 
-const independentTargetStage = nodeTestStage('independent-target', [join(root, 'test', 'targets', 'oidc-provider', 'oidc-provider.test.ts')]);
+const independentTargetStage = nodeTestStage('independent-target', [
+  join(root, 'test', 'targets', 'oidc-provider', 'oidc-provider.test.ts'),
+  join(root, 'test', 'targets', 'jmondi-oauth2-server', 'jmondi-oauth2-server.test.ts'),
+]);
 
 // The package as a user installs it (scripts/package/pack-install.check.ts): pack, install the
 // tarball into a temporary project, run/serve/gate/bundle/verify there through npx.
@@ -151,4 +157,8 @@ const obligationsStage = nodeTestStage('obligations', [join(root, 'harness', 'te
 const replicasDir = join(root, 'reference-server', 'test', 'replicas');
 const replicasStage = nodeTestStage('replicas', [join(replicasDir, 'replicas.check.ts'), join(replicasDir, 'suite.check.ts')]);
 
-export const stages: Stage[] = [conformanceStage, independentTargetStage, portalStage, selfValidationStage, packageStage, obligationsStage, replicasStage];
+// The suite's traffic through `record`, then `audit` of it (issue 29): the two oracles must agree
+// on a conformant target; ~2 minutes (the whole suite through the recorder), so not in the unit stage.
+const auditStage = nodeTestStage('audit', [join(root, 'harness', 'audit', 'test', 'suite-traffic.check.ts')]);
+
+export const stages: Stage[] = [conformanceStage, independentTargetStage, portalStage, selfValidationStage, packageStage, obligationsStage, replicasStage, auditStage];

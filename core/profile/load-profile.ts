@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { z } from 'zod';
 import { parseJsonc } from './jsonc.ts';
+import { declaredForGrant, shapedGrants } from './token-parameters.ts';
 import { buildProfileSchema, clientNames, clockSandboxAddresses, userNames, type ProfileSchema, type SecretRef, type TargetProfile } from './profile.schema.ts';
 
 /** The field path of the other environment's access token (a secret like the others). */
@@ -162,10 +163,25 @@ export function validateProfile(raw: unknown, file: string, options: LoadOptions
     const u = profile.credentials.users[name];
     if (u) take(`credentials.users.${name}.password`, u.password);
   }
+  problems.push(...tokenParameterProblems(profile, env));
   const otherEnvironment = profile.credentials.tokens.otherEnvironment;
   if (otherEnvironment) take(otherEnvironmentTokenPath, otherEnvironment);
   if (problems.length > 0) throw new ProfileError(file, problems);
   return { file, profile, secrets };
+}
+
+/** Environment references of declared tokenParameters that are not set (the values are not secrets: they are read, not registered for redaction). */
+function tokenParameterProblems(profile: TargetProfile, env: NodeJS.ProcessEnv): string[] {
+  const problems: string[] = [];
+  for (const name of clientNames) {
+    const declared = profile.credentials.clients[name]?.tokenParameters;
+    for (const grant of shapedGrants) {
+      for (const [parameter, value] of declaredForGrant(declared, grant)) {
+        if (typeof value !== 'string' && !env[value.env]) problems.push(`credentials.clients.${name}.tokenParameters: ${parameter}: environment variable ${value.env} is not set`);
+      }
+    }
+  }
+  return [...new Set(problems)];
 }
 
 /**

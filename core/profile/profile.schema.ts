@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { createAjv, formatErrors } from '../../schemas/index.ts';
 import { loadInterpretations, type InterpretationOption } from '../catalogue/catalogue.ts';
+import { tokenParametersSchema } from './token-parameters.ts';
 
 /** A secret taken from an environment variable at run time (the only form a shared profile may use). */
 export const envSecretSchema = z.strictObject({ env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name') })
@@ -20,6 +21,7 @@ const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s
 const clientSchema = z.strictObject({
   clientId: z.string().min(1).describe('The client_id (not a secret).'),
   clientSecret: secretSchema.describe('The client_secret.'),
+  tokenParameters: tokenParametersSchema.optional(),
   description: z.string().optional(),
 });
 const userSchema = z.strictObject({

@@ -62,7 +62,7 @@ export function actorFromEnv(env: NodeJS.ProcessEnv = process.env): string {
  *   must      every MUST and INTERPRETATION requirement of the report was verified;
  *   selected  every requirement the run selected (at least one of its checks ran) was verified.
  * Verified: PASS, or a FAIL/WARN (a finding; waived or blocking on its own). Not verified: SKIP,
- * BLOCKED, PENDING, UNCHECKED — those fail the gate under the rule. NOT_APPLICABLE counts as verified
+ * BLOCKED, PENDING, UNCHECKED, UNOBSERVED (an audit's) — those fail the gate under the rule. NOT_APPLICABLE counts as verified
  * (the run established that the requirement does not apply). A rule that covers no requirement at
  * all (a selection that matched nothing) fails too: a run that verified nothing is not green.
  * PENDING (an obligation a later run settles) counts as verified only with `allowPending`
@@ -72,7 +72,7 @@ export function actorFromEnv(env: NodeJS.ProcessEnv = process.env): string {
  */
 export const coverageRules = ['must', 'selected'] as const;
 export type CoverageRule = (typeof coverageRules)[number];
-const unverifiedVerdicts = new Set(['SKIP', 'BLOCKED', 'PENDING', 'UNCHECKED']);
+const unverifiedVerdicts = new Set(['SKIP', 'BLOCKED', 'PENDING', 'UNCHECKED', 'UNOBSERVED']);
 
 /** The requirements the rule covers, and those of them not verified (PENDING among them unless allowed). */
 export function coverage(report: ConformanceReport, rule: CoverageRule, allowPending = false): { required: number; unverified: Blocker[] } {
@@ -146,7 +146,7 @@ export function gateLine(d: GateDecision, where: string): string {
     `${d.blocking.filter((b) => b.verdict === 'WARN').length + d.warnings.length} WARN${d.strict ? ' (strict)' : ''}`,
     `${d.waived.length} WAIVED`,
   ];
-  const unverified = d.blocking.filter((b) => b.verdict === 'SKIP' || b.verdict === 'BLOCKED' || b.verdict === 'PENDING');
+  const unverified = d.blocking.filter((b) => b.verdict === 'SKIP' || b.verdict === 'BLOCKED' || b.verdict === 'PENDING' || b.verdict === 'UNOBSERVED');
   const soonest = earliest(d.pending.flatMap((p) => (p.due ? [p.due] : [])));
   const due = soonest ? `, earliest due ${soonest}` : '';
   const extra = [

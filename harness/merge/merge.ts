@@ -38,11 +38,21 @@ export function shardDir(path: string): string {
   return statSync(path).isDirectory() ? path : dirname(path);
 }
 
+/** Whether a conformance.json is an audit's (read before it is validated as a shard). */
+function readAuditMarker(file: string): boolean {
+  try {
+    return typeof (JSON.parse(readFileSync(file, 'utf8')) as { audit?: unknown }).audit === 'object';
+  } catch {
+    return false;
+  }
+}
+
 export function readShard(path: string): ShardInput {
   const dir = shardDir(path);
   const reportFile = join(dir, 'conformance.json');
   const checksFile = join(dir, 'checks.json');
   if (!existsSync(reportFile)) throw new MergeError(`${dir}: no conformance.json (give the --reports directory of a \`token-conformance run --shard I/N\`)`);
+  if (readAuditMarker(reportFile)) throw new MergeError(`${dir}: an audit report (token-conformance audit) is not a shard: its cross-exchange rules need all the traffic together — give every traffic file to one \`audit\``);
   if (!existsSync(checksFile)) throw new MergeError(`${dir}: no checks.json beside conformance.json (the raw check outcomes a merge needs)`);
   let report: ConformanceReport;
   try {

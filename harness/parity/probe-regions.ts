@@ -8,6 +8,7 @@ import type { ClientName } from '../../core/profile/profile.schema.ts';
 import { tokenPoster, tokenUrl, type TokenPoster } from '../preflight/token-post.ts';
 import { compareRegions, notCompared, reduceAnswer, type DeclaredChoices, type ProbeAnswer, type RegionObservation } from './region-parity.ts';
 import type { RegionParity } from './region-parity.schema.ts';
+import { shapedProbeForm } from '../../core/profile/token-parameters.ts';
 
 /** A scope value no target defines (the spec's scopes: §2.2). */
 export const unknownScopeValue = 'token-conformance-unknown-scope';
@@ -42,7 +43,8 @@ export async function probeRegions(loaded: Pick<LoadedProfile, 'profile' | 'secr
     const url = tokenUrl(region === 'us' ? profile.authUrlUs! : profile.authUrlEu!, region);
     const id = profile.credentials.clients[client]!.clientId;
     const ask = async (form: Record<string, string>): Promise<ProbeAnswer> => {
-      const raw = await poster.post(url, form);
+      // With the profile's declared tokenParameters (a probe's own scope kept), as every token request of the run.
+      const raw = await poster.post(url, shapedProbeForm(profile.credentials.clients, form));
       return reduceAnswer(raw.status, raw.body);
     };
     // One after the other: the wrong-secret request is followed by successful ones, and a target

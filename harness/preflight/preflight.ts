@@ -15,6 +15,14 @@ import type { ClientName, TargetProfile } from '../../core/profile/profile.schem
 import { reduceAnswer, type ProbeAnswer } from '../parity/region-parity.ts';
 import type { LoadedProfile } from '../../core/profile/load-profile.ts';
 import { tokenPoster, tokenUrl, type TokenPoster } from './token-post.ts';
+import { shapedProbeForm } from '../../core/profile/token-parameters.ts';
+
+/**
+ * The clients the suite uses for the password grant: a client_credentials probe may be a grant they
+ * are not registered for, and a target that answers that with invalid_client (RFC 6749 §5.2 says
+ * unauthorized_client: GRANT-PW-009 judges it) has not refused their credentials.
+ */
+const passwordClients: readonly ClientName[] = ['usClient2', 'usPasswordClient'];
 
 /** Clients whose credentials must authenticate. Left out: the inactive and other-environment clients (refused by design) and the rate-limit client (its quota is counted by checks). */
 export const preflightClients: readonly ClientName[] = ['usClient', 'usClient2', 'usPasswordClient', 'usCcOnlyClient', 'usUnregisteredClient', 'usWrongRoleClient', 'euClient'];
@@ -74,8 +82,12 @@ export function classifyPreflight(o: PreflightObservations): PreflightResult {
   }
   const lockedOut = answered.filter((c) => c.answer!.status === 429);
   for (const c of lockedOut) notes.push(`${c.client} is locked out already (429${c.answer!.retryAfter !== undefined ? `, Retry-After ${c.answer!.retryAfter} s` : ''} in the preflight): it is not used in this run and the checks that need it are BLOCKED (the other clients work)`);
-  for (const c of rejected) notes.push(`${c.field} was refused with invalid_client in the preflight: ${c.client} is not used in this run and the checks that need it are BLOCKED (the other clients authenticate)`);
-  const refusedClients = [...lockedOut, ...rejected] as NonNullable<PreflightResult['refusedClients']>;
+  const locked = rejected.filter((c) => !passwordClients.includes(c.client));
+  for (const c of locked) notes.push(`${c.field} was refused with invalid_client in the preflight: ${c.client} is not used in this run and the checks that need it are BLOCKED (the other clients authenticate)`);
+  for (const c of rejected.filter((r) => passwordClients.includes(r.client))) {
+    notes.push(`${c.field} was refused with invalid_client on the preflight's client_credentials request, a grant this password client may not be registered for: ${c.client} is still used, and its password checks judge its credentials`);
+  }
+  const refusedClients = [...lockedOut, ...locked] as NonNullable<PreflightResult['refusedClients']>;
   return { notes, ...(refusedClients.length > 0 ? { refusedClients } : {}) };
 }
 
@@ -97,7 +109,9 @@ export async function runPreflight(loaded: Pick<LoadedProfile, 'profile' | 'secr
     const s = secret(client);
     if (!c || s === undefined) return undefined;
     try {
-      const raw = await poster.post(tokenUrl(base, region), { grant_type: 'client_credentials', client_id: c.clientId, client_secret: s });
+      // With the profile's declared tokenParameters, as every token request of the run.
+      const form = shapedProbeForm(profile.credentials.clients, { grant_type: 'client_credentials', client_id: c.clientId, client_secret: s });
+      const raw = await poster.post(tokenUrl(base, region), form);
       return { ...reduceAnswer(raw.status, raw.body), ...(raw.retryAfter !== undefined ? { retryAfter: raw.retryAfter } : {}) };
     } catch {
       return undefined;

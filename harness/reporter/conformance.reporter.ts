@@ -18,6 +18,8 @@ import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } fr
 import { loadCatalogue, repoRoot } from '../../core/catalogue/catalogue.ts';
 import { PassGate, serialProject } from '../../core/run/pass-gate.ts';
 import { readWorkerProfile } from '../../core/profile/worker-profile.ts';
+import { declaredShapings } from '../../core/profile/token-parameters.ts';
+import type { TargetProfile } from '../../core/profile/profile.schema.ts';
 import type { Redactor} from '../../core/redaction/redact.ts';
 import { knownSecretsRedactor } from '../../core/run/run-contract.ts';
 import { readRunManifest, type RunManifest } from '../../core/run/run-manifest.ts';
@@ -383,6 +385,7 @@ export default class ConformanceReporter implements Reporter {
         ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}),
         ...(this.run.profileSha256 ? { profileSha256: this.run.profileSha256 } : {}),
         interpretations: reportedInterpretations(p.interpretations),
+        ...requestShapingOf(p),
       };
     } catch {
       // run outside the `run` command without a profile: the report still says what ran
@@ -434,4 +437,10 @@ export default class ConformanceReporter implements Reporter {
     return v.remaining.length === 0;
   }
 
+}
+
+/** The profile's declared request shaping as the report lists it (absent when none). */
+function requestShapingOf(p: TargetProfile): Pick<ConformanceReport['target'], 'requestShaping'> {
+  const shapings = declaredShapings(p.credentials.clients);
+  return shapings.length > 0 ? { requestShaping: shapings } : {};
 }

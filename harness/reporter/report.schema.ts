@@ -3,14 +3,15 @@
 import { z } from 'zod';
 import { regionParitySchema } from '../parity/region-parity.schema.ts';
 
-export const verdicts = ['PASS', 'FAIL', 'WARN', 'BLOCKED', 'PENDING', 'SKIP', 'NOT_APPLICABLE', 'UNCHECKED'] as const;
+export const verdicts = ['PASS', 'FAIL', 'WARN', 'BLOCKED', 'PENDING', 'SKIP', 'NOT_APPLICABLE', 'UNCHECKED', 'UNOBSERVED'] as const;
 export const verdictSchema = z.enum(verdicts).describe(
   'PASS: verified. FAIL: a MUST (or the target\'s declared interpretation) broken. WARN: a SHOULD or ADVISORY broken. ' +
   'BLOCKED: not verified because the check could not reach the behaviour it verifies (its setup, a token it needs, a client the target refused), ' +
   'with the reason and, when known, the requirement whose violation blocked it (`blockedBy`); never a PASS, and not a FAIL of this requirement. ' +
   'PENDING: not verified yet — the check recorded an obligation that a later run settles (a time-dependent rule on a target without clock control), with the earliest due time (`due`); never a PASS, and it does not fail a run. ' +
   'SKIP: not verified, with the reason (a missing capability, not selected). NOT_APPLICABLE: does not apply to this target. ' +
-  'UNCHECKED: catalogued but no check exists — a defect of the suite.',
+  'UNCHECKED: catalogued but no check exists — a defect of the suite. ' +
+  'UNOBSERVED (audit reports only): no exchange of the audited traffic exercised the requirement, or recorded traffic cannot show it (only an active check can) — never a PASS, and it does not fail an audit.',
 );
 export type Verdict = z.infer<typeof verdictSchema>;
 
@@ -125,7 +126,36 @@ const countsSchema = z.strictObject({
   ...(Object.fromEntries(verdicts.map((v) => [v, z.number().int().min(0)])) as Record<Verdict, z.ZodNumber>),
   BLOCKED: z.number().int().min(0).optional().describe('Absent in reports of suite versions before the BLOCKED verdict.'),
   PENDING: z.number().int().min(0).optional().describe('Absent in reports of suite versions before the PENDING verdict.'),
+  UNOBSERVED: z.number().int().min(0).optional().describe('Audit reports only (`token-conformance audit`); absent elsewhere.'),
 });
+
+/** Where an audit finding shows: the traffic file, the exchange's index in it (the HAR entry, the recording's line) and its time. */
+export const exchangeRefSchema = z.strictObject({
+  file: z.string(),
+  index: z.number().int().min(0),
+  time: z.iso.datetime({ offset: true }),
+});
+
+/** What `token-conformance audit` adds to a report: the traffic it judged and every finding with its exchanges. */
+export const auditSectionSchema = z.strictObject({
+  traffic: z.array(z.strictObject({
+    file: z.string(),
+    format: z.enum(['har', 'recording']),
+    exchanges: z.number().int().min(0),
+    skipped: z.number().int().min(0).describe('Entries that could not be read (a line cut short by a killed recorder, an entry without a request).'),
+  })),
+  kinds: z.record(z.string(), z.number().int().min(0)).describe('Exchanges per kind: token-us, token-eu, token-other-version, protected, clock, other (not judged).'),
+  firstExchangeAt: z.iso.datetime({ offset: true }).optional(),
+  lastExchangeAt: z.iso.datetime({ offset: true }).optional(),
+  digestKey: z.string().describe('How secrets were digested: env:NAME (the key\'s variable, never the key), or ephemeral (a random key for this audit only: digests agree within it).'),
+  findings: z.array(z.strictObject({
+    requirement: z.string(),
+    verdict: z.enum(['FAIL', 'WARN']),
+    message: z.string(),
+    exchanges: z.array(exchangeRefSchema).min(1),
+  })).describe('Each finding with the exchanges that show it (at most 20 per requirement are listed; the requirement\'s reason counts them all).'),
+}).describe('Present only in reports of `token-conformance audit`: verdicts judged from recorded traffic, not from checks the suite sent.');
+export type AuditSection = z.infer<typeof auditSectionSchema>;
 
 export const conformanceReportSchema = z.strictObject({
   $schema: z.string().optional(),
@@ -140,6 +170,11 @@ export const conformanceReportSchema = z.strictObject({
     baseUrl: z.string().optional(),
     profileSha256: z.string().regex(/^[0-9a-f]{64}$/).optional().describe('SHA-256 of the profile file as given, literal secret values excluded (the same hash as a bundle\'s): shards of one run carry the same.'),
     interpretations: z.record(z.string(), z.string()).describe('The choices the profile declared (a non-string one as its JSON text). Every other interpretation took the reference choice, only assumed: a mismatch there reads WARN, not FAIL.'),
+    requestShaping: z.array(z.strictObject({
+      client: z.string(),
+      grant: z.enum(['client_credentials', 'password', 'refresh_token']),
+      parameters: z.record(z.string(), z.string()).describe('Parameter → value; a value read from the environment as $NAME.'),
+    })).optional().describe('The extra token-request parameters the profile declares per client and grant (credentials.clients.<name>.tokenParameters): every token request for that client carried them, except the spec-shaped checks (GRANT-CC-001/002, GRANT-PW-001, GRANT-RT-001), which FAIL naming them when the spec\'s request is refused. Absent: none declared.'),
   }).describe('The target, without any credential.'),
   selection: z.strictObject({
     level: z.enum(['must', 'should', 'all']),
@@ -164,5 +199,6 @@ export const conformanceReportSchema = z.strictObject({
     .describe('`pending`/`settled` annotations the reporter could not read (a defect of the suite): the check reads SKIP (not verified) unless it failed.'),
   waivers: reportWaiversSchema.optional(),
   regionParity: regionParitySchema.optional(),
+  audit: auditSectionSchema.optional(),
 });
 export type ConformanceReport = z.infer<typeof conformanceReportSchema>;

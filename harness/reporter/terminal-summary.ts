@@ -3,8 +3,9 @@
 import { renderParity } from '../parity/region-parity.ts';
 import type { ConformanceReport, Verdict } from './report.schema.ts';
 import { earliestDue } from './verdict.ts';
+import { describeShaping } from '../../core/profile/token-parameters.ts';
 
-const order: Verdict[] = ['PASS', 'FAIL', 'WARN', 'BLOCKED', 'PENDING', 'SKIP', 'NOT_APPLICABLE', 'UNCHECKED'];
+const order: Verdict[] = ['PASS', 'FAIL', 'WARN', 'BLOCKED', 'PENDING', 'SKIP', 'NOT_APPLICABLE', 'UNCHECKED', 'UNOBSERVED'];
 
 type Requirement = ConformanceReport['requirements'][number];
 type Paint = (verdict: string, text: string) => string;
@@ -20,6 +21,7 @@ export function renderSummary(report: ConformanceReport, colour = false, where =
   const having = (verdict: Verdict) => report.requirements.filter((r) => r.verdict === verdict);
   return [
     '', `Conformance of ${report.target.name} (suite ${report.suiteVersion}, level ${report.selection.level})`,
+    ...shapingLines(report.target.requestShaping),
     ...areas.map((area) => areaLine(report.requirements.filter((r) => r.area === area), area.padEnd(width), paint)),
     ...brokenLines(report.requirements.filter((r) => r.verdict === 'FAIL' || r.verdict === 'WARN'), paint),
     ...uncheckedLines(having('UNCHECKED'), areas, width, paint),
@@ -31,6 +33,12 @@ export function renderSummary(report: ConformanceReport, colour = false, where =
     ...parityLines(report, paint),
     ...closingLines(report, where, paint),
   ].join('\n');
+}
+
+/** The declared request shaping, right under the title: every verdict below was reached with it. */
+function shapingLines(shaping: ConformanceReport['target']['requestShaping']): string[] {
+  if (!shaping || shaping.length === 0) return [];
+  return ['Declared request shaping (tokenParameters; not sent by the spec-shaped checks GRANT-CC-001/002, GRANT-PW-001, GRANT-RT-001):', ...shaping.map((s) => `  ${describeShaping(s)}`)];
 }
 
 function areaLine(requirements: Requirement[], paddedArea: string, paint: Paint): string {
@@ -111,7 +119,8 @@ function closingLines(report: ConformanceReport, where: string, paint: Paint): s
   // A run that ran no check verified nothing: said first, in place of a green verdict (`run` exits 2 on it, shards aside).
   if (report.checks.total === 0) lines.push('', paint('WARN', `NO CHECK RAN${report.selection.grep !== undefined ? ` (--grep ${report.selection.grep})` : ''}${report.selection.shard !== undefined ? ` in shard ${report.selection.shard}` : ''}: nothing was verified`));
   const soonest = earliestDue(report);
-  const counts = order.map((v) => `${s[v] ?? 0} ${v}${v === 'PENDING' && soonest !== undefined ? ` (earliest due ${soonest})` : ''}`).join(', ');
+  // UNOBSERVED exists in audit reports only: a run's line stays as it was.
+  const counts = order.filter((v) => v !== 'UNOBSERVED' || s.UNOBSERVED !== undefined).map((v) => `${s[v] ?? 0} ${v}${v === 'PENDING' && soonest !== undefined ? ` (earliest due ${soonest})` : ''}`).join(', ');
   lines.push('', paint(report.verdict, `CONFORMANCE ${report.verdict}: ${counts}${s.WAIVED !== undefined ? `, ${s.WAIVED} WAIVED` : ''} of ${s.total} requirements (${report.checks.total} checks${report.checks.requests !== undefined ? `, ${report.checks.requests} requests` : ''}) — ${where}/conformance.json, ${where}/traceability.html`));
   return lines;
 }

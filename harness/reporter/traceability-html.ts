@@ -3,11 +3,12 @@
 import type { RegionParity } from '../parity/region-parity.schema.ts';
 import type { ConformanceReport, RequirementVerdict, Settlement, Verdict } from './report.schema.ts';
 import { earliestDue } from './verdict.ts';
+import { describeShaping } from '../../core/profile/token-parameters.ts';
 
 const escape = (s: string): string => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const colours: Record<Verdict, string> = {
-  PASS: '#1a7f37', FAIL: '#cf222e', WARN: '#9a6700', BLOCKED: '#953800', PENDING: '#0969da', SKIP: '#57606a', NOT_APPLICABLE: '#8c959f', UNCHECKED: '#8250df',
+  PASS: '#1a7f37', FAIL: '#cf222e', WARN: '#9a6700', BLOCKED: '#953800', PENDING: '#0969da', SKIP: '#57606a', NOT_APPLICABLE: '#8c959f', UNCHECKED: '#8250df', UNOBSERVED: '#6e7781',
 };
 
 const badge = (v: RequirementVerdict): string => `<span class="v" style="background:${v === 'WAIVED' ? '#bc4c00' : colours[v]}">${v}</span>`;
@@ -38,6 +39,13 @@ ${rows}
 
 type Requirement = ConformanceReport['requirements'][number];
 
+/** The profile's declared request shaping, near the top: every verdict below was reached with it. */
+function shapingParagraph(shaping: ConformanceReport['target']['requestShaping']): string {
+  if (!shaping || shaping.length === 0) return '';
+  const items = shaping.map((s) => `<li><code>${escape(describeShaping(s))}</code></li>`).join('');
+  return `<h2 id="request-shaping">Declared request shaping</h2><p>The profile declares extra token-request parameters (tokenParameters). Every token request for these clients carried them, except the spec-shaped checks (GRANT-CC-001/002, GRANT-PW-001, GRANT-RT-001), which sent the spec's request as it is.</p><ul>${items}</ul>`;
+}
+
 export function renderTraceability(report: ConformanceReport): string {
   const t = report.target;
   const summary = [...(Object.keys(colours) as Verdict[]).map((v) => `${badge(v)} ${report.summary[v] ?? 0}`), ...(report.summary.WAIVED !== undefined ? [`${badge('WAIVED')} ${report.summary.WAIVED}`] : [])].join(' &nbsp; ');
@@ -62,6 +70,7 @@ small{color:#57606a}
 <p>Suite ${escape(report.suiteVersion)} · started ${escape(report.startedAt)} · ${Math.round(report.durationMs / 1000)} s · level ${escape(report.selection.level)}${report.selection.grep ? ` · grep ${escape(report.selection.grep)}` : ''}</p>
 <p>${[t.authUrlUs && `US ${escape(t.authUrlUs)}`, t.authUrlEu && `EU ${escape(t.authUrlEu)}`, t.baseUrl && `APIs ${escape(t.baseUrl)}`].filter(Boolean).join(' · ')}</p>
 <p>${summary} &nbsp; (${report.summary.total} requirements; ${report.checks.total} checks: ${report.checks.passed} passed, ${report.checks.failed} failed, ${report.checks.skipped} skipped${report.checks.blocked ? `, ${report.checks.blocked} of them blocked` : ''})</p>
+${shapingParagraph(t.requestShaping)}
 ${defects.length > 0 ? `<h2>Defects of the suite</h2><ul>${defects.join('')}</ul>` : ''}
 ${attentionSection(report.requirements)}
 ${pendingSection(report)}

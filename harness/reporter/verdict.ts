@@ -42,6 +42,8 @@ export interface CheckOutcome {
   settled?: Settlement[];
   /** `pending`/`settled` annotations the reporter could not read: the check is not taken as verified. */
   malformed?: { type: string; problem: string }[];
+  /** An audit judge no exchange exercised (skipped): UNOBSERVED with this reason, never PASS. */
+  unobservedReason?: string;
 }
 
 /** `'<REQ-ID> — <message>'` (an em dash, or a plain ` - ` as a fallback) → its parts; undefined if malformed. */
@@ -151,6 +153,7 @@ export function checkVerdict(outcome: CheckOutcome, level: RequirementLevel, id?
       return broken(withFailDetail(outcome.error ?? (outcome.status === 'timedOut' ? 'timed out' : outcome.status)));
     }
     case 'skipped':
+      if (outcome.unobservedReason !== undefined) return { verdict: 'UNOBSERVED', reason: outcome.unobservedReason };
       if (outcome.notApplicableReason !== undefined) return { verdict: 'NOT_APPLICABLE', reason: outcome.notApplicableReason };
       if (outcome.blocked) return blocked(outcome.blocked);
       return malformed ?? obligationJudgement(outcome, broken) ?? { verdict: 'SKIP', reason: outcome.skipReason ?? 'skipped without a reason (a defect of the check)' };
@@ -208,17 +211,22 @@ export function requirementVerdict(checks: Pick<CheckResult, 'verdict' | 'reason
   }
   // The soonest obligation speaks for the requirement: when a later run can first say more.
   if (soonest) return { verdict: 'PENDING', ...(soonest.reason ? { reason: soonest.reason } : {}), ...(soonest.due ? { due: soonest.due } : {}) };
+  // An audit: a requirement some exchange did not exercise is not observed conformant.
+  const unobserved = first('UNOBSERVED');
+  if (unobserved) return { verdict: 'UNOBSERVED', ...(unobserved.reason ? { reason: unobserved.reason } : {}) };
   const skip = first('SKIP');
   if (skip) return { verdict: 'SKIP', ...(skip.reason ? { reason: skip.reason } : {}) };
   return { verdict: 'PASS' };
 }
 
-export type Counts = Record<Verdict, number> & { WAIVED?: number };
+export type Counts = Record<Exclude<Verdict, 'UNOBSERVED'>, number> & { UNOBSERVED?: number; WAIVED?: number };
 
+/** Requirements per verdict; UNOBSERVED only when some requirement has it (audit reports). */
 export function countVerdicts(results: Pick<RequirementResult, 'verdict'>[]): Counts {
-  const counts = Object.fromEntries(verdicts.map((v) => [v, 0])) as Counts;
+  const counts = Object.fromEntries(verdicts.filter((v) => v !== 'UNOBSERVED').map((v) => [v, 0])) as Counts;
   for (const r of results) {
     if (r.verdict === 'WAIVED') counts.WAIVED = (counts.WAIVED ?? 0) + 1;
+    else if (r.verdict === 'UNOBSERVED') counts.UNOBSERVED = (counts.UNOBSERVED ?? 0) + 1;
     else counts[r.verdict] += 1;
   }
   return counts;

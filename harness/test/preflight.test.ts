@@ -64,9 +64,16 @@ void describe('preflight: a non-conformant target is judged, not diagnosed', () 
   }
 
   void test('a refused client among others is a note naming its field', () => {
-    const r = classifyPreflight({ clients: [probe('usClient', token()), probe('usClient2', error('invalid_client'))] });
-    assert.deepEqual(r.notes, ['credentials.clients.usClient2.clientSecret ($USCLIENT2_SECRET) was refused with invalid_client in the preflight: usClient2 is not used in this run and the checks that need it are BLOCKED (the other clients authenticate)']);
-    assert.deepEqual(r.refusedClients?.map((c) => c.client), ['usClient2']);
+    const r = classifyPreflight({ clients: [probe('usClient', token()), probe('usCcOnlyClient', error('invalid_client'))] });
+    assert.deepEqual(r.notes, ['credentials.clients.usCcOnlyClient.clientSecret ($USCCONLYCLIENT_SECRET) was refused with invalid_client in the preflight: usCcOnlyClient is not used in this run and the checks that need it are BLOCKED (the other clients authenticate)']);
+    assert.deepEqual(r.refusedClients?.map((c) => c.client), ['usCcOnlyClient']);
+  });
+
+  void test('a password client refused on the client_credentials probe is named but still used (the grant may not be its own)', () => {
+    const r = classifyPreflight({ clients: [probe('usClient', token()), probe('usClient2', error('invalid_client')), probe('usPasswordClient', error('invalid_client'))] });
+    assert.equal(r.problem, undefined);
+    assert.deepEqual(r.notes, ['usClient2', 'usPasswordClient'].map((c) => `credentials.clients.${c}.clientSecret ($${c.toUpperCase()}_SECRET) was refused with invalid_client on the preflight's client_credentials request, a grant this password client may not be registered for: ${c} is still used, and its password checks judge its credentials`));
+    assert.equal(r.refusedClients, undefined);
   });
 
   void test('a client locked out already (429) among others is named, with its Retry-After, and not used', () => {

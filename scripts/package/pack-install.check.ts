@@ -107,6 +107,20 @@ void describe('the packed package, installed into another project', () => {
     assert.equal(verify.code, 0, `verify: ${verify.stdout}${verify.stderr}`);
   });
 
+  void test('audit from the installed package: a HAR judged, the reports and SARIF written', async () => {
+    const entry = {
+      startedDateTime: '2026-01-01T00:00:00.000Z', time: 3,
+      request: { method: 'POST', url: 'https://auth.example.com/api/v1/auth/oauth2/token', headers: [{ name: 'Content-Type', value: 'application/x-www-form-urlencoded' }], postData: { mimeType: 'application/x-www-form-urlencoded', text: 'grant_type=client_credentials&client_id=c&client_secret=s' } },
+      response: { status: 200, headers: [{ name: 'Content-Type', value: 'application/json' }], content: { size: 60, mimeType: 'application/json', text: '{"access_token":"a-token-of-at-least-22-characters","token_type":"Bearer","expires_in":3600}' } },
+    };
+    writeFileSync(join(project, 'traffic.har'), JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries: [entry] } }));
+    const audit = await cli(project, ['audit', 'traffic.har', '--out', 'reports/audit']);
+    // No Cache-Control and no Pragma on the token response: FAIL, exit 1.
+    assert.equal(audit.code, 1, `audit: ${audit.stdout}${audit.stderr}`);
+    assert.match(audit.stdout, /FAIL TOKEN-RESP-005/);
+    assert.ok(existsSync(join(project, 'reports', 'audit', 'audit.sarif')));
+  });
+
   void test('serve: the reference server starts from the installed package and answers', async () => {
     // The package's executable (what npm links and `npx token-conformance` runs), started directly
     // so that the test stops the server itself, not an npx wrapper around it.

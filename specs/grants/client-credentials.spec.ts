@@ -9,8 +9,9 @@ test.describe('grant_type=client_credentials', () => {
   test('GRANT-CC-001 a US client_credentials request gets a token without refresh_token or scope',
     requirement('GRANT-CC-001', needs('us', 'client:usClient')),
     async ({ tokenClient }) => {
-      const res = await tokenClient.clientCredentials({ region: 'us', client: 'usClient' });
-      await expect(res).toBeTokenSuccess();
+      // The spec's request exactly: a deployment's declared tokenParameters are its deviation from §4 row 1.
+      const res = await tokenClient.clientCredentials({ region: 'us', client: 'usClient', specShaped: true });
+      await expect(res, tokenClient.declaredShapingNote('usClient', 'client_credentials', '§4 row 1')).toBeTokenSuccess();
       expect(res.body, `no refresh_token — got ${res.describe()}`).not.toHaveProperty('refresh_token');
       expect(res.body, `no scope — got ${res.describe()}`).not.toHaveProperty('scope');
     });
@@ -18,8 +19,8 @@ test.describe('grant_type=client_credentials', () => {
   test('GRANT-CC-002 an EU client_credentials request gets a token whose scope is exactly empty_default, without refresh_token',
     requirement('GRANT-CC-002', needs('eu', 'client:euClient')),
     async ({ tokenClient }) => {
-      const res = await tokenClient.clientCredentials({ region: 'eu', client: 'euClient' });
-      await expect(res).toBeTokenSuccess();
+      const res = await tokenClient.clientCredentials({ region: 'eu', client: 'euClient', specShaped: true });
+      await expect(res, tokenClient.declaredShapingNote('euClient', 'client_credentials', '§4 row 2')).toBeTokenSuccess();
       expect(res.body, `scope is exactly empty_default — got ${res.describe()}`).toHaveProperty('scope', 'empty_default');
       expect(res.body, `no refresh_token — got ${res.describe()}`).not.toHaveProperty('refresh_token');
     });

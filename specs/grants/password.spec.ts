@@ -23,8 +23,8 @@ test.describe('grant_type=password', () => {
     requirement('GRANT-PW-001', needs('us', 'client:usPasswordClient', 'user:user')),
     async ({ tokenClient }) => {
       splitUser(tokenClient);
-      const res = await tokenClient.password({ region: 'us', client: 'usPasswordClient', user: 'user' });
-      await expect(res).toBeTokenSuccess();
+      const res = await tokenClient.password({ region: 'us', client: 'usPasswordClient', user: 'user', specShaped: true });
+      await expect(res, tokenClient.declaredShapingNote('usPasswordClient', 'password', '§4 row 3')).toBeTokenSuccess();
       expect(res.refreshToken, `a refresh_token string — got ${res.describe()}`).toBeTruthy();
       expect(res.scope, `a scope string — got ${res.describe()}`).toBeTruthy();
     });

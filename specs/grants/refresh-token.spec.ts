@@ -26,8 +26,8 @@ test.describe('grant_type=refresh_token', () => {
     requirement('GRANT-RT-001', needs(...usRefresh)),
     async ({ tokenClient }) => {
       const first = await freshTokens(tokenClient);
-      const res = await tokenClient.refresh(first.refresh_token, { region: 'us', client: 'usPasswordClient' });
-      await expect(res).toBeTokenSuccess();
+      const res = await tokenClient.refresh(first.refresh_token, { region: 'us', client: 'usPasswordClient', specShaped: true });
+      await expect(res, tokenClient.declaredShapingNote('usPasswordClient', 'refresh_token', '§4 row 4')).toBeTokenSuccess();
       expect(res.refreshToken, `a refresh_token string — got ${res.describe()}`).toBeTruthy();
       expect(res.scope, `a scope string — got ${res.describe()}`).toBeTruthy();
     });

@@ -88,7 +88,9 @@ test.describe('token request: form parameters', () => {
           const body = c.field === 'client_id'
             ? `grant_type=client_credentials&client_id=${escaped}&${secret}`
             : `grant_type=${escaped}&client_id=${encode(client.clientId)}&${secret}`;
-          const res = asTokenResponse(await rawHttp.send({ url: rawHttp.tokenUrl(region), headers: formHeaders, body }), redactor, clientCredentialsKind(region));
+          const declared = rawHttp.declaredParameters(client.clientId, 'client_credentials');
+          const shaped = declared.length === 0 ? body : `${body}&${rawHttp.form(declared)}`;
+          const res = asTokenResponse(await rawHttp.send({ url: rawHttp.tokenUrl(region), headers: formHeaders, body: shaped }), redactor, clientCredentialsKind(region));
           await expect(res, `${c.field} with '${letter}' written as a %XX escape (${c.hexCase}-case hex digits)`).toBeTokenIssued();
         });
     }

@@ -15,7 +15,7 @@ test.describe('token request: client credentials in the query string', () => {
         const res = asTokenResponse(await rawHttp.send({
           url: `${rawHttp.tokenUrl(region)}?${query}`,
           headers: [['content-type', formContentType], ['accept', 'application/json']],
-          body: rawHttp.form([['grant_type', 'client_credentials']]),
+          body: rawHttp.form([['grant_type', 'client_credentials']], { clientId: client.clientId }),
         }), redactor, clientCredentialsKind(region));
 
         expect(res.accessToken, `credentials only in the query string: no access_token — got ${res.describe()}`).toBeUndefined();

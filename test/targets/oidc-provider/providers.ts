@@ -5,7 +5,8 @@
 // access tokens. The one addition is the password grant, through the library's registerGrantType.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { RequestListener } from 'node:http';
-import type { Region, TargetClient, TargetUser } from './principals.ts';
+import type { FindToken } from '../shared/gateway.ts';
+import type { Region, TargetClient, TargetUser } from '../shared/principals.ts';
 
 /** The spec's token path of each region (§4, §9). */
 export const tokenPaths: Record<Region, string> = {
@@ -118,4 +119,24 @@ export function createProvider(region: Region, issuer: string, clients: TargetCl
   });
   if (region === 'us') provider.registerGrantType('password', passwordGrant(users), ['username', 'password', 'scope']);
   return provider;
+}
+
+/**
+ * The gateway's token lookup: the libraries' own token stores of both providers (what its
+ * introspection does internally: expired, unknown or revoked tokens, and tokens of a revoked grant,
+ * are not found).
+ */
+export function findProviderToken(providers: Provider[]): FindToken {
+  return async (value) => {
+    for (const provider of providers) {
+      const token = (await provider.AccessToken.find(value)) ?? (await provider.ClientCredentials.find(value));
+      if (!token) continue;
+      if (token.grantId) {
+        const grant = await provider.Grant.find(token.grantId);
+        if (grant?.clientId !== token.clientId) return undefined;
+      }
+      return token;
+    }
+    return undefined;
+  };
 }

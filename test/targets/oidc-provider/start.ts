@@ -10,9 +10,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
-import { createGateway, rejectUnframable } from './gateway.ts';
-import { generatePrincipals } from './principals.ts';
-import { createProvider } from './providers.ts';
+import { createGateway, rejectUnframable } from '../shared/gateway.ts';
+import { generatePrincipals } from '../shared/principals.ts';
+import { createProvider, findProviderToken } from './providers.ts';
 
 const now = Date.now();
 const { private: key, cert } = await generate([{ name: 'commonName', value: 'oidc-provider conformance target' }], {
@@ -48,7 +48,7 @@ const usProvider = createProvider('us', us.origin, clients, users);
 const euProvider = createProvider('eu', eu.origin, clients, users);
 us.serve(usProvider.callback());
 eu.serve(euProvider.callback());
-gateway.serve(createGateway(gateway.origin, [usProvider, euProvider], clients, users));
+gateway.serve(createGateway(gateway.origin, findProviderToken([usProvider, euProvider]), clients, users));
 gateway.server.on('clientError', rejectUnframable);
 
 function stop(): void {

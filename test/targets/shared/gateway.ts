@@ -1,12 +1,20 @@
-// A small gateway in front of one protected route, GET /v1/people/er/{identifier}. It accepts the
-// access tokens of either provider by looking them up in the library's own token stores (what the
-// library's introspection endpoint does internally: an expired, unknown or revoked token, or a
-// token whose grant was revoked, is not found) and answers the spec's 000- codes where a simple
-// gateway can tell: a JSON body {code, message}, the statuses of the reference interpretation.
+// A small gateway in front of one protected route, GET /v1/people/er/{identifier}, shared by the
+// independent targets. It accepts the access tokens of either region by asking the target's own
+// token store (`findToken`: what the library's introspection does internally — an expired, unknown
+// or revoked token is not found) and answers the spec's 000- codes where a simple gateway can
+// tell: a JSON body {code, message}, the statuses of the reference interpretation.
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { peopleReaderRole, type TargetClient, type TargetUser } from './principals.ts';
-import type { Provider, StoredToken } from './providers.ts';
+
+/** What the gateway needs of a live access token: whose it is. */
+export interface LiveToken {
+  clientId: string;
+  /** The user's username for a password-grant token; undefined for client_credentials. */
+  accountId?: string;
+}
+/** The target's own lookup of an access token: undefined when it is unknown, expired or revoked. */
+export type FindToken = (value: string) => Promise<LiveToken | undefined>;
 
 const messages: Record<string, [number, string]> = {
   '000-1000': [400, 'Bad Request'],
@@ -100,24 +108,11 @@ function acceptsJson(accept: string): boolean | undefined {
   return ranges.map((r) => r.split(';')[0]!).some((r) => r === 'application/json' || r === 'application/*' || r === '*/*');
 }
 
-export function createGateway(origin: string, providers: Provider[], clients: TargetClient[], users: TargetUser[]): RequestListener {
+export function createGateway(origin: string, findToken: FindToken, clients: TargetClient[], users: TargetUser[]): RequestListener {
   const { port } = new URL(origin);
   const servedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   const clientRoles = new Map(clients.filter((c) => c.dataServicesRole).map((c) => [c.clientId, c.dataServicesRole!]));
   const userRoles = new Map(users.map((u) => [u.username, u.role]));
-
-  async function findToken(value: string): Promise<StoredToken | undefined> {
-    for (const provider of providers) {
-      const token = (await provider.AccessToken.find(value)) ?? (await provider.ClientCredentials.find(value));
-      if (!token) continue;
-      if (token.grantId) {
-        const grant = await provider.Grant.find(token.grantId);
-        if (grant?.clientId !== token.clientId) return undefined;
-      }
-      return token;
-    }
-    return undefined;
-  }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const hosts = req.headersDistinct.host ?? [];
