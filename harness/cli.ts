@@ -49,6 +49,10 @@ const commands: Record<string, { summary: string; load: () => Promise<CommandMai
     summary: 'compare two conformance reports: newly failing, fixed, changed',
     load: async () => (await import('./commands/diff.command.ts')).diffMain,
   },
+  'ci-summary': {
+    summary: 'a report as a CI job shows it: Markdown summary, annotations, verdict counts as outputs',
+    load: async () => (await import('./commands/ci-summary.command.ts')).ciSummaryMain,
+  },
   bundle: {
     summary: 'write a signed results bundle (report, traceability, transcripts, waivers)',
     load: async () => (await import('./commands/bundle.command.ts')).bundleMain,

@@ -99,6 +99,193 @@ export interface InterpretationValues {
         },
         "description": "Codes the target never sends (000-1020 cannot be listed: §9 requires it). Each one's ERR-GW requirement is NOT_APPLICABLE, with this declaration quoted in the report. A declared list replaces the reference one ([\"000-1200\"]): list 000-1200 too unless the target sends it."
       },
+      "triggers": {
+        "type": "object",
+        "properties": {
+          "000-1000": {
+            "type": "array",
+            "minItems": 1,
+            "uniqueItems": true,
+            "items": {
+              "enum": [
+                "get-with-body",
+                "conflicting-content-length"
+              ]
+            }
+          },
+          "000-1001": {
+            "type": "array",
+            "minItems": 1,
+            "uniqueItems": true,
+            "items": {
+              "enum": [
+                "missing-host",
+                "unserved-host"
+              ]
+            }
+          },
+          "000-1002": {
+            "type": "array",
+            "minItems": 1,
+            "uniqueItems": true,
+            "items": {
+              "enum": [
+                "asterisk-form",
+                "absolute-form-foreign-host"
+              ]
+            }
+          },
+          "000-1010": {
+            "type": "array",
+            "minItems": 1,
+            "uniqueItems": true,
+            "items": {
+              "enum": [
+                "bad-percent-escape",
+                "encoded-nul",
+                "dot-segment",
+                "single-dot-segment",
+                "encoded-dot-segment"
+              ]
+            }
+          },
+          "000-2100": {
+            "type": "array",
+            "minItems": 1,
+            "uniqueItems": true,
+            "items": {
+              "enum": [
+                "accept-not-media-range"
+              ]
+            }
+          },
+          "000-2101": {
+            "type": "array",
+            "minItems": 1,
+            "uniqueItems": true,
+            "items": {
+              "enum": [
+                "body-without-content-type"
+              ]
+            }
+          },
+          "000-2102": {
+            "type": "array",
+            "minItems": 1,
+            "uniqueItems": true,
+            "items": {
+              "enum": [
+                "two-authorization-headers",
+                "accept-excludes-json"
+              ]
+            }
+          },
+          "000-2110": {
+            "type": "array",
+            "minItems": 1,
+            "uniqueItems": true,
+            "items": {
+              "enum": [
+                "query-bad-percent-escape"
+              ]
+            }
+          },
+          "000-2111": {
+            "type": "array",
+            "minItems": 1,
+            "uniqueItems": true,
+            "items": {
+              "enum": [
+                "missing-required-query-parameter"
+              ]
+            }
+          },
+          "000-2112": {
+            "type": "array",
+            "minItems": 1,
+            "uniqueItems": true,
+            "items": {
+              "enum": [
+                "wrong-type-query-parameter"
+              ]
+            }
+          },
+          "000-2120": {
+            "type": "array",
+            "minItems": 1,
+            "uniqueItems": true,
+            "items": {
+              "enum": [
+                "truncated-json",
+                "not-json"
+              ]
+            }
+          },
+          "000-2121": {
+            "type": "array",
+            "minItems": 1,
+            "uniqueItems": true,
+            "items": {
+              "enum": [
+                "missing-required-member"
+              ]
+            }
+          },
+          "000-2122": {
+            "type": "array",
+            "minItems": 1,
+            "uniqueItems": true,
+            "items": {
+              "enum": [
+                "wrong-type-member"
+              ]
+            }
+          },
+          "000-5001": {
+            "type": "array",
+            "minItems": 1,
+            "uniqueItems": true,
+            "items": {
+              "enum": [
+                "malformed-identifier"
+              ]
+            }
+          },
+          "000-5002": {
+            "type": "array",
+            "minItems": 1,
+            "uniqueItems": true,
+            "items": {
+              "enum": [
+                "deactivated-user",
+                "deactivated-client"
+              ]
+            }
+          },
+          "000-5003": {
+            "type": "array",
+            "minItems": 1,
+            "uniqueItems": true,
+            "items": {
+              "enum": [
+                "missing-identifier"
+              ]
+            }
+          },
+          "000-5004": {
+            "type": "array",
+            "minItems": 1,
+            "uniqueItems": true,
+            "items": {
+              "enum": [
+                "unimplemented-route"
+              ]
+            }
+          }
+        },
+        "additionalProperties": false,
+        "description": "The triggers the target's gateway answers with each code, where the check picks the trigger (the spec names none): 000-1000 get-with-body (a GET with a body), conflicting-content-length; 000-1001 missing-host, unserved-host; 000-1002 asterisk-form (OPTIONS *), absolute-form-foreign-host; 000-1010 bad-percent-escape (%zz), encoded-nul (%00), dot-segment (/../), single-dot-segment (/./), encoded-dot-segment (%2e%2e); 000-2100 accept-not-media-range; 000-2101 body-without-content-type; 000-2102 two-authorization-headers, accept-excludes-json; 000-2110 query-bad-percent-escape; 000-2111 missing-required-query-parameter; 000-2112 wrong-type-query-parameter; 000-2120 truncated-json, not-json; 000-2121 missing-required-member; 000-2122 wrong-type-member; 000-5001 malformed-identifier; 000-5002 deactivated-user, deactivated-client; 000-5003 missing-identifier; 000-5004 unimplemented-route. A code listed here is judged as declared: each listed trigger must get the code (FAIL otherwise), and a check of a trigger the list leaves out is NOT_APPLICABLE, quoting it. A code not listed takes the reference triggers as an assumption: a check of one that does not get the code WARNs, naming this field."
+      },
       "conditions": {
         "type": "object",
         "properties": {

@@ -144,8 +144,9 @@ const independentTargetStage = nodeTestStage('independent-target', [
 ]);
 
 // The package as a user installs it (scripts/package/pack-install.check.ts): pack, install the
-// tarball into a temporary project, run/serve/gate/bundle/verify there through npx.
-const packageStage = nodeTestStage('package', [join(root, 'scripts', 'package', 'pack-install.check.ts')]);
+// tarball into a temporary project, run/serve/gate/bundle/verify there through npx; and the packed
+// README's links, commands and own-target quickstart walked from it (readme-quickstart.check.ts).
+const packageStage = nodeTestStage('package', [join(root, 'scripts', 'package', 'pack-install.check.ts'), join(root, 'scripts', 'package', 'readme-quickstart.check.ts')]);
 
 // Obligations (issue 15) end to end (harness/test/obligations.check.ts): the suite against a
 // reference server whose clock only the test moves, over five runs of one state file, a planted

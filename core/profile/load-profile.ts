@@ -103,6 +103,16 @@ export interface LoadOptions {
 }
 
 /** Validates an already-parsed profile object. `file` is used in messages and to resolve caFile. */
+/** The leading segments of `appended` that `pathname` already ends with (/v1 of /v1/people/…), if any. */
+function appendedPrefix(pathname: string, appended: string): string | undefined {
+  const segments = appended.split('/').filter((x) => x !== '');
+  for (let n = segments.length; n > 0; n -= 1) {
+    const prefix = `/${segments.slice(0, n).join('/')}`;
+    if (pathname === prefix || pathname.endsWith(prefix)) return prefix;
+  }
+  return undefined;
+}
+
 export function validateProfile(raw: unknown, file: string, options: LoadOptions = {}): LoadedProfile {
   const env = options.env ?? process.env;
   const schema = options.schema ?? buildProfileSchema();
@@ -125,6 +135,12 @@ export function validateProfile(raw: unknown, file: string, options: LoadOptions
     const pathname = new URL(url).pathname.replace(/\/+$/, '');
     if (pathname.endsWith('/token') || pathname.endsWith(path)) {
       problems.push(`${key}: expected the server's origin (scheme://host[:port]), not the token URL ${url} — the suite appends ${path} itself (see "Fields" in profiles/README.md)`);
+      continue;
+    }
+    const doubled = appendedPrefix(pathname, key === 'baseUrl' ? '/v1' : path);
+    if (doubled !== undefined) {
+      const origin = `${new URL(url).origin}${pathname.slice(0, pathname.length - doubled.length)}`;
+      problems.push(`${key}: ${url} ends with ${doubled}, which the suite appends itself (it would call ${url.replace(/\/+$/, '')}${doubled}/…) — set ${key} to ${origin}`);
     }
   }
   if (!profile.authUrlUs && !profile.authUrlEu) problems.push('authUrlUs: at least one of authUrlUs and authUrlEu is required');

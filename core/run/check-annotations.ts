@@ -12,6 +12,8 @@ export const verdictAnnotations = {
   blocked: 'blocked',
   /** markBlocked(…, { by }): one per requirement whose violation blocked the check. */
   blockedBy: 'blocked-by',
+  /** markBlocked(…, { profile }): the profile field whose credential the target refused (blocked by the profile, not the target). */
+  blockedByProfile: 'blocked-by-profile',
   /** `'<REQ-ID> — <message>'`, one per requirement a failed check found broken (only those FAIL/WARN). */
   broke: 'broke',
   /**
@@ -27,4 +29,25 @@ export const verdictAnnotations = {
   pending: 'pending',
   /** JSON `{ obligation, recordedRun, recordedAt, settledAt, outcome, reason }`: the check settled an earlier run's obligation. */
   settled: 'settled',
+  /**
+   * JSON AssumedChoice: the check failed on a choice the profile did not declare (the reference
+   * choice was assumed), so the failure reads WARN naming what to declare, at any level.
+   */
+  assumed: 'assumed',
 } as const;
+
+/**
+ * A sub-choice a failed assertion relied on that the profile did not declare: `choice` as the
+ * report quotes it (`nonPostTokenRequest=405`), `declare` the profile field that would declare it
+ * (`interpretations.nonPostTokenRequest`), and the requirements it covers (all the check's when absent).
+ */
+export interface AssumedChoice {
+  choice: string;
+  declare: string;
+  requirements?: string[];
+}
+
+/** The words every report uses for a choice the profile did not declare. */
+export function assumedWording(a: Pick<AssumedChoice, 'choice' | 'declare'>): string {
+  return `assumed (reference choice) ${a.choice}; declare \`${a.declare}\` if your target chose otherwise`;
+}

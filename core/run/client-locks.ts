@@ -16,8 +16,14 @@ export interface ClientLock {
   /** The profile user name, when the 429 answered a password grant (the user may be the locked principal). */
   user?: string;
   region: string;
-  /** What the target answered: 429 (locked out) or invalid_client (the configured credentials were refused). */
-  kind: '429' | 'invalid_client';
+  /**
+   * What the target answered: 429 (locked out), invalid_client (the configured credentials were
+   * refused during a check's setup), or profile: the preflight's one try of this credential was
+   * refused — a profile error (`field` names what to fix), its checks BLOCKED by the profile.
+   */
+  kind: '429' | 'invalid_client' | 'profile';
+  /** kind profile: the profile field to fix, e.g. credentials.users.user.password ($STAGING_USER_PASSWORD). */
+  field?: string;
   /** The Retry-After header of a 429, as sent. */
   retryAfter?: string;
   /** One redacted line: the response that locked the client. */
@@ -82,8 +88,19 @@ export class ClientLocks {
   }
 }
 
+/** The key of a credential the preflight found refused (kind profile): whatever the region or the check. */
+export function profileLockKey(kind: 'client' | 'user', name: string): string {
+  return `profile:${kind}:${name}`;
+}
+
+/** The one line of a profile error: the field, and the answer the target gave it. */
+export function profileProblem(lock: ClientLock): string {
+  return `the target refused ${lock.field ?? (lock.user !== undefined ? `credentials.users.${lock.user}` : `credentials.clients.${lock.client}`)} in the preflight (${lock.response}): fix it in the profile`;
+}
+
 /** The reason a locked client's checks are BLOCKED with. */
 export function lockReason(lock: ClientLock): string {
+  if (lock.kind === 'profile') return `blocked by the profile, not the target: ${profileProblem(lock)}; no request sent with it`;
   const who = `${lock.client}${lock.user ? ` with user ${lock.user}` : ''} at ${lock.region.toUpperCase()}`;
   const why = lock.kind === '429'
     ? `the target locked it out (HTTP 429${lock.retryAfter !== undefined ? `, Retry-After ${lock.retryAfter} s` : ', no Retry-After'})`
@@ -94,6 +111,6 @@ export function lockReason(lock: ClientLock): string {
 /** The closing line of `run`: which clients were stopped, and why. */
 export function lockSummary(locks: ClientLock[]): string | undefined {
   if (locks.length === 0) return undefined;
-  const parts = locks.map((l) => `${l.client}${l.user ? `/${l.user}` : ''} at ${l.region.toUpperCase()} (${l.kind === '429' ? `HTTP 429${l.retryAfter !== undefined ? `, Retry-After ${l.retryAfter} s` : ''}` : 'invalid_client'})`);
+  const parts = locks.map((l) => `${l.client}${l.user ? `/${l.user}` : ''} at ${l.region.toUpperCase()} (${l.kind === '429' ? `HTTP 429${l.retryAfter !== undefined ? `, Retry-After ${l.retryAfter} s` : ''}` : l.kind === 'profile' ? `profile error: ${l.response}` : 'invalid_client'})`);
   return `stopped using ${locks.length === 1 ? 'client' : 'clients'} ${parts.join(', ')} after the target refused them during setup; their later checks are BLOCKED, no request sent`;
 }

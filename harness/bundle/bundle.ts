@@ -1,5 +1,5 @@
 // The vendor hand-off bundle: one JSON file holding the conformance report, the traceability
-// matrix, the gate decision (if any), every check's redacted HTTP transcript, the suite version,
+// matrix, the CTRF report, the gate decision (if any), every check's redacted HTTP transcript, the suite version,
 // the SHA-256 of the profile with secrets excluded and the waivers applied — and an Ed25519
 // signature (node:crypto, no dependency) over a manifest of the SHA-256 of each included file.
 //
@@ -36,6 +36,8 @@ export interface BundleManifest {
   target: string;
   verdict: ConformanceReport['verdict'];
   reportStartedAt: string;
+  /** The catalogue release the report scored (absent for reports of suite versions before releases). */
+  catalogue?: NonNullable<ConformanceReport['catalogue']>;
   /** SHA-256 of the canonical JSON of the profile with every literal secret value excluded (env references kept by name). */
   profileSha256?: string;
   waivers: NonNullable<ConformanceReport['waivers']>['entries'];
@@ -168,7 +170,7 @@ export interface BundleOptions {
 /** The files a bundle takes from the reports directory: the report, matrix, gate decision, transcripts. */
 export function collectFiles(reportsDir: string): string[] {
   if (!existsSync(join(reportsDir, 'conformance.json'))) throw new BundleError(`no conformance.json in ${reportsDir} (run the suite first, or give --reports DIR)`);
-  const files = ['conformance.json', 'traceability.html', 'gate.json'].filter((f) => existsSync(join(reportsDir, f)));
+  const files = ['conformance.json', 'traceability.html', 'ctrf.json', 'gate.json'].filter((f) => existsSync(join(reportsDir, f)));
   const tdir = join(reportsDir, transcriptsDir);
   if (existsSync(tdir)) for (const f of readdirSync(tdir).filter((n) => n.endsWith('.txt')).sort()) files.push(`${transcriptsDir}/${f}`);
   return files;
@@ -223,6 +225,7 @@ export function createBundle(options: BundleOptions): Bundle {
     target: report.target.name,
     verdict: report.verdict,
     reportStartedAt: report.startedAt,
+    ...(report.catalogue ? { catalogue: report.catalogue } : {}),
     ...(profileHash ? { profileSha256: profileHash } : {}),
     waivers: report.waivers?.entries ?? [],
     transcripts: manifestFiles.filter((f) => f.path.startsWith(`${transcriptsDir}/`)).length,

@@ -7,17 +7,27 @@ import { parseArgs } from 'node:util';
 import { actorFromEnv, coverageRules, decide, gateLine, type CoverageRule } from '../gate/gate.ts';
 import { readReport, ReportError } from '../reporter/read-report.ts';
 import { applyWaivers, loadWaivers, waiverLines, waiversOf, WaiversError } from '../waivers/waivers.ts';
+import { catalogueLine, scoreInCatalogue } from '../reporter/catalogue-scoring.ts';
+import { catalogueVersion, CatalogueVersionError } from '../../requirements/catalogue-versions.ts';
 
 const usage = `Usage: token-conformance gate REPORT.json [options]
 
   --waivers FILE          apply a waivers file (schemas/waivers.schema.json); without it, the
                           waivers recorded in the report (run --waivers) are judged again today
   --strict                WARN blocks as well as FAIL
-  --require-verified RULE coverage: must (every MUST and INTERPRETATION requirement) or selected
-                          (every requirement the run selected) must be verified — PASS, or a
-                          FAIL/WARN (waived or not), or NOT_APPLICABLE; a SKIP, BLOCKED or PENDING
-                          one fails the gate, listed by ID, and so does a run that verified nothing.
-                          Without it, SKIP, BLOCKED and PENDING never block (a waiver never covers them)
+  --catalogue VERSION     judge only the requirements of this frozen catalogue release
+                          (requirements/catalogue-versions/); the others read "not scored" and
+                          never block. Without it, the report's own scoring (run --catalogue) stands
+  --require-verified RULE coverage: must (every MUST and INTERPRETATION requirement), selected
+                          (every requirement the run selected) or verifiable (every MUST this
+                          profile makes verifiable: one the profile does not declare what it needs
+                          for — a burnable user, clock control or a state file, … — is listed with
+                          what would make it verifiable and does not block; one blocked by the
+                          target or by a refused credential of the profile does) must be verified —
+                          PASS, or a FAIL/WARN (waived or not), or NOT_APPLICABLE; a SKIP, BLOCKED or
+                          PENDING one fails the gate, listed by ID, and so does a run that verified
+                          nothing. Without it, SKIP, BLOCKED and PENDING never block (a waiver never
+                          covers them). For CI against a real staging: verifiable
   --allow-pending         with --require-verified: a PENDING requirement (an obligation recorded in
                           the state file, settled by a later run) counts as verified; the scheduled
                           run that settles it still FAILs if the obligation does not hold
@@ -37,6 +47,7 @@ arguments, an unreadable report or an invalid waivers file.`;
 export const gateOptions = {
   waivers: { type: 'string' },
   strict: { type: 'boolean', default: false },
+  catalogue: { type: 'string' },
   'require-verified': { type: 'string' },
   'allow-pending': { type: 'boolean', default: false },
   'break-glass': { type: 'string' },
@@ -79,7 +90,7 @@ function gateSync(args: string[], io: CommandIo = processIo, now: Date = new Dat
   const breakGlassReason = v['break-glass']?.trim();
   if (v['break-glass'] !== undefined && !breakGlassReason) return fail('--break-glass needs a reason, e.g. --break-glass "hotfix for INC-42, approved by on-call"');
   const rule = v['require-verified'];
-  if (rule !== undefined && !(coverageRules as readonly string[]).includes(rule)) return fail(`--require-verified must be ${coverageRules.join(' or ')} (got '${rule}')`);
+  if (rule !== undefined && !(coverageRules as readonly string[]).includes(rule)) return fail(`--require-verified must be ${coverageRules.slice(0, -1).join(', ')} or ${coverageRules.at(-1)!} (got '${rule}')`);
   if (v['allow-pending'] && rule === undefined) return fail('--allow-pending goes with --require-verified (without a coverage rule PENDING never blocks)');
   const reportFile = parsed.positionals[0]!;
   if (v['as-of'] !== undefined) {
@@ -89,10 +100,11 @@ function gateSync(args: string[], io: CommandIo = processIo, now: Date = new Dat
   let report;
   try {
     report = readReport(reportFile);
+    if (v.catalogue !== undefined) report = scoreInCatalogue(report, catalogueVersion(v.catalogue));
     if (v.waivers !== undefined) report = applyWaivers(report, loadWaivers(v.waivers), now);
     else if (report.waivers) report = applyWaivers(report, waiversOf(report), now);
   } catch (error) {
-    if (error instanceof ReportError || error instanceof WaiversError) return fail(error.message);
+    if (error instanceof ReportError || error instanceof WaiversError || error instanceof CatalogueVersionError) return fail(error.message);
     throw error;
   }
   const out = resolve(v.out ?? join(dirname(reportFile), 'gate.json'));
@@ -112,6 +124,8 @@ function gateSync(args: string[], io: CommandIo = processIo, now: Date = new Dat
     io.err(line);
   } else {
     for (const l of waiverLines(report)) io.out(l);
+    const scoredIn = catalogueLine(report);
+    if (scoredIn) io.out(scoredIn);
     if (decision.decision === 'break-glass') io.err('token-conformance gate: BREAK-GLASS — the build passes despite blocking failures; this override is recorded.');
     else if (breakGlassReason && decision.decision === 'pass') io.err('token-conformance gate: --break-glass not needed: nothing blocks; no override recorded.');
     io.out(line);

@@ -1,15 +1,24 @@
 // `npx token-conformance init --out FILE --name NAME --auth-url-us URL … --client usClient=ID …`:
-// writes a commented target profile from flags (non-interactive, for CI and scripts), validates
-// what it wrote with the same loader `run` uses, and prints the `export` lines of the secrets it
-// references. Interpretations are left out: the profile declares nothing it was not told.
+// writes a commented target profile from flags (non-interactive, for CI and scripts) or from the
+// answers to its questions (on a terminal), validates what it wrote with the same loader `run`
+// uses, prints the `export` lines of the secrets it references, and ends with what the profile
+// will let a run verify and what it will SKIP, and why (init/profile-outlook.ts). Everything a full
+// run needs or benefits from is asked: people identifiers (which `--find-people` asks the target
+// for), lifetimes, Basic support, a burnable user, the state file and its key, rate limits.
+// Interpretations are left out: the profile declares nothing it was not told.
 // Exit codes: 0 written, 2 bad arguments or a profile that would not load.
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { clientNames, userNames } from '../../core/profile/profile.schema.ts';
 import { ProfileError, validateProfile } from '../../core/profile/load-profile.ts';
 import { parseJsonc } from '../../core/profile/jsonc.ts';
 import { processIo, type CommandIo } from './gate.command.ts';
+import { listChecks, type ListedCheck } from './run-selection.ts';
+import { loadCatalogue } from '../../core/catalogue/catalogue.ts';
+import { outlookLines, profileOutlook } from '../init/profile-outlook.ts';
+import { findPeople, type PeopleFound, type PeopleTarget } from '../init/find-people.ts';
 
 const usage = `Usage: token-conformance init --out FILE --name NAME [--auth-url-us URL] [--auth-url-eu URL] [options]
 
@@ -28,8 +37,31 @@ flags on a terminal it asks for each of them.
                          ${clientNames.join(', ')}
   --user NAME=USERNAME   a user that exists on the target (repeatable, tenant\\user); NAME is one of
                          ${userNames.join(', ')}
+  --burnable-user USERNAME
+                         a user whose refresh tokens the suite may burn (family revocation, rotation,
+                         the lifecycle model); without one those checks SKIP (the outlook names them)
+  --person-existing ID   an identifier GET /v1/people/er/{identifier} answers 200 for (with
+                         --find-people: a comma-separated list of candidates)
+  --person-missing ID    a well-formed identifier with no record (000-5003)
+  --person-malformed ID  an identifier that is not well formed (000-5001)
+  --find-people          ask the target: keep the first --person-existing candidate it answers
+                         200 for, and derive a missing and a malformed one it answers as the spec
+                         says (needs --auth-url-us, --base-url, the usClient and its secret set)
+  --cc-lifetime SECONDS  expires_in client_credentials tokens must have (expectations.ccLifetime)
+  --pw-lifetime SECONDS  expires_in password tokens must have (expectations.pwLifetime)
+  --basic                the token endpoints take HTTP Basic client authentication
+  --rate-limit S/Q/W     the gateway's rate limits, if known: S calls per second, Q per window of W
+                         seconds (e.g. 50/1000/60); also allows load-like checks
+  --allow-load           allow load-like checks (bursts within capabilities.load)
+  --allow-destructive    allow checks that may lock the lockable user (give one with --user)
+  --state FILE           keep obligations between runs in FILE (encrypted): without clock control,
+                         the time-dependent checks record what must hold later and a later run
+                         settles it (relative to the profile)
+  --state-key-env VAR    the environment variable holding the state file's key (default
+                         PREFIX + STATE_KEY)
   --env-prefix PREFIX    prefix of the secrets' environment variable names (default: the name in
                          upper case, e.g. STAGING_US_)
+  --no-outlook           do not list what the profile will verify (it lists the suite's checks)
   --force                overwrite --out
   --help
 
@@ -57,13 +89,24 @@ function pairs(flag: string, values: string[] | undefined, allowed: readonly str
 export interface InitResult { text: string; exports: string[] }
 
 /** The profile text and the variables it references, from parsed flags. */
-export function renderProfile(v: {
+export interface ProfileAnswers {
   name: string; authUrlUs?: string; authUrlEu?: string; baseUrl?: string; caFile?: string; environment?: string; local: boolean;
   clients: Map<string, string>; users: Map<string, string>; envPrefix: string;
-}): InitResult {
+  people?: { existing: string; missing: string; malformed: string };
+  ccLifetime?: number; pwLifetime?: number; supportsBasic?: boolean;
+  rateLimit?: { spikePerSecond: number; quotaPerWindow: number; windowSeconds: number };
+  allowLoad?: boolean; allowDestructive?: boolean;
+  state?: { file: string; keyEnv: string };
+}
+
+export function renderProfile(v: ProfileAnswers): InitResult {
   const exports: string[] = [];
   const secret = (name: string, kind: string): string => {
     const variable = `${v.envPrefix}${screaming(name)}_${kind}`;
+    exports.push(variable);
+    return JSON.stringify({ env: variable });
+  };
+  const secretOf = (variable: string): string => {
     exports.push(variable);
     return JSON.stringify({ env: variable });
   };
@@ -71,6 +114,7 @@ export function renderProfile(v: {
     value === undefined ? `  // "${key}": "…",  ${comment}` : `  ${JSON.stringify(key)}: ${JSON.stringify(value)},  ${comment}`;
   const clients = [...v.clients].map(([n, id]) => `      ${JSON.stringify(n)}: { "clientId": ${JSON.stringify(id)}, "clientSecret": ${secret(n, 'SECRET')} }`);
   const users = [...v.users].map(([n, u]) => `      ${JSON.stringify(n)}: { "username": ${JSON.stringify(u)}, "password": ${secret(n, 'PASSWORD')} }`);
+  const stateKey = v.state ? secretOf(v.state.keyEnv) : undefined;
   const text = [
     `// Target profile "${v.name}", written by \`token-conformance init\`. Fields: profiles/README.md`,
     '// (in the installed package: node_modules/token-conformance/profiles/README.md).',
@@ -95,6 +139,23 @@ export function renderProfile(v: {
     users.join(',\n'),
     '    }',
     '  },',
+    '  // Identifiers for GET /v1/people/er/{identifier}: without them the gateway and bearer checks SKIP.',
+    v.people ? `  "resources": { "people": ${JSON.stringify(v.people).replace(/,"/g, ', "').replace(/":/g, '": ')} },` : '  // "resources": { "people": { "existing": "…", "missing": "…", "malformed": "…" } },',
+    '  "capabilities": {',
+    `    "supportsBasic": ${v.supportsBasic === true},  // the token endpoints take HTTP Basic client authentication`,
+    // Known rate limits are checked by passing them: the budget leaves room for a burst past the spike and one window's quota.
+    v.rateLimit
+      ? `    "load": { "allowed": true, "maxRequestsPerSecond": ${2 * v.rateLimit.spikePerSecond + 10}, "maxRequests": ${2 * v.rateLimit.quotaPerWindow + 4 * v.rateLimit.spikePerSecond + 200} },  // load-like checks (bursts), within this budget`
+      : `    "load": { "allowed": ${v.allowLoad === true} },  // load-like checks (bursts) within maxRequestsPerSecond / maxRequests (default 10/s, 200)`,
+    `    "destructive": { "allowed": ${v.allowDestructive === true} },  // checks that may lock the lockable user`,
+    v.rateLimit ? `    "rateLimit": ${JSON.stringify(v.rateLimit).replace(/,"/g, ', "').replace(/":/g, '": ')}` : '    // "rateLimit": { "spikePerSecond": …, "quotaPerWindow": …, "windowSeconds": … }  // when known',
+    '    // "clockControlUrl": "…"  // a test clock: the time-dependent checks run at once',
+    '  },',
+    '  // Token lifetimes the target must issue (expires_in); left out, any positive lifetime passes.',
+    `  "expectations": { ${[v.ccLifetime !== undefined ? `"ccLifetime": ${v.ccLifetime}` : '', v.pwLifetime !== undefined ? `"pwLifetime": ${v.pwLifetime}` : ''].filter(Boolean).join(', ')} },`,
+    ...(v.state
+      ? ['  // Obligations without clock control: a run records what must hold later, a later run settles it.', `  "state": { "file": ${JSON.stringify(v.state.file)}, "key": ${stateKey!} },`]
+      : ['  // "state": { "file": "staging.state", "key": { "env": "…" } },  // verifies expiry over several runs']),
     '  // Where the spec is silent the suite checks the reference server\'s choice unless the target',
     '  // declares its own here (keys and values: requirements/interpretations.json). Nothing is',
     '  // declared: add only the choices you know the target makes.',
@@ -119,7 +180,11 @@ export async function askForFlags(ask: Ask): Promise<string[]> {
   const args: string[] = [];
   const add = async (flag: string, question: string) => {
     const answer = await ask(question);
-    if (answer !== '') args.push(flag, answer);
+    // FLAG=VALUE: an answer may begin with a dash (a malformed identifier such as -E1001).
+    if (answer !== '') args.push(`${flag}=${answer}`);
+  };
+  const yes = async (flag: string, question: string) => {
+    if (/^y(es)?$/i.test(await ask(`${question} [y/N] `))) args.push(flag);
   };
   await add('--name', 'Target name (shown in reports): ');
   await add('--out', 'Profile file to write (e.g. conformance/staging.jsonc): ');
@@ -127,14 +192,37 @@ export async function askForFlags(ask: Ask): Promise<string[]> {
   await add('--auth-url-eu', 'EU token server origin (empty: none): ');
   await add('--base-url', 'Protected APIs origin behind the gateway (empty: none): ');
   await add('--environment', 'Environment of the credentials, sandbox or production (empty: not said): ');
-  for (const [flag, kind, names] of [['--client', 'clients (NAME=CLIENT_ID', clientNames], ['--user', 'users (NAME=tenant\\user', userNames]] as const) {
+  for (const [flag, kind, names] of [['--client', 'clients (NAME=CLIENT_ID', clientNames], ['--user', 'users (NAME=tenant\\user', userNames.filter((n) => n !== 'burnableUser')]] as const) {
     const answer = await ask(`Existing ${kind}, comma-separated; names: ${names.join(', ')}): `);
     for (const pair of answer.split(',').map((p) => p.trim()).filter((p) => p !== '')) args.push(flag, pair);
   }
+  await add('--burnable-user', 'A user whose refresh tokens the suite may burn, tenant\\user (empty: none — the refresh-token family checks then SKIP): ');
+  await add('--person-existing', 'A person identifier GET /v1/people/er/{identifier} answers 200 for (comma-separated candidates; empty: none — the gateway checks then SKIP): ');
+  if (args.some((a) => a.startsWith('--person-existing='))) {
+    await yes('--find-people', 'Ask the target to check it and to find a missing and a malformed identifier (needs the usClient secret set now)?');
+    if (!args.includes('--find-people')) {
+      await add('--person-missing', 'A well-formed identifier with no record (000-5003): ');
+      await add('--person-malformed', 'An identifier that is not well formed (000-5001): ');
+    }
+  }
+  await add('--cc-lifetime', 'expires_in of client_credentials tokens, in seconds, if fixed (empty: not checked): ');
+  await add('--pw-lifetime', 'expires_in of password tokens, in seconds, if fixed (empty: not checked): ');
+  await yes('--basic', 'Do the token endpoints take HTTP Basic client authentication?');
+  await add('--rate-limit', 'Gateway rate limits, if known: calls per second/per window/window seconds, e.g. 50/1000/60 (empty: unknown): ');
+  await add('--state', 'A state file for the time-dependent checks without clock control, e.g. conformance/staging.state (empty: none — they SKIP): ');
+  if (args.some((a) => a.startsWith('--state='))) await add('--state-key-env', 'The environment variable holding its key (empty: PREFIX_STATE_KEY): ');
   return args;
 }
 
-export async function initMain(args: string[], io: CommandIo = processIo, ask?: Ask): Promise<number> {
+export interface InitDeps {
+  /** The suite's checks with their annotations (Playwright's listing); injectable for tests. */
+  listChecks?: () => Promise<ListedCheck[]>;
+  /** Asks the target for people identifiers; injectable for tests. */
+  findPeople?: (t: PeopleTarget, given: { existing?: string[]; missing?: string; malformed?: string }) => Promise<PeopleFound>;
+  env?: NodeJS.ProcessEnv;
+}
+
+export async function initMain(args: string[], io: CommandIo = processIo, ask?: Ask, deps: InitDeps = {}): Promise<number> {
   // No flags on a terminal: ask (the answers become the flags, validated the same way).
   if (args.length === 0 && (ask !== undefined || (process.stdin.isTTY && process.stdout.isTTY))) {
     const terminal = ask === undefined ? terminalAsk() : undefined;
@@ -144,13 +232,26 @@ export async function initMain(args: string[], io: CommandIo = processIo, ask?: 
       terminal?.close();
     }
   }
-  return initFromFlags(args, io);
+  return initFromFlags(args, io, deps);
 }
 
-function initFromFlags(args: string[], io: CommandIo): Promise<number> {
+const positiveInt = (flag: string, value: string | undefined): number | undefined => {
+  if (value === undefined) return undefined;
+  if (!/^[1-9]\d*$/.test(value)) throw new Error(`${flag} must be a positive whole number of seconds (got '${value}')`);
+  return Number(value);
+};
+
+function rateLimitOf(value: string | undefined): ProfileAnswers['rateLimit'] {
+  if (value === undefined) return undefined;
+  const m = /^([1-9]\d*)\/([1-9]\d*)\/([1-9]\d*)$/.exec(value);
+  if (!m) throw new Error(`--rate-limit must be SPIKE/QUOTA/WINDOW, e.g. 50/1000/60 (got '${value}')`);
+  return { spikePerSecond: Number(m[1]), quotaPerWindow: Number(m[2]), windowSeconds: Number(m[3]) };
+}
+
+async function initFromFlags(args: string[], io: CommandIo, deps: InitDeps): Promise<number> {
   const fail = (m: string) => {
     io.err(`token-conformance init: ${m}`);
-    return Promise.resolve(2);
+    return 2;
   };
   let parsed;
   try {
@@ -160,6 +261,11 @@ function initFromFlags(args: string[], io: CommandIo): Promise<number> {
         out: { type: 'string' }, name: { type: 'string' }, 'auth-url-us': { type: 'string' }, 'auth-url-eu': { type: 'string' },
         'base-url': { type: 'string' }, 'ca-file': { type: 'string' }, environment: { type: 'string' }, local: { type: 'boolean', default: false },
         client: { type: 'string', multiple: true }, user: { type: 'string', multiple: true }, 'env-prefix': { type: 'string' },
+        'burnable-user': { type: 'string' }, 'person-existing': { type: 'string' }, 'person-missing': { type: 'string' }, 'person-malformed': { type: 'string' },
+        'find-people': { type: 'boolean', default: false }, 'cc-lifetime': { type: 'string' }, 'pw-lifetime': { type: 'string' },
+        basic: { type: 'boolean', default: false }, 'rate-limit': { type: 'string' }, 'allow-load': { type: 'boolean', default: false },
+        'allow-destructive': { type: 'boolean', default: false }, state: { type: 'string' }, 'state-key-env': { type: 'string' },
+        'no-outlook': { type: 'boolean', default: false },
         force: { type: 'boolean', default: false }, help: { type: 'boolean', default: false },
       },
     });
@@ -169,30 +275,47 @@ function initFromFlags(args: string[], io: CommandIo): Promise<number> {
   const v = parsed.values;
   if (v.help) {
     io.out(usage);
-    return Promise.resolve(0);
+    return 0;
   }
   if (!v.out) return fail('--out FILE is required (where to write the profile)');
   if (!v.name) return fail('--name NAME is required (the target\'s short name)');
   if (existsSync(v.out) && !v.force) return fail(`--out: ${v.out} exists; choose another file or add --force`);
+  const envPrefix = v['env-prefix'] ?? `${screaming(v.name)}_`;
   let clients: Map<string, string>;
   let users: Map<string, string>;
+  let answers: Omit<ProfileAnswers, 'name' | 'local' | 'clients' | 'users' | 'envPrefix'>;
   try {
     clients = pairs('client', v.client, clientNames);
     users = pairs('user', v.user, userNames);
+    if (v['burnable-user'] !== undefined) users.set('burnableUser', v['burnable-user']);
+    const ccLifetime = positiveInt('--cc-lifetime', v['cc-lifetime']);
+    const pwLifetime = positiveInt('--pw-lifetime', v['pw-lifetime']);
+    const rateLimit = rateLimitOf(v['rate-limit']);
+    answers = {
+      ...(ccLifetime !== undefined ? { ccLifetime } : {}), ...(pwLifetime !== undefined ? { pwLifetime } : {}), ...(rateLimit ? { rateLimit } : {}),
+      supportsBasic: v.basic, allowLoad: v['allow-load'], allowDestructive: v['allow-destructive'],
+      ...(v.state !== undefined ? { state: { file: v.state, keyEnv: v['state-key-env'] ?? `${envPrefix}STATE_KEY` } } : {}),
+    };
   } catch (error) {
     return fail((error as Error).message);
   }
-  const { text, exports } = renderProfile({
-    name: v.name, local: v.local, clients, users, envPrefix: v['env-prefix'] ?? `${screaming(v.name)}_`,
+  if (v['find-people'] && v['person-existing'] === undefined) return fail('--find-people needs --person-existing (candidates for an identifier that exists)');
+  if (v['allow-destructive'] && !users.has('lockableUser')) io.err('token-conformance init: note: --allow-destructive without a lockableUser (--user lockableUser=…): the lockout check SKIPs all the same');
+  const base: ProfileAnswers = {
+    name: v.name, local: v.local, clients, users, envPrefix, ...answers,
     ...(v['auth-url-us'] !== undefined ? { authUrlUs: v['auth-url-us'] } : {}),
     ...(v['auth-url-eu'] !== undefined ? { authUrlEu: v['auth-url-eu'] } : {}),
     ...(v['base-url'] !== undefined ? { baseUrl: v['base-url'] } : {}),
     ...(v['ca-file'] !== undefined ? { caFile: v['ca-file'] } : {}),
     ...(v.environment !== undefined ? { environment: v.environment } : {}),
-  });
+  };
+  const people = await peopleOf(v, base, io, deps);
+  if (typeof people === 'number') return people;
+  const { text, exports } = renderProfile({ ...base, ...(people ? { people } : {}) });
   // Validate before writing, with every referenced variable present: what is checked is the shape.
+  let loaded;
   try {
-    validateProfile(parseJsonc(text), v.out, { env: Object.fromEntries(exports.map((e) => [e, 'set'])) });
+    loaded = validateProfile(parseJsonc(text), v.out, { env: Object.fromEntries(exports.map((e) => [e, 'set-for-validation-only'])) });
   } catch (error) {
     if (error instanceof ProfileError) {
       for (const l of error.message.split('\n')) io.err(l);
@@ -200,9 +323,58 @@ function initFromFlags(args: string[], io: CommandIo): Promise<number> {
     }
     throw error;
   }
-  writeFileSync(v.out, text);
+  try {
+    mkdirSync(dirname(resolve(v.out)), { recursive: true });
+    writeFileSync(v.out, text);
+  } catch (error) {
+    return fail(`--out ${v.out}: ${(error as NodeJS.ErrnoException).code ?? ''} ${(error as Error).message}`.replace(/\s+/g, ' '));
+  }
   io.out(`wrote ${v.out} (validated). Set its secrets, then check it against the target:`);
-  for (const e of exports) io.out(`export ${e}=…`);
+  for (const e of exports) io.out(`export ${e}=…${answers.state?.keyEnv === e ? '  # e.g. $(openssl rand -base64 32), kept with the state file' : ''}`);
   io.out(`npx token-conformance run --target ${v.out} --check-profile`);
-  return Promise.resolve(0);
+  if (!v['no-outlook']) {
+    try {
+      const checks = await (deps.listChecks ?? (() => listChecks([], process.env)))();
+      io.out('');
+      for (const l of outlookLines(profileOutlook(loaded.profile, checks, loadCatalogue().map((r) => r.id)))) io.out(l);
+    } catch (error) {
+      io.err(`token-conformance init: note: could not list the suite's checks for the outlook: ${(error as Error).message}`);
+    }
+  }
+  return 0;
+}
+
+/** resources.people: as given, or as the target answered (--find-people); a number is the exit code of a refusal. */
+async function peopleOf(v: { 'person-existing'?: string; 'person-missing'?: string; 'person-malformed'?: string; 'find-people': boolean }, base: ProfileAnswers, io: CommandIo, deps: InitDeps): Promise<ProfileAnswers['people'] | number | undefined> {
+  const existing = v['person-existing'];
+  const given = [existing, v['person-missing'], v['person-malformed']];
+  if (!v['find-people']) {
+    if (given.every((x) => x === undefined)) return undefined;
+    if (given.some((x) => x === undefined)) {
+      io.err('token-conformance init: --person-existing, --person-missing and --person-malformed go together (or add --find-people to ask the target for the missing and malformed ones)');
+      return 2;
+    }
+    return { existing: existing!, missing: v['person-missing']!, malformed: v['person-malformed']! };
+  }
+  const env = deps.env ?? process.env;
+  const client = base.clients.get('usClient');
+  const secretVar = `${base.envPrefix}US_CLIENT_SECRET`;
+  if (!base.authUrlUs || !base.baseUrl || client === undefined || !env[secretVar]) {
+    io.err(`token-conformance init: --find-people needs --auth-url-us, --base-url, --client usClient=ID and its secret in $${secretVar} (set it now: init sends one token request and a few GETs)`);
+    return 2;
+  }
+  const found = await (deps.findPeople ?? findPeople)({ authUrlUs: base.authUrlUs, baseUrl: base.baseUrl, clientId: client, clientSecret: env[secretVar], ...(base.caFile ? { caFile: base.caFile } : {}) }, {
+    existing: existing!.split(',').map((x) => x.trim()).filter((x) => x !== ''),
+    ...(v['person-missing'] !== undefined ? { missing: v['person-missing'] } : {}),
+    ...(v['person-malformed'] !== undefined ? { malformed: v['person-malformed'] } : {}),
+  });
+  io.out('asked the target for person identifiers (GET /v1/people/er/{identifier}):');
+  for (const l of found.lines) io.out(l);
+  if (found.existing && found.missing && found.malformed) {
+    io.out(`  → resources.people: existing ${found.existing}, missing ${found.missing}, malformed ${found.malformed}`);
+    return { existing: found.existing, missing: found.missing, malformed: found.malformed };
+  }
+  const lacking = [!found.existing && 'an existing one (200)', !found.missing && 'a missing one (404 000-5003)', !found.malformed && 'a malformed one (400 000-5001)'].filter(Boolean).join(', ');
+  io.err(`token-conformance init: note: the target answered no ${lacking} among the candidates: resources.people is left out (the gateway checks SKIP); give them with --person-existing/--person-missing/--person-malformed`);
+  return undefined;
 }

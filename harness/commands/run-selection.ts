@@ -49,9 +49,9 @@ export function lastFailedSelection(reportsDir: string): { grep: string | undefi
   };
 }
 
-export interface ListedCheck { file: string; title: string; project: string; requirementIds: string[] }
+export interface ListedCheck { file: string; title: string; project: string; requirementIds: string[]; annotations: { type: string; description?: string }[] }
 
-interface JsonSpec { file: string; title: string; tags: string[]; tests: { projectName: string }[] }
+interface JsonSpec { file: string; title: string; tags: string[]; tests: { projectName: string; annotations?: { type: string; description?: string }[] }[] }
 interface JsonSuite { specs?: JsonSpec[]; suites?: JsonSuite[] }
 
 /** Playwright's listing of a selection (no target contacted, no report written). */
@@ -70,7 +70,10 @@ export function listChecks(args: string[], env: NodeJS.ProcessEnv): Promise<List
       const listed: ListedCheck[] = [];
       const walk = (suite: JsonSuite) => {
         for (const spec of suite.specs ?? []) {
-          for (const test of spec.tests) listed.push({ file: `specs/${spec.file}`, title: spec.title, project: test.projectName, requirementIds: spec.tags.filter(hasRequirement) });
+          for (const test of spec.tests) {
+            const annotations = (test.annotations ?? []).map((a) => ({ type: a.type, ...(a.description !== undefined ? { description: a.description } : {}) }));
+            listed.push({ file: `specs/${spec.file}`, title: spec.title, project: test.projectName, requirementIds: spec.tags.filter(hasRequirement), annotations });
+          }
         }
         for (const child of suite.suites ?? []) walk(child);
       };

@@ -2,6 +2,7 @@
 // break-glass override that passes it anyway while recording what was overridden, why, by whom.
 import type { ConformanceReport } from '../reporter/report.schema.ts';
 import { earliest } from '../reporter/verdict.ts';
+import { unverifiedOf } from '../reporter/verification.ts';
 import { blocks } from '../../requirements/levels.ts';
 
 export interface Blocker {
@@ -39,7 +40,7 @@ export interface GateDecision {
   /** --allow-pending: PENDING counts as verified under the coverage rule. */
   allowPending: boolean;
   /** The coverage rule (--require-verified), when given, and the requirements it found not verified. */
-  coverage?: { rule: CoverageRule; required: number; unverified: Blocker[] };
+  coverage?: { rule: CoverageRule; required: number; unverified: Blocker[]; notVerifiable?: Blocker[] };
   /** WARNs that do not block (without --strict). */
   warnings: Blocker[];
   waived: { id: string; originalVerdict: string; owner: string; expires: string }[];
@@ -60,7 +61,13 @@ export function actorFromEnv(env: NodeJS.ProcessEnv = process.env): string {
 /**
  * The coverage rule of `gate --require-verified`:
  *   must      every MUST and INTERPRETATION requirement of the report was verified;
- *   selected  every requirement the run selected (at least one of its checks ran) was verified.
+ *   selected  every requirement the run selected (at least one of its checks ran) was verified;
+ *   verifiable every MUST and INTERPRETATION requirement that the profile made verifiable was
+ *             verified: one the profile does not declare what its checks need for (no burnable user,
+ *             no clock control and no state file, …: harness/reporter/verification.ts) is listed with
+ *             what would make it verifiable and does not block; one BLOCKED (by the target or by a
+ *             refused credential of the profile), PENDING, not selected or skipped for another
+ *             reason blocks — the rule a real staging without test controls can pass.
  * Verified: PASS, or a FAIL/WARN (a finding; waived or blocking on its own). Not verified: SKIP,
  * BLOCKED, PENDING, UNCHECKED, UNOBSERVED (an audit's) — those fail the gate under the rule. NOT_APPLICABLE counts as verified
  * (the run established that the requirement does not apply). A rule that covers no requirement at
@@ -70,19 +77,24 @@ export function actorFromEnv(env: NodeJS.ProcessEnv = process.env): string {
  * still FAILs on its own if the obligation does not hold. A waiver never covers PENDING (like
  * BLOCKED, there is no deviation to accept).
  */
-export const coverageRules = ['must', 'selected'] as const;
+export const coverageRules = ['must', 'selected', 'verifiable'] as const;
 export type CoverageRule = (typeof coverageRules)[number];
 const unverifiedVerdicts = new Set(['SKIP', 'BLOCKED', 'PENDING', 'UNCHECKED', 'UNOBSERVED']);
 
 /** The requirements the rule covers, and those of them not verified (PENDING among them unless allowed). */
-export function coverage(report: ConformanceReport, rule: CoverageRule, allowPending = false): { required: number; unverified: Blocker[] } {
-  const inRule = report.requirements.filter((r) => (rule === 'must' ? blocks(r.level) : r.checks.length > 0));
+export function coverage(report: ConformanceReport, rule: CoverageRule, allowPending = false): { required: number; unverified: Blocker[]; notVerifiable?: Blocker[] } {
+  const isMust = (r: ConformanceReport['requirements'][number]) => blocks(r.level);
+  const declaredOut = (r: ConformanceReport['requirements'][number]) => rule === 'verifiable' && r.verdict === 'SKIP' && unverifiedOf(r)?.cause === 'not-declared';
+  const inRule = report.requirements.filter((r) => (rule === 'selected' ? r.checks.length > 0 : isMust(r)) && !declaredOut(r));
+  const what = rule === 'must' ? 'a MUST' : rule === 'verifiable' ? 'a MUST this profile makes verifiable' : 'selected';
   const unverified = inRule.filter((r) => unverifiedVerdicts.has(r.verdict) && !(allowPending && r.verdict === 'PENDING')).map((r) => ({
     id: r.id, verdict: r.verdict,
-    reason: `not verified (${rule === 'must' ? 'a MUST' : 'selected'}): ${r.verdict === 'PENDING' && r.due && !(r.reason ?? '').includes(r.due) ? `due ${r.due}: ` : ''}${(r.reason ?? r.verdict).split('\n')[0]!.slice(0, 260)}`,
+    reason: `not verified (${what}): ${r.verdict === 'PENDING' && r.due && !(r.reason ?? '').includes(r.due) ? `due ${r.due}: ` : ''}${(r.reason ?? r.verdict).split('\n')[0]!.slice(0, 260)}`,
     ...(r.due ? { due: r.due } : {}),
   }));
-  return { required: inRule.length, unverified };
+  if (rule !== 'verifiable') return { required: inRule.length, unverified };
+  const notVerifiable = report.requirements.filter((r) => isMust(r) && declaredOut(r)).map((r) => ({ id: r.id, verdict: r.verdict, reason: `not verifiable as declared: ${unverifiedOf(r)!.remedy!}` }));
+  return { required: inRule.length, unverified, notVerifiable };
 }
 
 export interface DecideOptions {
@@ -136,6 +148,16 @@ export function decide(report: ConformanceReport, options: DecideOptions): GateD
   };
 }
 
+/** "declare a burnable user …: 3; add clock control or a state file …: 8" from not-verifiable blockers. */
+function remedyCounts(list: Blocker[]): string {
+  const counts = new Map<string, number>();
+  for (const b of list) {
+    const remedy = (b.reason ?? '').replace(/^not verifiable as declared: /, '');
+    counts.set(remedy, (counts.get(remedy) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1]).map(([remedy, n]) => `${remedy}: ${n}`).join('; ');
+}
+
 const ids = (list: { id: string }[], max = 5) => (list.length <= max ? list.map((b) => b.id).join(' ') : `${list.slice(0, max).map((b) => b.id).join(' ')} … +${list.length - max}`);
 
 /** The one line a CI log shows. */
@@ -152,6 +174,7 @@ export function gateLine(d: GateDecision, where: string): string {
   const extra = [
     d.coverage && d.coverage.required === 0 ? `--require-verified ${d.coverage.rule}: no requirement was verified (the selection matched nothing)` : '',
     d.coverage && unverified.length > 0 ? `--require-verified ${d.coverage.rule}: ${unverified.length} not verified: ${ids(unverified, 12)}` : '',
+    d.coverage?.notVerifiable && d.coverage.notVerifiable.length > 0 ? `${d.coverage.notVerifiable.length} MUST not verifiable as declared (not blocking: ${remedyCounts(d.coverage.notVerifiable)})` : '',
     !d.coverage && d.blocked.length > 0 ? `${d.blocked.length} BLOCKED (not verified; --require-verified makes them block): ${ids(d.blocked)}` : '',
     d.pending.length > 0 && (!d.coverage || d.allowPending)
       ? `${d.pending.length} PENDING (${d.allowPending ? 'allowed by --allow-pending' : 'not verified yet; --require-verified makes them block'}${due}): ${ids(d.pending)}`

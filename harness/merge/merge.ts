@@ -15,8 +15,10 @@ import { dirname, join } from 'node:path';
 import { loadCatalogue } from '../../core/catalogue/catalogue.ts';
 import { transcriptsDir, type ChecksFile } from '../reporter/conformance.reporter.ts';
 import type { ConformanceReport } from '../reporter/report.schema.ts';
-import { renderTraceability } from '../reporter/traceability-html.ts';
+import { reportFileNames, writeReportFiles } from '../reporter/write-report-files.ts';
 import { buildReport, type CheckOutcome } from '../reporter/verdict.ts';
+import { scoreInCatalogue, withCurrentCatalogue } from '../reporter/catalogue-scoring.ts';
+import { catalogueVersion } from '../../requirements/catalogue-versions.ts';
 import { readReport, ReportError } from '../reporter/read-report.ts';
 
 export class MergeError extends Error {
@@ -92,6 +94,7 @@ export function mismatches(shards: ShardInput[]): string[] {
   same('selections (--grep)', (s) => s.report.selection.grep, (v) => (v === undefined ? 'no --grep' : `--grep ${v}`));
   same('--strict settings', (s) => s.report.selection.strict, (v) => (v ? '--strict' : 'not strict'));
   same('selections (--spec, --grep)', (s) => s.checks.filtered ?? false, (v) => (v ? 'filtered' : 'unfiltered'));
+  same('catalogue releases scored (--catalogue)', (s) => s.report.catalogue?.version, (v) => (v === undefined ? 'no catalogue named' : `catalogue ${v}`));
   same('shard totals', (s) => s.total, (v) => `of ${v}`);
   if (problems.some((p) => p.startsWith('different shard totals'))) return problems;
   const byIndex = new Map<number, ShardInput[]>();
@@ -125,7 +128,7 @@ export function mergeReports(shards: ShardInput[]): { report: ConformanceReport;
   const durationMs = Math.max(...ordered.map((s, i) => starts[i]! + s.report.durationMs)) - startedAt.getTime();
   const filtered = first.checks.filtered ?? false;
   const { selection } = first.report;
-  const report = buildReport(loadCatalogue(), outcomes, {
+  const built = buildReport(loadCatalogue(), outcomes, {
     level: selection.level,
     filtered,
     strict: selection.strict,
@@ -136,6 +139,9 @@ export function mergeReports(shards: ShardInput[]): { report: ConformanceReport;
     target: first.report.target,
     ...(first.report.regionParity ? { regionParity: first.report.regionParity } : {}),
   });
+  // The shards' catalogue release (they agree: mismatches) scores the merged report the same way.
+  const scoredIn = first.report.catalogue?.frozen ? first.report.catalogue.version : undefined;
+  const report = scoredIn !== undefined ? scoreInCatalogue(built, catalogueVersion(scoredIn)) : withCurrentCatalogue(built);
   return { report, checks: { startedAt: report.startedAt, durationMs, filtered, checks: outcomes } };
 }
 
@@ -212,9 +218,8 @@ export function mergeShardDirectories(paths: string[], out: string): MergeOutput
   if (problems.length > 0) throw new MergeError(problems.join('\n'));
   const { report, checks } = mergeReports(shards);
   mkdirSync(out, { recursive: true });
-  const files = ['conformance.json', 'traceability.html', 'checks.json'];
-  writeFileSync(join(out, 'conformance.json'), `${JSON.stringify({ $schema: '../schemas/conformance-report.schema.json', ...report }, null, 2)}\n`);
-  writeFileSync(join(out, 'traceability.html'), renderTraceability(report));
+  const files = [...reportFileNames, 'checks.json'];
+  writeReportFiles(out, report);
   writeFileSync(join(out, 'checks.json'), `${JSON.stringify(checks, null, 2)}\n`);
   const ordered = [...shards].sort((a, b) => a.index - b.index);
   for (const name of ['junit.xml', 'junit-time-travel.xml']) {

@@ -17,6 +17,8 @@ export interface RawAnswer {
 
 export interface TokenPoster {
   post(url: string, form: Record<string, string>): Promise<RawAnswer>;
+  /** A GET with a bearer token (init asking the target which identifiers it knows). */
+  get(url: string, bearer: string): Promise<RawAnswer>;
   close(): Promise<void>;
 }
 
@@ -35,6 +37,10 @@ export function tokenPoster(profile: Pick<TargetProfile, 'caFile'>, timeoutMs = 
       });
       const retryAfter = res.headers['retry-after'];
       return { status: res.statusCode, ...(typeof retryAfter === 'string' ? { retryAfter } : {}), body: await res.body.text() };
+    },
+    async get(url, bearer) {
+      const res = await request(url, { method: 'GET', dispatcher: agent, headers: { authorization: `Bearer ${bearer}`, accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs) });
+      return { status: res.statusCode, body: await res.body.text() };
     },
     close: () => agent.close(),
   };

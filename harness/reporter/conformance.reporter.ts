@@ -2,6 +2,7 @@
 // `requirement` annotations, judges each requirement (verdict.ts), and writes
 //   <outputDir>/conformance.json    (schemas/conformance-report.schema.json)
 //   <outputDir>/traceability.html   (requirement → checks → verdict)
+//   <outputDir>/ctrf.json           (the same verdicts in CTRF, ctrf-report.ts)
 //   <outputDir>/junit.xml           (each check as its verdict reads: junit-report.ts)
 //   <outputDir>/checks.json         (the raw check outcomes, to merge a later pass or shard)
 //   <outputDir>/transcripts/        (each check's redacted HTTP transcript, for `bundle`)
@@ -23,10 +24,13 @@ import type { TargetProfile } from '../../core/profile/profile.schema.ts';
 import type { Redactor} from '../../core/redaction/redact.ts';
 import { knownSecretsRedactor } from '../../core/run/run-contract.ts';
 import { readRunManifest, type RunManifest } from '../../core/run/run-manifest.ts';
-import { verdictAnnotations } from '../../core/run/check-annotations.ts';
+import { verdictAnnotations, type AssumedChoice } from '../../core/run/check-annotations.ts';
+import { ClientLocks, profileProblem } from '../../core/run/client-locks.ts';
 import { ownTextOf, verifyReports } from '../../core/redaction/verify-reports.ts';
+import { cutAtWord } from '../../core/redaction/cut.ts';
 import { renderSummary } from './terminal-summary.ts';
-import { renderTraceability } from './traceability-html.ts';
+import { writeReportFiles } from './write-report-files.ts';
+import { withCurrentCatalogue } from './catalogue-scoring.ts';
 import { renderJunit, type JunitCase, type JunitSuite } from './junit-report.ts';
 import { buildReport, checkVerdict, exitCodeFor, parseBroke, reportedInterpretations, type CheckOutcome, type CheckStatus } from './verdict.ts';
 import { pendingObligationSchema, propertyRunSchema, settlementSchema, type ConformanceReport, type PendingObligation, type PropertyRun, type Settlement } from './report.schema.ts';
@@ -154,19 +158,23 @@ export function checkOutcome(test: TestCase, redactor: Redactor): CheckOutcome {
   const file = relative(repoRoot, test.location.file);
   const project = test.parent.project()?.name;
   const message = result?.errors[0]?.message;
-  const error = message ? redactor.redact(errorSummary(message)).slice(0, 500) : undefined;
+  const error = message ? cutAtWord(redactor.redact(errorSummary(message)), 500) : undefined;
   const property = propertyRun(annotations, redactor);
   const requestsSent = annotations.filter((a) => a.type === verdictAnnotations.requests).reduce((n, a) => n + (Number(a.description) || 0), 0);
   const { blocked, broke } = verdictShaping(annotations, status, error, redactor);
+  const title = [file, ...test.titlePath().slice(3)].join(' › ');
+  const transcribed = (result?.attachments ?? []).some((a) => a.name === transcriptAttachment);
   const { pending, settled, malformed } = obligationAnnotations(annotations, redactor);
+  const assumed = status === 'failed' ? assumedAnnotations(annotations) : [];
   // A `broke` annotation may name a requirement the check does not cite: it still FAILs (never lost).
   for (const b of broke ?? []) if (!ids.includes(b.id)) ids.push(b.id);
   const notRunReason = project === 'time-travel'
     ? 'not run: the time-travel project runs after the conformance project, and a check there failed'
     : 'not run (interrupted, or a dependency failed)';
   return {
-    title: [file, ...test.titlePath().slice(3)].join(' › '),
+    title,
     file,
+    ...(transcribed ? { transcripts: [`${transcriptsDir}/${transcriptFileName(project ?? 'default', title)}`] } : {}),
     ...(project ? { project } : {}),
     requirementIds: ids,
     status,
@@ -181,7 +189,28 @@ export function checkOutcome(test: TestCase, redactor: Redactor): CheckOutcome {
     ...(pending.length > 0 ? { pending } : {}),
     ...(settled.length > 0 ? { settled } : {}),
     ...(malformed.length > 0 ? { malformed } : {}),
+    ...(assumed.length > 0 ? { assumed } : {}),
   };
+}
+
+const assumedChoiceSchema = z.object({ choice: z.string().min(1), declare: z.string().min(1), requirements: z.array(z.string()).optional() });
+
+/**
+ * A failed check's `assumed` annotations (fixtures/choice.ts judgedOn): the choices the failing
+ * assertion relied on that the profile did not declare. One that does not parse is dropped: the
+ * failure then stays a FAIL, never a WARN it did not earn.
+ */
+export function assumedAnnotations(annotations: { type: string; description?: string }[]): AssumedChoice[] {
+  const out = new Map<string, AssumedChoice>();
+  for (const a of annotations.filter((x) => x.type === verdictAnnotations.assumed && x.description)) {
+    try {
+      const parsed = assumedChoiceSchema.safeParse(JSON.parse(a.description!));
+      if (parsed.success) out.set(a.description!, parsed.data);
+    } catch {
+      // not JSON: dropped (above)
+    }
+  }
+  return [...out.values()];
 }
 
 /**
@@ -225,6 +254,7 @@ export function obligationAnnotations(annotations: { type: string; description?:
  */
 export function verdictShaping(annotations: { type: string; description?: string }[], status: CheckStatus, error: string | undefined, redactor: Redactor): Pick<CheckOutcome, 'blocked' | 'broke'> {
   const by = [...new Set(annotations.filter((a) => a.type === verdictAnnotations.blockedBy && a.description).map((a) => a.description!.trim()))];
+  const profile = annotations.find((a) => a.type === verdictAnnotations.blockedByProfile && a.description)?.description;
   const failed = status === 'failed' || status === 'timedOut' || status === 'interrupted';
   const precondition = failed ? annotations.find((a) => a.type === verdictAnnotations.precondition)?.description : undefined;
   // markBlocked ends a check as skipped. When code between it and Playwright caught its skip (a
@@ -233,12 +263,12 @@ export function verdictShaping(annotations: { type: string; description?: string
   // after a blocked attempt still FAILs.
   const marked = annotations.find((a) => a.type === verdictAnnotations.blocked && a.description !== undefined && (!failed || precondition === 'blocked'));
   const setup = precondition === 'setup' ? (error ?? 'setup: a precondition was not met').replace(/^\s*(?:Error:\s*)?/, '') : undefined;
-  const reason = marked ? redactor.redact(marked.description!).slice(0, 500) : setup;
+  const reason = marked ? cutAtWord(redactor.redact(marked.description!), 500) : setup;
   const broke = failed
-    ? annotations.filter((a) => a.type === verdictAnnotations.broke && a.description).map((a) => parseBroke(redactor.redact(a.description!))).filter((b) => b !== undefined).map((b) => ({ id: b.id, message: b.message.slice(0, 500) }))
+    ? annotations.filter((a) => a.type === verdictAnnotations.broke && a.description).map((a) => parseBroke(redactor.redact(a.description!))).filter((b) => b !== undefined).map((b) => ({ id: b.id, message: cutAtWord(b.message, 500) }))
     : [];
   return {
-    ...(reason !== undefined && (marked !== undefined ? status !== 'passed' : true) ? { blocked: { reason, ...(by.length > 0 ? { by } : {}) } } : {}),
+    ...(reason !== undefined && (marked !== undefined ? status !== 'passed' : true) ? { blocked: { reason, ...(by.length > 0 ? { by } : {}), ...(marked !== undefined && profile !== undefined ? { profile: redactor.redact(profile) } : {}) } } : {}),
     ...(broke.length > 0 ? { broke } : {}),
   };
 }
@@ -394,10 +424,12 @@ export default class ConformanceReporter implements Reporter {
     const shard = this.run.shard ?? (this.config?.shard ? `${this.config.shard.current}/${this.config.shard.total}` : undefined);
     const filteredBeyondShard = this.run.filtered || grep !== undefined;
     const regionParity = regionParityOf(this.run.regionParity);
-    const report = buildReport(loadCatalogue(), outcomes, {
+    const profileProblems = new ClientLocks(this.run.clientLocks).all().filter((l) => l.kind === 'profile').map(profileProblem);
+    const report = withCurrentCatalogue(buildReport(loadCatalogue(), outcomes, {
       level,
       filtered: filteredBeyondShard || shard !== undefined,
       ...(regionParity ? { regionParity } : {}),
+      ...(profileProblems.length > 0 ? { profileProblems } : {}),
       strict: this.run.strict,
       ...(grep ? { grep } : {}),
       ...(shard ? { shard } : {}),
@@ -405,15 +437,14 @@ export default class ConformanceReporter implements Reporter {
       startedAt: this.previousPass?.startedAt ?? this.startedAt,
       durationMs: result.duration + (this.previousPass?.durationMs ?? 0),
       target,
-    });
+    }));
     this.report = report;
     // An unreadable obligation annotation is the suite's defect: said on stderr too, never dropped.
     for (const m of report.malformedAnnotations ?? []) console.error(`conformance reporter: error: ${m.check}: unreadable '${m.type}' annotation (${m.problem}); the check is not taken as verified`);
     mkdirSync(this.outputDir, { recursive: true });
     // The outcomes were redacted field by field (checkOutcome): the files are written as they are.
     const write = (name: string, text: string) => writeFileSync(join(this.outputDir, name), text);
-    write('conformance.json', `${JSON.stringify({ $schema: '../schemas/conformance-report.schema.json', ...report }, null, 2)}\n`);
-    write('traceability.html', renderTraceability(report));
+    writeReportFiles(this.outputDir, report);
     const outcomeOf = new Map(tests.map((t, i) => [t, current[i]!]));
     write('junit.xml', renderJunit(junitSuites(this.rootSuite, outcomeOf, redactor), this.startedAt, result.duration));
     const checksFile: ChecksFile = { startedAt: report.startedAt, durationMs: report.durationMs, ...(shard ? { shard } : {}), filtered: filteredBeyondShard, checks: outcomes };

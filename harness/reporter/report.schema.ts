@@ -15,6 +15,9 @@ export const verdictSchema = z.enum(verdicts).describe(
 );
 export type Verdict = z.infer<typeof verdictSchema>;
 
+/** Why a requirement was not verified (harness/reporter/verification.ts reads it from the verdict and reason). */
+export const unverifiedCauses = ['not-declared', 'profile-error', 'blocked-by-target', 'pending', 'not-selected', 'other'] as const;
+
 /**
  * A requirement's verdict: one of the check verdicts, or WAIVED — a FAIL or WARN covered by an
  * unexpired waiver (harness/waivers/waivers.ts). Only a report judged with waivers carries WAIVED.
@@ -70,6 +73,8 @@ export const checkResultSchema = z.strictObject({
   durationMs: z.number().min(0),
   reason: z.string().optional().describe('Why it was skipped, blocked or not applicable; the first line of the failure otherwise.'),
   blockedBy: z.array(z.string()).optional().describe('BLOCKED only: the requirement(s) whose violation blocked the check, when known.'),
+  blockedByProfile: z.string().optional().describe('BLOCKED only: blocked by the profile, not the target — the target refused this credential of the profile (the field to fix, e.g. credentials.users.user.password); never a finding about the target.'),
+  transcripts: z.array(z.string()).optional().describe('The check\'s redacted transcript files, relative to the report\'s directory.'),
   property: propertyRunSchema.optional().describe('Set for a fast-check property: seed, runs and, on failure, path, counterexample and replay command.'),
   due: z.iso.datetime({ offset: true }).optional().describe('PENDING only: the earliest due time of the check\'s open obligations.'),
   pending: z.array(pendingObligationSchema).optional().describe('Obligations the check recorded (or that stay open) for a later run to settle.'),
@@ -114,12 +119,25 @@ export const requirementResultSchema = z.strictObject({
   verdict: requirementVerdictSchema,
   reason: z.string().optional(),
   blockedBy: z.array(z.string()).optional().describe('BLOCKED only: the requirements whose violation blocked its checks, when known.'),
+  blockedByProfile: z.string().optional().describe('BLOCKED only: blocked by the profile (a credential of it the target refused: the field to fix), not by the target.'),
+  unverified: z.strictObject({
+    cause: z.enum(unverifiedCauses),
+    remedy: z.string().optional(),
+  }).optional().describe('Why it was not verified: not-declared (the profile does not declare what its checks need; `remedy` says what to declare), profile-error (a credential of the profile was refused), blocked-by-target, pending, not-selected, other.'),
   due: z.iso.datetime({ offset: true }).optional().describe('PENDING only: the earliest due time of its open obligations.'),
   settled: z.array(settlementSchema).optional().describe('The obligations of earlier runs its checks settled in this run (recorded in run R at T, settled at T′).'),
   checks: z.array(checkResultSchema),
   waiver: requirementWaiverSchema.optional().describe('Set when a waiver names this requirement and it failed: the waiver, whether it applied, and the original verdict.'),
 });
 export type RequirementResult = z.infer<typeof requirementResultSchema>;
+
+/** Which release of the catalogue the report scores (requirements/catalogue-versions/). */
+export const catalogueScoringSchema = z.strictObject({
+  version: z.string().describe('The frozen catalogue release scored (run --catalogue VERSION), or `unreleased`: the whole catalogue of this suite version, holding requirements no release has frozen yet.'),
+  frozen: z.boolean().describe('true when `version` is a frozen release: a later suite version scores the same requirements for it.'),
+  scored: z.number().int().min(0).describe('Requirements scored: those of `requirements`.'),
+});
+export type CatalogueScoring = z.infer<typeof catalogueScoringSchema>;
 
 // BLOCKED and PENDING are optional so that reports written before they existed still read (diff, gate).
 const countsSchema = z.strictObject({
@@ -192,6 +210,21 @@ export const conformanceReportSchema = z.strictObject({
     total: z.number().int().min(0),
     requests: z.number().int().min(0).optional().describe('HTTP requests the checks sent to the target (the preflight and parity probes not counted).'),
   }).describe('Playwright tests (checks), not requirements.'),
+  verification: z.strictObject({
+    verified: z.number().int().min(0).describe('Requirements whose behaviour the run saw: PASS, FAIL, WARN (and WAIVED).'),
+    notApplicable: z.number().int().min(0),
+    notVerifiable: z.strictObject({
+      count: z.number().int().min(0),
+      remedies: z.array(z.strictObject({ remedy: z.string(), requirements: z.array(z.string()) })),
+    }).describe('Not verifiable with this profile as declared, grouped by what would make them verifiable.'),
+    blockedByProfile: z.number().int().min(0).describe('BLOCKED by a credential of the profile the target refused (a profile error).'),
+    blockedByTarget: z.number().int().min(0),
+    pending: z.number().int().min(0),
+    notSelected: z.number().int().min(0),
+    other: z.number().int().min(0),
+    total: z.number().int().min(0),
+  }).optional().describe('How many requirements were verified, and why each other one was not (harness/reporter/verification.ts).'),
+  profileProblems: z.array(z.string()).optional().describe('Profile errors the preflight found (a refused credential, named, with the answer seen): the report opens with them; the checks needing that credential are BLOCKED by the profile.'),
   requirements: z.array(requirementResultSchema),
   unknownRequirementIds: z.array(z.string()).describe('IDs cited by checks but absent from the catalogue (a defect of the suite).'),
   checksWithoutRequirement: z.array(z.string()).describe('Checks that cite no requirement (a defect of the suite).'),
@@ -200,5 +233,8 @@ export const conformanceReportSchema = z.strictObject({
   waivers: reportWaiversSchema.optional(),
   regionParity: regionParitySchema.optional(),
   audit: auditSectionSchema.optional(),
+  catalogue: catalogueScoringSchema.optional().describe('Absent in reports of suite versions before catalogue releases.'),
+  notScored: z.array(requirementResultSchema).optional()
+    .describe('Requirements that ran but are not in the scored catalogue release (`catalogue.version`): added after it. Their verdicts are shown, never counted in `summary` or `verdict`.'),
 });
 export type ConformanceReport = z.infer<typeof conformanceReportSchema>;

@@ -3,6 +3,8 @@
 import { renderParity } from '../parity/region-parity.ts';
 import type { ConformanceReport, Verdict } from './report.schema.ts';
 import { earliestDue } from './verdict.ts';
+import { cutAtWord } from '../../core/redaction/cut.ts';
+import { reportVerification, verificationLine } from './verification.ts';
 import { describeShaping } from '../../core/profile/token-parameters.ts';
 
 const order: Verdict[] = ['PASS', 'FAIL', 'WARN', 'BLOCKED', 'PENDING', 'SKIP', 'NOT_APPLICABLE', 'UNCHECKED', 'UNOBSERVED'];
@@ -20,6 +22,7 @@ export function renderSummary(report: ConformanceReport, colour = false, where =
   const width = Math.max(8, ...areas.map((a) => a.length));
   const having = (verdict: Verdict) => report.requirements.filter((r) => r.verdict === verdict);
   return [
+    ...profileBanner(report, paint),
     '', `Conformance of ${report.target.name} (suite ${report.suiteVersion}, level ${report.selection.level})`,
     ...shapingLines(report.target.requestShaping),
     ...areas.map((area) => areaLine(report.requirements.filter((r) => r.area === area), area.padEnd(width), paint)),
@@ -33,6 +36,13 @@ export function renderSummary(report: ConformanceReport, colour = false, where =
     ...parityLines(report, paint),
     ...closingLines(report, where, paint),
   ].join('\n');
+}
+
+/** The profile errors the preflight found, first: what they blocked is the profile's doing, not the target's. */
+function profileBanner(report: ConformanceReport, paint: Paint): string[] {
+  const problems = report.profileProblems ?? [];
+  if (problems.length === 0) return [];
+  return ['', paint('BLOCKED', `PROFILE ERROR — ${problems.length} credential(s) of the profile were refused; the checks needing them are BLOCKED by the profile, not FAILs of the target:`), ...problems.map((p) => `  ${p}`)];
 }
 
 /** The declared request shaping, right under the title: every verdict below was reached with it. */
@@ -121,11 +131,12 @@ function closingLines(report: ConformanceReport, where: string, paint: Paint): s
   const soonest = earliestDue(report);
   // UNOBSERVED exists in audit reports only: a run's line stays as it was.
   const counts = order.filter((v) => v !== 'UNOBSERVED' || s.UNOBSERVED !== undefined).map((v) => `${s[v] ?? 0} ${v}${v === 'PENDING' && soonest !== undefined ? ` (earliest due ${soonest})` : ''}`).join(', ');
-  lines.push('', paint(report.verdict, `CONFORMANCE ${report.verdict}: ${counts}${s.WAIVED !== undefined ? `, ${s.WAIVED} WAIVED` : ''} of ${s.total} requirements (${report.checks.total} checks${report.checks.requests !== undefined ? `, ${report.checks.requests} requests` : ''}) — ${where}/conformance.json, ${where}/traceability.html`));
+  lines.push('', `Verified: ${verificationLine(report.verification ?? reportVerification(report))}`);
+  lines.push(paint(report.verdict, `CONFORMANCE ${report.verdict}: ${counts}${s.WAIVED !== undefined ? `, ${s.WAIVED} WAIVED` : ''} of ${s.total} requirements (${report.checks.total} checks${report.checks.requests !== undefined ? `, ${report.checks.requests} requests` : ''}) — ${where}/conformance.json, ${where}/traceability.html`));
   return lines;
 }
 
-const firstLine = (text: string): string => text.split('\n')[0]!.slice(0, 160);
+const firstLine = (text: string): string => cutAtWord(text.split('\n')[0]!, 160);
 
 /** Groups requirement IDs by a key, in first-seen order. */
 function groupIds(requirements: Requirement[], keyOf: (r: Requirement) => string): Map<string, string[]> {

@@ -3,6 +3,8 @@
 import type { RegionParity } from '../parity/region-parity.schema.ts';
 import type { ConformanceReport, RequirementVerdict, Settlement, Verdict } from './report.schema.ts';
 import { earliestDue } from './verdict.ts';
+import { cutAtWord } from '../../core/redaction/cut.ts';
+import { reportVerification, verificationLine } from './verification.ts';
 import { describeShaping } from '../../core/profile/token-parameters.ts';
 
 const escape = (s: string): string => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -66,14 +68,17 @@ ul{margin:0;padding-left:1rem}
 small{color:#57606a}
 </style></head>
 <body>
+${profileBanner(report)}
 <h1>Conformance traceability: ${escape(t.name)} — ${badge(report.verdict)}</h1>
-<p>Suite ${escape(report.suiteVersion)} · started ${escape(report.startedAt)} · ${Math.round(report.durationMs / 1000)} s · level ${escape(report.selection.level)}${report.selection.grep ? ` · grep ${escape(report.selection.grep)}` : ''}</p>
+<p>Suite ${escape(report.suiteVersion)}${report.catalogue ? ` · catalogue ${escape(report.catalogue.version)}` : ''} · started ${escape(report.startedAt)} · ${Math.round(report.durationMs / 1000)} s · level ${escape(report.selection.level)}${report.selection.grep ? ` · grep ${escape(report.selection.grep)}` : ''}</p>
 <p>${[t.authUrlUs && `US ${escape(t.authUrlUs)}`, t.authUrlEu && `EU ${escape(t.authUrlEu)}`, t.baseUrl && `APIs ${escape(t.baseUrl)}`].filter(Boolean).join(' · ')}</p>
 <p>${summary} &nbsp; (${report.summary.total} requirements; ${report.checks.total} checks: ${report.checks.passed} passed, ${report.checks.failed} failed, ${report.checks.skipped} skipped${report.checks.blocked ? `, ${report.checks.blocked} of them blocked` : ''})</p>
+${verificationSection(report)}
 ${shapingParagraph(t.requestShaping)}
 ${defects.length > 0 ? `<h2>Defects of the suite</h2><ul>${defects.join('')}</ul>` : ''}
 ${attentionSection(report.requirements)}
 ${pendingSection(report)}
+${notScoredSection(report)}
 ${parity}
 <h2 id="matrix">All requirements</h2>
 ${filterForm(report.requirements, areas)}
@@ -87,7 +92,7 @@ function areaSection(area: string, requirements: Requirement[]): string {
   const rows = requirements.map((r) => {
     const checks = r.checks.length === 0
       ? '<em>no check</em>'
-      : `<ul>${r.checks.map((c) => `<li>${badge(c.verdict)} ${escape(c.title)} <small>(${c.project ? `${escape(c.project)}, ` : ''}${Math.round(c.durationMs)} ms)</small>${c.reason ? `<div class="reason">${blockedBy(c.blockedBy)}${dueOf(c.due, c.reason)}${escape(c.reason)}</div>` : ''}</li>`).join('')}</ul>`;
+      : `<ul>${r.checks.map((c) => `<li>${badge(c.verdict)} ${escape(c.title)} <small>(${c.project ? `${escape(c.project)}, ` : ''}${Math.round(c.durationMs)} ms)</small>${transcriptLinks(c.transcripts)}${c.reason ? `<div class="reason">${blockedBy(c.blockedBy)}${dueOf(c.due, c.reason)}${escape(c.reason)}</div>` : ''}</li>`).join('')}</ul>`;
     return `<tr id="${escape(r.id)}" data-verdict="${escape(r.verdict)}" data-area="${escape(area)}"><td><a href="#${escape(r.id)}">${escape(r.id)}</a><br><small>${escape(r.level)}${r.interpretation ? ` · ${escape(r.interpretation)}` : ''}</small></td>` +
       `<td>${badge(r.verdict)}${r.reason && r.verdict !== 'PASS' ? `<div class="reason">${blockedBy(r.blockedBy)}${dueOf(r.due, r.reason)}${escape(r.reason)}</div>` : ''}${(r.settled ?? []).map(settlementLine).join('')}${r.waiver ? `<div class="reason">waiver ${escape(r.waiver.status)} (was ${r.waiver.originalVerdict}; owner ${escape(r.waiver.owner)}, expires ${escape(r.waiver.expires)}): ${escape(r.waiver.justification)}</div>` : ''}</td>` +
       `<td>${escape(r.statement)}<br><small>${escape(r.source)}</small></td><td>${checks}</td></tr>`;
@@ -104,14 +109,22 @@ function attentionSection(requirements: Requirement[]): string {
   const attention = requirements.filter((r) => !calm.has(r.verdict));
   return attention.length === 0
     ? '<h2 id="attention">Needs attention</h2><p>Nothing: no requirement failed, warned or went unchecked.</p>'
-    : `<h2 id="attention">Needs attention (${attention.length})</h2><ul>${attention.map((r) => `<li>${badge(r.verdict)} <a href="#${escape(r.id)}">${escape(r.id)}</a> <small>${escape(r.area)}</small> ${escape((r.reason ?? r.statement).split('\n')[0]!.slice(0, 200))}</li>`).join('')}</ul>`;
+    : `<h2 id="attention">Needs attention (${attention.length})</h2><ul>${attention.map((r) => `<li>${badge(r.verdict)} <a href="#${escape(r.id)}">${escape(r.id)}</a> <small>${escape(r.area)}</small> ${escape(cutAtWord((r.reason ?? r.statement).split('\n')[0]!, 200))}</li>`).join('')}</ul>`;
 }
 
 function pendingSection(report: ConformanceReport): string {
   const pending = report.requirements.filter((r) => r.verdict === 'PENDING').sort((a, b) => Date.parse(a.due ?? '') - Date.parse(b.due ?? ''));
   if (pending.length === 0) return '';
   const soonest = earliestDue(report);
-  return `<h2 id="pending">Pending (${pending.length}${soonest ? `, earliest due ${escape(soonest)}` : ''})</h2><p>Obligations recorded in the state file: a later run with the same state file settles them to PASS or FAIL.</p><ul>${pending.map((r) => `<li>${badge('PENDING')} <a href="#${escape(r.id)}">${escape(r.id)}</a> <small>${escape(r.area)}</small> ${dueOf(r.due, r.reason)}${escape((r.reason ?? r.statement).split('\n')[0]!.slice(0, 200))}</li>`).join('')}</ul>`;
+  return `<h2 id="pending">Pending (${pending.length}${soonest ? `, earliest due ${escape(soonest)}` : ''})</h2><p>Obligations recorded in the state file: a later run with the same state file settles them to PASS or FAIL.</p><ul>${pending.map((r) => `<li>${badge('PENDING')} <a href="#${escape(r.id)}">${escape(r.id)}</a> <small>${escape(r.area)}</small> ${dueOf(r.due, r.reason)}${escape(cutAtWord((r.reason ?? r.statement).split('\n')[0]!, 200))}</li>`).join('')}</ul>`;
+}
+
+/** Requirements that ran outside the scored catalogue release (run --catalogue): shown, never counted. */
+function notScoredSection(report: ConformanceReport): string {
+  const notScored = report.notScored ?? [];
+  if (notScored.length === 0) return '';
+  const version = escape(report.catalogue?.version ?? '');
+  return `<h2 id="not-scored">Not scored in catalogue ${version} (${notScored.length})</h2><p>Requirements added after release ${version}: their checks ran, their verdicts are not counted above.</p><ul>${notScored.map((r) => `<li>${badge(r.verdict)} ${escape(r.id)} <small>${escape(r.area)} · ${escape(r.source)}</small> ${escape(r.statement)}</li>`).join('')}</ul>`;
 }
 
 /** The matrix's filter (verdict, area, text) and the few lines of script that apply it. */
@@ -119,7 +132,7 @@ function filterForm(requirements: Requirement[], areas: string[]): string {
   const option = (v: string) => `<option value="${escape(v)}">${escape(v)}</option>`;
   return `<form id="filter" onsubmit="return false"><label>verdict <select name="verdict"><option value="">all</option>${[...new Set(requirements.map((r) => r.verdict))].map(option).join('')}</select></label>
 <label>area <select name="area"><option value="">all</option>${areas.map(option).join('')}</select></label>
-<label>text <input name="text" type="search" placeholder="ID, statement, check, reason"></label> <output name="shown"></output></form>
+<label>text <input name="text" type="search" placeholder="ID, statement, check, reason"></label> <output name="shown">${requirements.length} shown</output></form>
 <script>
 // Hides the rows that do not match; an area whose rows are all hidden hides its table.
 (() => {
@@ -136,9 +149,29 @@ function filterForm(requirements: Requirement[], areas: string[]): string {
     form.shown.value = shown + ' shown';
   };
   form.addEventListener('input', apply);
-  apply();
+  // The rows come after this script: count them once the page is parsed.
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', apply); else apply();
 })();
 </script>`;
+}
+
+/** Links to a check's transcripts (relative to the report's directory, where the reporter writes them). */
+function transcriptLinks(files: string[] | undefined): string {
+  return (files ?? []).map((f, i) => ` <a class="transcript" href="${escape(f)}">transcript${files!.length > 1 ? ` ${i + 1}` : ''}</a>`).join('');
+}
+
+/** The report opens with the profile's errors: what they blocked is not the target's doing. */
+function profileBanner(report: ConformanceReport): string {
+  const problems = report.profileProblems ?? [];
+  if (problems.length === 0) return '';
+  return `<div id="profile-error" role="alert" style="border:2px solid ${colours.BLOCKED};padding:.6rem 1rem;margin-bottom:1rem"><strong>Profile error</strong> — the target refused ${problems.length} credential(s) of the profile in the preflight; the checks needing them are BLOCKED by the profile, not FAILs of the target:<ul>${problems.map((p) => `<li>${escape(p)}</li>`).join('')}</ul></div>`;
+}
+
+/** How many requirements were verified, and what would make the others verifiable. */
+function verificationSection(report: ConformanceReport): string {
+  const v = report.verification ?? reportVerification(report);
+  const remedies = v.notVerifiable.remedies.map((r) => `<li>${escape(r.remedy)}: ${r.requirements.length} (${r.requirements.map((id) => `<a href="#${escape(id)}">${escape(id)}</a>`).join(' ')})</li>`).join('');
+  return `<h2 id="verified">Verified: ${v.verified} of ${v.total}</h2><p>${escape(verificationLine(v, 0))}.</p>${remedies ? `<p>Not verifiable with this profile, and what would make them so:</p><ul>${remedies}</ul>` : ''}`;
 }
 
 function suiteDefects(report: ConformanceReport): string[] {

@@ -5,6 +5,8 @@ import { brokenVerdict, levelsFor, type LevelSelection } from '../../requirement
 import type { Requirement, RequirementLevel } from '../../requirements/types.ts';
 import type { CheckResult, ConformanceReport, PendingObligation, PropertyRun, RequirementResult, Settlement, Verdict } from './report.schema.ts';
 import { verdicts } from './report.schema.ts';
+import { assumedWording, type AssumedChoice } from '../../core/run/check-annotations.ts';
+import { unverifiedOf, verificationOf } from './verification.ts';
 
 export type CheckStatus = 'passed' | 'failed' | 'timedOut' | 'interrupted' | 'skipped' | 'notRun';
 
@@ -30,7 +32,9 @@ export interface CheckOutcome {
    * The check could not reach the behaviour it verifies: a failed precondition (the `precondition` annotation), or
    * markBlocked() (fixtures/clients/blocking.ts). `by`: the requirement(s) whose violation blocked it.
    */
-  blocked?: { reason: string; by?: string[] };
+  blocked?: { reason: string; by?: string[]; profile?: string };
+  /** The check's transcript files, relative to the reports directory. */
+  transcripts?: string[];
   /**
    * `broke` annotations of a failed check: the requirements it found broken, each with its own
    * message. Only these read FAIL/WARN; the check's other requirements read PASS (it verified them).
@@ -44,6 +48,25 @@ export interface CheckOutcome {
   malformed?: { type: string; problem: string }[];
   /** An audit judge no exchange exercised (skipped): UNOBSERVED with this reason, never PASS. */
   unobservedReason?: string;
+  /**
+   * `assumed` annotations of a failed check: the failing assertion relied on a choice the profile
+   * did not declare, so its requirements (those listed, else all the check's) read WARN, not FAIL.
+   */
+  assumed?: AssumedChoice[];
+}
+
+/**
+ * The assumed choices a failure of requirement `id` relied on. A failure that relied on a choice
+ * the profile did not declare is a WARN at any level: the target may have chosen otherwise.
+ */
+export function assumedFor(outcome: Pick<CheckOutcome, 'assumed'>, id: string | undefined): AssumedChoice[] {
+  const unique = new Map((outcome.assumed ?? []).filter((a) => id === undefined || !a.requirements || a.requirements.includes(id)).map((a) => [`${a.choice}\u0000${a.declare}`, a]));
+  return [...unique.values()];
+}
+
+/** A failure on assumed choices: WARN, its reason led by what was assumed and what to declare. */
+function assumedJudgement(assumed: AssumedChoice[], reason: string): CheckJudgement {
+  return { verdict: 'WARN', reason: `${assumed.map(assumedWording).join('; ')}: ${reason}` };
 }
 
 /** `'<REQ-ID> — <message>'` (an em dash, or a plain ` - ` as a fallback) → its parts; undefined if malformed. */
@@ -59,6 +82,8 @@ export interface CheckJudgement {
   verdict: Verdict;
   reason?: string;
   blockedBy?: string[];
+  /** BLOCKED by the profile: the profile field whose credential the target refused. */
+  blockedByProfile?: string;
   /** PENDING only: the earliest due time. */
   due?: string;
 }
@@ -131,7 +156,7 @@ export function checkVerdict(outcome: CheckOutcome, level: RequirementLevel, id?
   const broken = (reason: string): CheckJudgement => ({ verdict: brokenVerdict(level), reason });
   const blocked = (b: NonNullable<CheckOutcome['blocked']>): CheckJudgement => {
     if (id !== undefined && b.by?.includes(id)) return broken(b.reason);
-    return { verdict: 'BLOCKED', reason: b.reason, ...(b.by && b.by.length > 0 ? { blockedBy: b.by } : {}) };
+    return { verdict: 'BLOCKED', reason: b.reason, ...(b.by && b.by.length > 0 ? { blockedBy: b.by } : {}), ...(b.profile !== undefined ? { blockedByProfile: b.profile } : {}) };
   };
   const malformed = outcome.malformed && outcome.malformed.length > 0
     ? { verdict: 'SKIP' as const, reason: `reporter error: ${outcome.malformed.map((m) => `unreadable '${m.type}' annotation (${m.problem})`).join('; ')} — not verified` }
@@ -145,12 +170,18 @@ export function checkVerdict(outcome: CheckOutcome, level: RequirementLevel, id?
     case 'failed':
     case 'timedOut':
     case 'interrupted': {
+      // Assumed choices speak for broke annotations only when listed for that requirement.
       if (outcome.broke && outcome.broke.length > 0) {
         const mine = outcome.broke.filter((b) => b.id === id);
-        return mine.length > 0 ? broken(withFailDetail(mine.map((b) => b.message).join('; '))) : { verdict: 'PASS' };
+        if (mine.length === 0) return { verdict: 'PASS' };
+        const message = withFailDetail(mine.map((b) => b.message).join('; '));
+        const assumed = assumedFor(outcome, id).filter((a) => a.requirements !== undefined);
+        return assumed.length > 0 ? assumedJudgement(assumed, message) : broken(message);
       }
       if (outcome.blocked) return blocked(outcome.blocked);
-      return broken(withFailDetail(outcome.error ?? (outcome.status === 'timedOut' ? 'timed out' : outcome.status)));
+      const message = withFailDetail(outcome.error ?? (outcome.status === 'timedOut' ? 'timed out' : outcome.status));
+      const assumed = assumedFor(outcome, id);
+      return assumed.length > 0 && outcome.status === 'failed' ? assumedJudgement(assumed, message) : broken(message);
     }
     case 'skipped':
       if (outcome.unobservedReason !== undefined) return { verdict: 'UNOBSERVED', reason: outcome.unobservedReason };
@@ -185,7 +216,7 @@ export function checkVerdict(outcome: CheckOutcome, level: RequirementLevel, id?
  *     only re-verifies it later — without this, a scheduled run that settles one obligation and
  *     records the next would read PENDING forever.
  */
-export function requirementVerdict(checks: Pick<CheckResult, 'verdict' | 'reason' | 'blockedBy' | 'due' | 'settled'>[], filtered = false): CheckJudgement {
+export function requirementVerdict(checks: Pick<CheckResult, 'verdict' | 'reason' | 'blockedBy' | 'blockedByProfile' | 'due' | 'settled'>[], filtered = false): CheckJudgement {
   if (checks.length === 0) {
     return filtered ? { verdict: 'SKIP', reason: 'no check of this requirement was selected in this run' } : { verdict: 'UNCHECKED', reason: 'no check cites this requirement' };
   }
@@ -194,10 +225,11 @@ export function requirementVerdict(checks: Pick<CheckResult, 'verdict' | 'reason
     const c = first(v);
     if (c) return { verdict: v, ...(c.reason ? { reason: c.reason } : {}) };
   }
-  const blocked = first('BLOCKED');
+  // Blocked by the target is said before blocked by the profile: fixing the profile would not verify it.
+  const blocked = checks.find((c) => c.verdict === 'BLOCKED' && c.blockedByProfile === undefined) ?? first('BLOCKED');
   if (blocked) {
     const by = [...new Set(checks.flatMap((c) => (c.verdict === 'BLOCKED' ? c.blockedBy ?? [] : [])))].sort();
-    return { verdict: 'BLOCKED', ...(blocked.reason ? { reason: blocked.reason } : {}), ...(by.length > 0 ? { blockedBy: by } : {}) };
+    return { verdict: 'BLOCKED', ...(blocked.reason ? { reason: blocked.reason } : {}), ...(by.length > 0 ? { blockedBy: by } : {}), ...(blocked.blockedByProfile !== undefined ? { blockedByProfile: blocked.blockedByProfile } : {}) };
   }
   if (checks.every((c) => c.verdict === 'NOT_APPLICABLE')) return { verdict: 'NOT_APPLICABLE', ...(checks[0]?.reason ? { reason: checks[0].reason } : {}) };
   const pending = checks.filter((c) => c.verdict === 'PENDING');
@@ -259,6 +291,8 @@ export interface BuildOptions {
   durationMs: number;
   target: ConformanceReport['target'];
   regionParity?: ConformanceReport['regionParity'];
+  /** Profile errors the preflight found: the report opens with them. */
+  profileProblems?: string[];
 }
 
 /** Canonical order of check outcomes (title, then project): a run and the merge of its shards list checks alike. */
@@ -319,11 +353,12 @@ export function buildReport(catalogue: Requirement[], unsorted: CheckOutcome[], 
         unknown.add(id);
         continue;
       }
-      const { verdict, reason, blockedBy, due } = assumedInterpretation(checkVerdict(o, r.level, id), r, declared);
+      const { verdict, reason, blockedBy, blockedByProfile, due } = assumedInterpretation(checkVerdict(o, r.level, id), r, declared);
       const list = byRequirement.get(id) ?? [];
       list.push({
         title: o.title, ...(o.file ? { file: o.file } : {}), ...(o.project ? { project: o.project } : {}), verdict, durationMs: o.durationMs,
-        ...(reason ? { reason } : {}), ...(blockedBy ? { blockedBy } : {}), ...(due ? { due } : {}), ...(o.property ? { property: o.property } : {}),
+        ...(reason ? { reason } : {}), ...(blockedBy ? { blockedBy } : {}), ...(blockedByProfile !== undefined ? { blockedByProfile } : {}), ...(due ? { due } : {}),
+        ...(o.transcripts && o.transcripts.length > 0 ? { transcripts: o.transcripts } : {}), ...(o.property ? { property: o.property } : {}),
         ...(o.pending && o.pending.length > 0 ? { pending: o.pending } : {}), ...(o.settled && o.settled.length > 0 ? { settled: o.settled } : {}),
       });
       byRequirement.set(id, list);
@@ -333,12 +368,14 @@ export function buildReport(catalogue: Requirement[], unsorted: CheckOutcome[], 
     .filter((r) => inScope.has(r.level))
     .map((r) => {
       const checks = byRequirement.get(r.id) ?? [];
-      const { verdict, reason, blockedBy, due } = requirementVerdict(checks, options.filtered);
+      const { verdict, reason, blockedBy, blockedByProfile, due } = requirementVerdict(checks, options.filtered);
       const settled = checks.flatMap((c) => c.settled ?? []);
+      const unverified = unverifiedOf({ verdict, ...(reason ? { reason } : {}), ...(blockedByProfile !== undefined ? { blockedByProfile } : {}) });
       return {
         id: r.id, level: r.level, area: r.area, source: r.source, statement: r.statement,
         ...(r.interpretation ? { interpretation: r.interpretation } : {}),
-        verdict, ...(reason ? { reason } : {}), ...(blockedBy ? { blockedBy } : {}), ...(due ? { due } : {}),
+        verdict, ...(reason ? { reason } : {}), ...(blockedBy ? { blockedBy } : {}), ...(blockedByProfile !== undefined ? { blockedByProfile } : {}),
+        ...(unverified ? { unverified } : {}), ...(due ? { due } : {}),
         ...(settled.length > 0 ? { settled } : {}), checks,
       };
     });
@@ -363,6 +400,8 @@ export function buildReport(catalogue: Requirement[], unsorted: CheckOutcome[], 
     verdict: overallVerdict(counts),
     summary: { ...counts, total: requirements.length },
     checks: { ...checkCounts, ...(blockedChecks > 0 ? { blocked: blockedChecks } : {}), ...(requests !== undefined ? { requests } : {}) },
+    verification: verificationOf(requirements),
+    ...(options.profileProblems && options.profileProblems.length > 0 ? { profileProblems: options.profileProblems } : {}),
     requirements,
     unknownRequirementIds: [...unknown].sort(),
     checksWithoutRequirement: outcomes.filter((o) => o.requirementIds.length === 0).map((o) => o.title),

@@ -50,5 +50,21 @@ export interface Fault {
    * it shows that a check of an INTERPRETATION requirement follows the declaration.
    */
   declare?: Record<string, unknown>;
+  /**
+   * Interpretations the fault's profile leaves undeclared (the reference profile declares every
+   * one): the suite then only assumes the reference choice, so the fault's `breaks` must read WARN
+   * naming what to declare, never FAIL — an **assumption fault**.
+   */
+  undeclare?: string[];
+  /**
+   * The one verdict every `breaks` ID must read (else it is missed): 'WARN' for a fault against a
+   * choice the profile does not declare — a FAIL there would judge an assumption as a declaration.
+   */
+  breaksAs?: 'WARN';
+  /**
+   * The profile's addresses (authUrlUs, authUrlEu, baseUrl) are the proxy's plain-HTTP listener
+   * (needs `plainHttp` from create): a target that serves the spec's endpoints without TLS.
+   */
+  addressesOverPlainHttp?: true;
   create(env: FaultEnv): ProxyFault;
 }

@@ -160,7 +160,8 @@ export function judge(fault: Fault, report: ConformanceReport, checks: CheckOutc
   const failedProperties = properties.filter((c) => failedStatus(c.status));
   const foundBroken = (c: CheckOutcome) => (c.broke && c.broke.length > 0 ? c.broke.map((b) => b.id) : c.requirementIds);
   const byProperty = new Set(failedProperties.flatMap(foundBroken));
-  const missed = fault.breaks.filter((id) => !broken(verdicts[id]) && !byProperty.has(id)).map((id) => ({ id, verdict: verdicts[id] ?? 'absent' }));
+  const asRequired = (v: string | undefined) => (fault.breaksAs ? v === fault.breaksAs : broken(v));
+  const missed = fault.breaks.filter((id) => !asRequired(verdicts[id]) && !byProperty.has(id)).map((id) => ({ id, verdict: verdicts[id] ?? 'absent' }));
   const allowed = new Set([...fault.breaks, ...(fault.collateral?.ids ?? [])]);
   const falseAlarms = [
     ...report.requirements.filter((r) => broken(r.verdict) && !allowed.has(r.id)).map((r) => ({ id: r.id, verdict: r.verdict, ...(r.reason ? { reason: r.reason.slice(0, 300) } : {}) })),
@@ -444,7 +445,7 @@ async function prepareGroups(selected: Fault[], planning: Planning, servers: Ser
         ? { id: fault.id, upstream: '', later: fresh.then((s) => ({ upstream: upstreamOf(s), ...(s.listening.caFile ? { upstreamCa: caPemOf(s)! } : {}) })), fault: proxyFault }
         : { id: fault.id, upstream, ...(upstreamCa ? { upstreamCa } : {}), fault: proxyFault });
       const plan = planning.plans.get(fault.id)!;
-      candidates.push({ id: fault.id, fault, proxyFault, alone: Boolean(fault.declare || proxyFault.tls || proxyFault.plainHttp), estimatedMs: plan.estimatedMs ?? plan.checks ?? 0 });
+      candidates.push({ id: fault.id, fault, proxyFault, alone: Boolean(fault.declare || fault.undeclare || proxyFault.tls || proxyFault.plainHttp), estimatedMs: plan.estimatedMs ?? plan.checks ?? 0 });
     } catch (error) {
       results.set(fault.id, problemResult(planning, fault, (error as Error).message));
     }
@@ -462,6 +463,10 @@ async function prepareGroups(selected: Fault[], planning: Planning, servers: Ser
       const profile = proxiedProfile(applyListening(servers.withToken.profile, servers.shared.server.listening), sharedUpstream, proxy.url, proxy.caFile, proxy.plainUrl);
       const declared = part.length === 1 ? part[0]!.fault.declare : undefined;
       if (declared) profile.interpretations = { ...profile.interpretations, ...declared };
+      if (part.length === 1) for (const key of part[0]!.fault.undeclare ?? []) delete (profile.interpretations as Record<string, unknown>)[key];
+      if (part.length === 1 && part[0]!.fault.addressesOverPlainHttp && proxy.plainUrl) {
+        for (const key of ['authUrlUs', 'authUrlEu', 'baseUrl'] as const) if (profile[key]) profile[key] = `${proxy.plainUrl}${new URL(profile[key]).pathname.replace(/\/$/, '')}`;
+      }
       const handoff = toWorkerProfile({ ...servers.withToken, profile });
       handoffEnv = handoff.env;
       const prepared = part.map((c): Prepared => ({

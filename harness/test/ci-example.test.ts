@@ -128,7 +128,7 @@ void describe('examples/github-actions/conformance.yml', () => {
       else assert.fail(`no argument check for '${command}': add one`);
     }
     assert.deepEqual([...used].sort(), ['gate', 'merge', 'run'], 'the example runs, merges and gates');
-    assert.ok(lines.some((l) => /token-conformance gate .*--require-verified must\b/.test(l.line)), 'the gate requires every MUST verified (a run that verified nothing is not green)');
+    assert.ok(lines.some((l) => /token-conformance gate .*--require-verified verifiable\b/.test(l.line)), 'the gate requires every MUST the profile makes verifiable verified (a run that verified nothing is not green)');
     const run = lines.map((l) => shellWords(l.line, workflow.env, expressions)).find((w) => w[2] === 'run')!;
     const options = parseRunArgs(run.slice(3));
     assert.equal(options === 'help' ? undefined : options.shard, `1/${workflow.env.SHARD_TOTAL}`);

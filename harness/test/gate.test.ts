@@ -238,10 +238,34 @@ void describe('BLOCKED and the coverage rule (--require-verified)', () => {
     assert.deepEqual(g.decision?.waived, []);
   });
 
+  const notDeclared = (reason: string) => ({ verdict: 'SKIP', reason, checks: [{ title: 'expiry', verdict: 'SKIP', durationMs: 0, reason }] });
+
+  void test('--require-verified verifiable: a MUST the profile cannot verify as declared (no clock control, no burnable user) does not block; the line says what would make it verifiable', async () => {
+    const file = variant((r) => (r.id === 'GRANT-CC-002' ? notDeclared('target has no clock control') : r.id === 'GRANT-CC-001' ? notDeclared('profile has no credentials.users.burnableUser') : undefined));
+    const must = await gate([file, '--require-verified', 'must']);
+    assert.equal(must.code, 1, 'the same report fails the stricter rule');
+    const g = await gate([file, '--require-verified', 'verifiable']);
+    assert.equal(g.code, 0, g.out.join('\n'));
+    assert.deepEqual(g.decision?.coverage?.notVerifiable?.map((b) => b.id), ['GRANT-CC-001', 'GRANT-CC-002']);
+    assert.equal(g.decision?.coverage?.required, 2);
+    assert.match(g.out.at(-1)!, /^GATE PASS: .*2 MUST not verifiable as declared \(not blocking: .*declare a burnable user \(credentials\.users\.burnableUser\): 1.*add clock control or a state file/);
+  });
+
+  void test('--require-verified verifiable: a verifiable MUST left unverified fails — BLOCKED by the target, blocked by the profile, not selected, or skipped for another reason', async () => {
+    const byProfile = (r: Req) => (r.id === 'GRANT-CC-002' ? { ...blockedCc002(r)!, blockedBy: undefined, blockedByProfile: 'credentials.clients.euClient.clientSecret' } : undefined);
+    const otherSkip = (r: Req) => (r.id === 'GRANT-CC-002' ? notDeclared('none of 4 calls got 000-1200: nothing to verify') : undefined);
+    for (const [what, change] of [['blocked by the target', blockedCc002], ['blocked by the profile', byProfile], ['not selected', (r: Req) => (r.id === 'GRANT-CC-002' ? nothingSelected() : undefined)], ['another SKIP', otherSkip]] as const) {
+      const g = await gate([variant(change), '--require-verified', 'verifiable']);
+      assert.equal(g.code, 1, `${what}: ${g.out.join('\n')}`);
+      assert.deepEqual(g.decision?.coverage?.unverified.map((b) => b.id), ['GRANT-CC-002'], what);
+      assert.deepEqual(g.decision?.coverage?.notVerifiable, [], what);
+    }
+  });
+
   void test('a bad rule is a usage error (exit 2)', async () => {
     const g = await gate([passing, '--require-verified', 'everything']);
     assert.equal(g.code, 2);
-    assert.match(g.err.join('\n'), /--require-verified must be must or selected \(got 'everything'\)/);
+    assert.match(g.err.join('\n'), /--require-verified must be must, selected or verifiable \(got 'everything'\)/);
   });
 });
 

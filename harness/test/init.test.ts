@@ -48,7 +48,8 @@ void describe('token-conformance init', () => {
       return Promise.resolve(answers[questions.length - 1] ?? '');
     }), []);
     assert.equal(r.code, 0, r.err.join('\n'));
-    assert.equal(questions.length, answers.length);
+    assert.ok(questions.length > answers.length, 'then burnable user, people, lifetimes, Basic, rate limits, state file');
+    assert.ok(questions.some((q) => /burn/.test(q)) && questions.some((q) => /people/.test(q)) && questions.some((q) => /state file/.test(q)) && questions.some((q) => /Basic/.test(q)), questions.join('\n'));
     assert.deepEqual(r.out.filter((l) => l.startsWith('export ')), ['export ASKED_US_CLIENT_SECRET=…', 'export ASKED_EU_CLIENT_SECRET=…', 'export ASKED_USER_PASSWORD=…']);
     const written = readFileSync(file, 'utf8');
     assert.match(written, /"authUrlUs": "https:\/\/auth-us\.example\.com"/);

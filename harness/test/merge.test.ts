@@ -60,7 +60,7 @@ void describe('merge: 2 shards against the reference server equal the unsharded 
     const out = join(dir, 'merged');
     const c = capture();
     assert.equal(await mergeMain([shard(2), join(shard(1), 'conformance.json'), '--out', out], c.io), 0, c.err.join('\n'));
-    assert.match(c.out.at(-1)!, /^MERGED 2 shards into .*: conformance\.json, traceability\.html, checks\.json, junit\.xml, transcripts\/, allure-results\/ \(\d+ transcripts\)$/);
+    assert.match(c.out.at(-1)!, /^MERGED 2 shards into .*: conformance\.json, traceability\.html, ctrf\.json, checks\.json, junit\.xml, transcripts\/, allure-results\/ \(\d+ transcripts\)$/);
     const merged = readJson<ConformanceReport>(join(out, 'conformance.json'));
     const single = readJson<ConformanceReport>(join(dir, 'unsharded', 'conformance.json'));
     assert.deepEqual(perRequirement(merged), perRequirement(single));

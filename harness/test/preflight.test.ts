@@ -11,8 +11,8 @@ import { describe, test } from 'node:test';
 import { generate } from 'selfsigned';
 import { runMain } from '../commands/run.command.ts';
 import { reduceAnswer, type ProbeAnswer } from '../parity/region-parity.ts';
-import { classifyPreflight, type ClientProbe } from '../preflight/preflight.ts';
-import { unreachableProblem } from '../reference/reachability.ts';
+import { classifyPreflight, profileErrorLine, type ClientProbe, type UserProbe } from '../preflight/preflight.ts';
+import { schemeOrTlsFix, unreachableProblem } from '../reference/reachability.ts';
 import { temporaryDirectory } from './support/temporary-directory.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -39,6 +39,16 @@ void describe('preflight: setup problems', () => {
     assert.match(withUsScope.problem ?? '', /with scope "email openid profile company", not the EU scope/);
   });
 
+  void test('a scheme the server does not speak, a certificate for another host: one line saying what to change', () => {
+    assert.equal(schemeOrTlsFix('authUrlUs', 'https://127.0.0.1:8080', 'ERR_SSL_WRONG_VERSION_NUMBER', 'error:0A00010B:SSL routines:ssl3_get_record:wrong version number'),
+      'authUrlUs https://127.0.0.1:8080: the server answers plain HTTP there, not TLS — set authUrlUs to http://127.0.0.1:8080 (plain HTTP needs "local": true) or to the address where it speaks TLS');
+    assert.equal(schemeOrTlsFix('baseUrl', 'http://127.0.0.1:8443', 'UND_ERR_SOCKET', 'other side closed'),
+      'baseUrl http://127.0.0.1:8443: the server closed the connection without an HTTP answer — if it speaks TLS there, set baseUrl to https://127.0.0.1:8443');
+    assert.match(schemeOrTlsFix('authUrlEu', 'https://eu.example.com', 'ERR_TLS_CERT_ALTNAME_INVALID', 'Hostname/IP does not match') ?? '', /not issued for eu\.example\.com/);
+    assert.equal(schemeOrTlsFix('authUrlUs', 'https://a.example.com', 'ECONNREFUSED', 'connect ECONNREFUSED'), undefined, 'nothing listening is not a scheme problem');
+    assert.match(unreachableProblem([{ field: 'authUrlUs', url: 'https://a', problem: 'ERR_SSL_WRONG_VERSION_NUMBER', fix: 'authUrlUs https://a: use http' }]), /^authUrlUs https:\/\/a: use http$/);
+  });
+
   void test('TLS trust failures and unreachable addresses: one line, caFile named for TLS', () => {
     assert.equal(unreachableProblem([{ field: 'authUrlUs', url: 'https://a', problem: 'x', tlsTrust: true }, { field: 'baseUrl', url: 'https://b', problem: 'refused' }]),
       'the TLS certificate of authUrlUs (https://a) is not trusted — set caFile to the PEM of the CA that signs it');
@@ -63,10 +73,11 @@ void describe('preflight: a non-conformant target is judged, not diagnosed', () 
     void test(name, () => assert.equal(classifyPreflight(observations).problem, undefined));
   }
 
-  void test('a refused client among others is a note naming its field', () => {
+  void test('a refused client among others is a profile error naming its field and the answer', () => {
     const r = classifyPreflight({ clients: [probe('usClient', token()), probe('usCcOnlyClient', error('invalid_client'))] });
-    assert.deepEqual(r.notes, ['credentials.clients.usCcOnlyClient.clientSecret ($USCCONLYCLIENT_SECRET) was refused with invalid_client in the preflight: usCcOnlyClient is not used in this run and the checks that need it are BLOCKED (the other clients authenticate)']);
-    assert.deepEqual(r.refusedClients?.map((c) => c.client), ['usCcOnlyClient']);
+    assert.equal(r.problem, undefined, 'the run goes on: the other clients work');
+    assert.deepEqual(r.profileErrors?.map(profileErrorLine), ['profile error: credentials.clients.usCcOnlyClient.clientSecret ($USCCONLYCLIENT_SECRET) was refused by the target (HTTP 400 invalid_client) — fix the client id or secret']);
+    assert.equal(r.refusedClients, undefined, 'not a lockout');
   });
 
   void test('a password client refused on the client_credentials probe is named but still used (the grant may not be its own)', () => {
@@ -74,6 +85,18 @@ void describe('preflight: a non-conformant target is judged, not diagnosed', () 
     assert.equal(r.problem, undefined);
     assert.deepEqual(r.notes, ['usClient2', 'usPasswordClient'].map((c) => `credentials.clients.${c}.clientSecret ($${c.toUpperCase()}_SECRET) was refused with invalid_client on the preflight's client_credentials request, a grant this password client may not be registered for: ${c} is still used, and its password checks judge its credentials`));
     assert.equal(r.refusedClients, undefined);
+    assert.equal(r.profileErrors, undefined);
+  });
+
+  void test('a user whose password grant is refused with invalid_grant is a profile error; invalid_client there names the password client; other answers are not', () => {
+    const user = (name: UserProbe['user'], answer: ProbeAnswer): UserProbe => ({ user: name, field: `credentials.users.${name}.password`, client: 'usPasswordClient', clientField: 'credentials.clients.usPasswordClient.clientSecret', answer });
+    const r = classifyPreflight({
+      clients: [probe('usPasswordClient', token())],
+      users: [user('user', token()), user('burnableUser', error('invalid_grant')), user('wrongRoleUser', error('unauthorized_client')), user('specialCharsUser', { status: 429 })],
+    });
+    assert.deepEqual(r.profileErrors?.map(profileErrorLine), ['profile error: credentials.users.burnableUser.password was refused by the target (HTTP 400 invalid_grant) — fix the username or password (sent with usPasswordClient)']);
+    const wrongClient = classifyPreflight({ clients: [probe('usClient', token()), probe('usPasswordClient', error('invalid_client'))], users: [user('user', error('invalid_client')), user('burnableUser', error('invalid_client'))] });
+    assert.deepEqual(wrongClient.profileErrors?.map(profileErrorLine), ['profile error: credentials.clients.usPasswordClient.clientSecret was refused by the target (HTTP 400 invalid_client) — fix the client id or secret']);
   });
 
   void test('a client locked out already (429) among others is named, with its Retry-After, and not used', () => {
@@ -95,10 +118,11 @@ function capture() {
   return { lines, io: { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) } };
 }
 
-/** profiles/reference.json with some client secrets replaced. */
-function referenceWith(dir: string, name: string, wrong: (client: string) => boolean): string {
-  const profile = JSON.parse(readFileSync(join(root, 'profiles', 'reference.json'), 'utf8')) as { credentials: { clients: Record<string, { clientSecret: { value: string } }> } };
+/** profiles/reference.json with some client secrets (and user passwords) replaced. */
+function referenceWith(dir: string, name: string, wrong: (client: string) => boolean, wrongUser: (user: string) => boolean = () => false): string {
+  const profile = JSON.parse(readFileSync(join(root, 'profiles', 'reference.json'), 'utf8')) as { credentials: { clients: Record<string, { clientSecret: { value: string } }>; users: Record<string, { password: { value: string } }> } };
   for (const [client, c] of Object.entries(profile.credentials.clients)) if (wrong(client)) c.clientSecret = { value: `${c.clientSecret.value}-wrong` };
+  for (const [user, u] of Object.entries(profile.credentials.users)) if (wrongUser(user)) u.password = { value: `${u.password.value}-wrong` };
   const file = join(dir, name);
   writeFileSync(file, JSON.stringify({ ...profile, $schema: undefined }));
   return file;
@@ -130,14 +154,28 @@ void describe('preflight in `run`, against the reference server', () => {
     assert.equal(report.requirements.find((r) => r.id === 'GRANT-CC-001')?.verdict, 'FAIL');
   });
 
-  void test('one secret wrong: a note, and the run judges the target', async () => {
+  void test('one secret wrong: a named profile error, and the run judges the target; its checks are BLOCKED by the profile, the report opens with it', async () => {
     const reports = join(dir, 'one-reports');
     const c = capture();
-    const code = await runMain(['--target', referenceWith(dir, 'one-wrong.json', (client) => client === 'usClient2'), '--start-reference', '--grep', '@GRANT-CC-001', '--passes', 'conformance', '--reports', reports], c.io);
+    const code = await runMain(['--target', referenceWith(dir, 'one-wrong.json', (client) => client === 'usClient2'), '--start-reference', '--grep', '@GRANT-CC-001|@GRANT-RT-006', '--passes', 'conformance', '--reports', reports], c.io);
     assert.equal(code, 0, c.lines.join('\n'));
-    assert.ok(c.lines.some((l) => /^token-conformance run: note: credentials\.clients\.usClient2\.clientSecret was refused with invalid_client/.test(l)), c.lines.join('\n'));
+    assert.ok(c.lines.some((l) => /^token-conformance run: profile error: credentials\.clients\.usClient2\.clientSecret was refused by the target \(HTTP 400 invalid_client\)/.test(l)), c.lines.join('\n'));
     assert.ok(!c.lines.some((l) => l.includes('setup problem')));
-    assert.ok(existsSync(join(reports, 'conformance.json')));
+    const report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as { profileProblems?: string[]; requirements: { id: string; verdict: string; blockedByProfile?: string }[] };
+    assert.match(report.profileProblems?.[0] ?? '', /credentials\.clients\.usClient2\.clientSecret/);
+    assert.equal(report.requirements.find((r) => r.id === 'GRANT-CC-001')?.verdict, 'PASS');
+    const rt006 = report.requirements.find((r) => r.id === 'GRANT-RT-006');
+    assert.deepEqual([rt006?.verdict, rt006?.blockedByProfile], ['BLOCKED', 'credentials.clients.usClient2.clientSecret'], 'another client\'s wrong secret would read invalid_client, not invalid_grant: BLOCKED by the profile, not a FAIL');
+    assert.ok(!report.requirements.some((r) => r.verdict === 'FAIL'), 'no FAIL caused by the profile');
+    assert.match(readFileSync(join(reports, 'traceability.html'), 'utf8'), /<div id="profile-error"/);
+  });
+
+  void test('--check-profile: one user password wrong is a named profile error, exit 2', async () => {
+    const c = capture();
+    const code = await runMain(['--target', referenceWith(dir, 'user-wrong.json', () => false, (user) => user === 'burnableUser'), '--start-reference', '--check-profile', '--reports', join(dir, 'user-reports')], c.io);
+    assert.equal(code, 2, c.lines.join('\n'));
+    assert.ok(c.lines.some((l) => /^token-conformance run: profile error: credentials\.users\.burnableUser\.password was refused by the target \(HTTP 400 invalid_grant\)/.test(l)), c.lines.join('\n'));
+    assert.ok(!c.lines.some((l) => l.includes('-wrong')), 'the (wrong) password is not printed');
   });
 
   void test('an HTTPS address whose certificate is not trusted: one "setup problem" line naming caFile', async () => {

@@ -28,6 +28,12 @@ function problems(raw: unknown, env: NodeJS.ProcessEnv = { US_SECRET: 's3cret-va
 }
 
 void describe('target profile validation', () => {
+  void test('an address ending with a path the suite appends itself (/v1, /api/v1, /oauth2/default): one line naming the field and the origin to set', () => {
+    assert.deepEqual(problems({ ...base, baseUrl: 'https://api.example.com/v1/' }), ['baseUrl: https://api.example.com/v1/ ends with /v1, which the suite appends itself (it would call https://api.example.com/v1/v1/…) — set baseUrl to https://api.example.com']);
+    assert.deepEqual(problems({ ...base, authUrlUs: 'https://auth.example.com/gw/api/v1' }), ['authUrlUs: https://auth.example.com/gw/api/v1 ends with /api/v1, which the suite appends itself (it would call https://auth.example.com/gw/api/v1/api/v1/…) — set authUrlUs to https://auth.example.com/gw']);
+    assert.deepEqual(problems({ ...base, authUrlUs: 'https://auth.example.com/gw', baseUrl: 'https://api.example.com/v10' }), [], 'a deployment prefix the suite does not append is the target\'s own');
+  });
+
   void test('a valid profile loads, with secrets resolved from the environment', () => {
     const loaded = validateProfile(base, 'p.json', { env: { US_SECRET: 's3cret-value' } });
     assert.equal(loaded.profile.name, 'staging');

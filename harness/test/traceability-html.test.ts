@@ -38,3 +38,28 @@ void test('a clean report says nothing needs attention', () => {
   const html = renderTraceability(fixture('report-pass.json'));
   assert.match(html, /<h2 id="attention">Needs attention<\/h2><p>Nothing: /);
 });
+
+void test('the filter counts what it shows: every row before any script runs, and the script waits for the rows it counts', () => {
+  const report = fixture('report-planted-fail.json');
+  const html = renderTraceability(report);
+  const rows = html.match(/<tr id="[^"]+" data-verdict=/g)?.length ?? 0;
+  assert.equal(rows, report.requirements.length);
+  assert.match(html, new RegExp(`<output name="shown">${rows} shown</output>`));
+  // The script stands before the rows: run at parse time it must wait for them.
+  assert.ok(html.indexOf('<script>') < html.indexOf('<tr id='), 'the script precedes the rows');
+  assert.match(html, /document\.readyState === 'loading'\) document\.addEventListener\('DOMContentLoaded', apply\)/);
+});
+
+void test('each check links to its transcript(s); a profile error opens the page; the verified count says what would make the rest verifiable', () => {
+  const report = fixture('report-planted-fail.json');
+  const first = report.requirements[0]!;
+  first.checks[0] = { ...first.checks[0]!, transcripts: ['transcripts/conformance--grants-x-0123abcd.txt'] };
+  first.verdict = 'SKIP';
+  first.reason = 'profile has no credentials.users.burnableUser';
+  const html = renderTraceability({ ...report, profileProblems: ['the target refused credentials.users.user.password in the preflight (HTTP 400 invalid_grant): fix it in the profile'] });
+  assert.match(html, /<a class="transcript" href="transcripts\/conformance--grants-x-0123abcd\.txt">transcript<\/a>/);
+  assert.ok(html.indexOf('<div id="profile-error"') < html.indexOf('<h1>'), 'the banner comes first');
+  assert.match(html, /credentials\.users\.user\.password/);
+  assert.match(html, /<h2 id="verified">Verified: \d+ of \d+<\/h2>/);
+  assert.match(html, new RegExp(`<li>declare a burnable user \\(credentials\\.users\\.burnableUser\\): 1 \\(<a href="#${first.id}">`));
+});

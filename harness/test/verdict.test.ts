@@ -224,6 +224,14 @@ void describe('what the reporter reads from a check: precondition, markBlocked, 
     assert.deepEqual(verdictShaping(annotations, 'failed', 'Error: property failed … Got error: Test is skipped: BLOCKED: setup: no token', redactor), {}, 'a real failure found after a blocked attempt still FAILs, whatever its text');
   });
 
+  void test('a check blocked by the profile (a credential the preflight found refused) is BLOCKED naming the field, also when a property runner caught the skip', () => {
+    const reason = 'blocked by the profile, not the target: the target refused credentials.clients.usClient.clientSecret in the preflight (HTTP 400 invalid_client): fix it in the profile; no request sent with it';
+    const annotations = [{ type: 'blocked', description: reason }, { type: 'blocked-by-profile', description: 'credentials.clients.usClient.clientSecret' }];
+    const expected = { blocked: { reason, profile: 'credentials.clients.usClient.clientSecret' } };
+    assert.deepEqual(verdictShaping(annotations, 'skipped', undefined, redactor), expected);
+    assert.deepEqual(verdictShaping([...annotations, precondition('blocked')], 'failed', 'Error: property token-input-us failed', redactor), expected);
+  });
+
   void test('broke annotations parse "<ID> — <message>" and are read only from a failed check', () => {
     assert.deepEqual(parseBroke('TOKEN-REQ-003 — expected 400 invalid_request, got 200'), { id: 'TOKEN-REQ-003', message: 'expected 400 invalid_request, got 200' });
     assert.deepEqual(parseBroke('ERR-GW-1202 - got 000-1205'), { id: 'ERR-GW-1202', message: 'got 000-1205' });

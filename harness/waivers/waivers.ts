@@ -12,12 +12,11 @@
 //     Nor PENDING: not verified yet (`gate --allow-pending` accepts it instead).
 // The summary counts and the run's verdict are recomputed; a report judged without waivers is unchanged.
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { formatIssues } from '../../core/profile/load-profile.ts';
 import { parseJsonc } from '../../core/profile/jsonc.ts';
 import type { ConformanceReport, RequirementResult } from '../reporter/report.schema.ts';
-import { renderTraceability } from '../reporter/traceability-html.ts';
+import { writeReportFiles } from '../reporter/write-report-files.ts';
 import { countVerdicts, overallVerdict } from '../reporter/verdict.ts';
 import { waiversFileSchema, type Waiver } from './waivers.schema.ts';
 
@@ -164,8 +163,7 @@ export function waiverLines(report: ConformanceReport): string[] {
  */
 export function applyWaiversToRun(reportsDir: string, report: ConformanceReport, waivers: LoadedWaivers, out: (line: string) => void, now: Date = new Date()): ConformanceReport {
   const waived = applyWaivers(report, waivers, now);
-  writeFileSync(join(reportsDir, 'conformance.json'), `${JSON.stringify({ $schema: '../schemas/conformance-report.schema.json', ...waived }, null, 2)}\n`);
-  writeFileSync(join(reportsDir, 'traceability.html'), renderTraceability(waived));
+  writeReportFiles(reportsDir, waived);
   for (const line of waiverLines(waived)) out(line);
   const s = waived.summary;
   out(`CONFORMANCE ${waived.verdict} after waivers: ${s.FAIL} FAIL, ${s.WARN} WARN, ${s.WAIVED ?? 0} WAIVED, ${s.UNCHECKED} UNCHECKED${s.BLOCKED ? `, ${s.BLOCKED} BLOCKED` : ''}${s.PENDING ? `, ${s.PENDING} PENDING` : ''} of ${s.total} requirements`);

@@ -1,7 +1,7 @@
 // A client secret longer than 72 characters is compared in full (AUTH-CLI-011): servers that hash
 // secrets with bcrypt compare only the first 72 bytes, so a secret that differs after them passes.
 // Needs a client with such a secret (credentials.clients.usLongSecretClient); SKIP without one.
-import { expect, needs, requirement, test } from '../../fixtures/index.ts';
+import { choiceLabel, expect, judgedOn, needs, requirement, test } from '../../fixtures/index.ts';
 
 const bcryptLimit = 72;
 
@@ -9,7 +9,7 @@ test.describe('client authentication: a long secret', () => {
   test('AUTH-CLI-011 a client_secret equal to the registered one in its first 72 characters but different after them is refused with invalid_client',
     requirement('AUTH-CLI-011', needs('us', 'client:usLongSecretClient')),
     async ({ tokenClient, target }) => {
-      const status = target.interpretation('invalidClientStatus');
+      const status = target.choice('invalidClientStatus');
       const client = tokenClient.credentials('usLongSecretClient');
       expect(client.clientSecret.length, `setup: usLongSecretClient's secret is longer than ${bcryptLimit} characters`).toBeGreaterThan(bcryptLimit);
       await test.step('the registered secret authenticates the client', async () => {
@@ -21,7 +21,8 @@ test.describe('client authentication: a long secret', () => {
       for (const [label, clientSecret] of [['its last character changed', altered], [`cut to its first ${bcryptLimit} characters`, client.clientSecret.slice(0, bcryptLimit)]] as const) {
         await test.step(`the secret ${label}`, async () => {
           const res = await tokenClient.clientCredentials({ region: 'us', client: { clientId: client.clientId, clientSecret } });
-          await expect(res, `a secret equal in its first ${bcryptLimit} characters, ${label} (declared invalidClientStatus=${status})`).toBeTokenError('invalid_client', { status });
+          await expect(res, `a secret equal in its first ${bcryptLimit} characters, ${label}`).toBeTokenError('invalid_client');
+          await judgedOn(status, () => expect(res.status, `${label} (${choiceLabel(status)}) — ${res.describe()}`).toBe(status.value));
         });
       }
     });

@@ -1,6 +1,6 @@
 // Gateway codes of the credential and authorization steps: 000-1100, 000-1101, 000-1200, 000-1201,
 // 000-1202, 000-1205 (spec §7.2; triggers and statuses are the target's, OI-14).
-import { expect, markNotApplicable, needs, requirement, test, alterOneCharacter, gatewayToken, unknownToken } from '../../fixtures/index.ts';
+import { choiceLabel, expect, judgedOn, markNotApplicable, needs, requirement, test, alterOneCharacter, gatewayToken, unknownToken } from '../../fixtures/index.ts';
 import { gatewayErrors } from '../../schemas/gateway-error-codes.ts';
 import { clientCredentialsHolder, credentialOf, settleSteps } from '../../fixtures/index.ts';
 
@@ -16,10 +16,11 @@ test.describe('gateway: credentials', () => {
       requirement('ERR-GW-1201', needs('people')),
       async ({ target, tokenClient, api }, testInfo) => {
         // OI-14 conditions.nonBearerScheme: no credentials (000-1201) or an unparseable one (000-1205).
-        const code = target.gatewayCodes().conditions.nonBearerScheme;
+        const choice = target.gatewayCondition('nonBearerScheme');
         const token = await gatewayToken(target, tokenClient, testInfo);
         const credential = scheme === 'Basic' ? Buffer.from('conformance:not-a-secret').toString('base64') : token;
-        await expect(await api.person('existing', { authorization: `${scheme} ${credential}` }), `declared nonBearerScheme=${code}`).toBeGatewayError(code);
+        const res = await api.person('existing', { authorization: `${scheme} ${credential}` });
+        await judgedOn(choice, () => expect(res, choiceLabel(choice)).toBeGatewayError(choice.value));
       });
   }
 
@@ -29,9 +30,10 @@ test.describe('gateway: credentials', () => {
       // OI-14 conditions.unknownToken: a token that fails verification (000-1202) or one the target
       // cannot parse as its own (000-1205). Unknown but well-formed for the target's token format
       // (JWT or opaque), read from a real token.
-      const code = target.gatewayCodes().conditions.unknownToken;
+      const choice = target.gatewayCondition('unknownToken');
       const unknown = unknownToken(await gatewayToken(target, tokenClient, testInfo));
-      await expect(await api.person('existing', { token: unknown }), `declared unknownToken=${code}`).toBeGatewayError(code);
+      const res = await api.person('existing', { token: unknown });
+      await judgedOn(choice, () => expect(res, choiceLabel(choice)).toBeGatewayError(choice.value));
     });
 
   test('ERR-GW-1202 a protected call with a valid token altered in one character gets 000-1202',

@@ -3,7 +3,7 @@
 // of the caller's credential (GEN-004, RFC 6750 §5.2). Checked over a sample of rejections that
 // need neither clock nor faults.
 import {
-  expect, needs, requirement, test, alterOneCharacter, gatewayToken, unknownToken, type ApiClient,
+  choiceLabel, expect, judgedOn, needs, requirement, test, alterOneCharacter, gatewayToken, unknownToken, type ApiClient,
   type ApiResponse, type Target, type TokenClient,
 } from '../../fixtures/index.ts';
 import type { TestInfo } from '@playwright/test';
@@ -70,10 +70,11 @@ test.describe('gateway: error body', () => {
   test('ERR-GW-GEN-001 every gateway rejection carries a §7.2 code where the target declares it (OI-25)',
     requirement('ERR-GW-GEN-001', needs('people')),
     async ({ target, tokenClient, api }, testInfo) => {
-      const format = target.interpretation('gatewayErrorBody');
+      const choice = target.choice('gatewayErrorBody');
+      const format = choice.value;
       for (const r of await sampleRejections(target, tokenClient, api, testInfo)) {
         const code = declaredCode(r.res, format);
-        expect(code, `${r.what}: a gateway code (${format}) — ${r.res.describe()}`).toBeDefined();
+        await judgedOn(choice, () => expect(code, `${r.what}: a gateway code (${choiceLabel(choice)}) — ${r.res.describe()}`).toBeDefined());
         expect(gatewayErrorCodes as readonly string[], `${r.what}: ${code} is a code of the §7.2 table`).toContain(code);
       }
     });
@@ -81,16 +82,19 @@ test.describe('gateway: error body', () => {
   test('ERR-GW-GEN-002 every gateway rejection has the body format the target declares (OI-25)',
     requirement('ERR-GW-GEN-002', needs('people')),
     async ({ target, tokenClient, api }, testInfo) => {
-      const format = target.interpretation('gatewayErrorBody');
+      const choice = target.choice('gatewayErrorBody');
+      const format = choice.value;
       for (const r of await sampleRejections(target, tokenClient, api, testInfo)) {
-        if (format === 'json-code-message') {
-          expect(r.res.mediaType, `${r.what}: Content-Type — ${r.res.describe()}`).toBe('application/json');
-          expect(r.res.schemaErrors, `${r.what}: valid against the gateway error schema — ${r.res.describe()}`).toEqual([]);
-          expect(typeof r.res.body.code, `${r.what}: a string code member`).toBe('string');
-          expect(typeof r.res.body.message, `${r.what}: a string message member`).toBe('string');
-        } else {
-          expect(declaredCode(r.res, format), `${r.what}: a 000-nnnn code in the body or a header — ${r.res.describe()}`).toBeDefined();
-        }
+        await judgedOn(choice, () => {
+          if (format === 'json-code-message') {
+            expect(r.res.mediaType, `${r.what}: Content-Type (${choiceLabel(choice)}) — ${r.res.describe()}`).toBe('application/json');
+            expect(r.res.schemaErrors, `${r.what}: valid against the gateway error schema — ${r.res.describe()}`).toEqual([]);
+            expect(typeof r.res.body.code, `${r.what}: a string code member`).toBe('string');
+            expect(typeof r.res.body.message, `${r.what}: a string message member`).toBe('string');
+          } else {
+            expect(declaredCode(r.res, format), `${r.what}: a 000-nnnn code in the body or a header (${choiceLabel(choice)}) — ${r.res.describe()}`).toBeDefined();
+          }
+        });
       }
     });
 

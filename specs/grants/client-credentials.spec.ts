@@ -1,6 +1,6 @@
 // grant_type=client_credentials (spec §2.2, §3 row 1, §4 rows 1-2, §5.2-5.4; RFC 6749 §4.4).
 // Every client, address and interpretation comes from the target profile through the fixtures.
-import { expect, needs, requirement, test } from '../../fixtures/index.ts';
+import { choiceLabel, expect, judgedOn, needs, requirement, test } from '../../fixtures/index.ts';
 
 /** A scope value no target grants (RFC 6749 §3.3 scope-token syntax). */
 const unknownScope = 'token-conformance.unknown-scope';
@@ -28,14 +28,14 @@ test.describe('grant_type=client_credentials', () => {
   test('GRANT-CC-006 a client not registered with Data Services gets the declared outcome (token refused by the gateway, or unauthorized_client)',
     requirement('GRANT-CC-006', needs('us')),
     async ({ tokenClient, api, target }) => {
-      const declared = target.interpretation('unregisteredClient');
+      const declared = target.choice('unregisteredClient');
       const res = await tokenClient.clientCredentials({ region: 'us', client: 'usUnregisteredClient' });
-      if (declared === 'unauthorized_client') {
-        await expect(res, 'declared unregisteredClient=unauthorized_client').toBeTokenError('unauthorized_client');
+      if (declared.value === 'unauthorized_client') {
+        await judgedOn(declared, () => expect(res, choiceLabel(declared)).toBeTokenError('unauthorized_client'));
         return;
       }
-      await test.step('a token is issued (declared unregisteredClient=token-issued)', async () => {
-        await expect(res).toBeTokenIssued();
+      await test.step(`a token is issued (${choiceLabel(declared)})`, async () => {
+        await judgedOn(declared, () => expect(res).toBeTokenIssued());
       });
       // OI-14: a target that declares 000-1100 not produced still refuses the token (§5.3), with a code of its own.
       const notProduced = target.gatewayCodeNotProduced('000-1100');
@@ -60,18 +60,20 @@ test.describe('grant_type=client_credentials', () => {
   test('GRANT-CC-008 a US client_credentials request with a scope parameter gets the declared outcome (ignored, or invalid_scope)',
     requirement('GRANT-CC-008', needs('us', 'client:usClient')),
     async ({ tokenClient, target }) => {
-      const declared = target.interpretation('usClientCredentialsScope');
+      const declared = target.choice('usClientCredentialsScope');
       const knownScope = target.interpretation('passwordScopes')[0];
       expect(knownScope, 'setup: the target declares at least one scope value (passwordScopes)').toBeTruthy();
       for (const [label, scope] of [['a scope value the target knows', knownScope!], ['an unknown scope value', unknownScope]] as const) {
-        await test.step(`scope=${label} (declared usClientCredentialsScope=${declared})`, async () => {
+        await test.step(`scope=${label} (${choiceLabel(declared)})`, async () => {
           const res = await tokenClient.clientCredentials({ region: 'us', client: 'usClient', extra: { scope } });
-          if (declared === 'invalid_scope') {
-            await expect(res).toBeTokenError('invalid_scope');
-            return;
-          }
-          await expect(res).toBeTokenSuccess();
-          expect(res.body, `the response has no scope — got ${res.describe()}`).not.toHaveProperty('scope');
+          await judgedOn(declared, async () => {
+            if (declared.value === 'invalid_scope') {
+              await expect(res).toBeTokenError('invalid_scope');
+              return;
+            }
+            await expect(res).toBeTokenSuccess();
+            expect(res.body, `the response has no scope — got ${res.describe()}`).not.toHaveProperty('scope');
+          });
         });
       }
     });
@@ -79,24 +81,27 @@ test.describe('grant_type=client_credentials', () => {
   test('GRANT-CC-009 credentials of a client registered in the other environment are refused with invalid_client',
     requirement('GRANT-CC-009', needs('us')),
     async ({ tokenClient, target }) => {
-      const status = target.interpretation('invalidClientStatus');
+      const status = target.choice('invalidClientStatus');
       const res = await tokenClient.clientCredentials({ region: 'us', client: 'otherEnvironmentClient' });
-      await expect(res, `declared invalidClientStatus=${status}`).toBeTokenError('invalid_client', { status });
+      await expect(res, 'credentials of the other environment').toBeTokenError('invalid_client');
+      await judgedOn(status, () => expect(res.status, `${choiceLabel(status)} — ${res.describe()}`).toBe(status.value));
     });
 
   test('GRANT-CC-010 client credentials of one region at the other region\'s token endpoint get the declared outcome (invalid_client, or accepted)',
     requirement('GRANT-CC-010', needs('us', 'eu', 'client:usClient', 'client:euClient')),
     async ({ tokenClient, target }) => {
-      const declared = target.interpretation('crossRegionCredentials');
+      const declared = target.choice('crossRegionCredentials');
       const cases = [
         { label: 'US client credentials at the EU endpoint', region: 'eu', client: 'usClient' },
         { label: 'EU client credentials at the US endpoint', region: 'us', client: 'euClient' },
       ] as const;
       for (const { label, region, client } of cases) {
-        await test.step(`${label} (declared crossRegionCredentials=${declared})`, async () => {
+        await test.step(`${label} (${choiceLabel(declared)})`, async () => {
           const res = await tokenClient.clientCredentials({ region, client });
-          if (declared === 'accepted') await expect(res).toBeTokenIssued();
-          else await expect(res).toBeTokenError('invalid_client');
+          await judgedOn(declared, async () => {
+            if (declared.value === 'accepted') await expect(res).toBeTokenIssued();
+            else await expect(res).toBeTokenError('invalid_client');
+          });
         });
       }
     });

@@ -2,7 +2,7 @@
 // Refresh checks burn refresh tokens: each one obtains fresh tokens from the password grant with
 // the profile's burnableUser, the user whose refresh tokens the suite may burn.
 import { randomBytes } from 'node:crypto';
-import { expect, needs, requirement, test } from '../../fixtures/index.ts';
+import { choiceLabel, expect, judgedOn, needs, requirement, test } from '../../fixtures/index.ts';
 import type { PasswordRequestOptions, TokenClient, TokenSet } from '../../fixtures/index.ts';
 
 /** A scope value no target grants (RFC 6749 §3.3 scope-token syntax). */
@@ -106,11 +106,12 @@ test.describe('grant_type=refresh_token', () => {
   test('GRANT-RT-009 a refresh with a valid refresh token and a wrong client_secret is refused with invalid_client',
     requirement('GRANT-RT-009', needs(...usRefresh)),
     async ({ tokenClient, target }) => {
-      const status = target.interpretation('invalidClientStatus');
+      const status = target.choice('invalidClientStatus');
       const first = await freshTokens(tokenClient);
       const { clientId, clientSecret } = tokenClient.credentials('usPasswordClient');
       const res = await tokenClient.refresh(first.refresh_token, { region: 'us', client: { clientId, clientSecret: `${clientSecret}-wrong` } });
-      await expect(res, `declared invalidClientStatus=${status}`).toBeTokenError('invalid_client', { status });
+      await expect(res, 'a wrong client_secret').toBeTokenError('invalid_client');
+      await judgedOn(status, () => expect(res.status, `${choiceLabel(status)} — ${res.describe()}`).toBe(status.value));
     });
 
   test('GRANT-RT-010 a refresh by a client allowed only client_credentials is refused with unauthorized_client or invalid_grant',
@@ -132,17 +133,19 @@ test.describe('grant_type=refresh_token', () => {
   test('GRANT-RT-011 a refresh_token request at the EU endpoint gets the declared outcome',
     requirement('GRANT-RT-011', needs('eu', 'client:euClient', 'user:burnableUser')),
     async ({ tokenClient, target }) => {
-      const declared = target.interpretation('euOtherGrants');
-      if (declared === 'supported') {
+      const declared = target.choice('euOtherGrants');
+      if (declared.value === 'supported') {
         const first = await freshTokens(tokenClient, { region: 'eu', client: 'euClient' });
         const res = await tokenClient.refresh(first.refresh_token, { region: 'eu', client: 'euClient' });
-        await expect(res, 'declared euOtherGrants=supported').toBeTokenIssued();
+        await judgedOn(declared, () => expect(res, choiceLabel(declared)).toBeTokenIssued());
         return;
       }
+      const refusal = declared.value;
       // No EU refresh token can exist: present a fresh, unused US one with the EU client.
       const first = await freshTokens(tokenClient);
       const res = await tokenClient.refresh(first.refresh_token, { region: 'eu', client: 'euClient' });
-      await expect(res, `declared euOtherGrants=${declared}`).toBeTokenError(declared);
+      expect(res.accessToken, `a US refresh token presented at EU issues no access_token — got ${res.describe()}`).toBeUndefined();
+      await judgedOn(declared, () => expect(res, choiceLabel(declared)).toBeTokenError(refusal));
     });
 
   test('GRANT-RT-013 a refresh token presented with a wrong client_secret stays unused: the right credentials then refresh it',

@@ -6,10 +6,10 @@
 // (token-request.oracle.ts, token-answer.judge.ts): a counterexample FAILs those, nothing else; with
 // several faults, only the fault(s) whose request alone is answered wrongly too (fault-isolation.ts).
 import {
-  needs, requirement, test, annotationTypes, asTokenResponse, clientCredentialsKind, runAttributedProperty,
+  needs, requirement, test, annotationTypes, isPreconditionError, asTokenResponse, clientCredentialsKind, runAttributedProperty,
   propertyRuns, propertyTag, requestDeadlineMs, withDeadline, answerIsRight, judgeTokenAnswer, buildRequest,
   oracleInterpretations, tokenInputArbitrary, isolateFaults, isolateNoise, describeExpected, describeInput,
-  expectedAnswer, type Region, type Finding, type TokenInput,
+  alternativeAnswers, expectedAnswer, type Region, type Finding, type TokenInput, type TokenResponse,
 } from '../../fixtures/index.ts';
 
 const regions: Region[] = ['us', 'eu'];
@@ -46,19 +46,32 @@ test.describe('property: token endpoint input', () => {
           return asTokenResponse(await withDeadline(rawHttp.send(req), requestDeadlineMs, describeInput(input)), redactor, successKind(input.grant));
         };
         const notJudged: string[] = [];
-        const judge = async (input: TokenInput): Promise<Finding[]> => {
+        const judge = async (input: TokenInput): Promise<{ findings: Finding[]; res?: TokenResponse }> => {
           const expected = expectedAnswer(input, oi);
           try {
-            return judgeTokenAnswer(input, expected, await send(input));
+            const res = await send(input);
+            return { findings: judgeTokenAnswer(input, expected, res), res };
           } catch (error) {
+            // A precondition the test API threw (a credential the preflight found refused) is no answer of the target.
+            if (isPreconditionError(error)) throw error;
             const cause = error instanceof Error ? error.message : String(error);
-            return expected.requirements.map((requirement) => ({ requirement, expected: describeExpected(expected), actual: `no answer: ${cause}` }));
+            return { findings: expected.requirements.map((requirement) => ({ requirement, expected: describeExpected(expected), actual: `no answer: ${cause}` })) };
           }
+        };
+        // An answer that is right under another value of a choice the profile did not declare is a
+        // mismatch on that assumption: its findings read WARN, naming the field to declare.
+        const assumedExplanation = (input: TokenInput, res: TokenResponse): Finding['assumed'] => {
+          for (const alt of alternativeAnswers(input, oi)) {
+            const choice = target.choice(alt.key);
+            if (!choice.declared && judgeTokenAnswer(input, alt.expected, res).length === 0) return [{ quoted: choice.quoted, field: choice.field }];
+          }
+          return undefined;
         };
         const answersRight = async (input: TokenInput) => {
           try {
             return answerIsRight(input, expectedAnswer(input, oi), await send(input));
-          } catch {
+          } catch (error) {
+            if (isPreconditionError(error)) throw error;
             return false; // no answer is not the expected one
           }
         };
@@ -66,12 +79,15 @@ test.describe('property: token endpoint input', () => {
         // one with several faults (fault-isolation.ts): each finding names the fault that explains it.
         const check = async (input: TokenInput): Promise<Finding[]> => {
           const own = expectedAnswer(input, oi).requirements;
-          const sorted = await isolateNoise(input, own, await judge(input), answersRight);
+          const { findings, res } = await judge(input);
+          const sorted = await isolateNoise(input, own, findings, answersRight);
           if (sorted === 'not-judged') {
             notJudged.push(describeInput(input));
             return [];
           }
-          return isolateFaults(input, own, sorted, answersRight);
+          const isolated = await isolateFaults(input, own, sorted, answersRight);
+          const assumed = res && isolated.length > 0 ? assumedExplanation(input, res) : undefined;
+          return assumed ? isolated.map((f) => ({ ...f, assumed })) : isolated;
         };
 
         try {

@@ -1,8 +1,11 @@
 // Transport (spec "All calls use TLS", §5.1, §8): HTTPS with a certificate that verifies for the host
 // name (SEC-TLS-001), TLS 1.0 and 1.1 refused and TLS 1.2 accepted (SEC-TLS-004, RFC 8996), and
 // HSTS (SEC-TLS-005, advisory). Certificates are verified against the system CAs plus the profile's
-// caFile; verification is never switched off.
-import { expect, needs, requirement, test, gatewayToken, tlsOutcome, type Capability, type Target } from '../../fixtures/index.ts';
+// caFile; verification is never switched off. On a plain-http address there is no handshake to
+// judge and HSTS must not be sent (RFC 6797 §7.2): SEC-TLS-004/005 are BLOCKED by SEC-TLS-001,
+// which FAILs on that address.
+import type { TestInfo } from '@playwright/test';
+import { expect, markBlocked, needs, requirement, test, gatewayToken, tlsOutcome, type Capability, type Target } from '../../fixtures/index.ts';
 
 /** The three addresses of the spec, each with the need that makes it present and a URL under it. */
 const surfaces: [string, Capability, (t: Target) => string][] = [
@@ -10,6 +13,12 @@ const surfaces: [string, Capability, (t: Target) => string][] = [
   ['the EU token endpoint', 'eu', (t) => t.tokenUrl('eu')],
   ['the protected API', 'gateway', (t) => t.apiUrl(`/v1/people/er/${encodeURIComponent(t.profile.resources.people?.existing ?? 'conformance')}`)],
 ];
+
+/** BLOCKED by SEC-TLS-001 when `address` is not https: the transport check has nothing to judge there. */
+function requireHttps(testInfo: TestInfo, what: string, address: string): void {
+  if (new URL(address).protocol === 'https:') return;
+  markBlocked(testInfo, `${what} is a plain-http address (${new URL(address).origin}): no TLS to judge (SEC-TLS-001)`, { by: ['SEC-TLS-001'] });
+}
 
 test.describe('transport: TLS', () => {
   for (const [what, need, url] of surfaces) {
@@ -26,7 +35,8 @@ test.describe('transport: TLS', () => {
     for (const version of ['TLSv1', 'TLSv1.1'] as const) {
       test(`SEC-TLS-004 ${what} refuses a client that offers only ${version === 'TLSv1' ? 'TLS 1.0' : 'TLS 1.1'}`,
         requirement('SEC-TLS-004', needs(need)),
-        async ({ target, rawHttp }) => {
+        async ({ target, rawHttp }, testInfo) => {
+          requireHttps(testInfo, what, url(target));
           const modern = await tlsOutcome(rawHttp, url(target), 'TLSv1.2', 'TLSv1.3');
           expect(modern.kind, `setup: the address answers over TLS 1.2+ (${'error' in modern ? modern.error : 'answered'})`).toBe('answered');
           const old = await tlsOutcome(rawHttp, url(target), version, version);
@@ -38,7 +48,8 @@ test.describe('transport: TLS', () => {
 
     test(`SEC-TLS-004 ${what} accepts a TLS 1.2 handshake`,
       requirement('SEC-TLS-004', needs(need)),
-      async ({ target, rawHttp }) => {
+      async ({ target, rawHttp }, testInfo) => {
+        requireHttps(testInfo, what, url(target));
         const outcome = await tlsOutcome(rawHttp, url(target), 'TLSv1.2', 'TLSv1.2');
         expect(outcome, 'a client offering only TLS 1.2 gets an HTTP answer').toMatchObject({ kind: 'answered' });
       });
@@ -46,7 +57,8 @@ test.describe('transport: TLS', () => {
 
   test('SEC-TLS-005 a token response of the US token endpoint carries Strict-Transport-Security',
     requirement('SEC-TLS-005', needs('us')),
-    async ({ tokenClient }) => {
+    async ({ target, tokenClient }, testInfo) => {
+      requireHttps(testInfo, 'the US token endpoint', target.tokenUrl('us'));
       const res = await tokenClient.clientCredentials({ region: 'us', client: 'usClient' });
       await expect(res, 'setup: a token is issued').toBeTokenIssued();
       expect(res.header('strict-transport-security') ?? '(no Strict-Transport-Security header)', 'Strict-Transport-Security with max-age').toMatch(/max-age\s*=\s*"?\d+/i);
@@ -54,7 +66,8 @@ test.describe('transport: TLS', () => {
 
   test('SEC-TLS-005 a token response of the EU token endpoint carries Strict-Transport-Security',
     requirement('SEC-TLS-005', needs('eu')),
-    async ({ tokenClient }) => {
+    async ({ target, tokenClient }, testInfo) => {
+      requireHttps(testInfo, 'the EU token endpoint', target.tokenUrl('eu'));
       const res = await tokenClient.clientCredentials({ region: 'eu', client: 'euClient' });
       await expect(res, 'setup: a token is issued').toBeTokenIssued();
       expect(res.header('strict-transport-security') ?? '(no Strict-Transport-Security header)', 'Strict-Transport-Security with max-age').toMatch(/max-age\s*=\s*"?\d+/i);
@@ -63,6 +76,7 @@ test.describe('transport: TLS', () => {
   test('SEC-TLS-005 a response of the protected API carries Strict-Transport-Security',
     requirement('SEC-TLS-005', needs('people')),
     async ({ target, tokenClient, api }, testInfo) => {
+      requireHttps(testInfo, 'the protected API', target.apiUrl('/'));
       const token = await gatewayToken(target, tokenClient, testInfo);
       const res = await api.person('existing', { token });
       expect(res.status, `setup: the call succeeds — ${res.describe()}`).toBe(200);

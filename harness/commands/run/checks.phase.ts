@@ -9,6 +9,8 @@ import type { Redactor } from '../../../core/redaction/redact.ts';
 import type { ConformanceReport } from '../../reporter/report.schema.ts';
 import { exitCodeFor } from '../../reporter/verdict.ts';
 import { applyWaiversToRun, type LoadedWaivers } from '../../waivers/waivers.ts';
+import { scoreRunInCatalogue } from '../../reporter/catalogue-scoring.ts';
+import { catalogueVersion } from '../../../requirements/catalogue-versions.ts';
 import { lockSummary, type ClientLocks } from '../../../core/run/client-locks.ts';
 import { allPasses, emptySelection, projectsArgs, type RunOptions } from './options.ts';
 import type { PhaseIo, RunIo } from './phase-io.ts';
@@ -55,6 +57,7 @@ export async function runChecks(options: RunOptions, run: RunEnvironment, io: Ph
 /** The verdict: the report (with the waivers applied), the clients the run stopped using, the exit code. */
 export function judgeRun(options: RunOptions, reportsDir: string, waivers: LoadedWaivers | undefined, locks: { locks: ClientLocks }, playwrightCode: number, io: PhaseIo): number {
   let report = readJson<ConformanceReport>(join(reportsDir, 'conformance.json'));
+  if (report && options.catalogue !== undefined) report = scoreRunInCatalogue(reportsDir, report, catalogueVersion(options.catalogue), io.out);
   if (report && waivers) report = applyWaiversToRun(reportsDir, report, waivers, io.out);
   if (!report) {
     io.err(`token-conformance run: Playwright ended (code ${playwrightCode}) without a conformance report; see the output above.`);

@@ -67,7 +67,7 @@ export function prepareRunEnvironment(options: RunOptions, target: LoadedProfile
   const seenTokens = join(temp, seenTokensFileName);
   const reportsDir = options.reportsDir;
   mkdirSync(reportsDir, { recursive: true });
-  for (const stale of ['allure-results', 'transcripts', 'blob-report', 'conformance.json', 'traceability.html', 'checks.json', 'junit.xml', 'junit-time-travel.xml']) {
+  for (const stale of ['allure-results', 'transcripts', 'blob-report', 'conformance.json', 'traceability.html', 'ctrf.json', 'checks.json', 'junit.xml', 'junit-time-travel.xml']) {
     rmSync(join(reportsDir, stale), { recursive: true, force: true });
   }
   const seed = options.seed ?? (options.freshSeed ? String(randomInt(0, 2 ** 31 - 1)) : undefined);

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { levelGrep } from '../../../requirements/levels.ts';
 import type { Level } from '../../reporter/verdict.ts';
 import { bothGreps, requirementGrep, requirementSelection } from '../run-selection.ts';
+import { catalogueVersion, CatalogueVersionError } from '../../../requirements/catalogue-versions.ts';
 
 /** Clock targets `--start-reference` starts by default: two time-travel workers (bench/SUITE-TIMING.md; 1 and 3 not measured apart). */
 export const defaultClockServers = 2;
@@ -47,6 +48,10 @@ export const usage = `Usage: token-conformance run --target FILE [options]
   --state FILE         keep obligations between runs in FILE (encrypted; the profile's state.key names
                        the key's environment variable): without clock control, time-dependent
                        checks record what must hold later, and every run first settles the due ones
+  --catalogue VERSION  score only the requirements of this frozen catalogue release
+                       (requirements/catalogue-versions/VERSION.json): every check still runs,
+                       requirements added after it read "not scored in VERSION" and never move
+                       the verdict or the exit code (default: the whole catalogue)
   --waivers FILE       apply a waivers file (schemas/waivers.schema.json) to the report and exit code
   --skip-preflight     judge the target even when the preflight sees a setup problem (every
                        client refused, every call rate-limited, the EU address answering like
@@ -83,6 +88,8 @@ export interface RunOptions {
   referenceLog?: string;
   /** A waivers file applied to the run's report and exit code. */
   waivers?: string;
+  /** The frozen catalogue release the run is scored in (requirements/catalogue-versions/). */
+  catalogue?: string;
   /** Which Playwright passes to run (default both, in order). */
   passes?: Pass[];
   /** Spec files to load (Playwright file filters); default all. */
@@ -132,6 +139,7 @@ function parseRunOptions(args: string[]) {
       'reference-log': { type: 'string' },
       'fresh-seed': { type: 'boolean', default: false },
       waivers: { type: 'string' },
+      catalogue: { type: 'string' },
       state: { type: 'string' },
       passes: { type: 'string' },
       spec: { type: 'string', multiple: true },
@@ -160,6 +168,14 @@ export function parseRunArgs(args: string[]): RunOptions | 'help' {
   if (v.help) return 'help';
   if (!v.target) throw new UsageError('--target FILE is required');
   checkOptionValues(v);
+  if (v.catalogue !== undefined) {
+    try {
+      catalogueVersion(v.catalogue);
+    } catch (error) {
+      if (error instanceof CatalogueVersionError) throw new UsageError(`--catalogue: ${error.message}`);
+      throw error;
+    }
+  }
   let grep = v.grep;
   if (v.requirement !== undefined) {
     const { ids, unknown } = requirementSelection(v.requirement);
@@ -188,6 +204,7 @@ export function parseRunArgs(args: string[]): RunOptions | 'help' {
     ...(v['reference-log'] !== undefined ? { referenceLog: resolve(v['reference-log']) } : {}),
     ...(v['fresh-seed'] ? { freshSeed: true } : {}),
     ...(v.waivers !== undefined ? { waivers: v.waivers } : {}),
+    ...(v.catalogue !== undefined ? { catalogue: v.catalogue } : {}),
     ...(v.state !== undefined ? { state: v.state } : {}),
     ...(passes !== undefined ? { passes } : {}),
     ...(v.spec !== undefined && v.spec.length > 0 ? { specs: v.spec } : {}),

@@ -2,10 +2,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LoadedProfile } from '../../../core/profile/load-profile.ts';
-import { runPreflight } from '../../preflight/preflight.ts';
+import { profileErrorLine, runPreflight } from '../../preflight/preflight.ts';
 import { probeRegions } from '../../parity/probe-regions.ts';
 import type { PreflightResult } from '../../preflight/preflight.ts';
-import { ClientLocks } from '../../../core/run/client-locks.ts';
+import { ClientLocks, profileLockKey } from '../../../core/run/client-locks.ts';
 import type { RunOptions } from './options.ts';
 import { Exit, type PhaseIo } from './phase-io.ts';
 
@@ -16,6 +16,13 @@ import { Exit, type PhaseIo } from './phase-io.ts';
 export async function preflightTarget(options: RunOptions, target: LoadedProfile, io: PhaseIo): Promise<PreflightResult | Exit> {
   const preflight = await runPreflight({ profile: target.profile, secrets: target.secrets });
   for (const note of preflight.notes) io.err(`token-conformance run: note: ${note}`);
+  const profileErrors = preflight.profileErrors ?? [];
+  for (const e of profileErrors) io.err(`token-conformance run: ${profileErrorLine(e)}`);
+  if (options.checkProfile && profileErrors.length > 0) {
+    io.err(`token-conformance run: setup problem: the target refused ${profileErrors.length} credential(s) of the profile (above); fix them and check again. No check was run (--check-profile).`);
+    return new Exit(2);
+  }
+  if (profileErrors.length > 0) io.err(`token-conformance run: the checks that need ${profileErrors.length === 1 ? 'this credential' : 'these credentials'} are BLOCKED by the profile (not FAILs of the target); the report opens with ${profileErrors.length === 1 ? 'it' : 'them'}.`);
   if (preflight.problem !== undefined) {
     if (!options.skipPreflight) {
       io.err(`token-conformance run: setup problem: ${preflight.problem}; nothing was run (--skip-preflight judges the target anyway).`);
@@ -42,6 +49,12 @@ export function lockRefusedClients(preflight: PreflightResult, temp: string): { 
       key: `${c.region}:${c.client}`, client: c.client, region: c.region, kind: c.answer.status === 429 ? '429' : 'invalid_client',
       ...(c.answer.retryAfter !== undefined ? { retryAfter: c.answer.retryAfter } : {}),
       response: `HTTP ${c.answer.status}${c.answer.error ? ` ${c.answer.error}` : ''}`, check: 'the preflight', at: new Date().toISOString(),
+    });
+  }
+  for (const e of preflight.profileErrors ?? []) {
+    locks.lock({
+      key: profileLockKey(e.kind, e.name), client: e.client, ...(e.kind === 'user' ? { user: e.name } : {}), region: e.region, kind: 'profile',
+      field: e.field, response: e.answer, check: 'the preflight', at: new Date().toISOString(),
     });
   }
   return { dir, locks };

@@ -28,6 +28,19 @@ export const errorFaults: Fault[] = [
     }),
   },
   {
+    id: 'user-grants-without-client-auth', title: 'password and refresh_token requests with no client authentication at all are served (as if usPasswordClient had authenticated)', breaks: ['AUTH-CLI-007'],
+    create: (env) => ({
+      onRequest: (req, ctx) => {
+        const c = env.clients.usPasswordClient;
+        const grant = field(req, 'grant_type');
+        const noClient = field(req, 'client_id') === undefined && field(req, 'client_secret') === undefined && header(req.headers, 'authorization') === undefined;
+        return isToken(ctx) && c && noClient && (grant === 'password' || grant === 'refresh_token')
+          ? withForm(req, [['client_id', c.clientId], ['client_secret', c.clientSecret], ...fields(req)])
+          : req;
+      },
+    }),
+  },
+  {
     id: 'missing-secret-error', title: 'a request without client_secret answered unauthorized_client instead of the declared error', breaks: ['AUTH-CLI-007'],
     create: () => ({
       onResponse(res, req, ctx) {

@@ -2,11 +2,25 @@
 // status, but names the wrong code. One fault per family of codes rotates each code of the family
 // to the next one of it (with that code's §7.2 message, so the body stays consistent and only the
 // code is wrong): every check of a code of the family sees a code other than the one it expects.
+// The trigger faults serve a trigger of 000-1010 (dot-segments) instead of refusing it: judged
+// when the profile declares that trigger (FAIL), only assumed when it declares no triggers (WARN).
 import { gatewayErrors, type GatewayErrorCode } from '../../../schemas/gateway-error-codes.ts';
 import type { Fault } from '../fault.ts';
 import { jsonOf, withJson } from '../proxy.ts';
 
 const requirementOf = (code: string) => `ERR-GW-${code.slice(4)}`;
+
+/** A gateway that resolves dot-segments (/../, /./, %2e%2e) before routing: it serves those paths instead of answering 000-1010. */
+const dotSegmentsResolved = (): ReturnType<Fault['create']> => ({
+  onRequest(req, ctx) {
+    if (ctx.kind !== 'gateway' || !/(^|\/)(\.|%2e){1,2}(\/|$)/i.test(req.path.split('?')[0]!)) return req;
+    const resolved = new URL(req.path, 'https://gateway.invalid');
+    return { ...req, path: `${resolved.pathname}${resolved.search}` };
+  },
+});
+
+/** OI-14 as the reference declares it, but without `triggers`: the reference triggers are then only assumed. */
+const gatewayCodesWithoutTriggers = { matching: 'exact', statuses: {}, notProduced: ['000-1200'], conditions: { nonBearerScheme: '000-1201', unknownToken: '000-1202', perSecondLimit: '000-2001' } };
 
 /** A fault that rotates the codes of one family: codes[0] → codes[1] → … → codes[0]. */
 function rotate(id: string, what: string, codes: GatewayErrorCode[], extra: Partial<Fault> = {}): Fault {
@@ -33,6 +47,14 @@ export const gatewayCodeFaults: Fault[] = [
   rotate('gateway-codes-rate-limit-swapped', 'rate limits (the window quota and the spike limit)', ['000-2000', '000-2001'], {
     freshServer: 'the quota and spike checks spend the client\'s quota',
   }),
+  {
+    id: 'gateway-dot-segments-served', title: 'the gateway resolves dot-segments and serves the path instead of 000-1010, although the profile declares those triggers', breaks: ['ERR-GW-1010'],
+    create: dotSegmentsResolved,
+  },
+  {
+    id: 'gateway-dot-segments-served-assumed', title: 'the same gateway, with a profile that declares no gatewayCodes.triggers (the reference triggers assumed)', breaks: ['ERR-GW-1010'],
+    declare: { gatewayCodes: gatewayCodesWithoutTriggers }, breaksAs: 'WARN', create: dotSegmentsResolved,
+  },
   {
     id: 'gateway-1200-wrong-status', title: 'unparseable bearer credentials answered 000-1200 with status 400 instead of the declared 401', breaks: ['ERR-GW-1200', 'ERR-GW-1205'],
     // The reference declares 000-1200 not produced (ERR-GW-1200 NOT_APPLICABLE); this target says it sends it.

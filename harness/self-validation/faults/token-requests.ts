@@ -6,14 +6,21 @@ import { fields, isToken, tokenError } from './helpers.ts';
 
 const formType = 'application/x-www-form-urlencoded';
 
+const getAnswered404 = (): ReturnType<Fault['create']> => ({
+  onRequest: (req, ctx) => (isToken(ctx) && req.method === 'GET'
+    ? { respond: { status: 404, headers: { 'content-type': 'text/plain' }, body: Buffer.from('Not Found') } }
+    : req),
+});
+
 export const tokenRequestFaults: Fault[] = [
   {
     id: 'get-answered-404', title: 'a GET to a token endpoint answered 404 text/plain instead of the declared refusal', breaks: ['TOKEN-REQ-001'],
-    create: () => ({
-      onRequest: (req, ctx) => (isToken(ctx) && req.method === 'GET'
-        ? { respond: { status: 404, headers: { 'content-type': 'text/plain' }, body: Buffer.from('Not Found') } }
-        : req),
-    }),
+    create: getAnswered404,
+  },
+  {
+    // The same target with OI-12 undeclared: the 405 is only assumed, so TOKEN-REQ-001 (a MUST) reads WARN naming the field, never FAIL.
+    id: 'get-answered-404-assumed', title: 'a GET answered 404 while the profile declares no nonPostTokenRequest (assumed 405)', breaks: ['TOKEN-REQ-001'],
+    undeclare: ['nonPostTokenRequest'], breaksAs: 'WARN', create: getAnswered404,
   },
   {
     id: 'charset-refused', title: 'a form with ;charset=UTF-8 refused with 400 invalid_request', breaks: ['TOKEN-REQ-002'],

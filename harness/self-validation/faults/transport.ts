@@ -8,6 +8,13 @@ export const transportFaults: Fault[] = [
     create: () => ({ plainHttp: true }),
   },
   {
+    id: 'endpoints-over-plain-http', title: 'the token endpoints and the protected API are served over plain HTTP (the profile\'s addresses are http://)',
+    breaks: ['SEC-TLS-001'], addressesOverPlainHttp: true,
+    // SEC-TLS-004/005 must read BLOCKED by SEC-TLS-001 (no handshake to judge, no HSTS over plain HTTP: RFC 6797 §7.2), never FAIL.
+    onlyChecksOf: ['SEC-TLS-001', 'SEC-TLS-004', 'SEC-TLS-005'],
+    create: () => ({ plainHttp: true }),
+  },
+  {
     id: 'tls-1.0-accepted', title: 'TLS 1.0 and 1.1 handshakes accepted', breaks: ['SEC-TLS-004'],
     create: () => ({ tls: { minVersion: 'TLSv1', ciphers: 'DEFAULT:@SECLEVEL=0' } }),
   },
