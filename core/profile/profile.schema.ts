@@ -159,6 +159,7 @@ const capabilitiesSchema = z.strictObject({
     quotaPerWindow: z.number().int().positive(),
     windowSeconds: z.number().int().positive(),
   }).optional().describe('The target\'s rate-limit thresholds, when known. Absent: rate-limit checks are SKIPPED.'),
+  forwardingProxy: z.boolean().default(false).describe('The target sits behind a proxy that sets X-Forwarded-For, Forwarded and X-Real-IP itself (overwriting what the client sent): the checks that rotate these headers (LIMIT-RATE-004, LIMIT-RATE-005) are SKIPPED, since the suite cannot reach the target past that proxy to verify it.'),
   supportsBasic: z.boolean().default(false).describe('Whether the token endpoints take HTTP Basic client authentication (capability http-basic; OI-11).'),
   realTimeWaitSeconds: z.number().int().min(0).optional().describe('Without clock control: how long a time-dependent check may wait in real time (a test tenant with short lifetimes). A check whose wait fits waits and verifies at once; a longer one records an obligation (with a state file). Absent: 0, never wait.'),
   propertyRuns: propertyRunsSchema.default(propertyRunsDefault),
@@ -220,7 +221,7 @@ export function buildProfileSchema(options: InterpretationOption[] = loadInterpr
     }).default({ clients: {}, users: {}, tokens: {} }),
     resources: resourcesSchema.default({}),
     capabilities: capabilitiesSchema.default({
-      load: { allowed: false, maxRequestsPerSecond: 10, maxRequests: 200 }, destructive: { allowed: false }, supportsBasic: false,
+      load: { allowed: false, maxRequestsPerSecond: 10, maxRequests: 200 }, destructive: { allowed: false }, forwardingProxy: false, supportsBasic: false,
       propertyRuns: propertyRunsDefault,
     }),
     expectations: expectationsSchema.default({ clockSkewSeconds: 60 }),

@@ -3,8 +3,10 @@
 // quotaPerWindow, windowSeconds). Every burst stays inside the profile's load budget
 // (capabilities.load): a budget too small to pass a threshold SKIPs the check with that reason.
 // Protected calls use the profile's rateLimitClient only, so that no other check loses its quota;
-// the brute-force check uses lockableUser.
-import { expect, needs, requirement, test, LoadBudget, RateLimitDriver, type ApiResponse } from '../../fixtures/index.ts';
+// the brute-force check uses lockableUser. LIMIT-RATE-004/005 repeat the quota and brute-force
+// checks with a new X-Forwarded-For, Forwarded and X-Real-IP value on every request: a limit keyed
+// on a header the client writes is no limit.
+import { expect, needs, requirement, test, forwardedHeaders, forwardedHeadersUnverifiable, LoadBudget, RateLimitDriver, type ApiResponse, type ClockControl, type PasswordRequestOptions, type Target, type TokenClient } from '../../fixtures/index.ts';
 
 const rateLimitCodes = ['000-2000', '000-2001'] as const;
 const isRateLimited = (res: ApiResponse): boolean => (rateLimitCodes as readonly string[]).includes(res.gatewayCode ?? '');
@@ -38,15 +40,18 @@ test.describe('limit: rate limits (capabilities.rateLimit)', () => {
   test('LIMIT-RATE-001 protected calls of one client beyond quotaPerWindow are refused with 000-2000 or 000-2001',
     requirement('LIMIT-RATE-001', needs('us', 'gateway', 'clock-control')),
     async ({ tokenClient, api, target, clock }) => {
-      const driver = RateLimitDriver.of(target);
-      const { quotaPerWindow, windowSeconds } = driver.limit;
-      const plan = driver.quotaPlan(1);
-      const token = await driver.token(tokenClient);
+      await quotaIsRefused(target, tokenClient, clock, (token) => api.person('existing', { token }));
+    });
 
-      const { responses } = await test.step(`up to ${plan.cap} calls, ${plan.perSecond} per target second (quotaPerWindow ${quotaPerWindow} per ${windowSeconds} s)`,
-        () => driver.spendQuotaByClock(plan, clock, () => api.person('existing', { token })));
-      const refused = await expectOnlyRateLimitRefusals(responses);
-      expect(refused.length, `a call beyond quotaPerWindow ${quotaPerWindow} is refused — ${responses.length - refused.length} of ${responses.length} accepted`).toBeGreaterThan(0);
+  // Driven on the target's clock, not as a spike: a spike must leave within one real second, which
+  // a loaded machine cannot promise, and a forwarded-address key defeats both limits alike.
+  test('LIMIT-RATE-004 protected calls beyond quotaPerWindow are refused even with a new X-Forwarded-For, Forwarded and X-Real-IP on each',
+    requirement('LIMIT-RATE-004', needs('us', 'gateway', 'clock-control')),
+    async ({ tokenClient, api, target, clock }) => {
+      const unverifiable = forwardedHeadersUnverifiable(target);
+      test.skip(unverifiable !== undefined, unverifiable);
+      let sent = 0;
+      await quotaIsRefused(target, tokenClient, clock, (token) => api.person('existing', { token, headers: forwardedHeaders(sent++) }), ' (each with a new forwarded address)');
     });
 
   test('LIMIT-RATE-002 a rate-limited response carries Retry-After, and calls succeed again once that delay has passed',
@@ -85,29 +90,66 @@ test.describe('limit: rate limits (capabilities.rateLimit)', () => {
   test('LIMIT-RATE-003 after 50 wrong passwords for one user, the password grant is throttled (429) or refused even with the right password',
     requirement('LIMIT-RATE-003', needs('us'), { tag: ['@serial'] }),
     async ({ tokenClient, target }) => {
-      const attempts = 50;
-      const budget = LoadBudget.of(target);
-      if (budget.remaining < attempts + 1) {
-        test.info().skip(true, `the load budget (capabilities.load.maxRequests ${budget.maxRequests}) is below ${attempts + 1} requests`);
-      }
-      const user = tokenClient.userCredentials('lockableUser');
-      test.setTimeout(30_000 + Math.ceil((attempts + 1) / budget.maxRequestsPerSecond) * 1000);
+      await wrongPasswordsThrottle(target, tokenClient, { headers: () => [], rightPassword: 'lockableUser' });
+    });
 
-      await test.step(`${attempts} consecutive password grants with a wrong password`, async () => {
-        for (let i = 1; i <= attempts; i += 1) {
-          await budget.slot();
-          const res = await tokenClient.password({ region: 'us', user: { username: user.username, password: `${user.password}-wrong-${i}` } });
-          expect(res.ok, `setup: wrong password #${i} gets no token — got ${res.describe()}`).toBe(false);
-        }
-      });
-
-      await test.step('the right password', async () => {
-        await budget.slot();
-        const res = await tokenClient.password({ region: 'us', user: 'lockableUser' });
-        const throttled = res.status === 429;
-        const refused = res.status >= 400 && res.status < 500 && res.accessToken === undefined;
-        expect(throttled || refused, `throttled (429) or refused (4xx, no token) after ${attempts} wrong passwords — got ${res.describe()}`).toBe(true);
-      });
+  // The lockableUser may already be locked by LIMIT-RATE-003 (same serial project); a target that
+  // locks per user then refuses here too, rightly. A target that keys the count on a forwarding
+  // header gives every attempt, the right password's included, a fresh count.
+  test('LIMIT-RATE-005 after 50 wrong passwords for one user, each with a new X-Forwarded-For, Forwarded and X-Real-IP, the right password is throttled (429) or refused',
+    requirement('LIMIT-RATE-005', needs('us'), { tag: ['@serial'] }),
+    async ({ tokenClient, target }) => {
+      const unverifiable = forwardedHeadersUnverifiable(target);
+      test.skip(unverifiable !== undefined, unverifiable);
+      // The right password is sent by value, not by the profile's name: a lock LIMIT-RATE-003 drew
+      // is the refusal expected here, not a reason to BLOCK.
+      await wrongPasswordsThrottle(target, tokenClient, { headers: forwardedHeaders, rightPassword: tokenClient.userCredentials('lockableUser'), variant: ' (each with a new forwarded address)' });
     });
 });
 
+/** Calls beyond quotaPerWindow, spent on the target's clock, draw at least one 000-2000/000-2001 and no other refusal. */
+async function quotaIsRefused(target: Target, tokenClient: TokenClient, clock: ClockControl, call: (token: string) => Promise<ApiResponse>, variant = ''): Promise<void> {
+  const driver = RateLimitDriver.of(target);
+  const { quotaPerWindow, windowSeconds } = driver.limit;
+  const plan = driver.quotaPlan(1);
+  const token = await driver.token(tokenClient);
+
+  const { responses } = await test.step(`up to ${plan.cap} calls${variant}, ${plan.perSecond} per target second (quotaPerWindow ${quotaPerWindow} per ${windowSeconds} s)`,
+    () => driver.spendQuotaByClock(plan, clock, () => call(token)));
+  const refused = await expectOnlyRateLimitRefusals(responses);
+  expect(refused.length, `a call beyond quotaPerWindow ${quotaPerWindow}${variant} is refused — ${responses.length - refused.length} of ${responses.length} accepted`).toBeGreaterThan(0);
+}
+
+interface ThrottleRun {
+  /** Extra headers of the i-th attempt (1-based; the right password is attempt 51). */
+  headers: (attempt: number) => [string, string][];
+  rightPassword: 'lockableUser' | PasswordRequestOptions['user'];
+  variant?: string;
+}
+
+/** 50 wrong passwords for lockableUser, then the right one: throttled (429) or refused. */
+async function wrongPasswordsThrottle(target: Target, tokenClient: TokenClient, { headers, rightPassword, variant = '' }: ThrottleRun): Promise<void> {
+  const attempts = 50;
+  const budget = LoadBudget.of(target);
+  if (budget.remaining < attempts + 1) {
+    test.info().skip(true, `the load budget (capabilities.load.maxRequests ${budget.maxRequests}) is below ${attempts + 1} requests`);
+  }
+  const user = tokenClient.userCredentials('lockableUser');
+  test.setTimeout(30_000 + Math.ceil((attempts + 1) / budget.maxRequestsPerSecond) * 1000);
+
+  await test.step(`${attempts} consecutive password grants with a wrong password${variant}`, async () => {
+    for (let i = 1; i <= attempts; i += 1) {
+      await budget.slot();
+      const res = await tokenClient.password({ region: 'us', user: { username: user.username, password: `${user.password}-wrong-${i}` }, headers: headers(i) });
+      expect(res.ok, `setup: wrong password #${i} gets no token — got ${res.describe()}`).toBe(false);
+    }
+  });
+
+  await test.step(`the right password${variant}`, async () => {
+    await budget.slot();
+    const res = await tokenClient.password({ region: 'us', user: rightPassword, headers: headers(attempts + 1) });
+    const throttled = res.status === 429;
+    const refused = res.status >= 400 && res.status < 500 && res.accessToken === undefined;
+    expect(throttled || refused, `throttled (429) or refused (4xx, no token) after ${attempts} wrong passwords${variant} — got ${res.describe()}`).toBe(true);
+  });
+}

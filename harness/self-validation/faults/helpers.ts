@@ -88,3 +88,15 @@ export function gatewayUnauthorized(): ProxyResponse {
 export function withBearer(req: ProxyRequest, token: string): ProxyRequest {
   return { ...req, headers: { ...req.headers, authorization: `Bearer ${token}` } };
 }
+
+/**
+ * A gateway without a rate limit (for the calls `unlimited` picks): a 429 is replaced by the last
+ * 200 the same call (method, path, bearer) got; every 200 is kept for that.
+ */
+export function replayLastOkOn429(res: ProxyResponse, req: ProxyRequest, ctx: FaultContext, unlimited: (req: ProxyRequest) => boolean = () => true): ProxyResponse {
+  if (ctx.kind !== 'gateway') return res;
+  const key = `ok:${req.method} ${req.path} ${bearerOf(req) ?? ''}`;
+  if (res.status === 200) ctx.state.set(key, res);
+  const ok = ctx.state.get(key) as ProxyResponse | undefined;
+  return res.status === 429 && ok && unlimited(req) ? ok : res;
+}

@@ -1,5 +1,6 @@
 // The fault catalogue: every fault of harness/self-validation/faults/*.ts, in run order.
 import type { Fault } from '../fault.ts';
+import { advisory2026Faults } from './advisories-2026.ts';
 import { declarationFaults } from './declarations.ts';
 import { errorFaults } from './errors.ts';
 import { fieldBugFaults } from './field-bugs.ts';
@@ -15,7 +16,7 @@ import { transportFaults } from './transport.ts';
 
 export const faults: Fault[] = [
   ...tokenResponseFaults, ...oneFieldFaults, ...nothingIssuedFaults, ...tokenRequestFaults, ...grantFaults, ...errorFaults, ...gatewayFaults, ...lifecycleFaults, ...transportFaults,
-  ...gatewayCodeFaults, ...fieldBugFaults, ...declarationFaults,
+  ...gatewayCodeFaults, ...fieldBugFaults, ...advisory2026Faults, ...declarationFaults,
 ];
 
 /**

@@ -3,7 +3,7 @@
 import type { Fault } from '../fault.ts';
 import type { ProxyResponse } from '../proxy.ts';
 import { withForm } from '../proxy.ts';
-import { bearerOf, clientIdOf, field, fields, gatewayUnauthorized, grantOf, isToken, targetNow, tokenBody, tokenError } from './helpers.ts';
+import { bearerOf, clientIdOf, field, fields, gatewayUnauthorized, grantOf, isToken, replayLastOkOn429, targetNow, tokenBody, tokenError } from './helpers.ts';
 
 export interface Issued { at: number; expiresIn: number }
 
@@ -158,13 +158,7 @@ export const lifecycleFaults: Fault[] = [
     id: 'no-rate-limit', title: 'no rate limiting: a 429 from the gateway is replaced by a replay of the last 200 of that call', breaks: ['LIMIT-RATE-001'],
     collateral: { ids: ['LIMIT-RATE-002'], reason: 'LIMIT-RATE-002 needs a rate-limited response first' },
     create: () => ({
-      onResponse(res, req, ctx) {
-        if (ctx.kind !== 'gateway') return res;
-        const key = `ok:${req.method} ${req.path} ${bearerOf(req) ?? ''}`;
-        if (res.status === 200) ctx.state.set(key, res);
-        const ok = ctx.state.get(key) as ProxyResponse | undefined;
-        return res.status === 429 && ok ? ok : res;
-      },
+      onResponse: (res, req, ctx) => replayLastOkOn429(res, req, ctx),
     }),
   },
 ];
