@@ -6,9 +6,10 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { runMain } from '../commands/run.command.ts';
 import { parseJsonc } from '../../core/profile/jsonc.ts';
-import { loadProfile, ProfileError, validateProfile } from '../../core/profile/load-profile.ts';
+import { loadProfile, validateProfile } from '../../core/profile/load-profile.ts';
 import { toWorkerProfile } from '../../core/profile/worker-profile.ts';
 import { temporaryDirectory } from './support/temporary-directory.ts';
+import { profileProblems } from './support/profile-problems.ts';
 
 const base = {
   name: 'staging',
@@ -17,15 +18,7 @@ const base = {
   credentials: { clients: { usClient: { clientId: 'abc', clientSecret: { env: 'US_SECRET' } } } },
 };
 
-function problems(raw: unknown, env: NodeJS.ProcessEnv = { US_SECRET: 's3cret-value' }): string[] {
-  try {
-    validateProfile(raw, 'p.json', { env });
-  } catch (error) {
-    assert.ok(error instanceof ProfileError, String(error));
-    return error.problems;
-  }
-  return [];
-}
+const problems = profileProblems;
 
 void describe('target profile validation', () => {
   void test('an address ending with a path the suite appends itself (/v1, /api/v1, /oauth2/default): one line naming the field and the origin to set', () => {

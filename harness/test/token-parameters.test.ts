@@ -8,8 +8,9 @@ import { describe, test } from 'node:test';
 import { conformanceReportSchema, type ConformanceReport } from '../reporter/report.schema.ts';
 import { renderSummary } from '../reporter/terminal-summary.ts';
 import { renderTraceability } from '../reporter/traceability-html.ts';
-import { ProfileError, validateProfile } from '../../core/profile/load-profile.ts';
+import { validateProfile } from '../../core/profile/load-profile.ts';
 import { declaredForGrant, declaredShapings, describeShaping } from '../../core/profile/token-parameters.ts';
+import { profileProblems } from './support/profile-problems.ts';
 
 const withParameters = (tokenParameters: unknown, client = 'usClient') => ({
   name: 'okta-like',
@@ -17,15 +18,7 @@ const withParameters = (tokenParameters: unknown, client = 'usClient') => ({
   credentials: { clients: { [client]: { clientId: 'abc', clientSecret: { env: 'US_SECRET' }, tokenParameters } } },
 });
 
-function problems(raw: unknown, env: NodeJS.ProcessEnv = { US_SECRET: 's3cret-value' }): string[] {
-  try {
-    validateProfile(raw, 'p.json', { env });
-  } catch (error) {
-    assert.ok(error instanceof ProfileError, String(error));
-    return error.problems;
-  }
-  return [];
-}
+const problems = profileProblems;
 
 void describe('tokenParameters', () => {
   void test('{"scope": …} applies to every grant of the client', () => {
