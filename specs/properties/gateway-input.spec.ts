@@ -10,8 +10,8 @@ import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT, 
 import {
   needs, requirement, test, asGatewayResponse, alterCharacterAt, describeTokenFormat, tokenFormat, unknownToken,
   runAttributedProperty, sideBySideRuns, judgeGatewayAnswer, authorizationArbitrary, credentialRequirements,
-  describeGatewayInput, expectedCodeRequirements, requestArbitrary, withPlainBearerScheme, propertyRuns, propertyTag, requestDeadlineMs,
-  withDeadline, type GatewayChoices, type Finding,
+  describeGatewayInput, expectedCodeRequirements, requestArbitrary, withPlainBearerScheme, propertyRuns, propertyTag, RequestDeadline,
+  type GatewayChoices, type Finding,
   type GatewayInput, type TokenMaterial,
 } from '../../fixtures/index.ts';
 
@@ -55,13 +55,14 @@ test.describe('property: gateway input', () => {
       const material = await tokenMaterial(real.access_token);
       testInfo.annotations.push({ type: 'note', description: `access token format: ${describeTokenFormat(material.format)}` });
 
+      const deadline = new RequestDeadline(testInfo);
       const judge = async (input: GatewayInput, authorization: string | undefined): Promise<Finding[]> => {
         const path = input.path.replace('{id}', encodeURIComponent(existing));
         const headers: [string, string][] = [['accept', 'application/json']];
         if (authorization !== undefined) headers.push(['authorization', authorization]);
         let data;
         try {
-          data = await withDeadline(rawHttp.send({ method: input.method, url: target.apiUrl(path), headers }), requestDeadlineMs, describeGatewayInput(input));
+          data = await deadline.answer(() => rawHttp.send({ method: input.method, url: target.apiUrl(path), headers }), describeGatewayInput(input));
         } catch (error) {
           const cause = error instanceof Error ? error.message : String(error);
           return [...new Set([...expectedCodeRequirements(input), ...credentialRequirements(input)])].map((requirement) => ({ requirement, expected: 'a gateway error', actual: `no answer: ${cause}` }));

@@ -7,7 +7,7 @@
 // several faults, only the fault(s) whose request alone is answered wrongly too (fault-isolation.ts).
 import {
   needs, requirement, test, annotationTypes, isPreconditionError, asTokenResponse, clientCredentialsKind, runAttributedProperty,
-  propertyRuns, propertyTag, requestDeadlineMs, withDeadline, answerIsRight, judgeTokenAnswer, buildRequest,
+  propertyRuns, propertyTag, RequestDeadline, answerIsRight, judgeTokenAnswer, buildRequest,
   oracleInterpretations, tokenInputArbitrary, isolateFaults, isolateNoise, describeExpected, describeInput,
   alternativeAnswers, expectedAnswer, withoutMalformedBody, type Region, type Finding, type TokenInput, type TokenResponse,
 } from '../../fixtures/index.ts';
@@ -39,11 +39,12 @@ test.describe('property: token endpoint input', () => {
         if (basic) for (const id of basicRequirements) testInfo.annotations.push({ type: annotationTypes.requirement, description: id });
         const nonce = Math.random().toString(36).slice(2, 8);
         let counter = 0;
+        const deadline = new RequestDeadline(testInfo);
         const successKind = (grant: string) => (grant === 'client_credentials' ? clientCredentialsKind(region) : 'token-response-password');
         const send = async (input: TokenInput) => {
           counter += 1;
           const req = buildRequest(input, { tokenClient, rawHttp }, `${nonce}-${counter}`);
-          return asTokenResponse(await withDeadline(rawHttp.send(req), requestDeadlineMs, describeInput(input)), redactor, successKind(input.grant));
+          return asTokenResponse(await deadline.answer(() => rawHttp.send(req), describeInput(input)), redactor, successKind(input.grant));
         };
         const notJudged: string[] = [];
         const judge = async (input: TokenInput): Promise<{ findings: Finding[]; res?: TokenResponse }> => {
