@@ -17,8 +17,11 @@ export interface FaultResult {
   breaks: string[];
   collateral: string[];
   grep: string;
-  /** How the fault was run: the checks selected (from the clean run's checks.json), the passes, the server. */
-  run: { checks: number | null; passes: Pass[]; specs: number | null; server: 'shared' | 'fresh'; workers: number };
+  /**
+   * How the fault was run: the checks selected (from the clean run's checks.json), the passes, the
+   * server (the shared sandbox, one of its own, or its group's: the group's @clock/@serial faults one at a time).
+   */
+  run: { checks: number | null; passes: Pass[]; specs: number | null; server: 'shared' | 'fresh' | 'group'; workers: number };
   detected: boolean;
   missed: { id: string; verdict: string }[];
   falseAlarms: { id: string; verdict: string; reason?: string }[];

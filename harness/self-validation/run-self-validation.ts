@@ -287,7 +287,7 @@ function startLimited<T, R>(items: T[], limit: number, start: (item: T) => Promi
 
 /** A fault ready to run: a member of a group's proxy, in front of its server. */
 interface Prepared {
-  fault: Fault; plan: RunPlan; server: 'shared' | 'fresh';
+  fault: Fault; plan: RunPlan; server: FaultResult['run']['server'];
   /** The fault profile's declared interpretations: the report judges an undeclared one as only assumed (WARN). */
   interpretations: Record<string, string>;
 }
@@ -312,6 +312,8 @@ interface Options {
 interface Planning {
   plans: Map<string, RunPlan>;
   needsFresh: (f: Fault) => boolean;
+  /** The faults that run on their group's server rather than one of their own (startFreshServers). */
+  onGroupServer: Set<string>;
   /** False when there was no clean checks file to plan from. */
   fromCleanChecks: boolean;
 }
@@ -333,12 +335,15 @@ interface Servers {
   /** The reference profile, with the other environment's token when the production server gave one. */
   withToken: LoadedProfile;
   env: FaultEnv;
-  /** The server of each fault that needs its own, still starting while Playwright starts (a rejection: it did not start). */
+  /** The server of each fault that needs one besides the shared sandbox, still starting while Playwright starts (a rejection: it did not start). */
   freshOf: Map<string, Promise<ReferenceServer>>;
   /** Every fresh start settled (stopping waits for it: a server that starts late is stopped too). */
   freshSettled: Promise<unknown>;
   /** When each fresh server was up, in ms since the servers began starting. */
   freshUpMs: number[];
+  /** How many servers were started besides the shared pair. */
+  freshStarts?: number;
+  seedHashCache: string;
 }
 
 type Out = (line: string) => void;
@@ -374,20 +379,20 @@ function planRuns(options: Options): Planning {
   const plans = new Map(options.selected.map((f) => [f.id, planFor(f, cleanChecks, options.mode)]));
   // A fault on the self-validation's rate limits needs a server started with them.
   const needsFresh = (f: Fault) => f.freshServer !== undefined || plans.get(f.id)!.passes.includes('time-travel') || plans.get(f.id)!.rateLimits === true;
-  return { plans, needsFresh, fromCleanChecks: cleanChecks !== undefined };
+  return { plans, needsFresh, onGroupServer: new Set(), fromCleanChecks: cleanChecks !== undefined };
 }
 
 function announce(options: Options, planning: Planning, out: Out): void {
   out(options.mode === 'full'
     ? 'self-validation, full mode: every check of the suite under every fault (property checks and the 30-s quota check included); precision judged on the whole suite'
     : `self-validation, CI mode: each fault runs the checks of its own requirements, its collateral and one sentinel check on each of four paths (${sentinels.map((x) => x.id).join(', ')}); property checks only under the faults aimed at them; \`--full\` runs every check under every fault`);
-  out(`self-validation: ${options.selected.length} faults (${options.selected.filter(planning.needsFresh).length} on a server of their own), one Playwright run, ${options.workers} workers: ${options.workers} groups of faults and the faults that cannot share one` +
+  out(`self-validation: ${options.selected.length} faults (${options.selected.filter(planning.needsFresh).length} on a server of their own or their group's), one Playwright run, ${options.workers} workers: ${options.workers} groups of faults and the faults that cannot share one` +
     (planning.fromCleanChecks ? '' : ` — no clean checks file ${options.cleanChecksFile}: every spec loaded, both passes run`));
 }
 
 function runOf(planning: Planning, f: Fault): FaultResult['run'] {
   const plan = planning.plans.get(f.id)!;
-  return { checks: plan.checks, passes: plan.passes, specs: plan.specs?.length ?? null, server: planning.needsFresh(f) ? 'fresh' : 'shared', workers: 1 };
+  return { checks: plan.checks, passes: plan.passes, specs: plan.specs?.length ?? null, server: planning.onGroupServer.has(f.id) ? 'group' : planning.needsFresh(f) ? 'fresh' : 'shared', workers: 1 };
 }
 
 /** The result of a fault that could not be run or judged: every break missed, with the reason. */
@@ -412,12 +417,8 @@ async function stopAll(started: Started): Promise<void> {
  */
 const quietServer = ['--log-level', 'warn'];
 
-/**
- * The shared sandbox (with a production server, for the other environment's token) and one fresh
- * sandbox per fault that moves a server's clock, switches its faults, spends its quotas or declares
- * `freshServer`: state no other fault may see. A fault whose server did not start gets its problem.
- */
-async function startServers(selected: Fault[], planning: Planning, loaded: LoadedProfile, temp: string, started: Started): Promise<Servers> {
+/** The shared sandbox, with a production server for the other environment's token. */
+async function startServers(loaded: LoadedProfile, temp: string, started: Started): Promise<Servers> {
   // Every server of the run hashes the seed's secrets once between them (the shared pair while it
   // starts, the fresh ones from its hashes): ~1 CPU-s of scrypt per server otherwise.
   const seedHashCache = join(temp, 'seed-hashes.json');
@@ -425,24 +426,45 @@ async function startServers(selected: Fault[], planning: Planning, loaded: Loade
   started.shared = shared;
   const withToken = shared.otherEnvironmentToken !== undefined ? withOtherEnvironmentToken(loaded, shared.otherEnvironmentToken) : loaded;
   const env = faultEnv(withToken, shared.otherEnvironmentToken);
-  // The servers of their own start while the proxies and Playwright start: a fault's checks wait
-  // for its server at the fault switch (fixtures/expected-failures.fixture.ts), not before the run.
-  const freshFaults = selected.filter(planning.needsFresh);
-  const freshUpMs: number[] = [];
+  return { shared, withToken, env, seedHashCache, freshOf: new Map(), freshSettled: Promise.resolve(), freshUpMs: [] };
+}
+
+/**
+ * The servers of the faults that need one besides the shared sandbox (needsFresh: a @clock/@serial
+ * check moves a server's clock, switches its faults, spends quotas or locks users). The faults of
+ * a group that need one only for that share one server, the group's: its checks run one at a time
+ * on the group's one worker, as `run`'s serial pass runs every such check on one server. A fault
+ * that declares `freshServer` (it burns state a later fault would see), runs on the
+ * self-validation's rate limits or runs alone has a server of its own. They start while the proxies
+ * and Playwright start: a fault's checks wait for its server at the fault switch
+ * (fixtures/expected-failures.fixture.ts), not before the run; a fault whose server did not start
+ * gets its problem (freshServerProblems).
+ */
+function startFreshServers(parts: Candidate[][], planning: Planning, loaded: LoadedProfile, temp: string, started: Started, servers: Servers): void {
+  const keyOf = (c: Candidate, part: Candidate[]) => (c.fault.freshServer !== undefined || c.rateLimits || part.length === 1 ? c.id : `group~${part[0]!.id}`);
+  const byKey = new Map<string, Candidate[]>();
+  for (const part of parts) for (const c of part) if (planning.needsFresh(c.fault)) byKey.set(keyOf(c, part), [...(byKey.get(keyOf(c, part)) ?? []), c]);
   const t0 = Date.now();
-  const freshStarts = startLimited(freshFaults, 3, async (f) => {
-    const dir = join(temp, f.id);
+  const starts = startLimited([...byKey], 3, async ([key, members]) => {
+    const dir = join(temp, `server-${key}`);
     mkdirSync(dir);
-    const profile = planning.plans.get(f.id)!.rateLimits ? withSelfValidationRateLimit(loaded.profile) : loaded.profile;
-    const server = await startReference({ logDir: dir, extraArgs: [...referenceArgsFor(profile), ...quietServer], seedHashCache });
+    const profile = members[0]!.rateLimits ? withSelfValidationRateLimit(loaded.profile) : loaded.profile;
+    const server = await startReference({ logDir: dir, extraArgs: [...referenceArgsFor(profile), ...quietServer], seedHashCache: servers.seedHashCache });
     started.servers.push(server);
-    freshUpMs.push(Date.now() - t0);
+    servers.freshUpMs.push(Date.now() - t0);
     // Started after everything was stopped (Ctrl-C): stopped at once.
     if (started.stopping) await server.stop();
     return server;
   });
-  for (const p of freshStarts) p.catch(() => undefined); // each failure is reported with its fault (freshServerProblems)
-  return { shared, withToken, env, freshOf: new Map(freshFaults.map((f, i) => [f.id, freshStarts[i]!])), freshSettled: Promise.allSettled(freshStarts), freshUpMs };
+  for (const p of starts) p.catch(() => undefined); // each failure is reported with its faults (freshServerProblems)
+  [...byKey.entries()].forEach(([key, members], i) => {
+    for (const c of members) {
+      servers.freshOf.set(c.id, starts[i]!);
+      if (key !== c.id) planning.onGroupServer.add(c.id);
+    }
+  });
+  servers.freshSettled = Promise.allSettled(starts);
+  servers.freshStarts = starts.length;
 }
 
 /** The faults whose own server did not start, with the reason: their results, whatever their checks did. */
@@ -475,43 +497,50 @@ export function groupFaults<T extends { id: string; alone: boolean; estimatedMs:
   // Keep the catalogue's order inside a group (the report reads alike from run to run).
   const order = new Map(faults.map((f, i) => [f.id, i]));
   // The groups first: Playwright starts projects in this order, so the long groups start at once
-  // and the short faults alone take the one slot left (runBatchOfGroups: workers + 1).
+  // and the short faults alone take the one slot left (runBatchOfGroups: one slot more than the groups).
   const inOrder = (m: T[]) => m.sort((x, y) => order.get(x.id)! - order.get(y.id)!);
   return [...[...shared.map((g) => g.members), rateLimited].map(inOrder).filter((m) => m.length > 0), ...alone];
 }
 
-/**
- * The groups (groupFaults), each with a switching proxy in front of its faults' servers and one
- * worker profile (secrets stay in the environment, returned as handoffEnv); each fault's spec
- * wrappers are written under specsDir.
- */
-async function prepareGroups(selected: Fault[], planning: Planning, servers: Servers, workers: number, temp: string, specsDir: string, started: Started, results: Map<string, FaultResult>): Promise<{ groups: Group[]; members: Map<string, ProxyMember>; handoffEnv: Record<string, string> }> {
-  let handoffEnv: Record<string, string> = {};
-  const members = new Map<string, ProxyMember>();
-  const candidates: { id: string; fault: Fault; proxyFault: ProxyFault; alone: boolean; estimatedMs: number; rateLimits: boolean }[] = [];
-  const caOf = new Map<string, string | undefined>();
-  const upstreamOf = (server: ReferenceServer) => new URL(server.listening.authUrlUs).origin;
-  const caPemOf = (server: ReferenceServer) => (server.listening.caFile ? readFileSync(server.listening.caFile, 'utf8') : undefined);
+/** A fault that can be run, with its proxy fault, as groupFaults sees it. */
+interface Candidate { id: string; fault: Fault; proxyFault: ProxyFault; alone: boolean; estimatedMs: number; rateLimits: boolean }
+
+/** The faults' proxy faults and their groups (groupFaults); a fault whose proxy fault cannot be made gets its problem. */
+function planGroups(selected: Fault[], planning: Planning, env: FaultEnv, workers: number, results: Map<string, FaultResult>): Candidate[][] {
+  const candidates: Candidate[] = [];
   for (const fault of selected) {
     if (results.has(fault.id)) continue;
-    const fresh = servers.freshOf.get(fault.id);
     try {
-      const upstream = upstreamOf(servers.shared.server);
-      if (!caOf.has(upstream)) caOf.set(upstream, caPemOf(servers.shared.server));
-      const proxyFault = fault.create(servers.env);
-      const upstreamCa = caOf.get(upstream);
-      members.set(fault.id, fresh
-        ? { id: fault.id, upstream: '', later: fresh.then((s) => ({ upstream: upstreamOf(s), ...(s.listening.caFile ? { upstreamCa: caPemOf(s)! } : {}) })), fault: proxyFault }
-        : { id: fault.id, upstream, ...(upstreamCa ? { upstreamCa } : {}), fault: proxyFault });
+      const proxyFault = fault.create(env);
       const plan = planning.plans.get(fault.id)!;
       candidates.push({ id: fault.id, fault, proxyFault, alone: Boolean(fault.declare || fault.undeclare || proxyFault.tls || proxyFault.plainHttp), estimatedMs: plan.estimatedMs ?? plan.checks ?? 0, rateLimits: plan.rateLimits === true });
     } catch (error) {
       results.set(fault.id, problemResult(planning, fault, (error as Error).message));
     }
   }
+  return groupFaults(candidates, workers);
+}
+
+/**
+ * The groups, each with a switching proxy in front of its faults' servers and one worker profile
+ * (secrets stay in the environment, returned as handoffEnv); each fault's spec wrappers are
+ * written under specsDir.
+ */
+async function prepareGroups(parts: Candidate[][], planning: Planning, servers: Servers, temp: string, specsDir: string, started: Started, results: Map<string, FaultResult>): Promise<{ groups: Group[]; members: Map<string, ProxyMember>; handoffEnv: Record<string, string> }> {
+  let handoffEnv: Record<string, string> = {};
+  const members = new Map<string, ProxyMember>();
+  const upstreamOf = (server: ReferenceServer) => new URL(server.listening.authUrlUs).origin;
+  const caPemOf = (server: ReferenceServer) => (server.listening.caFile ? readFileSync(server.listening.caFile, 'utf8') : undefined);
+  const sharedCa = caPemOf(servers.shared.server);
+  for (const c of parts.flat()) {
+    const fresh = servers.freshOf.get(c.id);
+    members.set(c.id, fresh
+      ? { id: c.id, upstream: '', later: fresh.then((s) => ({ upstream: upstreamOf(s), ...(s.listening.caFile ? { upstreamCa: caPemOf(s)! } : {}) })), fault: c.proxyFault }
+      : { id: c.id, upstream: upstreamOf(servers.shared.server), ...(sharedCa ? { upstreamCa: sharedCa } : {}), fault: c.proxyFault });
+  }
   const groups: Group[] = [];
   const sharedUpstream = upstreamOf(servers.shared.server);
-  for (const [i, part] of groupFaults(candidates, workers).entries()) {
+  for (const [i, part] of parts.entries()) {
     const name = part.length === 1 ? part[0]!.id : `group-${i + 1}`;
     try {
       const dir = join(temp, `profile-${name}`);
@@ -531,7 +560,7 @@ async function prepareGroups(selected: Fault[], planning: Planning, servers: Ser
       const handoff = toWorkerProfile({ ...servers.withToken, profile });
       handoffEnv = handoff.env;
       const prepared = part.map((c): Prepared => ({
-        fault: c.fault, plan: planning.plans.get(c.id)!, server: servers.freshOf.has(c.id) ? 'fresh' : 'shared',
+        fault: c.fault, plan: planning.plans.get(c.id)!, server: runOf(planning, c.fault).server,
         interpretations: reportedInterpretations(c.fault.declare ? { ...profile.interpretations, ...c.fault.declare } : profile.interpretations),
       }));
       const withWrappers = prepared.map((p) => ({
@@ -555,7 +584,7 @@ async function runBatchOfGroups(groups: Group[], workers: number, runsDir: strin
   const outcomes = new Map<string, CheckOutcome[]>(prepared.map((p) => [p.fault.id, []]));
   const batchProblems = new Map<string, string>();
   if (prepared.length === 0) return { outcomes, batchProblems };
-  // A fault whose selection holds a @clock/@serial check has a server of its own (needsFresh), and
+  // A fault whose selection holds a @clock/@serial check has a server of its own or its group's (needsFresh), and
   // each group's checks run one at a time on its one worker, so no check that moves a server's
   // clock or faults runs beside another check of that server: `run`'s two passes are not needed.
   const pass = 'all';
@@ -566,9 +595,9 @@ async function runBatchOfGroups(groups: Group[], workers: number, runsDir: strin
     name: g.name, profileFile: g.profileFile,
     members: g.members.map((m) => ({ fault: m.prepared.fault.id, grep: m.prepared.plan.grep, specFiles: m.specFiles })),
   }));
-  // One slot more than the balanced groups: the rate-limit group (short) and then the faults that
-  // run alone pass through it while the balanced groups run.
-  const slots = Math.max(1, Math.min(groups.length, workers + 1));
+  // One slot more than the groups: the faults that run alone pass through it while every group runs.
+  const pooled = groups.filter((g) => g.members.length > 1).length;
+  const slots = pooled > 0 ? pooled + (pooled < groups.length ? 1 : 0) : Math.min(groups.length, workers);
   const code = await runBatch({ pass, workers: slots, outcomesFile, outputDir: join(temp, `test-results-${pass}`), specsDir, faultSwitchUrl: started.faultSwitch.url, projects }, runsDir, childEnv, started.children);
   const byFault = existsSync(outcomesFile) ? (JSON.parse(readFileSync(outcomesFile, 'utf8')) as BatchOutcomes) : undefined;
   out(`  batch: ${prepared.length} faults in ${groups.length} groups, ${Object.values(byFault ?? {}).reduce((n, o) => n + o.length, 0)} checks, ${((Date.now() - t0) / 1000).toFixed(1)} s (Playwright exit ${code}; log ${join(runsDir, `playwright-${pass}.log`)})`);
@@ -643,18 +672,20 @@ async function runFaults(options: Options, planning: Planning, requirements: Cat
   try {
     const since = (t: number) => `${((Date.now() - t) / 1000).toFixed(1)} s`;
     const phase = Date.now();
-    servers = await startServers(options.selected, planning, loaded, temp, started);
+    servers = await startServers(loaded, temp, started);
     out(`  shared servers up in ${since(phase)} (${since(startedAt)} after the start)`);
+    const parts = planGroups(options.selected, planning, servers.env, options.workers, results);
+    startFreshServers(parts, planning, loaded, temp, started, servers);
     const specsDir = join(temp, 'specs');
     const prepared = Date.now();
-    const { groups, handoffEnv } = await prepareGroups(options.selected, planning, servers, options.workers, temp, specsDir, started, results);
+    const { groups, handoffEnv } = await prepareGroups(parts, planning, servers, temp, specsDir, started, results);
     out(`  proxies and spec wrappers ready in ${since(prepared)}`);
     const childEnv: NodeJS.ProcessEnv = { ...process.env, ...handoffEnv, CI: '1', ...writeRunManifest(temp, { seenTokens: join(temp, 'seen-tokens.txt') }) };
     delete childEnv.FORCE_COLOR;
     const ran = await runBatchOfGroups(groups, options.workers, options.runsDir, temp, specsDir, childEnv, started, out);
     judgeFaults(groups.flatMap((g) => g.members.map((m) => m.prepared)), ran, requirements, planning, options.runsDir, startedAt, results);
     await freshServerProblems(servers, planning, options.selected, results);
-    out(`  ${servers.freshOf.size} servers of their own, the last up ${((servers.freshUpMs.length ? Math.max(...servers.freshUpMs) : 0) / 1000).toFixed(1)} s after the shared ones`);
+    out(`  ${servers.freshStarts ?? 0} servers besides the shared ones for ${servers.freshOf.size} faults, the last up ${((servers.freshUpMs.length ? Math.max(...servers.freshUpMs) : 0) / 1000).toFixed(1)} s after the shared ones`);
     for (const line of endOfRunRedaction(options.runsDir, childEnv, 'self-validation').lines) out(line);
   } finally {
     process.off('SIGINT', onSignal);
