@@ -1,7 +1,7 @@
 // reports/self-validation/matrix.json: what the self-validation found, fault by fault, and the
 // coverage of the catalogue. Types only: the runner (run-self-validation.ts) builds it, the HTML
 // page (matrix-html.ts) renders it.
-import type { Pass } from '../commands/run.command.ts';
+import type { Pass } from '../harness/commands/run.command.ts';
 
 /**
  * How much a run selects. `ci`: each fault runs the checks of its own IDs, its collateral and the

@@ -1,7 +1,7 @@
 // The self-validation: the suite against each fault of the catalogue, through the fault-injecting
 // proxy in front of a bundled reference server, and a check that the clean run is clean.
 //
-//   node --import tsx harness/self-validation/run-self-validation.ts [--workers N] [--only id,id] [--clean-report FILE]
+//   node --import tsx self-validation/run-self-validation.ts [--workers N] [--only id,id] [--clean-report FILE]
 //
 // Fast by construction (see README.md, "The run"): each fault runs only the checks of its own
 // requirement IDs, its collateral and one sentinel check per path (selected by `@<ID>` tags and titles, and only their
@@ -18,19 +18,19 @@ import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rm
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadCatalogue, repoRoot } from '../../core/catalogue/catalogue.ts';
-import { loadProfile, type LoadedProfile } from '../../core/profile/load-profile.ts';
-import type { TargetProfile } from '../../core/profile/profile.schema.ts';
-import { toWorkerProfile, withOtherEnvironmentToken, writeWorkerProfile } from '../../core/profile/worker-profile.ts';
-import { endOfRunRedaction } from '../../core/redaction/end-of-run.ts';
-import { applyListening, referenceArgsFor, startReference, startReferenceServers, type ReferenceServer, type ReferenceServers } from '../reference/start-reference.ts';
-import type { Pass } from '../commands/run.command.ts';
-import { readRunManifest, writeRunManifest } from '../../core/run/run-manifest.ts';
-import { brokenVerdict } from '../../requirements/levels.ts';
-import { suiteVersion } from '../reporter/conformance.reporter.ts';
-import type { ConformanceReport } from '../reporter/report.schema.ts';
-import { describeUnjudgedBlocks, unjudgedBlocks } from '../reporter/unjudged-blocks.ts';
-import { buildReport, reportedInterpretations, type CheckOutcome } from '../reporter/verdict.ts';
+import { loadCatalogue, repoRoot } from '../core/catalogue/catalogue.ts';
+import { loadProfile, type LoadedProfile } from '../core/profile/load-profile.ts';
+import type { TargetProfile } from '../core/profile/profile.schema.ts';
+import { toWorkerProfile, withOtherEnvironmentToken, writeWorkerProfile } from '../core/profile/worker-profile.ts';
+import { endOfRunRedaction } from '../core/redaction/end-of-run.ts';
+import { applyListening, referenceArgsFor, startReference, startReferenceServers, type ReferenceServer, type ReferenceServers } from '../harness/reference/start-reference.ts';
+import type { Pass } from '../harness/commands/run.command.ts';
+import { readRunManifest, writeRunManifest } from '../core/run/run-manifest.ts';
+import { brokenVerdict } from '../requirements/levels.ts';
+import { suiteVersion } from '../harness/reporter/conformance.reporter.ts';
+import type { ConformanceReport } from '../harness/reporter/report.schema.ts';
+import { describeUnjudgedBlocks, unjudgedBlocks } from '../harness/reporter/unjudged-blocks.ts';
+import { buildReport, reportedInterpretations, type CheckOutcome } from '../harness/reporter/verdict.ts';
 import { type BatchPlan, type BatchProject } from './batch-plan.ts';
 import { allSpecFiles, writeSpecWrappers } from './batch-specs.ts';
 import { startFaultSwitch, type RunningFaultSwitch } from './fault-switch.ts';
@@ -39,7 +39,7 @@ import type { Fault, FaultEnv } from './fault.ts';
 import { faults as catalogue, unreachable } from './faults/index.ts';
 import { renderMatrixHtml } from './matrix-html.ts';
 import type { CaughtBy, FaultResult, Matrix, Mode, Coverage } from './matrix.ts';
-import { playwrightCommand } from '../playwright/playwright-cli.ts';
+import { playwrightCommand } from '../harness/playwright/playwright-cli.ts';
 import { startSwitchingProxy, type ProxyFault, type ProxyMember, type SwitchingProxy } from './proxy.ts';
 
 /** The verdict a broken requirement of this level reads (requirements/levels.ts). */

@@ -4,8 +4,8 @@
 // for the faults aimed at them.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { ConformanceReport } from '../../reporter/report.schema.ts';
-import type { CheckOutcome } from '../../reporter/verdict.ts';
+import type { ConformanceReport } from '../../harness/reporter/report.schema.ts';
+import type { CheckOutcome } from '../../harness/reporter/verdict.ts';
 import type { Fault } from '../fault.ts';
 import { faults } from '../faults/index.ts';
 import { brokenVerdict, coverageOf, grepFor, judge, planFor, sentinels, type CleanCheck } from '../run-self-validation.ts';

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { parseRunArgs } from '../../commands/run.command.ts';
+import { parseRunArgs } from '../../harness/commands/run.command.ts';
 import type { Fault } from '../fault.ts';
 import { faults } from '../faults/index.ts';
 import { passGrep } from '../batch-plan.ts';

@@ -3,9 +3,9 @@
 // fault of its spec wrapper (batch-specs.ts), whatever group ran it.
 import { writeFileSync } from 'node:fs';
 import type { FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
-import { knownSecretsRedactor } from '../../core/run/run-contract.ts';
-import { checkOutcome } from '../reporter/conformance.reporter.ts';
-import type { CheckOutcome } from '../reporter/verdict.ts';
+import { knownSecretsRedactor } from '../core/run/run-contract.ts';
+import { checkOutcome } from '../harness/reporter/conformance.reporter.ts';
+import type { CheckOutcome } from '../harness/reporter/verdict.ts';
 import { faultOfWrapper, readBatchPlan } from './batch-plan.ts';
 
 export type BatchOutcomes = Record<string, CheckOutcome[]>;

@@ -7,7 +7,7 @@
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { repoRoot } from '../../core/catalogue/catalogue.ts';
+import { repoRoot } from '../core/catalogue/catalogue.ts';
 import { wrapperDirOf } from './batch-plan.ts';
 
 /** Every spec file of the suite, relative to the repository (when there is no clean run to plan from). */
@@ -24,7 +24,7 @@ export function writeSpecWrappers(specsDir: string, fault: { id: string; expectB
     mkdirSync(dirname(file), { recursive: true });
     const specUrl = `${pathToFileURL(join(repoRoot, spec)).href}?sv=${encodeURIComponent(fault.id)}`;
     writeFileSync(file, [
-      `// The checks of ${spec} under the self-validation fault ${fault.id} (written by harness/self-validation/batch-specs.ts).`,
+      `// The checks of ${spec} under the self-validation fault ${fault.id} (written by self-validation/batch-specs.ts).`,
       `import { test } from ${JSON.stringify(fixtures)};`,
       `test.use({ selfValidationFault: ${JSON.stringify(fault.id)}, expectBroken: ${JSON.stringify(fault.expectBroken)} });`,
       `await import(${JSON.stringify(specUrl)});`,
