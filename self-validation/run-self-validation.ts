@@ -478,7 +478,7 @@ async function freshServerProblems(servers: Servers, planning: Planning, selecte
 
 /**
  * The faults' groups: a fault whose proxy needs listener settings of its own (TLS, plain HTTP) or
- * whose profile declares interpretations of its own runs alone; the faults on the self-validation's
+ * whose own interpretations touch the gateway codes (touchesGatewayCodes) runs alone; the faults on the self-validation's
  * rate limits (`rateLimits`: a profile of their own, shared) are one group; every other fault goes
  * to one of `workers` groups, balanced by the selected checks' time in the clean run (longest
  * first, each to the least loaded group). Every group runs on one worker, one check at a time.
@@ -502,6 +502,22 @@ export function groupFaults<T extends { id: string; alone: boolean; estimatedMs:
   return [...[...shared.map((g) => g.members), rateLimited].map(inOrder).filter((m) => m.length > 0), ...alone];
 }
 
+/**
+ * Whether a fault's own interpretations touch the gateway codes: those are read by the capability
+ * gate (a code the target declares it never sends), which runs before a check's interpretations
+ * are put in force (fixtures/expected-failures.fixture.ts), so such a fault keeps a worker profile,
+ * and a worker, of its own. Any other declaration or assumption fault runs in a group, its
+ * interpretations in force for its checks only.
+ */
+const touchesGatewayCodes = (f: Fault): boolean => Object.keys(f.declare ?? {}).includes('gatewayCodes') || (f.undeclare ?? []).includes('gatewayCodes');
+
+/** The group profile's interpretations with a fault's own declared and its undeclared ones removed. */
+function ownInterpretations(group: Record<string, unknown>, f: Fault): Record<string, unknown> {
+  const own: Record<string, unknown> = { ...group, ...f.declare };
+  for (const key of f.undeclare ?? []) delete own[key];
+  return own;
+}
+
 /** A fault that can be run, with its proxy fault, as groupFaults sees it. */
 interface Candidate { id: string; fault: Fault; proxyFault: ProxyFault; alone: boolean; estimatedMs: number; rateLimits: boolean }
 
@@ -513,7 +529,7 @@ function planGroups(selected: Fault[], planning: Planning, env: FaultEnv, worker
     try {
       const proxyFault = fault.create(env);
       const plan = planning.plans.get(fault.id)!;
-      candidates.push({ id: fault.id, fault, proxyFault, alone: Boolean(fault.declare || fault.undeclare || proxyFault.tls || proxyFault.plainHttp), estimatedMs: plan.estimatedMs ?? plan.checks ?? 0, rateLimits: plan.rateLimits === true });
+      candidates.push({ id: fault.id, fault, proxyFault, alone: Boolean(touchesGatewayCodes(fault) || proxyFault.tls || proxyFault.plainHttp), estimatedMs: plan.estimatedMs ?? plan.checks ?? 0, rateLimits: plan.rateLimits === true });
     } catch (error) {
       results.set(fault.id, problemResult(planning, fault, (error as Error).message));
     }
@@ -561,10 +577,12 @@ async function prepareGroups(parts: Candidate[][], planning: Planning, servers: 
       handoffEnv = handoff.env;
       const prepared = part.map((c): Prepared => ({
         fault: c.fault, plan: planning.plans.get(c.id)!, server: runOf(planning, c.fault).server,
-        interpretations: reportedInterpretations(c.fault.declare ? { ...profile.interpretations, ...c.fault.declare } : profile.interpretations),
+        interpretations: reportedInterpretations(ownInterpretations(profile.interpretations, c.fault) as TargetProfile['interpretations']),
       }));
+      // A fault alone has its interpretations in its profile; in a group, in its checks' wrappers.
+      const own = (f: Fault) => (part.length > 1 && (f.declare || f.undeclare) ? { interpretations: { set: f.declare ?? {}, unset: f.undeclare ?? [] } } : {});
       const withWrappers = prepared.map((p) => ({
-        prepared: p, specFiles: writeSpecWrappers(specsDir, { id: p.fault.id, expectBroken: [...p.fault.breaks, ...(p.fault.collateral?.ids ?? [])] }, p.plan.specs ?? allSpecFiles()),
+        prepared: p, specFiles: writeSpecWrappers(specsDir, { id: p.fault.id, expectBroken: [...p.fault.breaks, ...(p.fault.collateral?.ids ?? [])], ...own(p.fault) }, p.plan.specs ?? allSpecFiles()),
       }));
       groups.push({ name, proxy, members: withWrappers, profileFile: writeWorkerProfile(handoff.profile, dir) });
     } catch (error) {
