@@ -19,7 +19,7 @@ const measures: { name: string; counts(edge: ImportEdge & { to: string }): boole
   { name: 'fixtures/ → harness/', counts: (e) => under('fixtures')(e.from) && under('harness')(e.to) },
   { name: 'harness/ → fixtures/', counts: (e) => under('harness')(e.from) && under('fixtures')(e.to) },
   { name: 'specs/ → harness/', counts: (e) => under('specs')(e.from) && under('harness')(e.to) },
-  { name: 'specs/ → fixtures/ other than fixtures/index.ts', counts: (e) => under('specs')(e.from) && under('fixtures')(e.to) && e.to !== 'fixtures/index.ts' },
+  { name: 'specs/<area> → fixtures/ other than fixtures/index.ts and fixtures/support/<area>/', counts: (e) => under('specs')(e.from) && under('fixtures')(e.to) && e.to !== 'fixtures/index.ts' && !under(`fixtures/support/${specArea(e.from)}`)(e.to) },
   { name: 'specs/<area> → another specs/<area>', counts: (e) => specArea(e.from) !== undefined && specArea(e.to) !== undefined && specArea(e.from) !== specArea(e.to) },
   { name: 'harness/ tests → reference-server/', counts: (e) => under('harness')(e.from) && isTest(e.from) && under('reference-server')(e.to) },
   { name: 'harness/ (not tests) → reference-server/', counts: (e) => under('harness')(e.from) && !isTest(e.from) && under('reference-server')(e.to) },

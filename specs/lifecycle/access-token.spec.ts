@@ -2,9 +2,10 @@
 // seconds have elapsed; after a client_credentials token expired, only a new client_credentials
 // request gives a working token again.
 import {
-  expect, needs, requirement, test, beyondSeconds, clockSkewSeconds, issuedBetween, moveToNoEarlierThan,
-  moveToNoLaterThan, withinSeconds, type TokenClient, type TokenSet,
+  expect, needs, requirement, test, clockSkewSeconds, issuedBetween,
+  moveToNoLaterThan, type TokenClient, type TokenSet,
 } from '../../fixtures/index.ts';
+import { beyondSeconds, moveToNoEarlierThan, withinSeconds } from '../../fixtures/support/lifecycle/token-timeline.ts';
 import { clientCredentialsHolder, credentialOf, passwordHolder, settleSteps, type Holder } from '../../fixtures/index.ts';
 
 /** The two grants that issue an access token from scratch (spec §3 rows 1 and 2). */
