@@ -87,7 +87,7 @@ test.describe('gateway: query string', () => {
     });
 
   test('ERR-GW-2110 a call to the query route whose query string has a bad percent-escape gets 000-2110',
-    requirement('ERR-GW-2110', needs('fixture:query-route', 'people')),
+    requirement('ERR-GW-2110', needs('resource:queryRoute', 'people')),
     async ({ target, api, wire }, testInfo) => {
       const picked = pickTrigger(target, testInfo, '000-2110', 'query-bad-percent-escape');
       const token = await wire.token();
