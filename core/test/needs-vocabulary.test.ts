@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, test } from 'node:test';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { capabilityGap, isKnownNeed, profileEntries, type Capability } from '../profile/capability-gap.ts';
 import { loadProfile } from '../profile/load-profile.ts';
 import { buildProfileSchema, clientNames, userNames } from '../profile/profile.schema.ts';
@@ -26,8 +26,9 @@ const specNeeds = specFiles(join(root, 'specs')).flatMap((file) =>
 
 /** The keys of a zod object that may sit behind a default. */
 const keysOf = (schema: z.ZodType): string[] => {
-  const object = 'unwrap' in schema && typeof schema.unwrap === 'function' ? (schema.unwrap() as z.ZodType) : schema;
-  return Object.keys((object as z.ZodObject).shape);
+  const object = schema instanceof z.ZodDefault ? schema.unwrap() : schema;
+  assert.ok(object instanceof z.ZodObject, 'an object schema');
+  return Object.keys(object.shape);
 };
 
 void describe('one vocabulary of needs (catalogue, specs, profile)', () => {
