@@ -187,7 +187,7 @@ void describe('token endpoints over HTTP', () => {
 
   void test('an unexpected failure is a 500 server_error without detail', async () => {
     const store = t.services.store;
-    const original = { findClient: store.findClient.bind(store), readsOfOneDecision: store.readsOfOneDecision };
+    const original = { findClient: store.findClient.bind(store), readsOfOneDecision: store.readsOfOneDecision?.bind(store) };
     // The client is read through the request's decision reads when the store has them: the store itself here.
     store.readsOfOneDecision = () => store;
     store.findClient = () => { throw new Error('SQLITE_CORRUPT: database disk image is malformed at /data/x'); };
