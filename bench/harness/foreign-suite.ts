@@ -58,7 +58,7 @@ export interface ForeignRunOptions {
 
 export async function runForeignSuite(o: ForeignRunOptions): Promise<ForeignRun> {
   const temp = mkdtempSync(join(tmpdir(), 'tc-bench-foreign-'));
-  const target = spawn(process.execPath, ['--import', 'tsx', join(o.root, 'test', 'targets', 'shared', 'serve-with-profile.ts'), foreignTargetName, temp], { cwd: o.root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const target = spawn(process.execPath, ['--import', 'tsx', join(o.root, 'test', 'targets', 'shared', 'serve-with-profile.ts'), foreignTargetName, temp, ...(o.delayMs > 0 ? ['--behind-proxy'] : [])], { cwd: o.root, stdio: ['ignore', 'pipe', 'pipe'] });
   const stderr: string[] = [];
   target.stderr.setEncoding('utf8').on('data', (c: string) => stderr.push(c));
   const proxies: LatencyProxy[] = [];

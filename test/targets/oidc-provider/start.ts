@@ -2,7 +2,7 @@
 // on its own HTTPS origin on a free loopback port, with a certificate and client/user secrets
 // generated for this start. Prints one JSON line
 //   {"event":"listening","authUrlUs","authUrlEu","baseUrl","caFile","clients":{name:{clientId,clientSecret}},"users":{name:{username,password}}}
-// and stops on SIGTERM/SIGINT. Usage: node --import tsx test/targets/oidc-provider/start.ts
+// and stops on SIGTERM/SIGINT. Usage: node --import tsx test/targets/oidc-provider/start.ts [--behind-proxy]
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { RequestListener } from 'node:http';
@@ -48,7 +48,8 @@ const usProvider = createProvider('us', us.origin, clients, users);
 const euProvider = createProvider('eu', eu.origin, clients, users);
 us.serve(usProvider.callback());
 eu.serve(euProvider.callback());
-gateway.serve(createGateway(gateway.origin, findProviderToken([usProvider, euProvider]), clients, users));
+// --behind-proxy: reached through a proxy on other ports (the bench's latency proxy, shared/gateway.ts).
+gateway.serve(createGateway(gateway.origin, findProviderToken([usProvider, euProvider]), clients, users, process.argv.includes('--behind-proxy')));
 gateway.server.on('clientError', rejectUnframable);
 
 function stop(): void {

@@ -4,18 +4,19 @@
 //   {"event":"ready","profileFile":"…","env":{NAME:secret,…}}
 // (the secrets go to the reading process only, through the pipe), then keeps the target up until
 // SIGTERM/SIGINT, when it stops it. Usage:
-//   node --import tsx test/targets/shared/serve-with-profile.ts oidc-provider|jmondi-oauth2-server DIR
+//   node --import tsx test/targets/shared/serve-with-profile.ts oidc-provider|jmondi-oauth2-server DIR [--behind-proxy]
+// (--behind-proxy is handed to the target's start.ts: its gateway is reached through a proxy.)
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { root, startedProfile, startTarget } from './suite-run.ts';
 
-const [name, dir] = process.argv.slice(2);
+const [name, dir, ...startArgs] = process.argv.slice(2);
 if (!['oidc-provider', 'jmondi-oauth2-server'].includes(name ?? '') || dir === undefined) {
   console.error('usage: serve-with-profile.ts oidc-provider|jmondi-oauth2-server DIR');
   process.exit(2);
 }
 const here = join(root, 'test', 'targets', name!);
-const target = await startTarget(join(here, 'start.ts'));
+const target = await startTarget(join(here, 'start.ts'), startArgs);
 const { profile, env } = startedProfile(join(here, 'profile.jsonc'), target.listening);
 const profileFile = join(dir, 'profile.json');
 writeFileSync(profileFile, JSON.stringify(profile, null, 2), { mode: 0o600 });
