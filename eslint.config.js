@@ -85,6 +85,14 @@ const domainGlobals = [
   { name: 'setInterval', message: 'The domain does not wait: time comes in through its Clock port.' },
 ];
 
+const noOnly = { selector: "CallExpression[callee.property.name='only']", message: 'No .only in committed code.' };
+const clockForkMessage = 'A time-dependent check states its rule once to the timeline fixture (timeline.holds: issue, moments, obligation); it never forks on the clock (docs/add-a-check.md).';
+const noClockFork = [
+  ":matches(IfStatement, ConditionalExpression) > Identifier.test[name='clock']",
+  ":matches(IfStatement, ConditionalExpression) > .test Identifier[name='clock']:not(.object):not(.property)",
+  "MemberExpression[object.name='obligations'][property.name='clock']",
+].map((selector) => ({ selector, message: clockForkMessage }));
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'reports/', 'test-results/', 'playwright-report/', 'data/', '**/*.js', '!eslint.config.js'] },
   js.configs.recommended,
@@ -96,7 +104,7 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
-      'no-restricted-syntax': ['error', { selector: "CallExpression[callee.property.name='only']", message: 'No .only in committed code.' }],
+      'no-restricted-syntax': ['error', noOnly],
     },
   },
   ...[...importRules, ...domainRules].map(({ files, patterns }) => ({ files, rules: { 'no-restricted-imports': ['error', { patterns }] } })),
@@ -107,5 +115,8 @@ export default tseslint.config(
       'no-restricted-properties': ['error', { object: 'Math', property: 'random', message: 'The domain gets randomness through its ports (src/domain/ports.ts).' }],
     },
   },
+  // A time-dependent check states its rule once to the `timeline` fixture (fixtures/timeline.fixture.ts),
+  // which picks clock, real-time wait or obligation: a spec never forks on whether the clock moves.
+  { files: ['specs/**/*.ts'], rules: { 'no-restricted-syntax': ['error', noOnly, ...noClockFork] } },
   { files: ['eslint.config.js'], extends: [tseslint.configs.disableTypeChecked] },
 );

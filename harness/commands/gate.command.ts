@@ -3,7 +3,7 @@
 // Writes the decision to gate.json beside the report (or --out).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCommand } from './parse-command.ts';
 import { actorFromEnv, coverageRules, decide, gateLine, type CoverageRule } from '../gate/gate.ts';
 import { readReport, ReportError } from '../reporter/read-report.ts';
 import { applyWaivers, loadWaivers, waiverLines, waiversOf, WaiversError } from '../waivers/waivers.ts';
@@ -75,17 +75,9 @@ function gateSync(args: string[], io: CommandIo = processIo, now: Date = new Dat
     io.err(`token-conformance gate: ${message}`);
     return 2;
   };
-  let parsed;
-  try {
-    parsed = parseArgs({ args, strict: true, allowPositionals: true, options: gateOptions });
-  } catch (error) {
-    return fail(`${(error as Error).message}\n\n${usage}`);
-  }
+  const parsed = parseCommand(args, gateOptions, usage, 'gate', io);
+  if (typeof parsed === 'number') return parsed;
   const v = parsed.values;
-  if (v.help) {
-    io.out(usage);
-    return 0;
-  }
   if (parsed.positionals.length !== 1) return fail(`give exactly one REPORT.json (got ${parsed.positionals.length})\n\n${usage}`);
   const breakGlassReason = v['break-glass']?.trim();
   if (v['break-glass'] !== undefined && !breakGlassReason) return fail('--break-glass needs a reason, e.g. --break-glass "hotfix for INC-42, approved by on-call"');

@@ -3,7 +3,7 @@ import {
   expect, needs, requirement, test, alterOneCharacter, gatewayToken, unknownToken, bearerChallenge,
   type ApiClient, type ApiResponse,
 } from '../../fixtures/index.ts';
-import { clientCredentialsHolder, credentialOf, settleSteps } from '../../fixtures/index.ts';
+import { clientCredentialsHolder, credentialOf } from '../../fixtures/index.ts';
 
 /** The calls of this file, by what is wrong with their credential. */
 function calls(api: ApiClient, token: string, personPath: string): [string, () => Promise<ApiResponse>][] {
@@ -78,25 +78,27 @@ test.describe('protected call: the Bearer challenge of a 401', () => {
 
   test('BEARER-020 the Bearer challenge for an expired access token carries error="invalid_token"',
     requirement('BEARER-020', needs('us', 'people', 'clock-control'), { obligations: 'records' }),
-    async ({ target, tokenClient, api, obligations }) => {
-      const clock = obligations.clock;
-      if (!clock) {
-        if (obligations.waiting()) return;
-        const issued = await obligations.issue(() => tokenClient.obtain.clientCredentials());
-        await obligations.defer(issued, {
+    async ({ target, tokenClient, api, timeline }) => {
+      const expired = (expiresIn: number) => expiresIn + target.profile.expectations.clockSkewSeconds + 1;
+      await timeline.holds({
+        issue: () => tokenClient.obtain.clientCredentials(),
+        moments: ({ value: token }) => [{
+          step: `refused once expires_in (${token.expires_in} s) + skew + 1 s have passed`,
+          at: { noEarlierThan: expired(token.expires_in) },
+          holds: async () => {
+            const res = await api.person('existing', { token: token.access_token });
+            expect(res.status, `setup: the expired token is refused with 401 — ${res.describe()}`).toBe(401);
+            const challenge = bearerChallenge(res.header('www-authenticate'));
+            expect(challenge, `setup: a Bearer challenge in "${res.header('www-authenticate') ?? '(none)'}"`).toBeDefined();
+            expect(challenge!.params.error, 'error attribute').toBe('invalid_token');
+          },
+        }],
+        obligation: (issued) => ({
           kind: 'expired-access-token-refused', expect: 'bearer-invalid-token', requirements: ['BEARER-020'],
           what: `the client_credentials access token is refused with 401 and a Bearer challenge error="invalid_token" once expires_in (${issued.value.expires_in} s) + skew + 1 s have passed`,
           credential: credentialOf(issued, clientCredentialsHolder, 'access-token'),
-          notBeforeSeconds: issued.value.expires_in + target.profile.expectations.clockSkewSeconds + 1,
-        }, (o) => settleSteps(o, tokenClient, api));
-        return;
-      }
-      const set = await tokenClient.obtain.clientCredentials();
-      await clock.advance(set.expires_in + target.profile.expectations.clockSkewSeconds + 1);
-      const res = await api.person('existing', { token: set.access_token });
-      expect(res.status, `setup: the expired token is refused with 401 — ${res.describe()}`).toBe(401);
-      const challenge = bearerChallenge(res.header('www-authenticate'));
-      expect(challenge, `setup: a Bearer challenge in "${res.header('www-authenticate') ?? '(none)'}"`).toBeDefined();
-      expect(challenge!.params.error, 'error attribute').toBe('invalid_token');
+          notBeforeSeconds: expired(issued.value.expires_in),
+        }),
+      });
     });
 });

@@ -2,7 +2,7 @@
 // 000-1202, 000-1205 (spec §7.2; triggers and statuses are the target's, OI-14).
 import { choiceLabel, expect, judgedOn, markNotApplicable, needs, requirement, test, alterOneCharacter, gatewayToken, unknownToken } from '../../fixtures/index.ts';
 import { gatewayErrors } from '../../schemas/gateway-error-codes.ts';
-import { clientCredentialsHolder, credentialOf, settleSteps } from '../../fixtures/index.ts';
+import { clientCredentialsHolder, credentialOf } from '../../fixtures/index.ts';
 
 test.describe('gateway: credentials', () => {
   test('ERR-GW-1201 a protected call without an Authorization header gets 000-1201',
@@ -47,26 +47,28 @@ test.describe('gateway: credentials', () => {
 
   test('ERR-GW-1202 a protected call with an expired access token gets 000-1202',
     requirement('ERR-GW-1202', needs('us', 'people', 'clock-control'), { obligations: 'records' }),
-    async ({ target, tokenClient, api, obligations, control }) => {
-      const clock = obligations.clock;
-      if (!clock) {
-        if (obligations.waiting()) return;
-        const issued = await obligations.issue(() => tokenClient.obtain.clientCredentials());
-        const plain = await api.person('existing', { token: issued.value.access_token });
-        control.answered(plain.status === 200, plain.describe(), { what: 'the token is accepted while valid', by: 'BEARER-001' });
-        await obligations.defer(issued, {
+    async ({ target, tokenClient, api, timeline, control }) => {
+      const expired = (expiresIn: number) => expiresIn + target.profile.expectations.clockSkewSeconds + 1;
+      await timeline.holds({
+        issue: () => tokenClient.obtain.clientCredentials(),
+        atIssuance: async ({ value: token }) => {
+          const plain = await api.person('existing', { token: token.access_token });
+          control.answered(plain.status === 200, plain.describe(), { what: 'the token is accepted while valid', by: 'BEARER-001' });
+        },
+        moments: ({ value: token }) => [{
+          step: `once expires_in (${token.expires_in} s) + skew + 1 s have passed`,
+          at: { noEarlierThan: expired(token.expires_in) },
+          holds: async () => {
+            await expect(await api.person('existing', { token: token.access_token })).toBeGatewayError('000-1202');
+          },
+        }],
+        obligation: (issued) => ({
           kind: 'expired-access-token-refused', expect: 'gateway-000-1202', requirements: ['ERR-GW-1202'],
           what: `the client_credentials access token gets 000-1202 once expires_in (${issued.value.expires_in} s) + skew + 1 s have passed`,
           credential: credentialOf(issued, clientCredentialsHolder, 'access-token'),
-          notBeforeSeconds: issued.value.expires_in + target.profile.expectations.clockSkewSeconds + 1,
-        }, (o) => settleSteps(o, tokenClient, api));
-        return;
-      }
-      const set = await tokenClient.obtain.clientCredentials();
-      const plain = await api.person('existing', { token: set.access_token });
-      control.answered(plain.status === 200, plain.describe(), { what: 'the token is accepted while valid', by: 'BEARER-001' });
-      await clock.advance(set.expires_in + target.profile.expectations.clockSkewSeconds + 1);
-      await expect(await api.person('existing', { token: set.access_token })).toBeGatewayError('000-1202');
+          notBeforeSeconds: expired(issued.value.expires_in),
+        }),
+      });
     });
 
   const unparseable: [string, (token: string) => string][] = [
