@@ -1,6 +1,8 @@
 // One lint setup for the whole repository: typescript-eslint with type information, so that
 // an un-awaited promise (an `expect` that never ran) is an error; and ARCHITECTURE.md's allowed
 // imports as rules (scripts/architecture/lint-rules.test.ts proves a forbidden import fails).
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -42,10 +44,19 @@ const importRules = [
   {
     files: ['specs/**/*.ts'],
     patterns: [forbid(
-      '^\\.{1,2}/(?!(\\.\\./)*(fixtures/index\\.ts$|schemas/|requirements/))',
-      'A spec imports only fixtures/index.ts (plus schemas/ and requirements/): no other spec file, no other area, no fixtures/ module directly (re-export it from fixtures/index.ts), never core/, harness/ or reference-server/.',
+      '^\\.{1,2}/(?!(\\.\\./)*(fixtures/index\\.ts$|(schemas|requirements)/(?!.*\\.\\./)))',
+      'A spec imports only fixtures/index.ts and its own area\'s fixtures/support/<area>/ (plus schemas/ and requirements/): a spec lives in specs/<area>/.',
     )],
   },
+  // A spec of specs/<area>/ imports the test API (fixtures/index.ts), its own area's support
+  // (fixtures/support/<area>/) and the contract (schemas/, requirements/); no `..` leads out of them.
+  ...readdirSync(join(import.meta.dirname, 'specs'), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map(({ name: area }) => ({
+    files: [`specs/${area}/**/*.ts`],
+    patterns: [forbid(
+      `^\\.{1,2}/(?!(\\.\\./)*(fixtures/index\\.ts$|(fixtures/support/${area}|schemas|requirements)/(?!.*\\.\\./)))`,
+      `A spec of specs/${area}/ imports only fixtures/index.ts and fixtures/support/${area}/ (plus schemas/ and requirements/): no other spec file, no other area or its support, no other fixtures/ module (a helper several areas share belongs in fixtures/index.ts), never core/, harness/ or reference-server/.`,
+    )],
+  })),
   {
     files: ['harness/**/*.ts'],
     patterns: [

@@ -19,7 +19,7 @@ import { suiteVersion } from '../reporter/conformance.reporter.ts';
 import { renderSummary } from '../reporter/terminal-summary.ts';
 import { renderTraceability } from '../reporter/traceability-html.ts';
 import { exitCodeFor, type Level } from '../reporter/verdict.ts';
-import { processIo, type CommandIo } from './gate.command.ts';
+import { processIo, type CommandIo } from './command-io.ts';
 
 const usage = `Usage: token-conformance audit TRAFFIC... [options]
 

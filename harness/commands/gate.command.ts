@@ -3,6 +3,7 @@
 // Writes the decision to gate.json beside the report (or --out).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { processIo, type CommandIo } from './command-io.ts';
 import { parseCommand } from './parse-command.ts';
 import { actorFromEnv, coverageRules, decide, gateLine, type CoverageRule } from '../gate/gate.ts';
 import { readReport, ReportError } from '../reporter/read-report.ts';
@@ -57,14 +58,6 @@ export const gateOptions = {
   help: { type: 'boolean', default: false },
 } as const;
 
-export interface CommandIo {
-  out: (line: string) => void;
-  err: (line: string) => void;
-}
-export const processIo: CommandIo = {
-  out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`${line}\n`),
-};
 
 export function gateMain(args: string[], io: CommandIo = processIo, now: Date = new Date(), env: NodeJS.ProcessEnv = process.env): Promise<number> {
   return Promise.resolve(gateSync(args, io, now, env));

@@ -14,7 +14,7 @@ import { parseCommand } from './parse-command.ts';
 import { clientNames, userNames } from '../../core/profile/profile.schema.ts';
 import { ProfileError, validateProfile } from '../../core/profile/load-profile.ts';
 import { parseJsonc } from '../../core/profile/jsonc.ts';
-import { processIo, type CommandIo } from './gate.command.ts';
+import { processIo, type CommandIo } from './command-io.ts';
 import { listChecks, type ListedCheck } from './run-selection.ts';
 import { loadCatalogue } from '../../core/catalogue/catalogue.ts';
 import { outlookLines, profileOutlook } from '../init/profile-outlook.ts';

@@ -1,7 +1,7 @@
 // A command's arguments, parsed strictly with --help: the parsed values, or the exit code when
 // the usage was printed (0, --help) or the arguments were refused (2, with the usage).
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import type { CommandIo } from './gate.command.ts';
+import type { CommandIo } from './command-io.ts';
 
 export type CommandOptions = NonNullable<ParseArgsConfig['options']>;
 

@@ -9,7 +9,7 @@ import { ProfileError } from '../../core/profile/load-profile.ts';
 import { loadProfileForTraffic } from '../audit/profile-for-traffic.ts';
 import { RecordingFileError, startRecorder, type RunningRecorder } from '../audit/recorder.ts';
 import { defaultKeyEnv, Digester } from '../audit/secret-digest.ts';
-import { processIo, type CommandIo } from './gate.command.ts';
+import { processIo, type CommandIo } from './command-io.ts';
 
 const usage = `Usage: token-conformance record --target PROFILE --out FILE [options]
 

@@ -1,9 +1,10 @@
 // The WWW-Authenticate challenge of the protected API's 401s (RFC 6750 §3, §3.1).
 import {
-  expect, needs, requirement, test, alterOneCharacter, gatewayToken, unknownToken, bearerChallenge,
+  expect, needs, requirement, test, alterOneCharacter, unknownToken,
   type ApiClient, type ApiResponse,
 } from '../../fixtures/index.ts';
 import { clientCredentialsHolder, credentialOf } from '../../fixtures/index.ts';
+import { bearerChallenge } from '../../fixtures/support/bearer/challenge.ts';
 
 /** The calls of this file, by what is wrong with their credential. */
 function calls(api: ApiClient, token: string, personPath: string): [string, () => Promise<ApiResponse>][] {
@@ -21,8 +22,8 @@ function calls(api: ApiClient, token: string, personPath: string): [string, () =
 test.describe('protected call: the Bearer challenge of a 401', () => {
   test('BEARER-013 every 401 from the protected API carries WWW-Authenticate with the Bearer scheme',
     requirement('BEARER-013', needs('people')),
-    async ({ target, tokenClient, api }, testInfo) => {
-      const token = await gatewayToken(target, tokenClient, testInfo);
+    async ({ target, api, wire }) => {
+      const token = await wire.token();
       let unauthorized = 0;
       for (const [what, call] of calls(api, token, `/v1/people/er/${encodeURIComponent(target.profile.resources.people!.existing)}`)) {
         await test.step(what, async () => {
@@ -64,8 +65,8 @@ test.describe('protected call: the Bearer challenge of a 401', () => {
   ] as [string, (token: string) => string][]) {
     test(`BEARER-020 the Bearer challenge for ${what} carries error="invalid_token"`,
       requirement('BEARER-020', needs('people')),
-      async ({ target, tokenClient, api, control }, testInfo) => {
-        const token = await gatewayToken(target, tokenClient, testInfo);
+      async ({ api, control, wire }) => {
+        const token = await wire.token();
         const res = await api.person('existing', { authorization: authorization(token) });
         // The unknown and altered tokens' 401 is BEARER-003's; an unparseable token's status is the gateway's declared choice (OI-14), no requirement's 401.
         if (what.startsWith('an unparseable')) expect(res.status, `setup: refused with 401 — ${res.describe()}`).toBe(401);

@@ -2,8 +2,9 @@
 // seconds have elapsed; after a client_credentials token expired, only a new client_credentials
 // request gives a working token again.
 import {
-  expect, needs, requirement, test, beyondSeconds, clockSkewSeconds, withinSeconds, type TokenClient, type TokenSet,
+  expect, needs, requirement, test, clockSkewSeconds, type TokenClient, type TokenSet,
 } from '../../fixtures/index.ts';
+import { beyondSeconds, withinSeconds } from '../../fixtures/support/lifecycle/token-timeline.ts';
 import { clientCredentialsHolder, credentialOf, passwordHolder, type Holder } from '../../fixtures/index.ts';
 
 /** The two grants that issue an access token from scratch (spec §3 rows 1 and 2). */

@@ -5,9 +5,11 @@
 // Checks that burn a family (replay a used refresh token) use the profile's burnableUser.
 import { credentialOf, passwordHolder } from '../../fixtures/index.ts';
 import {
-  choiceLabel, expect, judgedOn, markNotApplicable, needs, requirement, test, obtainPasswordTokens, obtainRefreshed, beyondSeconds,
+  choiceLabel, expect, judgedOn, markNotApplicable, needs, requirement, test, obtainPasswordTokens,
   clockSkewSeconds, refreshTokenAnchorSeconds, refreshTokenValiditySeconds,
 } from '../../fixtures/index.ts';
+import { obtainRefreshed } from '../../fixtures/support/lifecycle/password-tokens.ts';
+import { beyondSeconds } from '../../fixtures/support/lifecycle/token-timeline.ts';
 
 test.describe('grant_type=refresh_token: unused', () => {
   test('STATE-RT-UNUSED-003 the access token returned by a refresh is accepted by the protected endpoint',
