@@ -9,6 +9,7 @@ import type { LoadResult } from './load/load-generator.ts';
 import type { RowResult } from './load/rounds.ts';
 import type { MemoryResult } from './memory.ts';
 import type { AuditHarResult } from './audit-har.ts';
+import { foreignGoalLines, pushForeign, type ForeignResult } from './foreign-results.ts';
 import { TAIL_CONNECTIONS, type RowKind } from './scenarios.ts';
 
 export interface ThroughputRow {
@@ -43,6 +44,8 @@ export interface BenchRun {
   distant?: DistantResult;
   /** The same with clock sandboxes behind the proxy too: npm start's topology (its clock servers), like with like. */
   distantClocks?: DistantResult;
+  /** The suite against an independent target without clock control, locally and behind the latency proxy (--suite). */
+  foreign?: ForeignResult[];
 }
 
 export interface DistantResult {
@@ -114,6 +117,7 @@ export function goalLines(run: BenchRun): GoalLine[] {
   // servers; then the target's one clock, reported with its floor (the time-travel checks in a row).
   for (const d of [run.distantClocks, run.distant]) if (d) lines.push(distantGoalLine(d, start, run.distantClocks !== undefined));
   if (!run.distant && !run.distantClocks) lines.push({ goal: 'suite against a target 20 ms away ≤ 2 × the local wall time', measured: 'not measured', met: undefined });
+  lines.push(...foreignGoalLines(run.foreign, start));
   return lines;
 }
 
@@ -373,6 +377,7 @@ export function renderResults(run: BenchRun): string {
     if (start) pushStartBreakdown(push, start);
   }
   for (const d of [run.distantClocks, run.distant]) if (d) pushDistant(push, d, run.timings.find((t) => t.command.includes('--start-reference')));
+  if (run.foreign) pushForeign(push, run.foreign);
 
   pushClosingNote(push, run);
 
