@@ -15,6 +15,8 @@ import { startReferenceServer } from './harness/reference-target.ts';
 import { phaseLine, profileHasClockSandboxes, readSuiteReports, runDistantSuite, runHasTimings, sequentialChain, type SuiteRun } from './harness/suite-runs.ts';
 import { defaultClockServers } from '../harness/commands/run.command.ts';
 import { timeCommand } from './harness/suite-timing.ts';
+import { foreignTargetName, runForeignSuite } from './harness/foreign-suite.ts';
+import type { ForeignResult } from './foreign-results.ts';
 import { startTarget, tasksetAvailable, type TargetProcess } from './harness/target-process.ts';
 import { installedVersion } from './harness/versions.ts';
 import { runLoad } from './load/load-generator.ts';
@@ -74,7 +76,7 @@ async function runThroughput(o: BenchOptions, selected: readonly ThroughputScena
           let loadCpuUsed = Number.NaN;
           const load = await runLoad({
             origin: target.listening.baseUrl,
-            connections: o.connections,
+            connections: scenario.connections ?? o.connections,
             warmupMs: round === 0 ? o.warmupS * 1000 : Math.min(1000, o.warmupS * 1000),
             bound: { durationMs: roundMs },
             createWorker: (pool, index) => scenario.createWorker(target.listening, pool, index),
@@ -181,6 +183,7 @@ async function main(args: string[]): Promise<number> {
     const timings: SuiteRun[] = [];
     let distant: BenchRun['distant'];
     let distantClocks: BenchRun['distantClocks'];
+    let foreign: ForeignResult[] | undefined;
     if (o.only.length === 0 && !o.skipStart) {
       console.log('bench: timing npm start …');
       // Its reports stay where npm start puts them (reports/): the self-validation plans from them and
@@ -219,6 +222,19 @@ async function main(args: string[]): Promise<number> {
       };
       if (profileHasClockSandboxes(root)) distantClocks = await distantRun(defaultClockServers);
       distant = await distantRun(0);
+      // The QA team's case: an independent target with no clock control, locally and as far away.
+      foreign = [];
+      for (const delayMs of [0, o.delayMs]) {
+        const where = delayMs > 0 ? `${delayMs} ms away` : 'local';
+        console.log(`bench: timing the suite against ${foreignTargetName}, ${where} (no clock control) …`);
+        const name = delayMs > 0 ? 'foreign-distant' : 'foreign';
+        try {
+          foreign.push({ delayMs, run: await runForeignSuite({ root, delayMs, reportsDir: join(logDir, name), logFile: join(logDir, `${name}.log`), command: unpinned }) });
+        } catch (error) {
+          foreign.push({ delayMs, failure: (error as Error).message.slice(0, 300) });
+          console.log(`bench: the ${foreignTargetName} run (${where}) failed: ${(error as Error).message.slice(0, 300)}`);
+        }
+      }
     }
 
     const versionsFrom = join(benchDir, 'targets');
@@ -227,7 +243,7 @@ async function main(args: string[]): Promise<number> {
       machine, loadStart, loadEnd: loadAverage(), pinned,
       durationS: o.durationS, rounds: o.rounds, warmupS: o.warmupS, connections: o.connections,
       versions: Object.fromEntries(['jose', 'fastify', 'better-sqlite3', 'pino', 'undici', 'oidc-provider', '@node-oauth/oauth2-server'].map((n) => [n, installedVersion(n, n === 'undici' ? benchDir : versionsFrom)])),
-      rows, timings, ...(memory && { memory }), ...(auditHar && { auditHar }), ...(distant && { distant }), ...(distantClocks && { distantClocks }),
+      rows, timings, ...(memory && { memory }), ...(auditHar && { auditHar }), ...(distant && { distant }), ...(distantClocks && { distantClocks }), ...(foreign && { foreign }),
     };
     const ours = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
     run.versions = { node: process.version, 'token-conformance': ours, ...run.versions };
@@ -237,10 +253,12 @@ async function main(args: string[]): Promise<number> {
     for (const line of goalLines(run)) console.log(`  ${line.met === undefined ? '?  ' : line.met ? 'ok ' : 'NO '} ${line.goal}: ${line.measured}`);
     for (const t of timings) if (t.exitCode !== 0) console.log(`  ${t.command} exited ${t.exitCode}: see ${relative(process.cwd(), t.log)}`);
     for (const d of [distantClocks, distant]) if (d?.run && d.run.exitCode !== 0) console.log(`  the distant run exited ${d.run.exitCode}: see ${relative(process.cwd(), d.run.log)}`);
+    for (const f of foreign ?? []) if (f.run && !f.run.pinned.same) console.log(`  the ${foreignTargetName} run (${f.delayMs} ms) did not give its pinned FAIL/WARN: see ${relative(process.cwd(), f.run.log)}`);
     console.log(`\nbench: wrote ${relative(process.cwd(), o.out)} (load ${run.loadEnd} at the end)`);
     const memoryClean = memory === undefined || (!('failure' in memory) && memory.tokenRun.errors === 0 && memory.refreshRun.errors === 0 && memory.purge.rowsAfter === 0);
     const auditClean = auditHar === undefined || (Array.isArray(auditHar) && auditHar.every((a) => a.exitCode === 0));
-    const clean = rows.every((r) => cleanThroughput(r) !== undefined) && memoryClean && auditClean && timings.every((t) => t.exitCode === 0);
+    const clean = rows.every((r) => cleanThroughput(r) !== undefined) && memoryClean && auditClean && timings.every((t) => t.exitCode === 0)
+      && (foreign ?? []).every((f) => f.run?.pinned.same === true);
     return clean ? 0 : 1;
   } finally {
     process.off('exit', removeTempDir);

@@ -37,6 +37,8 @@ export const runManifestSchema = z.object({
   profileSha256: z.string().optional(),
   /** `run` verifies the reports once after Playwright ended, so the reporter does not. */
   verifiedByRun: z.boolean().default(false),
+  /** A check that failed keeps its Playwright worker (fixtures/worker-reuse.fixture.ts): `run`, unless it counts failures (--max-failures). */
+  keepWorkerAfterFailedCheck: z.boolean().default(false),
   /** The reporter prints no summary. */
   quiet: z.boolean().default(false),
   /** checks.json of an earlier pass whose outcomes this pass's report includes. */

@@ -20,7 +20,7 @@ void describe('run manifest', () => {
   });
 
   void test('no manifest named: the defaults (a direct Playwright run before its global setup)', () => {
-    assert.deepEqual(readRunManifest({}), { level: 'all', strict: false, filtered: false, verifiedByRun: false, quiet: false });
+    assert.deepEqual(readRunManifest({}), { level: 'all', strict: false, filtered: false, verifiedByRun: false, keepWorkerAfterFailedCheck: false, quiet: false });
   });
 
   void test('an unknown setting is refused when written; an unreadable or invalid file is one error naming it', () => {

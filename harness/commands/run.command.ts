@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ReferenceServer, ReferenceServers } from '../reference/start-reference.ts';
 import { PhaseTimes } from './phase-times.ts';
+import { renderProjectTimes } from './project-times.ts';
 import { endOfRunRedaction } from '../../core/redaction/end-of-run.ts';
 import type { StatePhase } from '../obligations/state-phase.ts';
 import { Exit, processIo, type PhaseIo, type RunIo } from './run/phase-io.ts';
@@ -37,6 +38,7 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
   let servers: ReferenceServers | undefined;
   let clockServers: Promise<ReferenceServer[]> | undefined;
   let obligations: StatePhase | undefined;
+  let checksRan = false;
   const stopServers = async () => {
     const clocks = await clockServers?.catch(() => []);
     clockServers = undefined;
@@ -65,6 +67,7 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
     obligations = opened;
     const run = prepareRunEnvironment(options, target, clockTargets, { temp, locks, parityFile, obligations }, phaseIo);
     const playwrightCode = await times.time('checks', () => runChecks(options, run, phaseIo));
+    checksRan = true;
     // The state file is written only after a run that produced its report (never by a failed run).
     if (existsSync(join(run.reportsDir, 'conformance.json'))) for (const line of obligations?.finish(true) ?? []) io.out(line);
     await times.time('server stop', stopServers);
@@ -81,6 +84,11 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
     obligations?.release();
     rmSync(temp, { recursive: true, force: true });
     if (existsSync(temp)) io.err(`token-conformance run: could not remove ${temp}`);
-    if (options.timings) io.err(`token-conformance run: ${times.render()}`);
+    if (options.timings) {
+      io.err(`token-conformance run: ${times.render()}`);
+      // checks.json of this run only: one left by an earlier run is removed before the checks start.
+      const projects = checksRan ? renderProjectTimes(options.reportsDir) : undefined;
+      if (projects !== undefined) io.err(`token-conformance run: ${projects}`);
+    }
   }
 }

@@ -179,6 +179,7 @@ export function checkOutcome(test: TestCase, redactor: Redactor): CheckOutcome {
     requirementIds: ids,
     status,
     durationMs: result?.duration ?? 0,
+    ...(result?.startTime !== undefined ? { startedAt: new Date(result.startTime).toISOString(), workerIndex: result.workerIndex } : {}),
     ...(status === 'notRun' ? { skipReason: notRunReason } : skipReason ? { skipReason: redactor.redact(skipReason) } : {}),
     ...(na !== undefined ? { notApplicableReason: redactor.redact(na) } : {}),
     ...(error ? { error } : {}),

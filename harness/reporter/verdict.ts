@@ -18,6 +18,9 @@ export interface CheckOutcome {
   requirementIds: string[];
   status: CheckStatus;
   durationMs: number;
+  /** When the check started (ISO 8601) and Playwright's index of the worker that ran it: where a run's wall time went (`run --timings`). */
+  startedAt?: string;
+  workerIndex?: number;
   /** The skip annotation's description. */
   skipReason?: string;
   /** Set when the check marked itself (or its fixture marked it) not applicable. */

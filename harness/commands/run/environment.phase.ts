@@ -83,6 +83,8 @@ export function prepareRunEnvironment(options: RunOptions, target: LoadedProfile
     clientLocks: files.locks.dir,
     passGate: join(temp, 'conformance-ended'),
     verifiedByRun: true,
+    // Playwright would start a new worker after each failed check; --max-failures counts them as failures.
+    keepWorkerAfterFailedCheck: options.maxFailures === undefined,
     ...(options.grep !== undefined ? { grep: options.grep } : {}),
     // A shard marks its own report filtered (the reporter); the merge of all shards is not.
     filtered: options.grep !== undefined || options.specs !== undefined,

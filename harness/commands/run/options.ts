@@ -38,7 +38,8 @@ export const usage = `Usage: token-conformance run --target FILE [options]
                        0 runs them one at a time after every other check, as against a real target
                        without capabilities.clockSandboxes (which --start-reference ignores: a
                        profile's declared sandboxes spread them the same way, one worker each)
-  --timings            print the wall time of each phase of the run at the end (stderr)
+  --timings            print the wall time of each phase of the run at the end, and of the checks
+                       per Playwright project (its checks, workers, wall and summed time; stderr)
   --spec FILE          only load this spec file (repeatable; a path under specs/): with --grep,
                        spares Playwright loading every spec of the suite
   --reports DIR        output directory (default reports/)

@@ -1,6 +1,6 @@
 // Starts the independent target: the US and EU token servers (oidc-provider) behind the spec's paths
 // and the shared gateway (test/targets/shared/serve-target.ts prints the line the tests read).
-// Usage: node --import tsx test/targets/oidc-provider/start.ts
+// Usage: node --import tsx test/targets/oidc-provider/start.ts [--behind-proxy]
 import { serveTarget } from '../shared/serve-target.ts';
 import { createProvider, findProviderToken } from './providers.ts';
 

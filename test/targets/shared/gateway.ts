@@ -108,15 +108,21 @@ function acceptsJson(accept: string): boolean | undefined {
   return ranges.map((r) => r.split(';')[0]!).some((r) => r === 'application/json' || r === 'application/*' || r === '*/*');
 }
 
-export function createGateway(origin: string, findToken: FindToken, clients: TargetClient[], users: TargetUser[]): RequestListener {
+/**
+ * `behindProxy`: the gateway is reached through a proxy on another port (the bench's latency
+ * proxy), which forwards the client's Host unchanged, as a reverse proxy in front of a real gateway
+ * does: any port of its own host names is then served (a Host naming another host still is not).
+ */
+export function createGateway(origin: string, findToken: FindToken, clients: TargetClient[], users: TargetUser[], behindProxy = false): RequestListener {
   const { port } = new URL(origin);
   const servedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+  const served = (host: string): boolean => servedHosts.has(host) || (behindProxy && /^(127\.0\.0\.1|localhost):\d{1,5}$/.test(host));
   const clientRoles = new Map(clients.filter((c) => c.dataServicesRole).map((c) => [c.clientId, c.dataServicesRole!]));
   const userRoles = new Map(users.map((u) => [u.username, u.role]));
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const hosts = req.headersDistinct.host ?? [];
-    if (hosts.length !== 1 || !servedHosts.has(hosts[0]!.toLowerCase())) return reject(res, '000-1001');
+    if (hosts.length !== 1 || !served(hosts[0]!.toLowerCase())) return reject(res, '000-1001');
     const target = req.url ?? '';
     if (!target.startsWith('/')) return reject(res, '000-1002');
     const queryAt = target.indexOf('?');

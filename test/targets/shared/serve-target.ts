@@ -2,7 +2,8 @@
 // servers and the gateway, each on its own HTTPS origin on a free loopback port, with a certificate
 // and client/user secrets generated for this start; one JSON line
 //   {"event":"listening","authUrlUs","authUrlEu","baseUrl","caFile","clients":{name:{clientId,clientSecret}},"users":{name:{username,password}}}
-// on stdout once it listens; stopped by SIGTERM/SIGINT.
+// on stdout once it listens; stopped by SIGTERM/SIGINT. A start.ts given --behind-proxy serves its
+// gateway to a proxy in front of it (createGateway's behindProxy).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { RequestListener } from 'node:http';
@@ -56,7 +57,8 @@ export async function serveTarget(name: string, build: BuildTokenServers): Promi
   const servers = build({ us: us.origin, eu: eu.origin }, clients, users);
   us.serve(servers.handlers.us);
   eu.serve(servers.handlers.eu);
-  gateway.serve(createGateway(gateway.origin, servers.findToken, clients, users));
+  // --behind-proxy: the gateway is reached through a proxy on other ports (the bench's latency proxy; gateway.ts).
+  gateway.serve(createGateway(gateway.origin, servers.findToken, clients, users, process.argv.includes('--behind-proxy')));
   gateway.server.on('clientError', rejectUnframable);
 
   const stop = (): void => {

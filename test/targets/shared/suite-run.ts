@@ -44,9 +44,9 @@ export interface Report {
   target: { requestShaping?: { client: string; grant: string; parameters: Record<string, string> }[] };
 }
 
-/** Starts `startFile` and resolves with its listening line; `stop()` ends it (SIGTERM) and waits. */
-export async function startTarget(startFile: string): Promise<{ listening: Listening; stop(): Promise<void> }> {
-  const target: ChildProcess = spawn(process.execPath, ['--import', 'tsx', startFile], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `startFile` (with `args`) and resolves with its listening line; `stop()` ends it (SIGTERM) and waits. */
+export async function startTarget(startFile: string, args: readonly string[] = []): Promise<{ listening: Listening; stop(): Promise<void> }> {
+  const target: ChildProcess = spawn(process.execPath, ['--import', 'tsx', startFile, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   const stderr: string[] = [];
   target.stderr!.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
   const stop = async () => {
