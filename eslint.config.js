@@ -20,23 +20,23 @@ const noTargets = forbid(intoRoot('test/targets'), 'Nothing imports test/targets
 const importRules = [
   {
     files: ['schemas/**/*.ts'],
-    patterns: [forbid(intoRoot('requirements', 'core', 'fixtures', 'specs', 'harness', 'reference-server', 'bench', 'test', 'examples', 'scripts'), 'schemas/ imports nothing of ours.')],
+    patterns: [forbid(intoRoot('requirements', 'core', 'fixtures', 'specs', 'harness', 'self-validation', 'reference-server', 'bench', 'test', 'examples', 'scripts'), 'schemas/ imports nothing of ours.')],
   },
   {
     files: ['requirements/**/*.ts'],
-    patterns: [forbid(intoRoot('core', 'fixtures', 'specs', 'harness', 'reference-server', 'bench', 'test', 'examples', 'scripts'), 'requirements/ imports schemas/ only.')],
+    patterns: [forbid(intoRoot('core', 'fixtures', 'specs', 'harness', 'self-validation', 'reference-server', 'bench', 'test', 'examples', 'scripts'), 'requirements/ imports schemas/ only.')],
   },
   {
     files: ['core/**/*.ts'],
     patterns: [
-      forbid(intoRoot('fixtures', 'specs', 'harness'), 'core/ is the layer below fixtures/ and harness/: it imports schemas/ and requirements/ only, never the layers built on it.'),
+      forbid(intoRoot('fixtures', 'specs', 'harness', 'self-validation'), 'core/ is the layer below fixtures/ and harness/: it imports schemas/ and requirements/ only, never the layers built on it.'),
       noReferenceServer, noTargets,
     ],
   },
   {
     files: ['fixtures/**/*.ts'],
     patterns: [
-      forbid(intoRoot('harness'), 'fixtures/ never imports harness/ (the CLI): what both need lives in core/.'),
+      forbid(intoRoot('harness', 'self-validation'), 'fixtures/ never imports harness/ (the CLI) or self-validation/: what both need lives in core/.'),
       forbid(intoRoot('specs'), 'fixtures/ never imports specs/: spec support lives in fixtures/support/<area>/.'),
       noReferenceServer, noTargets,
     ],
@@ -64,14 +64,32 @@ const importRules = [
       noReferenceServer, noTargets,
     ],
   },
+  // The product never depends on its test tooling: only harness/'s tests may use the self-validation's proxy and faults.
+  {
+    files: ['harness/**/*.ts'],
+    ignores: ['harness/**/test/**', 'harness/test/**', 'harness/**/*.test.ts', 'harness/**/*.check.ts'],
+    patterns: [
+      forbid(intoRoot('fixtures', 'specs'), 'harness/ never imports fixtures/ or specs/ (it runs them through Playwright): what both need lives in core/; tests of fixtures/ code live in fixtures/test/.'),
+      forbid(intoRoot('self-validation'), 'harness/ is product and self-validation/ is test tooling on top of it (not shipped): only harness/\'s tests may import it.'),
+      noReferenceServer, noTargets,
+    ],
+  },
+  // The self-validation stands where harness/ stands (it runs the suite through Playwright as `run` does).
+  {
+    files: ['self-validation/**/*.ts'],
+    patterns: [
+      forbid(intoRoot('fixtures', 'specs'), 'self-validation/ never imports fixtures/ or specs/ (it runs them through Playwright; its spec wrappers name them as files): what both need lives in core/.'),
+      noReferenceServer, noTargets,
+    ],
+  },
   // The one door into the reference server: the CLI's `serve` and `register-client` (dynamic imports).
-  { files: ['harness/cli.ts'], patterns: [forbid(intoRoot('fixtures', 'specs'), 'harness/ never imports fixtures/ or specs/.'), noTargets] },
+  { files: ['harness/cli.ts'], patterns: [forbid(intoRoot('fixtures', 'specs'), 'harness/ never imports fixtures/ or specs/.'), forbid(intoRoot('self-validation'), 'harness/ never imports self-validation/ (test tooling).'), noTargets] },
   {
     files: ['reference-server/**/*.ts'],
-    patterns: [forbid(intoRoot('requirements', 'core', 'fixtures', 'specs', 'harness', 'bench', 'test', 'examples', 'scripts'), 'reference-server/ imports schemas/ only: it is one target among others and never knows the suite.')],
+    patterns: [forbid(intoRoot('requirements', 'core', 'fixtures', 'specs', 'harness', 'self-validation', 'bench', 'test', 'examples', 'scripts'), 'reference-server/ imports schemas/ only: it is one target among others and never knows the suite.')],
   },
   { files: ['bench/**/*.ts'], patterns: [noReferenceServer, noTargets] },
-  { files: ['test/targets/**/*.ts'], patterns: [forbid('^(\\.\\./)+(fixtures|specs|harness)(/|$)|^(\\.\\./)+core/(?!profile/jsonc\\.ts$)', 'test/targets/ imports nothing of ours (its tests run the CLI and may use core/profile/jsonc.ts).'), noReferenceServer] },
+  { files: ['test/targets/**/*.ts'], patterns: [forbid('^(\\.\\./)+(fixtures|specs|harness|self-validation)(/|$)|^(\\.\\./)+core/(?!profile/jsonc\\.ts$)', 'test/targets/ imports nothing of ours (its tests run the CLI and may use core/profile/jsonc.ts).'), noReferenceServer] },
 ];
 
 // The reference server's domain is pure: no HTTP framework, no database, no process, no clock, no
@@ -118,7 +136,7 @@ export default tseslint.config(
       'no-restricted-syntax': ['error', noOnly],
     },
   },
-  ...[...importRules, ...domainRules].map(({ files, patterns }) => ({ files, rules: { 'no-restricted-imports': ['error', { patterns }] } })),
+  ...[...importRules, ...domainRules].map(({ files, ignores, patterns }) => ({ files, ...(ignores ? { ignores } : {}), rules: { 'no-restricted-imports': ['error', { patterns }] } })),
   {
     files: ['reference-server/src/domain/**/*.ts'],
     rules: {

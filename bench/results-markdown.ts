@@ -112,7 +112,7 @@ export function goalLines(run: BenchRun): GoalLine[] {
     ? { goal, measured: `${fmt(t.seconds, 1)} s (exit ${t.exitCode}${t.verdicts ? `; ${t.verdicts}` : ''})`, met: t.exitCode === 0 && t.seconds <= limit }
     : { goal, measured: 'not measured', met: undefined });
   lines.push(wall(start, 15, '`npm start` wall ≤ 15 s'));
-  lines.push(wall(run.timings.find((t) => t.command.includes('self-validate')), 45, 'self-validation wall ≤ 45 s'));
+  lines.push(wall(run.timings.find((t) => t.command.includes('self-validate')), 30, 'self-validation wall ≤ 30 s'));
   // Like with like first: the distant target with clock sandboxes, as npm start has its clock
   // servers; then the target's one clock, reported with its floor (the time-travel checks in a row).
   for (const d of [run.distantClocks, run.distant]) if (d) lines.push(distantGoalLine(d, start, run.distantClocks !== undefined));

@@ -35,7 +35,7 @@ function findFiles(dir: string, suffix: string): string[] {
 const unitStage: Stage = {
   name: 'unit',
   async run() {
-    const files = ['reference-server', 'core', 'harness', 'fixtures', 'schemas', 'requirements', 'scripts', 'bench']
+    const files = ['reference-server', 'core', 'harness', 'self-validation', 'fixtures', 'schemas', 'requirements', 'scripts', 'bench']
       .flatMap((dir) => findFiles(join(root, dir), '.test.ts'))
       .sort();
     return runNodeTestStage({ name: 'unit', files, concurrency: 2, root, reportsDir });

@@ -4,7 +4,7 @@
 //                (scripts/static/static-checks.check.ts); node:test tests.
 //   conformance  the suite against the bundled reference server, exactly like `npm start`;
 //                counts are checks (Playwright tests), not requirements, read from reports/checks.json.
-//   self-validation  the suite against each fault of harness/self-validation/faults (through the
+//   self-validation  the suite against each fault of self-validation/faults (through the
 //                fault-injecting proxy), plus the clean-run, coverage and property checks; counts are one
 //                test per fault + the clean run + the coverage check + one per property check, read from
 //                reports/self-validation/matrix.json. Reuses the conformance stage's clean report.
@@ -100,7 +100,7 @@ const selfValidationStage: Stage = {
   async run() {
     const matrix = join(root, 'reports', 'self-validation', 'matrix.json');
     rmSync(matrix, { force: true }); // a stale matrix must not read as this run's
-    const code = await exec(['--import', 'tsx', join(root, 'harness', 'self-validation', 'run-self-validation.ts')]);
+    const code = await exec(['--import', 'tsx', join(root, 'self-validation', 'run-self-validation.ts')]);
     const counts = countMatrix(matrix);
     if (!counts) return { passed: 0, failed: 1, skipped: 0 };
     if (code !== 0 && counts.failed === 0) counts.failed = 1;

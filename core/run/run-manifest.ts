@@ -57,7 +57,7 @@ export const runManifestSchema = z.object({
   replayPath: z.string().optional(),
   /** The `run` arguments that select the same target again, for a property failure's replay command. */
   replayArgs: z.string().optional(),
-  /** The self-validation's batch plan (harness/self-validation/batch-plan.ts). */
+  /** The self-validation's batch plan (self-validation/batch-plan.ts). */
   selfValidationBatch: z.string().optional(),
 }).strict();
 

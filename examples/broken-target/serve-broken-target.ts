@@ -1,6 +1,6 @@
 // A deliberately broken target for trying the CI gate by hand: the bundled reference server behind
-// the self-validation's fault-injecting proxy (harness/self-validation/proxy.ts) with ONE fault of
-// its catalogue (harness/self-validation/faults/). It writes a local profile pointing at the proxy,
+// the self-validation's fault-injecting proxy (self-validation/proxy.ts) with ONE fault of
+// its catalogue (self-validation/faults/). It writes a local profile pointing at the proxy,
 // prints one line when ready and runs until Ctrl-C.
 //
 //   node --import tsx examples/broken-target/serve-broken-target.ts --fault get-answered-404 --profile /tmp/broken.json
@@ -15,13 +15,13 @@ import { repoRoot } from '../../core/catalogue/catalogue.ts';
 import { loadProfile } from '../../core/profile/load-profile.ts';
 import type { TargetProfile } from '../../core/profile/profile.schema.ts';
 import { applyListening, startReferenceServers } from '../../harness/reference/start-reference.ts';
-import type { FaultEnv } from '../../harness/self-validation/fault.ts';
-import { faults } from '../../harness/self-validation/faults/index.ts';
-import { startProxy } from '../../harness/self-validation/proxy.ts';
+import type { FaultEnv } from '../../self-validation/fault.ts';
+import { faults } from '../../self-validation/faults/index.ts';
+import { startProxy } from '../../self-validation/proxy.ts';
 
 const usage = `Usage: node --import tsx examples/broken-target/serve-broken-target.ts --fault ID --profile FILE
 
-  --fault ID      a fault of harness/self-validation/faults (--list shows them)
+  --fault ID      a fault of self-validation/faults (--list shows them)
   --profile FILE  where to write the profile of the broken target
   --list          list the faults and exit`;
 

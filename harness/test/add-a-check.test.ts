@@ -86,7 +86,7 @@ void describe('docs/add-a-check.md: add a check in five steps', () => {
     writeFileSync(join(dir, specPath), spec!);
 
     const [fault] = blocks(3, 'ts');
-    const faultsFile = join(dir, 'harness', 'self-validation', 'faults', 'token-responses.ts');
+    const faultsFile = join(dir, 'self-validation', 'faults', 'token-responses.ts');
     const list = 'export const tokenResponseFaults: Fault[] = [\n';
     const faults = readFileSync(faultsFile, 'utf8');
     assert.ok(faults.includes(list), 'the fault list the guide names exists');

@@ -7,7 +7,7 @@ import { brokenTargetProfile } from '../../examples/broken-target/serve-broken-t
 import { repoRoot } from '../../core/catalogue/catalogue.ts';
 import { loadProfile, validateProfile } from '../../core/profile/load-profile.ts';
 import { applyListening } from '../reference/start-reference.ts';
-import { faults } from '../self-validation/faults/index.ts';
+import { faults } from '../../self-validation/faults/index.ts';
 
 void describe('examples/broken-target: the profile of the broken target', () => {
   void test('every address and control URL of the reference server is replaced by the proxy; its CA is trusted; the profile is valid', () => {

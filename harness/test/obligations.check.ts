@@ -18,9 +18,9 @@ import { repoRoot } from '../../core/catalogue/catalogue.ts';
 import { loadProfile } from '../../core/profile/load-profile.ts';
 import type { TargetProfile } from '../../core/profile/profile.schema.ts';
 import { applyListening, referenceArgsFor, startReference, type ReferenceServer } from '../reference/start-reference.ts';
-import { startProxy, type ProxyFault, type RunningProxy } from '../self-validation/proxy.ts';
-import { bearerOf, field, freshToken, grantOf, isToken, targetNow, tokenBody, withBearer } from '../self-validation/faults/helpers.ts';
-import { recordIssuance, type Issued } from '../self-validation/faults/lifecycle.ts';
+import { startProxy, type ProxyFault, type RunningProxy } from '../../self-validation/proxy.ts';
+import { bearerOf, field, freshToken, grantOf, isToken, targetNow, tokenBody, withBearer } from '../../self-validation/faults/helpers.ts';
+import { recordIssuance, type Issued } from '../../self-validation/faults/lifecycle.ts';
 import { lockState } from '../obligations/state-file.ts';
 
 const cli = join(repoRoot, 'bin', 'token-conformance.js');

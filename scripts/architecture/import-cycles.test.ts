@@ -14,7 +14,7 @@ const root = join(import.meta.dirname, '..', '..');
 /**
  * Cycles allowed to remain, each with its owner; the list must match exactly: a new cycle fails, and
  * so does a listed one that is gone. Empty: the last one (the self-validation's matrix page and its
- * main) went when the Matrix types moved to harness/self-validation/matrix.ts.
+ * main) went when the Matrix types moved to self-validation/matrix.ts.
  */
 const knownCycles: string[][] = [];
 

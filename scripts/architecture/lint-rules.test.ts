@@ -59,6 +59,13 @@ void describe('lint fails on a forbidden import', () => {
     ['test/targets/oidc-provider/planted.ts', '../../../harness/cli.ts', 'test/targets/ → harness/'],
     ['test/targets/oidc-provider/planted.ts', '../../../core/profile/load-profile.ts', 'test/targets/ → core/ beyond jsonc.ts'],
     ['harness/commands/planted.ts', '../../test/targets/oidc-provider/providers.ts', 'the suite → test/targets/'],
+    ['harness/commands/planted.ts', '../../self-validation/proxy.ts', 'harness/ (product) → self-validation/ (test tooling)'],
+    ['harness/cli.ts', '../self-validation/run-self-validation.ts', 'the CLI → self-validation/'],
+    ['core/run/planted.ts', '../../self-validation/fault.ts', 'core/ → self-validation/'],
+    ['fixtures/planted.ts', '../self-validation/fault-switch.ts', 'fixtures/ → self-validation/'],
+    ['self-validation/planted.ts', '../fixtures/index.ts', 'self-validation/ → fixtures/'],
+    ['self-validation/faults/planted.ts', '../../specs/gateway/paths.spec.ts', 'self-validation/ → specs/'],
+    ['self-validation/planted.ts', '../reference-server/src/main.ts', 'self-validation/ → reference-server/'],
   ];
   for (const [file, specifier, what] of forbidden) {
     void test(`${what}: ${file} importing ${specifier}`, async () => {
@@ -97,6 +104,10 @@ void describe('lint allows what ARCHITECTURE.md allows', () => {
     ['reference-server/src/domain/grants/planted.ts', '../ports.ts'],
     ['bench/planted.ts', '../harness/reference/start-reference.ts'],
     ['test/targets/oidc-provider/planted.ts', '../../../core/profile/jsonc.ts'],
+    ['self-validation/planted.ts', '../harness/reference/start-reference.ts'],
+    ['self-validation/planted.ts', '../core/profile/load-profile.ts'],
+    ['harness/test/planted.test.ts', '../../self-validation/proxy.ts'],
+    ['harness/audit/test/planted.test.ts', '../../../self-validation/faults/index.ts'],
   ];
   for (const [file, specifier] of allowed) {
     void test(`${file} importing ${specifier}`, async () => {

@@ -10,7 +10,7 @@ import { needs, requirement, test } from '../../fixtures/index.ts';
 import { runAttributedProperty, sideBySideRuns, type Finding } from '../../fixtures/support/properties/attributed-property.ts';
 import { gatewayInputJudge } from '../../fixtures/support/properties/gateway-input.sender.ts';
 import { authorizationArbitrary, requestArbitrary, withPlainBearerScheme, type GatewayInput } from '../../fixtures/support/properties/gateway-request.oracle.ts';
-import { propertyRuns, propertyTag } from '../../fixtures/support/properties/property-runner.ts';
+import { propertyRuns, propertyTag, RequestDeadline } from '../../fixtures/support/properties/property-runner.ts';
 import { tokenMaterial } from '../../fixtures/support/properties/token-material.ts';
 
 const name = 'gateway-input';
@@ -25,7 +25,7 @@ test.describe('property: gateway input', () => {
       const material = await tokenMaterial(real.access_token);
       testInfo.annotations.push({ type: 'note', description: `access token format: ${material.described}` });
 
-      const judge = gatewayInputJudge({ rawHttp, target, redactor });
+      const judge = gatewayInputJudge({ rawHttp, target, redactor, deadline: new RequestDeadline(testInfo) });
       let schemeOnly = 0;
       const check = async (input: GatewayInput): Promise<Finding[]> => {
         const authorization = await input.authorization.value(material);

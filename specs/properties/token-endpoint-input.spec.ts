@@ -9,7 +9,7 @@ import { needs, requirement, test, type Region, type TokenResponse } from '../..
 import { citeRequirement, runAttributedProperty, type Finding } from '../../fixtures/support/properties/attributed-property.ts';
 import { isolateFaults } from '../../fixtures/support/properties/fault-isolation.ts';
 import { isolateNoise, withoutMalformedBody } from '../../fixtures/support/properties/noise-isolation.ts';
-import { propertyRuns, propertyTag } from '../../fixtures/support/properties/property-runner.ts';
+import { propertyRuns, propertyTag, RequestDeadline } from '../../fixtures/support/properties/property-runner.ts';
 import { answerIsRight, judgeTokenAnswer } from '../../fixtures/support/properties/token-answer.judge.ts';
 import { noAnswerCause, tokenInputSender } from '../../fixtures/support/properties/token-input.sender.ts';
 import { oracleInterpretations, tokenInputArbitrary } from '../../fixtures/support/properties/token-request.arbitrary.ts';
@@ -40,7 +40,7 @@ test.describe('property: token endpoint input', () => {
         // Basic noise and the Basic-and-form-secret fault exist only where the target takes Basic:
         // only then does this check verify (and cite) the requirements they rely on.
         if (basic) for (const id of basicRequirements) citeRequirement(testInfo, id);
-        const send = tokenInputSender(region, { tokenClient, rawHttp, redactor });
+        const send = tokenInputSender(region, { tokenClient, rawHttp, redactor, deadline: new RequestDeadline(testInfo) });
         const notJudged: string[] = [];
         const judge = async (input: TokenInput): Promise<{ findings: Finding[]; res?: TokenResponse }> => {
           const expected = expectedAnswer(input, oi);

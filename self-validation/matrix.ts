@@ -1,7 +1,7 @@
 // reports/self-validation/matrix.json: what the self-validation found, fault by fault, and the
 // coverage of the catalogue. Types only: the runner (run-self-validation.ts) builds it, the HTML
 // page (matrix-html.ts) renders it.
-import type { Pass } from '../commands/run.command.ts';
+import type { Pass } from '../harness/commands/run.command.ts';
 
 /**
  * How much a run selects. `ci`: each fault runs the checks of its own IDs, its collateral and the
@@ -17,8 +17,11 @@ export interface FaultResult {
   breaks: string[];
   collateral: string[];
   grep: string;
-  /** How the fault was run: the checks selected (from the clean run's checks.json), the passes, the server. */
-  run: { checks: number | null; passes: Pass[]; specs: number | null; server: 'shared' | 'fresh'; workers: number };
+  /**
+   * How the fault was run: the checks selected (from the clean run's checks.json), the passes, the
+   * server (the shared sandbox, one of its own, or its group's: the group's @clock/@serial faults one at a time).
+   */
+  run: { checks: number | null; passes: Pass[]; specs: number | null; server: 'shared' | 'fresh' | 'group'; workers: number };
   detected: boolean;
   missed: { id: string; verdict: string }[];
   falseAlarms: { id: string; verdict: string; reason?: string }[];

@@ -5,7 +5,7 @@
 // a time (fault-switch.ts). The runner writes this plan; the batch's Playwright config
 // (batch.config.ts) and reporter (batch.reporter.ts) read it.
 import { readFileSync } from 'node:fs';
-import { readRunManifest } from '../../core/run/run-manifest.ts';
+import { readRunManifest } from '../core/run/run-manifest.ts';
 
 /**
  * The two passes of `run` (checks that leave shared state alone, then @clock/@serial ones one at a
@@ -48,7 +48,7 @@ export interface BatchPlan {
 
 export function readBatchPlan(env: NodeJS.ProcessEnv = process.env): BatchPlan {
   const file = readRunManifest(env).selfValidationBatch;
-  if (!file) throw new Error('the run manifest names no self-validation batch: this configuration is run by the self-validation (harness/self-validation/run-self-validation.ts)');
+  if (!file) throw new Error('the run manifest names no self-validation batch: this configuration is run by the self-validation (self-validation/run-self-validation.ts)');
   return JSON.parse(readFileSync(file, 'utf8')) as BatchPlan;
 }
 

@@ -6,7 +6,7 @@
 // many projects at once as the plan's workers. Written and run by run-self-validation.ts; not for hand use.
 import { defineConfig } from '@playwright/test';
 import { join } from 'node:path';
-import type { WorkerProfileOption } from '../../core/profile/worker-profile.ts';
+import type { WorkerProfileOption } from '../core/profile/worker-profile.ts';
 import type { FaultSwitchOption } from './fault-switch.ts';
 import { groupGrep, groupTestMatch, readBatchPlan } from './batch-plan.ts';
 

@@ -4,11 +4,11 @@
 // for the faults aimed at them.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { ConformanceReport } from '../../reporter/report.schema.ts';
-import type { CheckOutcome } from '../../reporter/verdict.ts';
+import type { ConformanceReport } from '../../harness/reporter/report.schema.ts';
+import type { CheckOutcome } from '../../harness/reporter/verdict.ts';
 import type { Fault } from '../fault.ts';
 import { faults } from '../faults/index.ts';
-import { brokenVerdict, coverageOf, grepFor, judge, planFor, type CleanCheck } from '../run-self-validation.ts';
+import { brokenVerdict, coverageOf, grepFor, judge, planFor, sentinels, type CleanCheck } from '../run-self-validation.ts';
 
 const fault = (over: Partial<Fault>): Fault => ({ id: 'f', title: 'f', breaks: ['TOKEN-REQ-003'], create: () => ({}), ...over });
 const report = (verdicts: Record<string, string>): ConformanceReport =>
@@ -95,7 +95,7 @@ void describe('self-validation: selection by mode', () => {
     assert.ok(new RegExp(grepFor(fault({ withProperties: true }))).test(propertyTitle));
     assert.ok(!new RegExp(grepFor(fault({ breaks: ['BEARER-002'], withProperties: true }))).test(propertyTitle));
     // Its scripted selection is unchanged, sentinels included.
-    assert.ok(new RegExp(grepFor(fault({ withProperties: true }))).test('x › BEARER-001 y @BEARER-001'));
+    assert.ok(new RegExp(grepFor(fault({ withProperties: true }))).test(`x › ${sentinels.find((s) => s.id === 'BEARER-001')!.title} y @BEARER-001`));
     assert.ok(!new RegExp(grepFor(fault({ withProperties: true }))).test('quota @ERR-GW-2000 @TOKEN-REQ-003'));
   });
 

@@ -1,15 +1,15 @@
-// What a fault runs: the checks of its IDs, collateral and sentinels (by `@<ID>` tag), never a
+// What a fault runs: the checks of its IDs and collateral (by `@<ID>` tag) and one sentinel check per path, never a
 // property check unless the fault asks (judgement.test.ts); one pass unless a selected check is @clock/@serial; only the spec files needed.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { parseRunArgs } from '../../commands/run.command.ts';
+import { parseRunArgs } from '../../harness/commands/run.command.ts';
 import type { Fault } from '../fault.ts';
 import { faults } from '../faults/index.ts';
 import { passGrep } from '../batch-plan.ts';
-import { grepFor, main, planFor, selectedIds, sentinels, type CleanCheck } from '../run-self-validation.ts';
+import { grepFor, main, planFor, selectedIds, sentinelProblems, sentinels, sentinelsOf, type CleanCheck } from '../run-self-validation.ts';
 
 const fault = (over: Partial<Fault>): Fault => ({ id: 'f', title: 'f', breaks: ['TOKEN-REQ-002'], create: () => ({}), ...over });
 const check = (title: string, file: string, project: string, ids: string[]): CleanCheck => ({ title: `${file} › ${title}`, file, project, requirementIds: ids });
@@ -20,14 +20,32 @@ const clean: CleanCheck[] = [
   check('STATE-AT-EXP-001 with the clock', 'specs/lifecycle/access-token.spec.ts', 'time-travel', ['STATE-AT-EXP-001']),
   check('property: token endpoint input', 'specs/properties/token-endpoint-input.spec.ts', 'time-travel', ['TOKEN-REQ-002', 'ERR-TOK-004']),
   check('ERR-GW-2000 quota', 'specs/gateway/rate-limits.spec.ts', 'time-travel', ['ERR-GW-2000']),
-  ...sentinels.map((id) => check(`${id} sentinel`, `specs/sentinel/${id}.spec.ts`, 'conformance', [id])),
+  ...sentinels.map((s) => check(`${s.title} (the sentinel)`, `specs/sentinel/${s.id}.spec.ts`, 'conformance', [s.id])),
+  ...sentinels.map((s) => check(`${s.id} a sibling of the sentinel`, `specs/sentinel/${s.id}.spec.ts`, 'conformance', [s.id])),
 ];
 
 void describe('self-validation: the selection of a fault', () => {
   void test('breaks, collateral, alsoRun and the sentinels; onlyChecksOf replaces them all', () => {
     const ids = selectedIds(fault({ collateral: { ids: ['ERR-TOK-001'], reason: 'r' }, alsoRun: ['VER-001'] }));
-    for (const id of ['TOKEN-REQ-002', 'ERR-TOK-001', 'VER-001', ...sentinels]) assert.ok(ids.includes(id), id);
+    for (const id of ['TOKEN-REQ-002', 'ERR-TOK-001', 'VER-001']) assert.ok(ids.includes(id), id);
+    assert.equal(sentinelsOf(fault({})).length, 4);
     assert.deepEqual(selectedIds(fault({ onlyChecksOf: ['SEC-TLS-002'] })), ['SEC-TLS-002']);
+    assert.deepEqual(sentinelsOf(fault({ onlyChecksOf: ['SEC-TLS-002'] })), []);
+  });
+
+  void test('a sentinel runs its one check, not its requirement\'s siblings; a fault citing that requirement runs them all', () => {
+    const plan = planFor(fault({}), clean);
+    for (const s of sentinels) {
+      assert.ok(new RegExp(plan.grep).test(`sentinel › ${s.title} (the sentinel) @${s.id}`), s.id);
+      assert.ok(!new RegExp(plan.grep).test(`sentinel › ${s.id} a sibling of the sentinel @${s.id}`), s.id);
+      assert.ok(!new RegExp(plan.grep).test(`other › ${s.title} @OTHER-001`), `${s.id}: the title without its tag`);
+    }
+    assert.ok(new RegExp(grepFor(fault({ breaks: ['BEARER-001'] }))).test('sentinel › BEARER-001 a sibling of the sentinel @BEARER-001'));
+  });
+
+  void test('each sentinel names exactly one check of the clean run', () => {
+    assert.deepEqual(sentinelProblems(clean), []);
+    assert.match(sentinelProblems(clean.filter((c) => !c.title.includes(sentinels[0]!.title))).join(), new RegExp(`${sentinels[0]!.id}.*names 0 checks`));
   });
 
   void test('the grep matches whole @<ID> tags only, and never a @property- check or the quota check', () => {

@@ -1,4 +1,4 @@
-// The fault catalogue: every fault of harness/self-validation/faults/*.ts, in run order.
+// The fault catalogue: every fault of self-validation/faults/*.ts, in run order.
 import type { Fault } from '../fault.ts';
 import { advisory2026Faults } from './advisories-2026.ts';
 import { declarationFaults } from './declarations.ts';

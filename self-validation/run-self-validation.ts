@@ -1,10 +1,10 @@
 // The self-validation: the suite against each fault of the catalogue, through the fault-injecting
 // proxy in front of a bundled reference server, and a check that the clean run is clean.
 //
-//   node --import tsx harness/self-validation/run-self-validation.ts [--workers N] [--only id,id] [--clean-report FILE]
+//   node --import tsx self-validation/run-self-validation.ts [--workers N] [--only id,id] [--clean-report FILE]
 //
 // Fast by construction (see README.md, "The run"): each fault runs only the checks of its own
-// requirement IDs, its collateral and a few sentinels (selected by `@<ID>` tags, and only their
+// requirement IDs, its collateral and one sentinel check per path (selected by `@<ID>` tags and titles, and only their
 // spec files loaded); faults run in groups, each group a project of one Playwright run (one worker)
 // with one switching proxy that puts each check's fault in force, against the shared reference
 // server unless the fault needs a server of its own (every fault with a @clock/@serial check does).
@@ -18,28 +18,28 @@ import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rm
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadCatalogue, repoRoot } from '../../core/catalogue/catalogue.ts';
-import { loadProfile, type LoadedProfile } from '../../core/profile/load-profile.ts';
-import type { TargetProfile } from '../../core/profile/profile.schema.ts';
-import { toWorkerProfile, withOtherEnvironmentToken, writeWorkerProfile } from '../../core/profile/worker-profile.ts';
-import { endOfRunRedaction } from '../../core/redaction/end-of-run.ts';
-import { applyListening, referenceArgsFor, startReference, startReferenceServers, type ReferenceServer, type ReferenceServers } from '../reference/start-reference.ts';
-import type { Pass } from '../commands/run.command.ts';
-import { readRunManifest, writeRunManifest } from '../../core/run/run-manifest.ts';
-import { brokenVerdict } from '../../requirements/levels.ts';
-import { suiteVersion } from '../reporter/conformance.reporter.ts';
-import type { ConformanceReport } from '../reporter/report.schema.ts';
-import { describeUnjudgedBlocks, unjudgedBlocks } from '../reporter/unjudged-blocks.ts';
-import { buildReport, reportedInterpretations, type CheckOutcome } from '../reporter/verdict.ts';
+import { loadCatalogue, repoRoot } from '../core/catalogue/catalogue.ts';
+import { loadProfile, type LoadedProfile } from '../core/profile/load-profile.ts';
+import type { TargetProfile } from '../core/profile/profile.schema.ts';
+import { toWorkerProfile, withOtherEnvironmentToken, writeWorkerProfile } from '../core/profile/worker-profile.ts';
+import { endOfRunRedaction } from '../core/redaction/end-of-run.ts';
+import { applyListening, referenceArgsFor, startReference, startReferenceServers, type ReferenceServer, type ReferenceServers } from '../harness/reference/start-reference.ts';
+import type { Pass } from '../harness/commands/run.command.ts';
+import { readRunManifest, writeRunManifest } from '../core/run/run-manifest.ts';
+import { brokenVerdict } from '../requirements/levels.ts';
+import { suiteVersion } from '../harness/reporter/conformance.reporter.ts';
+import type { ConformanceReport } from '../harness/reporter/report.schema.ts';
+import { describeUnjudgedBlocks, unjudgedBlocks } from '../harness/reporter/unjudged-blocks.ts';
+import { buildReport, reportedInterpretations, type CheckOutcome } from '../harness/reporter/verdict.ts';
 import { type BatchPlan, type BatchProject } from './batch-plan.ts';
 import { allSpecFiles, writeSpecWrappers } from './batch-specs.ts';
 import { startFaultSwitch, type RunningFaultSwitch } from './fault-switch.ts';
-import type { BatchOutcomes } from './batch.reporter.ts';
+import { timingFileOf, type BatchOutcomes, type GroupTiming } from './batch.reporter.ts';
 import type { Fault, FaultEnv } from './fault.ts';
 import { faults as catalogue, unreachable } from './faults/index.ts';
 import { renderMatrixHtml } from './matrix-html.ts';
 import type { CaughtBy, FaultResult, Matrix, Mode, Coverage } from './matrix.ts';
-import { playwrightCommand } from '../playwright/playwright-cli.ts';
+import { playwrightCommand } from '../harness/playwright/playwright-cli.ts';
 import { startSwitchingProxy, type ProxyFault, type ProxyMember, type SwitchingProxy } from './proxy.ts';
 
 /** The verdict a broken requirement of this level reads (requirements/levels.ts). */
@@ -71,24 +71,55 @@ export function coverageOf(requirements: { id: string; level: string }[], result
 
 const slowChecks = ['ERR-GW-2000'];
 
+/** The spec files whose checks read the profile's rate-limit thresholds (capabilities.rateLimit). */
+export const rateLimitSpecs = ['specs/gateway/rate-limits.spec.ts', 'specs/limits/rate-limits.spec.ts'];
+
 /**
- * Run under every fault besides its own checks: a few fast checks across the suite (none of them
- * @clock/@serial), so that a fault that breaks far more than it declares (a proxy that breaks
- * every token response, every protected call, TLS…) shows up as false alarms.
+ * The thresholds the self-validation declares, and starts the servers with, for the faults whose
+ * checks read them: a check drives its burst and its quota from whatever the profile declares, so
+ * small ones prove the same thing with a tenth of the calls (the reference's quota of 1000 is
+ * ~3,400 calls under a fault that never refuses), and a burst of 21 calls leaves within one second
+ * on a loaded machine where 101 need not. The quota stays ten spikes, so that the spike checks
+ * before the quota checks never spend it. The clean run checks the reference's own thresholds.
  */
-export const sentinels = ['TOKEN-RESP-001', 'ERR-TOK-004', 'BEARER-001', 'ERR-GW-1201'];
+export const selfValidationRateLimit = { spikePerSecond: 10, quotaPerWindow: 100, windowSeconds: 20 } as const;
 
+/** The profile with the self-validation's rate-limit thresholds. */
+export const withSelfValidationRateLimit = (profile: TargetProfile): TargetProfile => ({ ...profile, capabilities: { ...profile.capabilities, rateLimit: { ...selfValidationRateLimit } } });
 
-/** The requirement IDs whose checks a fault runs: its breaks, collateral, alsoRun and the sentinels (or onlyChecksOf). */
+/** A sentinel: one fast check of the suite, named by its requirement and the start of its title. */
+export interface Sentinel { id: string; title: string }
+
+/**
+ * Run under every fault besides its own checks: one fast check on each of four paths (token
+ * success, token error, protected call, gateway rejection; none of them @clock/@serial), so that a
+ * fault that breaks far more than it declares (a proxy that breaks every token response, every
+ * protected call, TLS…) shows up as false alarms. One check per path is enough for that: a path
+ * broken for one check is broken for its siblings; the whole suite runs unfaulted in the clean run.
+ */
+export const sentinels: Sentinel[] = [
+  { id: 'TOKEN-RESP-001', title: 'TOKEN-RESP-001 at US every successful token response has status 200' },
+  { id: 'ERR-TOK-004', title: 'ERR-TOK-004 at US grant_type=urn:example:unknown, which the target does not support' },
+  { id: 'BEARER-001', title: 'BEARER-001 a call with a client_credentials access token' },
+  { id: 'ERR-GW-1201', title: 'ERR-GW-1201 a protected call without an Authorization header gets 000-1201' },
+];
+
+/** The requirement IDs all of whose checks a fault runs: its breaks, collateral and alsoRun (or onlyChecksOf). */
 export function selectedIds(fault: Fault): string[] {
-  return [...new Set(fault.onlyChecksOf ?? [...fault.breaks, ...(fault.collateral?.ids ?? []), ...(fault.alsoRun ?? []), ...sentinels])];
+  return [...new Set(fault.onlyChecksOf ?? [...fault.breaks, ...(fault.collateral?.ids ?? []), ...(fault.alsoRun ?? [])])];
 }
+
+/** The sentinels a fault runs besides its own checks (none with onlyChecksOf). */
+export const sentinelsOf = (fault: Fault): Sentinel[] => (fault.onlyChecksOf ? [] : sentinels);
 
 const tagEnd = '(?![\\w-])';
 const anyOf = (ids: string[]) => ids.map((id) => `@${id}${tagEnd}`).join('|');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A sentinel's check: the start of its title and its requirement's tag (a title alone could be another check's words). */
+const sentinelCheck = (s: Sentinel) => `(?=[\\s\\S]*${escapeRegExp(s.title)})(?=[\\s\\S]*@${s.id}${tagEnd})`;
 
 /**
- * The Playwright grep of a fault. CI mode: the `@<ID>` tags of its selected IDs, never the 30-s quota
+ * The Playwright grep of a fault. CI mode: the `@<ID>` tags of its selected IDs and its sentinels' checks, never the 30-s quota
  * check unless asked; property checks (`@property-<name>`) only when the fault asks for them
  * (`withProperties`), and then only those citing one of its breaks. Full mode: every check.
  */
@@ -96,7 +127,8 @@ export function grepFor(fault: Fault, mode: Mode = 'ci'): string {
   if (mode === 'full') return '^';
   const slow = slowChecks.filter((id) => !fault.breaks.includes(id));
   const notSlow = slow.length ? `(?![\\s\\S]*(?:${anyOf(slow)}))` : '';
-  const scripted = `(?![\\s\\S]*@property-)${notSlow}(?=[\\s\\S]*(?:${anyOf(selectedIds(fault))}))`;
+  const own = `(?=[\\s\\S]*(?:${anyOf(selectedIds(fault))}))`;
+  const scripted = `(?![\\s\\S]*@property-)${notSlow}(?:${[own, ...sentinelsOf(fault).map(sentinelCheck)].join('|')})`;
   if (!fault.withProperties) return `^${scripted}`;
   const properties = `(?=[\\s\\S]*@property-)${notSlow}(?=[\\s\\S]*(?:${anyOf(fault.breaks)}))`;
   return `^(?:${scripted}|${properties})`;
@@ -117,6 +149,8 @@ export interface RunPlan {
   passes: Pass[];
   /** The selected checks' time in the clean run (ms), to balance the groups; undefined without a clean run. */
   estimatedMs?: number;
+  /** A selected check reads the rate-limit thresholds: the fault runs on the self-validation's (selfValidationRateLimit). */
+  rateLimits?: boolean;
 }
 
 /**
@@ -133,7 +167,16 @@ export function planFor(fault: Fault, clean: CleanCheck[] | undefined, mode: Mod
   const passes: Pass[] = selected.some((c) => c.project === 'time-travel')
     ? (selected.some((c) => c.project !== 'time-travel') ? ['conformance', 'time-travel'] : ['time-travel'])
     : ['conformance'];
-  return { grep, checks: selected.length, specs: [...new Set(selected.map((c) => c.file))].sort(), passes, estimatedMs: selected.reduce((n, c) => n + (c.durationMs ?? 0), 0) };
+  const specs = [...new Set(selected.map((c) => c.file))].sort();
+  return { grep, checks: selected.length, specs, passes, estimatedMs: selected.reduce((n, c) => n + (c.durationMs ?? 0), 0), rateLimits: specs.some((f) => rateLimitSpecs.includes(f)) };
+}
+
+/** Each sentinel names exactly one check of the clean run; else its title changed and a path would go unguarded. */
+export function sentinelProblems(clean: CleanCheck[]): string[] {
+  return sentinels.flatMap((s) => {
+    const n = clean.filter((c) => c.requirementIds.includes(s.id) && c.title.includes(s.title)).length;
+    return n === 1 ? [] : [`the sentinel ${s.id} "${s.title}" names ${n} checks of the clean run, not one (run-self-validation.ts sentinels)`];
+  });
 }
 
 export function readCleanChecks(file: string): CleanCheck[] | undefined {
@@ -244,7 +287,7 @@ function startLimited<T, R>(items: T[], limit: number, start: (item: T) => Promi
 
 /** A fault ready to run: a member of a group's proxy, in front of its server. */
 interface Prepared {
-  fault: Fault; plan: RunPlan; server: 'shared' | 'fresh';
+  fault: Fault; plan: RunPlan; server: FaultResult['run']['server'];
   /** The fault profile's declared interpretations: the report judges an undeclared one as only assumed (WARN). */
   interpretations: Record<string, string>;
 }
@@ -269,6 +312,8 @@ interface Options {
 interface Planning {
   plans: Map<string, RunPlan>;
   needsFresh: (f: Fault) => boolean;
+  /** The faults that run on their group's server rather than one of their own (startFreshServers). */
+  onGroupServer: Set<string>;
   /** False when there was no clean checks file to plan from. */
   fromCleanChecks: boolean;
 }
@@ -290,10 +335,15 @@ interface Servers {
   /** The reference profile, with the other environment's token when the production server gave one. */
   withToken: LoadedProfile;
   env: FaultEnv;
-  /** The server of each fault that needs its own, still starting while Playwright starts (a rejection: it did not start). */
+  /** The server of each fault that needs one besides the shared sandbox, still starting while Playwright starts (a rejection: it did not start). */
   freshOf: Map<string, Promise<ReferenceServer>>;
   /** Every fresh start settled (stopping waits for it: a server that starts late is stopped too). */
   freshSettled: Promise<unknown>;
+  /** When each fresh server was up, in ms since the servers began starting. */
+  freshUpMs: number[];
+  /** How many servers were started besides the shared pair. */
+  freshStarts?: number;
+  seedHashCache: string;
 }
 
 type Out = (line: string) => void;
@@ -324,22 +374,25 @@ function parseOptions(argv: string[]): Options {
 
 function planRuns(options: Options): Planning {
   const cleanChecks = readCleanChecks(options.cleanChecksFile);
+  const problems = cleanChecks ? sentinelProblems(cleanChecks) : [];
+  if (problems.length) throw new Error(problems.join('; '));
   const plans = new Map(options.selected.map((f) => [f.id, planFor(f, cleanChecks, options.mode)]));
-  const needsFresh = (f: Fault) => f.freshServer !== undefined || plans.get(f.id)!.passes.includes('time-travel');
-  return { plans, needsFresh, fromCleanChecks: cleanChecks !== undefined };
+  // A fault on the self-validation's rate limits needs a server started with them.
+  const needsFresh = (f: Fault) => f.freshServer !== undefined || plans.get(f.id)!.passes.includes('time-travel') || plans.get(f.id)!.rateLimits === true;
+  return { plans, needsFresh, onGroupServer: new Set(), fromCleanChecks: cleanChecks !== undefined };
 }
 
 function announce(options: Options, planning: Planning, out: Out): void {
   out(options.mode === 'full'
     ? 'self-validation, full mode: every check of the suite under every fault (property checks and the 30-s quota check included); precision judged on the whole suite'
-    : `self-validation, CI mode: each fault runs the checks of its own requirements, its collateral and the sentinels (${sentinels.join(', ')}); property checks only under the faults aimed at them; \`--full\` runs every check under every fault`);
-  out(`self-validation: ${options.selected.length} faults (${options.selected.filter(planning.needsFresh).length} on a server of their own), one Playwright run, ${options.workers} workers: ${options.workers} groups of faults and the faults that cannot share one` +
+    : `self-validation, CI mode: each fault runs the checks of its own requirements, its collateral and one sentinel check on each of four paths (${sentinels.map((x) => x.id).join(', ')}); property checks only under the faults aimed at them; \`--full\` runs every check under every fault`);
+  out(`self-validation: ${options.selected.length} faults (${options.selected.filter(planning.needsFresh).length} on a server of their own or their group's), one Playwright run, ${options.workers} workers: ${options.workers} groups of faults and the faults that cannot share one` +
     (planning.fromCleanChecks ? '' : ` — no clean checks file ${options.cleanChecksFile}: every spec loaded, both passes run`));
 }
 
 function runOf(planning: Planning, f: Fault): FaultResult['run'] {
   const plan = planning.plans.get(f.id)!;
-  return { checks: plan.checks, passes: plan.passes, specs: plan.specs?.length ?? null, server: planning.needsFresh(f) ? 'fresh' : 'shared', workers: 1 };
+  return { checks: plan.checks, passes: plan.passes, specs: plan.specs?.length ?? null, server: planning.onGroupServer.has(f.id) ? 'group' : planning.needsFresh(f) ? 'fresh' : 'shared', workers: 1 };
 }
 
 /** The result of a fault that could not be run or judged: every break missed, with the reason. */
@@ -364,12 +417,8 @@ async function stopAll(started: Started): Promise<void> {
  */
 const quietServer = ['--log-level', 'warn'];
 
-/**
- * The shared sandbox (with a production server, for the other environment's token) and one fresh
- * sandbox per fault that moves a server's clock, switches its faults, spends its quotas or declares
- * `freshServer`: state no other fault may see. A fault whose server did not start gets its problem.
- */
-async function startServers(selected: Fault[], planning: Planning, loaded: LoadedProfile, temp: string, started: Started): Promise<Servers> {
+/** The shared sandbox, with a production server for the other environment's token. */
+async function startServers(loaded: LoadedProfile, temp: string, started: Started): Promise<Servers> {
   // Every server of the run hashes the seed's secrets once between them (the shared pair while it
   // starts, the fresh ones from its hashes): ~1 CPU-s of scrypt per server otherwise.
   const seedHashCache = join(temp, 'seed-hashes.json');
@@ -377,20 +426,45 @@ async function startServers(selected: Fault[], planning: Planning, loaded: Loade
   started.shared = shared;
   const withToken = shared.otherEnvironmentToken !== undefined ? withOtherEnvironmentToken(loaded, shared.otherEnvironmentToken) : loaded;
   const env = faultEnv(withToken, shared.otherEnvironmentToken);
-  // The servers of their own start while the proxies and Playwright start: a fault's checks wait
-  // for its server at the fault switch (fixtures/expected-failures.fixture.ts), not before the run.
-  const freshFaults = selected.filter(planning.needsFresh);
-  const freshStarts = startLimited(freshFaults, 3, async (f) => {
-    const dir = join(temp, f.id);
+  return { shared, withToken, env, seedHashCache, freshOf: new Map(), freshSettled: Promise.resolve(), freshUpMs: [] };
+}
+
+/**
+ * The servers of the faults that need one besides the shared sandbox (needsFresh: a @clock/@serial
+ * check moves a server's clock, switches its faults, spends quotas or locks users). The faults of
+ * a group that need one only for that share one server, the group's: its checks run one at a time
+ * on the group's one worker, as `run`'s serial pass runs every such check on one server. A fault
+ * that declares `freshServer` (it burns state a later fault would see), runs on the
+ * self-validation's rate limits or runs alone has a server of its own. They start while the proxies
+ * and Playwright start: a fault's checks wait for its server at the fault switch
+ * (fixtures/expected-failures.fixture.ts), not before the run; a fault whose server did not start
+ * gets its problem (freshServerProblems).
+ */
+function startFreshServers(parts: Candidate[][], planning: Planning, loaded: LoadedProfile, temp: string, started: Started, servers: Servers): void {
+  const keyOf = (c: Candidate, part: Candidate[]) => (c.fault.freshServer !== undefined || c.rateLimits || part.length === 1 ? c.id : `group~${part[0]!.id}`);
+  const byKey = new Map<string, Candidate[]>();
+  for (const part of parts) for (const c of part) if (planning.needsFresh(c.fault)) byKey.set(keyOf(c, part), [...(byKey.get(keyOf(c, part)) ?? []), c]);
+  const t0 = Date.now();
+  const starts = startLimited([...byKey], 3, async ([key, members]) => {
+    const dir = join(temp, `server-${key}`);
     mkdirSync(dir);
-    const server = await startReference({ logDir: dir, extraArgs: [...referenceArgsFor(loaded.profile), ...quietServer], seedHashCache });
+    const profile = members[0]!.rateLimits ? withSelfValidationRateLimit(loaded.profile) : loaded.profile;
+    const server = await startReference({ logDir: dir, extraArgs: [...referenceArgsFor(profile), ...quietServer], seedHashCache: servers.seedHashCache });
     started.servers.push(server);
+    servers.freshUpMs.push(Date.now() - t0);
     // Started after everything was stopped (Ctrl-C): stopped at once.
     if (started.stopping) await server.stop();
     return server;
   });
-  for (const p of freshStarts) p.catch(() => undefined); // each failure is reported with its fault (freshServerProblems)
-  return { shared, withToken, env, freshOf: new Map(freshFaults.map((f, i) => [f.id, freshStarts[i]!])), freshSettled: Promise.allSettled(freshStarts) };
+  for (const p of starts) p.catch(() => undefined); // each failure is reported with its faults (freshServerProblems)
+  [...byKey.entries()].forEach(([key, members], i) => {
+    for (const c of members) {
+      servers.freshOf.set(c.id, starts[i]!);
+      if (key !== c.id) planning.onGroupServer.add(c.id);
+    }
+  });
+  servers.freshSettled = Promise.allSettled(starts);
+  servers.freshStarts = starts.length;
 }
 
 /** The faults whose own server did not start, with the reason: their results, whatever their checks did. */
@@ -404,16 +478,18 @@ async function freshServerProblems(servers: Servers, planning: Planning, selecte
 
 /**
  * The faults' groups: a fault whose proxy needs listener settings of its own (TLS, plain HTTP) or
- * whose profile declares interpretations of its own runs alone; every other fault goes to one of
- * `workers` groups, balanced by the selected checks' time in the clean run (longest first, each to
- * the least loaded group). Every group runs on one worker, one check at a time.
+ * whose own interpretations touch the gateway codes (touchesGatewayCodes) runs alone; the faults on the self-validation's
+ * rate limits (`rateLimits`: a profile of their own, shared) are one group; every other fault goes
+ * to one of `workers` groups, balanced by the selected checks' time in the clean run (longest
+ * first, each to the least loaded group). Every group runs on one worker, one check at a time.
  */
-export function groupFaults<T extends { id: string; alone: boolean; estimatedMs: number }>(faults: T[], workers: number): T[][] {
+export function groupFaults<T extends { id: string; alone: boolean; estimatedMs: number; rateLimits?: boolean }>(faults: T[], workers: number): T[][] {
   const alone = faults.filter((f) => f.alone).map((f) => [f]);
+  const rateLimited = faults.filter((f) => !f.alone && f.rateLimits);
   const shared: { load: number; members: T[] }[] = Array.from({ length: workers }, () => ({ load: 0, members: [] }));
   // A fault's own cost besides its checks (its switch, its wrappers' load): a few ms.
   const overheadMs = 50;
-  for (const f of faults.filter((x) => !x.alone).sort((x, y) => y.estimatedMs - x.estimatedMs)) {
+  for (const f of faults.filter((x) => !x.alone && !x.rateLimits).sort((x, y) => y.estimatedMs - x.estimatedMs)) {
     const least = shared.reduce((m, g) => (g.load < m.load ? g : m));
     least.members.push(f);
     least.load += f.estimatedMs + overheadMs;
@@ -421,42 +497,66 @@ export function groupFaults<T extends { id: string; alone: boolean; estimatedMs:
   // Keep the catalogue's order inside a group (the report reads alike from run to run).
   const order = new Map(faults.map((f, i) => [f.id, i]));
   // The groups first: Playwright starts projects in this order, so the long groups start at once
-  // and the short faults alone take the one slot left (runBatchOfGroups: workers + 1).
-  return [...shared.map((g) => g.members.sort((x, y) => order.get(x.id)! - order.get(y.id)!)).filter((m) => m.length > 0), ...alone];
+  // and the short faults alone take the one slot left (runBatchOfGroups: one slot more than the groups).
+  const inOrder = (m: T[]) => m.sort((x, y) => order.get(x.id)! - order.get(y.id)!);
+  return [...[...shared.map((g) => g.members), rateLimited].map(inOrder).filter((m) => m.length > 0), ...alone];
 }
 
 /**
- * The groups (groupFaults), each with a switching proxy in front of its faults' servers and one
- * worker profile (secrets stay in the environment, returned as handoffEnv); each fault's spec
- * wrappers are written under specsDir.
+ * Whether a fault's own interpretations touch the gateway codes: those are read by the capability
+ * gate (a code the target declares it never sends), which runs before a check's interpretations
+ * are put in force (fixtures/expected-failures.fixture.ts), so such a fault keeps a worker profile,
+ * and a worker, of its own. Any other declaration or assumption fault runs in a group, its
+ * interpretations in force for its checks only.
  */
-async function prepareGroups(selected: Fault[], planning: Planning, servers: Servers, workers: number, temp: string, specsDir: string, started: Started, results: Map<string, FaultResult>): Promise<{ groups: Group[]; members: Map<string, ProxyMember>; handoffEnv: Record<string, string> }> {
-  let handoffEnv: Record<string, string> = {};
-  const members = new Map<string, ProxyMember>();
-  const candidates: { id: string; fault: Fault; proxyFault: ProxyFault; alone: boolean; estimatedMs: number }[] = [];
-  const caOf = new Map<string, string | undefined>();
-  const upstreamOf = (server: ReferenceServer) => new URL(server.listening.authUrlUs).origin;
-  const caPemOf = (server: ReferenceServer) => (server.listening.caFile ? readFileSync(server.listening.caFile, 'utf8') : undefined);
+const touchesGatewayCodes = (f: Fault): boolean => Object.keys(f.declare ?? {}).includes('gatewayCodes') || (f.undeclare ?? []).includes('gatewayCodes');
+
+/** The group profile's interpretations with a fault's own declared and its undeclared ones removed. */
+function ownInterpretations(group: Record<string, unknown>, f: Fault): Record<string, unknown> {
+  const own: Record<string, unknown> = { ...group, ...f.declare };
+  for (const key of f.undeclare ?? []) delete own[key];
+  return own;
+}
+
+/** A fault that can be run, with its proxy fault, as groupFaults sees it. */
+interface Candidate { id: string; fault: Fault; proxyFault: ProxyFault; alone: boolean; estimatedMs: number; rateLimits: boolean }
+
+/** The faults' proxy faults and their groups (groupFaults); a fault whose proxy fault cannot be made gets its problem. */
+function planGroups(selected: Fault[], planning: Planning, env: FaultEnv, workers: number, results: Map<string, FaultResult>): Candidate[][] {
+  const candidates: Candidate[] = [];
   for (const fault of selected) {
     if (results.has(fault.id)) continue;
-    const fresh = servers.freshOf.get(fault.id);
     try {
-      const upstream = upstreamOf(servers.shared.server);
-      if (!caOf.has(upstream)) caOf.set(upstream, caPemOf(servers.shared.server));
-      const proxyFault = fault.create(servers.env);
-      const upstreamCa = caOf.get(upstream);
-      members.set(fault.id, fresh
-        ? { id: fault.id, upstream: '', later: fresh.then((s) => ({ upstream: upstreamOf(s), ...(s.listening.caFile ? { upstreamCa: caPemOf(s)! } : {}) })), fault: proxyFault }
-        : { id: fault.id, upstream, ...(upstreamCa ? { upstreamCa } : {}), fault: proxyFault });
+      const proxyFault = fault.create(env);
       const plan = planning.plans.get(fault.id)!;
-      candidates.push({ id: fault.id, fault, proxyFault, alone: Boolean(fault.declare || fault.undeclare || proxyFault.tls || proxyFault.plainHttp), estimatedMs: plan.estimatedMs ?? plan.checks ?? 0 });
+      candidates.push({ id: fault.id, fault, proxyFault, alone: Boolean(touchesGatewayCodes(fault) || proxyFault.tls || proxyFault.plainHttp), estimatedMs: plan.estimatedMs ?? plan.checks ?? 0, rateLimits: plan.rateLimits === true });
     } catch (error) {
       results.set(fault.id, problemResult(planning, fault, (error as Error).message));
     }
   }
+  return groupFaults(candidates, workers);
+}
+
+/**
+ * The groups, each with a switching proxy in front of its faults' servers and one worker profile
+ * (secrets stay in the environment, returned as handoffEnv); each fault's spec wrappers are
+ * written under specsDir.
+ */
+async function prepareGroups(parts: Candidate[][], planning: Planning, servers: Servers, temp: string, specsDir: string, started: Started, results: Map<string, FaultResult>): Promise<{ groups: Group[]; members: Map<string, ProxyMember>; handoffEnv: Record<string, string> }> {
+  let handoffEnv: Record<string, string> = {};
+  const members = new Map<string, ProxyMember>();
+  const upstreamOf = (server: ReferenceServer) => new URL(server.listening.authUrlUs).origin;
+  const caPemOf = (server: ReferenceServer) => (server.listening.caFile ? readFileSync(server.listening.caFile, 'utf8') : undefined);
+  const sharedCa = caPemOf(servers.shared.server);
+  for (const c of parts.flat()) {
+    const fresh = servers.freshOf.get(c.id);
+    members.set(c.id, fresh
+      ? { id: c.id, upstream: '', later: fresh.then((s) => ({ upstream: upstreamOf(s), ...(s.listening.caFile ? { upstreamCa: caPemOf(s)! } : {}) })), fault: c.proxyFault }
+      : { id: c.id, upstream: upstreamOf(servers.shared.server), ...(sharedCa ? { upstreamCa: sharedCa } : {}), fault: c.proxyFault });
+  }
   const groups: Group[] = [];
   const sharedUpstream = upstreamOf(servers.shared.server);
-  for (const [i, part] of groupFaults(candidates, workers).entries()) {
+  for (const [i, part] of parts.entries()) {
     const name = part.length === 1 ? part[0]!.id : `group-${i + 1}`;
     try {
       const dir = join(temp, `profile-${name}`);
@@ -464,7 +564,9 @@ async function prepareGroups(selected: Fault[], planning: Planning, servers: Ser
       const proxy = await startSwitchingProxy({ members: part.map((c) => members.get(c.id)!), dir });
       started.proxies.push(proxy);
       // Every address of the profile is the proxy's; the proxy forwards each fault's requests to that fault's server.
-      const profile = proxiedProfile(applyListening(servers.withToken.profile, servers.shared.server.listening), sharedUpstream, proxy.url, proxy.caFile, proxy.plainUrl);
+      const base = applyListening(servers.withToken.profile, servers.shared.server.listening);
+      // Every fault of a group is on the self-validation's rate limits, or none (groupFaults).
+      const profile = proxiedProfile(part[0]!.rateLimits ? withSelfValidationRateLimit(base) : base, sharedUpstream, proxy.url, proxy.caFile, proxy.plainUrl);
       const declared = part.length === 1 ? part[0]!.fault.declare : undefined;
       if (declared) profile.interpretations = { ...profile.interpretations, ...declared };
       if (part.length === 1) for (const key of part[0]!.fault.undeclare ?? []) delete (profile.interpretations as Record<string, unknown>)[key];
@@ -474,11 +576,13 @@ async function prepareGroups(selected: Fault[], planning: Planning, servers: Ser
       const handoff = toWorkerProfile({ ...servers.withToken, profile });
       handoffEnv = handoff.env;
       const prepared = part.map((c): Prepared => ({
-        fault: c.fault, plan: planning.plans.get(c.id)!, server: servers.freshOf.has(c.id) ? 'fresh' : 'shared',
-        interpretations: reportedInterpretations(c.fault.declare ? { ...profile.interpretations, ...c.fault.declare } : profile.interpretations),
+        fault: c.fault, plan: planning.plans.get(c.id)!, server: runOf(planning, c.fault).server,
+        interpretations: reportedInterpretations(ownInterpretations(profile.interpretations, c.fault) as TargetProfile['interpretations']),
       }));
+      // A fault alone has its interpretations in its profile; in a group, in its checks' wrappers.
+      const own = (f: Fault) => (part.length > 1 && (f.declare || f.undeclare) ? { interpretations: { set: f.declare ?? {}, unset: f.undeclare ?? [] } } : {});
       const withWrappers = prepared.map((p) => ({
-        prepared: p, specFiles: writeSpecWrappers(specsDir, { id: p.fault.id, expectBroken: [...p.fault.breaks, ...(p.fault.collateral?.ids ?? [])] }, p.plan.specs ?? allSpecFiles()),
+        prepared: p, specFiles: writeSpecWrappers(specsDir, { id: p.fault.id, expectBroken: [...p.fault.breaks, ...(p.fault.collateral?.ids ?? [])], ...own(p.fault) }, p.plan.specs ?? allSpecFiles()),
       }));
       groups.push({ name, proxy, members: withWrappers, profileFile: writeWorkerProfile(handoff.profile, dir) });
     } catch (error) {
@@ -498,7 +602,7 @@ async function runBatchOfGroups(groups: Group[], workers: number, runsDir: strin
   const outcomes = new Map<string, CheckOutcome[]>(prepared.map((p) => [p.fault.id, []]));
   const batchProblems = new Map<string, string>();
   if (prepared.length === 0) return { outcomes, batchProblems };
-  // A fault whose selection holds a @clock/@serial check has a server of its own (needsFresh), and
+  // A fault whose selection holds a @clock/@serial check has a server of its own or its group's (needsFresh), and
   // each group's checks run one at a time on its one worker, so no check that moves a server's
   // clock or faults runs beside another check of that server: `run`'s two passes are not needed.
   const pass = 'all';
@@ -509,17 +613,37 @@ async function runBatchOfGroups(groups: Group[], workers: number, runsDir: strin
     name: g.name, profileFile: g.profileFile,
     members: g.members.map((m) => ({ fault: m.prepared.fault.id, grep: m.prepared.plan.grep, specFiles: m.specFiles })),
   }));
-  // One slot more than groups: the faults that run alone pass through it while every group runs.
-  const slots = groups.some((g) => g.members.length === 1) && groups.some((g) => g.members.length > 1) ? workers + 1 : workers;
+  // One slot more than the groups: the faults that run alone pass through it while every group runs.
+  const pooled = groups.filter((g) => g.members.length > 1).length;
+  const slots = pooled > 0 ? pooled + (pooled < groups.length ? 1 : 0) : Math.min(groups.length, workers);
   const code = await runBatch({ pass, workers: slots, outcomesFile, outputDir: join(temp, `test-results-${pass}`), specsDir, faultSwitchUrl: started.faultSwitch.url, projects }, runsDir, childEnv, started.children);
   const byFault = existsSync(outcomesFile) ? (JSON.parse(readFileSync(outcomesFile, 'utf8')) as BatchOutcomes) : undefined;
   out(`  batch: ${prepared.length} faults in ${groups.length} groups, ${Object.values(byFault ?? {}).reduce((n, o) => n + o.length, 0)} checks, ${((Date.now() - t0) / 1000).toFixed(1)} s (Playwright exit ${code}; log ${join(runsDir, `playwright-${pass}.log`)})`);
+  printGroupTimings(groups, timingFileOf(outcomesFile), out);
   for (const p of prepared) {
     const o = byFault?.[p.fault.id];
     if (o) outcomes.get(p.fault.id)!.push(...o);
     else batchProblems.set(p.fault.id, `the batch wrote no outcomes (Playwright exit ${code}; see ${join(runsDir, `playwright-${pass}.log`)})`);
   }
   return { outcomes, batchProblems };
+}
+
+/**
+ * Where the batch's wall time went, per group: when its worker ran its first check (Playwright's
+ * start and the worker's), its last, and its checks' own time; the faults that run alone as one line.
+ */
+function printGroupTimings(groups: Group[], timingFile: string, out: Out): void {
+  if (!existsSync(timingFile)) return;
+  const timings = new Map((JSON.parse(readFileSync(timingFile, 'utf8')) as GroupTiming[]).map((t) => [t.project, t]));
+  const s = (ms: number) => (ms / 1000).toFixed(1);
+  const line = (label: string, ts: GroupTiming[], faults: number) => {
+    if (ts.length === 0) return;
+    out(`    ${label.padEnd(16)} ${String(faults).padStart(3)} faults ${String(ts.reduce((n, t) => n + t.checks, 0)).padStart(4)} checks, first at ${s(Math.min(...ts.map((t) => t.firstStartMs)))} s, last done at ${s(Math.max(...ts.map((t) => t.lastEndMs)))} s, checks' own time ${s(ts.reduce((n, t) => n + t.checksMs, 0))} s, ${ts.reduce((n, t) => n + t.workers, 0)} worker(s)`);
+  };
+  const pooled = groups.filter((g) => g.members.length > 1);
+  for (const g of pooled) line(g.name, [timings.get(g.name)].filter((t) => t !== undefined), g.members.length);
+  const alone = groups.filter((g) => g.members.length === 1);
+  line('alone', alone.flatMap((g) => [timings.get(g.name)].filter((t) => t !== undefined)), alone.length);
 }
 
 /** Each fault's own conformance report, from its checks, written to its runs dir and judged against its declaration. */
@@ -564,14 +688,22 @@ async function runFaults(options: Options, planning: Planning, requirements: Cat
   const results = new Map<string, FaultResult>();
   let servers: Servers | undefined;
   try {
-    servers = await startServers(options.selected, planning, loaded, temp, started);
+    const since = (t: number) => `${((Date.now() - t) / 1000).toFixed(1)} s`;
+    const phase = Date.now();
+    servers = await startServers(loaded, temp, started);
+    out(`  shared servers up in ${since(phase)} (${since(startedAt)} after the start)`);
+    const parts = planGroups(options.selected, planning, servers.env, options.workers, results);
+    startFreshServers(parts, planning, loaded, temp, started, servers);
     const specsDir = join(temp, 'specs');
-    const { groups, handoffEnv } = await prepareGroups(options.selected, planning, servers, options.workers, temp, specsDir, started, results);
+    const prepared = Date.now();
+    const { groups, handoffEnv } = await prepareGroups(parts, planning, servers, temp, specsDir, started, results);
+    out(`  proxies and spec wrappers ready in ${since(prepared)}`);
     const childEnv: NodeJS.ProcessEnv = { ...process.env, ...handoffEnv, CI: '1', ...writeRunManifest(temp, { seenTokens: join(temp, 'seen-tokens.txt') }) };
     delete childEnv.FORCE_COLOR;
     const ran = await runBatchOfGroups(groups, options.workers, options.runsDir, temp, specsDir, childEnv, started, out);
     judgeFaults(groups.flatMap((g) => g.members.map((m) => m.prepared)), ran, requirements, planning, options.runsDir, startedAt, results);
     await freshServerProblems(servers, planning, options.selected, results);
+    out(`  ${servers.freshStarts ?? 0} servers besides the shared ones for ${servers.freshOf.size} faults, the last up ${((servers.freshUpMs.length ? Math.max(...servers.freshUpMs) : 0) / 1000).toFixed(1)} s after the shared ones`);
     for (const line of endOfRunRedaction(options.runsDir, childEnv, 'self-validation').lines) out(line);
   } finally {
     process.off('SIGINT', onSignal);

@@ -3,12 +3,16 @@
 // for the checks it declares and imports the spec file afresh (a query string makes a new module
 // instance), so its checks are declared once more, as that fault's. One Playwright project (one
 // worker) then runs the checks of many faults; each check knows its fault (`selfValidationFault`),
-// which the fault switch puts in force before it starts.
+// which the fault switch puts in force before it starts; a declaration or assumption fault's
+// wrappers also name its interpretations, which the check's target takes for that check.
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { repoRoot } from '../../core/catalogue/catalogue.ts';
+import { repoRoot } from '../core/catalogue/catalogue.ts';
 import { wrapperDirOf } from './batch-plan.ts';
+
+/** A fault's own interpretations, put in force for its checks by fixtures/expected-failures.fixture.ts (the same shape). */
+export interface FaultInterpretations { set: Record<string, unknown>; unset: string[] }
 
 /** Every spec file of the suite, relative to the repository (when there is no clean run to plan from). */
 export function allSpecFiles(): string[] {
@@ -17,16 +21,16 @@ export function allSpecFiles(): string[] {
 }
 
 /** Writes a fault's wrappers under `specsDir`; returns their absolute paths. */
-export function writeSpecWrappers(specsDir: string, fault: { id: string; expectBroken: string[] }, specs: string[]): string[] {
+export function writeSpecWrappers(specsDir: string, fault: { id: string; expectBroken: string[]; interpretations?: FaultInterpretations }, specs: string[]): string[] {
   const fixtures = pathToFileURL(join(repoRoot, 'fixtures', 'index.ts')).href;
   return specs.map((spec) => {
     const file = join(specsDir, wrapperDirOf(fault.id), spec.replace(/\.ts$/, '.mts'));
     mkdirSync(dirname(file), { recursive: true });
     const specUrl = `${pathToFileURL(join(repoRoot, spec)).href}?sv=${encodeURIComponent(fault.id)}`;
     writeFileSync(file, [
-      `// The checks of ${spec} under the self-validation fault ${fault.id} (written by harness/self-validation/batch-specs.ts).`,
+      `// The checks of ${spec} under the self-validation fault ${fault.id} (written by self-validation/batch-specs.ts).`,
       `import { test } from ${JSON.stringify(fixtures)};`,
-      `test.use({ selfValidationFault: ${JSON.stringify(fault.id)}, expectBroken: ${JSON.stringify(fault.expectBroken)} });`,
+      `test.use({ selfValidationFault: ${JSON.stringify(fault.id)}, expectBroken: ${JSON.stringify(fault.expectBroken)}${fault.interpretations ? `, selfValidationInterpretations: ${JSON.stringify(fault.interpretations)}` : ''} });`,
       `await import(${JSON.stringify(specUrl)});`,
       '',
     ].join('\n'));

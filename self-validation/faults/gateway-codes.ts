@@ -4,7 +4,7 @@
 // code is wrong): every check of a code of the family sees a code other than the one it expects.
 // The trigger faults serve a trigger of 000-1010 (dot-segments) instead of refusing it: judged
 // when the profile declares that trigger (FAIL), only assumed when it declares no triggers (WARN).
-import { gatewayErrors, type GatewayErrorCode } from '../../../schemas/gateway-error-codes.ts';
+import { gatewayErrors, type GatewayErrorCode } from '../../schemas/gateway-error-codes.ts';
 import type { Fault } from '../fault.ts';
 import { jsonOf, withJson } from '../proxy.ts';
 

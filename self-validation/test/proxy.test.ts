@@ -161,7 +161,7 @@ void describe('self-validation proxy', () => {
   });
 
   void test('every fault of the catalogue names at least one known requirement and has a unique id', async () => {
-    const { hasRequirement } = await import('../../../requirements/index.ts');
+    const { hasRequirement } = await import('../../requirements/index.ts');
     const ids = new Set<string>();
     for (const f of faults) {
       assert.ok(!ids.has(f.id), `duplicate fault id ${f.id}`);

@@ -2,7 +2,7 @@
 // front of any target. It forwards every request to the upstream origin (TLS verified against the
 // target's CA), buffering request and response, and lets ONE fault rewrite the request before it
 // leaves, answer it itself, or rewrite the response before it returns. With no fault it is a
-// transparent pass-through (harness/self-validation/test/proxy.test.ts proves it).
+// transparent pass-through (self-validation/test/proxy.test.ts proves it).
 //
 // It serves HTTPS with its own generated certificate (EC P-256, `selfsigned`); the run's profile
 // points at the proxy and trusts the proxy's CA (`caFile`). Optionally it also listens on plain
@@ -333,7 +333,7 @@ export interface SwitchingProxy extends RunningProxy {
 /**
  * A proxy that serves several faults one at a time, each with its own state and upstream: one
  * Playwright worker runs the checks of many faults through it, switching before each check
- * (harness/self-validation/fault-switch.ts). Listener settings (TLS, plain HTTP) are one per
+ * (self-validation/fault-switch.ts). Listener settings (TLS, plain HTTP) are one per
  * proxy, so members must not ask for any: a fault that does gets a proxy of its own.
  */
 export async function startSwitchingProxy(options: { members: ProxyMember[]; dir?: string }): Promise<SwitchingProxy> {

@@ -8,12 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { TestCase, TestResult } from '@playwright/test/reporter';
-import { redactorFromEnv } from '../../../core/redaction/redact.ts';
-import { checkOutcome } from '../../reporter/conformance.reporter.ts';
+import { redactorFromEnv } from '../../core/redaction/redact.ts';
+import { checkOutcome } from '../../harness/reporter/conformance.reporter.ts';
 import type { Matrix } from '../matrix.ts';
 import { main as selfValidate } from '../run-self-validation.ts';
 
-const root = join(import.meta.dirname, '..', '..', '..');
+const root = join(import.meta.dirname, '..', '..');
 
 /** A finished check as the reporters see it: Playwright's raw status and its expected status. */
 function finishedCheck(status: TestResult['status'], expectedStatus: TestCase['expectedStatus']): TestCase {
