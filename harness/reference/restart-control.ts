@@ -14,12 +14,15 @@ const longPollMs = 5_000;
 
 export interface RestartControl {
   /** Makes a server restartable under `name` (one started with a data file); returns its restart control URL. */
-  register(name: string, server: ReferenceServer): string;
+  register(name: string, server: Restartable): string;
   close(): Promise<void>;
 }
 
+/** What the control restarts: a started reference server, or whatever stands for the target (the self-validation's fault in force). */
+export type Restartable = Pick<ReferenceServer, 'restart'>;
+
 interface Restarts {
-  server: ReferenceServer;
+  server: Restartable;
   /** Number of the last restart asked for, and the promise of the last one (restarts run one after the other). */
   count: number;
   last: Promise<void>;

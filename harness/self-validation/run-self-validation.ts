@@ -23,6 +23,7 @@ import { loadProfile, type LoadedProfile } from '../../core/profile/load-profile
 import type { TargetProfile } from '../../core/profile/profile.schema.ts';
 import { toWorkerProfile, withOtherEnvironmentToken, writeWorkerProfile } from '../../core/profile/worker-profile.ts';
 import { endOfRunRedaction } from '../../core/redaction/end-of-run.ts';
+import { startRestartControl, type RestartControl } from '../reference/restart-control.ts';
 import { applyListening, referenceArgsFor, startReference, startReferenceServers, type ReferenceServer, type ReferenceServers } from '../reference/start-reference.ts';
 import type { Pass } from '../commands/run.command.ts';
 import { readRunManifest, writeRunManifest } from '../../core/run/run-manifest.ts';
@@ -279,6 +280,7 @@ interface Started {
   servers: ReferenceServer[];
   proxies: SwitchingProxy[];
   faultSwitch: RunningFaultSwitch | undefined;
+  restartControl?: RestartControl;
   children: Set<ChildProcess>;
   /** Set once stopAll began: a server that finishes starting later stops itself. */
   stopping: boolean;
@@ -353,7 +355,7 @@ function problemResult(planning: Planning, f: Fault, message: string): FaultResu
 async function stopAll(started: Started): Promise<void> {
   started.stopping = true;
   for (const c of started.children) c.kill('SIGTERM');
-  const stops: Promise<void>[] = [...started.proxies.map((p) => p.close()), ...(started.faultSwitch ? [started.faultSwitch.close()] : []), ...started.servers.map((s) => s.stop()), ...(started.shared ? [started.shared.stop()] : [])];
+  const stops: Promise<void>[] = [...started.proxies.map((p) => p.close()), ...(started.faultSwitch ? [started.faultSwitch.close()] : []), ...(started.restartControl ? [started.restartControl.close()] : []), ...started.servers.map((s) => s.stop()), ...(started.shared ? [started.shared.stop()] : [])];
   await Promise.all(stops.map((p) => p.catch(() => undefined)));
 }
 
@@ -383,7 +385,8 @@ async function startServers(selected: Fault[], planning: Planning, loaded: Loade
   const freshStarts = startLimited(freshFaults, 3, async (f) => {
     const dir = join(temp, f.id);
     mkdirSync(dir);
-    const server = await startReference({ logDir: dir, extraArgs: [...referenceArgsFor(loaded.profile), ...quietServer], seedHashCache });
+    // On a store file: the restart control (STATE-RT-USED-003) restarts it without losing what it issued.
+    const server = await startReference({ logDir: dir, extraArgs: [...referenceArgsFor(loaded.profile), ...quietServer], seedHashCache, dataFile: join(dir, 'store.sqlite') });
     started.servers.push(server);
     // Started after everything was stopped (Ctrl-C): stopped at once.
     if (started.stopping) await server.stop();
@@ -456,6 +459,7 @@ async function prepareGroups(selected: Fault[], planning: Planning, servers: Ser
   }
   const groups: Group[] = [];
   const sharedUpstream = upstreamOf(servers.shared.server);
+  started.restartControl = await startRestartControl();
   for (const [i, part] of groupFaults(candidates, workers).entries()) {
     const name = part.length === 1 ? part[0]!.id : `group-${i + 1}`;
     try {
@@ -465,6 +469,15 @@ async function prepareGroups(selected: Fault[], planning: Planning, servers: Ser
       started.proxies.push(proxy);
       // Every address of the profile is the proxy's; the proxy forwards each fault's requests to that fault's server.
       const profile = proxiedProfile(applyListening(servers.withToken.profile, servers.shared.server.listening), sharedUpstream, proxy.url, proxy.caFile, proxy.plainUrl);
+      // A restart restarts the server of the fault in force (only one of its own: the shared one serves others), then tells the fault.
+      profile.capabilities.restartControlUrl = started.restartControl.register(name, {
+        async restart() {
+          const server = await servers.freshOf.get(proxy.selected());
+          if (!server?.restart) throw new Error(`fault ${proxy.selected()} runs on the shared reference server, which a restart would take from the other faults`);
+          await server.restart();
+          await proxy.restarted();
+        },
+      });
       const declared = part.length === 1 ? part[0]!.fault.declare : undefined;
       if (declared) profile.interpretations = { ...profile.interpretations, ...declared };
       if (part.length === 1) for (const key of part[0]!.fault.undeclare ?? []) delete (profile.interpretations as Record<string, unknown>)[key];
