@@ -36,19 +36,20 @@ export async function startTarget(options: RunOptions, loaded: LoadedProfile, te
   if (!options.startReference) return { target: loaded };
   const cacheFile = runSeedHashCache();
   const seedHashCache = { ...(cacheFile !== undefined ? { seedHashCache: cacheFile } : {}), ...(options.referenceLog !== undefined ? { logTee: options.referenceLog } : {}) };
-  let servers: ReferenceServers;
-  // Every server the checks use keeps its store in a file of the run's temporary directory, so
-  // that the restart control (STATE-RT-USED-003) restarts it without losing what it issued.
+  // A run without the time-travel pass needs no clock of its own; `--check-profile` runs no check at all.
+  const count = (options.passes ?? allPasses).includes('time-travel') && !options.checkProfile ? options.clockServers ?? defaultClockServers : 0;
+  // The servers the time-travel checks run on (the clock servers, else the sandbox) keep their
+  // store in a file of the run's temporary directory: the restart control (STATE-RT-USED-003)
+  // restarts them without losing what they issued. The others keep theirs in memory.
   const restartControl = await startRestartControl();
+  let servers: ReferenceServers;
   try {
-    servers = await startReferenceServers({ logDir: temp, profile: loaded.profile, sandboxDataFile: join(temp, 'reference-sandbox.sqlite'), ...seedHashCache });
+    servers = await startReferenceServers({ logDir: temp, profile: loaded.profile, ...(count === 0 ? { sandboxDataFile: join(temp, 'reference-sandbox.sqlite') } : {}), ...seedHashCache });
   } catch (error) {
     await restartControl.close();
     if (error instanceof ReferenceStartError) return io.fail(error.message);
     throw error;
   }
-  // A run without the time-travel pass needs no clock of its own; `--check-profile` runs no check at all.
-  const count = (options.passes ?? allPasses).includes('time-travel') && !options.checkProfile ? options.clockServers ?? defaultClockServers : 0;
   const clockServers = count > 0 ? startClockServers(count, { logDir: temp, profile: loaded.profile, restartable: true, ...seedHashCache }) : undefined;
   // Settled later (writeClockTargetProfiles); never an unhandled rejection meanwhile.
   clockServers?.catch(() => undefined);
@@ -61,7 +62,7 @@ export async function startTarget(options: RunOptions, loaded: LoadedProfile, te
   if (declared > 0) io.err(`token-conformance run: note: --start-reference ignores the profile's ${declared} clock sandbox(es) (capabilities.clockSandboxes): the time-travel checks use the clock servers it starts (--clock-servers)`);
   if (servers.production) io.out(`token-conformance run: production reference server listening at ${servers.production.listening.authUrlUs} (issues credentials.tokens.otherEnvironment)`);
   if (servers.otherEnvironmentProblem) io.err(`token-conformance run: no access token of the other environment (BEARER-015 will be SKIPPED): ${servers.otherEnvironmentProblem}`);
-  const target = onServer(servers.server.listening, restartControl.register('sandbox', servers.server));
+  const target = onServer(servers.server.listening, count === 0 ? restartControl.register('sandbox', servers.server) : undefined);
   return { target, servers, onServer, restartControl, ...(clockServers ? { clockServers } : {}) };
 }
 
