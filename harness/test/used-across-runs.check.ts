@@ -84,11 +84,13 @@ for (const faulty of [false, true]) {
     const t = new Target();
     after(() => t.stop());
 
-    void test(`run 1 records the used refresh token (PENDING, encrypted); after the restart run 2 settles it ${faulty ? 'FAIL' : 'PASS'}`, async () => {
+    void test(`run 1 records the used refresh token (PENDING, encrypted); after the restart run 2 settles it ${faulty ? 'FAIL' : 'PASS'}`, async (tc) => {
+      const closing = (out: string) => out.split('\n').find((l) => l.startsWith('CONFORMANCE')) ?? '(no closing line)';
       await t.start(faulty);
       const one = await t.run();
       assert.equal(one.code, 0, one.out);
       assert.equal(one.verdict, 'PENDING', one.out);
+      tc.diagnostic(`run 1: ${closing(one.out)}`);
       assert.match(one.out, /state .*state\.json written: 0 settled .*, 1 recorded, 1 open obligation/);
       const state = readFileSync(t.stateFile, 'utf8');
       const tokens = readFileSync(t.seen, 'utf8').split('\n').filter((l) => l.length >= 8);
@@ -98,6 +100,7 @@ for (const faulty of [false, true]) {
       const two = await t.run();
       assert.equal(two.code, faulty ? 1 : 0, two.out);
       assert.equal(two.verdict, faulty ? 'FAIL' : 'PASS', two.out);
+      tc.diagnostic(`run 2: ${closing(two.out)}`);
       assert.match(two.out, new RegExp(`written: 1 settled \\(${faulty ? '0 PASS, 1 FAIL' : '1 PASS, 0 FAIL'}, 0 VOID\\), 1 recorded`));
     });
   });
