@@ -5,7 +5,6 @@
 // planted fault `consumption-forgotten-on-restart` in front (its proxy told of the restart), run 2
 // settles FAIL under STATE-RT-USED-003 alone.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,23 +14,13 @@ import { loadProfile } from '../../core/profile/load-profile.ts';
 import { applyListening, referenceArgsFor, startReference, type ReferenceServer } from '../reference/start-reference.ts';
 import { startSwitchingProxy, type SwitchingProxy } from '../self-validation/proxy.ts';
 import { advisory2026Faults } from '../self-validation/faults/advisories-2026.ts';
+import { runCli } from './support/run-cli.ts';
 
-const cli = join(repoRoot, 'bin', 'token-conformance.js');
 const keyEnv = 'TOKEN_CONFORMANCE_TEST_STATE_KEY';
 const key = 'used-across-runs-test-key-0123456789';
 const id = 'STATE-RT-USED-003';
 const specs = ['specs/lifecycle/used-across-restarts.spec.ts', 'specs/obligations/settle.spec.ts'];
 
-function runCli(args: string[]): Promise<{ code: number; out: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { cwd: repoRoot, env: { ...process.env, CI: '1', [keyEnv]: key }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { out += d.toString(); });
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code: code ?? 1, out }));
-  });
-}
 
 class Target {
   readonly dir = mkdtempSync(join(tmpdir(), 'tc-used-across-runs-'));
@@ -67,7 +56,7 @@ class Target {
   }
 
   async run(): Promise<{ code: number; out: string; verdict: string | undefined }> {
-    const r = await runCli(['run', '--target', this.profileFile, '--state', this.stateFile, '--reports', this.reports, '--grep', `@${id}\\b`, '--keep-seen-tokens', this.seen, ...specs.flatMap((s) => ['--spec', s])]);
+    const r = await runCli(['run', '--target', this.profileFile, '--state', this.stateFile, '--reports', this.reports, '--grep', `@${id}\\b`, '--keep-seen-tokens', this.seen, ...specs.flatMap((s) => ['--spec', s])], { [keyEnv]: key });
     const report = JSON.parse(readFileSync(join(this.reports, 'conformance.json'), 'utf8')) as { requirements: { id: string; verdict: string }[] };
     return { ...r, verdict: report.requirements.find((q) => q.id === id)?.verdict };
   }
