@@ -72,7 +72,7 @@ void describe('switching proxy', () => {
 
   void test('a restart of the target is told to the fault in force alone, with its own state', async () => {
     const heard: string[] = [];
-    const listening = (name: string): ProxyFault => ({ ...stamping(name), onTargetRestart: (state) => { heard.push(`${name}:${String(state.get('n') ?? 0)}`); } });
+    const listening = (name: string): ProxyFault => ({ ...stamping(name), onTargetRestart: (state) => { heard.push(`${name}:${(state.get('n') as number | undefined) ?? 0}`); } });
     const proxy = await startSwitchingProxy({ members: [{ id: 'one', upstream: a, fault: listening('one') }, { id: 'two', upstream: b, fault: listening('two') }] });
     const agent = new Agent({ connect: { ca: proxy.caPem } });
     try {
