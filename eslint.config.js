@@ -1,6 +1,8 @@
 // One lint setup for the whole repository: typescript-eslint with type information, so that
 // an un-awaited promise (an `expect` that never ran) is an error; and ARCHITECTURE.md's allowed
 // imports as rules (scripts/architecture/lint-rules.test.ts proves a forbidden import fails).
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -42,10 +44,19 @@ const importRules = [
   {
     files: ['specs/**/*.ts'],
     patterns: [forbid(
-      '^\\.{1,2}/(?!(\\.\\./)*(fixtures/index\\.ts$|schemas/|requirements/))',
-      'A spec imports only fixtures/index.ts (plus schemas/ and requirements/): no other spec file, no other area, no fixtures/ module directly (re-export it from fixtures/index.ts), never core/, harness/ or reference-server/.',
+      '^\\.{1,2}/(?!(\\.\\./)*(fixtures/index\\.ts$|(schemas|requirements)/(?!.*\\.\\./)))',
+      'A spec imports only fixtures/index.ts and its own area\'s fixtures/support/<area>/ (plus schemas/ and requirements/): a spec lives in specs/<area>/.',
     )],
   },
+  // A spec of specs/<area>/ imports the test API (fixtures/index.ts), its own area's support
+  // (fixtures/support/<area>/) and the contract (schemas/, requirements/); no `..` leads out of them.
+  ...readdirSync(join(import.meta.dirname, 'specs'), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map(({ name: area }) => ({
+    files: [`specs/${area}/**/*.ts`],
+    patterns: [forbid(
+      `^\\.{1,2}/(?!(\\.\\./)*(fixtures/index\\.ts$|(fixtures/support/${area}|schemas|requirements)/(?!.*\\.\\./)))`,
+      `A spec of specs/${area}/ imports only fixtures/index.ts and fixtures/support/${area}/ (plus schemas/ and requirements/): no other spec file, no other area or its support, no other fixtures/ module (a helper several areas share belongs in fixtures/index.ts), never core/, harness/ or reference-server/.`,
+    )],
+  })),
   {
     files: ['harness/**/*.ts'],
     patterns: [
@@ -85,6 +96,14 @@ const domainGlobals = [
   { name: 'setInterval', message: 'The domain does not wait: time comes in through its Clock port.' },
 ];
 
+const noOnly = { selector: "CallExpression[callee.property.name='only']", message: 'No .only in committed code.' };
+const clockForkMessage = 'A time-dependent check states its rule once to the timeline fixture (timeline.holds: issue, moments, obligation); it never forks on the clock (docs/add-a-check.md).';
+const noClockFork = [
+  ":matches(IfStatement, ConditionalExpression) > Identifier.test[name='clock']",
+  ":matches(IfStatement, ConditionalExpression) > .test Identifier[name='clock']:not(.object):not(.property)",
+  "MemberExpression[object.name='obligations'][property.name='clock']",
+].map((selector) => ({ selector, message: clockForkMessage }));
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'reports/', 'test-results/', 'playwright-report/', 'data/', '**/*.js', '!eslint.config.js'] },
   js.configs.recommended,
@@ -96,7 +115,7 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
-      'no-restricted-syntax': ['error', { selector: "CallExpression[callee.property.name='only']", message: 'No .only in committed code.' }],
+      'no-restricted-syntax': ['error', noOnly],
     },
   },
   ...[...importRules, ...domainRules].map(({ files, patterns }) => ({ files, rules: { 'no-restricted-imports': ['error', { patterns }] } })),
@@ -107,5 +126,8 @@ export default tseslint.config(
       'no-restricted-properties': ['error', { object: 'Math', property: 'random', message: 'The domain gets randomness through its ports (src/domain/ports.ts).' }],
     },
   },
+  // A time-dependent check states its rule once to the `timeline` fixture (fixtures/timeline.fixture.ts),
+  // which picks clock, real-time wait or obligation: a spec never forks on whether the clock moves.
+  { files: ['specs/**/*.ts'], rules: { 'no-restricted-syntax': ['error', noOnly, ...noClockFork] } },
   { files: ['eslint.config.js'], extends: [tseslint.configs.disableTypeChecked] },
 );

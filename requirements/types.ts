@@ -8,8 +8,8 @@ export type RequirementLevel = (typeof requirementLevels)[number];
 
 export type RequirementArea = (typeof requirementAreas)[number];
 
-/** A capability named in `needs`: one of the fixed list, or `fixture:<name>` for a fixture the profile supplies. */
-export type RequirementNeed = (typeof requirementCapabilities)[number] | `fixture:${string}`;
+/** A need named in `needs`: one of the fixed list, or a named profile entry (`client:usCcOnlyClient`, `resource:queryRoute` …). */
+export type RequirementNeed = (typeof requirementCapabilities)[number] | `${'client' | 'user' | 'token' | 'resource'}:${string}`;
 
 /**
  * One requirement: `id` (stable, never renamed), `level`, `area`, `source` (spec clause and/or RFC

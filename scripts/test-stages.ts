@@ -1,4 +1,7 @@
 // Test stages beyond the unit tests, picked up by scripts/run-tests.ts (`npm test`).
+//   static       the types (tsc over tsconfig.json) and the lint (ESLint: ARCHITECTURE.md's import
+//                fences among its rules) of every tracked TypeScript file
+//                (scripts/static/static-checks.check.ts); node:test tests.
 //   conformance  the suite against the bundled reference server, exactly like `npm start`;
 //                counts are checks (Playwright tests), not requirements, read from reports/checks.json.
 //   self-validation  the suite against each fault of harness/self-validation/faults (through the
@@ -172,4 +175,8 @@ const replicasStage = nodeTestStage('replicas', [join(replicasDir, 'replicas.che
 // on a conformant target; ~2 minutes (the whole suite through the recorder), so not in the unit stage.
 const auditStage = nodeTestStage('audit', [join(root, 'harness', 'audit', 'test', 'suite-traffic.check.ts')]);
 
-export const stages: Stage[] = [conformanceStage, independentTargetStage, portalStage, selfValidationStage, packageStage, obligationsStage, replicasStage, auditStage];
+// What a developer runs as `npm run typecheck` and `npm run lint`, enforced: CI fails on a type
+// error or a crossed import fence, not only a developer who remembered to run them.
+const staticStage = nodeTestStage('static', [join(root, 'scripts', 'static', 'static-checks.check.ts')]);
+
+export const stages: Stage[] = [staticStage, conformanceStage, independentTargetStage, portalStage, selfValidationStage, packageStage, obligationsStage, replicasStage, auditStage];

@@ -1,42 +1,34 @@
-// Why a target cannot run a check that needs a capability (the catalogue's needs, `fixture:<name>`
-// needs, regions and surfaces), from its profile alone: the checks' capability gate
-// (fixtures/target.ts) and `init`'s account of what a profile will verify read it here.
-import type { ClientName, TargetProfile, UserName } from './profile.schema.ts';
-import type { RequirementNeed } from '../../requirements/types.ts';
+// Why a target cannot run a check that needs something of it (the catalogue's `needs` and the
+// specs' needs(): one vocabulary, requirements/types.ts RequirementNeed), from its profile alone:
+// the checks' capability gate (fixtures/target.ts) and `init`'s account of what a profile will
+// verify read it here.
+import { clientNames, userNames, type ClientName, type TargetProfile, type UserName } from './profile.schema.ts';
+import { requirementCapabilities } from '../../schemas/src/requirement-catalogue.ts';
+
+/** The named entries of a profile a need can ask for: `client:usClient` is credentials.clients.usClient. */
+export const profileEntries = {
+  client: { field: 'credentials.clients', names: clientNames },
+  user: { field: 'credentials.users', names: userNames },
+  token: { field: 'credentials.tokens', names: ['otherEnvironment'] },
+  resource: { field: 'resources', names: ['jsonBodyRoute', 'queryRoute', 'unimplementedRoute'] },
+} as const;
+type Entry<K extends keyof typeof profileEntries> = `${K}:${(typeof profileEntries)[K]['names'][number]}`;
 
 /**
- * What a check can declare it needs: the catalogue's capabilities and `fixture:<name>` needs
- * (requirements/types.ts RequirementNeed), plus the regions and surfaces of a target. A missing
- * capability or fixture SKIPs the check with the reason; a missing region or surface makes it
+ * What a check can declare it needs: a capability the profile declares (`clock-control` …), a
+ * region or surface (`us`, `eu`, `gateway`, `people`, `plain-http`), or a named profile entry. A
+ * missing capability or entry SKIPs the check with the reason; a missing region or surface makes it
  * NOT_APPLICABLE.
  */
-export type Capability = RequirementNeed | 'us' | 'eu' | 'gateway' | 'people' | `client:${ClientName}` | `user:${UserName}`;
+export type Capability = (typeof requirementCapabilities)[number] | Entry<'client'> | Entry<'user'> | Entry<'token'> | Entry<'resource'>;
 
-/** The catalogue's `fixture:<name>` needs, and where a profile supplies each. */
-export const fixtureNeeds: Record<string, { present: (p: TargetProfile) => boolean; field: string }> = {
-  'rate-limit-client': { present: (p) => !!p.credentials.clients.rateLimitClient, field: 'credentials.clients.rateLimitClient' },
-  'us-unregistered-client': { present: (p) => !!p.credentials.clients.usUnregisteredClient, field: 'credentials.clients.usUnregisteredClient' },
-  'us-cc-only-client': { present: (p) => !!p.credentials.clients.usCcOnlyClient, field: 'credentials.clients.usCcOnlyClient' },
-  'other-environment-client': { present: (p) => !!p.credentials.clients.otherEnvironmentClient, field: 'credentials.clients.otherEnvironmentClient' },
-  'us-client-2': { present: (p) => !!p.credentials.clients.usClient2, field: 'credentials.clients.usClient2' },
-  'us-wrong-role-client': { present: (p) => !!p.credentials.clients.usWrongRoleClient, field: 'credentials.clients.usWrongRoleClient' },
-  'us-inactive-client': { present: (p) => !!p.credentials.clients.usInactiveClient, field: 'credentials.clients.usInactiveClient' },
-  'expired-user': { present: (p) => !!p.credentials.users.expiredUser, field: 'credentials.users.expiredUser' },
-  'burnable-user': { present: (p) => !!p.credentials.users.burnableUser, field: 'credentials.users.burnableUser' },
-  'lockable-user': { present: (p) => !!p.credentials.users.lockableUser, field: 'credentials.users.lockableUser' },
-  'password-change-user': { present: (p) => !!p.credentials.users.passwordChangeUser, field: 'credentials.users.passwordChangeUser' },
-  'special-chars-user': { present: (p) => !!p.credentials.users.specialCharsUser, field: 'credentials.users.specialCharsUser' },
-  'wrong-role-user': { present: (p) => !!p.credentials.users.wrongRoleUser, field: 'credentials.users.wrongRoleUser' },
-  'inactive-user': { present: (p) => !!p.credentials.users.inactiveUser, field: 'credentials.users.inactiveUser' },
-  'other-environment-token': { present: (p) => !!p.credentials.tokens.otherEnvironment, field: 'credentials.tokens.otherEnvironment' },
-  'existing-identifier': { present: (p) => !!p.resources.people, field: 'resources.people.existing' },
-  'missing-identifier': { present: (p) => !!p.resources.people, field: 'resources.people.missing' },
-  'malformed-identifier': { present: (p) => !!p.resources.people, field: 'resources.people.malformed' },
-  'json-body-route': { present: (p) => !!p.resources.jsonBodyRoute, field: 'resources.jsonBodyRoute' },
-  'query-route': { present: (p) => !!p.resources.queryRoute, field: 'resources.queryRoute' },
-  'unimplemented-route': { present: (p) => !!p.resources.unimplementedRoute, field: 'resources.unimplementedRoute' },
-  'plain-http-url': { present: (p) => !!p.plainHttpUrl, field: 'plainHttpUrl' },
-};
+/** Whether `need` is a word of the vocabulary: one the capability gate can judge. */
+export function isKnownNeed(need: string): need is Capability {
+  if ((requirementCapabilities as readonly string[]).includes(need)) return true;
+  const [kind, name] = need.split(':') as [string, string | undefined];
+  const entry = Object.hasOwn(profileEntries, kind) ? profileEntries[kind as keyof typeof profileEntries] : undefined;
+  return entry !== undefined && name !== undefined && (entry.names as readonly string[]).includes(name);
+}
 
 export interface CapabilityGap {
   verdict: 'SKIP' | 'NOT_APPLICABLE';
@@ -52,14 +44,17 @@ export function capabilityGap(p: TargetProfile, capability: Capability): Capabil
     const name = capability.slice('client:'.length) as ClientName;
     return p.credentials.clients[name] ? undefined : skip(`profile has no credentials.clients.${name}`);
   }
-  if (capability.startsWith('fixture:')) {
-    const need = fixtureNeeds[capability.slice('fixture:'.length)];
-    if (!need) return skip(`the harness does not know the fixture '${capability}' (fixtures/target.ts fixtureNeeds)`);
-    return need.present(p) ? undefined : skip(`profile has no ${need.field}`);
-  }
   if (capability.startsWith('user:')) {
     const name = capability.slice('user:'.length) as UserName;
     return p.credentials.users[name] ? undefined : skip(`profile has no credentials.users.${name}`);
+  }
+  if (capability.startsWith('token:')) {
+    const name = capability.slice('token:'.length) as keyof TargetProfile['credentials']['tokens'];
+    return p.credentials.tokens[name] ? undefined : skip(`profile has no credentials.tokens.${name}`);
+  }
+  if (capability.startsWith('resource:')) {
+    const name = capability.slice('resource:'.length) as keyof TargetProfile['resources'];
+    return p.resources[name] ? undefined : skip(`profile has no resources.${name}`);
   }
   switch (capability) {
     case 'clock-control': return caps.clockControlUrl ? undefined : skip('target has no clock control');
@@ -71,6 +66,7 @@ export function capabilityGap(p: TargetProfile, capability: Capability): Capabil
     case 'eu': return p.authUrlEu ? undefined : na('target has no EU token server (authUrlEu)');
     case 'gateway': return p.baseUrl ? undefined : na('target has no protected APIs (baseUrl)');
     case 'people': return p.resources.people ? undefined : skip('profile has no resources.people identifiers');
+    case 'plain-http': return p.plainHttpUrl ? undefined : skip('profile has no plainHttpUrl');
   }
   return skip(`the harness does not know the capability '${String(capability)}'`);
 }

@@ -4,7 +4,7 @@
 // audit.sarif. Exit 0 (no FAIL), 1 a FAIL (or a WARN with --strict), 2 bad arguments or unreadable traffic.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCommand } from './parse-command.ts';
 import { ProfileError } from '../../core/profile/load-profile.ts';
 import { verifyReports } from '../../core/redaction/verify-reports.ts';
 import { audit } from '../audit/audit.ts';
@@ -19,7 +19,7 @@ import { suiteVersion } from '../reporter/conformance.reporter.ts';
 import { renderSummary } from '../reporter/terminal-summary.ts';
 import { renderTraceability } from '../reporter/traceability-html.ts';
 import { exitCodeFor, type Level } from '../reporter/verdict.ts';
-import { processIo, type CommandIo } from './gate.command.ts';
+import { processIo, type CommandIo } from './command-io.ts';
 
 const usage = `Usage: token-conformance audit TRAFFIC... [options]
 
@@ -57,17 +57,9 @@ export async function auditMain(args: string[], io: CommandIo = processIo, env: 
     io.err(`token-conformance audit: ${message}`);
     return 2;
   };
-  let parsed;
-  try {
-    parsed = parseArgs({ args, strict: true, allowPositionals: true, options: auditOptions });
-  } catch (error) {
-    return fail(`${(error as Error).message}\n\n${usage}`);
-  }
+  const parsed = parseCommand(args, auditOptions, usage, 'audit', io);
+  if (typeof parsed === 'number') return parsed;
   const v = parsed.values;
-  if (v.help) {
-    io.out(usage);
-    return 0;
-  }
   if (parsed.positionals.length === 0) return fail(`give at least one traffic file (HAR or recording)\n\n${usage}`);
   const level = (v.level ?? 'all') as Level;
   if (!['must', 'should', 'all'].includes(level)) return fail(`--level must be must, should or all (got '${v.level ?? ''}')`);

@@ -10,7 +10,7 @@ import { BundleError, createBundle, loadPrivateKey, loadPublicKey, publicKeyFing
 import { attestationPathFor, signStatement, testResultStatement, verifyAttestation } from '../bundle/attestation.ts';
 import type { ConformanceReport } from '../reporter/report.schema.ts';
 import { ReportError } from '../reporter/read-report.ts';
-import { processIo, type CommandIo } from './gate.command.ts';
+import { processIo, type CommandIo } from './command-io.ts';
 import { parseCommand } from './parse-command.ts';
 
 const bundleUsage = `Usage: token-conformance bundle --key PRIVATE.pem --out FILE [options]

@@ -7,7 +7,7 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { githubAnnotations, markdownSummary, stepOutputs } from '../ci/ci-summary.ts';
 import { readReport, ReportError } from '../reporter/read-report.ts';
-import { processIo, type CommandIo } from './gate.command.ts';
+import { processIo, type CommandIo } from './command-io.ts';
 import { parseCommand } from './parse-command.ts';
 
 const usage = `Usage: token-conformance ci-summary REPORT.json [options]

@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { readReport, ReportError } from '../reporter/read-report.ts';
 import { diffReports, renderDiff } from '../diff/diff.ts';
-import { processIo, type CommandIo } from './gate.command.ts';
+import { processIo, type CommandIo } from './command-io.ts';
 import { scoreInCatalogue } from '../reporter/catalogue-scoring.ts';
 import { catalogueVersion, CatalogueVersionError } from '../../requirements/catalogue-versions.ts';
 

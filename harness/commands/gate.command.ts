@@ -3,7 +3,8 @@
 // Writes the decision to gate.json beside the report (or --out).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { processIo, type CommandIo } from './command-io.ts';
+import { parseCommand } from './parse-command.ts';
 import { actorFromEnv, coverageRules, decide, gateLine, type CoverageRule } from '../gate/gate.ts';
 import { readReport, ReportError } from '../reporter/read-report.ts';
 import { applyWaivers, loadWaivers, waiverLines, waiversOf, WaiversError } from '../waivers/waivers.ts';
@@ -57,14 +58,6 @@ export const gateOptions = {
   help: { type: 'boolean', default: false },
 } as const;
 
-export interface CommandIo {
-  out: (line: string) => void;
-  err: (line: string) => void;
-}
-export const processIo: CommandIo = {
-  out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`${line}\n`),
-};
 
 export function gateMain(args: string[], io: CommandIo = processIo, now: Date = new Date(), env: NodeJS.ProcessEnv = process.env): Promise<number> {
   return Promise.resolve(gateSync(args, io, now, env));
@@ -75,17 +68,9 @@ function gateSync(args: string[], io: CommandIo = processIo, now: Date = new Dat
     io.err(`token-conformance gate: ${message}`);
     return 2;
   };
-  let parsed;
-  try {
-    parsed = parseArgs({ args, strict: true, allowPositionals: true, options: gateOptions });
-  } catch (error) {
-    return fail(`${(error as Error).message}\n\n${usage}`);
-  }
+  const parsed = parseCommand(args, gateOptions, usage, 'gate', io);
+  if (typeof parsed === 'number') return parsed;
   const v = parsed.values;
-  if (v.help) {
-    io.out(usage);
-    return 0;
-  }
   if (parsed.positionals.length !== 1) return fail(`give exactly one REPORT.json (got ${parsed.positionals.length})\n\n${usage}`);
   const breakGlassReason = v['break-glass']?.trim();
   if (v['break-glass'] !== undefined && !breakGlassReason) return fail('--break-glass needs a reason, e.g. --break-glass "hotfix for INC-42, approved by on-call"');

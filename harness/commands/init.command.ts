@@ -10,11 +10,11 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { parseArgs } from 'node:util';
+import { parseCommand } from './parse-command.ts';
 import { clientNames, userNames } from '../../core/profile/profile.schema.ts';
 import { ProfileError, validateProfile } from '../../core/profile/load-profile.ts';
 import { parseJsonc } from '../../core/profile/jsonc.ts';
-import { processIo, type CommandIo } from './gate.command.ts';
+import { processIo, type CommandIo } from './command-io.ts';
 import { listChecks, type ListedCheck } from './run-selection.ts';
 import { loadCatalogue } from '../../core/catalogue/catalogue.ts';
 import { outlookLines, profileOutlook } from '../init/profile-outlook.ts';
@@ -253,11 +253,9 @@ async function initFromFlags(args: string[], io: CommandIo, deps: InitDeps): Pro
     io.err(`token-conformance init: ${m}`);
     return 2;
   };
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args, strict: true, allowPositionals: false,
-      options: {
+  const parsed = parseCommand(
+    args,
+    {
         out: { type: 'string' }, name: { type: 'string' }, 'auth-url-us': { type: 'string' }, 'auth-url-eu': { type: 'string' },
         'base-url': { type: 'string' }, 'ca-file': { type: 'string' }, environment: { type: 'string' }, local: { type: 'boolean', default: false },
         client: { type: 'string', multiple: true }, user: { type: 'string', multiple: true }, 'env-prefix': { type: 'string' },
@@ -267,16 +265,14 @@ async function initFromFlags(args: string[], io: CommandIo, deps: InitDeps): Pro
         'allow-destructive': { type: 'boolean', default: false }, state: { type: 'string' }, 'state-key-env': { type: 'string' },
         'no-outlook': { type: 'boolean', default: false },
         force: { type: 'boolean', default: false }, help: { type: 'boolean', default: false },
-      },
-    });
-  } catch (error) {
-    return fail(`${(error as Error).message}\n\n${usage}`);
-  }
+    },
+    usage,
+    'init',
+    io,
+    { allowPositionals: false },
+  );
+  if (typeof parsed === 'number') return parsed;
   const v = parsed.values;
-  if (v.help) {
-    io.out(usage);
-    return 0;
-  }
   if (!v.out) return fail('--out FILE is required (where to write the profile)');
   if (!v.name) return fail('--name NAME is required (the target\'s short name)');
   if (existsSync(v.out) && !v.force) return fail(`--out: ${v.out} exists; choose another file or add --force`);

@@ -6,7 +6,7 @@ import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { MergeError, mergeShardDirectories } from '../merge/merge.ts';
 import { renderSummary } from '../reporter/terminal-summary.ts';
-import { processIo, type CommandIo } from './gate.command.ts';
+import { processIo, type CommandIo } from './command-io.ts';
 
 const usage = `Usage: token-conformance merge SHARD... --out DIR
 

@@ -1,14 +1,28 @@
 // A command's arguments, parsed strictly with --help: the parsed values, or the exit code when
 // the usage was printed (0, --help) or the arguments were refused (2, with the usage).
-import { parseArgs } from 'node:util';
-import type { CommandIo } from './gate.command.ts';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { CommandIo } from './command-io.ts';
 
-export type CommandOptions = NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>['options']>;
+export type CommandOptions = NonNullable<ParseArgsConfig['options']>;
 
-export function parseCommand(args: string[], options: CommandOptions, usage: string, name: string, io: CommandIo): number | { values: Record<string, unknown>; positionals: string[] } {
+const helpOption = { help: { type: 'boolean', default: false } } as const;
+
+type Parsed<O extends CommandOptions> = ReturnType<
+  typeof parseArgs<{ args: string[]; strict: true; allowPositionals: true; options: O & typeof helpOption }>
+>;
+
+export function parseCommand<const O extends CommandOptions>(
+  args: string[],
+  options: O,
+  usage: string,
+  name: string,
+  io: CommandIo,
+  { allowPositionals = true }: { allowPositionals?: boolean } = {},
+): number | Parsed<O> {
   try {
-    const parsed = parseArgs({ args, strict: true, allowPositionals: true, options: { ...options, help: { type: 'boolean', default: false } } });
-    if ((parsed.values as Record<string, unknown>).help) {
+    // Typed as allowing positionals: a command that refuses them gets an empty array, still a string[].
+    const parsed: Parsed<O> = parseArgs({ args, strict: true, allowPositionals: allowPositionals as true, options: { ...options, ...helpOption } });
+    if ((parsed.values as { help?: boolean }).help === true) {
       io.out(usage);
       return 0;
     }

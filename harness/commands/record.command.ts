@@ -4,12 +4,12 @@
 // secrets digested under the key in --key-env. Stops on SIGINT/SIGTERM. Exit 2 on bad arguments.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCommand } from './parse-command.ts';
 import { ProfileError } from '../../core/profile/load-profile.ts';
 import { loadProfileForTraffic } from '../audit/profile-for-traffic.ts';
 import { RecordingFileError, startRecorder, type RunningRecorder } from '../audit/recorder.ts';
 import { defaultKeyEnv, Digester } from '../audit/secret-digest.ts';
-import { processIo, type CommandIo } from './gate.command.ts';
+import { processIo, type CommandIo } from './command-io.ts';
 
 const usage = `Usage: token-conformance record --target PROFILE --out FILE [options]
 
@@ -43,17 +43,9 @@ export async function recordMain(args: string[], io: CommandIo = processIo, env:
     io.err(`token-conformance record: ${message}`);
     return 2;
   };
-  let parsed;
-  try {
-    parsed = parseArgs({ args, strict: true, allowPositionals: false, options: recordOptions });
-  } catch (error) {
-    return fail(`${(error as Error).message}\n\n${usage}`);
-  }
+  const parsed = parseCommand(args, recordOptions, usage, 'record', io, { allowPositionals: false });
+  if (typeof parsed === 'number') return parsed;
   const v = parsed.values;
-  if (v.help) {
-    io.out(usage);
-    return 0;
-  }
   if (v.target === undefined || v.out === undefined) return fail(`--target PROFILE and --out FILE are required\n\n${usage}`);
   const keyEnv = v['key-env'] ?? defaultKeyEnv;
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(keyEnv)) return fail(`--key-env must name an environment variable (got '${keyEnv}')`);

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
-import { processIo, type CommandIo } from './gate.command.ts';
+import { processIo, type CommandIo } from './command-io.ts';
 
 const usage = `Usage: token-conformance show-report [DIR] [--port N]
 

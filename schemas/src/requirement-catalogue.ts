@@ -10,12 +10,17 @@ export const requirementAreas = [
   'grants', 'lifecycle', 'token-errors', 'gateway', 'limits', 'versioning', 'transport', 'client-auth', 'token-responses', 'token-requests', 'bearer',
 ] as const;
 
-/** Capabilities a target declares in its profile; `fixture:<name>` names a fixture the profile supplies. */
-export const requirementCapabilities = ['clock-control', 'fault-injection', 'load', 'destructive', 'http-basic'] as const;
+/**
+ * What a check needs of a target, in the words the catalogue and the specs' needs() share: a
+ * capability the profile declares, a region or surface it has, or one of its named entries
+ * (profileEntryNeedPattern).
+ */
+export const requirementCapabilities = ['clock-control', 'fault-injection', 'load', 'destructive', 'http-basic', 'us', 'eu', 'gateway', 'people', 'plain-http'] as const;
 
 export const requirementIdPattern = '^[A-Z]+(-[A-Z]+)*-[0-9]{3,4}$';
 export const interpretationIdPattern = '^OI-[1-9][0-9]*$';
-export const fixtureNeedPattern = '^fixture:[a-z0-9]+(-[a-z0-9]+)*$';
+/** A named entry of the profile: `client:<name>` (credentials.clients), `user:<name>` (credentials.users), `token:<name>` (credentials.tokens), `resource:<name>` (resources). */
+export const profileEntryNeedPattern = '^(client|user|token|resource):[a-z][A-Za-z0-9]*$';
 
 export const requirementSchema = {
   type: 'object',
@@ -47,9 +52,9 @@ export const requirementSchema = {
       minItems: 1,
       items: {
         type: 'string',
-        anyOf: [{ enum: requirementCapabilities }, { pattern: fixtureNeedPattern }],
+        anyOf: [{ enum: requirementCapabilities }, { pattern: profileEntryNeedPattern }],
       },
-      description: 'Capabilities the target must declare for the check to run; without one the check is SKIP with that reason.',
+      description: 'What the target must have for the check to run (a capability, a region or surface, or a named profile entry such as client:usCcOnlyClient); without it the check is SKIP, or NOT_APPLICABLE for a region or surface, with the reason.',
     },
     note: { type: 'string', minLength: 1, description: 'Why the requirement reads as it does, for the vendor; not part of the check.' },
   },

@@ -4,6 +4,7 @@
 // repository's own config, at a path inside the folder (no file is written); type-aware rules are
 // switched off for it, as they need the file in the TypeScript project and judge nothing here.
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { ESLint } from 'eslint';
@@ -40,6 +41,10 @@ void describe('lint fails on a forbidden import', () => {
     ['specs/gateway/planted.spec.ts', '../../harness/reporter/verdict.ts', 'a spec → harness/'],
     ['specs/bearer/planted.spec.ts', '../gateway/paths.spec.ts', 'a spec area → another'],
     ['specs/bearer/planted.spec.ts', './helper.ts', 'a spec → a support file beside it'],
+    ['specs/bearer/planted.spec.ts', '../../fixtures/support/gateway/gateway-trigger.ts', 'a spec → another area\'s support'],
+    ['specs/gateway/planted.spec.ts', '../../fixtures/support/gateway/../../target.ts', 'a spec → out of its own support through ..'],
+    ['specs/gateway/planted.spec.ts', '../../fixtures/support/gateway-extra/helper.ts', 'a spec → a support folder whose name only starts with its area'],
+    ['specs/new-area/planted.spec.ts', '../../fixtures/support/new-area/helper.ts', 'a spec of an area not yet known → area support'],
     ['schemas/planted.ts', '../requirements/index.ts', 'schemas/ → requirements/'],
     ['requirements/planted.ts', '../core/catalogue/catalogue.ts', 'requirements/ → core/'],
     ['reference-server/src/http/planted.ts', '../../../core/redaction/redact.ts', 'reference-server/ → core/'],
@@ -78,6 +83,8 @@ void describe('lint allows what ARCHITECTURE.md allows', () => {
     ['specs/gateway/planted.spec.ts', '../../fixtures/index.ts'],
     ['specs/gateway/planted.spec.ts', '../../schemas/index.ts'],
     ['specs/gateway/planted.spec.ts', '../../requirements/index.ts'],
+    ['specs/gateway/planted.spec.ts', '../../fixtures/support/gateway/gateway-trigger.ts'],
+    ['specs/properties/planted.spec.ts', '../../fixtures/support/properties/lifecycle/lifecycle.property.ts'],
     ['fixtures/planted.ts', '../core/redaction/redact.ts'],
     ['fixtures/support/gateway/planted.ts', '../../clients/responses.ts'],
     ['harness/commands/planted.ts', '../../core/profile/load-profile.ts'],
@@ -99,5 +106,33 @@ void describe('lint allows what ARCHITECTURE.md allows', () => {
 
   void test('the CLI is the one door into the reference server (serve, register-client: dynamic imports)', async () => {
     assert.deepEqual(await violations('harness/cli.ts', importing('../reference-server/src/main.ts')), []);
+  });
+});
+
+// One body per time-dependent check: the `timeline` fixture decides between moving the target's
+// clock, a real-time wait and an obligation, so no spec forks on whether the clock moves.
+void describe('a spec never forks on the clock', () => {
+  const forks: [string, string][] = [
+    ['if (!clock)', 'export async function body(clock?: { advance(s: number): Promise<void> }) {\n  if (!clock) return;\n  await clock.advance(1);\n}\n'],
+    ['if (clock === undefined)', 'export function body(clock?: object) {\n  if (clock === undefined) return 1;\n  return 2;\n}\n'],
+    ['clock ? … : …', 'export const body = (clock?: object) => (clock ? 1 : 2);\n'],
+    ['reading obligations.clock', 'export const body = (obligations: { clock?: object }) => obligations.clock;\n'],
+  ];
+  for (const [what, code] of forks) {
+    void test(`lint refuses ${what} in a spec`, async () => {
+      assert.deepEqual(await violations('specs/lifecycle/planted.spec.ts', code), ['no-restricted-syntax']);
+    });
+  }
+
+  void test('a spec may still use the clock fixture it asks for, and .only stays refused', async () => {
+    assert.deepEqual(await violations('specs/limits/planted.spec.ts', 'export async function body(clock: { now(): Promise<number> }, a: number) {\n  if (a > await clock.now()) return 1;\n  return 2;\n}\n'), []);
+    assert.deepEqual(await violations('specs/limits/planted.spec.ts', "declare const test: { only(t: string): void };\ntest.only('x');\n"), ['no-restricted-syntax']);
+  });
+
+  void test('no spec of the tree contains `if (!clock`', () => {
+    const specs = readdirSync(join(root, 'specs'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+    assert.ok(specs.length > 0, 'the specs are found');
+    const forking = specs.filter((f) => /if\s*\(\s*!\s*(obligations\.)?clock\b/.test(readFileSync(join(root, 'specs', f), 'utf8')));
+    assert.deepEqual(forking, []);
   });
 });

@@ -1,9 +1,10 @@
 // The WWW-Authenticate challenge of the protected API's 401s (RFC 6750 §3, §3.1).
 import {
-  expect, needs, requirement, test, alterOneCharacter, gatewayToken, unknownToken, bearerChallenge,
+  expect, needs, requirement, test, alterOneCharacter, unknownToken,
   type ApiClient, type ApiResponse,
 } from '../../fixtures/index.ts';
-import { clientCredentialsHolder, credentialOf, settleSteps } from '../../fixtures/index.ts';
+import { clientCredentialsHolder, credentialOf } from '../../fixtures/index.ts';
+import { bearerChallenge } from '../../fixtures/support/bearer/challenge.ts';
 
 /** The calls of this file, by what is wrong with their credential. */
 function calls(api: ApiClient, token: string, personPath: string): [string, () => Promise<ApiResponse>][] {
@@ -21,8 +22,8 @@ function calls(api: ApiClient, token: string, personPath: string): [string, () =
 test.describe('protected call: the Bearer challenge of a 401', () => {
   test('BEARER-013 every 401 from the protected API carries WWW-Authenticate with the Bearer scheme',
     requirement('BEARER-013', needs('people')),
-    async ({ target, tokenClient, api }, testInfo) => {
-      const token = await gatewayToken(target, tokenClient, testInfo);
+    async ({ target, api, wire }) => {
+      const token = await wire.token();
       let unauthorized = 0;
       for (const [what, call] of calls(api, token, `/v1/people/er/${encodeURIComponent(target.profile.resources.people!.existing)}`)) {
         await test.step(what, async () => {
@@ -64,8 +65,8 @@ test.describe('protected call: the Bearer challenge of a 401', () => {
   ] as [string, (token: string) => string][]) {
     test(`BEARER-020 the Bearer challenge for ${what} carries error="invalid_token"`,
       requirement('BEARER-020', needs('people')),
-      async ({ target, tokenClient, api, control }, testInfo) => {
-        const token = await gatewayToken(target, tokenClient, testInfo);
+      async ({ api, control, wire }) => {
+        const token = await wire.token();
         const res = await api.person('existing', { authorization: authorization(token) });
         // The unknown and altered tokens' 401 is BEARER-003's; an unparseable token's status is the gateway's declared choice (OI-14), no requirement's 401.
         if (what.startsWith('an unparseable')) expect(res.status, `setup: refused with 401 — ${res.describe()}`).toBe(401);
@@ -78,25 +79,27 @@ test.describe('protected call: the Bearer challenge of a 401', () => {
 
   test('BEARER-020 the Bearer challenge for an expired access token carries error="invalid_token"',
     requirement('BEARER-020', needs('us', 'people', 'clock-control'), { obligations: 'records' }),
-    async ({ target, tokenClient, api, obligations }) => {
-      const clock = obligations.clock;
-      if (!clock) {
-        if (obligations.waiting()) return;
-        const issued = await obligations.issue(() => tokenClient.obtain.clientCredentials());
-        await obligations.defer(issued, {
+    async ({ target, tokenClient, api, timeline }) => {
+      const expired = (expiresIn: number) => expiresIn + target.profile.expectations.clockSkewSeconds + 1;
+      await timeline.holds({
+        issue: () => tokenClient.obtain.clientCredentials(),
+        moments: ({ value: token }) => [{
+          step: `refused once expires_in (${token.expires_in} s) + skew + 1 s have passed`,
+          at: { noEarlierThan: expired(token.expires_in) },
+          holds: async () => {
+            const res = await api.person('existing', { token: token.access_token });
+            expect(res.status, `setup: the expired token is refused with 401 — ${res.describe()}`).toBe(401);
+            const challenge = bearerChallenge(res.header('www-authenticate'));
+            expect(challenge, `setup: a Bearer challenge in "${res.header('www-authenticate') ?? '(none)'}"`).toBeDefined();
+            expect(challenge!.params.error, 'error attribute').toBe('invalid_token');
+          },
+        }],
+        obligation: (issued) => ({
           kind: 'expired-access-token-refused', expect: 'bearer-invalid-token', requirements: ['BEARER-020'],
           what: `the client_credentials access token is refused with 401 and a Bearer challenge error="invalid_token" once expires_in (${issued.value.expires_in} s) + skew + 1 s have passed`,
           credential: credentialOf(issued, clientCredentialsHolder, 'access-token'),
-          notBeforeSeconds: issued.value.expires_in + target.profile.expectations.clockSkewSeconds + 1,
-        }, (o) => settleSteps(o, tokenClient, api));
-        return;
-      }
-      const set = await tokenClient.obtain.clientCredentials();
-      await clock.advance(set.expires_in + target.profile.expectations.clockSkewSeconds + 1);
-      const res = await api.person('existing', { token: set.access_token });
-      expect(res.status, `setup: the expired token is refused with 401 — ${res.describe()}`).toBe(401);
-      const challenge = bearerChallenge(res.header('www-authenticate'));
-      expect(challenge, `setup: a Bearer challenge in "${res.header('www-authenticate') ?? '(none)'}"`).toBeDefined();
-      expect(challenge!.params.error, 'error attribute').toBe('invalid_token');
+          notBeforeSeconds: expired(issued.value.expires_in),
+        }),
+      });
     });
 });

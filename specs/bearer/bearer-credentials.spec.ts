@@ -1,12 +1,12 @@
 // The bearer rule of spec §5.1 at the protected API: `Authorization: Bearer <access token>` is
 // accepted, anything else that claims to be a credential is refused (RFC 6750 §2, §3).
-import { choiceLabel, expect, judgedOn, needs, requirement, test, alterOneCharacter, gatewayToken, unknownToken } from '../../fixtures/index.ts';
+import { choiceLabel, expect, judgedOn, needs, requirement, test, alterOneCharacter, unknownToken } from '../../fixtures/index.ts';
 
 test.describe('protected call: Authorization: Bearer', () => {
   test('BEARER-001 a call with a client_credentials access token and Accept: application/json answers 200 JSON',
     requirement('BEARER-001', needs('people')),
-    async ({ target, tokenClient, api }, testInfo) => {
-      const token = await gatewayToken(target, tokenClient, testInfo);
+    async ({ api, wire }) => {
+      const token = await wire.token();
       const res = await api.person('existing', { token, accept: 'application/json' });
       expect(res.status, `status — ${res.describe()}`).toBe(200);
       expect(res.mediaType, `Content-Type — ${res.describe()}`).toBe('application/json');
@@ -32,16 +32,16 @@ test.describe('protected call: Authorization: Bearer', () => {
 
   test('BEARER-003 a call with an unknown access token is refused with 401',
     requirement('BEARER-003', needs('people')),
-    async ({ target, tokenClient, api }, testInfo) => {
+    async ({ api, wire }) => {
       // Unknown but well-formed for the target's token format (JWT or opaque), read from a real token.
-      const res = await api.person('existing', { token: unknownToken(await gatewayToken(target, tokenClient, testInfo)) });
+      const res = await api.person('existing', { token: unknownToken(await wire.token()) });
       expect(res.status, res.describe()).toBe(401);
     });
 
   test('BEARER-003 a call with a valid access token altered in one character is refused with 401',
     requirement('BEARER-003', needs('people')),
-    async ({ target, tokenClient, api, control }, testInfo) => {
-      const token = await gatewayToken(target, tokenClient, testInfo);
+    async ({ api, control, wire }) => {
+      const token = await wire.token();
       const plain = await api.person('existing', { token });
       control.answered(plain.status === 200, plain.describe(), { what: 'the unaltered token is accepted', by: 'BEARER-001' });
       const res = await api.person('existing', { token: alterOneCharacter(token) });
@@ -51,8 +51,8 @@ test.describe('protected call: Authorization: Bearer', () => {
   for (const scheme of ['bearer', 'BEARER']) {
     test(`BEARER-006 a call whose scheme is written ${scheme} is accepted`,
       requirement('BEARER-006', needs('people')),
-      async ({ target, tokenClient, api }, testInfo) => {
-        const token = await gatewayToken(target, tokenClient, testInfo);
+      async ({ api, wire }) => {
+        const token = await wire.token();
         const res = await api.person('existing', { authorization: `${scheme} ${token}` });
         expect(res.status, res.describe()).toBe(200);
       });
@@ -60,8 +60,8 @@ test.describe('protected call: Authorization: Bearer', () => {
 
   test('BEARER-009 a call with the access token only in the access_token query parameter is refused with 401 like a call without credentials',
     requirement('BEARER-009', needs('people')),
-    async ({ target, tokenClient, api }, testInfo) => {
-      const token = await gatewayToken(target, tokenClient, testInfo);
+    async ({ target, api, wire }) => {
+      const token = await wire.token();
       const id = encodeURIComponent(target.profile.resources.people!.existing);
       const without = await api.get(`/v1/people/er/${id}`);
       expect(without.status, `setup: a call without credentials is refused with 401 — ${without.describe()}`).toBe(401);
@@ -72,8 +72,8 @@ test.describe('protected call: Authorization: Bearer', () => {
 
   test('BEARER-011 a GET with the access token only as a form field of its body is not accepted',
     requirement('BEARER-011', needs('people')),
-    async ({ target, tokenClient, api }, testInfo) => {
-      const token = await gatewayToken(target, tokenClient, testInfo);
+    async ({ api, wire }) => {
+      const token = await wire.token();
       const res = await api.person('existing', {
         headers: [['content-type', 'application/x-www-form-urlencoded']],
         body: new URLSearchParams({ access_token: token }).toString(),

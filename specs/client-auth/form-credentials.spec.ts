@@ -3,7 +3,7 @@
 //   AUTH-CLI-005  an unknown client_id: invalid_client with the declared status (OI-2);
 //   AUTH-CLI-007  a missing client_secret, or no client credentials at all, on every grant: no token, 400 and the declared error (OI-13).
 import { randomUUID } from 'node:crypto';
-import { choiceLabel, expect, judgedOn, needs, obtainPasswordTokens, requirement, test, clientCredentialsKind, type Region, type TokenClient, type TokenResponse } from '../../fixtures/index.ts';
+import { choiceLabel, expect, judgedOn, needs, obtainPasswordTokens, requirement, test, type Region, type TokenClient, type TokenResponse } from '../../fixtures/index.ts';
 
 const regions: Region[] = ['us', 'eu'];
 const clientOf = (region: Region) => (region === 'eu' ? 'euClient' : 'usClient');
@@ -45,7 +45,7 @@ test.describe('client authentication: form fields', () => {
         async ({ tokenClient, target }) => {
           const declared = target.choice('missingClientCredentialsError');
           const fields = c.fields(tokenClient.credentials(clientOf(region)));
-          const res = await tokenClient.post(region, fields, { auth: 'none', kind: clientCredentialsKind(region), label: `client_credentials at ${R}, ${c.label}` });
+          const res = await tokenClient.post(region, fields, { auth: 'none', label: `client_credentials at ${R}, ${c.label}` });
           await expect(res, `${c.label}: refused with 400 and either error of OI-13`).toBeTokenError(['invalid_client', 'invalid_request'], { status: 400 });
           await judgedOn(declared, () => expect(res, `${c.label} (${choiceLabel(declared)})`).toBeTokenError(declared.value, { status: 400 }));
         });

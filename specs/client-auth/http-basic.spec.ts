@@ -4,7 +4,7 @@
 //                 declares, so a target without Basic gets WARN);
 //   AUTH-CLI-003  a wrong secret by Basic gets 401 invalid_client with a Basic challenge;
 //   AUTH-CLI-006  Basic together with a client_secret form field is invalid_request.
-import { expect, needs, requirement, test, clientCredentialsKind, type Region } from '../../fixtures/index.ts';
+import { expect, needs, requirement, test, type Region } from '../../fixtures/index.ts';
 
 const regions: Region[] = ['us', 'eu'];
 const clientOf = (region: Region) => (region === 'eu' ? 'euClient' : 'usClient');
@@ -27,7 +27,6 @@ test.describe('client authentication: HTTP Basic', () => {
         const res = await tokenClient.post(region, [['grant_type', 'client_credentials']], {
           auth: 'none',
           headers: [['authorization', rawHttp.basic(client.clientId, client.clientSecret)]],
-          kind: clientCredentialsKind(region),
           label: `client_credentials at ${R} with HTTP Basic`,
         });
         await expect(res, 'client authenticated by HTTP Basic only').toBeTokenIssued();
@@ -49,7 +48,7 @@ test.describe('client authentication: HTTP Basic', () => {
         const client = tokenClient.credentials(clientOf(region));
         // Both methods carry the right credentials: the only fault is using two methods.
         const res = await tokenClient.post(region, [['grant_type', 'client_credentials'], ['client_id', client.clientId], ['client_secret', client.clientSecret]], {
-          auth: 'basic', client, kind: clientCredentialsKind(region), label: `client_credentials at ${R} with Basic and form credentials`,
+          auth: 'basic', client, label: `client_credentials at ${R} with Basic and form credentials`,
         });
         await expect(res, 'HTTP Basic and a client_secret form field').toBeTokenError('invalid_request', { status: 400 });
       });

@@ -1,8 +1,8 @@
 // Gateway codes of the credential and authorization steps: 000-1100, 000-1101, 000-1200, 000-1201,
 // 000-1202, 000-1205 (spec §7.2; triggers and statuses are the target's, OI-14).
-import { choiceLabel, expect, judgedOn, markNotApplicable, needs, requirement, test, alterOneCharacter, gatewayToken, unknownToken } from '../../fixtures/index.ts';
+import { choiceLabel, expect, judgedOn, markNotApplicable, needs, requirement, test, alterOneCharacter, unknownToken } from '../../fixtures/index.ts';
 import { gatewayErrors } from '../../schemas/gateway-error-codes.ts';
-import { clientCredentialsHolder, credentialOf, settleSteps } from '../../fixtures/index.ts';
+import { clientCredentialsHolder, credentialOf } from '../../fixtures/index.ts';
 
 test.describe('gateway: credentials', () => {
   test('ERR-GW-1201 a protected call without an Authorization header gets 000-1201',
@@ -14,10 +14,10 @@ test.describe('gateway: credentials', () => {
   for (const scheme of ['Basic', 'Token', 'Digest']) {
     test(`ERR-GW-1201 a protected call with the ${scheme} scheme instead of Bearer gets the code declared for it (reference 000-1201)`,
       requirement('ERR-GW-1201', needs('people')),
-      async ({ target, tokenClient, api }, testInfo) => {
+      async ({ target, api, wire }) => {
         // OI-14 conditions.nonBearerScheme: no credentials (000-1201) or an unparseable one (000-1205).
         const choice = target.gatewayCondition('nonBearerScheme');
-        const token = await gatewayToken(target, tokenClient, testInfo);
+        const token = await wire.token();
         const credential = scheme === 'Basic' ? Buffer.from('conformance:not-a-secret').toString('base64') : token;
         const res = await api.person('existing', { authorization: `${scheme} ${credential}` });
         await judgedOn(choice, () => expect(res, choiceLabel(choice)).toBeGatewayError(choice.value));
@@ -26,20 +26,20 @@ test.describe('gateway: credentials', () => {
 
   test('ERR-GW-1202 a protected call with an unknown well-formed bearer token gets the code declared for it (reference 000-1202)',
     requirement('ERR-GW-1202', needs('people')),
-    async ({ target, tokenClient, api }, testInfo) => {
+    async ({ target, api, wire }) => {
       // OI-14 conditions.unknownToken: a token that fails verification (000-1202) or one the target
       // cannot parse as its own (000-1205). Unknown but well-formed for the target's token format
       // (JWT or opaque), read from a real token.
       const choice = target.gatewayCondition('unknownToken');
-      const unknown = unknownToken(await gatewayToken(target, tokenClient, testInfo));
+      const unknown = unknownToken(await wire.token());
       const res = await api.person('existing', { token: unknown });
       await judgedOn(choice, () => expect(res, choiceLabel(choice)).toBeGatewayError(choice.value));
     });
 
   test('ERR-GW-1202 a protected call with a valid token altered in one character gets 000-1202',
     requirement('ERR-GW-1202', needs('people')),
-    async ({ target, tokenClient, api, control }, testInfo) => {
-      const token = await gatewayToken(target, tokenClient, testInfo);
+    async ({ api, control, wire }) => {
+      const token = await wire.token();
       const plain = await api.person('existing', { token });
       control.answered(plain.status === 200, plain.describe(), { what: 'the unaltered token is accepted', by: 'BEARER-001' });
       await expect(await api.person('existing', { token: alterOneCharacter(token) })).toBeGatewayError('000-1202');
@@ -47,26 +47,28 @@ test.describe('gateway: credentials', () => {
 
   test('ERR-GW-1202 a protected call with an expired access token gets 000-1202',
     requirement('ERR-GW-1202', needs('us', 'people', 'clock-control'), { obligations: 'records' }),
-    async ({ target, tokenClient, api, obligations, control }) => {
-      const clock = obligations.clock;
-      if (!clock) {
-        if (obligations.waiting()) return;
-        const issued = await obligations.issue(() => tokenClient.obtain.clientCredentials());
-        const plain = await api.person('existing', { token: issued.value.access_token });
-        control.answered(plain.status === 200, plain.describe(), { what: 'the token is accepted while valid', by: 'BEARER-001' });
-        await obligations.defer(issued, {
+    async ({ target, tokenClient, api, timeline, control }) => {
+      const expired = (expiresIn: number) => expiresIn + target.profile.expectations.clockSkewSeconds + 1;
+      await timeline.holds({
+        issue: () => tokenClient.obtain.clientCredentials(),
+        atIssuance: async ({ value: token }) => {
+          const plain = await api.person('existing', { token: token.access_token });
+          control.answered(plain.status === 200, plain.describe(), { what: 'the token is accepted while valid', by: 'BEARER-001' });
+        },
+        moments: ({ value: token }) => [{
+          step: `once expires_in (${token.expires_in} s) + skew + 1 s have passed`,
+          at: { noEarlierThan: expired(token.expires_in) },
+          holds: async () => {
+            await expect(await api.person('existing', { token: token.access_token })).toBeGatewayError('000-1202');
+          },
+        }],
+        obligation: (issued) => ({
           kind: 'expired-access-token-refused', expect: 'gateway-000-1202', requirements: ['ERR-GW-1202'],
           what: `the client_credentials access token gets 000-1202 once expires_in (${issued.value.expires_in} s) + skew + 1 s have passed`,
           credential: credentialOf(issued, clientCredentialsHolder, 'access-token'),
-          notBeforeSeconds: issued.value.expires_in + target.profile.expectations.clockSkewSeconds + 1,
-        }, (o) => settleSteps(o, tokenClient, api));
-        return;
-      }
-      const set = await tokenClient.obtain.clientCredentials();
-      const plain = await api.person('existing', { token: set.access_token });
-      control.answered(plain.status === 200, plain.describe(), { what: 'the token is accepted while valid', by: 'BEARER-001' });
-      await clock.advance(set.expires_in + target.profile.expectations.clockSkewSeconds + 1);
-      await expect(await api.person('existing', { token: set.access_token })).toBeGatewayError('000-1202');
+          notBeforeSeconds: expired(issued.value.expires_in),
+        }),
+      });
     });
 
   const unparseable: [string, (token: string) => string][] = [
@@ -77,22 +79,22 @@ test.describe('gateway: credentials', () => {
   for (const [what, authorization] of unparseable) {
     test(`ERR-GW-1205 a protected call whose bearer credential is ${what} gets 000-1205`,
       requirement('ERR-GW-1205', needs('people')),
-      async ({ target, tokenClient, api }, testInfo) => {
-        const token = await gatewayToken(target, tokenClient, testInfo);
+      async ({ api, wire }) => {
+        const token = await wire.token();
         await expect(await api.person('existing', { authorization: authorization(token) })).toBeGatewayError('000-1205');
       });
   }
 
   test('ERR-GW-1200 a response that carries 000-1200 has the status the target declares for it',
     requirement('ERR-GW-1200', needs('people')),
-    async ({ target, tokenClient, api }, testInfo) => {
+    async ({ target, api, wire }) => {
       // 000-1200 is never required and no condition of it is known (the reference interpretation
       // declares it not produced, so a target that keeps that choice is NOT_APPLICABLE before this
       // runs). A target that may send it: among the calls that could be refused with a 12xx code,
       // a response that carries it must have the declared status. When none does, nothing was
       // verified: SKIP, never PASS.
       const declared = target.gatewayCodes().statuses['000-1200'] ?? gatewayErrors['000-1200'].status;
-      const token = await gatewayToken(target, tokenClient, testInfo);
+      const token = await wire.token();
       const responses = [
         await api.person('existing'),
         await api.person('existing', { authorization: 'Basic Y29uZm9ybWFuY2U6eA==' }),

@@ -1,30 +1,32 @@
 // Gateway codes of the backend behind the gateway: 000-5001 (identifier not well formed), 000-5002
 // (the token's user or client was deactivated after issuance), 000-5003 (no record), 000-5004 (a
 // route the backend does not implement). Triggers and statuses: OI-14 (each check names its trigger).
-import { needs, requirement, test, gatewayToken, pickTrigger, routePath } from '../../fixtures/index.ts';
+import { needs, requirement, test } from '../../fixtures/index.ts';
+import { pickTrigger } from '../../fixtures/support/gateway/gateway-trigger.ts';
+import { routePath } from '../../fixtures/support/gateway/route-path.ts';
 
 test.describe('gateway: backend answers', () => {
   test('ERR-GW-5001 a protected call with an identifier that is not well formed gets 000-5001',
     requirement('ERR-GW-5001', needs('people')),
-    async ({ target, tokenClient, api }, testInfo) => {
+    async ({ target, api, wire }, testInfo) => {
       const picked = pickTrigger(target, testInfo, '000-5001', 'malformed-identifier');
-      const token = await gatewayToken(target, tokenClient, testInfo);
+      const token = await wire.token();
       await picked.answeredWithCode(await api.person('malformed', { token }));
     });
 
   test('ERR-GW-5003 a protected call with a well-formed identifier that has no record gets 000-5003',
     requirement('ERR-GW-5003', needs('people')),
-    async ({ target, tokenClient, api }, testInfo) => {
+    async ({ target, api, wire }, testInfo) => {
       const picked = pickTrigger(target, testInfo, '000-5003', 'missing-identifier');
-      const token = await gatewayToken(target, tokenClient, testInfo);
+      const token = await wire.token();
       await picked.answeredWithCode(await api.person('missing', { token }));
     });
 
   test('ERR-GW-5004 a protected call to a route the backend does not implement gets 000-5004',
     requirement('ERR-GW-5004', needs('people')),
-    async ({ target, tokenClient, api }, testInfo) => {
+    async ({ target, api, wire }, testInfo) => {
       const picked = pickTrigger(target, testInfo, '000-5004', 'unimplemented-route');
-      const token = await gatewayToken(target, tokenClient, testInfo);
+      const token = await wire.token();
       const route = target.profile.resources.unimplementedRoute!;
       await picked.answeredWithCode(await api.request(routePath(target, route), { method: route.method, token }));
     });

@@ -3,8 +3,8 @@
 // of the caller's credential (GEN-004, RFC 6750 §5.2). Checked over a sample of rejections that
 // need neither clock nor faults.
 import {
-  choiceLabel, expect, judgedOn, needs, requirement, test, alterOneCharacter, gatewayToken, unknownToken, type ApiClient,
-  type ApiResponse, type Target, type TokenClient,
+  choiceLabel, expect, judgedOn, needs, requirement, test, alterOneCharacter, unknownToken, type ApiClient,
+  type ApiResponse, type Target,
 } from '../../fixtures/index.ts';
 import type { TestInfo } from '@playwright/test';
 import { gatewayErrorCodes, gatewayErrors, type GatewayErrorCode } from '../../schemas/gateway-error-codes.ts';
@@ -21,15 +21,14 @@ interface Rejection {
 }
 
 /**
- * A sample of calls the gateway refuses, each with the credential it carried. A call whose refusal
+ * A sample of calls the gateway refuses (`token` one it accepts), each with the credential it carried. A call whose refusal
  * a MUST demands (BEARER-002, BEARER-003, ERR-GW-1020) is a precondition: when the target serves
  * it, the check cannot reach what it verifies and says so (`setup:`, naming the requirement and
  * the answer). A call whose refusal is only an interpretation of OI-14 (which code, and whether the
  * target produces it at all) is left out of the sample when the target declares that code not
  * produced or serves the call: it is then no gateway rejection, and the check notes it.
  */
-async function sampleRejections(target: Target, tokenClient: TokenClient, api: ApiClient, testInfo: TestInfo): Promise<Rejection[]> {
-  const token = await gatewayToken(target, tokenClient, testInfo);
+async function sampleRejections(target: Target, token: string, api: ApiClient, testInfo: TestInfo): Promise<Rejection[]> {
   const id = encodeURIComponent(target.profile.resources.people!.existing);
   const altered = alterOneCharacter(token);
   const unknown = unknownToken(token);
@@ -69,10 +68,10 @@ const declaredCode = (res: ApiResponse, format: BodyFormat): string | undefined 
 test.describe('gateway: error body', () => {
   test('ERR-GW-GEN-001 every gateway rejection carries a §7.2 code where the target declares it (OI-25)',
     requirement('ERR-GW-GEN-001', needs('people')),
-    async ({ target, tokenClient, api }, testInfo) => {
+    async ({ target, api, wire }, testInfo) => {
       const choice = target.choice('gatewayErrorBody');
       const format = choice.value;
-      for (const r of await sampleRejections(target, tokenClient, api, testInfo)) {
+      for (const r of await sampleRejections(target, await wire.token(), api, testInfo)) {
         const code = declaredCode(r.res, format);
         await judgedOn(choice, () => expect(code, `${r.what}: a gateway code (${choiceLabel(choice)}) — ${r.res.describe()}`).toBeDefined());
         expect(gatewayErrorCodes as readonly string[], `${r.what}: ${code} is a code of the §7.2 table`).toContain(code);
@@ -81,10 +80,10 @@ test.describe('gateway: error body', () => {
 
   test('ERR-GW-GEN-002 every gateway rejection has the body format the target declares (OI-25)',
     requirement('ERR-GW-GEN-002', needs('people')),
-    async ({ target, tokenClient, api }, testInfo) => {
+    async ({ target, api, wire }, testInfo) => {
       const choice = target.choice('gatewayErrorBody');
       const format = choice.value;
-      for (const r of await sampleRejections(target, tokenClient, api, testInfo)) {
+      for (const r of await sampleRejections(target, await wire.token(), api, testInfo)) {
         await judgedOn(choice, () => {
           if (format === 'json-code-message') {
             expect(r.res.mediaType, `${r.what}: Content-Type (${choiceLabel(choice)}) — ${r.res.describe()}`).toBe('application/json');
@@ -100,8 +99,8 @@ test.describe('gateway: error body', () => {
 
   test('ERR-GW-GEN-003 the message of a gateway error body equals the §7.2 message of its code',
     requirement('ERR-GW-GEN-003', needs('people')),
-    async ({ target, tokenClient, api }, testInfo) => {
-      const withMessage = (await sampleRejections(target, tokenClient, api, testInfo)).filter((r) => typeof r.res.body.message === 'string');
+    async ({ target, api, wire }, testInfo) => {
+      const withMessage = (await sampleRejections(target, await wire.token(), api, testInfo)).filter((r) => typeof r.res.body.message === 'string');
       test.skip(withMessage.length === 0, 'the target\'s gateway error bodies have no message member');
       for (const r of withMessage) {
         const code = r.res.gatewayCode as GatewayErrorCode | undefined;
@@ -113,8 +112,8 @@ test.describe('gateway: error body', () => {
 
   test('ERR-GW-GEN-004 no gateway error body echoes the access token or the Authorization header value',
     requirement('ERR-GW-GEN-004', needs('people')),
-    async ({ target, tokenClient, api }, testInfo) => {
-      const withCredential = (await sampleRejections(target, tokenClient, api, testInfo)).filter((r) => r.token !== undefined);
+    async ({ target, api, wire }, testInfo) => {
+      const withCredential = (await sampleRejections(target, await wire.token(), api, testInfo)).filter((r) => r.token !== undefined);
       expect(withCredential.length, 'setup: calls with a credential were refused').toBeGreaterThan(0);
       for (const r of withCredential) {
         // Never print the body itself: it may hold the very token this check looks for.

@@ -2,7 +2,8 @@
 // spec §9), 000-4000 (a path under /v1/ that is not exposed). Malformed paths are written to the
 // socket as bytes: an HTTP client would normalize dot-segments away. Which malformed paths get
 // 000-1010 is the target's choice (OI-14 `triggers`): each check names its trigger.
-import { expect, needs, requirement, test, gatewayToken, pickTrigger, wireCall } from '../../fixtures/index.ts';
+import { expect, needs, requirement, test } from '../../fixtures/index.ts';
+import { pickTrigger } from '../../fixtures/support/gateway/gateway-trigger.ts';
 
 test.describe('gateway: URI path (000-1010)', () => {
   const malformed: [string, string, (id: string) => string][] = [
@@ -15,10 +16,10 @@ test.describe('gateway: URI path (000-1010)', () => {
   for (const [what, trigger, path] of malformed) {
     test(`ERR-GW-1010 a protected call with ${what} in its path gets 000-1010`,
       requirement('ERR-GW-1010', needs('people')),
-      async ({ target, tokenClient, rawHttp, redactor }, testInfo) => {
+      async ({ target, wire }, testInfo) => {
         const picked = pickTrigger(target, testInfo, '000-1010', trigger);
-        const token = await gatewayToken(target, tokenClient, testInfo);
-        const res = await wireCall(rawHttp, target, (t) => redactor.redact(t), {
+        const token = await wire.token();
+        const res = await wire.send({
           requestTarget: path(encodeURIComponent(target.profile.resources.people!.existing)),
           headers: [['Authorization', `Bearer ${token}`], ['Accept', 'application/json']],
         });
@@ -37,8 +38,8 @@ test.describe('gateway: version segment (000-1020, spec §9)', () => {
   for (const [what, path] of versions) {
     test(`ERR-GW-1020 a protected call with ${what} gets 000-1020`,
       requirement('ERR-GW-1020', needs('people')),
-      async ({ target, tokenClient, api, control }, testInfo) => {
-        const token = await gatewayToken(target, tokenClient, testInfo);
+      async ({ target, api, control, wire }) => {
+        const token = await wire.token();
         const id = encodeURIComponent(target.profile.resources.people!.existing);
         const plain = await api.get(`/v1/people/er/${id}`, { token });
         control.answered(plain.status === 200, plain.describe(), { what: 'the same call under /v1/ succeeds', by: 'BEARER-001' });
@@ -50,8 +51,8 @@ test.describe('gateway: version segment (000-1020, spec §9)', () => {
 test.describe('gateway: exposed paths (000-4000)', () => {
   test('ERR-GW-4000 a protected call to a path under /v1/ that the gateway does not expose gets 000-4000',
     requirement('ERR-GW-4000'),
-    async ({ target, tokenClient, api }, testInfo) => {
-      const token = await gatewayToken(target, tokenClient, testInfo);
+    async ({ api, wire }) => {
+      const token = await wire.token();
       await expect(await api.get('/v1/conformance-not-exposed/resource', { token })).toBeGatewayError('000-4000');
     });
 });

@@ -3,7 +3,7 @@
 // are driven by the rate-limit driver (fixtures/support/limits/rate-limit-driver.ts: within the load budget,
 // with the client reserved for these checks). They run in the serial project (tag @serial), away
 // from the parallel checks, the spike check first: a spent quota would answer its calls with 000-2000.
-import { choiceLabel, expect, judgedOn, markNotApplicable, needs, requirement, test, RateLimitDriver, tally } from '../../fixtures/index.ts';
+import { choiceLabel, expect, judgedOn, markNotApplicable, needs, requirement, test, RateLimitDriver } from '../../fixtures/index.ts';
 
 test.describe('gateway: rate limits', () => {
   test('ERR-GW-2001 a protected call beyond the per-client spike limit gets the code declared for it (reference 000-2001)',
@@ -17,7 +17,7 @@ test.describe('gateway: rate limits', () => {
       const token = await driver.token(tokenClient);
       const responses = await driver.spike(size, () => api.person('existing', { token }));
       const refused = responses.find((r) => r.gatewayCode === code) ?? responses.find((r) => r.status !== 200);
-      expect(refused, `one of ${size} calls within one second is refused (answers: ${tally(responses)})`).toBeDefined();
+      expect(refused, `one of ${size} calls within one second is refused (answers: ${RateLimitDriver.tally(responses)})`).toBeDefined();
       await judgedOn(choice, () => expect(refused!, choiceLabel(choice)).toBeGatewayError(code));
     });
 
@@ -29,7 +29,7 @@ test.describe('gateway: rate limits', () => {
       const plan = driver.quotaPlan(1);
       const token = await driver.token(tokenClient);
       const { responses, refused, perSecond } = await driver.spendQuotaByClock(plan, clock, () => api.person('existing', { token }));
-      expect(refused, `a call is refused within ${responses.length} calls at ${perSecond} per clock second (quota ${quotaPerWindow} per ${windowSeconds} s; answers: ${tally(responses)})`).toBeDefined();
+      expect(refused, `a call is refused within ${responses.length} calls at ${perSecond} per clock second (quota ${quotaPerWindow} per ${windowSeconds} s; answers: ${RateLimitDriver.tally(responses)})`).toBeDefined();
       await expect(refused!).toBeGatewayError('000-2000');
     });
 
@@ -43,7 +43,7 @@ test.describe('gateway: rate limits', () => {
       const plan = driver.quotaPlan(1);
       const token = await driver.token(tokenClient);
       const { responses, refused, perSecond } = await driver.spendQuotaPaced(plan, () => api.person('existing', { token }));
-      expect(refused, `a call is refused within ${responses.length} calls at ${perSecond}/s (quota ${quotaPerWindow} per ${windowSeconds} s; answers: ${tally(responses)})`).toBeDefined();
+      expect(refused, `a call is refused within ${responses.length} calls at ${perSecond}/s (quota ${quotaPerWindow} per ${windowSeconds} s; answers: ${RateLimitDriver.tally(responses)})`).toBeDefined();
       await expect(refused!).toBeGatewayError('000-2000');
     });
 });

@@ -1,7 +1,7 @@
 // Gateway codes of the routing layer, reached by switching the target's upstream faults (capability
 // fault-injection): 000-1003, 000-1004, 000-1208, 000-3000, 000-3010, 000-5000. A fault affects
 // every call through the gateway, so these checks run one at a time (tag @serial).
-import { expect, needs, requirement, test, gatewayToken } from '../../fixtures/index.ts';
+import { expect, needs, requirement, test } from '../../fixtures/index.ts';
 import type { GatewayErrorCode } from '../../schemas/gateway-error-codes.ts';
 
 const cases: [string, GatewayErrorCode, string, string][] = [
@@ -17,8 +17,8 @@ test.describe('gateway: upstream faults', () => {
   for (const [id, code, fault, when] of cases) {
     test(`${id} a protected call ${when} (fault ${fault}) gets ${code}`,
       requirement(id, needs('people')),
-      async ({ target, tokenClient, api, faults, control }, testInfo) => {
-        const token = await gatewayToken(target, tokenClient, testInfo);
+      async ({ api, faults, control, wire }) => {
+        const token = await wire.token();
         const plain = await api.person('existing', { token });
         control.answered(plain.status === 200, plain.describe(), { what: 'the call succeeds before the fault', by: 'BEARER-001' });
         await faults.set(fault);

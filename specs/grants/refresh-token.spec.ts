@@ -3,7 +3,7 @@
 // the profile's burnableUser, the user whose refresh tokens the suite may burn.
 import { randomBytes } from 'node:crypto';
 import { choiceLabel, expect, judgedOn, needs, requirement, test } from '../../fixtures/index.ts';
-import type { Control, PasswordRequestOptions, TokenClient, TokenResponse, TokenSet } from '../../fixtures/index.ts';
+import type { TokenClient, TokenResponse, TokenSet } from '../../fixtures/index.ts';
 
 /** A scope value no target grants (RFC 6749 §3.3 scope-token syntax). */
 const notGrantedScope = 'token-conformance.not-granted';
@@ -12,18 +12,15 @@ const notGrantedScope = 'token-conformance.not-granted';
 const usRefresh = ['us', 'client:usPasswordClient', 'user:burnableUser'] as const;
 
 /** Fresh tokens from a password grant with the burnable user (`setup:` when no refresh_token comes back). */
-async function freshTokens(tokenClient: TokenClient, options: PasswordRequestOptions = {}): Promise<TokenSet & { refresh_token: string }> {
+async function freshTokens(tokenClient: TokenClient, options: Parameters<TokenClient['password']>[0] = {}): Promise<TokenSet & { refresh_token: string }> {
   const tokens = await tokenClient.obtain.password({ region: 'us', client: 'usPasswordClient', user: 'burnableUser', ...options });
   expect(tokens.refresh_token, 'setup: the password grant returns a refresh_token').toBeTruthy();
   return tokens as TokenSet & { refresh_token: string };
 }
 
-/** A refresh asking for the original scope plus a value never granted (the password grant must state its scope: GRANT-PW-001). */
-async function refreshBeyondGrant(tokenClient: TokenClient, control: Control): Promise<{ first: TokenSet & { refresh_token: string }; res: TokenResponse }> {
-  const first = await freshTokens(tokenClient);
-  control.answered(Boolean(first.scope), `scope ${JSON.stringify(first.scope)}`, { what: 'the password grant\'s response (a scope)', by: 'GRANT-PW-001' });
-  const res = await tokenClient.refresh(first.refresh_token, { region: 'us', client: 'usPasswordClient', extra: { scope: `${first.scope} ${notGrantedScope}` } });
-  return { first, res };
+/** A refresh of `first` asking for its scope plus a value never granted (control first: `first` states its scope, GRANT-PW-001). */
+function refreshBeyondGrant(tokenClient: TokenClient, first: TokenSet & { refresh_token: string }): Promise<TokenResponse> {
+  return tokenClient.refresh(first.refresh_token, { region: 'us', client: 'usPasswordClient', extra: { scope: `${first.scope} ${notGrantedScope}` } });
 }
 
 /** A scope string as a sorted list of distinct values (compared as a set). */
@@ -63,7 +60,9 @@ test.describe('grant_type=refresh_token', () => {
   test('GRANT-RT-004 a refresh whose scope includes a value not originally granted never gets that value',
     requirement('GRANT-RT-004', needs(...usRefresh)),
     async ({ tokenClient, control }) => {
-      const { first, res } = await refreshBeyondGrant(tokenClient, control);
+      const first = await freshTokens(tokenClient);
+      control.answered(Boolean(first.scope), `scope ${JSON.stringify(first.scope)}`, { what: 'the password grant\'s response (a scope)', by: 'GRANT-PW-001' });
+      const res = await refreshBeyondGrant(tokenClient, first);
       if (res.accessToken === undefined) {
         expect(res.status, `no token, so a refusal — got ${res.describe()}`).toBeGreaterThanOrEqual(400);
         return;
@@ -78,7 +77,9 @@ test.describe('grant_type=refresh_token', () => {
     requirement('GRANT-RT-014', needs(...usRefresh)),
     async ({ tokenClient, control, target }) => {
       const declared = target.choice('refreshScopeBeyondGrant');
-      const { first, res } = await refreshBeyondGrant(tokenClient, control);
+      const first = await freshTokens(tokenClient);
+      control.answered(Boolean(first.scope), `scope ${JSON.stringify(first.scope)}`, { what: 'the password grant\'s response (a scope)', by: 'GRANT-PW-001' });
+      const res = await refreshBeyondGrant(tokenClient, first);
       await judgedOn(declared, async () => {
         if (declared.value === 'invalid_scope') {
           await expect(res, choiceLabel(declared)).toBeTokenError('invalid_scope');

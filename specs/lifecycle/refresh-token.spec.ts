@@ -3,11 +3,13 @@
 // the rest of a refresh-token family on reuse (RFC 9700 §4.14.2, ADVISORY); and what a refresh
 // does to the access token issued with the replaced refresh token (OI-15).
 // Checks that burn a family (replay a used refresh token) use the profile's burnableUser.
-import { credentialOf, passwordHolder, settleSteps } from '../../fixtures/index.ts';
+import { credentialOf, passwordHolder } from '../../fixtures/index.ts';
 import {
-  choiceLabel, expect, judgedOn, markNotApplicable, needs, requirement, test, obtainPasswordTokens, obtainRefreshed, beyondSeconds,
-  clockSkewSeconds, issuedBetween, moveToNoEarlierThan, refreshTokenAnchorSeconds, refreshTokenValiditySeconds,
+  choiceLabel, expect, judgedOn, markNotApplicable, needs, requirement, test, obtainPasswordTokens,
+  clockSkewSeconds, refreshTokenAnchorSeconds, refreshTokenValiditySeconds,
 } from '../../fixtures/index.ts';
+import { obtainRefreshed } from '../../fixtures/support/lifecycle/password-tokens.ts';
+import { beyondSeconds } from '../../fixtures/support/lifecycle/token-timeline.ts';
 
 test.describe('grant_type=refresh_token: unused', () => {
   test('STATE-RT-UNUSED-003 the access token returned by a refresh is accepted by the protected endpoint',
@@ -116,66 +118,55 @@ test.describe('grant_type=refresh_token: the previous access token (OI-15)', () 
 test.describe('grant_type=refresh_token: expiry (OI-4 refreshTokenAnchor)', () => {
   test('STATE-RT-UNUSED-002 a refresh after the access token expired, before the refresh token has, succeeds',
     requirement('STATE-RT-UNUSED-002', needs('us', 'gateway'), { obligations: 'records' }),
-    async ({ tokenClient, api, obligations, target }) => {
-      const clock = obligations.clock;
-      if (!clock) {
-        // The window: past the access token's end by the skew, before the refresh token's end by the skew.
-        if (obligations.waiting()) return;
-        const issued = await obligations.issue(() => obtainPasswordTokens(tokenClient, 'user'));
-        const { expires_in: expiresIn } = issued.value;
-        const from = beyondSeconds(target, expiresIn);
-        const until = refreshTokenAnchorSeconds(target, expiresIn) + refreshTokenValiditySeconds - clockSkewSeconds(target);
-        if ((issued.to - issued.from) / 1000 + from > until) {
-          markNotApplicable(test.info(), `with refreshTokenAnchor=${target.interpretation('refreshTokenAnchor')} and expires_in ${expiresIn} s the refresh token ends no later than its access token`);
-        }
-        await obligations.defer(issued, {
+    async ({ tokenClient, api, timeline, target }) => {
+      // The window: past the access token's end by the clock skew, before the refresh token's end by the skew.
+      const from = (expiresIn: number) => beyondSeconds(target, expiresIn);
+      const until = (expiresIn: number) => refreshTokenAnchorSeconds(target, expiresIn) + refreshTokenValiditySeconds - clockSkewSeconds(target);
+      await timeline.holds({
+        issue: () => obtainPasswordTokens(tokenClient, 'user'),
+        atIssuance: (issued) => {
+          const { expires_in: expiresIn } = issued.value;
+          if ((issued.to - issued.from) / 1000 + from(expiresIn) > until(expiresIn)) {
+            markNotApplicable(test.info(), `with refreshTokenAnchor=${target.interpretation('refreshTokenAnchor')} and expires_in ${expiresIn} s the refresh token ends no later than its access token`);
+          }
+        },
+        moments: ({ value: tokens }) => [{
+          step: `the access token expires (expires_in ${tokens.expires_in} s + skew ${clockSkewSeconds(target)} s + 1 s)`,
+          at: { noEarlierThan: from(tokens.expires_in) },
+          holds: async () => {
+            const res = await api.person('existing', { token: tokens.access_token });
+            expect(res.status, `setup: the access token is no longer accepted — got ${res.describe()}`).not.toBe(200);
+            await test.step('refresh with the unused refresh token', async () => {
+              await expect(await tokenClient.refresh(tokens.refresh_token, { region: 'us' })).toBeTokenIssued();
+            });
+          },
+        }],
+        obligation: (issued) => ({
           kind: 'refresh-after-access-token-expiry', requirements: ['STATE-RT-UNUSED-002'],
-          what: `a refresh after the access token expired (${from} s after issuance) and before the refresh token did (${until} s) succeeds`,
-          credential: credentialOf(issued, passwordHolder, 'refresh-token'), notBeforeSeconds: from, notAfterSeconds: until,
-        }, (o) => settleSteps(o, tokenClient, api));
-        return;
-      }
-      const issued = await issuedBetween(clock, () => obtainPasswordTokens(tokenClient, 'user'));
-      const { expires_in: expiresIn } = issued.value;
-      // Past the access token's end by the clock skew, before the refresh token's end by the skew.
-      const accessTokenGone = issued.to + beyondSeconds(target, expiresIn) * 1000;
-      const refreshTokenLast = issued.from + (refreshTokenAnchorSeconds(target, expiresIn) + refreshTokenValiditySeconds - clockSkewSeconds(target)) * 1000;
-      if (accessTokenGone > refreshTokenLast) {
-        markNotApplicable(test.info(), `with refreshTokenAnchor=${target.interpretation('refreshTokenAnchor')} and expires_in ${expiresIn} s the refresh token ends no later than its access token`);
-      }
-
-      await test.step(`the access token expires (expires_in ${expiresIn} s + skew ${clockSkewSeconds(target)} s + 1 s)`, async () => {
-        await moveToNoEarlierThan(clock, issued, beyondSeconds(target, expiresIn));
-        const res = await api.person('existing', { token: issued.value.access_token });
-        expect(res.status, `setup: the access token is no longer accepted — got ${res.describe()}`).not.toBe(200);
-      });
-      await test.step('refresh with the unused refresh token', async () => {
-        await expect(await tokenClient.refresh(issued.value.refresh_token, { region: 'us' })).toBeTokenIssued();
+          what: `a refresh after the access token expired (${from(issued.value.expires_in)} s after issuance) and before the refresh token did (${until(issued.value.expires_in)} s) succeeds`,
+          credential: credentialOf(issued, passwordHolder, 'refresh-token'), notBeforeSeconds: from(issued.value.expires_in), notAfterSeconds: until(issued.value.expires_in),
+        }),
       });
     });
 
   test('STATE-RT-EXP-001 an unused refresh token presented after its 7 days (from the declared anchor) is refused with invalid_grant',
     requirement('STATE-RT-EXP-001', needs('us'), { obligations: 'records' }),
-    async ({ tokenClient, api, obligations, target }) => {
-      const clock = obligations.clock;
-      if (!clock) {
-        if (obligations.waiting()) return;
-        const issued = await obligations.issue(() => obtainPasswordTokens(tokenClient, 'user'));
-        const end = refreshTokenAnchorSeconds(target, issued.value.expires_in) + refreshTokenValiditySeconds;
-        await obligations.defer(issued, {
+    async ({ tokenClient, timeline, target }) => {
+      const end = (expiresIn: number) => refreshTokenAnchorSeconds(target, expiresIn) + refreshTokenValiditySeconds;
+      await timeline.holds({
+        issue: () => obtainPasswordTokens(tokenClient, 'user'),
+        moments: ({ value: tokens }) => [{
+          step: `refresh at ${end(tokens.expires_in)} s + skew ${clockSkewSeconds(target)} s + 1 s after issuance (anchor ${target.interpretation('refreshTokenAnchor')})`,
+          at: { noEarlierThan: beyondSeconds(target, end(tokens.expires_in)) },
+          holds: async () => {
+            await expect(await tokenClient.refresh(tokens.refresh_token, { region: 'us' })).toBeTokenError('invalid_grant');
+          },
+        }],
+        obligation: (issued) => ({
           kind: 'expired-refresh-token-refused', requirements: ['STATE-RT-EXP-001'],
-          what: `the unused refresh token is refused with invalid_grant after its 7 days (${end} s from issuance, anchor ${target.interpretation('refreshTokenAnchor')}) + skew + 1 s`,
-          credential: credentialOf(issued, passwordHolder, 'refresh-token'), notBeforeSeconds: beyondSeconds(target, end),
-        }, (o) => settleSteps(o, tokenClient, api));
-        return;
-      }
-      const issued = await issuedBetween(clock, () => obtainPasswordTokens(tokenClient, 'user'));
-      const end = refreshTokenAnchorSeconds(target, issued.value.expires_in) + refreshTokenValiditySeconds;
-      await test.step(`move to ${end} s + skew ${clockSkewSeconds(target)} s + 1 s after issuance (anchor ${target.interpretation('refreshTokenAnchor')})`, async () => {
-        await moveToNoEarlierThan(clock, issued, beyondSeconds(target, end));
-      });
-      await test.step('refresh with the expired refresh token', async () => {
-        await expect(await tokenClient.refresh(issued.value.refresh_token, { region: 'us' })).toBeTokenError('invalid_grant');
+          what: `the unused refresh token is refused with invalid_grant after its 7 days (${end(issued.value.expires_in)} s from issuance, anchor ${target.interpretation('refreshTokenAnchor')}) + skew + 1 s`,
+          credential: credentialOf(issued, passwordHolder, 'refresh-token'), notBeforeSeconds: beyondSeconds(target, end(issued.value.expires_in)),
+        }),
       });
     });
 });

@@ -9,7 +9,8 @@
 // A refusal counts only while the unused refresh token that replaced the used one still refreshes
 // after the restart (a target that lost every token refuses both and proves nothing: SKIP).
 // Replaying a used token burns its family: the profile's burnableUser.
-import { credentialOf, expect, needs, requirement, test, obtainPasswordTokens, obtainRefreshed, type Holder } from '../../fixtures/index.ts';
+import { credentialOf, expect, needs, requirement, test, obtainPasswordTokens, type Holder } from '../../fixtures/index.ts';
+import { obtainRefreshed } from '../../fixtures/support/lifecycle/password-tokens.ts';
 
 const burnable: Holder = { grant: 'password', client: 'usPasswordClient', user: 'burnableUser' };
 

@@ -1,9 +1,9 @@
 // Spec §8: the access-token lifetime (expires_in) and the refresh token's 7 days, checked at the
 // boundary through the target's clock (less the declared clock skew); and the bearer-token
 // lifetime advice of RFC 6750 §5.3 for client_credentials tokens.
-import { clientCredentialsHolder, credentialOf, markNotApplicable, passwordHolder, settleSteps, type Holder } from '../../fixtures/index.ts';
+import { clientCredentialsHolder, credentialOf, markNotApplicable, passwordHolder, type Holder } from '../../fixtures/index.ts';
 import {
-  expect, needs, requirement, test, obtainPasswordTokens, clockSkewSeconds, issuedBetween, moveToNoLaterThan,
+  expect, needs, requirement, test, obtainPasswordTokens, clockSkewSeconds,
   refreshTokenAnchorSeconds, refreshTokenValiditySeconds, type Region, type TokenClient, type TokenSet,
 } from '../../fixtures/index.ts';
 
@@ -16,40 +16,36 @@ test.describe('limit: access-token lifetime', () => {
   for (const { grant, holder, obtain } of issuingGrants) {
     test(`LIMIT-AT-LIFETIME-001 a ${grant} access token is accepted up to expires_in less the clock skew after issuance`,
       requirement('LIMIT-AT-LIFETIME-001', needs('us', 'gateway'), { obligations: 'records' }),
-      async ({ tokenClient, api, obligations, target }) => {
-        const clock = obligations.clock;
-        if (!clock) {
+      async ({ tokenClient, api, timeline, target }) => {
+        const lastMoment = (expiresIn: number) => expiresIn - clockSkewSeconds(target);
+        await timeline.holds({
+          issue: () => obtain(tokenClient),
+          atIssuance: async ({ value: token }) => {
+            expect(lastMoment(token.expires_in), `setup: expires_in (${token.expires_in} s) exceeds the declared clock skew`).toBeGreaterThan(0);
+            await test.step('accepted right after issuance', async () => {
+              const res = await api.person('existing', { token: token.access_token });
+              expect(res.status, `the token is accepted right after issuance — got ${res.describe()}`).toBe(200);
+            });
+          },
+          moments: ({ value: token }) => [...new Set([Math.floor(lastMoment(token.expires_in) / 2), lastMoment(token.expires_in)])].filter((s) => s > 0).map((seconds) => ({
+            step: `accepted ${seconds} s after issuance`,
+            at: { noLaterThan: seconds },
+            holds: async () => {
+              const res = await api.person('existing', { token: token.access_token });
+              expect(res.status, `the token is accepted ${seconds} s after issuance (expires_in ${token.expires_in} s, skew ${clockSkewSeconds(target)} s) — got ${res.describe()}`).toBe(200);
+            },
+          })),
           // The window: from half-way through the lifetime to its end less the skew.
-          if (obligations.waiting()) return;
-          const issued = await obligations.issue(() => obtain(tokenClient));
-          const last = issued.value.expires_in - clockSkewSeconds(target);
-          expect(last, `setup: expires_in (${issued.value.expires_in} s) exceeds the declared clock skew`).toBeGreaterThan(0);
-          const res = await api.person('existing', { token: issued.value.access_token });
-          expect(res.status, `the token is accepted right after issuance — got ${res.describe()}`).toBe(200);
-          await obligations.defer(issued, {
-            kind: 'access-token-accepted', requirements: ['LIMIT-AT-LIFETIME-001'],
-            what: `the ${grant} access token is still accepted between ${Math.ceil(last / 2)} s and ${last} s after issuance (expires_in ${issued.value.expires_in} s less the skew)`,
-            credential: credentialOf(issued, holder, 'access-token'),
-            notBeforeSeconds: Math.ceil(last / 2) - (issued.to - issued.from) / 1000, notAfterSeconds: last,
-          }, (o) => settleSteps(o, tokenClient, api));
-          return;
-        }
-        const issued = await issuedBetween(clock, () => obtain(tokenClient));
-        const { access_token: token, expires_in: expiresIn } = issued.value;
-        const last = expiresIn - clockSkewSeconds(target);
-        expect(last, `setup: expires_in (${expiresIn} s) exceeds the declared clock skew`).toBeGreaterThan(0);
-
-        await test.step('accepted right after issuance', async () => {
-          const res = await api.person('existing', { token });
-          expect(res.status, `the token is accepted right after issuance — got ${res.describe()}`).toBe(200);
+          obligation: (issued) => {
+            const last = lastMoment(issued.value.expires_in);
+            return {
+              kind: 'access-token-accepted', requirements: ['LIMIT-AT-LIFETIME-001'],
+              what: `the ${grant} access token is still accepted between ${Math.ceil(last / 2)} s and ${last} s after issuance (expires_in ${issued.value.expires_in} s less the skew)`,
+              credential: credentialOf(issued, holder, 'access-token'),
+              notBeforeSeconds: Math.ceil(last / 2) - (issued.to - issued.from) / 1000, notAfterSeconds: last,
+            };
+          },
         });
-        for (const seconds of [...new Set([Math.floor(last / 2), last])].filter((s) => s > 0)) {
-          await test.step(`accepted ${seconds} s after issuance`, async () => {
-            await moveToNoLaterThan(clock, issued, seconds);
-            const res = await api.person('existing', { token });
-            expect(res.status, `the token is accepted ${seconds} s after issuance (expires_in ${expiresIn} s, skew ${clockSkewSeconds(target)} s) — got ${res.describe()}`).toBe(200);
-          });
-        }
       });
   }
 
@@ -80,35 +76,33 @@ test.describe('limit: access-token lifetime', () => {
 test.describe('limit: refresh-token validity (OI-4 refreshTokenAnchor)', () => {
   test('LIMIT-RT-LIFETIME-001 a refresh token is accepted throughout its 7 days from the declared anchor, less the clock skew',
     requirement('LIMIT-RT-LIFETIME-001', needs('us'), { obligations: 'records' }),
-    async ({ tokenClient, api, obligations, target }) => {
-      const clock = obligations.clock;
-      if (!clock) {
-        // The window: from half-way through the 7 days (from the declared anchor) to their end less the skew.
-        if (obligations.waiting()) return;
-        const issued = await obligations.issue(() => obtainPasswordTokens(tokenClient, 'user'));
-        const last = refreshTokenAnchorSeconds(target, issued.value.expires_in) + refreshTokenValiditySeconds - clockSkewSeconds(target);
-        await obligations.defer(issued, {
-          kind: 'refresh-token-usable', requirements: ['LIMIT-RT-LIFETIME-001'],
-          what: `the refresh token is still usable between ${Math.floor(last / 2)} s and ${last} s after issuance (7 days from the anchor ${target.interpretation('refreshTokenAnchor')}, less the skew)`,
-          credential: credentialOf(issued, passwordHolder, 'refresh-token'),
-          notBeforeSeconds: Math.floor(last / 2) - (issued.to - issued.from) / 1000, notAfterSeconds: last,
-        }, (o) => settleSteps(o, tokenClient, api));
-        return;
-      }
-      // A refresh uses the token up, so each moment gets its own refresh token.
-      const midway = await issuedBetween(clock, () => obtainPasswordTokens(tokenClient, 'user'));
-      const atEnd = await issuedBetween(clock, () => obtainPasswordTokens(tokenClient, 'user'));
+    async ({ tokenClient, timeline, target }) => {
       const lastMoment = (expiresIn: number) => refreshTokenAnchorSeconds(target, expiresIn) + refreshTokenValiditySeconds - clockSkewSeconds(target);
       const anchor = target.interpretation('refreshTokenAnchor');
-
-      for (const [label, issued, seconds] of [
-        ['half-way through its validity', midway, Math.floor(lastMoment(midway.value.expires_in) / 2)],
-        ['at the end of its validity less the clock skew', atEnd, lastMoment(atEnd.value.expires_in)],
-      ] as const) {
-        await test.step(`refresh ${label}: ${seconds} s after issuance (anchor ${anchor})`, async () => {
-          await moveToNoLaterThan(clock, issued, seconds);
-          await expect(await tokenClient.refresh(issued.value.refresh_token, { region: 'us' })).toBeTokenIssued();
-        });
-      }
+      await timeline.holds({
+        issue: () => obtainPasswordTokens(tokenClient, 'user'),
+        // A refresh uses the token up, so each moment gets its own refresh token.
+        tokenPerMoment: true,
+        moments: ({ value: tokens }) => ([
+          ['half-way through its validity', Math.floor(lastMoment(tokens.expires_in) / 2)],
+          ['at the end of its validity less the clock skew', lastMoment(tokens.expires_in)],
+        ] as const).map(([label, seconds]) => ({
+          step: `refresh ${label}: ${seconds} s after issuance (anchor ${anchor})`,
+          at: { noLaterThan: seconds },
+          holds: async () => {
+            await expect(await tokenClient.refresh(tokens.refresh_token, { region: 'us' })).toBeTokenIssued();
+          },
+        })),
+        // The window: from half-way through the 7 days (from the declared anchor) to their end less the skew.
+        obligation: (issued) => {
+          const last = lastMoment(issued.value.expires_in);
+          return {
+            kind: 'refresh-token-usable', requirements: ['LIMIT-RT-LIFETIME-001'],
+            what: `the refresh token is still usable between ${Math.floor(last / 2)} s and ${last} s after issuance (7 days from the anchor ${anchor}, less the skew)`,
+            credential: credentialOf(issued, passwordHolder, 'refresh-token'),
+            notBeforeSeconds: Math.floor(last / 2) - (issued.to - issued.from) / 1000, notAfterSeconds: last,
+          };
+        },
+      });
     });
 });

@@ -6,7 +6,10 @@
 // the brute-force check uses lockableUser. LIMIT-RATE-004/005 repeat the quota and brute-force
 // checks with a new X-Forwarded-For, Forwarded and X-Real-IP value on every request: a limit keyed
 // on a header the client writes is no limit.
-import { expect, needs, requirement, test, forwardedHeaders, forwardedHeadersUnverifiable, LoadBudget, RateLimitDriver, type ApiResponse, type ClockControl, type PasswordRequestOptions, type Target, type TokenClient } from '../../fixtures/index.ts';
+import { expect, needs, requirement, test, type ApiResponse, type Target, type TokenClient } from '../../fixtures/index.ts';
+import { forwardedHeaders, forwardedHeadersUnverifiable } from '../../fixtures/support/limits/forwarded-address.ts';
+import { LoadBudget } from '../../fixtures/support/limits/load-budget.ts';
+import { RateLimitDriver, type QuotaClock } from '../../fixtures/support/limits/rate-limit-driver.ts';
 
 const rateLimitCodes = ['000-2000', '000-2001'] as const;
 const isRateLimited = (res: ApiResponse): boolean => (rateLimitCodes as readonly string[]).includes(res.gatewayCode ?? '');
@@ -108,7 +111,7 @@ test.describe('limit: rate limits (capabilities.rateLimit)', () => {
 });
 
 /** Calls beyond quotaPerWindow, spent on the target's clock, draw at least one 000-2000/000-2001 and no other refusal. */
-async function quotaIsRefused(target: Target, tokenClient: TokenClient, clock: ClockControl, call: (token: string) => Promise<ApiResponse>, variant = ''): Promise<void> {
+async function quotaIsRefused(target: Target, tokenClient: TokenClient, clock: QuotaClock, call: (token: string) => Promise<ApiResponse>, variant = ''): Promise<void> {
   const driver = RateLimitDriver.of(target);
   const { quotaPerWindow, windowSeconds } = driver.limit;
   const plan = driver.quotaPlan(1);
@@ -123,7 +126,7 @@ async function quotaIsRefused(target: Target, tokenClient: TokenClient, clock: C
 interface ThrottleRun {
   /** Extra headers of the i-th attempt (1-based; the right password is attempt 51). */
   headers: (attempt: number) => [string, string][];
-  rightPassword: 'lockableUser' | PasswordRequestOptions['user'];
+  rightPassword: 'lockableUser' | { username: string; password: string };
   variant?: string;
 }
 

@@ -3,13 +3,12 @@
 // checks are @clock and run in the time-travel pass after it). Each sends the one request that
 // settles it (a control request more when it fails, to tell "the target no longer knows this
 // client or user" — VOID — from a genuine FAIL). No obligations (no state file, none due): no checks.
-import type { Capability } from '../../fixtures/index.ts';
-import { dueObligations, needs, requirement, test } from '../../fixtures/index.ts';
-import { settleSteps, usesApi } from '../../fixtures/index.ts';
+import { needs, requirement, test } from '../../fixtures/index.ts';
+import { dueSettlements } from '../../fixtures/support/obligations/due-settlements.ts';
+import { settleSteps } from '../../fixtures/support/obligations/settle-steps.ts';
 
 test.describe('obligations: settled in this run', () => {
-  for (const o of dueObligations()) {
-    const capabilities: Capability[] = [o.credential.region, ...(usesApi(o) ? ['gateway' as const] : [])];
+  for (const { obligation: o, needs: capabilities } of dueSettlements()) {
     test(`${o.requirements.join(' ')} settle obligation ${o.id.slice(0, 8)}: ${o.what}`,
       requirement(...(o.requirements as [string, ...string[]]), needs(...capabilities), { obligations: 'settles' }),
       async ({ tokenClient, api, obligations }) => {

@@ -5,12 +5,15 @@
 // 401 with a challenge for HTTP Basic). Each expected answer names the requirement(s) it comes from
 // (token-request.oracle.ts, token-answer.judge.ts): a counterexample FAILs those, nothing else; with
 // several faults, only the fault(s) whose request alone is answered wrongly too (fault-isolation.ts).
-import {
-  needs, requirement, test, annotationTypes, isPreconditionError, asTokenResponse, clientCredentialsKind, runAttributedProperty,
-  propertyRuns, propertyTag, requestDeadlineMs, withDeadline, answerIsRight, judgeTokenAnswer, buildRequest,
-  oracleInterpretations, tokenInputArbitrary, isolateFaults, isolateNoise, describeExpected, describeInput,
-  alternativeAnswers, expectedAnswer, withoutMalformedBody, type Region, type Finding, type TokenInput, type TokenResponse,
-} from '../../fixtures/index.ts';
+import { needs, requirement, test, type Region, type TokenResponse } from '../../fixtures/index.ts';
+import { citeRequirement, runAttributedProperty, type Finding } from '../../fixtures/support/properties/attributed-property.ts';
+import { isolateFaults } from '../../fixtures/support/properties/fault-isolation.ts';
+import { isolateNoise, withoutMalformedBody } from '../../fixtures/support/properties/noise-isolation.ts';
+import { propertyRuns, propertyTag } from '../../fixtures/support/properties/property-runner.ts';
+import { answerIsRight, judgeTokenAnswer } from '../../fixtures/support/properties/token-answer.judge.ts';
+import { noAnswerCause, tokenInputSender } from '../../fixtures/support/properties/token-input.sender.ts';
+import { oracleInterpretations, tokenInputArbitrary } from '../../fixtures/support/properties/token-request.arbitrary.ts';
+import { alternativeAnswers, describeExpected, describeInput, expectedAnswer, type TokenInput } from '../../fixtures/support/properties/token-request.oracle.ts';
 
 const regions: Region[] = ['us', 'eu'];
 /** Every requirement the oracle attributes answers to; AUTH-CLI-002/006 (HTTP Basic) are added at run time where the target takes Basic. */
@@ -36,15 +39,8 @@ test.describe('property: token endpoint input', () => {
         const basic = target.profile.capabilities.supportsBasic;
         // Basic noise and the Basic-and-form-secret fault exist only where the target takes Basic:
         // only then does this check verify (and cite) the requirements they rely on.
-        if (basic) for (const id of basicRequirements) testInfo.annotations.push({ type: annotationTypes.requirement, description: id });
-        const nonce = Math.random().toString(36).slice(2, 8);
-        let counter = 0;
-        const successKind = (grant: string) => (grant === 'client_credentials' ? clientCredentialsKind(region) : 'token-response-password');
-        const send = async (input: TokenInput) => {
-          counter += 1;
-          const req = buildRequest(input, { tokenClient, rawHttp }, `${nonce}-${counter}`);
-          return asTokenResponse(await withDeadline(rawHttp.send(req), requestDeadlineMs, describeInput(input)), redactor, successKind(input.grant));
-        };
+        if (basic) for (const id of basicRequirements) citeRequirement(testInfo, id);
+        const send = tokenInputSender(region, { tokenClient, rawHttp, redactor });
         const notJudged: string[] = [];
         const judge = async (input: TokenInput): Promise<{ findings: Finding[]; res?: TokenResponse }> => {
           const expected = expectedAnswer(input, oi);
@@ -52,9 +48,7 @@ test.describe('property: token endpoint input', () => {
             const res = await send(input);
             return { findings: judgeTokenAnswer(input, expected, res), res };
           } catch (error) {
-            // A precondition the test API threw (a credential the preflight found refused) is no answer of the target.
-            if (isPreconditionError(error)) throw error;
-            const cause = error instanceof Error ? error.message : String(error);
+            const cause = noAnswerCause(error);
             return { findings: expected.requirements.map((requirement) => ({ requirement, expected: describeExpected(expected), actual: `no answer: ${cause}` })) };
           }
         };
@@ -71,7 +65,7 @@ test.describe('property: token endpoint input', () => {
           try {
             return answerIsRight(input, expectedAnswer(input, oi), await send(input));
           } catch (error) {
-            if (isPreconditionError(error)) throw error;
+            noAnswerCause(error);
             return false; // no answer is not the expected one
           }
         };

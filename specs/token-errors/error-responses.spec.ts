@@ -1,7 +1,8 @@
 // The format of every token-endpoint error response (spec §2.3, §7.1; RFC 6749 §5.2), judged on a
 // representative set of error conditions at each region (error-conditions.ts). Each check
 // names every condition whose answer breaks its requirement.
-import { expect, needs, requirement, test, sampleErrorResponses, type Region } from '../../fixtures/index.ts';
+import { expect, needs, requirement, test, type Region } from '../../fixtures/index.ts';
+import { sampleErrorResponses } from '../../fixtures/support/token-errors/error-conditions.ts';
 
 const regions: Region[] = ['us', 'eu'];
 

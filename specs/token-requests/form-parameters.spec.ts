@@ -4,10 +4,8 @@
 //   TOKEN-REQ-007  an unknown parameter is ignored;
 //   TOKEN-REQ-009  a missing grant_type is refused with invalid_request;
 //   TOKEN-REQ-012  percent-escaped ordinary characters are decoded.
-import {
-  expect, needs, requirement, test, asTokenResponse, clientCredentialsKind, formContentType, type TokenResponse,
-  type Region,
-} from '../../fixtures/index.ts';
+import { expect, needs, requirement, test, type TokenResponse, type Region } from '../../fixtures/index.ts';
+import { asClientCredentialsResponse, asTokenResponse, formContentType } from '../../fixtures/support/token-requests/raw-response.ts';
 
 const regions: Region[] = ['us', 'eu'];
 const clientOf = (region: Region) => (region === 'eu' ? 'euClient' : 'usClient');
@@ -33,7 +31,7 @@ test.describe('token request: form parameters', () => {
         requirement('TOKEN-REQ-005', needs(region)),
         async ({ rawHttp, tokenClient, redactor }) => {
           const fields = c.fields(tokenClient.credentials(clientOf(region)));
-          const res = asTokenResponse(await rawHttp.send({ url: rawHttp.tokenUrl(region), headers: formHeaders, body: rawHttp.form(fields) }), redactor, clientCredentialsKind(region));
+          const res = asClientCredentialsResponse(await rawHttp.send({ url: rawHttp.tokenUrl(region), headers: formHeaders, body: rawHttp.form(fields) }), redactor, region);
           await expect(res, c.label).toBeTokenError('invalid_request', { status: 400 });
         });
     }
@@ -91,7 +89,7 @@ test.describe('token request: form parameters', () => {
             : `grant_type=${escaped}&client_id=${encode(client.clientId)}&${secret}`;
           const declared = rawHttp.declaredParameters(client.clientId, 'client_credentials');
           const shaped = declared.length === 0 ? body : `${body}&${rawHttp.form(declared)}`;
-          const res = asTokenResponse(await rawHttp.send({ url: rawHttp.tokenUrl(region), headers: formHeaders, body: shaped }), redactor, clientCredentialsKind(region));
+          const res = asClientCredentialsResponse(await rawHttp.send({ url: rawHttp.tokenUrl(region), headers: formHeaders, body: shaped }), redactor, region);
           await expect(res, `${c.field} with '${letter}' written as a %XX escape (${c.hexCase}-case hex digits)`).toBeTokenIssued();
         });
     }

@@ -1,6 +1,7 @@
 // The token endpoints take POST only (spec §4). A GET carries the client_credentials fields in its
 // query string, so that a server which treated GET like POST would issue a token.
-import { choiceLabel, expect, judgedOn, needs, requirement, test, asTokenResponse, clientCredentialsKind, type Region } from '../../fixtures/index.ts';
+import { choiceLabel, expect, judgedOn, needs, requirement, test, type Region } from '../../fixtures/index.ts';
+import { asClientCredentialsResponse } from '../../fixtures/support/token-requests/raw-response.ts';
 
 
 const regions: Region[] = ['us', 'eu'];
@@ -13,11 +14,11 @@ test.describe('token endpoint: HTTP method', () => {
       async ({ rawHttp, tokenClient, target, redactor }) => {
         const client = tokenClient.credentials(region === 'eu' ? 'euClient' : 'usClient');
         const query = rawHttp.form([['grant_type', 'client_credentials'], ['client_id', client.clientId], ['client_secret', client.clientSecret]]);
-        const res = asTokenResponse(await rawHttp.send({
+        const res = asClientCredentialsResponse(await rawHttp.send({
           method: 'GET',
           url: `${rawHttp.tokenUrl(region)}?${query}`,
           headers: [['accept', 'application/json']],
-        }), redactor, clientCredentialsKind(region));
+        }), redactor, region);
 
         expect(res.accessToken, `a GET issues no access_token — got ${res.describe()}`).toBeUndefined();
         expect(res.refreshToken, `a GET issues no refresh_token — got ${res.describe()}`).toBeUndefined();

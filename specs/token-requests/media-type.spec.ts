@@ -1,10 +1,8 @@
 // The media type of a token request body (spec §4: application/x-www-form-urlencoded).
 //   TOKEN-REQ-002  a charset parameter on the form media type changes nothing;
 //   TOKEN-REQ-003  the same fields as a JSON body issue no token and are refused as declared (OI-5).
-import {
-  choiceLabel, expect, judgedOn, needs, requirement, test, asGatewayResponse, asTokenResponse, clientCredentialsKind, formContentType,
-  type TokenResponse, type Region,
-} from '../../fixtures/index.ts';
+import { choiceLabel, expect, judgedOn, needs, requirement, test, type TokenResponse, type Region } from '../../fixtures/index.ts';
+import { asClientCredentialsResponse, asGatewayResponse, formContentType } from '../../fixtures/support/token-requests/raw-response.ts';
 
 
 const regions: Region[] = ['us', 'eu'];
@@ -35,11 +33,11 @@ test.describe('token endpoint: media type of the request', () => {
           { label: 'a valid client_credentials request', succeeds: true, fields: [['grant_type', 'client_credentials'], ['client_id', client.clientId], ['client_secret', client.clientSecret]] },
           { label: 'a request without grant_type', succeeds: false, fields: [['client_id', client.clientId], ['client_secret', client.clientSecret]] },
         ];
-        const send = async (fields: [string, string][], contentType: string) => asTokenResponse(await rawHttp.send({
+        const send = async (fields: [string, string][], contentType: string) => asClientCredentialsResponse(await rawHttp.send({
           url: rawHttp.tokenUrl(region),
           headers: [['content-type', contentType], ['accept', 'application/json']],
           body: rawHttp.form(fields),
-        }), redactor, clientCredentialsKind(region));
+        }), redactor, region);
 
         for (const c of cases) {
           await test.step(c.label, async () => {
@@ -63,7 +61,7 @@ test.describe('token endpoint: media type of the request', () => {
           headers: [['content-type', 'application/json'], ['accept', 'application/json']],
           body: JSON.stringify({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret }),
         });
-        const res = asTokenResponse(data, redactor, clientCredentialsKind(region));
+        const res = asClientCredentialsResponse(data, redactor, region);
         expect(res.accessToken, `a JSON body issues no access_token — got ${res.describe()}`).toBeUndefined();
 
         expect(res.status, `a JSON body is refused (4xx) — got ${res.describe()}`).toBeGreaterThanOrEqual(400);

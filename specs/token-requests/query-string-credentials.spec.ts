@@ -1,6 +1,7 @@
 // Client credentials belong in the body or in HTTP Basic, never in the URI (RFC 6749 §2.3.1, §3.2):
 // a token request whose client_id and client_secret are only in the query string issues no token.
-import { expect, needs, requirement, test, asTokenResponse, clientCredentialsKind, formContentType, type Region } from '../../fixtures/index.ts';
+import { expect, needs, requirement, test, type Region } from '../../fixtures/index.ts';
+import { asClientCredentialsResponse, formContentType } from '../../fixtures/support/token-requests/raw-response.ts';
 
 const regions: Region[] = ['us', 'eu'];
 
@@ -12,11 +13,11 @@ test.describe('token request: client credentials in the query string', () => {
       async ({ rawHttp, tokenClient, redactor }) => {
         const client = tokenClient.credentials(region === 'eu' ? 'euClient' : 'usClient');
         const query = rawHttp.form([['client_id', client.clientId], ['client_secret', client.clientSecret]]);
-        const res = asTokenResponse(await rawHttp.send({
+        const res = asClientCredentialsResponse(await rawHttp.send({
           url: `${rawHttp.tokenUrl(region)}?${query}`,
           headers: [['content-type', formContentType], ['accept', 'application/json']],
           body: rawHttp.form([['grant_type', 'client_credentials']], { clientId: client.clientId }),
-        }), redactor, clientCredentialsKind(region));
+        }), redactor, region);
 
         expect(res.accessToken, `credentials only in the query string: no access_token — got ${res.describe()}`).toBeUndefined();
         expect(res.refreshToken, `credentials only in the query string: no refresh_token — got ${res.describe()}`).toBeUndefined();

@@ -1,7 +1,8 @@
 // Issued access tokens are unguessable (RFC 6749 §10.10; RFC 6819 §5.1.4.2.2), judged from the
 // outside by two proxies: no two responses carry the same access_token, and none is shorter than
 // 22 characters (128 bits in base64url). Tokens are compared, never shown.
-import { expect, needs, requirement, test, successSamples, type Region } from '../../fixtures/index.ts';
+import { expect, needs, requirement, test, type Region } from '../../fixtures/index.ts';
+import { successSamples } from '../../fixtures/support/token-responses/success-samples.ts';
 
 const regions: Region[] = ['us', 'eu'];
 const minimumLength = 22;

@@ -1,6 +1,7 @@
 // Token endpoint answers are not to be cached (RFC 6749 §5.1): Cache-Control: no-store and
 // Pragma: no-cache on every success, and (advisory) no-store on every error too.
-import { expect, needs, requirement, test, sampleErrorResponses, successSamples, type TokenResponse, type Region } from '../../fixtures/index.ts';
+import { expect, needs, requirement, test, sampleErrorResponses, type TokenResponse, type Region } from '../../fixtures/index.ts';
+import { successSamples } from '../../fixtures/support/token-responses/success-samples.ts';
 
 const regions: Region[] = ['us', 'eu'];
 

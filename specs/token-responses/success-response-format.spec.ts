@@ -1,7 +1,8 @@
 // The format of every successful token response (spec §2.2, §4; RFC 6749 §5.1), judged on one
 // response per grant the region offers (success-samples.ts). Each check names every sample
 // that breaks its requirement.
-import { expect, needs, requirement, test, successSamples, type Region } from '../../fixtures/index.ts';
+import { expect, needs, requirement, test, type Region } from '../../fixtures/index.ts';
+import { successSamples } from '../../fixtures/support/token-responses/success-samples.ts';
 
 const regions: Region[] = ['us', 'eu'];
 

@@ -6,24 +6,9 @@
 // token error nor a gateway code passes; an OAuth error (`invalid_client` for the made-up client)
 // or a gateway code (000-1202 for the made-up token) shows the address evaluated the request over
 // plain HTTP, and fails.
-import { expect, requirement, test, tokenPaths, type RawHttp, type Region, type Target, type TokenClient } from '../../fixtures/index.ts';
-
-interface PlainOutcome {
-  status?: number;
-  text: string;
-  error?: string;
-}
-
-async function plainSend(rawHttp: RawHttp, request: Parameters<RawHttp['send']>[0]): Promise<PlainOutcome> {
-  try {
-    const res = await rawHttp.send(request);
-    return { status: res.status, text: res.text };
-  } catch (e) {
-    // The sender refusing to send credentials over plain HTTP is a defect of this check, not a refusal by the target.
-    if (e instanceof Error && e.message.startsWith('refused: credentials')) throw e;
-    return { text: '', error: e instanceof Error ? e.message : String(e) };
-  }
-}
+import { expect, requirement, test, type Region, type Target, type TokenClient } from '../../fixtures/index.ts';
+import { plainSend } from '../../fixtures/support/transport/plain-send.ts';
+import { tokenPaths } from '../../schemas/token-paths.ts';
 
 /** Real credentials for a local target, made-up ones otherwise (see the file comment). */
 function credentialsFor(target: Target, tokenClient: TokenClient, region: Region): { clientId: string; clientSecret: string } {

@@ -5,10 +5,11 @@
 // judge and HSTS must not be sent (RFC 6797 §7.2): SEC-TLS-004/005 are BLOCKED by SEC-TLS-001,
 // which FAILs on that address.
 import type { TestInfo } from '@playwright/test';
-import { expect, markBlocked, needs, requirement, test, gatewayToken, tlsOutcome, type Capability, type Target } from '../../fixtures/index.ts';
+import { expect, markBlocked, needs, requirement, test, type Target } from '../../fixtures/index.ts';
+import { tlsOutcome } from '../../fixtures/support/transport/tls-outcome.ts';
 
 /** The three addresses of the spec, each with the need that makes it present and a URL under it. */
-const surfaces: [string, Capability, (t: Target) => string][] = [
+const surfaces: [string, 'us' | 'eu' | 'gateway', (t: Target) => string][] = [
   ['the US token endpoint', 'us', (t) => t.tokenUrl('us')],
   ['the EU token endpoint', 'eu', (t) => t.tokenUrl('eu')],
   ['the protected API', 'gateway', (t) => t.apiUrl(`/v1/people/er/${encodeURIComponent(t.profile.resources.people?.existing ?? 'conformance')}`)],
@@ -75,9 +76,9 @@ test.describe('transport: TLS', () => {
 
   test('SEC-TLS-005 a response of the protected API carries Strict-Transport-Security',
     requirement('SEC-TLS-005', needs('people')),
-    async ({ target, tokenClient, api }, testInfo) => {
+    async ({ target, api, wire }, testInfo) => {
       requireHttps(testInfo, 'the protected API', target.apiUrl('/'));
-      const token = await gatewayToken(target, tokenClient, testInfo);
+      const token = await wire.token();
       const res = await api.person('existing', { token });
       expect(res.status, `setup: the call succeeds — ${res.describe()}`).toBe(200);
       expect(res.header('strict-transport-security') ?? '(no Strict-Transport-Security header)', 'Strict-Transport-Security with max-age').toMatch(/max-age\s*=\s*"?\d+/i);

@@ -1,25 +1,20 @@
 // Versioning (spec §9): the version is part of the path. The v1 paths are served (VER-001); the
 // token path of another version issues no token (VER-004). Protected paths of another version are
 // ERR-GW-1020 (specs/gateway/paths.spec.ts).
-import { expect, needs, requirement, test, tokenPaths, gatewayToken, type Control, type Region, type TokenResponse } from '../../fixtures/index.ts';
-
-/**
- * A token path is served when its token request is answered by the token endpoint: a token. A 404
- * says the path is not served (FAIL); any other refusal is the token request's own business, which
- * the issuance requirement judges (GRANT-CC-001/002): the check is BLOCKED by it.
- */
-function servedOrBlocked(res: TokenResponse, control: Control, region: Region): void {
-  expect(res.status, `the token path is served (not 404) — got ${res.describe()}`).not.toBe(404);
-  control.issued(res, { what: `a client_credentials request at the ${region.toUpperCase()} token path`, region });
-}
+import { expect, needs, requirement, test } from '../../fixtures/index.ts';
+import { tokenPaths } from '../../schemas/token-paths.ts';
 
 test.describe('versioned paths', () => {
+  // A token path is served when its token request is answered by the token endpoint: a token. A 404
+  // says the path is not served (FAIL); any other refusal is the token request's own business, which
+  // the issuance requirement judges (GRANT-CC-001/002): the check is BLOCKED by it (control.issued).
   test('VER-001 the US token path /api/v1/auth/oauth2/token is served',
     requirement('VER-001', needs('us')),
     async ({ tokenClient, rawHttp, control }) => {
       expect(new URL(rawHttp.tokenUrl('us')).pathname, 'setup: the US token URL').toMatch(/\/api\/v1\/auth\/oauth2\/token$/);
       const res = await tokenClient.clientCredentials({ region: 'us', client: 'usClient' });
-      servedOrBlocked(res, control, 'us');
+      expect(res.status, `the token path is served (not 404) — got ${res.describe()}`).not.toBe(404);
+      control.issued(res, { what: 'a client_credentials request at the US token path', region: 'us' });
     });
 
   test('VER-001 the EU token path /oauth2/default/v1/token is served',
@@ -27,13 +22,14 @@ test.describe('versioned paths', () => {
     async ({ tokenClient, rawHttp, control }) => {
       expect(new URL(rawHttp.tokenUrl('eu')).pathname, 'setup: the EU token URL').toMatch(/\/oauth2\/default\/v1\/token$/);
       const res = await tokenClient.clientCredentials({ region: 'eu', client: 'euClient' });
-      servedOrBlocked(res, control, 'eu');
+      expect(res.status, `the token path is served (not 404) — got ${res.describe()}`).not.toBe(404);
+      control.issued(res, { what: 'a client_credentials request at the EU token path', region: 'eu' });
     });
 
   test('VER-001 the protected path /v1/people/er/<identifier> is served',
     requirement('VER-001', needs('people')),
-    async ({ target, tokenClient, api }, testInfo) => {
-      const token = await gatewayToken(target, tokenClient, testInfo);
+    async ({ api, wire }) => {
+      const token = await wire.token();
       const res = await api.person('existing', { token });
       expect(res.status, res.describe()).toBe(200);
       expect(res.mediaType, 'a JSON answer').toBe('application/json');

@@ -1,73 +1,11 @@
-// Starts the independent target: the US and EU token servers (@jmondi/oauth2-server) and the
-// gateway, each on its own HTTPS origin on a free loopback port, with a certificate and client/user
-// secrets generated for this start. Prints one JSON line
-//   {"event":"listening","authUrlUs","authUrlEu","baseUrl","caFile","clients":{name:{clientId,clientSecret}},"users":{name:{username,password}}}
-// and stops on SIGTERM/SIGINT. Usage: node --import tsx test/targets/jmondi-oauth2-server/start.ts
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
-import type { RequestListener } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { generate } from 'selfsigned';
-import { createGateway, rejectUnframable } from '../shared/gateway.ts';
-import { generatePrincipals } from '../shared/principals.ts';
+// Starts the independent target: the US and EU token servers (@jmondi/oauth2-server) behind the
+// spec's paths and the shared gateway (test/targets/shared/serve-target.ts prints the line the tests
+// read). Usage: node --import tsx test/targets/jmondi-oauth2-server/start.ts
+import { serveTarget } from '../shared/serve-target.ts';
 import { createTokenServer, findIntrospectedToken } from './token-servers.ts';
 
-const now = Date.now();
-const { private: key, cert } = await generate([{ name: 'commonName', value: '@jmondi/oauth2-server conformance target' }], {
-  keyType: 'ec',
-  curve: 'P-256',
-  algorithm: 'sha256',
-  notBeforeDate: new Date(now - 60_000),
-  notAfterDate: new Date(now + 86_400_000),
-  extensions: [
-    { name: 'basicConstraints', cA: false },
-    { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
-    { name: 'extKeyUsage', serverAuth: true },
-    { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] },
-  ],
+await serveTarget('@jmondi/oauth2-server', (origins, clients, users) => {
+  const us = createTokenServer('us', origins.us, clients, users);
+  const eu = createTokenServer('eu', origins.eu, clients, users);
+  return { handlers: { us: us.handler, eu: eu.handler }, findToken: findIntrospectedToken([us, eu]) };
 });
-const certDir = mkdtempSync(join(tmpdir(), 'jmondi-oauth2-server-target-'));
-const caFile = join(certDir, 'ca.pem');
-writeFileSync(caFile, cert);
-
-/** An HTTPS server on a free loopback port whose handler is set once the origins are known. */
-async function listen(): Promise<{ server: Server; origin: string; serve(handler: RequestListener): void }> {
-  let handler: RequestListener = (_req, res) => res.writeHead(503).end();
-  // The gateway checks the Host header itself (000-1001) rather than Node's bare 400.
-  const server = createServer({ key, cert, requireHostHeader: false }, (req, res) => handler(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { server, origin: `https://127.0.0.1:${port}`, serve: (h) => { handler = h; } };
-}
-
-const [us, eu, gateway] = await Promise.all([listen(), listen(), listen()]);
-const { clients, users } = generatePrincipals();
-const usServer = createTokenServer('us', us.origin, clients, users);
-const euServer = createTokenServer('eu', eu.origin, clients, users);
-us.serve(usServer.handler);
-eu.serve(euServer.handler);
-gateway.serve(createGateway(gateway.origin, findIntrospectedToken([usServer, euServer]), clients, users));
-gateway.server.on('clientError', rejectUnframable);
-
-function stop(): void {
-  for (const { server } of [us, eu, gateway]) {
-    server.close();
-    server.closeAllConnections();
-  }
-  rmSync(certDir, { recursive: true, force: true });
-}
-process.once('SIGTERM', stop);
-process.once('SIGINT', stop);
-
-// Stopping is set up before the line is printed: whoever reads it may stop the target at once.
-process.stdout.write(`${JSON.stringify({
-  event: 'listening',
-  authUrlUs: us.origin,
-  authUrlEu: eu.origin,
-  baseUrl: gateway.origin,
-  caFile,
-  clients: Object.fromEntries(clients.map((c) => [c.name, { clientId: c.clientId, clientSecret: c.clientSecret }])),
-  users: Object.fromEntries(users.map((u) => [u.name, { username: u.username, password: u.password }])),
-})}\n`);
