@@ -74,7 +74,7 @@ async function runThroughput(o: BenchOptions, selected: readonly ThroughputScena
           let loadCpuUsed = Number.NaN;
           const load = await runLoad({
             origin: target.listening.baseUrl,
-            connections: o.connections,
+            connections: scenario.connections ?? o.connections,
             warmupMs: round === 0 ? o.warmupS * 1000 : Math.min(1000, o.warmupS * 1000),
             bound: { durationMs: roundMs },
             createWorker: (pool, index) => scenario.createWorker(target.listening, pool, index),

@@ -15,7 +15,7 @@ import { scenarios } from './scenarios.ts';
 const usage = `Usage: npm run bench:profile -- --row <id> [--seconds S] [--connections N] [--top N] [--dir DIR]
   --row ID          one row id of bench/scenarios.ts (${scenarios.map((s) => s.id).join(', ')})
   --seconds S       measured seconds under the profiler, after 2 s of warm-up (default 8)
-  --connections N   connections of the load generator (default 16)
+  --connections N   connections of the load generator (default the row's own, else 16)
   --top N           frames to print (default 25)
   --dir DIR         where the .cpuprofile files go (default a new directory under the temp dir)`;
 
@@ -40,7 +40,7 @@ async function main(args: string[]): Promise<number> {
   }
   const scenario = scenarios.find((s) => s.id === values.row);
   const seconds = Number(values.seconds ?? '8');
-  const connections = Number(values.connections ?? '16');
+  const connections = Number(values.connections ?? String(scenario?.connections ?? 16));
   const top = Number(values.top ?? '25');
   if (!scenario || !(seconds > 0 && seconds <= 600) || !Number.isInteger(connections) || connections < 1 || connections > 1024 || !Number.isInteger(top) || top < 1) {
     console.error(`bench:profile: ${scenario ? 'bad --seconds, --connections or --top' : `unknown --row '${values.row ?? ''}'`}\n${usage}`);

@@ -15,6 +15,8 @@ export interface ThroughputScenario {
   label: string;
   kind: RowKind;
   target: TargetName;
+  /** Connections of this row's closed loop, when not the run's (`--connections`). */
+  connections?: number;
   createWorker(listening: Record<string, unknown>, pool: Pool, index: number): Promise<LoadWorker>;
 }
 
@@ -22,6 +24,13 @@ const EDDSA_CC = { alg: 'EdDSA', refreshToken: false } as const;
 const EDDSA_PAIR = { alg: 'EdDSA', refreshToken: true } as const;
 const ccParams = (client: { client_id: string; client_secret: string }) => ({ grant_type: 'client_credentials', ...client });
 const passwordParams = { grant_type: 'password', ...cred.pw, ...cred.user };
+
+/**
+ * The tail rows: client_credentials and its signing ceiling under 50 connections, as load kits
+ * such as wrk are often run. With more requests waiting than the server answers at once, pauses
+ * of the server's event loop (garbage collection, synchronous work) show in the p99.
+ */
+export const TAIL_CONNECTIONS = 50;
 
 export const scenarios: readonly ThroughputScenario[] = [
   {
@@ -73,6 +82,14 @@ export const scenarios: readonly ThroughputScenario[] = [
       const token = await obtainToken(pool, formPost(US_TOKEN, ccParams(cred.usCc)), EDDSA_CC);
       return protectedCallWorker(PEOPLE_PATH, token.access_token, 'identifier', 'E-1001');
     },
+  },
+  {
+    id: 'ceiling-jose-sign-tail', label: `ceiling: bare node:http + jose sign (EdDSA), ${TAIL_CONNECTIONS} connections`, kind: 'ceiling', target: 'ceiling-jose-sign', connections: TAIL_CONNECTIONS,
+    createWorker: () => Promise.resolve(tokenRequestWorker('/token', ccParams(PEER_CLIENT), EDDSA_CC)),
+  },
+  {
+    id: 'ref-cc-us-tail', label: `reference: client_credentials, US, ${TAIL_CONNECTIONS} connections`, kind: 'reference', target: 'reference', connections: TAIL_CONNECTIONS,
+    createWorker: () => Promise.resolve(tokenRequestWorker(US_TOKEN, ccParams(cred.usCc), EDDSA_CC)),
   },
   {
     id: 'ref-cc-us-info-log', label: 'reference: client_credentials, US, default log level (info)', kind: 'reference', target: 'reference-info-log',

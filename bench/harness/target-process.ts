@@ -1,6 +1,6 @@
 // A server under test as a child process: pinned to one CPU with taskset (when the machine has
 // taskset and more than one CPU), started on a free loopback port, ready when it prints its
-// `listening` JSON line on stdout. Its stderr is kept (the last 4 KiB) for the error message of a
+// `listening` JSON line on stdout; pinned, in a session of its own. Its stderr is kept (the last 4 KiB) for the error message of a
 // failed start. `stop()` sends SIGTERM and waits for the exit.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -51,7 +51,13 @@ export async function startTarget(start: TargetStart): Promise<TargetProcess> {
   const [command, args] = start.cpu === undefined
     ? [process.execPath, start.nodeArgs]
     : ['taskset', ['-c', String(start.cpu), process.execPath, ...start.nodeArgs]];
-  const child = spawn(command, args, { cwd: start.cwd, env: start.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Pinned, a session of its own (setsid): where the kernel groups CPU time by session
+  // (autogroup), a target in the load generator's session would share that session's weight with
+  // the generator, which runs on the other CPU, and a target with more busy threads (a thread pool
+  // that signs) would get a larger part of its CPU whenever other sessions compete for it. On its
+  // own, every pinned target weighs the same against the rest of the machine. Unpinned targets
+  // (tests, the fuzz stage) stay in the caller's process group, where a stage's sweep finds them.
+  const child = spawn(command, args, { cwd: start.cwd, env: start.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], detached: start.cpu !== undefined });
   running.add(child);
   let stderr = '';
   child.stderr.on("data", (chunk: Buffer) => {

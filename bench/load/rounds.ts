@@ -22,6 +22,8 @@ export interface RowResult {
   roundThroughputs: number[];
   p50: number;
   p99: number;
+  /** Each round's p99, in round order. */
+  roundP99s: number[];
   /** Server CPU time per answer, microseconds. */
   cpuMicrosPerRequest: number;
   /** Server CPU time over wall time of the measured phases (1 = one full CPU). */
@@ -51,6 +53,7 @@ export function combineRounds(rounds: readonly RoundResult[]): RowResult {
     roundThroughputs: rounds.map((r) => r.load.throughput),
     p50: median(rounds.map((r) => r.load.latency.p50)),
     p99: median(rounds.map((r) => r.load.latency.p99)),
+    roundP99s: rounds.map((r) => r.load.latency.p99),
     cpuMicrosPerRequest: requests > 0 ? (cpu * 1e6) / requests : Number.NaN,
     cpuShare: elapsedS > 0 ? cpu / elapsedS : Number.NaN,
     loadCpuShare: elapsedS > 0 ? loadCpu / elapsedS : Number.NaN,

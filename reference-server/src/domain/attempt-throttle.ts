@@ -84,14 +84,14 @@ export class AttemptThrottle {
   /**
    * Throws TooManyAttempts while the principal is locked for this source, or the source has spent
    * its failures; call before looking anything up or verifying anything. What it saw goes to
-   * recordSuccess.
+   * recordSuccess. `reads`: the reads of the decision this check is part of (Store.readsOfOneDecision).
    */
-  async assertNotLocked(principal: AttemptPrincipal, now: number): Promise<AttemptCheck> {
+  async assertNotLocked(principal: AttemptPrincipal, now: number, reads: Pick<Store, 'findFailedAttempts'> = this.#store): Promise<AttemptCheck> {
     const wait = this.#sources.waitSeconds(principal.source ?? '', now);
     if (wait > 0) {
       throw new TooManyAttempts(principal.kind === 'user' ? 'invalid_grant' : 'invalid_client', wait, 'source spent its failed attempts');
     }
-    const state = await this.#store.findFailedAttempts(principal);
+    const state = await reads.findFailedAttempts(principal);
     const lockedUntil = state?.lockedUntil ?? null;
     if (lockedUntil === null || now >= lockedUntil) return { noRun: state === undefined, failuresRecorded: this.#failuresRecorded };
     throw new TooManyAttempts(

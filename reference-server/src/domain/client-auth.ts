@@ -73,8 +73,10 @@ export async function authenticateClient(
   // Cannot be a client id: refused like an unknown one, at no cost (no lookup, hash or record).
   if (!isPlausibleClientId(clientId)) throw new InvalidClient(descriptions.clientAuthFailed, viaHeader, 'client_id cannot be a client id');
   const principal = { kind: 'client', name: clientId, ...(source !== undefined && { source }) } as const;
-  const check = await deps.throttle.assertNotLocked(principal, now);
-  const client = await deps.store.findClient(clientId);
+  // The lock and the client are read as of one moment, after one look for other processes' changes.
+  const reads = deps.store.readsOfOneDecision?.() ?? deps.store;
+  const check = await deps.throttle.assertNotLocked(principal, now, reads);
+  const client = await reads.findClient(clientId);
   const matches = await deps.hasher.verify(clientSecret, client?.secretHash ?? (await deps.dummyHash()));
   if (matches && client) await deps.throttle.recordSuccess(principal, check);
   else await deps.throttle.recordFailure(principal, now);

@@ -123,7 +123,17 @@ export interface Store {
   /** Stores `value` unless `name` is already set, atomically; returns the value that is stored now. */
   putMetaIfAbsent(name: string, value: string): Promise<string>;
   close(): Promise<void>;
+  /**
+   * Present on a store that keeps the records it read (SQLite): the reads of one decision (one
+   * request), which look for other processes' changes once, now, instead of before every read.
+   * Exact: the decision reads the store as of this moment or later, as a change landing during a
+   * decision lands before or after it. Absent on PostgreSQL, whose replicas keep nothing.
+   */
+  readsOfOneDecision?(): DecisionReads;
 }
+
+/** The reads one decision makes through `readsOfOneDecision`. */
+export type DecisionReads = Pick<Store, 'findClient' | 'findUser' | 'findPerson' | 'findFailedAttempts'>;
 
 /** A verified access token: the signed claims plus the registered JWT ones. */
 export interface VerifiedAccessToken extends AccessTokenClaims {

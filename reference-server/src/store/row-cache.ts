@@ -1,11 +1,12 @@
 // The records a store reads on every protected call (the caller's client or user, the person asked
-// for), kept as last read so that a repeat costs a map lookup instead of a query and a row mapping.
+// for) and every token request (the client, its failed attempts), kept as last read so that a repeat costs a map lookup instead of a query and a row mapping.
 // The cache knows nothing of when the store changes: its owner empties it (`clear`) whenever the
 // records may have changed — on every write of its own and on every commit of another connection
 // it detects (sqlite-store.ts) — so a cached record is always the one a query would return.
 // Records are frozen: every caller shares one object, and none may change it behind the store.
 // Bounded: past `capacity` entries the cache starts over (the working set of a test target is small).
 import type { Client, PersonRecord, User } from '../domain/model.ts';
+import type { AttemptPrincipal, FailedAttempts } from '../domain/ports.ts';
 
 export const DEFAULT_ROW_CACHE_CAPACITY = 10_000;
 
@@ -13,6 +14,8 @@ export class RowCache {
   readonly #clients = new Map<string, Client>();
   readonly #users = new Map<string, User>();
   readonly #people = new Map<string, PersonRecord>();
+  /** null: the principal has no failed attempts (the common case, kept as such). */
+  readonly #failedAttempts = new Map<string, FailedAttempts | null>();
   readonly #capacity: number;
 
   constructor(capacity = DEFAULT_ROW_CACHE_CAPACITY) {
@@ -21,13 +24,14 @@ export class RowCache {
   }
 
   get size(): number {
-    return this.#clients.size + this.#users.size + this.#people.size;
+    return this.#clients.size + this.#users.size + this.#people.size + this.#failedAttempts.size;
   }
 
   clear(): void {
     this.#clients.clear();
     this.#users.clear();
     this.#people.clear();
+    this.#failedAttempts.clear();
   }
 
   client(clientId: string): Client | undefined {
@@ -57,11 +61,26 @@ export class RowCache {
     return this.#keep(this.#people, identifier, Object.freeze(person));
   }
 
+  /** The principal's failed attempts as last read: null for none, undefined when not kept. */
+  failedAttempts(principal: AttemptPrincipal): FailedAttempts | null | undefined {
+    return this.#failedAttempts.get(principalKey(principal));
+  }
+
+  keepFailedAttempts(principal: AttemptPrincipal, state: FailedAttempts | undefined): FailedAttempts | undefined {
+    return this.#keep(this.#failedAttempts, principalKey(principal), state === undefined ? null : Object.freeze(state)) ?? undefined;
+  }
+
   #keep<T>(map: Map<string, T>, key: string, value: T): T {
     if (this.size >= this.#capacity) this.clear();
     map.set(key, value);
     return value;
   }
+}
+
+/** An unambiguous key for (kind, name, source), as the store's key: lengths first, so no separator can collide. */
+function principalKey(principal: AttemptPrincipal): string {
+  const source = principal.source ?? '';
+  return `${principal.kind}:${principal.name.length}:${principal.name}${source}`;
 }
 
 /** An unambiguous key for (tenant, userName): the tenant's length first, so no separator can collide. */

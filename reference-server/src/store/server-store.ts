@@ -4,7 +4,7 @@
 // test/store/store-contract.test.ts is the behaviour every implementation must show.
 import type { Client, PersonRecord, User } from '../domain/model.ts';
 import type { PortalStore } from '../domain/portal/portal-ports.ts';
-import type { Store } from '../domain/ports.ts';
+import type { DecisionReads, Store } from '../domain/ports.ts';
 
 export interface SeedRecords {
   clients: Client[];
@@ -29,8 +29,8 @@ export interface SharedFaultSetting {
   set(name: string | null): Promise<void>;
 }
 
-/** The reads of clients, users and people that one decision makes (see `readsOfOneDecision`). */
-export type RecordReads = Pick<Store, 'findClient' | 'findUser' | 'findPerson'>;
+/** The reads of clients, users, people and failed attempts that one decision makes (see `readsOfOneDecision`). */
+export type RecordReads = DecisionReads;
 
 export interface ServerStore extends Store, PortalStore {
   readonly kind: 'sqlite' | 'postgres';

@@ -82,7 +82,7 @@ export class SqliteStore implements ServerStore {
   readonly #db: Database.Database;
   readonly #s;
   #newFailedAttemptRows = 0;
-  // Clients, users and people as last read (row-cache.ts). Exact: every statement of this store
+  // Clients, users, people and failed attempts as last read (row-cache.ts). Exact: every statement of this store
   // that writes those tables empties it first (see the constructor), and a commit by any other connection to
   // the file (another process, another store object) changes `PRAGMA data_version`, which every
   // cached read checks first. A database no other connection can open (`:memory:`) needs no check.
@@ -242,6 +242,7 @@ export class SqliteStore implements ServerStore {
     findClient: (clientId) => Promise.resolve(this.#client(this.#rows, clientId)),
     findUser: (tenant, userName) => Promise.resolve(this.#user(this.#rows, tenant, userName)),
     findPerson: (identifier) => Promise.resolve(this.#person(this.#rows, identifier)),
+    findFailedAttempts: (principal) => Promise.resolve(this.#failedAttempts(this.#rows, principal)),
   };
 
   async saveClient(client: Client): Promise<void> {
@@ -344,8 +345,14 @@ export class SqliteStore implements ServerStore {
   }
 
   async findFailedAttempts(principal: AttemptPrincipal): Promise<FailedAttempts | undefined> {
+    return this.#failedAttempts(this.#freshRows(), principal);
+  }
+
+  #failedAttempts(rows: RowCache, principal: AttemptPrincipal): FailedAttempts | undefined {
+    const cached = rows.failedAttempts(principal);
+    if (cached !== undefined) return cached ?? undefined;
     const row = this.#s.findFailedAttempts.get(principal.kind, principal.name, principal.source ?? '') as Row | undefined;
-    return row && toFailedAttempts(row);
+    return rows.keepFailedAttempts(principal, row && toFailedAttempts(row));
   }
 
   async recordFailedAttempt(principal: AttemptPrincipal, now: number, restartBefore: number): Promise<FailedAttempts> {
@@ -432,12 +439,12 @@ export class SqliteStore implements ServerStore {
 
 /**
  * Whether a statement may change a row the row cache keeps: an INSERT, UPDATE, DELETE or REPLACE
- * that names the clients, users or people table (the schema has no triggers and no foreign keys
- * into them, so no other statement changes them). Writes of refresh tokens, failed attempts or
+ * that names the clients, users, people or failed_attempts table (the schema has no triggers and
+ * no foreign keys into them, so no other statement changes them). Writes of refresh tokens or
  * sessions leave the cache as it is.
  */
 function writesCachedRows(sql: string): boolean {
-  return /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i.test(sql) && /\b(clients|users|people)\b/i.test(sql);
+  return /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i.test(sql) && /\b(clients|users|people|failed_attempts)\b/i.test(sql);
 }
 
 /** Makes every execution of `statement` (run, get, all, iterate) empty `rows` first. */

@@ -186,14 +186,18 @@ void describe('token endpoints over HTTP', () => {
   });
 
   void test('an unexpected failure is a 500 server_error without detail', async () => {
-    const original = t.services.store.findClient.bind(t.services.store);
-    t.services.store.findClient = () => { throw new Error('SQLITE_CORRUPT: database disk image is malformed at /data/x'); };
+    const store = t.services.store;
+    const original = { findClient: store.findClient.bind(store), readsOfOneDecision: store.readsOfOneDecision?.bind(store) };
+    // The client is read through the request's decision reads when the store has them: the store itself here.
+    store.readsOfOneDecision = () => store;
+    store.findClient = () => { throw new Error('SQLITE_CORRUPT: database disk image is malformed at /data/x'); };
     try {
       const r = await t.token(cc(seed.usCc));
       const body = assertError(r, 'server_error', 500);
       assert.doesNotMatch(JSON.stringify(body), /SQLITE|data/);
     } finally {
-      t.services.store.findClient = original;
+      store.findClient = original.findClient;
+      store.readsOfOneDecision = original.readsOfOneDecision;
     }
   });
 });

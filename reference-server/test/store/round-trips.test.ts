@@ -9,11 +9,15 @@ import type { ServerStore } from '../../src/store/server-store.ts';
 import { SqliteStore } from '../../src/store/sqlite-store.ts';
 import { attempt, issued, pw, rt, seed, testServices } from '../helpers.ts';
 
-/** The store, with a count of the calls made through it. */
+/**
+ * The store, with a count of the calls made through it. Without reads of one decision, as on
+ * PostgreSQL (whose round trips these are): SQLite's would serve some calls from its row cache.
+ */
 function counted(store: ServerStore): { store: ServerStore; calls: string[] } {
   const calls: string[] = [];
   const proxy = new Proxy(store, {
     get(target, name, receiver) {
+      if (name === 'readsOfOneDecision') return undefined;
       const value = Reflect.get(target, name, receiver) as unknown;
       if (typeof value !== 'function') return value;
       return (...args: unknown[]) => {

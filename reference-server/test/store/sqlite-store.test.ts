@@ -53,6 +53,29 @@ void describe('SqliteStore', () => {
     }
   });
 
+  void test('failed attempts as last read: another connection\'s failure or lock is seen by the next decision, this store\'s own at once', async () => {
+    const file = join(dir, 'failed-attempts.sqlite');
+    const [a, b] = [new SqliteStore(file), new SqliteStore(file)];
+    try {
+      const principal = { kind: 'client', name: 'c1', source: '127.0.0.1' } as const;
+      assert.equal(await a.readsOfOneDecision().findFailedAttempts(principal), undefined);
+      assert.equal(await a.findFailedAttempts(principal), undefined, 'kept as none');
+      await b.recordFailedAttempt(principal, 1000, 0);
+      await b.lockPrincipal(principal, 9000);
+      const seen = await a.readsOfOneDecision().findFailedAttempts(principal);
+      assert.deepEqual(seen, { failures: 0, lastFailureAt: 1000, lockedUntil: 9000 }, "another connection's lock before the decision");
+      await a.clearFailedAttempts(principal);
+      assert.equal(await a.findFailedAttempts(principal), undefined, "this store's own write");
+      const other = { ...principal, source: '127.0.0.2' };
+      assert.equal((await a.recordFailedAttempt(other, 2000, 0)).failures, 1);
+      assert.equal((await a.readsOfOneDecision().findFailedAttempts(other))?.failures, 1);
+      assert.equal(await a.findFailedAttempts(principal), undefined, 'another source is another principal');
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
   void test('has no shared test clock: processes on one file keep their own, as before', async () => {
     const s = new SqliteStore(':memory:');
     assert.equal((s as ServerStore).sharedClock, undefined);
