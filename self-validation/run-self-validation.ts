@@ -23,6 +23,7 @@ import { loadProfile, type LoadedProfile } from '../core/profile/load-profile.ts
 import type { TargetProfile } from '../core/profile/profile.schema.ts';
 import { toWorkerProfile, withOtherEnvironmentToken, writeWorkerProfile } from '../core/profile/worker-profile.ts';
 import { endOfRunRedaction } from '../core/redaction/end-of-run.ts';
+import { startRestartControl, type RestartControl } from '../harness/reference/restart-control.ts';
 import { applyListening, referenceArgsFor, startReference, startReferenceServers, type ReferenceServer, type ReferenceServers } from '../harness/reference/start-reference.ts';
 import type { Pass } from '../harness/commands/run.command.ts';
 import { readRunManifest, writeRunManifest } from '../core/run/run-manifest.ts';
@@ -324,6 +325,7 @@ interface Started {
   servers: ReferenceServer[];
   proxies: SwitchingProxy[];
   faultSwitch: RunningFaultSwitch | undefined;
+  restartControl?: RestartControl;
   children: Set<ChildProcess>;
   /** Set once stopAll began: a server that finishes starting later stops itself. */
   stopping: boolean;
@@ -406,7 +408,7 @@ function problemResult(planning: Planning, f: Fault, message: string): FaultResu
 async function stopAll(started: Started): Promise<void> {
   started.stopping = true;
   for (const c of started.children) c.kill('SIGTERM');
-  const stops: Promise<void>[] = [...started.proxies.map((p) => p.close()), ...(started.faultSwitch ? [started.faultSwitch.close()] : []), ...started.servers.map((s) => s.stop()), ...(started.shared ? [started.shared.stop()] : [])];
+  const stops: Promise<void>[] = [...started.proxies.map((p) => p.close()), ...(started.faultSwitch ? [started.faultSwitch.close()] : []), ...(started.restartControl ? [started.restartControl.close()] : []), ...started.servers.map((s) => s.stop()), ...(started.shared ? [started.shared.stop()] : [])];
   await Promise.all(stops.map((p) => p.catch(() => undefined)));
 }
 
@@ -448,8 +450,9 @@ function startFreshServers(parts: Candidate[][], planning: Planning, loaded: Loa
   const starts = startLimited([...byKey], 3, async ([key, members]) => {
     const dir = join(temp, `server-${key}`);
     mkdirSync(dir);
+    // On a store file: the restart control (STATE-RT-USED-003) restarts it without losing what it issued.
     const profile = members[0]!.rateLimits ? withSelfValidationRateLimit(loaded.profile) : loaded.profile;
-    const server = await startReference({ logDir: dir, extraArgs: [...referenceArgsFor(profile), ...quietServer], seedHashCache: servers.seedHashCache });
+    const server = await startReference({ logDir: dir, extraArgs: [...referenceArgsFor(profile), ...quietServer], seedHashCache: servers.seedHashCache, dataFile: join(dir, 'store.sqlite') });
     started.servers.push(server);
     servers.freshUpMs.push(Date.now() - t0);
     // Started after everything was stopped (Ctrl-C): stopped at once.
@@ -556,6 +559,7 @@ async function prepareGroups(parts: Candidate[][], planning: Planning, servers: 
   }
   const groups: Group[] = [];
   const sharedUpstream = upstreamOf(servers.shared.server);
+  started.restartControl = await startRestartControl();
   for (const [i, part] of parts.entries()) {
     const name = part.length === 1 ? part[0]!.id : `group-${i + 1}`;
     try {
@@ -567,6 +571,15 @@ async function prepareGroups(parts: Candidate[][], planning: Planning, servers: 
       const base = applyListening(servers.withToken.profile, servers.shared.server.listening);
       // Every fault of a group is on the self-validation's rate limits, or none (groupFaults).
       const profile = proxiedProfile(part[0]!.rateLimits ? withSelfValidationRateLimit(base) : base, sharedUpstream, proxy.url, proxy.caFile, proxy.plainUrl);
+      // A restart restarts the server of the fault in force (only one of its own: the shared one serves others), then tells the fault.
+      profile.capabilities.restartControlUrl = started.restartControl.register(name, {
+        async restart() {
+          const server = await servers.freshOf.get(proxy.selected());
+          if (!server?.restart) throw new Error(`fault ${proxy.selected()} runs on the shared reference server, which a restart would take from the other faults`);
+          await server.restart();
+          await proxy.restarted();
+        },
+      });
       const declared = part.length === 1 ? part[0]!.fault.declare : undefined;
       if (declared) profile.interpretations = { ...profile.interpretations, ...declared };
       if (part.length === 1) for (const key of part[0]!.fault.undeclare ?? []) delete (profile.interpretations as Record<string, unknown>)[key];

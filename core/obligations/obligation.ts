@@ -17,6 +17,8 @@ export const obligationKinds = [
   'refresh-token-usable',
   /** The refresh token is refused with invalid_grant after its 7 days (plus skew). */
   'expired-refresh-token-refused',
+  /** A refresh token the recording run used is still refused with invalid_grant in a later run (due at once). */
+  'used-refresh-token-refused',
 ] as const;
 export type ObligationKind = (typeof obligationKinds)[number];
 
@@ -67,6 +69,13 @@ export interface Obligation {
   credential: ObligationCredential;
   /** HMAC of the client secret and user password at recording (salted per state file): a later change reads VOID, not FAIL. */
   principalFingerprint: string;
+  /**
+   * A credential whose acceptance makes the refusal of `credential` meaningful (`used-refresh-token-refused`:
+   * the unused refresh token that replaced the used one; refused too, the target lost its tokens: VOID).
+   */
+  control?: ObligationCredential;
+  /** HMAC of the credential under the state's salt: the handle reports and terminal lines name it by, never the token. */
+  handle?: string;
 }
 
 /** What a settling check found. */

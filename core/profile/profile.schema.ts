@@ -145,6 +145,7 @@ export const clockSandboxAddresses = ['authUrlUs', 'authUrlEu', 'baseUrl', 'faul
 const capabilitiesSchema = z.strictObject({
   clockControlUrl: httpUrl.optional().describe('URL of the target\'s clock control (capability clock-control; protocol in profiles/README.md). Absent: time-dependent checks are SKIPPED.'),
   faultControlUrl: httpUrl.optional().describe('URL of the target\'s upstream fault switch (capability fault-injection; protocol in profiles/README.md). Absent: checks needing faults are SKIPPED.'),
+  restartControlUrl: httpUrl.optional().describe('URL of a control that restarts the target on its own store (protocol in profiles/README.md; `run --start-reference` sets it for the servers it starts). STATE-RT-USED-003 then replays used refresh tokens after a restart in the same run; without it, only across runs with a state file.'),
   clockSandboxes: z.array(clockSandboxSchema).min(1).optional().describe('Further sandbox instances of the target, each with a clock of its own (and the same clients and users): the time-travel checks (@clock/@serial) then run on one worker per sandbox beside the other checks, instead of one at a time after them on the target\'s own clock. Ignored with `run --start-reference` (which starts clock servers of its own, --clock-servers).'),
   load: z.strictObject({
     allowed: z.boolean().default(false).describe('Whether load-like checks (bursts) may run.'),

@@ -6,6 +6,7 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ReferenceServer, ReferenceServers } from '../reference/start-reference.ts';
+import type { RestartControl } from '../reference/restart-control.ts';
 import { PhaseTimes } from './phase-times.ts';
 import { renderProjectTimes } from './project-times.ts';
 import { endOfRunRedaction } from '../../core/redaction/end-of-run.ts';
@@ -37,13 +38,15 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
   const temp = mkdtempSync(join(tmpdir(), 'token-conformance-'));
   let servers: ReferenceServers | undefined;
   let clockServers: Promise<ReferenceServer[]> | undefined;
+  let restartControl: RestartControl | undefined;
   let obligations: StatePhase | undefined;
   let checksRan = false;
   const stopServers = async () => {
     const clocks = await clockServers?.catch(() => []);
     clockServers = undefined;
-    await Promise.all([servers?.stop(), ...(clocks ?? []).map((c) => c.stop())]);
+    await Promise.all([servers?.stop(), ...(clocks ?? []).map((c) => c.stop()), restartControl?.close()]);
     servers = undefined;
+    restartControl = undefined;
   };
   const onSignal = () => void stopServers().finally(() => process.exit(130));
   process.once('SIGINT', onSignal);
@@ -53,6 +56,7 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
     if (started instanceof Exit) return started.code;
     servers = started.servers;
     clockServers = started.clockServers;
+    restartControl = started.restartControl;
     const target = started.target;
     const reachable = await times.time('reachability', () => checkTargetAnswers(options, target, phaseIo));
     if (reachable instanceof Exit) return reachable.code;

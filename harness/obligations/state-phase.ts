@@ -92,7 +92,7 @@ export async function openStatePhase(options: {
     });
     // The credentials to settle are live secrets of this run: the reporter's redaction knows them
     // like every token the run sees (the list lives in the run's private temporary directory).
-    for (const o of due) appendFileSync(options.seenTokensFile, `${o.credential.value}\n`, { mode: 0o600 });
+    for (const o of due) appendFileSync(options.seenTokensFile, `${[o.credential, ...(o.control ? [o.control] : [])].map((c) => c.value).join('\n')}\n`, { mode: 0o600 });
     let finished = false;
     const next = waiting.map((o) => o.notBefore).sort((a, b) => a - b)[0];
     const lines = [

@@ -2,7 +2,7 @@
 // import of its code. Reads its one `listening` JSON line from stdout; its logs (stderr) go to a
 // file outside reports/. stop() sends SIGTERM and waits.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Agent, fetch as undiciFetch } from 'undici';
@@ -24,6 +24,12 @@ export interface ReferenceServer {
   listening: ListeningLine;
   logFile: string;
   stop(): Promise<void>;
+  /**
+   * Stops the server (SIGTERM, as a deployment stops a process) and starts it again on the same
+   * store, port and certificate; resolves once it listens again. Only a server started with a
+   * `dataFile` has it (a `:memory:` store does not outlive its process).
+   */
+  restart?(): Promise<void>;
 }
 
 export class ReferenceStartError extends Error {}
@@ -44,6 +50,8 @@ export interface StartReferenceOptions {
    * between them (the self-validation starts ~30); the file is the caller's to remove.
    */
   seedHashCache?: string;
+  /** The store (`serve --data`): a file keeps everything across a restart (`restart()`); default `:memory:`. */
+  dataFile?: string;
   /**
    * A copy of the server's log that outlives the run (the one in logDir is removed with the run's
    * temporary directory), e.g. for a test that searches it for secrets (`run --reference-log`).
@@ -52,10 +60,10 @@ export interface StartReferenceOptions {
 }
 
 /** The `serve` arguments of a started reference server. */
-export function serveArgs(options: Pick<StartReferenceOptions, 'extraArgs' | 'environment' | 'seed' | 'seedHashCache'>): string[] {
+export function serveArgs(options: Pick<StartReferenceOptions, 'extraArgs' | 'environment' | 'seed' | 'seedHashCache' | 'dataFile'>, port = 0): string[] {
   const production = options.environment === 'production';
   return [
-    'serve', '--port', '0', '--data', ':memory:',
+    'serve', '--port', String(port), '--data', options.dataFile ?? ':memory:',
     ...(production ? ['--env', 'production'] : ['--test-controls']),
     ...(options.seed !== undefined ? ['--seed', options.seed] : []),
     ...(options.seedHashCache !== undefined ? ['--seed-hash-cache', options.seedHashCache] : []),
@@ -63,12 +71,16 @@ export function serveArgs(options: Pick<StartReferenceOptions, 'extraArgs' | 'en
   ];
 }
 
-export async function startReference(options: StartReferenceOptions): Promise<ReferenceServer> {
-  const logFile = join(options.logDir, options.environment === 'production' ? 'reference-server-production.log' : 'reference-server.log');
-  const log = createWriteStream(logFile, { mode: 0o600 });
-  const args = [join(repoRoot, 'bin', 'token-conformance.js'), ...serveArgs(options)];
-  const child: ChildProcess = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: withReferenceServerEnv(process.env) });
-  child.stderr!.pipe(log);
+interface ServerProcess {
+  child: ChildProcess;
+  listening: ListeningLine;
+  exited: Promise<number | null>;
+}
+
+/** One server process: spawned, its log appended to `log`, resolved once it reports `listening`. */
+async function spawnServer(options: StartReferenceOptions, args: string[], log: WriteStream): Promise<ServerProcess> {
+  const child: ChildProcess = spawn(process.execPath, [join(repoRoot, 'bin', 'token-conformance.js'), ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: withReferenceServerEnv(process.env) });
+  child.stderr!.pipe(log, { end: false });
   if (options.logTee) child.stderr!.pipe(createWriteStream(options.logTee, { flags: 'a', mode: 0o600 }));
   let stderrTail = '';
   child.stderr!.on('data', (chunk: Buffer) => {
@@ -105,18 +117,43 @@ export async function startReference(options: StartReferenceOptions): Promise<Re
       reject(new ReferenceStartError(`the ${options.environment ?? 'sandbox'} reference server exited with code ${code} before listening${tail()}`));
     });
   });
+  return { child, listening, exited };
+}
 
-  return {
+async function stopProcess(p: ServerProcess): Promise<void> {
+  if (p.child.exitCode === null && p.child.signalCode === null) {
+    p.child.kill('SIGTERM');
+    const timer = setTimeout(() => p.child.kill('SIGKILL'), 10_000);
+    await p.exited;
+    clearTimeout(timer);
+  }
+}
+
+export async function startReference(options: StartReferenceOptions): Promise<ReferenceServer> {
+  const logFile = join(options.logDir, options.environment === 'production' ? 'reference-server-production.log' : 'reference-server.log');
+  const log = createWriteStream(logFile, { mode: 0o600 });
+  let current = await spawnServer(options, serveArgs(options), log);
+  const { listening } = current;
+  const port = Number(new URL(listening.authUrlUs).port);
+  const server: ReferenceServer = {
     listening,
     logFile,
     async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-        await exited;
-        clearTimeout(timer);
-      }
+      await stopProcess(current);
       log.end();
+    },
+  };
+  if (options.dataFile === undefined) return server;
+  return {
+    ...server,
+    async restart() {
+      await stopProcess(current);
+      // The same port (the profile names it) and store (the certificate is kept beside it).
+      current = await spawnServer(options, serveArgs(options, port), log);
+      if (current.listening.authUrlUs !== listening.authUrlUs || current.listening.caFile !== listening.caFile) {
+        await stopProcess(current);
+        throw new ReferenceStartError(`the restarted reference server listens at ${current.listening.authUrlUs} (CA ${current.listening.caFile ?? 'none'}), not at ${listening.authUrlUs} (CA ${listening.caFile ?? 'none'}) as before`);
+      }
     },
   };
 }
@@ -127,8 +164,8 @@ export function plainHttpOrigin(url: string): string {
   return `http://${u.host}`;
 }
 
-/** The profile with the started server's addresses, CA and test-control URLs. */
-export function applyListening(profile: TargetProfile, l: ListeningLine): TargetProfile {
+/** The profile with the started server's addresses, CA and test-control URLs (and its restart control, when it has one). */
+export function applyListening(profile: TargetProfile, l: ListeningLine, restartControlUrl?: string): TargetProfile {
   const controls = l.testControls;
   const pick = (re: RegExp): string | undefined => {
     if (!controls || typeof controls !== 'object') return undefined;
@@ -152,6 +189,7 @@ export function applyListening(profile: TargetProfile, l: ListeningLine): Target
         clockControlUrl: pick(/clock/i) ?? `${l.authUrlUs.replace(/\/+$/, '')}${referenceControlPaths.clock}`,
         faultControlUrl: pick(/fault/i) ?? `${l.baseUrl.replace(/\/+$/, '')}${referenceControlPaths.faults}`,
       } : {}),
+      ...(restartControlUrl !== undefined ? { restartControlUrl } : {}),
     },
   };
 }
@@ -215,10 +253,10 @@ export interface ReferenceServers {
  * access token of the other environment (BEARER-015). A failure of the production side is not
  * fatal: it is reported in `otherEnvironmentProblem`.
  */
-export async function startReferenceServers(options: { logDir: string; profile: TargetProfile; timeoutMs?: number; seedHashCache?: string; extraArgs?: string[]; logTee?: string }): Promise<ReferenceServers> {
+export async function startReferenceServers(options: { logDir: string; profile: TargetProfile; timeoutMs?: number; seedHashCache?: string; extraArgs?: string[]; logTee?: string; sandboxDataFile?: string }): Promise<ReferenceServers> {
   const common = { logDir: options.logDir, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}), ...(options.seedHashCache !== undefined ? { seedHashCache: options.seedHashCache } : {}), ...(options.logTee !== undefined ? { logTee: options.logTee } : {}) };
   const [sandbox, production] = await Promise.allSettled([
-    startReference({ ...common, extraArgs: [...referenceArgsFor(options.profile), ...(options.extraArgs ?? [])] }),
+    startReference({ ...common, extraArgs: [...referenceArgsFor(options.profile), ...(options.extraArgs ?? [])], ...(options.sandboxDataFile !== undefined ? { dataFile: options.sandboxDataFile } : {}) }),
     (async () => {
       const started = await startReference({ ...common, environment: 'production', seed: referenceSeedFile, ...(options.extraArgs ? { extraArgs: options.extraArgs } : {}) });
       try {
@@ -256,11 +294,11 @@ export async function startReferenceServers(options: { logDir: string; profile: 
  * controls on), each in a log directory of its own: clocks of their own for the time-travel checks
  * (core/run/clock-targets.ts). All or none: when one fails, the others are stopped.
  */
-export async function startClockServers(count: number, options: { logDir: string; profile: TargetProfile; timeoutMs?: number; seedHashCache?: string; logTee?: string }): Promise<ReferenceServer[]> {
+export async function startClockServers(count: number, options: { logDir: string; profile: TargetProfile; timeoutMs?: number; seedHashCache?: string; logTee?: string; restartable?: boolean }): Promise<ReferenceServer[]> {
   const starts = await Promise.allSettled(Array.from({ length: count }, (_, i) => {
     const logDir = join(options.logDir, `clock-target-${i}`);
     mkdirSync(logDir, { recursive: true });
-    return startReference({ logDir, extraArgs: referenceArgsFor(options.profile), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}), ...(options.seedHashCache !== undefined ? { seedHashCache: options.seedHashCache } : {}), ...(options.logTee !== undefined ? { logTee: options.logTee } : {}) });
+    return startReference({ logDir, extraArgs: referenceArgsFor(options.profile), ...(options.restartable ? { dataFile: join(logDir, 'store.sqlite') } : {}), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}), ...(options.seedHashCache !== undefined ? { seedHashCache: options.seedHashCache } : {}), ...(options.logTee !== undefined ? { logTee: options.logTee } : {}) });
   }));
   const started = starts.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const failure = starts.find((s) => s.status === 'rejected');

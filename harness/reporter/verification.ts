@@ -28,6 +28,7 @@ const declarable: [RegExp, (m: RegExpExecArray) => string][] = [
   [/target has no clock control/, () => clockOrState],
   [/no run came by between .* could be observed/, () => 'run on a schedule closer together (the state file\'s obligations lapsed)'],
   [/target has no fault control/, () => 'add a fault switch (capabilities.faultControlUrl)'],
+  [/target has no restart control .* no state file/, () => 'add a state file (a later run replays the used tokens) or a restart control (capabilities.restartControlUrl)'],
   [/profile does not allow load-like checks/, () => 'allow load-like checks (capabilities.load.allowed)'],
   [/profile does not allow destructive checks/, () => 'allow destructive checks (capabilities.destructive.allowed) with a lockable user'],
   [/target does not declare HTTP Basic/, () => 'declare capabilities.supportsBasic if the target takes HTTP Basic'],

@@ -8,7 +8,6 @@
 // under the right IDs only. A wrong key, a truncated state file and a concurrent second run are
 // refused with exit 2 and the state file byte-identical.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,8 +21,8 @@ import { startProxy, type ProxyFault, type RunningProxy } from '../../self-valid
 import { bearerOf, field, freshToken, grantOf, isToken, targetNow, tokenBody, withBearer } from '../../self-validation/faults/helpers.ts';
 import { recordIssuance, type Issued } from '../../self-validation/faults/lifecycle.ts';
 import { lockState } from '../obligations/state-file.ts';
+import { runCli as runCliWith } from './support/run-cli.ts';
 
-const cli = join(repoRoot, 'bin', 'token-conformance.js');
 const keyEnv = 'TOKEN_CONFORMANCE_TEST_STATE_KEY';
 const key = 'obligations-test-key-0123456789abcdef';
 
@@ -36,16 +35,7 @@ const specs = ['specs/lifecycle/access-token.spec.ts', 'specs/lifecycle/refresh-
 interface Check { title: string; status: string; annotations: { type: string; description?: string }[] }
 interface RunResult { code: number; out: string; checks: Check[] }
 
-function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { cwd: repoRoot, env: { ...process.env, CI: '1', [keyEnv]: key, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { out += d.toString(); });
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code: code ?? 1, out }));
-  });
-}
+const runCli = (args: string[], env: NodeJS.ProcessEnv = {}) => runCliWith(args, { [keyEnv]: key, ...env });
 
 class Target {
   readonly dir = mkdtempSync(join(tmpdir(), 'obligations-test-'));

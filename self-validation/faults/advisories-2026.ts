@@ -4,9 +4,11 @@
 //   new X-Forwarded-For / Forwarded / X-Real-IP value is a fresh key, so it starts with a full quota
 //   and no failed attempts;
 // - an access token matched by prefix (CVE-2026-27840, GHSA-6mq3-xmgp-pjm5): a token cut short,
-//   or one with characters appended, is taken for the issued token it is a prefix of or starts with.
+//   or one with characters appended, is taken for the issued token it is a prefix of or starts with;
+// - consumption of refresh tokens kept in memory only (CVE-2026-9802, keycloak #49426): a restart
+//   forgets which refresh tokens were used, so a rotated one works again.
 import type { Fault } from '../fault.ts';
-import { header, type Headers } from '../proxy.ts';
+import { header, type Headers, type ProxyResponse } from '../proxy.ts';
 import { bearerOf, field, grantOf, isToken, replayLastOkOn429, tokenBody, tokenError, withBearer } from './helpers.ts';
 
 const forwardingHeaders = ['x-forwarded-for', 'forwarded', 'x-real-ip'];
@@ -30,6 +32,29 @@ export const advisory2026Faults: Fault[] = [
         const user = Object.values(env.users).find((u) => u?.username === field(req, 'username'));
         // Each new address is a fresh count: the target (keyed on the peer) is never told of the failure.
         return user && field(req, 'password') !== user.password ? { respond: tokenError(400, 'invalid_grant', 'invalid credentials') } : req;
+      },
+    }),
+  },
+  {
+    id: 'consumption-forgotten-on-restart', title: 'which refresh tokens were used is kept in memory only: after a restart of the target, a refresh token used before it works again (its first refresh is replayed)', breaks: ['STATE-RT-USED-003'],
+    create: () => ({
+      onResponse(res, req, ctx) {
+        const used = isToken(ctx) && grantOf(req) === 'refresh_token' && res.status === 200 ? field(req, 'refresh_token') : undefined;
+        if (used !== undefined && !ctx.state.has(`used:${used}`)) ctx.state.set(`used:${used}`, res);
+        return res;
+      },
+      onRequest(req, ctx) {
+        const token = isToken(ctx) && grantOf(req) === 'refresh_token' ? field(req, 'refresh_token') : undefined;
+        // The target behind this proxy refuses it still; the restarted "memory" takes it for unused.
+        const revived = token === undefined ? undefined : ctx.state.get(`revived:${token}`) as ProxyResponse | undefined;
+        return revived ? { respond: revived } : req;
+      },
+      onTargetRestart(state) {
+        for (const [key, first] of [...state]) {
+          if (!key.startsWith('used:')) continue;
+          state.delete(key);
+          state.set(`revived:${key.slice('used:'.length)}`, first);
+        }
       },
     }),
   },

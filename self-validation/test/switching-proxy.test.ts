@@ -70,6 +70,23 @@ void describe('switching proxy', () => {
     }
   });
 
+  void test('a restart of the target is told to the fault in force alone, with its own state', async () => {
+    const heard: string[] = [];
+    const listening = (name: string): ProxyFault => ({ ...stamping(name), onTargetRestart: (state) => { heard.push(`${name}:${(state.get('n') as number | undefined) ?? 0}`); } });
+    const proxy = await startSwitchingProxy({ members: [{ id: 'one', upstream: a, fault: listening('one') }, { id: 'two', upstream: b, fault: listening('two') }] });
+    const agent = new Agent({ connect: { ca: proxy.caPem } });
+    try {
+      await (await request(`${proxy.url}/x`, { dispatcher: agent })).body.dump();
+      await proxy.restarted();
+      await proxy.select('two');
+      await proxy.restarted();
+      assert.deepEqual(heard, ['one:1', 'two:0']);
+    } finally {
+      await agent.close();
+      await proxy.close();
+    }
+  });
+
   void test('a member whose upstream is still starting is selected once it listens; a failed one is refused', async () => {
     let listen: (origin: { upstream: string }) => void = () => undefined;
     const later = new Promise<{ upstream: string }>((resolve) => { listen = resolve; });

@@ -8,6 +8,7 @@ import { checkReachability, unreachableProblem } from '../../reference/reachabil
 import { clockSandboxLabel, clockSandboxProfile } from '../../../core/profile/clock-sandboxes.ts';
 import { applyListening, ReferenceStartError, startClockServers, startReferenceServers, type ListeningLine, type ReferenceServer, type ReferenceServers } from '../../reference/start-reference.ts';
 import { writeClockTargets } from '../../../core/run/clock-targets.ts';
+import { startRestartControl, type RestartControl } from '../../reference/restart-control.ts';
 import { runSeedHashCache } from '../../reference/run-seed-hash-cache.ts';
 import { allPasses, defaultClockServers, type RunOptions } from './options.ts';
 import { Exit, type PhaseIo } from './phase-io.ts';
@@ -19,7 +20,9 @@ export interface StartedTarget {
   /** Servers for the time-travel checks alone (clock-targets.ts), still starting while the phases after this one run. */
   clockServers?: Promise<ReferenceServer[]>;
   /** The started server's profile transformation, for the clock servers. */
-  onServer?: (l: ListeningLine) => LoadedProfile;
+  onServer?: (l: ListeningLine, restartControlUrl?: string) => LoadedProfile;
+  /** The restart control of the started servers (capabilities.restartControlUrl of each one's profile). */
+  restartControl?: RestartControl;
 }
 
 /**
@@ -33,20 +36,25 @@ export async function startTarget(options: RunOptions, loaded: LoadedProfile, te
   if (!options.startReference) return { target: loaded };
   const cacheFile = runSeedHashCache();
   const seedHashCache = { ...(cacheFile !== undefined ? { seedHashCache: cacheFile } : {}), ...(options.referenceLog !== undefined ? { logTee: options.referenceLog } : {}) };
+  // A run without the time-travel pass needs no clock of its own; `--check-profile` runs no check at all.
+  const count = (options.passes ?? allPasses).includes('time-travel') && !options.checkProfile ? options.clockServers ?? defaultClockServers : 0;
+  // The servers the time-travel checks run on (the clock servers, else the sandbox) keep their
+  // store in a file of the run's temporary directory: the restart control (STATE-RT-USED-003)
+  // restarts them without losing what they issued. The others keep theirs in memory.
+  const restartControl = await startRestartControl();
   let servers: ReferenceServers;
   try {
-    servers = await startReferenceServers({ logDir: temp, profile: loaded.profile, ...seedHashCache });
+    servers = await startReferenceServers({ logDir: temp, profile: loaded.profile, ...(count === 0 ? { sandboxDataFile: join(temp, 'reference-sandbox.sqlite') } : {}), ...seedHashCache });
   } catch (error) {
+    await restartControl.close();
     if (error instanceof ReferenceStartError) return io.fail(error.message);
     throw error;
   }
-  // A run without the time-travel pass needs no clock of its own; `--check-profile` runs no check at all.
-  const count = (options.passes ?? allPasses).includes('time-travel') && !options.checkProfile ? options.clockServers ?? defaultClockServers : 0;
-  const clockServers = count > 0 ? startClockServers(count, { logDir: temp, profile: loaded.profile, ...seedHashCache }) : undefined;
+  const clockServers = count > 0 ? startClockServers(count, { logDir: temp, profile: loaded.profile, restartable: true, ...seedHashCache }) : undefined;
   // Settled later (writeClockTargetProfiles); never an unhandled rejection meanwhile.
   clockServers?.catch(() => undefined);
-  const onServer = (l: ListeningLine): LoadedProfile => {
-    const withServer = { ...loaded, profile: applyListening(loaded.profile, l) };
+  const onServer = (l: ListeningLine, restartControlUrl?: string): LoadedProfile => {
+    const withServer = { ...loaded, profile: applyListening(loaded.profile, l, restartControlUrl) };
     return servers.otherEnvironmentToken !== undefined ? withOtherEnvironmentToken(withServer, servers.otherEnvironmentToken) : withServer;
   };
   io.out(`token-conformance run: reference server listening at ${servers.server.listening.authUrlUs} (test controls on)`);
@@ -54,7 +62,8 @@ export async function startTarget(options: RunOptions, loaded: LoadedProfile, te
   if (declared > 0) io.err(`token-conformance run: note: --start-reference ignores the profile's ${declared} clock sandbox(es) (capabilities.clockSandboxes): the time-travel checks use the clock servers it starts (--clock-servers)`);
   if (servers.production) io.out(`token-conformance run: production reference server listening at ${servers.production.listening.authUrlUs} (issues credentials.tokens.otherEnvironment)`);
   if (servers.otherEnvironmentProblem) io.err(`token-conformance run: no access token of the other environment (BEARER-015 will be SKIPPED): ${servers.otherEnvironmentProblem}`);
-  return { target: onServer(servers.server.listening), servers, onServer, ...(clockServers ? { clockServers } : {}) };
+  const target = onServer(servers.server.listening, count === 0 ? restartControl.register('sandbox', servers.server) : undefined);
+  return { target, servers, onServer, restartControl, ...(clockServers ? { clockServers } : {}) };
 }
 
 /** The clock servers' (or the declared clock sandboxes') worker profiles and the clock targets' file naming them; undefined when the run has none. */
@@ -77,7 +86,8 @@ export async function writeClockTargetProfiles(options: RunOptions, started: Sta
     if (error instanceof ReferenceStartError) return io.fail(`a reference server for the time-travel checks: ${error.message} (--clock-servers 0 runs them on the one server)`);
     throw error;
   }
-  const profiles = clockServers.map((s, i) => writeWorkerProfile(toWorkerProfile(started.onServer!(s.listening)).profile, join(temp, `clock-target-${i}`)));
+  const restartUrl = (s: ReferenceServer, i: number) => started.restartControl?.register(`clock-target-${i}`, s);
+  const profiles = clockServers.map((s, i) => writeWorkerProfile(toWorkerProfile(started.onServer!(s.listening, restartUrl(s, i))).profile, join(temp, `clock-target-${i}`)));
   io.out(`token-conformance run: ${clockServers.length} more reference server(s) for the time-travel checks, a clock of their own each`);
   return writeClockTargets(temp, profiles);
 }
