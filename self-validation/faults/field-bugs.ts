@@ -51,7 +51,7 @@ export const fieldBugFaults: Fault[] = [
   },
   // 1. Same-second replay: the used refresh token is accepted again within a second of its use.
   {
-    id: 'refresh-reuse-same-second', title: 'a used refresh token replayed within the same second is accepted (issue time compared at 1 s resolution)', breaks: ['STATE-RT-USED-001'],
+    id: 'refresh-reuse-same-second', title: 'a used refresh token replayed within a second of its use is accepted (use times compared at 1 s resolution)', breaks: ['STATE-RT-USED-001'],
     collateral: { ids: ['STATE-RT-USED-002', 'LIMIT-RT-USES-001', 'STATE-RT-FAMILY-001', 'STATE-RT-FAMILY-002'], reason: 'the checks of single use and family revocation reuse a refresh token right after its use, inside the second the fault forgives' },
     create: () => ({
       async onRequest(req, ctx) {
@@ -59,7 +59,9 @@ export const fieldBugFaults: Fault[] = [
         const key = `second:${ctx.kind}:${field(req, 'refresh_token') ?? ''}`;
         const first = ctx.state.get(key) as { at: number; res: ProxyResponse } | undefined;
         const now = Date.now();
-        if (first && Math.floor(first.at / 1000) === Math.floor(now / 1000) && first.res.status === 200) return { respond: first.res };
+        // A second after the use, not the same calendar second: whether a replay 300 ms later fell
+        // into the next second would otherwise decide the detection, not the check.
+        if (first && now - first.at < 1000 && first.res.status === 200) return { respond: first.res };
         const res = await ctx.forward(req);
         if (!first) ctx.state.set(key, { at: now, res });
         return { respond: res };
