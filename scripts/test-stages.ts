@@ -1,6 +1,6 @@
 // Test stages beyond the unit tests, picked up by scripts/run-tests.ts (`npm test`).
-//   static       the types (tsc over tsconfig.json) and the lint (ESLint: ARCHITECTURE.md's import
-//                fences among its rules) of every tracked TypeScript file
+//   static       the types (tsc over tsconfig.json), the lint (ESLint: ARCHITECTURE.md's import
+//                fences among its rules) and the format (Prettier) of every tracked TypeScript file
 //                (scripts/static/static-checks.check.ts); node:test tests.
 //   conformance  the suite against the bundled reference server, exactly like `npm start`;
 //                counts are checks (Playwright tests), not requirements, read from reports/checks.json.
@@ -37,15 +37,25 @@ import { unjudgedBlocks } from '../harness/reporter/unjudged-blocks.ts';
 import { runNodeTestStage } from './stages/node-test-stage.ts';
 import { runInGroup } from './stages/stage-process.ts';
 
-interface Counts { passed: number; failed: number; skipped: number }
-interface Stage { name: string; optIn?: boolean; run(): Promise<Counts> }
+interface Counts {
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+interface Stage {
+  name: string;
+  optIn?: boolean;
+  run(): Promise<Counts>;
+}
 
 const root = join(import.meta.dirname, '..');
 
 /** Runs node with `args` in a process group of its own (scripts/stages/stage-process.ts). */
 const exec = (args: string[]): Promise<number> => runInGroup(process.execPath, args, { cwd: root });
 
-interface CheckRecord { status: 'passed' | 'failed' | 'timedOut' | 'interrupted' | 'skipped' | 'notRun' }
+interface CheckRecord {
+  status: 'passed' | 'failed' | 'timedOut' | 'interrupted' | 'skipped' | 'notRun';
+}
 
 /** Counts of checks from the conformance reporter's raw outcomes. */
 export function countChecks(file: string): Counts | undefined {
@@ -68,10 +78,19 @@ const conformanceStage: Stage = {
   name: 'conformance',
   async run() {
     const reports = join(root, 'reports');
-    const code = await exec([join(root, 'bin', 'token-conformance.js'), 'run', '--target', join(root, 'profiles', 'reference.json'), '--start-reference', '--reports', reports]);
+    const code = await exec([
+      join(root, 'bin', 'token-conformance.js'),
+      'run',
+      '--target',
+      join(root, 'profiles', 'reference.json'),
+      '--start-reference',
+      '--reports',
+      reports,
+    ]);
     const counts = countChecks(join(reports, 'checks.json'));
     // Exit 2 (bad profile, server did not start) or no report at all must not read as a clean run.
-    if (!counts || code === 2) return { passed: counts?.passed ?? 0, failed: Math.max(1, counts?.failed ?? 0), skipped: counts?.skipped ?? 0 };
+    if (!counts || code === 2)
+      return { passed: counts?.passed ?? 0, failed: Math.max(1, counts?.failed ?? 0), skipped: counts?.skipped ?? 0 };
     // A BLOCKED whose blocker neither FAILs nor WARNs in the same report is a suite defect: one failure each.
     return { ...counts, failed: counts.failed + countUnjudgedBlocks(join(reports, 'conformance.json')) };
   },
@@ -90,8 +109,16 @@ export function countMatrix(file: string): Counts | undefined {
   if (!existsSync(file)) return undefined;
   const m = JSON.parse(readFileSync(file, 'utf8')) as MatrixFile;
   const okFaults = m.faults.filter((f) => f.detected && f.falseAlarms.length === 0).length;
-  const extra = [m.clean.clean, m.coverage.unreachedWithoutReason.length === 0, ...(m.properties ?? []).map((p) => p.caught.length > 0)];
-  return { passed: okFaults + extra.filter(Boolean).length, failed: m.faults.length - okFaults + extra.filter((x) => !x).length, skipped: 0 };
+  const extra = [
+    m.clean.clean,
+    m.coverage.unreachedWithoutReason.length === 0,
+    ...(m.properties ?? []).map((p) => p.caught.length > 0),
+  ];
+  return {
+    passed: okFaults + extra.filter(Boolean).length,
+    failed: m.faults.length - okFaults + extra.filter((x) => !x).length,
+    skipped: 0,
+  };
 }
 
 // Default-on since Playwright keeps its worker after an expected failure
@@ -122,7 +149,11 @@ interface PlaywrightJsonReport {
 export function countPlaywrightReport(file: string): Counts | undefined {
   if (!existsSync(file)) return undefined;
   const { stats, errors } = JSON.parse(readFileSync(file, 'utf8')) as PlaywrightJsonReport;
-  const counts = { passed: stats.expected, failed: stats.unexpected + stats.flaky + errors.length, skipped: stats.skipped };
+  const counts = {
+    passed: stats.expected,
+    failed: stats.unexpected + stats.flaky + errors.length,
+    skipped: stats.skipped,
+  };
   if (counts.passed + counts.failed + counts.skipped === 0) counts.failed = 1;
   return counts;
 }
@@ -132,7 +163,12 @@ const portalStage: Stage = {
   async run() {
     const report = join(root, 'reports', 'portal', 'results.json');
     rmSync(report, { force: true }); // a stale report must not read as this run's
-    const code = await exec([playwrightCliPath(), 'test', '--config', join(root, 'reference-server', 'test', 'portal', 'playwright.config.ts')]);
+    const code = await exec([
+      playwrightCliPath(),
+      'test',
+      '--config',
+      join(root, 'reference-server', 'test', 'portal', 'playwright.config.ts'),
+    ]);
     const counts = countPlaywrightReport(report);
     // No report (Playwright could not start, Chromium missing) or a failing exit must not read as clean.
     if (!counts) return { passed: 0, failed: 1, skipped: 0 };
@@ -148,7 +184,10 @@ const portalStage: Stage = {
  * them all) proved nothing and counts as failures.
  */
 function nodeTestStage(name: string, files: string[]): Stage {
-  return { name, run: () => runNodeTestStage({ name, files, concurrency: 1, root, reportsDir: join(root, 'reports') }) };
+  return {
+    name,
+    run: () => runNodeTestStage({ name, files, concurrency: 1, root, reportsDir: join(root, 'reports') }),
+  };
 }
 
 const independentTargetStage = nodeTestStage('independent-target', [
@@ -159,17 +198,26 @@ const independentTargetStage = nodeTestStage('independent-target', [
 // The package as a user installs it (scripts/package/pack-install.check.ts): pack, install the
 // tarball into a temporary project, run/serve/gate/bundle/verify there through npx; and the packed
 // README's links, commands and own-target quickstart walked from it (readme-quickstart.check.ts).
-const packageStage = nodeTestStage('package', [join(root, 'scripts', 'package', 'pack-install.check.ts'), join(root, 'scripts', 'package', 'readme-quickstart.check.ts')]);
+const packageStage = nodeTestStage('package', [
+  join(root, 'scripts', 'package', 'pack-install.check.ts'),
+  join(root, 'scripts', 'package', 'readme-quickstart.check.ts'),
+]);
 
 // Obligations (issue 15) end to end (harness/test/obligations.check.ts): the suite against a
 // reference server whose clock only the test moves, over five runs of one state file, a planted
 // fault over three more, the refused runs and two real-time runs; ~2.5 minutes (5.5 loaded), so not in the unit stage.
-const obligationsStage = nodeTestStage('obligations', [join(root, 'harness', 'test', 'obligations.check.ts'), join(root, 'harness', 'test', 'used-across-runs.check.ts')]);
+const obligationsStage = nodeTestStage('obligations', [
+  join(root, 'harness', 'test', 'obligations.check.ts'),
+  join(root, 'harness', 'test', 'used-across-runs.check.ts'),
+]);
 
 // Three replicas on one PostgreSQL behind HAProxy (reference-server/test/replicas/); without
 // HAProxy its tests skip, which counts as a failure here (nothing was proved).
 const replicasDir = join(root, 'reference-server', 'test', 'replicas');
-const replicasStage = nodeTestStage('replicas', [join(replicasDir, 'replicas.check.ts'), join(replicasDir, 'suite.check.ts')]);
+const replicasStage = nodeTestStage('replicas', [
+  join(replicasDir, 'replicas.check.ts'),
+  join(replicasDir, 'suite.check.ts'),
+]);
 
 // The suite's traffic through `record`, then `audit` of it (issue 29): the two oracles must agree
 // on a conformant target; ~2 minutes (the whole suite through the recorder), so not in the unit stage.
@@ -179,4 +227,14 @@ const auditStage = nodeTestStage('audit', [join(root, 'harness', 'audit', 'test'
 // error or a crossed import fence, not only a developer who remembered to run them.
 const staticStage = nodeTestStage('static', [join(root, 'scripts', 'static', 'static-checks.check.ts')]);
 
-export const stages: Stage[] = [staticStage, conformanceStage, independentTargetStage, portalStage, selfValidationStage, packageStage, obligationsStage, replicasStage, auditStage];
+export const stages: Stage[] = [
+  staticStage,
+  conformanceStage,
+  independentTargetStage,
+  portalStage,
+  selfValidationStage,
+  packageStage,
+  obligationsStage,
+  replicasStage,
+  auditStage,
+];
