@@ -32,7 +32,10 @@ const reporters: ReporterDescription[] = [
   // reporter's summary is one line per area and per failure); a direct Playwright run keeps list/dot.
   [run.terminalReporter ?? (process.env.CI ? 'dot' : 'list')],
   // allure-playwright writing without an fsync per file (harness/reporter/allure.reporter.ts).
-  ['./harness/reporter/allure.reporter.ts', { resultsDir: join(reportsDir, 'allure-results'), detail: true, suiteTitle: true }],
+  [
+    './harness/reporter/allure.reporter.ts',
+    { resultsDir: join(reportsDir, 'allure-results'), detail: true, suiteTitle: true },
+  ],
   // conformance.json, traceability.html, junit.xml (each check as its verdict reads), checks.json, transcripts/.
   ['./harness/reporter/conformance.reporter.ts', { outputDir: reportsDir }],
   ...(sharded ? [['blob', { outputDir: join(reportsDir, 'blob-report') }] as ReporterDescription] : []),
@@ -43,7 +46,8 @@ export default defineConfig({
   testMatch: '**/*.spec.ts',
   // Under `token-conformance run` the reports directory is the user's (this file may sit in
   // node_modules/), so Playwright's per-check output goes beside the reports.
-  outputDir: run.reportsDir !== undefined ? join(reportsDir, 'test-results') : join(import.meta.dirname, 'test-results'),
+  outputDir:
+    run.reportsDir !== undefined ? join(reportsDir, 'test-results') : join(import.meta.dirname, 'test-results'),
   forbidOnly: !!process.env.CI,
   retries: 0,
   // Two cores: API checks wait on the network far more than they compute.
@@ -56,6 +60,8 @@ export default defineConfig({
   // With clock targets (`run --start-reference`: reference servers for the time-travel checks
   // alone; or the profile's capabilities.clockSandboxes; core/run/clock-targets.ts) the time-travel checks spread over one worker per
   // clock target, beside the conformance checks; listed first so that their longest checks start first.
-  projects: clockTargets === undefined ? [conformance, { ...timeTravel, workers: 1, fullyParallel: false }]
-    : [{ ...timeTravel, workers: clockTargets.profiles.length, fullyParallel: true }, conformance],
+  projects:
+    clockTargets === undefined
+      ? [conformance, { ...timeTravel, workers: 1, fullyParallel: false }]
+      : [{ ...timeTravel, workers: clockTargets.profiles.length, fullyParallel: true }, conformance],
 });

@@ -53,20 +53,33 @@ export function parseBenchArgs(args: string[], defaultOut: string): BenchOptions
   const { values } = parseArgs({
     args,
     options: {
-      duration: { type: 'string' }, rounds: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' },
-      tokens: { type: 'string' }, refreshes: { type: 'string' }, 'audit-har': { type: 'string' }, quick: { type: 'boolean', default: false },
-      suite: { type: 'boolean', default: false }, delay: { type: 'string' }, 'skip-start': { type: 'boolean', default: false },
-      'suite-only': { type: 'boolean', default: false }, 'skip-self-validation': { type: 'boolean', default: false },
-      only: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', default: false },
+      duration: { type: 'string' },
+      rounds: { type: 'string' },
+      warmup: { type: 'string' },
+      connections: { type: 'string' },
+      tokens: { type: 'string' },
+      refreshes: { type: 'string' },
+      'audit-har': { type: 'string' },
+      quick: { type: 'boolean', default: false },
+      suite: { type: 'boolean', default: false },
+      delay: { type: 'string' },
+      'skip-start': { type: 'boolean', default: false },
+      'suite-only': { type: 'boolean', default: false },
+      'skip-self-validation': { type: 'boolean', default: false },
+      only: { type: 'string' },
+      out: { type: 'string' },
+      help: { type: 'boolean', default: false },
     },
     strict: true,
   });
   const quick = values.quick;
-  if (values['suite-only'] && (quick || values.only !== undefined)) throw new BenchUsageError('--suite-only runs no throughput row: it takes neither --quick nor --only');
+  if (values['suite-only'] && (quick || values.only !== undefined))
+    throw new BenchUsageError('--suite-only runs no throughput row: it takes neither --quick nor --only');
   const number = (name: string, raw: string | undefined, fallback: number, min: number, max: number): number => {
     if (raw === undefined) return fallback;
     const n = Number(raw);
-    if (!Number.isInteger(n) || n < min || n > max) throw new BenchUsageError(`--${name} must be an integer from ${min} to ${max} (got '${raw}')`);
+    if (!Number.isInteger(n) || n < min || n > max)
+      throw new BenchUsageError(`--${name} must be an integer from ${min} to ${max} (got '${raw}')`);
     return n;
   };
   return {
@@ -82,7 +95,13 @@ export function parseBenchArgs(args: string[], defaultOut: string): BenchOptions
     skipStart: values['skip-start'] || quick,
     suiteOnly: values['suite-only'],
     skipSelfValidation: values['skip-self-validation'],
-    only: values.only === undefined ? [] : values.only.split(',').map((s) => s.trim()).filter((s) => s !== ''),
+    only:
+      values.only === undefined
+        ? []
+        : values.only
+            .split(',')
+            .map((s) => s.trim())
+            .filter((s) => s !== ''),
     out: values.out ?? defaultOut,
     help: values.help,
   };

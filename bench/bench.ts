@@ -12,7 +12,15 @@ import { dirname, join, relative } from 'node:path';
 import { BenchUsageError, benchUsage, parseBenchArgs, type BenchOptions } from './bench-options.ts';
 import { loadAverage, machineInfo, pinSelf } from './harness/machine.ts';
 import { startReferenceServer } from './harness/reference-target.ts';
-import { phaseLine, profileHasClockSandboxes, readSuiteReports, runDistantSuite, runHasTimings, sequentialChain, type SuiteRun } from './harness/suite-runs.ts';
+import {
+  phaseLine,
+  profileHasClockSandboxes,
+  readSuiteReports,
+  runDistantSuite,
+  runHasTimings,
+  sequentialChain,
+  type SuiteRun,
+} from './harness/suite-runs.ts';
 import { defaultClockServers } from '../harness/commands/run.command.ts';
 import { timeCommand } from './harness/suite-timing.ts';
 import { foreignTargetName, runForeignSuite } from './harness/foreign-suite.ts';
@@ -23,7 +31,14 @@ import { runLoad } from './load/load-generator.ts';
 import { combineRounds, type RoundResult } from './load/rounds.ts';
 import { measureMemory } from './memory.ts';
 import { measureAuditHar } from './audit-har.ts';
-import { cleanThroughput, goalLines, renderResults, type BenchRun, type DistantResult, type ThroughputRow } from './results-markdown.ts';
+import {
+  cleanThroughput,
+  goalLines,
+  renderResults,
+  type BenchRun,
+  type DistantResult,
+  type ThroughputRow,
+} from './results-markdown.ts';
 import { scenarios, type TargetName, type ThroughputScenario } from './scenarios.ts';
 
 const benchDir = import.meta.dirname;
@@ -32,8 +47,11 @@ const SERVER_CPU = 0;
 const LOAD_CPU = 1;
 
 function ensureBenchDependencies(): void {
-  if (installedVersion('oidc-provider', join(benchDir, 'targets')) !== 'not installed'
-    && installedVersion('@node-oauth/oauth2-server', join(benchDir, 'targets')) !== 'not installed') return;
+  if (
+    installedVersion('oidc-provider', join(benchDir, 'targets')) !== 'not installed' &&
+    installedVersion('@node-oauth/oauth2-server', join(benchDir, 'targets')) !== 'not installed'
+  )
+    return;
   console.log('bench: installing the peers (npm --prefix bench ci)…');
   const npm = spawnSync('npm', ['--prefix', benchDir, 'ci', '--no-audit', '--no-fund'], { stdio: 'inherit' });
   if (npm.status !== 0) throw new Error('npm --prefix bench ci failed');
@@ -41,13 +59,23 @@ function ensureBenchDependencies(): void {
 
 async function startNamedTarget(name: TargetName, tempDir: string, cpu: number | undefined): Promise<TargetProcess> {
   if (name === 'reference' || name === 'reference-info-log') {
-    return startReferenceServer({ root, dataFile: join(tempDir, `${name}.sqlite`), cpu, logLevel: name === 'reference' ? 'warn' : 'info' });
+    return startReferenceServer({
+      root,
+      dataFile: join(tempDir, `${name}.sqlite`),
+      cpu,
+      logLevel: name === 'reference' ? 'warn' : 'info',
+    });
   }
   return startTarget({ nodeArgs: ['--import', 'tsx', join(benchDir, 'targets', `${name}.ts`)], cwd: root, cpu });
 }
 
 /** Every selected row, in interleaved rounds, each target process started once and kept for all its rows. */
-async function runThroughput(o: BenchOptions, selected: readonly ThroughputScenario[], tempDir: string, cpu: number | undefined): Promise<ThroughputRow[]> {
+async function runThroughput(
+  o: BenchOptions,
+  selected: readonly ThroughputScenario[],
+  tempDir: string,
+  cpu: number | undefined,
+): Promise<ThroughputRow[]> {
   const targets = new Map<TargetName, TargetProcess | Error>();
   for (const name of new Set(selected.map((s) => s.target))) {
     try {
@@ -93,7 +121,11 @@ async function runThroughput(o: BenchOptions, selected: readonly ThroughputScena
           });
           rounds.get(scenario.id)!.push({ load, serverCpuSeconds: cpuUsed, loadCpuSeconds: loadCpuUsed });
           const shares = `server CPU ${((cpuUsed * 100000) / load.elapsedMs).toFixed(0)}%, load generator CPU ${((loadCpuUsed * 100000) / load.elapsedMs).toFixed(0)}%`;
-          console.log(load.errors > 0 ? `${load.errors} ERRORS of ${load.requests}: ${load.errorSamples.join('; ')}` : `${load.throughput.toFixed(0)} req/s, p50 ${load.latency.p50.toFixed(2)} ms, p99 ${load.latency.p99.toFixed(2)} ms, ${shares}`);
+          console.log(
+            load.errors > 0
+              ? `${load.errors} ERRORS of ${load.requests}: ${load.errorSamples.join('; ')}`
+              : `${load.throughput.toFixed(0)} req/s, p50 ${load.latency.p50.toFixed(2)} ms, p99 ${load.latency.p99.toFixed(2)} ms, ${shares}`,
+          );
         } catch (error) {
           failures.set(scenario.id, (error as Error).message.slice(0, 300));
           console.log(`failed: ${(error as Error).message}`);
@@ -133,8 +165,11 @@ async function main(args: string[]): Promise<number> {
   const cpu = pinned ? SERVER_CPU : undefined;
   const startedAt = new Date();
   const loadStart = loadAverage();
-  console.log(`bench: ${machine.cpuCount} × ${machine.cpuModel}, load ${loadStart}, ${pinned ? 'servers on CPU 0, load generator on CPU 1' : 'NOT pinned'}`);
-  const selected = o.only.length === 0 ? scenarios : scenarios.filter((s) => o.only.some((part) => s.id.includes(part)));
+  console.log(
+    `bench: ${machine.cpuCount} × ${machine.cpuModel}, load ${loadStart}, ${pinned ? 'servers on CPU 0, load generator on CPU 1' : 'NOT pinned'}`,
+  );
+  const selected =
+    o.only.length === 0 ? scenarios : scenarios.filter((s) => o.only.some((part) => s.id.includes(part)));
   if (selected.length === 0) {
     console.error(`bench: --only matches no row (ids: ${scenarios.map((s) => s.id).join(', ')})`);
     return 2;
@@ -149,8 +184,17 @@ async function main(args: string[]): Promise<number> {
     if (o.only.length === 0 && !o.suiteOnly) {
       console.log(`bench: memory — ${o.tokens} tokens, then ${o.refreshes} refreshes …`);
       try {
-        memory = await measureMemory({ root, tempDir, cpu, connections: o.connections, tokens: o.tokens, refreshes: o.refreshes });
-        console.log(`bench: RSS idle ${memory.idleRssMiB.toFixed(1)} MiB, after tokens ${memory.afterTokensRssMiB.toFixed(1)} MiB, after refreshes ${memory.afterRefreshRssMiB.toFixed(1)} MiB; ${memory.bytesPerRefreshToken.toFixed(0)} bytes per refresh token; purge ${memory.purge.rowsBefore} → ${memory.purge.rowsAfter}`);
+        memory = await measureMemory({
+          root,
+          tempDir,
+          cpu,
+          connections: o.connections,
+          tokens: o.tokens,
+          refreshes: o.refreshes,
+        });
+        console.log(
+          `bench: RSS idle ${memory.idleRssMiB.toFixed(1)} MiB, after tokens ${memory.afterTokensRssMiB.toFixed(1)} MiB, after refreshes ${memory.afterRefreshRssMiB.toFixed(1)} MiB; ${memory.bytesPerRefreshToken.toFixed(0)} bytes per refresh token; purge ${memory.purge.rowsBefore} → ${memory.purge.rowsAfter}`,
+        );
       } catch (error) {
         memory = { failure: (error as Error).message.slice(0, 300) };
         console.log(`bench: memory failed: ${memory.failure}`);
@@ -164,7 +208,9 @@ async function main(args: string[]): Promise<number> {
         for (const mib of [Math.max(1, Math.round(o.auditHarMiB / 10)), o.auditHarMiB]) {
           console.log(`bench: audit of a ${mib} MiB HAR …`);
           const r = await measureAuditHar(root, tempDir, mib);
-          console.log(`bench: audit of ${r.harMiB.toFixed(1)} MiB (${r.exchanges} exchanges): ${r.seconds.toFixed(1)} s, peak RSS ${r.peakRssMiB.toFixed(1)} MiB, exit ${r.exitCode}`);
+          console.log(
+            `bench: audit of ${r.harMiB.toFixed(1)} MiB (${r.exchanges} exchanges): ${r.seconds.toFixed(1)} s, peak RSS ${r.peakRssMiB.toFixed(1)} MiB, exit ${r.exitCode}`,
+          );
           auditHar.push(r);
         }
       } catch (error) {
@@ -174,7 +220,8 @@ async function main(args: string[]): Promise<number> {
     }
 
     // The suite gets every CPU back (children inherit this process's pinning); logs go to reports/bench/.
-    const unpinned = (command: readonly string[]): [string, string[]] => (pinned ? ['taskset', ['-c', `0-${machine.cpuCount - 1}`, ...command]] : [command[0]!, command.slice(1)]);
+    const unpinned = (command: readonly string[]): [string, string[]] =>
+      pinned ? ['taskset', ['-c', `0-${machine.cpuCount - 1}`, ...command]] : [command[0]!, command.slice(1)];
     // So does this process from here on: the distant run's servers (its children) and the latency
     // proxy (in this process) stand for a target elsewhere, not for a load generator on one CPU.
     if (pinned && (o.suite || !o.skipStart)) pinSelf(`0-${machine.cpuCount - 1}`);
@@ -191,16 +238,29 @@ async function main(args: string[]): Promise<number> {
       const reports = join(root, 'reports');
       // Where its time goes, when this version's `run` can say (--timings: one line of phases).
       const log = join(logDir, 'npm-start.log');
-      const timing = await timeCommand(...unpinned(['npm', 'start', ...(runHasTimings(root) ? ['--', '--timings'] : [])]), root, log);
+      const timing = await timeCommand(
+        ...unpinned(['npm', 'start', ...(runHasTimings(root) ? ['--', '--timings'] : [])]),
+        root,
+        log,
+      );
       const phases = phaseLine(log);
       // npm prints the script it runs; name the command itself in the results.
-      timings.push({ ...timing, ...readSuiteReports(reports), ...(phases !== undefined && { phases }), command: 'npm start (token-conformance run --target profiles/reference.json --start-reference)' });
+      timings.push({
+        ...timing,
+        ...readSuiteReports(reports),
+        ...(phases !== undefined && { phases }),
+        command: 'npm start (token-conformance run --target profiles/reference.json --start-reference)',
+      });
     }
     if (o.only.length === 0 && o.suite) {
       if (!o.skipSelfValidation) {
         console.log('bench: timing the self-validation …');
         // It plans each fault's checks from the clean run's reports/checks.json (npm start's, as in CI).
-        timings.push({ ...(await timeCommand(...unpinned(['npm', 'run', 'self-validate']), root, join(logDir, 'self-validate.log'))), checks: [], command: 'npm run self-validate' });
+        timings.push({
+          ...(await timeCommand(...unpinned(['npm', 'run', 'self-validate']), root, join(logDir, 'self-validate.log'))),
+          checks: [],
+          command: 'npm run self-validate',
+        });
       }
       // Twice: with clock sandboxes (npm start's topology: its clock servers, here behind the proxy
       // too, so like is compared with like), and with the target's one clock (a target that offers
@@ -208,12 +268,27 @@ async function main(args: string[]): Promise<number> {
       const local = timings.find((t) => t.command.startsWith('npm start'));
       const distantRun = async (clocks: number): Promise<DistantResult> => {
         const what = clocks > 0 ? `${clocks} clock sandboxes` : 'one clock';
-        console.log(`bench: timing the suite against the reference server ${o.delayMs} ms away (latency proxy, ${what}) …`);
+        console.log(
+          `bench: timing the suite against the reference server ${o.delayMs} ms away (latency proxy, ${what}) …`,
+        );
         const name = clocks > 0 ? 'distant-clock-sandboxes' : 'distant';
         try {
-          const run = await runDistantSuite({ root, delayMs: o.delayMs, reportsDir: join(logDir, name), logFile: join(logDir, `${name}.log`), command: unpinned, timings: runHasTimings(root), clockSandboxes: clocks });
+          const run = await runDistantSuite({
+            root,
+            delayMs: o.delayMs,
+            reportsDir: join(logDir, name),
+            logFile: join(logDir, `${name}.log`),
+            command: unpinned,
+            timings: runHasTimings(root),
+            clockSandboxes: clocks,
+          });
           const command = `token-conformance run --target <reference server behind the latency proxy${clocks > 0 ? `, with ${clocks} clock sandboxes behind it too` : ''}>`;
-          return { delayMs: o.delayMs, clocks, run: { ...run, command }, ...(local && { chain: sequentialChain(local.checks, run.checks, o.delayMs) }) };
+          return {
+            delayMs: o.delayMs,
+            clocks,
+            run: { ...run, command },
+            ...(local && { chain: sequentialChain(local.checks, run.checks, o.delayMs) }),
+          };
         } catch (error) {
           const failure = (error as Error).message.slice(0, 300);
           console.log(`bench: the distant run (${what}) failed: ${failure}`);
@@ -229,36 +304,82 @@ async function main(args: string[]): Promise<number> {
         console.log(`bench: timing the suite against ${foreignTargetName}, ${where} (no clock control) …`);
         const name = delayMs > 0 ? 'foreign-distant' : 'foreign';
         try {
-          foreign.push({ delayMs, run: await runForeignSuite({ root, delayMs, reportsDir: join(logDir, name), logFile: join(logDir, `${name}.log`), command: unpinned }) });
+          foreign.push({
+            delayMs,
+            run: await runForeignSuite({
+              root,
+              delayMs,
+              reportsDir: join(logDir, name),
+              logFile: join(logDir, `${name}.log`),
+              command: unpinned,
+            }),
+          });
         } catch (error) {
           foreign.push({ delayMs, failure: (error as Error).message.slice(0, 300) });
-          console.log(`bench: the ${foreignTargetName} run (${where}) failed: ${(error as Error).message.slice(0, 300)}`);
+          console.log(
+            `bench: the ${foreignTargetName} run (${where}) failed: ${(error as Error).message.slice(0, 300)}`,
+          );
         }
       }
     }
 
     const versionsFrom = join(benchDir, 'targets');
     const run: BenchRun = {
-      startedAt, finishedAt: new Date(), command: `npm run bench${args.length > 0 ? ` -- ${args.join(' ')}` : ''}`,
-      machine, loadStart, loadEnd: loadAverage(), pinned,
-      durationS: o.durationS, rounds: o.rounds, warmupS: o.warmupS, connections: o.connections,
-      versions: Object.fromEntries(['jose', 'fastify', 'better-sqlite3', 'pino', 'undici', 'oidc-provider', '@node-oauth/oauth2-server'].map((n) => [n, installedVersion(n, n === 'undici' ? benchDir : versionsFrom)])),
-      rows, timings, ...(memory && { memory }), ...(auditHar && { auditHar }), ...(distant && { distant }), ...(distantClocks && { distantClocks }), ...(foreign && { foreign }),
+      startedAt,
+      finishedAt: new Date(),
+      command: `npm run bench${args.length > 0 ? ` -- ${args.join(' ')}` : ''}`,
+      machine,
+      loadStart,
+      loadEnd: loadAverage(),
+      pinned,
+      durationS: o.durationS,
+      rounds: o.rounds,
+      warmupS: o.warmupS,
+      connections: o.connections,
+      versions: Object.fromEntries(
+        ['jose', 'fastify', 'better-sqlite3', 'pino', 'undici', 'oidc-provider', '@node-oauth/oauth2-server'].map(
+          (n) => [n, installedVersion(n, n === 'undici' ? benchDir : versionsFrom)],
+        ),
+      ),
+      rows,
+      timings,
+      ...(memory && { memory }),
+      ...(auditHar && { auditHar }),
+      ...(distant && { distant }),
+      ...(distantClocks && { distantClocks }),
+      ...(foreign && { foreign }),
     };
     const ours = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
     run.versions = { node: process.version, 'token-conformance': ours, ...run.versions };
     mkdirSync(dirname(o.out), { recursive: true });
     writeFileSync(o.out, renderResults(run));
     console.log('');
-    for (const line of goalLines(run)) console.log(`  ${line.met === undefined ? '?  ' : line.met ? 'ok ' : 'NO '} ${line.goal}: ${line.measured}`);
-    for (const t of timings) if (t.exitCode !== 0) console.log(`  ${t.command} exited ${t.exitCode}: see ${relative(process.cwd(), t.log)}`);
-    for (const d of [distantClocks, distant]) if (d?.run && d.run.exitCode !== 0) console.log(`  the distant run exited ${d.run.exitCode}: see ${relative(process.cwd(), d.run.log)}`);
-    for (const f of foreign ?? []) if (f.run && !f.run.pinned.same) console.log(`  the ${foreignTargetName} run (${f.delayMs} ms) did not give its pinned FAIL/WARN: see ${relative(process.cwd(), f.run.log)}`);
+    for (const line of goalLines(run))
+      console.log(`  ${line.met === undefined ? '?  ' : line.met ? 'ok ' : 'NO '} ${line.goal}: ${line.measured}`);
+    for (const t of timings)
+      if (t.exitCode !== 0) console.log(`  ${t.command} exited ${t.exitCode}: see ${relative(process.cwd(), t.log)}`);
+    for (const d of [distantClocks, distant])
+      if (d?.run && d.run.exitCode !== 0)
+        console.log(`  the distant run exited ${d.run.exitCode}: see ${relative(process.cwd(), d.run.log)}`);
+    for (const f of foreign ?? [])
+      if (f.run && !f.run.pinned.same)
+        console.log(
+          `  the ${foreignTargetName} run (${f.delayMs} ms) did not give its pinned FAIL/WARN: see ${relative(process.cwd(), f.run.log)}`,
+        );
     console.log(`\nbench: wrote ${relative(process.cwd(), o.out)} (load ${run.loadEnd} at the end)`);
-    const memoryClean = memory === undefined || (!('failure' in memory) && memory.tokenRun.errors === 0 && memory.refreshRun.errors === 0 && memory.purge.rowsAfter === 0);
+    const memoryClean =
+      memory === undefined ||
+      (!('failure' in memory) &&
+        memory.tokenRun.errors === 0 &&
+        memory.refreshRun.errors === 0 &&
+        memory.purge.rowsAfter === 0);
     const auditClean = auditHar === undefined || (Array.isArray(auditHar) && auditHar.every((a) => a.exitCode === 0));
-    const clean = rows.every((r) => cleanThroughput(r) !== undefined) && memoryClean && auditClean && timings.every((t) => t.exitCode === 0)
-      && (foreign ?? []).every((f) => f.run?.pinned.same === true);
+    const clean =
+      rows.every((r) => cleanThroughput(r) !== undefined) &&
+      memoryClean &&
+      auditClean &&
+      timings.every((t) => t.exitCode === 0) &&
+      (foreign ?? []).every((f) => f.run?.pinned.same === true);
     return clean ? 0 : 1;
   } finally {
     process.off('exit', removeTempDir);

@@ -32,7 +32,10 @@ function frameName(node: ProfileNode): string {
   const name = functionName === '' ? '(anonymous)' : functionName;
   if (url === '') return name;
   // Paths shortened to what tells the frames apart: the package, or the repository-relative file.
-  const short = url.replace(/^file:\/\//, '').replace(/^.*\/node_modules\//, '').replace(/^.*\/(reference-server|bench|harness)\//, '$1/');
+  const short = url
+    .replace(/^file:\/\//, '')
+    .replace(/^.*\/node_modules\//, '')
+    .replace(/^.*\/(reference-server|bench|harness)\//, '$1/');
   return `${name} ${short}:${lineNumber + 1}`;
 }
 

@@ -13,14 +13,25 @@ export interface ForeignResult {
 }
 
 /** The shape of results-markdown.ts's GoalLine (not imported: that file imports this one). */
-interface Line { goal: string; measured: string; met: boolean | undefined }
+interface Line {
+  goal: string;
+  measured: string;
+  met: boolean | undefined;
+}
 
-const fmt = (n: number, digits = 0): string => (Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : '–');
+const fmt = (n: number, digits = 0): string =>
+  Number.isFinite(n)
+    ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
+    : '–';
 
 /** A run counts when it ended with a report whose FAIL/WARN are exactly the target's pinned deviations. */
 const sound = (r: ForeignRun): boolean => r.pinned.same && r.exitCode !== null && r.exitCode <= 1;
-const pinNote = (r: ForeignRun): string => (r.pinned.same ? 'FAIL/WARN exactly the pinned deviations' : `**FAIL/WARN differ from the pinned deviations**: unexpected ${r.pinned.unexpected.join(', ') || 'none'}; missing ${r.pinned.missing.join(', ') || 'none'}`);
-const cpuPerRequestMs = (t: SuiteRun): number | undefined => (t.cpuSeconds !== undefined && t.requests ? (1000 * t.cpuSeconds) / t.requests : undefined);
+const pinNote = (r: ForeignRun): string =>
+  r.pinned.same
+    ? 'FAIL/WARN exactly the pinned deviations'
+    : `**FAIL/WARN differ from the pinned deviations**: unexpected ${r.pinned.unexpected.join(', ') || 'none'}; missing ${r.pinned.missing.join(', ') || 'none'}`;
+const cpuPerRequestMs = (t: SuiteRun): number | undefined =>
+  t.cpuSeconds !== undefined && t.requests ? (1000 * t.cpuSeconds) / t.requests : undefined;
 
 export function foreignGoalLines(foreign: readonly ForeignResult[] | undefined, start: SuiteRun | undefined): Line[] {
   const local = foreign?.find((f) => f.delayMs === 0);
@@ -28,30 +39,53 @@ export function foreignGoalLines(foreign: readonly ForeignResult[] | undefined, 
   const notMeasured = (f: ForeignResult | undefined) => (f?.failure ? `failed: ${f.failure}` : 'not measured');
   const lines: Line[] = [];
   const l = local?.run;
-  const wallGoal = 'suite against a local independent target without clock control (oidc-provider) ÷ `npm start` (wall) ≤ 1.0×';
-  lines.push(l && start
-    ? { goal: wallGoal, measured: `${fmt(l.seconds / start.seconds, 2)}× (${fmt(l.seconds, 1)} s vs ${fmt(start.seconds, 1)} s; exit ${l.exitCode}; ${l.verdicts ?? 'no report'}; ${pinNote(l)})`, met: sound(l) && l.seconds <= start.seconds }
-    : { goal: wallGoal, measured: notMeasured(local), met: undefined });
-  const cpuGoal = 'suite CPU per request against it ≤ `npm start`\'s';
+  const wallGoal =
+    'suite against a local independent target without clock control (oidc-provider) ÷ `npm start` (wall) ≤ 1.0×';
+  lines.push(
+    l && start
+      ? {
+          goal: wallGoal,
+          measured: `${fmt(l.seconds / start.seconds, 2)}× (${fmt(l.seconds, 1)} s vs ${fmt(start.seconds, 1)} s; exit ${l.exitCode}; ${l.verdicts ?? 'no report'}; ${pinNote(l)})`,
+          met: sound(l) && l.seconds <= start.seconds,
+        }
+      : { goal: wallGoal, measured: notMeasured(local), met: undefined },
+  );
+  const cpuGoal = "suite CPU per request against it ≤ `npm start`'s";
   const ours = l && cpuPerRequestMs(l);
   const theirs = start && cpuPerRequestMs(start);
-  lines.push(l && ours !== undefined && theirs !== undefined
-    ? { goal: cpuGoal, measured: `${fmt(ours, 1)} ms vs ${fmt(theirs, 1)} ms (${fmt(l.cpuSeconds!, 1)} CPU-s / ${fmt(l.requests!)} requests, the target's own CPU not counted; ${fmt(start!.cpuSeconds!, 1)} CPU-s / ${fmt(start!.requests!)} requests, its servers included)`, met: sound(l) && ours <= theirs }
-    : { goal: cpuGoal, measured: notMeasured(local), met: undefined });
+  lines.push(
+    l && ours !== undefined && theirs !== undefined
+      ? {
+          goal: cpuGoal,
+          measured: `${fmt(ours, 1)} ms vs ${fmt(theirs, 1)} ms (${fmt(l.cpuSeconds!, 1)} CPU-s / ${fmt(l.requests!)} requests, the target's own CPU not counted; ${fmt(start!.cpuSeconds!, 1)} CPU-s / ${fmt(start!.requests!)} requests, its servers included)`,
+          met: sound(l) && ours <= theirs,
+        }
+      : { goal: cpuGoal, measured: notMeasured(local), met: undefined },
+  );
   const d = distant?.run;
   const distantGoal = `suite against it ${distant?.delayMs ?? 20} ms away ÷ local ≤ 2×`;
-  lines.push(d && l
-    ? { goal: distantGoal, measured: `${fmt(d.seconds / l.seconds, 2)}× (${fmt(d.seconds, 1)} s vs ${fmt(l.seconds, 1)} s; exit ${d.exitCode}; ${pinNote(d)})`, met: sound(d) && sound(l) && d.seconds <= 2 * l.seconds }
-    : { goal: distantGoal, measured: notMeasured(distant), met: undefined });
+  lines.push(
+    d && l
+      ? {
+          goal: distantGoal,
+          measured: `${fmt(d.seconds / l.seconds, 2)}× (${fmt(d.seconds, 1)} s vs ${fmt(l.seconds, 1)} s; exit ${d.exitCode}; ${pinNote(d)})`,
+          met: sound(d) && sound(l) && d.seconds <= 2 * l.seconds,
+        }
+      : { goal: distantGoal, measured: notMeasured(distant), met: undefined },
+  );
   return lines;
 }
 
 /** Where each run's time went: phases, then per project (workers, wall, summed check time). */
 export function pushForeign(push: (...lines: string[]) => void, foreign: readonly ForeignResult[]): void {
   push(
-    '', '### Against an independent target without clock control (oidc-provider)', '',
-    'node-oidc-provider 9 behind the spec\'s paths (`test/targets/oidc-provider/`: HTTPS, no clock control, no fault switch), started by the bench as a child process and run as a user runs against a staging target: `token-conformance run --target <its profile> --timings`; the distant row puts each of its origins behind the latency proxy. Wall time and CPU of the `run` command alone (the target\'s own CPU not counted). Its FAIL/WARN requirements are compared with the target\'s pinned `deviations.json`.',
-    '', '| run | wall time | CPU time | CPU per request | exit | requests | connections through the proxy | requirements | FAIL/WARN as pinned |', '|---|---:|---:|---:|---:|---:|---:|---|---|',
+    '',
+    '### Against an independent target without clock control (oidc-provider)',
+    '',
+    "node-oidc-provider 9 behind the spec's paths (`test/targets/oidc-provider/`: HTTPS, no clock control, no fault switch), started by the bench as a child process and run as a user runs against a staging target: `token-conformance run --target <its profile> --timings`; the distant row puts each of its origins behind the latency proxy. Wall time and CPU of the `run` command alone (the target's own CPU not counted). Its FAIL/WARN requirements are compared with the target's pinned `deviations.json`.",
+    '',
+    '| run | wall time | CPU time | CPU per request | exit | requests | connections through the proxy | requirements | FAIL/WARN as pinned |',
+    '|---|---:|---:|---:|---:|---:|---:|---|---|',
   );
   for (const f of foreign) {
     const label = f.delayMs > 0 ? `${f.delayMs} ms away` : 'local';
@@ -61,13 +95,22 @@ export function pushForeign(push: (...lines: string[]) => void, foreign: readonl
       continue;
     }
     const perRequest = cpuPerRequestMs(r);
-    push(`| ${label} | ${fmt(r.seconds, 1)} s | ${r.cpuSeconds === undefined ? '–' : `${fmt(r.cpuSeconds, 1)} s`} | ${perRequest === undefined ? '–' : `${fmt(perRequest, 1)} ms`} | ${r.exitCode} | ${r.requests === undefined ? '–' : fmt(r.requests)} | ${f.delayMs > 0 ? fmt(r.proxyConnections) : '–'} | ${r.verdicts ?? '–'} | ${r.pinned.same ? 'yes' : `**no**: unexpected ${r.pinned.unexpected.join(', ') || 'none'}; missing ${r.pinned.missing.join(', ') || 'none'}`} |`);
+    push(
+      `| ${label} | ${fmt(r.seconds, 1)} s | ${r.cpuSeconds === undefined ? '–' : `${fmt(r.cpuSeconds, 1)} s`} | ${perRequest === undefined ? '–' : `${fmt(perRequest, 1)} ms`} | ${r.exitCode} | ${r.requests === undefined ? '–' : fmt(r.requests)} | ${f.delayMs > 0 ? fmt(r.proxyConnections) : '–'} | ${r.verdicts ?? '–'} | ${r.pinned.same ? 'yes' : `**no**: unexpected ${r.pinned.unexpected.join(', ') || 'none'}; missing ${r.pinned.missing.join(', ') || 'none'}`} |`,
+    );
   }
   for (const f of foreign) {
     if (!f.run) continue;
     const label = f.delayMs > 0 ? `${f.delayMs} ms away` : 'local';
-    push('', `Where the ${label} run's time went (\`run --timings\`): ${f.run.phases ?? 'no phase line'}; ${f.run.projects ?? 'no project line'}.`);
+    push(
+      '',
+      `Where the ${label} run's time went (\`run --timings\`): ${f.run.phases ?? 'no phase line'}; ${f.run.projects ?? 'no project line'}.`,
+    );
     const sums = projectSums(f.run.checks);
-    if (sums.length > 0) push('', `Its checks per project (checks.json): ${sums.map((p) => `${p.project} ${fmt(p.checks)} checks, ${fmt(p.seconds, 1)} s summed, ${fmt(p.requests)} requests`).join('; ')}.`);
+    if (sums.length > 0)
+      push(
+        '',
+        `Its checks per project (checks.json): ${sums.map((p) => `${p.project} ${fmt(p.checks)} checks, ${fmt(p.seconds, 1)} s summed, ${fmt(p.requests)} requests`).join('; ')}.`,
+      );
   }
 }

@@ -46,7 +46,12 @@ const REFRESH_AFTER_ACCESS_S = 604_800;
 const PURGE_GRACE_S = 3600;
 
 export async function measureMemory(o: MemoryOptions): Promise<MemoryResult> {
-  const plain = await startReferenceServer({ root: o.root, dataFile: join(o.tempDir, 'memory-plain.sqlite'), cpu: o.cpu, suiteEnvironment: false });
+  const plain = await startReferenceServer({
+    root: o.root,
+    dataFile: join(o.tempDir, 'memory-plain.sqlite'),
+    cpu: o.cpu,
+    suiteEnvironment: false,
+  });
   let idleRssPlainEnvMiB: number;
   let afterTokensRssPlainEnvMiB: number;
   let plainTokenRun: LoadResult;
@@ -54,8 +59,18 @@ export async function measureMemory(o: MemoryOptions): Promise<MemoryResult> {
     await delay(2000);
     idleRssPlainEnvMiB = plain.rssMiB();
     plainTokenRun = await runLoad({
-      origin: plain.listening.baseUrl, connections: o.connections, warmupMs: 0, bound: { requests: o.tokens },
-      createWorker: () => Promise.resolve(tokenRequestWorker(US_TOKEN, { grant_type: 'client_credentials', ...cred.usCc }, { alg: 'EdDSA', refreshToken: false })),
+      origin: plain.listening.baseUrl,
+      connections: o.connections,
+      warmupMs: 0,
+      bound: { requests: o.tokens },
+      createWorker: () =>
+        Promise.resolve(
+          tokenRequestWorker(
+            US_TOKEN,
+            { grant_type: 'client_credentials', ...cred.usCc },
+            { alg: 'EdDSA', refreshToken: false },
+          ),
+        ),
     });
     afterTokensRssPlainEnvMiB = plain.rssMiB();
   } finally {
@@ -70,34 +85,63 @@ export async function measureMemory(o: MemoryOptions): Promise<MemoryResult> {
 
     const ccExpected = { alg: 'EdDSA', refreshToken: false } as const;
     const tokenRun = await runLoad({
-      origin, connections: o.connections, warmupMs: 0, bound: { requests: o.tokens },
-      createWorker: () => Promise.resolve(tokenRequestWorker(US_TOKEN, { grant_type: 'client_credentials', ...cred.usCc }, ccExpected)),
+      origin,
+      connections: o.connections,
+      warmupMs: 0,
+      bound: { requests: o.tokens },
+      createWorker: () =>
+        Promise.resolve(tokenRequestWorker(US_TOKEN, { grant_type: 'client_credentials', ...cred.usCc }, ccExpected)),
     });
     const afterTokensRssMiB = server.rssMiB();
 
     const storeBefore = readStoreStats(dataFile);
     const pairExpected = { alg: 'EdDSA', refreshToken: true } as const;
     const refreshRun = await runLoad({
-      origin, connections: o.connections, warmupMs: 0, bound: { requests: o.refreshes },
+      origin,
+      connections: o.connections,
+      warmupMs: 0,
+      bound: { requests: o.refreshes },
       createWorker: async (pool) => {
-        const first = await obtainToken(pool, formPost(US_TOKEN, { grant_type: 'password', ...cred.pw, ...cred.user }), pairExpected);
+        const first = await obtainToken(
+          pool,
+          formPost(US_TOKEN, { grant_type: 'password', ...cred.pw, ...cred.user }),
+          pairExpected,
+        );
         return refreshChainWorker(US_TOKEN, cred.pw, first.refresh_token!, pairExpected);
       },
     });
     const afterRefreshRssMiB = server.rssMiB();
     const storeAfter = readStoreStats(dataFile);
     const addedRows = storeAfter.refreshTokenRows - storeBefore.refreshTokenRows;
-    const bytesPerRefreshToken = addedRows > 0 ? (storeAfter.bytes - storeAfter.freeBytes - (storeBefore.bytes - storeBefore.freeBytes)) / addedRows : Number.NaN;
+    const bytesPerRefreshToken =
+      addedRows > 0
+        ? (storeAfter.bytes - storeAfter.freeBytes - (storeBefore.bytes - storeBefore.freeBytes)) / addedRows
+        : Number.NaN;
 
     // Purge proof: every refresh token is expired (plus the grace) once the clock is past them.
     const advancedSeconds = PASSWORD_LIFETIME_S + REFRESH_AFTER_ACCESS_S + PURGE_GRACE_S + 60;
     await postJson(`${origin}/__test/clock`, { advanceSeconds: advancedSeconds });
-    const purgeAnswer = await postJson(`${origin}/__test/purge`, undefined) as { refreshTokens?: unknown };
+    const purgeAnswer = (await postJson(`${origin}/__test/purge`, undefined)) as { refreshTokens?: unknown };
     const rowsAfter = readStoreStats(dataFile).refreshTokenRows;
     await postJson(`${origin}/__test/clock`, { reset: true });
     return {
-      idleRssMiB, idleRssPlainEnvMiB, afterTokensRssPlainEnvMiB, plainTokenRun, afterTokensRssMiB, afterRefreshRssMiB, tokenRun, refreshRun, storeBefore, storeAfter, bytesPerRefreshToken,
-      purge: { rowsBefore: storeAfter.refreshTokenRows, purged: Number(purgeAnswer.refreshTokens), rowsAfter, advancedSeconds },
+      idleRssMiB,
+      idleRssPlainEnvMiB,
+      afterTokensRssPlainEnvMiB,
+      plainTokenRun,
+      afterTokensRssMiB,
+      afterRefreshRssMiB,
+      tokenRun,
+      refreshRun,
+      storeBefore,
+      storeAfter,
+      bytesPerRefreshToken,
+      purge: {
+        rowsBefore: storeAfter.refreshTokenRows,
+        purged: Number(purgeAnswer.refreshTokens),
+        rowsAfter,
+        advancedSeconds,
+      },
     };
   } finally {
     await server.stop();

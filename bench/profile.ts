@@ -27,7 +27,14 @@ async function main(args: string[]): Promise<number> {
   try {
     ({ values } = parseArgs({
       args,
-      options: { row: { type: 'string' }, seconds: { type: 'string' }, connections: { type: 'string' }, top: { type: 'string' }, dir: { type: 'string' }, help: { type: 'boolean', default: false } },
+      options: {
+        row: { type: 'string' },
+        seconds: { type: 'string' },
+        connections: { type: 'string' },
+        top: { type: 'string' },
+        dir: { type: 'string' },
+        help: { type: 'boolean', default: false },
+      },
       strict: true,
     }));
   } catch (error) {
@@ -42,8 +49,18 @@ async function main(args: string[]): Promise<number> {
   const seconds = Number(values.seconds ?? '8');
   const connections = Number(values.connections ?? String(scenario?.connections ?? 16));
   const top = Number(values.top ?? '25');
-  if (!scenario || !(seconds > 0 && seconds <= 600) || !Number.isInteger(connections) || connections < 1 || connections > 1024 || !Number.isInteger(top) || top < 1) {
-    console.error(`bench:profile: ${scenario ? 'bad --seconds, --connections or --top' : `unknown --row '${values.row ?? ''}'`}\n${usage}`);
+  if (
+    !scenario ||
+    !(seconds > 0 && seconds <= 600) ||
+    !Number.isInteger(connections) ||
+    connections < 1 ||
+    connections > 1024 ||
+    !Number.isInteger(top) ||
+    top < 1
+  ) {
+    console.error(
+      `bench:profile: ${scenario ? 'bad --seconds, --connections or --top' : `unknown --row '${values.row ?? ''}'`}\n${usage}`,
+    );
     return 2;
   }
   const dir = values.dir ?? mkdtempSync(join(tmpdir(), 'tc-profile-'));
@@ -52,9 +69,20 @@ async function main(args: string[]): Promise<number> {
   const nodeFlags = ['--cpu-prof', `--cpu-prof-dir=${dir}`];
   let target: TargetProcess | undefined;
   try {
-    target = scenario.target === 'reference' || scenario.target === 'reference-info-log'
-      ? await startReferenceServer({ root, dataFile: join(dataDir, 'profile.sqlite'), cpu: undefined, nodeFlags, logLevel: scenario.target === 'reference' ? 'warn' : 'info' })
-      : await startTarget({ nodeArgs: [...nodeFlags, '--import', 'tsx', join(benchDir, 'targets', `${scenario.target}.ts`)], cwd: root, cpu: undefined });
+    target =
+      scenario.target === 'reference' || scenario.target === 'reference-info-log'
+        ? await startReferenceServer({
+            root,
+            dataFile: join(dataDir, 'profile.sqlite'),
+            cpu: undefined,
+            nodeFlags,
+            logLevel: scenario.target === 'reference' ? 'warn' : 'info',
+          })
+        : await startTarget({
+            nodeArgs: [...nodeFlags, '--import', 'tsx', join(benchDir, 'targets', `${scenario.target}.ts`)],
+            cwd: root,
+            cpu: undefined,
+          });
     const started = target;
     const load = await runLoad({
       origin: started.listening.baseUrl,
@@ -63,14 +91,18 @@ async function main(args: string[]): Promise<number> {
       bound: { durationMs: seconds * 1000 },
       createWorker: (pool, index) => scenario.createWorker(started.listening, pool, index),
     });
-    console.log(`bench:profile: ${scenario.label}: ${load.requests} answers, ${load.errors} errors, ${load.throughput.toFixed(0)} req/s (under the profiler)`);
+    console.log(
+      `bench:profile: ${scenario.label}: ${load.requests} answers, ${load.errors} errors, ${load.throughput.toFixed(0)} req/s (under the profiler)`,
+    );
     if (load.errors > 0) console.log(`  errors: ${load.errorSamples.join('; ')}`);
   } finally {
     await target?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
   // The main thread's profile is the largest (tsx's loader thread writes a small one).
-  const profiles = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).map((f) => join(dir, f));
+  const profiles = readdirSync(dir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .map((f) => join(dir, f));
   const main = profiles.sort((a, b) => statSync(b).size - statSync(a).size)[0];
   if (main === undefined) {
     console.error(`bench:profile: no .cpuprofile in ${dir}`);
@@ -78,7 +110,9 @@ async function main(args: string[]): Promise<number> {
   }
   const summary = summarizeProfile(JSON.parse(readFileSync(main, 'utf8')) as CpuProfile, top);
   const busyShare = summary.busySamples / (summary.busySamples + summary.idleSamples);
-  console.log(`bench:profile: ${main}: ${summary.busySamples} busy samples (${(busyShare * 100).toFixed(0)}% of the thread's time); top self time:`);
+  console.log(
+    `bench:profile: ${main}: ${summary.busySamples} busy samples (${(busyShare * 100).toFixed(0)}% of the thread's time); top self time:`,
+  );
   for (const f of summary.top) console.log(`  ${(f.share * 100).toFixed(1).padStart(5)}%  ${f.frame}`);
   return 0;
 }

@@ -58,7 +58,10 @@ export interface DistantResult {
   failure?: string;
 }
 
-const fmt = (n: number, digits = 0): string => (Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : '–');
+const fmt = (n: number, digits = 0): string =>
+  Number.isFinite(n)
+    ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
+    : '–';
 
 /** The clean throughput of a row, or undefined when it has none (missing, failed or with errors). */
 export function cleanThroughput(row: ThroughputRow | undefined): number | undefined {
@@ -73,12 +76,22 @@ export interface GoalLine {
 }
 
 /** A row's p99 over its ceiling's, both from this run (each the median of its rounds' p99). */
-function tailLatency(ours: ThroughputRow | undefined, ceiling: ThroughputRow | undefined, wanted: number, goal: string): GoalLine {
-  if (cleanThroughput(ours) === undefined || cleanThroughput(ceiling) === undefined) return { goal, measured: 'not measured (a row is missing or had errors)', met: undefined };
+function tailLatency(
+  ours: ThroughputRow | undefined,
+  ceiling: ThroughputRow | undefined,
+  wanted: number,
+  goal: string,
+): GoalLine {
+  if (cleanThroughput(ours) === undefined || cleanThroughput(ceiling) === undefined)
+    return { goal, measured: 'not measured (a row is missing or had errors)', met: undefined };
   const a = ours!.result!;
   const b = ceiling!.result!;
   const r = a.p99 / b.p99;
-  return { goal, measured: `${fmt(r, 2)}× (p99 ${fmt(a.p99, 2)} vs ${fmt(b.p99, 2)} ms; p50 ${fmt(a.p50, 2)} vs ${fmt(b.p50, 2)} ms; rounds' p99 ${a.roundP99s.map((p) => fmt(p, 1)).join(', ')} vs ${b.roundP99s.map((p) => fmt(p, 1)).join(', ')} ms)`, met: r <= wanted };
+  return {
+    goal,
+    measured: `${fmt(r, 2)}× (p99 ${fmt(a.p99, 2)} vs ${fmt(b.p99, 2)} ms; p50 ${fmt(a.p50, 2)} vs ${fmt(b.p50, 2)} ms; rounds' p99 ${a.roundP99s.map((p) => fmt(p, 1)).join(', ')} vs ${b.roundP99s.map((p) => fmt(p, 1)).join(', ')} ms)`,
+    met: r <= wanted,
+  };
 }
 
 export function goalLines(run: BenchRun): GoalLine[] {
@@ -94,36 +107,83 @@ export function goalLines(run: BenchRun): GoalLine[] {
     const r = ours / best.value;
     // The same comparison by server CPU time per answer (robust when the load generator is the limit).
     const cpuRatio = row(best.id)!.result!.cpuMicrosPerRequest / row(a)!.result!.cpuMicrosPerRequest;
-    return { goal, measured: `${fmt(r, 2)}× (${fmt(ours)} vs ${fmt(best.value)} req/s, ${best.id}); by server CPU per answer ${fmt(cpuRatio, 2)}×`, met: r >= wanted };
+    return {
+      goal,
+      measured: `${fmt(r, 2)}× (${fmt(ours)} vs ${fmt(best.value)} req/s, ${best.id}); by server CPU per answer ${fmt(cpuRatio, 2)}×`,
+      met: r >= wanted,
+    };
   };
   const lines = [
-    ratio('ref-cc-us', ['peer-oidc-provider', 'peer-oauth2-server'], 2, 'token issuance (client_credentials US) ≥ 2× the best peer'),
+    ratio(
+      'ref-cc-us',
+      ['peer-oidc-provider', 'peer-oauth2-server'],
+      2,
+      'token issuance (client_credentials US) ≥ 2× the best peer',
+    ),
     ratio('ref-cc-us', 'ceiling-jose-sign', 0.9, 'token issuance ≥ 0.9× the bare jose signing ceiling'),
-    ratio('ref-cc-us-tail', 'ceiling-jose-sign-tail', 0.9, `token issuance ≥ 0.9× the bare jose signing ceiling, ${TAIL_CONNECTIONS} connections`),
-    tailLatency(row('ref-cc-us-tail'), row('ceiling-jose-sign-tail'), 3, `client_credentials p99 ≤ 3× the bare jose signing ceiling's p99, ${TAIL_CONNECTIONS} connections`),
+    ratio(
+      'ref-cc-us-tail',
+      'ceiling-jose-sign-tail',
+      0.9,
+      `token issuance ≥ 0.9× the bare jose signing ceiling, ${TAIL_CONNECTIONS} connections`,
+    ),
+    tailLatency(
+      row('ref-cc-us-tail'),
+      row('ceiling-jose-sign-tail'),
+      3,
+      `client_credentials p99 ≤ 3× the bare jose signing ceiling's p99, ${TAIL_CONNECTIONS} connections`,
+    ),
     ratio('ref-protected', 'ceiling-jose-verify', 3, 'protected calls ≥ 3× the bare jose verification ceiling'),
   ];
   const memory = run.memory && !('failure' in run.memory) ? run.memory : undefined;
-  lines.push(memory
-    ? { goal: `RSS after ${fmt(memory.tokenRun.requests)} tokens < 200 MiB (suite environment / plain \`serve\`)`, measured: `${fmt(memory.afterTokensRssMiB, 1)} / ${fmt(memory.afterTokensRssPlainEnvMiB, 1)} MiB`, met: memory.tokenRun.errors === 0 && memory.plainTokenRun.errors === 0 && Math.max(memory.afterTokensRssMiB, memory.afterTokensRssPlainEnvMiB) < 200 }
-    : { goal: 'RSS after 1 million tokens < 200 MiB', measured: 'not measured', met: undefined });
+  lines.push(
+    memory
+      ? {
+          goal: `RSS after ${fmt(memory.tokenRun.requests)} tokens < 200 MiB (suite environment / plain \`serve\`)`,
+          measured: `${fmt(memory.afterTokensRssMiB, 1)} / ${fmt(memory.afterTokensRssPlainEnvMiB, 1)} MiB`,
+          met:
+            memory.tokenRun.errors === 0 &&
+            memory.plainTokenRun.errors === 0 &&
+            Math.max(memory.afterTokensRssMiB, memory.afterTokensRssPlainEnvMiB) < 200,
+        }
+      : { goal: 'RSS after 1 million tokens < 200 MiB', measured: 'not measured', met: undefined },
+  );
   const start = run.timings.find((t) => t.command.includes('--start-reference'));
-  const wall = (t: SuiteRun | undefined, limit: number, goal: string): GoalLine => (t
-    ? { goal, measured: `${fmt(t.seconds, 1)} s (exit ${t.exitCode}${t.verdicts ? `; ${t.verdicts}` : ''})`, met: t.exitCode === 0 && t.seconds <= limit }
-    : { goal, measured: 'not measured', met: undefined });
+  const wall = (t: SuiteRun | undefined, limit: number, goal: string): GoalLine =>
+    t
+      ? {
+          goal,
+          measured: `${fmt(t.seconds, 1)} s (exit ${t.exitCode}${t.verdicts ? `; ${t.verdicts}` : ''})`,
+          met: t.exitCode === 0 && t.seconds <= limit,
+        }
+      : { goal, measured: 'not measured', met: undefined };
   lines.push(wall(start, 15, '`npm start` wall ≤ 15 s'));
-  lines.push(wall(run.timings.find((t) => t.command.includes('self-validate')), 30, 'self-validation wall ≤ 30 s'));
+  lines.push(
+    wall(
+      run.timings.find((t) => t.command.includes('self-validate')),
+      30,
+      'self-validation wall ≤ 30 s',
+    ),
+  );
   // Like with like first: the distant target with clock sandboxes, as npm start has its clock
   // servers; then the target's one clock, reported with its floor (the time-travel checks in a row).
-  for (const d of [run.distantClocks, run.distant]) if (d) lines.push(distantGoalLine(d, start, run.distantClocks !== undefined));
-  if (!run.distant && !run.distantClocks) lines.push({ goal: 'suite against a target 20 ms away ≤ 2 × the local wall time', measured: 'not measured', met: undefined });
+  for (const d of [run.distantClocks, run.distant])
+    if (d) lines.push(distantGoalLine(d, start, run.distantClocks !== undefined));
+  if (!run.distant && !run.distantClocks)
+    lines.push({
+      goal: 'suite against a target 20 ms away ≤ 2 × the local wall time',
+      measured: 'not measured',
+      met: undefined,
+    });
   lines.push(...foreignGoalLines(run.foreign, start));
   return lines;
 }
 
 /** Which distant run a goal line is about: with clock sandboxes, or the target's one clock. */
 function distantTopology(d: DistantResult): string {
-  return (d.clocks ?? 0) > 0 ? `with ${d.clocks} clock sandboxes, like \`npm start\`'s ${d.clocks} clock servers` : 'with the target\'s one clock';
+  return (d.clocks ?? 0) > 0
+    ? `with ${d.clocks} clock sandboxes, like \`npm start\`'s ${d.clocks} clock servers`
+    : "with the target's one clock";
 }
 
 function distantGoalLine(d: DistantResult, start: SuiteRun | undefined, both: boolean): GoalLine {
@@ -141,7 +201,11 @@ function distantGoalLine(d: DistantResult, start: SuiteRun | undefined, both: bo
 
 function pushDistant(push: (...lines: string[]) => void, d: DistantResult, local: SuiteRun | undefined): void {
   const clocks = d.clocks ?? 0;
-  push('', `### Against a distant target (${d.delayMs} ms each way, ${clocks > 0 ? `${clocks} clock sandboxes` : 'one clock'})`, '');
+  push(
+    '',
+    `### Against a distant target (${d.delayMs} ms each way, ${clocks > 0 ? `${clocks} clock sandboxes` : 'one clock'})`,
+    '',
+  );
   push(
     `The reference server (the same two servers \`--start-reference\` starts${clocks > 0 ? `, and its ${clocks} clock servers, each behind a proxy of its own and declared as the profile's \`capabilities.clockSandboxes\`: the topology of \`npm start\`` : ''}) behind a loopback TCP proxy that holds every chunk ${d.delayMs} ms in each direction (a ${2 * d.delayMs} ms round trip; a new connection also waits one round trip for its TCP handshake; TLS passes through), run as a user runs against a staging target: \`token-conformance run --target <profile of the proxied addresses>\` (bench/harness/suite-runs.ts, latency-proxy.ts). Wall time of that command alone (the servers were already up).`,
     '',
@@ -152,9 +216,12 @@ function pushDistant(push: (...lines: string[]) => void, d: DistantResult, local
   }
   const r = d.run;
   push(
-    '| measurement | value |', '|---|---:|',
+    '| measurement | value |',
+    '|---|---:|',
     `| wall time | ${fmt(r.seconds, 1)} s (exit ${r.exitCode}) |`,
-    ...(r.cpuSeconds !== undefined ? [`| CPU time of the \`run\` command (the servers and the proxy not included) | ${fmt(r.cpuSeconds, 1)} s |`] : []),
+    ...(r.cpuSeconds !== undefined
+      ? [`| CPU time of the \`run\` command (the servers and the proxy not included) | ${fmt(r.cpuSeconds, 1)} s |`]
+      : []),
     ...(local ? [`| … over the local \`npm start\` | ${fmt(r.seconds / local.seconds, 2)}× |`] : []),
     `| requests the checks sent | ${r.requests === undefined ? '–' : fmt(r.requests)} |`,
     `| connections through the proxy | ${fmt(r.proxyConnections)} |`,
@@ -162,27 +229,53 @@ function pushDistant(push: (...lines: string[]) => void, d: DistantResult, local
   );
   const timedOut = r.checks.filter((c) => c.status === 'timedOut');
   if (timedOut.length > 0) {
-    push('', `Checks that ran out of time against the distant target: ${timedOut.map((c) => `${c.key} (${fmt(c.requests)} requests in ${fmt(c.durationMs / 1000, 1)} s)`).join('; ')}.`);
+    push(
+      '',
+      `Checks that ran out of time against the distant target: ${timedOut.map((c) => `${c.key} (${fmt(c.requests)} requests in ${fmt(c.durationMs / 1000, 1)} s)`).join('; ')}.`,
+    );
   }
   const localPhases = parsePhases(local?.phases);
   const distantPhases = parsePhases(r.phases);
   if (distantPhases) {
     const names = [...new Set([...(localPhases?.phases ?? []), ...distantPhases.phases].map((p) => p.phase))];
-    const of = (p: ReturnType<typeof parsePhases>, name: string) => p?.phases.filter((x) => x.phase === name).reduce((n, x) => n + x.seconds, 0);
-    push('', 'The phases of both runs (`run --timings`):', '', '| phase | local `npm start` | distant |', '|---|---:|---:|');
-    for (const name of names) push(`| ${name} | ${secondsCell(of(localPhases, name))} | ${secondsCell(of(distantPhases, name))} |`);
+    const of = (p: ReturnType<typeof parsePhases>, name: string) =>
+      p?.phases.filter((x) => x.phase === name).reduce((n, x) => n + x.seconds, 0);
+    push(
+      '',
+      'The phases of both runs (`run --timings`):',
+      '',
+      '| phase | local `npm start` | distant |',
+      '|---|---:|---:|',
+    );
+    for (const name of names)
+      push(`| ${name} | ${secondsCell(of(localPhases, name))} | ${secondsCell(of(distantPhases, name))} |`);
     push(`| total | ${secondsCell(localPhases?.totalSeconds)} | ${secondsCell(distantPhases.totalSeconds)} |`);
   }
   if (local && local.checks.length > 0 && r.checks.length > 0) {
     const localSums = new Map(projectSums(local.checks).map((p) => [p.project, p]));
     push(
-      '', `Where the extra time goes: each check's duration in both runs (checks.json). ${clocks > 0 ? `With ${clocks} clock sandboxes the time-travel checks run on ${clocks} workers beside the other checks, as locally on the clock servers.` : 'Against one target the time-travel checks share its one clock, so they run one after the other on one worker after the other checks: their sum is that pass\'s wall time. Locally they run on clock servers of their own beside the other checks.'}`, '',
-      '| project | checks | summed duration, local | summed duration, distant | requests, distant |', '|---|---:|---:|---:|---:|',
+      '',
+      `Where the extra time goes: each check's duration in both runs (checks.json). ${clocks > 0 ? `With ${clocks} clock sandboxes the time-travel checks run on ${clocks} workers beside the other checks, as locally on the clock servers.` : "Against one target the time-travel checks share its one clock, so they run one after the other on one worker after the other checks: their sum is that pass's wall time. Locally they run on clock servers of their own beside the other checks."}`,
+      '',
+      '| project | checks | summed duration, local | summed duration, distant | requests, distant |',
+      '|---|---:|---:|---:|---:|',
     );
-    for (const p of projectSums(r.checks)) push(`| ${p.project} | ${fmt(p.checks)} | ${secondsCell(localSums.get(p.project)?.seconds)} | ${secondsCell(p.seconds)} | ${fmt(p.requests)} |`);
+    for (const p of projectSums(r.checks))
+      push(
+        `| ${p.project} | ${fmt(p.checks)} | ${secondsCell(localSums.get(p.project)?.seconds)} | ${secondsCell(p.seconds)} | ${fmt(p.requests)} |`,
+      );
     const extra = extraTimes(local.checks, r.checks, d.delayMs).slice(0, 10);
-    push('', `The ${extra.length} checks with the most extra time (round trips: the extra time over the ${2 * d.delayMs} ms a round trip adds):`, '', '| check | local | distant | extra | round trips | requests |', '|---|---:|---:|---:|---:|---:|');
-    for (const e of extra) push(`| ${e.check.key} | ${secondsCell(e.localMs / 1000)} | ${secondsCell(e.check.durationMs / 1000)} | ${secondsCell(e.extraMs / 1000)} | ${fmt(e.roundTrips)} | ${fmt(e.check.requests)} |`);
+    push(
+      '',
+      `The ${extra.length} checks with the most extra time (round trips: the extra time over the ${2 * d.delayMs} ms a round trip adds):`,
+      '',
+      '| check | local | distant | extra | round trips | requests |',
+      '|---|---:|---:|---:|---:|---:|',
+    );
+    for (const e of extra)
+      push(
+        `| ${e.check.key} | ${secondsCell(e.localMs / 1000)} | ${secondsCell(e.check.durationMs / 1000)} | ${secondsCell(e.extraMs / 1000)} | ${fmt(e.roundTrips)} | ${fmt(e.check.requests)} |`,
+      );
   }
   const c = d.chain;
   if (c) {
@@ -212,22 +305,36 @@ export function closingNote(run: BenchRun): string[] {
   for (const l of missed) {
     let why = '';
     if (l.goal.startsWith('`npm start`') && start) {
-      const biggest = parsePhases(start.phases)?.phases.slice().sort((a, b) => b.seconds - a.seconds)[0];
+      const biggest = parsePhases(start.phases)
+        ?.phases.slice()
+        .sort((a, b) => b.seconds - a.seconds)[0];
       const longest = slowestChecks(start.checks, 1)[0];
       why = [
         biggest ? `its largest phase is ${biggest.phase} (${fmt(biggest.seconds, 1)} s)` : '',
-        longest ? `its longest check ${checkTitle(longest)} (${fmt(longest.durationMs / 1000, 1)} s, ${fmt(longest.requests)} requests) is a floor of that phase` : '',
-      ].filter((x) => x !== '').join('; ');
+        longest
+          ? `its longest check ${checkTitle(longest)} (${fmt(longest.durationMs / 1000, 1)} s, ${fmt(longest.requests)} requests) is a floor of that phase`
+          : '',
+      ]
+        .filter((x) => x !== '')
+        .join('; ');
     } else if (l.goal.includes('ms away') && distantOfLine(run, l)?.run) {
       const d = distantOfLine(run, l)!;
       const clocks = d.clocks ?? 0;
       const serial = projectSums(d.run!.checks).find((p) => p.project === 'time-travel');
       const c = d.chain;
       why = [
-        serial && clocks === 0 ? `against one clock the ${fmt(serial.checks)} time-travel checks run one after another: ${fmt(serial.seconds, 1)} s summed, a floor of the run` : '',
-        serial && clocks > 0 ? `the ${fmt(serial.checks)} time-travel checks (${fmt(serial.seconds, 1)} s summed) share ${clocks} clock sandboxes` : '',
-        c ? `the longest chain, ${fmt(c.roundTrips)} round trips × ${2 * d.delayMs} ms ≈ ${fmt((c.roundTrips * 2 * d.delayMs) / 1000, 1)} s, is ${c.check}` : '',
-      ].filter((x) => x !== '').join('; ');
+        serial && clocks === 0
+          ? `against one clock the ${fmt(serial.checks)} time-travel checks run one after another: ${fmt(serial.seconds, 1)} s summed, a floor of the run`
+          : '',
+        serial && clocks > 0
+          ? `the ${fmt(serial.checks)} time-travel checks (${fmt(serial.seconds, 1)} s summed) share ${clocks} clock sandboxes`
+          : '',
+        c
+          ? `the longest chain, ${fmt(c.roundTrips)} round trips × ${2 * d.delayMs} ms ≈ ${fmt((c.roundTrips * 2 * d.delayMs) / 1000, 1)} s, is ${c.check}`
+          : '',
+      ]
+        .filter((x) => x !== '')
+        .join('; ');
     }
     out.push(`Not met: ${l.goal} — ${l.measured}${why ? `; ${why}` : ''}.`);
   }
@@ -250,30 +357,46 @@ const secondsCell = (seconds: number | undefined): string => (seconds === undefi
 function pushStartBreakdown(push: (...lines: string[]) => void, start: SuiteRun): void {
   const phases = parsePhases(start.phases);
   if (!phases) {
-    push('', start.phases !== undefined
-      ? `Where \`npm start\`'s time went (\`run --timings\`): ${start.phases}.`
-      : 'Where `npm start`\'s time goes: this version\'s `run` has no `--timings` (the phase breakdown of issue 18), so none is given here.');
+    push(
+      '',
+      start.phases !== undefined
+        ? `Where \`npm start\`'s time went (\`run --timings\`): ${start.phases}.`
+        : "Where `npm start`'s time goes: this version's `run` has no `--timings` (the phase breakdown of issue 18), so none is given here.",
+    );
     return;
   }
   push(
-    '', '### Where one `npm start`\'s time goes', '',
+    '',
+    "### Where one `npm start`'s time goes",
+    '',
     `Its phases, one after the other (\`run --timings\`; the total is the \`run\` command's, without npm's own start-up)${start.cpuSeconds !== undefined ? `; the whole run used ${fmt(start.cpuSeconds, 1)} CPU-s (user + system of every process under it, servers and Playwright's workers included; ${fmt(start.cpuSeconds / start.seconds, 2)} CPUs on average)` : ''}:`,
-    '', '| phase | wall time | share |', '|---|---:|---:|',
+    '',
+    '| phase | wall time | share |',
+    '|---|---:|---:|',
   );
-  for (const p of phases.phases) push(`| ${p.phase} | ${secondsCell(p.seconds)} | ${fmt((100 * p.seconds) / phases.totalSeconds)}% |`);
+  for (const p of phases.phases)
+    push(`| ${p.phase} | ${secondsCell(p.seconds)} | ${fmt((100 * p.seconds) / phases.totalSeconds)}% |`);
   push(`| total | ${secondsCell(phases.totalSeconds)} | |`);
   if (start.checks.length === 0) return;
   push(
-    '', 'The checks phase per Playwright project (checks.json): the checks\' durations added up, more than the phase\'s wall time since they run side by side (the time-travel checks on clock servers of their own).', '',
-    '| project | checks | summed duration | requests | longest check |', '|---|---:|---:|---:|---|',
+    '',
+    "The checks phase per Playwright project (checks.json): the checks' durations added up, more than the phase's wall time since they run side by side (the time-travel checks on clock servers of their own).",
+    '',
+    '| project | checks | summed duration | requests | longest check |',
+    '|---|---:|---:|---:|---|',
   );
-  for (const p of projectSums(start.checks)) push(`| ${p.project} | ${fmt(p.checks)} | ${secondsCell(p.seconds)} | ${fmt(p.requests)} | ${p.longest ? `${checkTitle(p.longest)} (${secondsCell(p.longest.durationMs / 1000)})` : '–'} |`);
+  for (const p of projectSums(start.checks))
+    push(
+      `| ${p.project} | ${fmt(p.checks)} | ${secondsCell(p.seconds)} | ${fmt(p.requests)} | ${p.longest ? `${checkTitle(p.longest)} (${secondsCell(p.longest.durationMs / 1000)})` : '–'} |`,
+    );
   push('', 'The slowest checks:', '', '| check | project | duration | requests |', '|---|---|---:|---:|');
-  for (const c of slowestChecks(start.checks, 8)) push(`| ${checkTitle(c)} | ${c.project} | ${secondsCell(c.durationMs / 1000)} | ${fmt(c.requests)} |`);
+  for (const c of slowestChecks(start.checks, 8))
+    push(`| ${checkTitle(c)} | ${c.project} | ${secondsCell(c.durationMs / 1000)} | ${fmt(c.requests)} |`);
 }
 
 /** A check's title without its project (the table has a column for it). */
-const checkTitle = (c: CheckCost): string => (c.key.startsWith(`${c.project} › `) ? c.key.slice(c.project.length + 3) : c.key);
+const checkTitle = (c: CheckCost): string =>
+  c.key.startsWith(`${c.project} › `) ? c.key.slice(c.project.length + 3) : c.key;
 
 function throughputCell(result: RowResult): string {
   if (result.errors > 0) return `**${fmt(result.errors)} errors** of ${fmt(result.requests)}`;
@@ -290,7 +413,9 @@ export function renderResults(run: BenchRun): string {
     '',
     `Machine: ${run.machine.cpuCount} × ${run.machine.cpuModel}, Node ${run.machine.node}, nice ${run.machine.niceness}. ` +
       `Load average (1/5/15 min) at start ${run.loadStart}, at end ${run.loadEnd}. ` +
-      (run.pinned ? 'Servers pinned to CPU 0, the load generator to CPU 1 (taskset).' : '**Not pinned** (no taskset or one CPU): servers and load generator share the CPUs.'),
+      (run.pinned
+        ? 'Servers pinned to CPU 0, the load generator to CPU 1 (taskset).'
+        : '**Not pinned** (no taskset or one CPU): servers and load generator share the CPUs.'),
     '',
     'Absolute figures drift with the machine and its load (this one may be shared); the ratios, all taken in this one run, are the figures to compare.',
     '',
@@ -310,7 +435,9 @@ export function renderResults(run: BenchRun): string {
       continue;
     }
     const r = row.result;
-    push(`| ${row.label} | ${throughputCell(r)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${fmt(r.cpuMicrosPerRequest)} | ${fmt(r.cpuShare * 100)}% | ${Number.isNaN(r.loadCpuShare) ? '–' : `${fmt(r.loadCpuShare * 100)}%`} | ${fmt(r.requests)} | ${r.errors > 0 ? '–' : r.roundThroughputs.map((t) => fmt(t)).join(', ')} |`);
+    push(
+      `| ${row.label} | ${throughputCell(r)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${fmt(r.cpuMicrosPerRequest)} | ${fmt(r.cpuShare * 100)}% | ${Number.isNaN(r.loadCpuShare) ? '–' : `${fmt(r.loadCpuShare * 100)}%`} | ${fmt(r.requests)} | ${r.errors > 0 ? '–' : r.roundThroughputs.map((t) => fmt(t)).join(', ')} |`,
+    );
   }
   const failing = run.rows.filter((r) => r.result && r.result.errors > 0);
   if (failing.length > 0) {
@@ -319,14 +446,16 @@ export function renderResults(run: BenchRun): string {
   }
 
   push('', '## Goals', '', '| goal | measured | met |', '|---|---|---|');
-  for (const line of goalLines(run)) push(`| ${line.goal} | ${line.measured} | ${line.met === undefined ? '–' : line.met ? 'yes' : '**no**'} |`);
+  for (const line of goalLines(run))
+    push(`| ${line.goal} | ${line.measured} | ${line.met === undefined ? '–' : line.met ? 'yes' : '**no**'} |`);
 
   push('', '## Memory and store', '');
   if (!run.memory) push('Not measured in this run (`--only` or `--suite-only`).');
   else if ('failure' in run.memory) push(`**Failed**: ${run.memory.failure}`);
   else {
     const m = run.memory;
-    const runNote = (r: LoadResult) => (r.errors > 0 ? ` — **${fmt(r.errors)} errors** (${r.errorSamples.join('; ')})` : '');
+    const runNote = (r: LoadResult) =>
+      r.errors > 0 ? ` — **${fmt(r.errors)} errors** (${r.errorSamples.join('; ')})` : '';
     push(
       'One fresh reference server (store file in a temporary directory), logs at `warn`, started with the environment the suite gives it (`MALLOC_MMAP_THRESHOLD_=131072`, see harness/reference/server-env.ts); the second line is a server started without it.',
       '',
@@ -350,33 +479,57 @@ export function renderResults(run: BenchRun): string {
   else if ('failure' in run.auditHar) push(`**Failed**: ${run.auditHar.failure}`);
   else {
     push(
-      'A HAR 1.2 file generated at bench time (token requests of the three grants, protected calls, refusals, a 256 KiB response body every 1,200 exchanges), judged by `token-conformance audit` in a child process (streamed: memory should not grow with the file). Peak RSS: the child\'s own (`process.resourceUsage().maxRSS`), tsx loading included.',
+      "A HAR 1.2 file generated at bench time (token requests of the three grants, protected calls, refusals, a 256 KiB response body every 1,200 exchanges), judged by `token-conformance audit` in a child process (streamed: memory should not grow with the file). Peak RSS: the child's own (`process.resourceUsage().maxRSS`), tsx loading included.",
       '',
       '| HAR | exchanges | wall time | peak RSS | exit |',
       '|---:|---:|---:|---:|---:|',
-      ...run.auditHar.map((a) => `| ${fmt(a.harMiB, 1)} MiB | ${fmt(a.exchanges)} | ${fmt(a.seconds, 1)} s | ${fmt(a.peakRssMiB, 1)} MiB | ${a.exitCode} |`),
+      ...run.auditHar.map(
+        (a) =>
+          `| ${fmt(a.harMiB, 1)} MiB | ${fmt(a.exchanges)} | ${fmt(a.seconds, 1)} s | ${fmt(a.peakRssMiB, 1)} MiB | ${a.exitCode} |`,
+      ),
     );
   }
 
   const cpu = (id: string): number | undefined => run.rows.find((r) => r.id === id)?.result?.cpuMicrosPerRequest;
-  const [protectedCpu, fastifyCpu, bareCpu] = [cpu('ref-protected'), cpu('ceiling-fastify-fixed-json'), cpu('ceiling-fixed-json')];
+  const [protectedCpu, fastifyCpu, bareCpu] = [
+    cpu('ref-protected'),
+    cpu('ceiling-fastify-fixed-json'),
+    cpu('ceiling-fixed-json'),
+  ];
   if (protectedCpu !== undefined && fastifyCpu !== undefined && bareCpu !== undefined) {
-    push('', `A protected call (verified-token cache hit) costs ${fmt(protectedCpu)} µs of server CPU per answer; Fastify answering fixed JSON ${fmt(fastifyCpu)} µs (${fmt(protectedCpu / fastifyCpu, 2)}×), bare node:http ${fmt(bareCpu)} µs.`);
+    push(
+      '',
+      `A protected call (verified-token cache hit) costs ${fmt(protectedCpu)} µs of server CPU per answer; Fastify answering fixed JSON ${fmt(fastifyCpu)} µs (${fmt(protectedCpu / fastifyCpu, 2)}×), bare node:http ${fmt(bareCpu)} µs.`,
+    );
   }
 
   push('', '## The suite', '');
   if (run.timings.length === 0) push('Not timed in this run.');
   else {
     push(
-      'Wall time, not pinned (the suite uses every core), on the same machine right after the rows above (if any). Requests: the HTTP requests the checks sent (checks.requests of the run\'s conformance.json).',
-      '', '| command | wall time | CPU time | exit | requests | requirements |', '|---|---:|---:|---:|---:|---|',
+      "Wall time, not pinned (the suite uses every core), on the same machine right after the rows above (if any). Requests: the HTTP requests the checks sent (checks.requests of the run's conformance.json).",
+      '',
+      '| command | wall time | CPU time | exit | requests | requirements |',
+      '|---|---:|---:|---:|---:|---|',
     );
-    for (const t of run.timings) push(`| \`${t.command}\` | ${fmt(t.seconds, 1)} s | ${t.cpuSeconds === undefined ? '–' : `${fmt(t.cpuSeconds, 1)} s`} | ${t.exitCode} | ${t.requests === undefined ? '–' : fmt(t.requests)} | ${t.verdicts ?? '–'} |`);
-    push('', 'CPU time: user + system of the command and every process under it that ended with it (from /proc: the children times of the bench process).');
+    for (const t of run.timings)
+      push(
+        `| \`${t.command}\` | ${fmt(t.seconds, 1)} s | ${t.cpuSeconds === undefined ? '–' : `${fmt(t.cpuSeconds, 1)} s`} | ${t.exitCode} | ${t.requests === undefined ? '–' : fmt(t.requests)} | ${t.verdicts ?? '–'} |`,
+      );
+    push(
+      '',
+      'CPU time: user + system of the command and every process under it that ended with it (from /proc: the children times of the bench process).',
+    );
     const start = run.timings.find((t) => t.command.includes('--start-reference'));
     if (start) pushStartBreakdown(push, start);
   }
-  for (const d of [run.distantClocks, run.distant]) if (d) pushDistant(push, d, run.timings.find((t) => t.command.includes('--start-reference')));
+  for (const d of [run.distantClocks, run.distant])
+    if (d)
+      pushDistant(
+        push,
+        d,
+        run.timings.find((t) => t.command.includes('--start-reference')),
+      );
   if (run.foreign) pushForeign(push, run.foreign);
 
   pushClosingNote(push, run);
@@ -388,9 +541,9 @@ export function renderResults(run: BenchRun): string {
     '',
     '## Settings that matter',
     '',
-    '- The reference server runs as `token-conformance serve --http --port 0 --data <temp file> --test-controls --log-level warn --rate-spike 1000000 --rate-quota 100000000 --lockout-user 1000000 --lockout-client 1000000`: the gateway\'s rate limits and the lockouts are raised so that the rows measure issuance and protected calls, not 429s. One row keeps the default log level (`info`, one JSON line per request and per issued token to stderr).',
+    "- The reference server runs as `token-conformance serve --http --port 0 --data <temp file> --test-controls --log-level warn --rate-spike 1000000 --rate-quota 100000000 --lockout-user 1000000 --lockout-client 1000000`: the gateway's rate limits and the lockouts are raised so that the rows measure issuance and protected calls, not 429s. One row keeps the default log level (`info`, one JSON line per request and per issued token to stderr).",
     '- Client secrets and passwords are scrypt hashes in the reference server; a successful verification is cached (HMAC of hash and secret), so after the first request a client costs an HMAC, not a scrypt. The peers compare a plain secret in memory.',
-    '- Peers: oidc-provider with one resource server (`features.resourceIndicators`, `accessTokenFormat: \'jwt\'`, `jwt.sign.alg: \'EdDSA\'`), its own Koa callback on node:http, default in-memory adapter; @node-oauth/oauth2-server with an in-memory model whose `generateAccessToken` signs the same JWT as the ceiling (jose, EdDSA), behind node:http + URLSearchParams.',
+    "- Peers: oidc-provider with one resource server (`features.resourceIndicators`, `accessTokenFormat: 'jwt'`, `jwt.sign.alg: 'EdDSA'`), its own Koa callback on node:http, default in-memory adapter; @node-oauth/oauth2-server with an in-memory model whose `generateAccessToken` signs the same JWT as the ceiling (jose, EdDSA), behind node:http + URLSearchParams.",
     '- The protected call is `GET /v1/people/er/E-1001` with a client_credentials token (no refresh-token family to look up); the verification ceiling checks signature, `typ`, issuer, audience and expiry and answers a fixed person.',
     '',
     '## Re-run',

@@ -13,7 +13,7 @@ const commands: Record<string, { summary: string; load: () => Promise<CommandMai
     load: async () => (await import('../reference-server/src/main.ts')).serveMain,
   },
   'register-client': {
-    summary: 'register a (production) client with its tenant id and role in a reference server\'s data file',
+    summary: "register a (production) client with its tenant id and role in a reference server's data file",
     // The operator's side of the reference server's Data Services registration; loaded on demand like serve.
     load: async () => (await import('../reference-server/src/register-client-main.ts')).registerClientMain,
   },
@@ -26,11 +26,12 @@ const commands: Record<string, { summary: string; load: () => Promise<CommandMai
     load: async () => (await import('./commands/run.command.ts')).runMain,
   },
   audit: {
-    summary: 'judge recorded traffic (HAR files, recordings) against the catalogue: the report formats of run, and SARIF',
+    summary:
+      'judge recorded traffic (HAR files, recordings) against the catalogue: the report formats of run, and SARIF',
     load: async () => (await import('./commands/audit.command.ts')).auditMain,
   },
   record: {
-    summary: 'a recording reverse proxy in front of a target: real clients\' exchanges, secrets digested, for audit',
+    summary: "a recording reverse proxy in front of a target: real clients' exchanges, secrets digested, for audit",
     load: async () => (await import('./commands/record.command.ts')).recordMain,
   },
   'show-report': {
@@ -72,12 +73,21 @@ export const commandNames = (): string[] => Object.keys(commands);
 
 function usage(): string {
   const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(15)} ${c.summary}`);
-  return ['Usage: token-conformance <command> [options]', '', 'Commands:', ...lines, '', 'Run `token-conformance help <command>` (or `<command> --help`) for the options of a command;', '`token-conformance version` (or --version) prints the version.'].join('\n');
+  return [
+    'Usage: token-conformance <command> [options]',
+    '',
+    'Commands:',
+    ...lines,
+    '',
+    'Run `token-conformance help <command>` (or `<command> --help`) for the options of a command;',
+    '`token-conformance version` (or --version) prints the version.',
+  ].join('\n');
 }
 
 /** The package's version, from its own package.json (wherever npm installed it). */
 export function packageVersion(): string {
-  return (JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { version: string }).version;
+  return (JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { version: string })
+    .version;
 }
 
 export async function main(argv: string[]): Promise<number> {

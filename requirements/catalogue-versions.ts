@@ -19,22 +19,36 @@ export class CatalogueVersionError extends Error {
 }
 
 function readVersion(file: string): CatalogueVersion {
-  const parsed = catalogueVersionSchema.safeParse(JSON.parse(readFileSync(new URL(file, catalogueVersionsDir), 'utf8')));
-  if (!parsed.success) throw new CatalogueVersionError(`requirements/catalogue-versions/${file}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
-  if (`${parsed.data.version}.json` !== file) throw new CatalogueVersionError(`requirements/catalogue-versions/${file}: its version is ${parsed.data.version}, its file name must be ${parsed.data.version}.json`);
+  const parsed = catalogueVersionSchema.safeParse(
+    JSON.parse(readFileSync(new URL(file, catalogueVersionsDir), 'utf8')),
+  );
+  if (!parsed.success)
+    throw new CatalogueVersionError(
+      `requirements/catalogue-versions/${file}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`,
+    );
+  if (`${parsed.data.version}.json` !== file)
+    throw new CatalogueVersionError(
+      `requirements/catalogue-versions/${file}: its version is ${parsed.data.version}, its file name must be ${parsed.data.version}.json`,
+    );
   return parsed.data;
 }
 
 /** Every frozen release, oldest first. */
 export function catalogueVersions(): CatalogueVersion[] {
-  return readdirSync(catalogueVersionsDir).filter((f) => f.endsWith('.json')).map(readVersion).sort((a, b) => Number(a.version) - Number(b.version));
+  return readdirSync(catalogueVersionsDir)
+    .filter((f) => f.endsWith('.json'))
+    .map(readVersion)
+    .sort((a, b) => Number(a.version) - Number(b.version));
 }
 
 /** The frozen release `version`; a clear error naming the releases that exist otherwise. */
 export function catalogueVersion(version: string): CatalogueVersion {
   const all = catalogueVersions();
   const found = all.find((v) => v.version === version);
-  if (!found) throw new CatalogueVersionError(`unknown catalogue version '${version}' (frozen releases: ${all.map((v) => v.version).join(', ')}; requirements/catalogue-versions/)`);
+  if (!found)
+    throw new CatalogueVersionError(
+      `unknown catalogue version '${version}' (frozen releases: ${all.map((v) => v.version).join(', ')}; requirements/catalogue-versions/)`,
+    );
   return found;
 }
 

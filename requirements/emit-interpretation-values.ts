@@ -25,7 +25,10 @@ export function interpretationValuesText(): string {
     '',
     '/** The value of each open interpretation, by its profile key (`interpretations.<key>` of a target profile). */',
     'export interface InterpretationValues {',
-    ...interpretations.flatMap((i) => [`  /** ${i.id}${i.title ? `: ${i.title.replace(/\*\//g, '*\\/')}` : ''} */`, `  ${i.key}: ${valueType(i)};`]),
+    ...interpretations.flatMap((i) => [
+      `  /** ${i.id}${i.title ? `: ${i.title.replace(/\*\//g, '*\\/')}` : ''} */`,
+      `  ${i.key}: ${valueType(i)};`,
+    ]),
     '}',
     '',
     'export type InterpretationKey = keyof InterpretationValues;',

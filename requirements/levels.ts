@@ -21,7 +21,10 @@ export function brokenVerdict(level: string): 'FAIL' | 'WARN' {
 
 /** The tag a check of a requirement of this level carries (`--grep @must`). */
 export const levelTags: Record<RequirementLevel, string> = {
-  MUST: '@must', SHOULD: '@should', ADVISORY: '@advisory', INTERPRETATION: '@interpretation',
+  MUST: '@must',
+  SHOULD: '@should',
+  ADVISORY: '@advisory',
+  INTERPRETATION: '@interpretation',
 };
 
 /** The requirement levels a `--level` selection covers: the blocking ones, then SHOULD, then ADVISORY. */
@@ -33,5 +36,9 @@ export function levelsFor(selection: LevelSelection): RequirementLevel[] {
 
 /** The Playwright --grep of a `--level` selection's tags; undefined for all levels. */
 export function levelGrep(selection: LevelSelection): string | undefined {
-  return selection === 'all' ? undefined : levelsFor(selection).map((l) => levelTags[l]).join('|');
+  return selection === 'all'
+    ? undefined
+    : levelsFor(selection)
+        .map((l) => levelTags[l])
+        .join('|');
 }

@@ -9,7 +9,10 @@ import { buildOpenApiDocument, openApiFileName } from './src/openapi.ts';
 
 const dir = import.meta.dirname;
 const outputs: [file: string, text: string][] = [
-  ...Object.entries(authoredSchemas).map(([name, schema]): [string, string] => [`${name}.schema.json`, emittedText(schema)]),
+  ...Object.entries(authoredSchemas).map(([name, schema]): [string, string] => [
+    `${name}.schema.json`,
+    emittedText(schema),
+  ]),
   [openApiFileName, emittedText(buildOpenApiDocument())],
 ];
 let written = 0;

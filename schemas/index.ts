@@ -17,18 +17,32 @@ import targetProfileSchema from './target-profile.schema.json' with { type: 'jso
 import waiversSchema from './waivers.schema.json' with { type: 'json' }; // emitted by harness/waivers/emit-waivers-schema.ts
 import type { InterpretationCatalogue, RequirementCatalogue } from './src/requirement-catalogue.ts';
 import type { TokenError } from './src/token-error.ts';
-import type { TokenRequestClientCredentials, TokenRequestPassword, TokenRequestRefreshToken } from './src/token-requests.ts';
 import type {
-  TokenResponseEuClientCredentials, TokenResponsePassword, TokenResponseRefreshToken, TokenResponseUsClientCredentials,
+  TokenRequestClientCredentials,
+  TokenRequestPassword,
+  TokenRequestRefreshToken,
+} from './src/token-requests.ts';
+import type {
+  TokenResponseEuClientCredentials,
+  TokenResponsePassword,
+  TokenResponseRefreshToken,
+  TokenResponseUsClientCredentials,
 } from './src/token-responses.ts';
 
 export type { GatewayError } from './src/gateway-error.ts';
 export type { Interpretation, InterpretationCatalogue, RequirementCatalogue } from './src/requirement-catalogue.ts';
 export type { TokenError, TokenErrorCode } from './src/token-error.ts';
 export { tokenErrorCodes } from './src/token-error.ts';
-export type { TokenRequestClientCredentials, TokenRequestPassword, TokenRequestRefreshToken } from './src/token-requests.ts';
 export type {
-  TokenResponseEuClientCredentials, TokenResponsePassword, TokenResponseRefreshToken, TokenResponseUsClientCredentials,
+  TokenRequestClientCredentials,
+  TokenRequestPassword,
+  TokenRequestRefreshToken,
+} from './src/token-requests.ts';
+export type {
+  TokenResponseEuClientCredentials,
+  TokenResponsePassword,
+  TokenResponseRefreshToken,
+  TokenResponseUsClientCredentials,
 } from './src/token-responses.ts';
 export { schemaIdBase } from './src/common.ts';
 
@@ -41,11 +55,17 @@ export interface SchemaEntry<T> {
 const entry = <T>(schema: object): SchemaEntry<T> => ({ schema: schema as SchemaEntry<T>['schema'] });
 
 const registry = {
-  'token-request-client-credentials': entry<TokenRequestClientCredentials>(authoredSchemas['token-request-client-credentials']),
+  'token-request-client-credentials': entry<TokenRequestClientCredentials>(
+    authoredSchemas['token-request-client-credentials'],
+  ),
   'token-request-password': entry<TokenRequestPassword>(authoredSchemas['token-request-password']),
   'token-request-refresh-token': entry<TokenRequestRefreshToken>(authoredSchemas['token-request-refresh-token']),
-  'token-response-us-client-credentials': entry<TokenResponseUsClientCredentials>(authoredSchemas['token-response-us-client-credentials']),
-  'token-response-eu-client-credentials': entry<TokenResponseEuClientCredentials>(authoredSchemas['token-response-eu-client-credentials']),
+  'token-response-us-client-credentials': entry<TokenResponseUsClientCredentials>(
+    authoredSchemas['token-response-us-client-credentials'],
+  ),
+  'token-response-eu-client-credentials': entry<TokenResponseEuClientCredentials>(
+    authoredSchemas['token-response-eu-client-credentials'],
+  ),
   'token-response-password': entry<TokenResponsePassword>(authoredSchemas['token-response-password']),
   'token-response-refresh-token': entry<TokenResponseRefreshToken>(authoredSchemas['token-response-refresh-token']),
   'token-error': entry<TokenError>(authoredSchemas['token-error']),
@@ -94,7 +114,9 @@ export const validatorFor = <I extends SchemaId>(schemaId: I): ValidateFunction<
   return check as ValidateFunction<SchemaType<I>>;
 };
 
-export type ValidationResult<T> = { readonly valid: true; readonly value: T } | { readonly valid: false; readonly errors: readonly string[]; readonly text: string };
+export type ValidationResult<T> =
+  | { readonly valid: true; readonly value: T }
+  | { readonly valid: false; readonly errors: readonly string[]; readonly text: string };
 
 /** Validates `value` against a schema; on failure `errors` has one readable line per violation. */
 export function validate<I extends SchemaId>(schemaId: I, value: unknown): ValidationResult<SchemaType<I>> {
@@ -106,13 +128,21 @@ export function validate<I extends SchemaId>(schemaId: I, value: unknown): Valid
 
 export class SchemaValidationError extends Error {
   override readonly name = 'SchemaValidationError';
-  constructor(readonly schemaId: SchemaId, readonly errors: readonly string[], label: string) {
+  constructor(
+    readonly schemaId: SchemaId,
+    readonly errors: readonly string[],
+    label: string,
+  ) {
     super(`${label} is not a valid ${schemaId}:\n  ${errors.join('\n  ')}`);
   }
 }
 
 /** Throws a SchemaValidationError (readable text, no values echoed) unless `value` is valid. */
-export function assertValid<I extends SchemaId>(schemaId: I, value: unknown, label = 'value'): asserts value is SchemaType<I> {
+export function assertValid<I extends SchemaId>(
+  schemaId: I,
+  value: unknown,
+  label = 'value',
+): asserts value is SchemaType<I> {
   const result = validate(schemaId, value);
   if (!result.valid) throw new SchemaValidationError(schemaId, result.errors, label);
 }
@@ -131,14 +161,18 @@ function describe(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'not':
-      return typeof parent?.description === 'string' ? `must be absent: ${parent.description}` : 'must not match the excluded shape';
+      return typeof parent?.description === 'string'
+        ? `must be absent: ${parent.description}`
+        : 'must not match the excluded shape';
     case 'required':
       return `missing required member "${String(params.missingProperty)}"`;
     case 'const':
       return `must equal ${JSON.stringify(params.allowedValue)}`;
     case 'enum': {
       const allowed = params.allowedValues as unknown[];
-      return allowed.length <= 8 ? `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}` : `must be one of the ${allowed.length} values the schema lists`;
+      return allowed.length <= 8
+        ? `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`
+        : `must be one of the ${allowed.length} values the schema lists`;
     }
     case 'type':
       return `must be of type ${String(params.type)}`;

@@ -14,11 +14,14 @@ export function openApiSchemaCompiler(document: Json): (schema: unknown) => Vali
   const components = ((document.components as { schemas?: Json } | undefined)?.schemas ?? {}) as Record<string, Json>;
   const idOf = (name: string): string => {
     const id = components[name]?.$id;
-    if (components[name] === undefined) throw new Error(`$ref to #/components/schemas/${name}, which the document does not define`);
+    if (components[name] === undefined)
+      throw new Error(`$ref to #/components/schemas/${name}, which the document does not define`);
     return typeof id === 'string' ? id : `urn:openapi-component:${name}`;
   };
   const rewriteRefs = (schema: unknown): Json =>
-    JSON.parse(JSON.stringify(schema).replaceAll(componentRef, (_, name: string) => JSON.stringify(idOf(name)))) as Json;
+    JSON.parse(
+      JSON.stringify(schema).replaceAll(componentRef, (_, name: string) => JSON.stringify(idOf(name))),
+    ) as Json;
   const ajv = createAjv();
   for (const [name, schema] of Object.entries(components)) ajv.addSchema({ ...rewriteRefs(schema), $id: idOf(name) });
   return (schema) => ajv.compile(rewriteRefs(schema));

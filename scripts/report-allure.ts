@@ -20,13 +20,18 @@ rmSync(output, { recursive: true, force: true });
 // allure's exports hide package.json: find its package root from its main entry (dist/index.js).
 const cli = join(dirname(createRequire(import.meta.url).resolve('allure')), '..', 'cli.js');
 const code = await new Promise<number>((resolve, reject) => {
-  const child = spawn(process.execPath, [cli, 'generate', results, '--output', output], { cwd: root, stdio: 'inherit' });
+  const child = spawn(process.execPath, [cli, 'generate', results, '--output', output], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   child.once('error', reject);
   child.once('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0)));
 });
 const index = [join(output, 'index.html'), join(output, 'awesome', 'index.html')].find((f) => existsSync(f));
 if (code !== 0 || !index) {
-  console.error(`report:allure: allure generate ended with ${code} and no index.html under ${relative(process.cwd(), output)}`);
+  console.error(
+    `report:allure: allure generate ended with ${code} and no index.html under ${relative(process.cwd(), output)}`,
+  );
   process.exit(code === 0 ? 1 : code);
 }
 console.log(`report:allure: the Allure report is ${relative(process.cwd(), index)}`);

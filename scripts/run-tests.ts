@@ -16,9 +16,17 @@ import { runNodeTestStage } from './stages/node-test-stage.ts';
 import { openRunScope, type Leftovers } from './stages/run-leftovers.ts';
 import { stopStageGroups } from './stages/stage-process.ts';
 
-interface Counts { passed: number; failed: number; skipped: number }
+interface Counts {
+  passed: number;
+  failed: number;
+  skipped: number;
+}
 /** `optIn` stages run only when named (`npm test -- self-validation`), not in the default set. */
-interface Stage { name: string; optIn?: boolean; run(): Promise<Counts> }
+interface Stage {
+  name: string;
+  optIn?: boolean;
+  run(): Promise<Counts>;
+}
 
 const root = join(import.meta.dirname, '..');
 const reportsDir = join(root, 'reports');
@@ -35,7 +43,17 @@ function findFiles(dir: string, suffix: string): string[] {
 const unitStage: Stage = {
   name: 'unit',
   async run() {
-    const files = ['reference-server', 'core', 'harness', 'self-validation', 'fixtures', 'schemas', 'requirements', 'scripts', 'bench']
+    const files = [
+      'reference-server',
+      'core',
+      'harness',
+      'self-validation',
+      'fixtures',
+      'schemas',
+      'requirements',
+      'scripts',
+      'bench',
+    ]
       .flatMap((dir) => findFiles(join(root, dir), '.test.ts'))
       .sort();
     return runNodeTestStage({ name: 'unit', files, concurrency: 2, root, reportsDir });
@@ -65,7 +83,8 @@ process.env.TMPDIR = scope.dir; // inherited by every stage: what they leave the
 /** Names what outlived `stage`; true when something did. */
 function reportLeftovers(stage: string, left: Leftovers): boolean {
   for (const p of left.processes) console.log(`${stage}: FAILED a process of the run outlived it (killed): ${p}`);
-  for (const p of left.paths) console.log(`${stage}: FAILED a temporary directory of the run outlived it (removed): ${p}`);
+  for (const p of left.paths)
+    console.log(`${stage}: FAILED a temporary directory of the run outlived it (removed): ${p}`);
   return left.processes.length + left.paths.length > 0;
 }
 
@@ -76,18 +95,27 @@ function interrupt(reason: string, exitCode: number): void {
   if (interrupted) return;
   interrupted = true;
   console.log(`\n=== ${current}: interrupted (${reason}): stopping its processes ===`);
-  void stopStageGroups().then(() => scope.close()).then((left) => {
-    reportLeftovers(current, left);
-    total.failed += 1;
-    console.log(closingLine());
-    process.exit(exitCode);
-  });
+  void stopStageGroups()
+    .then(() => scope.close())
+    .then((left) => {
+      reportLeftovers(current, left);
+      total.failed += 1;
+      console.log(closingLine());
+      process.exit(exitCode);
+    });
 }
-for (const [signal, number] of [['SIGHUP', 1], ['SIGINT', 2], ['SIGTERM', 15]] as const) process.once(signal, () => interrupt(signal, 128 + number));
+for (const [signal, number] of [
+  ['SIGHUP', 1],
+  ['SIGINT', 2],
+  ['SIGTERM', 15],
+] as const)
+  process.once(signal, () => interrupt(signal, 128 + number));
 // `npm test` killed by a signal does not pass it on through its shell to this process: when the
 // parent goes, this run is over too.
 const parent = process.ppid;
-setInterval(() => { if (process.ppid !== parent) interrupt('its parent process ended', 129); }, 1000).unref();
+setInterval(() => {
+  if (process.ppid !== parent) interrupt('its parent process ended', 129);
+}, 1000).unref();
 
 for (const stage of stages.filter((s) => (wanted.length === 0 ? !s.optIn : wanted.includes(s.name)))) {
   current = stage.name;

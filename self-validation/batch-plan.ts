@@ -48,7 +48,10 @@ export interface BatchPlan {
 
 export function readBatchPlan(env: NodeJS.ProcessEnv = process.env): BatchPlan {
   const file = readRunManifest(env).selfValidationBatch;
-  if (!file) throw new Error('the run manifest names no self-validation batch: this configuration is run by the self-validation (self-validation/run-self-validation.ts)');
+  if (!file)
+    throw new Error(
+      'the run manifest names no self-validation batch: this configuration is run by the self-validation (self-validation/run-self-validation.ts)',
+    );
   return JSON.parse(readFileSync(file, 'utf8')) as BatchPlan;
 }
 
@@ -77,7 +80,9 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * (`…sv~<fault>/…`): so each fault's own selection applies to its own copies of the checks only.
  */
 export function groupGrep(pass: BatchPass, project: string, members: Pick<BatchMember, 'fault' | 'grep'>[]): RegExp {
-  const alternatives = members.map((m) => `\\S*${escapeRegExp(wrapperDirOf(m.fault))}/\\S* ${passGrep(pass, m.grep).source.replace(/^\^/, '')}`);
+  const alternatives = members.map(
+    (m) => `\\S*${escapeRegExp(wrapperDirOf(m.fault))}/\\S* ${passGrep(pass, m.grep).source.replace(/^\^/, '')}`,
+  );
   return new RegExp(`^${escapeRegExp(project)} (?:${alternatives.join('|')})`);
 }
 
@@ -86,7 +91,9 @@ export function groupGrep(pass: BatchPass, project: string, members: Pick<BatchM
  * file names costs Playwright's glob matching seconds of CPU: every file against every name).
  */
 export function groupTestMatch(members: Pick<BatchMember, 'fault'>[]): RegExp {
-  return new RegExp(`(?:^|[/\\\\])(?:${members.map((m) => escapeRegExp(wrapperDirOf(m.fault))).join('|')})[/\\\\].*\\.spec\\.mts$`);
+  return new RegExp(
+    `(?:^|[/\\\\])(?:${members.map((m) => escapeRegExp(wrapperDirOf(m.fault))).join('|')})[/\\\\].*\\.spec\\.mts$`,
+  );
 }
 
 /** The fault of a check of a batch: from its test file, a wrapper under `sv~<fault id>/`. */

@@ -12,28 +12,40 @@ import { repoRoot } from '../core/catalogue/catalogue.ts';
 import { wrapperDirOf } from './batch-plan.ts';
 
 /** A fault's own interpretations, put in force for its checks by fixtures/expected-failures.fixture.ts (the same shape). */
-export interface FaultInterpretations { set: Record<string, unknown>; unset: string[] }
+export interface FaultInterpretations {
+  set: Record<string, unknown>;
+  unset: string[];
+}
 
 /** Every spec file of the suite, relative to the repository (when there is no clean run to plan from). */
 export function allSpecFiles(): string[] {
   return readdirSync(join(repoRoot, 'specs'), { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.spec.ts')).map((f) => join('specs', f)).sort();
+    .filter((f) => f.endsWith('.spec.ts'))
+    .map((f) => join('specs', f))
+    .sort();
 }
 
 /** Writes a fault's wrappers under `specsDir`; returns their absolute paths. */
-export function writeSpecWrappers(specsDir: string, fault: { id: string; expectBroken: string[]; interpretations?: FaultInterpretations }, specs: string[]): string[] {
+export function writeSpecWrappers(
+  specsDir: string,
+  fault: { id: string; expectBroken: string[]; interpretations?: FaultInterpretations },
+  specs: string[],
+): string[] {
   const fixtures = pathToFileURL(join(repoRoot, 'fixtures', 'index.ts')).href;
   return specs.map((spec) => {
     const file = join(specsDir, wrapperDirOf(fault.id), spec.replace(/\.ts$/, '.mts'));
     mkdirSync(dirname(file), { recursive: true });
     const specUrl = `${pathToFileURL(join(repoRoot, spec)).href}?sv=${encodeURIComponent(fault.id)}`;
-    writeFileSync(file, [
-      `// The checks of ${spec} under the self-validation fault ${fault.id} (written by self-validation/batch-specs.ts).`,
-      `import { test } from ${JSON.stringify(fixtures)};`,
-      `test.use({ selfValidationFault: ${JSON.stringify(fault.id)}, expectBroken: ${JSON.stringify(fault.expectBroken)}${fault.interpretations ? `, selfValidationInterpretations: ${JSON.stringify(fault.interpretations)}` : ''} });`,
-      `await import(${JSON.stringify(specUrl)});`,
-      '',
-    ].join('\n'));
+    writeFileSync(
+      file,
+      [
+        `// The checks of ${spec} under the self-validation fault ${fault.id} (written by self-validation/batch-specs.ts).`,
+        `import { test } from ${JSON.stringify(fixtures)};`,
+        `test.use({ selfValidationFault: ${JSON.stringify(fault.id)}, expectBroken: ${JSON.stringify(fault.expectBroken)}${fault.interpretations ? `, selfValidationInterpretations: ${JSON.stringify(fault.interpretations)}` : ''} });`,
+        `await import(${JSON.stringify(specUrl)});`,
+        '',
+      ].join('\n'),
+    );
     return file;
   });
 }

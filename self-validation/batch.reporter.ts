@@ -11,7 +11,14 @@ import { faultOfWrapper, readBatchPlan } from './batch-plan.ts';
 export type BatchOutcomes = Record<string, CheckOutcome[]>;
 
 /** Where a group's wall time went: when its worker ran its first and last check (ms from the batch's start), and the checks' own time. */
-export interface GroupTiming { project: string; checks: number; checksMs: number; firstStartMs: number; lastEndMs: number; workers: number }
+export interface GroupTiming {
+  project: string;
+  checks: number;
+  checksMs: number;
+  firstStartMs: number;
+  lastEndMs: number;
+  workers: number;
+}
 
 /** The timing file of a batch, beside its outcomes. */
 export const timingFileOf = (outcomesFile: string): string => outcomesFile.replace(/\.json$/, '.timing.json');
@@ -35,7 +42,15 @@ export default class BatchReporter implements Reporter {
   onTestEnd(test: TestCase, result: TestResult): void {
     const project = test.parent.project()?.name ?? '';
     const start = result.startTime.getTime() - this.begun;
-    const t = this.timing.get(project) ?? { project, checks: 0, checksMs: 0, firstStartMs: start, lastEndMs: 0, workers: 0, workerSet: new Set<number>() };
+    const t = this.timing.get(project) ?? {
+      project,
+      checks: 0,
+      checksMs: 0,
+      firstStartMs: start,
+      lastEndMs: 0,
+      workers: 0,
+      workerSet: new Set<number>(),
+    };
     t.checks += 1;
     t.checksMs += result.duration;
     t.firstStartMs = Math.min(t.firstStartMs, start);
@@ -46,13 +61,19 @@ export default class BatchReporter implements Reporter {
 
   onEnd(_result?: FullResult): void {
     const plan = readBatchPlan();
-    writeFileSync(timingFileOf(plan.outcomesFile), JSON.stringify([...this.timing.values()].map(({ workerSet, ...t }) => ({ ...t, workers: workerSet.size }))));
+    writeFileSync(
+      timingFileOf(plan.outcomesFile),
+      JSON.stringify([...this.timing.values()].map(({ workerSet, ...t }) => ({ ...t, workers: workerSet.size }))),
+    );
     const redactor = knownSecretsRedactor();
-    const byFault: BatchOutcomes = Object.fromEntries(plan.projects.flatMap((p) => p.members.map((m) => [m.fault, []])));
+    const byFault: BatchOutcomes = Object.fromEntries(
+      plan.projects.flatMap((p) => p.members.map((m) => [m.fault, []])),
+    );
     for (const test of this.suite?.allTests() ?? []) {
       const fault = faultOfWrapper(wrapperOf(test));
       // The project a check ran in is its fault's group; the fault's report names the fault.
-      if (fault !== undefined && byFault[fault]) byFault[fault].push({ ...checkOutcome(test, redactor), project: fault });
+      if (fault !== undefined && byFault[fault])
+        byFault[fault].push({ ...checkOutcome(test, redactor), project: fault });
     }
     writeFileSync(plan.outcomesFile, JSON.stringify(byFault));
   }

@@ -7,12 +7,18 @@ import type { AddressInfo } from 'node:net';
 import type { SwitchingProxy } from './proxy.ts';
 
 /** The worker option that names the switch: where it listens and which group's proxy to switch (the same shape as fixtures/expected-failures.fixture.ts reads). */
-export interface FaultSwitchOption { url: string; group: string }
+export interface FaultSwitchOption {
+  url: string;
+  group: string;
+}
 
 /** The path a worker asks: POST /select?group=<group>&fault=<fault id>; 204 once the fault is in force. */
 export const faultSwitchPath = '/select';
 
-export interface RunningFaultSwitch { url: string; close(): Promise<void> }
+export interface RunningFaultSwitch {
+  url: string;
+  close(): Promise<void>;
+}
 
 export async function startFaultSwitch(proxies: ReadonlyMap<string, SwitchingProxy>): Promise<RunningFaultSwitch> {
   const server: Server = createServer((req, res) => {
@@ -24,9 +30,12 @@ export async function startFaultSwitch(proxies: ReadonlyMap<string, SwitchingPro
       return;
     }
     req.resume();
-    proxy.select(fault).then(() => res.writeHead(204).end(), (error: unknown) => {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end(`${(error as Error).message}\n`);
-    });
+    proxy.select(fault).then(
+      () => res.writeHead(204).end(),
+      (error: unknown) => {
+        res.writeHead(404, { 'content-type': 'text/plain' }).end(`${(error as Error).message}\n`);
+      },
+    );
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -34,9 +43,10 @@ export async function startFaultSwitch(proxies: ReadonlyMap<string, SwitchingPro
   });
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

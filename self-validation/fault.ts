@@ -2,8 +2,14 @@
 // the proxy), and which requirements it must make FAIL or WARN.
 import type { ProxyFault } from './proxy.ts';
 
-export interface Credential { clientId: string; clientSecret: string }
-export interface UserCredential { username: string; password: string }
+export interface Credential {
+  clientId: string;
+  clientSecret: string;
+}
+export interface UserCredential {
+  username: string;
+  password: string;
+}
 
 /** What a fault may know of the target: the profile's (demo) credentials and the other environment's token. */
 export interface FaultEnv {

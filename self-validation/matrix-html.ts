@@ -10,22 +10,51 @@ export function renderMatrixHtml(m: Matrix, requirements: { id: string; level: s
   const cols = requirements.filter((r) => touched.has(r.id) || r.level === 'MUST');
   const cell = (f: Matrix['faults'][number], id: string) => {
     const v = f.verdicts[id];
-    if (f.breaks.includes(id)) return v === 'FAIL' || v === 'WARN' ? `<td class="hit" title="expected, ${v}">✔</td>` : `<td class="miss" title="expected, got ${esc(v ?? 'not run')}">✘</td>`;
-    if (f.collateral.includes(id) && (v === 'FAIL' || v === 'WARN')) return `<td class="coll" title="declared collateral, ${v}">c</td>`;
+    if (f.breaks.includes(id))
+      return v === 'FAIL' || v === 'WARN'
+        ? `<td class="hit" title="expected, ${v}">✔</td>`
+        : `<td class="miss" title="expected, got ${esc(v ?? 'not run')}">✘</td>`;
+    if (f.collateral.includes(id) && (v === 'FAIL' || v === 'WARN'))
+      return `<td class="coll" title="declared collateral, ${v}">c</td>`;
     if (f.falseAlarms.some((a) => a.id === id)) return `<td class="alarm" title="false alarm, ${esc(v ?? '')}">!</td>`;
     return `<td class="${v === 'PASS' ? 'pass' : ''}" title="${esc(v ?? 'not run')}"></td>`;
   };
   const s = m.summary;
   const shortTitle = (t: string) => t.replace(/^.* › /, '');
   const unreached = new Map([...m.coverage.unreachedWithReason.map((u) => [u.id, u.reason] as const)]);
-  const perRequirement = requirements.map((r) => {
-    const turning = m.faults.filter((f) => f.detected && f.breaks.includes(r.id) && (f.moved.includes(r.id) || f.caughtBy.some((c) => c.property && c.requirementIds.includes(r.id))));
-    const saw = [...new Set(turning.flatMap((f) => f.caughtBy.filter((c) => c.requirementIds.includes(r.id)).map((c) => `${c.property ? '[property] ' : ''}${shortTitle(c.title)}`)))];
-    const cls = turning.length ? 'hit' : unreached.has(r.id) ? 'coll' : 'miss';
-    return `<tr><td class="f ${cls}">${esc(r.id)}</td><td>${r.level}</td><td class="f">${turning.length ? turning.map((f) => esc(f.id)).join('<br>') : esc(unreached.get(r.id) ?? 'no fault, no reason')}</td><td class="f"><small>${saw.map(esc).join('<br>')}</small></td></tr>`;
-  }).join('\n');
-  const perFault = m.faults.map((f) => `<tr><td class="f ${f.detected && f.falseAlarms.length === 0 ? 'hit' : 'miss'}" title="${esc(f.title)}">${esc(f.id)}</td><td class="f">${f.breaks.map(esc).join(' ')}</td><td>${f.moved.length}</td><td class="f">${f.moved.map(esc).join(' ')}${f.falseAlarms.length ? `<br><b>false alarms:</b> ${f.falseAlarms.map((a) => esc(a.id)).join(' ')}` : ''}</td><td class="f"><small>${f.caughtBy.map((c) => `${c.property ? '<b>[property]</b> ' : ''}${esc(shortTitle(c.title))}`).join('<br>')}</small></td></tr>`).join('\n');
-  const props = m.properties.map((p) => `<tr><td class="f ${p.caught.length ? 'hit' : 'miss'}">${esc(shortTitle(p.title))}</td><td>${p.ranUnder}</td><td class="f">${p.caught.length ? p.caught.map(esc).join(' ') : '<b>caught no fault</b>'}</td></tr>`).join('\n');
+  const perRequirement = requirements
+    .map((r) => {
+      const turning = m.faults.filter(
+        (f) =>
+          f.detected &&
+          f.breaks.includes(r.id) &&
+          (f.moved.includes(r.id) || f.caughtBy.some((c) => c.property && c.requirementIds.includes(r.id))),
+      );
+      const saw = [
+        ...new Set(
+          turning.flatMap((f) =>
+            f.caughtBy
+              .filter((c) => c.requirementIds.includes(r.id))
+              .map((c) => `${c.property ? '[property] ' : ''}${shortTitle(c.title)}`),
+          ),
+        ),
+      ];
+      const cls = turning.length ? 'hit' : unreached.has(r.id) ? 'coll' : 'miss';
+      return `<tr><td class="f ${cls}">${esc(r.id)}</td><td>${r.level}</td><td class="f">${turning.length ? turning.map((f) => esc(f.id)).join('<br>') : esc(unreached.get(r.id) ?? 'no fault, no reason')}</td><td class="f"><small>${saw.map(esc).join('<br>')}</small></td></tr>`;
+    })
+    .join('\n');
+  const perFault = m.faults
+    .map(
+      (f) =>
+        `<tr><td class="f ${f.detected && f.falseAlarms.length === 0 ? 'hit' : 'miss'}" title="${esc(f.title)}">${esc(f.id)}</td><td class="f">${f.breaks.map(esc).join(' ')}</td><td>${f.moved.length}</td><td class="f">${f.moved.map(esc).join(' ')}${f.falseAlarms.length ? `<br><b>false alarms:</b> ${f.falseAlarms.map((a) => esc(a.id)).join(' ')}` : ''}</td><td class="f"><small>${f.caughtBy.map((c) => `${c.property ? '<b>[property]</b> ' : ''}${esc(shortTitle(c.title))}`).join('<br>')}</small></td></tr>`,
+    )
+    .join('\n');
+  const props = m.properties
+    .map(
+      (p) =>
+        `<tr><td class="f ${p.caught.length ? 'hit' : 'miss'}">${esc(shortTitle(p.title))}</td><td>${p.ranUnder}</td><td class="f">${p.caught.length ? p.caught.map(esc).join(' ') : '<b>caught no fault</b>'}</td></tr>`,
+    )
+    .join('\n');
   return `<!doctype html><html><head><meta charset="utf-8"><title>Self-validation matrix</title><style>
 body{font:13px system-ui,sans-serif;margin:1em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 4px;text-align:center}
 th.v{writing-mode:vertical-rl;transform:rotate(180deg);font-weight:normal;white-space:nowrap}td.f{text-align:left;white-space:nowrap}

@@ -21,7 +21,13 @@ export interface FaultResult {
    * How the fault was run: the checks selected (from the clean run's checks.json), the passes, the
    * server (the shared sandbox, one of its own, or its group's: the group's @clock/@serial faults one at a time).
    */
-  run: { checks: number | null; passes: Pass[]; specs: number | null; server: 'shared' | 'fresh' | 'group'; workers: number };
+  run: {
+    checks: number | null;
+    passes: Pass[];
+    specs: number | null;
+    server: 'shared' | 'fresh' | 'group';
+    workers: number;
+  };
   detected: boolean;
   missed: { id: string; verdict: string }[];
   falseAlarms: { id: string; verdict: string; reason?: string }[];
@@ -39,7 +45,11 @@ export interface FaultResult {
   problem?: string;
 }
 
-export interface CaughtBy { title: string; requirementIds: string[]; property: boolean }
+export interface CaughtBy {
+  title: string;
+  requirementIds: string[];
+  property: boolean;
+}
 
 export interface Matrix {
   generatedAt: string;

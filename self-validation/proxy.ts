@@ -9,8 +9,18 @@
 // HTTP and forwards there too (the "plain HTTP accepted" fault).
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
-import { Agent as HttpsAgent, createServer as createHttpsServer, request as httpsRequest, type Server as HttpsServer } from 'node:https';
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server as HttpServer,
+  type ServerResponse,
+} from 'node:http';
+import {
+  Agent as HttpsAgent,
+  createServer as createHttpsServer,
+  request as httpsRequest,
+  type Server as HttpsServer,
+} from 'node:https';
 import { request as httpRequest, Agent as HttpAgent } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -35,7 +45,8 @@ export interface ProxyResponse {
 }
 
 /** What a request is, by its path: the token endpoints, the test controls, or the gateway. */
-export type RequestKind = 'token-us' | 'token-eu' | 'token-other-version' | 'clock' | 'faults' | 'principals' | 'gateway';
+export type RequestKind =
+  'token-us' | 'token-eu' | 'token-other-version' | 'clock' | 'faults' | 'principals' | 'gateway';
 
 export const tokenPaths = { us: '/api/v1/auth/oauth2/token', eu: '/oauth2/default/v1/token' } as const;
 
@@ -109,7 +120,17 @@ export interface RunningProxy {
   close(): Promise<void>;
 }
 
-const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'proxy-authenticate', 'proxy-authorization']);
+const hopByHop = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+  'proxy-authenticate',
+  'proxy-authorization',
+]);
 
 /** Headers from a raw header list, repeated ones kept in order, hop-by-hop ones dropped. */
 export function headersFromRaw(raw: string[]): Headers {
@@ -139,7 +160,9 @@ function readBody(stream: NodeJS.ReadableStream): Promise<Buffer> {
   });
 }
 
-export async function generateProxyCertificate(altNames: string[] = ['127.0.0.1', 'localhost']): Promise<{ key: string; cert: string }> {
+export async function generateProxyCertificate(
+  altNames: string[] = ['127.0.0.1', 'localhost'],
+): Promise<{ key: string; cert: string }> {
   const now = Date.now();
   const pems = await generate([{ name: 'commonName', value: 'token-conformance self-validation proxy' }], {
     keyType: 'ec',
@@ -151,7 +174,12 @@ export async function generateProxyCertificate(altNames: string[] = ['127.0.0.1'
       { name: 'basicConstraints', cA: false },
       { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
       { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: altNames.map((n) => (/^[\d.]+$|:/.test(n) ? { type: 7 as const, ip: n } : { type: 2 as const, value: n })) },
+      {
+        name: 'subjectAltName',
+        altNames: altNames.map((n) =>
+          /^[\d.]+$|:/.test(n) ? { type: 7 as const, ip: n } : { type: 2 as const, value: n },
+        ),
+      },
     ],
   });
   return { key: pems.private, cert: pems.cert };
@@ -167,44 +195,71 @@ class StaleSocketError extends Error {
 }
 
 /** The proxy's certificate (one per process) and its CA file, in `options.dir` or a directory of its own. */
-async function proxyCertificate(options: ProxyOptions): Promise<{ key: string; cert: string; caFile: string; removeDir: () => void }> {
+async function proxyCertificate(
+  options: ProxyOptions,
+): Promise<{ key: string; cert: string; caFile: string; removeDir: () => void }> {
   sharedCertificate ??= generateProxyCertificate();
   const { key, cert } = await sharedCertificate;
   const ownDir = options.dir === undefined;
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'token-conformance-proxy-'));
   const caFile = join(dir, `proxy-ca-${randomUUID().slice(0, 8)}.pem`);
   writeFileSync(caFile, cert, { mode: 0o600 });
-  return { key, cert, caFile, removeDir: () => { if (ownDir) rmSync(dir, { recursive: true, force: true }); } };
+  return {
+    key,
+    cert,
+    caFile,
+    removeDir: () => {
+      if (ownDir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /**
  * Sends a request on to the upstream and resolves with its answer. `proxyHosts`: the proxy's own
  * addresses (filled in once it listens), whose Host header becomes the upstream's.
  */
-function upstreamForwarder(upstream: URL, agent: HttpAgent | HttpsAgent, proxyHosts: readonly string[]): (req: ProxyRequest) => Promise<ProxyResponse> {
+function upstreamForwarder(
+  upstream: URL,
+  agent: HttpAgent | HttpsAgent,
+  proxyHosts: readonly string[],
+): (req: ProxyRequest) => Promise<ProxyResponse> {
   const upstreamHttps = upstream.protocol === 'https:';
-  const forwardOnce = (req: ProxyRequest): Promise<ProxyResponse> => new Promise((resolve, reject) => {
-    const headers: Headers = { ...req.headers };
-    const host = header(headers, 'host');
-    // Our own host (the profile's address) becomes the upstream's; a foreign or absent Host goes on as is.
-    if (host !== undefined && proxyHosts.includes(host.toLowerCase())) headers.host = upstream.host;
-    if (req.body.length > 0 || headers['content-length'] !== undefined) headers['content-length'] = String(req.body.length);
-    const send = upstreamHttps ? httpsRequest : httpRequest;
-    const out = send({
-      host: upstream.hostname, port: upstream.port, method: req.method, path: req.path, agent, setHost: false,
-    }, (res) => {
-      void readBody(res).then((body) => {
-        const h = headersFromRaw(res.rawHeaders);
-        delete h['content-length'];
-        resolve({ status: res.statusCode ?? 502, headers: h, body });
-      }, reject);
+  const forwardOnce = (req: ProxyRequest): Promise<ProxyResponse> =>
+    new Promise((resolve, reject) => {
+      const headers: Headers = { ...req.headers };
+      const host = header(headers, 'host');
+      // Our own host (the profile's address) becomes the upstream's; a foreign or absent Host goes on as is.
+      if (host !== undefined && proxyHosts.includes(host.toLowerCase())) headers.host = upstream.host;
+      if (req.body.length > 0 || headers['content-length'] !== undefined)
+        headers['content-length'] = String(req.body.length);
+      const send = upstreamHttps ? httpsRequest : httpRequest;
+      const out = send(
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          method: req.method,
+          path: req.path,
+          agent,
+          setHost: false,
+        },
+        (res) => {
+          void readBody(res).then((body) => {
+            const h = headersFromRaw(res.rawHeaders);
+            delete h['content-length'];
+            resolve({ status: res.statusCode ?? 502, headers: h, body });
+          }, reject);
+        },
+      );
+      out.on('error', (error: NodeJS.ErrnoException) => {
+        reject(
+          out.reusedSocket && (error.code === 'ECONNRESET' || error.message === 'socket hang up')
+            ? new StaleSocketError(error)
+            : error,
+        );
+      });
+      for (const [name, value] of Object.entries(headers)) out.setHeader(name, value);
+      out.end(req.body);
     });
-    out.on('error', (error: NodeJS.ErrnoException) => {
-      reject(out.reusedSocket && (error.code === 'ECONNRESET' || error.message === 'socket hang up') ? new StaleSocketError(error) : error);
-    });
-    for (const [name, value] of Object.entries(headers)) out.setHeader(name, value);
-    out.end(req.body);
-  });
   // A kept-alive upstream socket may be closed by the target (its keep-alive timeout) just as a
   // request is written on it: the request never reached the target, so it is sent again on a new
   // socket (Node's advice for `reusedSocket`). Anything else is the target's answer, or a 502.
@@ -213,7 +268,8 @@ function upstreamForwarder(upstream: URL, agent: HttpAgent | HttpsAgent, proxyHo
       try {
         return await forwardOnce(req);
       } catch (error) {
-        if (!(error instanceof StaleSocketError) || attempt >= 3) throw error instanceof StaleSocketError ? error.cause : error;
+        if (!(error instanceof StaleSocketError) || attempt >= 3)
+          throw error instanceof StaleSocketError ? error.cause : error;
       }
     }
   };
@@ -232,7 +288,11 @@ interface Member {
  * fault's response hook; a 502 when the upstream fails. `memberOf` names the fault (and upstream)
  * in force when the request arrives; `inFlight` counts exchanges not yet answered.
  */
-function proxyHandler(memberOf: () => Promise<Member>, running: RunningProxy, inFlight: { count: number; drained: () => void }): (inReq: IncomingMessage, inRes: ServerResponse) => void {
+function proxyHandler(
+  memberOf: () => Promise<Member>,
+  running: RunningProxy,
+  inFlight: { count: number; drained: () => void },
+): (inReq: IncomingMessage, inRes: ServerResponse) => void {
   const handle = async (inReq: IncomingMessage, inRes: ServerResponse) => {
     running.requests += 1;
     // The member in force when the request arrives serves it, even if a switch follows.
@@ -240,7 +300,12 @@ function proxyHandler(memberOf: () => Promise<Member>, running: RunningProxy, in
     try {
       const { fault, state, forward, upstream } = await member;
       const body = await readBody(inReq);
-      let req: ProxyRequest = { method: inReq.method ?? 'GET', path: inReq.url ?? '/', headers: headersFromRaw(inReq.rawHeaders), body };
+      let req: ProxyRequest = {
+        method: inReq.method ?? 'GET',
+        path: inReq.url ?? '/',
+        headers: headersFromRaw(inReq.rawHeaders),
+        body,
+      };
       const ctx: FaultContext = { kind: requestKind(req.path), forward, state, upstreamHost: upstream.host };
       let res: ProxyResponse;
       const hooked = fault.onRequest ? await fault.onRequest(req, ctx) : req;
@@ -273,26 +338,39 @@ function proxyHandler(memberOf: () => Promise<Member>, running: RunningProxy, in
   };
 }
 
-const listen = (server: HttpServer | HttpsServer) => new Promise<number>((resolve, reject) => {
-  server.once('error', reject);
-  server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
-});
+const listen = (server: HttpServer | HttpsServer) =>
+  new Promise<number>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+  });
 
-const closeServer = (server: HttpServer | HttpsServer) => new Promise<void>((resolve) => {
-  server.close(() => resolve());
-  server.closeAllConnections();
-});
+const closeServer = (server: HttpServer | HttpsServer) =>
+  new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
 
 /**
  * Listens on loopback: TLS (with the fault's TLS settings), and plain HTTP too when the fault asks.
  * Sets the running proxy's addresses and adds them to `proxyHosts`.
  */
-async function listenProxy(fault: ProxyFault, tls: { key: string; cert: string }, onRequest: (inReq: IncomingMessage, inRes: ServerResponse) => void, running: RunningProxy, proxyHosts: string[]): Promise<(HttpServer | HttpsServer)[]> {
-  const tlsServer: HttpsServer = createHttpsServer({
-    key: tls.key, cert: tls.cert, requireHostHeader: false,
-    ...(fault.tls?.minVersion ? { minVersion: fault.tls.minVersion } : {}),
-    ...(fault.tls?.ciphers ? { ciphers: fault.tls.ciphers } : {}),
-  }, onRequest);
+async function listenProxy(
+  fault: ProxyFault,
+  tls: { key: string; cert: string },
+  onRequest: (inReq: IncomingMessage, inRes: ServerResponse) => void,
+  running: RunningProxy,
+  proxyHosts: string[],
+): Promise<(HttpServer | HttpsServer)[]> {
+  const tlsServer: HttpsServer = createHttpsServer(
+    {
+      key: tls.key,
+      cert: tls.cert,
+      requireHostHeader: false,
+      ...(fault.tls?.minVersion ? { minVersion: fault.tls.minVersion } : {}),
+      ...(fault.tls?.ciphers ? { ciphers: fault.tls.ciphers } : {}),
+    },
+    onRequest,
+  );
   const port = await listen(tlsServer);
   running.url = `https://127.0.0.1:${port}`;
   proxyHosts.push(`127.0.0.1:${port}`, `localhost:${port}`);
@@ -311,7 +389,17 @@ function upstreamAgent(upstream: URL, upstreamCa: string | undefined): HttpAgent
 }
 
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
-  return startSwitchingProxy({ members: [{ id: 'only', upstream: options.upstream, ...(options.upstreamCa ? { upstreamCa: options.upstreamCa } : {}), ...(options.fault ? { fault: options.fault } : {}) }], ...(options.dir ? { dir: options.dir } : {}) });
+  return startSwitchingProxy({
+    members: [
+      {
+        id: 'only',
+        upstream: options.upstream,
+        ...(options.upstreamCa ? { upstreamCa: options.upstreamCa } : {}),
+        ...(options.fault ? { fault: options.fault } : {}),
+      },
+    ],
+    ...(options.dir ? { dir: options.dir } : {}),
+  });
 }
 
 /** One fault of a switching proxy, with the upstream it forwards to while it is in force. */
@@ -349,27 +437,49 @@ export async function startSwitchingProxy(options: { members: ProxyMember[]; dir
   if (options.members.length > 1 && options.members.some((m) => m.fault?.tls || m.fault?.plainHttp)) {
     throw new Error('a fault with its own TLS or plain-HTTP listener needs a proxy of its own');
   }
-  const certificate = await proxyCertificate({ upstream: first.upstream, ...(options.dir ? { dir: options.dir } : {}) });
+  const certificate = await proxyCertificate({
+    upstream: first.upstream,
+    ...(options.dir ? { dir: options.dir } : {}),
+  });
   const proxyHosts: string[] = [];
   const agents: (HttpAgent | HttpsAgent)[] = [];
   let closed = false;
-  const members = new Map<string, Promise<Member>>(options.members.map((m) => {
-    const target = m.later ?? Promise.resolve({ upstream: m.upstream, ...(m.upstreamCa ? { upstreamCa: m.upstreamCa } : {}) });
-    const ready = target.then(({ upstream: origin, upstreamCa }) => {
-      const upstream = new URL(origin);
-      const agent = upstreamAgent(upstream, upstreamCa);
-      agents.push(agent);
-      if (closed) agent.destroy();
-      return { fault: m.fault ?? {}, state: new Map<string, unknown>(), forward: upstreamForwarder(upstream, agent, proxyHosts), upstream };
-    });
-    ready.catch(() => undefined); // reported by select(); never an unhandled rejection
-    return [m.id, ready];
-  }));
+  const members = new Map<string, Promise<Member>>(
+    options.members.map((m) => {
+      const target =
+        m.later ?? Promise.resolve({ upstream: m.upstream, ...(m.upstreamCa ? { upstreamCa: m.upstreamCa } : {}) });
+      const ready = target.then(({ upstream: origin, upstreamCa }) => {
+        const upstream = new URL(origin);
+        const agent = upstreamAgent(upstream, upstreamCa);
+        agents.push(agent);
+        if (closed) agent.destroy();
+        return {
+          fault: m.fault ?? {},
+          state: new Map<string, unknown>(),
+          forward: upstreamForwarder(upstream, agent, proxyHosts),
+          upstream,
+        };
+      });
+      ready.catch(() => undefined); // reported by select(); never an unhandled rejection
+      return [m.id, ready];
+    }),
+  );
   let active = first.id;
   let waiters: (() => void)[] = [];
-  const inFlight = { count: 0, drained: () => { const w = waiters; waiters = []; for (const f of w) f(); } };
+  const inFlight = {
+    count: 0,
+    drained: () => {
+      const w = waiters;
+      waiters = [];
+      for (const f of w) f();
+    },
+  };
   const running: SwitchingProxy = {
-    url: '', caFile: certificate.caFile, caPem: certificate.cert, requests: 0, close: () => Promise.resolve(),
+    url: '',
+    caFile: certificate.caFile,
+    caPem: certificate.cert,
+    requests: 0,
+    close: () => Promise.resolve(),
     async select(id) {
       const member = members.get(id);
       if (!member) throw new Error(`no fault '${id}' on this proxy`);

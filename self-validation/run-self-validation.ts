@@ -24,7 +24,14 @@ import type { TargetProfile } from '../core/profile/profile.schema.ts';
 import { toWorkerProfile, withOtherEnvironmentToken, writeWorkerProfile } from '../core/profile/worker-profile.ts';
 import { endOfRunRedaction } from '../core/redaction/end-of-run.ts';
 import { startRestartControl, type RestartControl } from '../harness/reference/restart-control.ts';
-import { applyListening, referenceArgsFor, startReference, startReferenceServers, type ReferenceServer, type ReferenceServers } from '../harness/reference/start-reference.ts';
+import {
+  applyListening,
+  referenceArgsFor,
+  startReference,
+  startReferenceServers,
+  type ReferenceServer,
+  type ReferenceServers,
+} from '../harness/reference/start-reference.ts';
 import type { Pass } from '../harness/commands/run.command.ts';
 import { readRunManifest, writeRunManifest } from '../core/run/run-manifest.ts';
 import { brokenVerdict } from '../requirements/levels.ts';
@@ -50,10 +57,20 @@ export { brokenVerdict };
  * The coverage rule: every requirement is turned to its broken verdict (FAIL, or WARN for
  * SHOULD/ADVISORY) by a detected fault in that fault's run, or is listed in `unreachable` with the reason.
  */
-export function coverageOf(requirements: { id: string; level: string }[], results: Pick<FaultResult, 'detected' | 'breaks' | 'verdicts' | 'caughtBy'>[], unreachableIds: Record<string, string>): Coverage {
+export function coverageOf(
+  requirements: { id: string; level: string }[],
+  results: Pick<FaultResult, 'detected' | 'breaks' | 'verdicts' | 'caughtBy'>[],
+  unreachableIds: Record<string, string>,
+): Coverage {
   // A failed property check turns the breaks it cites (it is judged as a check: see judge()).
-  const turned = (r: { id: string; level: string }) => results.some((f) => f.detected && f.breaks.includes(r.id)
-    && (f.verdicts[r.id] === brokenVerdict(r.level) || f.caughtBy.some((c) => c.property && c.requirementIds.includes(r.id))));
+  const turned = (r: { id: string; level: string }) =>
+    results.some(
+      (f) =>
+        f.detected &&
+        f.breaks.includes(r.id) &&
+        (f.verdicts[r.id] === brokenVerdict(r.level) ||
+          f.caughtBy.some((c) => c.property && c.requirementIds.includes(r.id))),
+    );
   const reached = requirements.filter(turned).map((r) => r.id);
   const reachedSet = new Set(reached);
   const byLevel: Coverage['byLevel'] = {};
@@ -64,8 +81,12 @@ export function coverageOf(requirements: { id: string; level: string }[], result
   }
   const unreached = requirements.filter((r) => !reachedSet.has(r.id));
   return {
-    requirements: requirements.length, byLevel, reached,
-    unreachedWithReason: unreached.filter((r) => unreachableIds[r.id]).map((r) => ({ id: r.id, reason: unreachableIds[r.id]! })),
+    requirements: requirements.length,
+    byLevel,
+    reached,
+    unreachedWithReason: unreached
+      .filter((r) => unreachableIds[r.id])
+      .map((r) => ({ id: r.id, reason: unreachableIds[r.id]! })),
     unreachedWithoutReason: unreached.filter((r) => !unreachableIds[r.id]).map((r) => r.id),
   };
 }
@@ -86,10 +107,16 @@ export const rateLimitSpecs = ['specs/gateway/rate-limits.spec.ts', 'specs/limit
 export const selfValidationRateLimit = { spikePerSecond: 10, quotaPerWindow: 100, windowSeconds: 20 } as const;
 
 /** The profile with the self-validation's rate-limit thresholds. */
-export const withSelfValidationRateLimit = (profile: TargetProfile): TargetProfile => ({ ...profile, capabilities: { ...profile.capabilities, rateLimit: { ...selfValidationRateLimit } } });
+export const withSelfValidationRateLimit = (profile: TargetProfile): TargetProfile => ({
+  ...profile,
+  capabilities: { ...profile.capabilities, rateLimit: { ...selfValidationRateLimit } },
+});
 
 /** A sentinel: one fast check of the suite, named by its requirement and the start of its title. */
-export interface Sentinel { id: string; title: string }
+export interface Sentinel {
+  id: string;
+  title: string;
+}
 
 /**
  * Run under every fault besides its own checks: one fast check on each of four paths (token
@@ -107,7 +134,9 @@ export const sentinels: Sentinel[] = [
 
 /** The requirement IDs all of whose checks a fault runs: its breaks, collateral and alsoRun (or onlyChecksOf). */
 export function selectedIds(fault: Fault): string[] {
-  return [...new Set(fault.onlyChecksOf ?? [...fault.breaks, ...(fault.collateral?.ids ?? []), ...(fault.alsoRun ?? [])])];
+  return [
+    ...new Set(fault.onlyChecksOf ?? [...fault.breaks, ...(fault.collateral?.ids ?? []), ...(fault.alsoRun ?? [])]),
+  ];
 }
 
 /** The sentinels a fault runs besides its own checks (none with onlyChecksOf). */
@@ -136,10 +165,17 @@ export function grepFor(fault: Fault, mode: Mode = 'ci'): string {
 }
 
 /** Whether a check is a property check (fast-check, under specs/properties/). */
-export const isPropertyCheck = (c: { file?: string; title: string }): boolean => (c.file ?? c.title).startsWith('specs/properties/');
+export const isPropertyCheck = (c: { file?: string; title: string }): boolean =>
+  (c.file ?? c.title).startsWith('specs/properties/');
 
 /** One check of the clean run's checks.json (the conformance reporter's raw outcomes). */
-export interface CleanCheck { title: string; file: string; project: string; requirementIds: string[]; durationMs?: number }
+export interface CleanCheck {
+  title: string;
+  file: string;
+  project: string;
+  requirementIds: string[];
+  durationMs?: number;
+}
 
 export interface RunPlan {
   grep: string;
@@ -164,19 +200,34 @@ export function planFor(fault: Fault, clean: CleanCheck[] | undefined, mode: Mod
   const grep = grepFor(fault, mode);
   if (!clean) return { grep, checks: null, passes: ['conformance', 'time-travel'] };
   const re = new RegExp(grep);
-  const selected = clean.filter((c) => re.test(`${c.title} ${c.requirementIds.map((id) => `@${id}`).join(' ')}${isPropertyCheck(c) ? ' @property-' : ''}`));
+  const selected = clean.filter((c) =>
+    re.test(`${c.title} ${c.requirementIds.map((id) => `@${id}`).join(' ')}${isPropertyCheck(c) ? ' @property-' : ''}`),
+  );
   const passes: Pass[] = selected.some((c) => c.project === 'time-travel')
-    ? (selected.some((c) => c.project !== 'time-travel') ? ['conformance', 'time-travel'] : ['time-travel'])
+    ? selected.some((c) => c.project !== 'time-travel')
+      ? ['conformance', 'time-travel']
+      : ['time-travel']
     : ['conformance'];
   const specs = [...new Set(selected.map((c) => c.file))].sort();
-  return { grep, checks: selected.length, specs, passes, estimatedMs: selected.reduce((n, c) => n + (c.durationMs ?? 0), 0), rateLimits: specs.some((f) => rateLimitSpecs.includes(f)) };
+  return {
+    grep,
+    checks: selected.length,
+    specs,
+    passes,
+    estimatedMs: selected.reduce((n, c) => n + (c.durationMs ?? 0), 0),
+    rateLimits: specs.some((f) => rateLimitSpecs.includes(f)),
+  };
 }
 
 /** Each sentinel names exactly one check of the clean run; else its title changed and a path would go unguarded. */
 export function sentinelProblems(clean: CleanCheck[]): string[] {
   return sentinels.flatMap((s) => {
     const n = clean.filter((c) => c.requirementIds.includes(s.id) && c.title.includes(s.title)).length;
-    return n === 1 ? [] : [`the sentinel ${s.id} "${s.title}" names ${n} checks of the clean run, not one (run-self-validation.ts sentinels)`];
+    return n === 1
+      ? []
+      : [
+          `the sentinel ${s.id} "${s.title}" names ${n} checks of the clean run, not one (run-self-validation.ts sentinels)`,
+        ];
   });
 }
 
@@ -199,28 +250,56 @@ const failedStatus = (status: string) => status === 'failed' || status === 'time
  * collateral is a false alarm. A named requirement must read FAIL or WARN (BLOCKED is a miss: the
  * fault's own requirement was not verified); BLOCKED elsewhere is fine (counted).
  */
-export function judge(fault: Fault, report: ConformanceReport, checks: CheckOutcome[] = [], properties: CheckOutcome[] = []): Pick<FaultResult, 'detected' | 'missed' | 'falseAlarms' | 'collateralSeen' | 'blocked' | 'verdicts' | 'moved' | 'caughtBy'> {
+export function judge(
+  fault: Fault,
+  report: ConformanceReport,
+  checks: CheckOutcome[] = [],
+  properties: CheckOutcome[] = [],
+): Pick<
+  FaultResult,
+  'detected' | 'missed' | 'falseAlarms' | 'collateralSeen' | 'blocked' | 'verdicts' | 'moved' | 'caughtBy'
+> {
   const verdicts = Object.fromEntries(report.requirements.map((r) => [r.id, r.verdict]));
   const broken = (v: string | undefined) => v === 'FAIL' || v === 'WARN';
   const failedProperties = properties.filter((c) => failedStatus(c.status));
-  const foundBroken = (c: CheckOutcome) => (c.broke && c.broke.length > 0 ? c.broke.map((b) => b.id) : c.requirementIds);
+  const foundBroken = (c: CheckOutcome) =>
+    c.broke && c.broke.length > 0 ? c.broke.map((b) => b.id) : c.requirementIds;
   const byProperty = new Set(failedProperties.flatMap(foundBroken));
   const asRequired = (v: string | undefined) => (fault.breaksAs ? v === fault.breaksAs : broken(v));
-  const missed = fault.breaks.filter((id) => !asRequired(verdicts[id]) && !byProperty.has(id)).map((id) => ({ id, verdict: verdicts[id] ?? 'absent' }));
+  const missed = fault.breaks
+    .filter((id) => !asRequired(verdicts[id]) && !byProperty.has(id))
+    .map((id) => ({ id, verdict: verdicts[id] ?? 'absent' }));
   const allowed = new Set([...fault.breaks, ...(fault.collateral?.ids ?? [])]);
   const falseAlarms = [
-    ...report.requirements.filter((r) => broken(r.verdict) && !allowed.has(r.id)).map((r) => ({ id: r.id, verdict: r.verdict, ...(r.reason ? { reason: r.reason.slice(0, 300) } : {}) })),
-    ...failedProperties.filter((c) => !foundBroken(c).some((id) => allowed.has(id))).map((c) => ({ id: `property: ${c.title}`, verdict: 'FAIL', ...(c.error ? { reason: c.error.slice(0, 300) } : {}) })),
+    ...report.requirements
+      .filter((r) => broken(r.verdict) && !allowed.has(r.id))
+      .map((r) => ({ id: r.id, verdict: r.verdict, ...(r.reason ? { reason: r.reason.slice(0, 300) } : {}) })),
+    ...failedProperties
+      .filter((c) => !foundBroken(c).some((id) => allowed.has(id)))
+      .map((c) => ({
+        id: `property: ${c.title}`,
+        verdict: 'FAIL',
+        ...(c.error ? { reason: c.error.slice(0, 300) } : {}),
+      })),
     // A BLOCKED whose blocker FAILs nowhere in this run (nor through a property check) hides the root cause: a suite defect.
-    ...unjudgedBlocks(report).filter((b) => !b.blockers.some((x) => byProperty.has(x.id)))
-      .map((b) => ({ id: `unjudged BLOCKED: ${b.requirement}`, verdict: 'BLOCKED', reason: describeUnjudgedBlocks([b])[0]! })),
+    ...unjudgedBlocks(report)
+      .filter((b) => !b.blockers.some((x) => byProperty.has(x.id)))
+      .map((b) => ({
+        id: `unjudged BLOCKED: ${b.requirement}`,
+        verdict: 'BLOCKED',
+        reason: describeUnjudgedBlocks([b])[0]!,
+      })),
   ];
   const collateralSeen = (fault.collateral?.ids ?? []).filter((id) => broken(verdicts[id]));
-  const blocked = report.requirements.filter((r) => r.verdict === 'BLOCKED' && !fault.breaks.includes(r.id)).map((r) => r.id);
+  const blocked = report.requirements
+    .filter((r) => r.verdict === 'BLOCKED' && !fault.breaks.includes(r.id))
+    .map((r) => r.id);
   const moved = report.requirements.filter((r) => broken(r.verdict)).map((r) => r.id);
   const movedSet = new Set(moved);
   const caughtBy: CaughtBy[] = [
-    ...checks.filter((c) => failedStatus(c.status) && c.requirementIds.some((id) => movedSet.has(id))).map((c) => ({ title: c.title, requirementIds: c.requirementIds, property: false })),
+    ...checks
+      .filter((c) => failedStatus(c.status) && c.requirementIds.some((id) => movedSet.has(id)))
+      .map((c) => ({ title: c.title, requirementIds: c.requirementIds, property: false })),
     ...failedProperties.map((c) => ({ title: c.title, requirementIds: c.requirementIds, property: true })),
   ];
   return { detected: missed.length === 0, missed, falseAlarms, collateralSeen, blocked, verdicts, moved, caughtBy };
@@ -228,16 +307,32 @@ export function judge(fault: Fault, report: ConformanceReport, checks: CheckOutc
 
 function faultEnv(loaded: LoadedProfile, otherEnvironmentToken: string | undefined): FaultEnv {
   const secret = (path: string) => loaded.secrets.find((s) => s.path === path)?.value ?? '';
-  const clients = Object.fromEntries(Object.entries(loaded.profile.credentials.clients).filter(([, c]) => c)
-    .map(([name, c]) => [name, { clientId: c.clientId, clientSecret: secret(`credentials.clients.${name}.clientSecret`) }]));
-  const users = Object.fromEntries(Object.entries(loaded.profile.credentials.users).filter(([, u]) => u)
-    .map(([name, u]) => [name, { username: u.username, password: secret(`credentials.users.${name}.password`) }]));
+  const clients = Object.fromEntries(
+    Object.entries(loaded.profile.credentials.clients)
+      .filter(([, c]) => c)
+      .map(([name, c]) => [
+        name,
+        { clientId: c.clientId, clientSecret: secret(`credentials.clients.${name}.clientSecret`) },
+      ]),
+  );
+  const users = Object.fromEntries(
+    Object.entries(loaded.profile.credentials.users)
+      .filter(([, u]) => u)
+      .map(([name, u]) => [name, { username: u.username, password: secret(`credentials.users.${name}.password`) }]),
+  );
   return { clients, users, ...(otherEnvironmentToken ? { otherEnvironmentToken } : {}) };
 }
 
 /** The profile of a run through the proxy: every address of the upstream origin replaced by the proxy's. */
-function proxiedProfile(base: TargetProfile, upstream: string, proxyUrl: string, caFile: string, plainUrl: string | undefined): TargetProfile {
-  const swap = (url: string | undefined) => (url && new URL(url).origin === upstream ? `${proxyUrl}${url.slice(upstream.length)}` : url);
+function proxiedProfile(
+  base: TargetProfile,
+  upstream: string,
+  proxyUrl: string,
+  caFile: string,
+  plainUrl: string | undefined,
+): TargetProfile {
+  const swap = (url: string | undefined) =>
+    url && new URL(url).origin === upstream ? `${proxyUrl}${url.slice(upstream.length)}` : url;
   const p: TargetProfile = structuredClone(base);
   for (const key of ['authUrlUs', 'authUrlEu', 'baseUrl'] as const) if (p[key]) p[key] = swap(p[key]);
   if (p.capabilities.clockControlUrl) p.capabilities.clockControlUrl = swap(p.capabilities.clockControlUrl);
@@ -253,9 +348,22 @@ function runBatch(plan: BatchPlan, dir: string, env: NodeJS.ProcessEnv, children
   writeFileSync(planFile, JSON.stringify(plan, null, 2), { mode: 0o600 });
   const log = createWriteStream(join(dir, `playwright-${plan.pass}.log`));
   return new Promise((resolveExit, reject) => {
-    const child = spawn(process.execPath, playwrightCommand(['test', '--config', join(import.meta.dirname, 'batch.config.ts')]), {
-      cwd: repoRoot, env: { ...env, ...writeRunManifest(dir, { ...readRunManifest(env), selfValidationBatch: planFile }, `run-manifest-${plan.pass}.json`) }, stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      playwrightCommand(['test', '--config', join(import.meta.dirname, 'batch.config.ts')]),
+      {
+        cwd: repoRoot,
+        env: {
+          ...env,
+          ...writeRunManifest(
+            dir,
+            { ...readRunManifest(env), selfValidationBatch: planFile },
+            `run-manifest-${plan.pass}.json`,
+          ),
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     children.add(child);
     child.stdout.pipe(log, { end: false });
     child.stderr.pipe(log, { end: false });
@@ -271,7 +379,15 @@ function runBatch(plan: BatchPlan, dir: string, env: NodeJS.ProcessEnv, children
 function startLimited<T, R>(items: T[], limit: number, start: (item: T) => Promise<R>): Promise<R>[] {
   let running = 0;
   const queue: (() => void)[] = [];
-  const slot = () => (running < limit ? (running++, Promise.resolve()) : new Promise<void>((resolve) => queue.push(() => { running++; resolve(); })));
+  const slot = () =>
+    running < limit
+      ? (running++, Promise.resolve())
+      : new Promise<void>((resolve) =>
+          queue.push(() => {
+            running++;
+            resolve();
+          }),
+        );
   const release = () => {
     running--;
     queue.shift()?.();
@@ -288,13 +404,20 @@ function startLimited<T, R>(items: T[], limit: number, start: (item: T) => Promi
 
 /** A fault ready to run: a member of a group's proxy, in front of its server. */
 interface Prepared {
-  fault: Fault; plan: RunPlan; server: FaultResult['run']['server'];
+  fault: Fault;
+  plan: RunPlan;
+  server: FaultResult['run']['server'];
   /** The fault profile's declared interpretations: the report judges an undeclared one as only assumed (WARN). */
   interpretations: Record<string, string>;
 }
 
 /** A group of faults run by one worker through one switching proxy, with one worker profile; each fault's spec wrappers. */
-interface Group { name: string; proxy: SwitchingProxy; members: { prepared: Prepared; specFiles: string[] }[]; profileFile: string }
+interface Group {
+  name: string;
+  proxy: SwitchingProxy;
+  members: { prepared: Prepared; specFiles: string[] }[];
+  profileFile: string;
+}
 
 /** The command line, checked before anything is touched. */
 interface Options {
@@ -354,7 +477,8 @@ type Catalogue = ReturnType<typeof loadCatalogue>;
 /** Parses the command line; usage mistakes throw here, before they can cost the previous run's reports. */
 function parseOptions(argv: string[]): Options {
   const { values } = parseArgs({
-    args: argv, options: {
+    args: argv,
+    options: {
       workers: { type: 'string', default: '3' },
       only: { type: 'string' },
       full: { type: 'boolean', default: false },
@@ -364,13 +488,20 @@ function parseOptions(argv: string[]): Options {
     },
   });
   const only = values.only?.split(',');
-  if (only) for (const id of only) if (!catalogue.some((f) => f.id === id)) throw new Error(`--only: no fault '${id}' in the catalogue`);
-  if (!/^[1-9]\d*$/.test(values.workers)) throw new Error(`--workers must be a positive integer (got '${values.workers}')`);
+  if (only)
+    for (const id of only)
+      if (!catalogue.some((f) => f.id === id)) throw new Error(`--only: no fault '${id}' in the catalogue`);
+  if (!/^[1-9]\d*$/.test(values.workers))
+    throw new Error(`--workers must be a positive integer (got '${values.workers}')`);
   return {
-    selected: only ? catalogue.filter((f) => only.includes(f.id)) : catalogue, only,
-    workers: Number(values.workers), mode: values.full ? 'full' : 'ci',
-    outDir: values.out, runsDir: join(values.out, 'runs'),
-    cleanReportFile: values['clean-report'], cleanChecksFile: values['clean-checks'],
+    selected: only ? catalogue.filter((f) => only.includes(f.id)) : catalogue,
+    only,
+    workers: Number(values.workers),
+    mode: values.full ? 'full' : 'ci',
+    outDir: values.out,
+    runsDir: join(values.out, 'runs'),
+    cleanReportFile: values['clean-report'],
+    cleanChecksFile: values['clean-checks'],
   };
 }
 
@@ -380,35 +511,71 @@ function planRuns(options: Options): Planning {
   if (problems.length) throw new Error(problems.join('; '));
   const plans = new Map(options.selected.map((f) => [f.id, planFor(f, cleanChecks, options.mode)]));
   // A fault on the self-validation's rate limits needs a server started with them.
-  const needsFresh = (f: Fault) => f.freshServer !== undefined || plans.get(f.id)!.passes.includes('time-travel') || plans.get(f.id)!.rateLimits === true;
+  const needsFresh = (f: Fault) =>
+    f.freshServer !== undefined ||
+    plans.get(f.id)!.passes.includes('time-travel') ||
+    plans.get(f.id)!.rateLimits === true;
   return { plans, needsFresh, onGroupServer: new Set(), fromCleanChecks: cleanChecks !== undefined };
 }
 
 function announce(options: Options, planning: Planning, out: Out): void {
-  out(options.mode === 'full'
-    ? 'self-validation, full mode: every check of the suite under every fault (property checks and the 30-s quota check included); precision judged on the whole suite'
-    : `self-validation, CI mode: each fault runs the checks of its own requirements, its collateral and one sentinel check on each of four paths (${sentinels.map((x) => x.id).join(', ')}); property checks only under the faults aimed at them; \`--full\` runs every check under every fault`);
-  out(`self-validation: ${options.selected.length} faults (${options.selected.filter(planning.needsFresh).length} on a server of their own or their group's), one Playwright run, ${options.workers} workers: ${options.workers} groups of faults and the faults that cannot share one` +
-    (planning.fromCleanChecks ? '' : ` — no clean checks file ${options.cleanChecksFile}: every spec loaded, both passes run`));
+  out(
+    options.mode === 'full'
+      ? 'self-validation, full mode: every check of the suite under every fault (property checks and the 30-s quota check included); precision judged on the whole suite'
+      : `self-validation, CI mode: each fault runs the checks of its own requirements, its collateral and one sentinel check on each of four paths (${sentinels.map((x) => x.id).join(', ')}); property checks only under the faults aimed at them; \`--full\` runs every check under every fault`,
+  );
+  out(
+    `self-validation: ${options.selected.length} faults (${options.selected.filter(planning.needsFresh).length} on a server of their own or their group's), one Playwright run, ${options.workers} workers: ${options.workers} groups of faults and the faults that cannot share one` +
+      (planning.fromCleanChecks
+        ? ''
+        : ` — no clean checks file ${options.cleanChecksFile}: every spec loaded, both passes run`),
+  );
 }
 
 function runOf(planning: Planning, f: Fault): FaultResult['run'] {
   const plan = planning.plans.get(f.id)!;
-  return { checks: plan.checks, passes: plan.passes, specs: plan.specs?.length ?? null, server: planning.onGroupServer.has(f.id) ? 'group' : planning.needsFresh(f) ? 'fresh' : 'shared', workers: 1 };
+  return {
+    checks: plan.checks,
+    passes: plan.passes,
+    specs: plan.specs?.length ?? null,
+    server: planning.onGroupServer.has(f.id) ? 'group' : planning.needsFresh(f) ? 'fresh' : 'shared',
+    workers: 1,
+  };
 }
 
 /** The result of a fault that could not be run or judged: every break missed, with the reason. */
 function problemResult(planning: Planning, f: Fault, message: string): FaultResult {
   return {
-    id: f.id, title: f.title, breaks: f.breaks, collateral: f.collateral?.ids ?? [], grep: planning.plans.get(f.id)!.grep, run: runOf(planning, f), detected: false,
-    missed: f.breaks.map((id) => ({ id, verdict: 'not run' })), falseAlarms: [], collateralSeen: [], blocked: [], verdicts: {}, moved: [], caughtBy: [], propertiesRun: [], durationMs: 0, problem: message,
+    id: f.id,
+    title: f.title,
+    breaks: f.breaks,
+    collateral: f.collateral?.ids ?? [],
+    grep: planning.plans.get(f.id)!.grep,
+    run: runOf(planning, f),
+    detected: false,
+    missed: f.breaks.map((id) => ({ id, verdict: 'not run' })),
+    falseAlarms: [],
+    collateralSeen: [],
+    blocked: [],
+    verdicts: {},
+    moved: [],
+    caughtBy: [],
+    propertiesRun: [],
+    durationMs: 0,
+    problem: message,
   };
 }
 
 async function stopAll(started: Started): Promise<void> {
   started.stopping = true;
   for (const c of started.children) c.kill('SIGTERM');
-  const stops: Promise<void>[] = [...started.proxies.map((p) => p.close()), ...(started.faultSwitch ? [started.faultSwitch.close()] : []), ...(started.restartControl ? [started.restartControl.close()] : []), ...started.servers.map((s) => s.stop()), ...(started.shared ? [started.shared.stop()] : [])];
+  const stops: Promise<void>[] = [
+    ...started.proxies.map((p) => p.close()),
+    ...(started.faultSwitch ? [started.faultSwitch.close()] : []),
+    ...(started.restartControl ? [started.restartControl.close()] : []),
+    ...started.servers.map((s) => s.stop()),
+    ...(started.shared ? [started.shared.stop()] : []),
+  ];
   await Promise.all(stops.map((p) => p.catch(() => undefined)));
 }
 
@@ -424,9 +591,17 @@ async function startServers(loaded: LoadedProfile, temp: string, started: Starte
   // Every server of the run hashes the seed's secrets once between them (the shared pair while it
   // starts, the fresh ones from its hashes): ~1 CPU-s of scrypt per server otherwise.
   const seedHashCache = join(temp, 'seed-hashes.json');
-  const shared = await startReferenceServers({ logDir: temp, profile: loaded.profile, seedHashCache, extraArgs: quietServer });
+  const shared = await startReferenceServers({
+    logDir: temp,
+    profile: loaded.profile,
+    seedHashCache,
+    extraArgs: quietServer,
+  });
   started.shared = shared;
-  const withToken = shared.otherEnvironmentToken !== undefined ? withOtherEnvironmentToken(loaded, shared.otherEnvironmentToken) : loaded;
+  const withToken =
+    shared.otherEnvironmentToken !== undefined
+      ? withOtherEnvironmentToken(loaded, shared.otherEnvironmentToken)
+      : loaded;
   const env = faultEnv(withToken, shared.otherEnvironmentToken);
   return { shared, withToken, env, seedHashCache, freshOf: new Map(), freshSettled: Promise.resolve(), freshUpMs: [] };
 }
@@ -442,17 +617,32 @@ async function startServers(loaded: LoadedProfile, temp: string, started: Starte
  * (fixtures/expected-failures.fixture.ts), not before the run; a fault whose server did not start
  * gets its problem (freshServerProblems).
  */
-function startFreshServers(parts: Candidate[][], planning: Planning, loaded: LoadedProfile, temp: string, started: Started, servers: Servers): void {
-  const keyOf = (c: Candidate, part: Candidate[]) => (c.fault.freshServer !== undefined || c.rateLimits || part.length === 1 ? c.id : `group~${part[0]!.id}`);
+function startFreshServers(
+  parts: Candidate[][],
+  planning: Planning,
+  loaded: LoadedProfile,
+  temp: string,
+  started: Started,
+  servers: Servers,
+): void {
+  const keyOf = (c: Candidate, part: Candidate[]) =>
+    c.fault.freshServer !== undefined || c.rateLimits || part.length === 1 ? c.id : `group~${part[0]!.id}`;
   const byKey = new Map<string, Candidate[]>();
-  for (const part of parts) for (const c of part) if (planning.needsFresh(c.fault)) byKey.set(keyOf(c, part), [...(byKey.get(keyOf(c, part)) ?? []), c]);
+  for (const part of parts)
+    for (const c of part)
+      if (planning.needsFresh(c.fault)) byKey.set(keyOf(c, part), [...(byKey.get(keyOf(c, part)) ?? []), c]);
   const t0 = Date.now();
   const starts = startLimited([...byKey], 3, async ([key, members]) => {
     const dir = join(temp, `server-${key}`);
     mkdirSync(dir);
     // On a store file: the restart control (STATE-RT-USED-003) restarts it without losing what it issued.
     const profile = members[0]!.rateLimits ? withSelfValidationRateLimit(loaded.profile) : loaded.profile;
-    const server = await startReference({ logDir: dir, extraArgs: [...referenceArgsFor(profile), ...quietServer], seedHashCache: servers.seedHashCache, dataFile: join(dir, 'store.sqlite') });
+    const server = await startReference({
+      logDir: dir,
+      extraArgs: [...referenceArgsFor(profile), ...quietServer],
+      seedHashCache: servers.seedHashCache,
+      dataFile: join(dir, 'store.sqlite'),
+    });
     started.servers.push(server);
     servers.freshUpMs.push(Date.now() - t0);
     // Started after everything was stopped (Ctrl-C): stopped at once.
@@ -471,11 +661,22 @@ function startFreshServers(parts: Candidate[][], planning: Planning, loaded: Loa
 }
 
 /** The faults whose own server did not start, with the reason: their results, whatever their checks did. */
-async function freshServerProblems(servers: Servers, planning: Planning, selected: Fault[], results: Map<string, FaultResult>): Promise<void> {
+async function freshServerProblems(
+  servers: Servers,
+  planning: Planning,
+  selected: Fault[],
+  results: Map<string, FaultResult>,
+): Promise<void> {
   for (const f of selected) {
     const start = servers.freshOf.get(f.id);
-    const failure = start ? await start.then(() => undefined, (error: unknown) => error as Error) : undefined;
-    if (failure) results.set(f.id, problemResult(planning, f, `its reference server did not start: ${failure.message}`));
+    const failure = start
+      ? await start.then(
+          () => undefined,
+          (error: unknown) => error as Error,
+        )
+      : undefined;
+    if (failure)
+      results.set(f.id, problemResult(planning, f, `its reference server did not start: ${failure.message}`));
   }
 }
 
@@ -486,7 +687,10 @@ async function freshServerProblems(servers: Servers, planning: Planning, selecte
  * to one of `workers` groups, balanced by the selected checks' time in the clean run (longest
  * first, each to the least loaded group). Every group runs on one worker, one check at a time.
  */
-export function groupFaults<T extends { id: string; alone: boolean; estimatedMs: number; rateLimits?: boolean }>(faults: T[], workers: number): T[][] {
+export function groupFaults<T extends { id: string; alone: boolean; estimatedMs: number; rateLimits?: boolean }>(
+  faults: T[],
+  workers: number,
+): T[][] {
   const alone = faults.filter((f) => f.alone).map((f) => [f]);
   const rateLimited = faults.filter((f) => !f.alone && f.rateLimits);
   const shared: { load: number; members: T[] }[] = Array.from({ length: workers }, () => ({ load: 0, members: [] }));
@@ -512,7 +716,8 @@ export function groupFaults<T extends { id: string; alone: boolean; estimatedMs:
  * and a worker, of its own. Any other declaration or assumption fault runs in a group, its
  * interpretations in force for its checks only.
  */
-const touchesGatewayCodes = (f: Fault): boolean => Object.keys(f.declare ?? {}).includes('gatewayCodes') || (f.undeclare ?? []).includes('gatewayCodes');
+const touchesGatewayCodes = (f: Fault): boolean =>
+  Object.keys(f.declare ?? {}).includes('gatewayCodes') || (f.undeclare ?? []).includes('gatewayCodes');
 
 /** The group profile's interpretations with a fault's own declared and its undeclared ones removed. */
 function ownInterpretations(group: Record<string, unknown>, f: Fault): Record<string, unknown> {
@@ -522,17 +727,37 @@ function ownInterpretations(group: Record<string, unknown>, f: Fault): Record<st
 }
 
 /** A fault that can be run, with its proxy fault, as groupFaults sees it. */
-interface Candidate { id: string; fault: Fault; proxyFault: ProxyFault; alone: boolean; estimatedMs: number; rateLimits: boolean }
+interface Candidate {
+  id: string;
+  fault: Fault;
+  proxyFault: ProxyFault;
+  alone: boolean;
+  estimatedMs: number;
+  rateLimits: boolean;
+}
 
 /** The faults' proxy faults and their groups (groupFaults); a fault whose proxy fault cannot be made gets its problem. */
-function planGroups(selected: Fault[], planning: Planning, env: FaultEnv, workers: number, results: Map<string, FaultResult>): Candidate[][] {
+function planGroups(
+  selected: Fault[],
+  planning: Planning,
+  env: FaultEnv,
+  workers: number,
+  results: Map<string, FaultResult>,
+): Candidate[][] {
   const candidates: Candidate[] = [];
   for (const fault of selected) {
     if (results.has(fault.id)) continue;
     try {
       const proxyFault = fault.create(env);
       const plan = planning.plans.get(fault.id)!;
-      candidates.push({ id: fault.id, fault, proxyFault, alone: Boolean(touchesGatewayCodes(fault) || proxyFault.tls || proxyFault.plainHttp), estimatedMs: plan.estimatedMs ?? plan.checks ?? 0, rateLimits: plan.rateLimits === true });
+      candidates.push({
+        id: fault.id,
+        fault,
+        proxyFault,
+        alone: Boolean(touchesGatewayCodes(fault) || proxyFault.tls || proxyFault.plainHttp),
+        estimatedMs: plan.estimatedMs ?? plan.checks ?? 0,
+        rateLimits: plan.rateLimits === true,
+      });
     } catch (error) {
       results.set(fault.id, problemResult(planning, fault, (error as Error).message));
     }
@@ -545,17 +770,42 @@ function planGroups(selected: Fault[], planning: Planning, env: FaultEnv, worker
  * (secrets stay in the environment, returned as handoffEnv); each fault's spec wrappers are
  * written under specsDir.
  */
-async function prepareGroups(parts: Candidate[][], planning: Planning, servers: Servers, temp: string, specsDir: string, started: Started, results: Map<string, FaultResult>): Promise<{ groups: Group[]; members: Map<string, ProxyMember>; handoffEnv: Record<string, string> }> {
+async function prepareGroups(
+  parts: Candidate[][],
+  planning: Planning,
+  servers: Servers,
+  temp: string,
+  specsDir: string,
+  started: Started,
+  results: Map<string, FaultResult>,
+): Promise<{ groups: Group[]; members: Map<string, ProxyMember>; handoffEnv: Record<string, string> }> {
   let handoffEnv: Record<string, string> = {};
   const members = new Map<string, ProxyMember>();
   const upstreamOf = (server: ReferenceServer) => new URL(server.listening.authUrlUs).origin;
-  const caPemOf = (server: ReferenceServer) => (server.listening.caFile ? readFileSync(server.listening.caFile, 'utf8') : undefined);
+  const caPemOf = (server: ReferenceServer) =>
+    server.listening.caFile ? readFileSync(server.listening.caFile, 'utf8') : undefined;
   const sharedCa = caPemOf(servers.shared.server);
   for (const c of parts.flat()) {
     const fresh = servers.freshOf.get(c.id);
-    members.set(c.id, fresh
-      ? { id: c.id, upstream: '', later: fresh.then((s) => ({ upstream: upstreamOf(s), ...(s.listening.caFile ? { upstreamCa: caPemOf(s)! } : {}) })), fault: c.proxyFault }
-      : { id: c.id, upstream: upstreamOf(servers.shared.server), ...(sharedCa ? { upstreamCa: sharedCa } : {}), fault: c.proxyFault });
+    members.set(
+      c.id,
+      fresh
+        ? {
+            id: c.id,
+            upstream: '',
+            later: fresh.then((s) => ({
+              upstream: upstreamOf(s),
+              ...(s.listening.caFile ? { upstreamCa: caPemOf(s)! } : {}),
+            })),
+            fault: c.proxyFault,
+          }
+        : {
+            id: c.id,
+            upstream: upstreamOf(servers.shared.server),
+            ...(sharedCa ? { upstreamCa: sharedCa } : {}),
+            fault: c.proxyFault,
+          },
+    );
   }
   const groups: Group[] = [];
   const sharedUpstream = upstreamOf(servers.shared.server);
@@ -570,32 +820,56 @@ async function prepareGroups(parts: Candidate[][], planning: Planning, servers: 
       // Every address of the profile is the proxy's; the proxy forwards each fault's requests to that fault's server.
       const base = applyListening(servers.withToken.profile, servers.shared.server.listening);
       // Every fault of a group is on the self-validation's rate limits, or none (groupFaults).
-      const profile = proxiedProfile(part[0]!.rateLimits ? withSelfValidationRateLimit(base) : base, sharedUpstream, proxy.url, proxy.caFile, proxy.plainUrl);
+      const profile = proxiedProfile(
+        part[0]!.rateLimits ? withSelfValidationRateLimit(base) : base,
+        sharedUpstream,
+        proxy.url,
+        proxy.caFile,
+        proxy.plainUrl,
+      );
       // A restart restarts the server of the fault in force (only one of its own: the shared one serves others), then tells the fault.
       profile.capabilities.restartControlUrl = started.restartControl.register(name, {
         async restart() {
           const server = await servers.freshOf.get(proxy.selected());
-          if (!server?.restart) throw new Error(`fault ${proxy.selected()} runs on the shared reference server, which a restart would take from the other faults`);
+          if (!server?.restart)
+            throw new Error(
+              `fault ${proxy.selected()} runs on the shared reference server, which a restart would take from the other faults`,
+            );
           await server.restart();
           await proxy.restarted();
         },
       });
       const declared = part.length === 1 ? part[0]!.fault.declare : undefined;
       if (declared) profile.interpretations = { ...profile.interpretations, ...declared };
-      if (part.length === 1) for (const key of part[0]!.fault.undeclare ?? []) delete (profile.interpretations as Record<string, unknown>)[key];
+      if (part.length === 1)
+        for (const key of part[0]!.fault.undeclare ?? [])
+          delete (profile.interpretations as Record<string, unknown>)[key];
       if (part.length === 1 && part[0]!.fault.addressesOverPlainHttp && proxy.plainUrl) {
-        for (const key of ['authUrlUs', 'authUrlEu', 'baseUrl'] as const) if (profile[key]) profile[key] = `${proxy.plainUrl}${new URL(profile[key]).pathname.replace(/\/$/, '')}`;
+        for (const key of ['authUrlUs', 'authUrlEu', 'baseUrl'] as const)
+          if (profile[key]) profile[key] = `${proxy.plainUrl}${new URL(profile[key]).pathname.replace(/\/$/, '')}`;
       }
       const handoff = toWorkerProfile({ ...servers.withToken, profile });
       handoffEnv = handoff.env;
       const prepared = part.map((c): Prepared => ({
-        fault: c.fault, plan: planning.plans.get(c.id)!, server: runOf(planning, c.fault).server,
-        interpretations: reportedInterpretations(ownInterpretations(profile.interpretations, c.fault) as TargetProfile['interpretations']),
+        fault: c.fault,
+        plan: planning.plans.get(c.id)!,
+        server: runOf(planning, c.fault).server,
+        interpretations: reportedInterpretations(
+          ownInterpretations(profile.interpretations, c.fault) as TargetProfile['interpretations'],
+        ),
       }));
       // A fault alone has its interpretations in its profile; in a group, in its checks' wrappers.
-      const own = (f: Fault) => (part.length > 1 && (f.declare || f.undeclare) ? { interpretations: { set: f.declare ?? {}, unset: f.undeclare ?? [] } } : {});
+      const own = (f: Fault) =>
+        part.length > 1 && (f.declare || f.undeclare)
+          ? { interpretations: { set: f.declare ?? {}, unset: f.undeclare ?? [] } }
+          : {};
       const withWrappers = prepared.map((p) => ({
-        prepared: p, specFiles: writeSpecWrappers(specsDir, { id: p.fault.id, expectBroken: [...p.fault.breaks, ...(p.fault.collateral?.ids ?? [])], ...own(p.fault) }, p.plan.specs ?? allSpecFiles()),
+        prepared: p,
+        specFiles: writeSpecWrappers(
+          specsDir,
+          { id: p.fault.id, expectBroken: [...p.fault.breaks, ...(p.fault.collateral?.ids ?? [])], ...own(p.fault) },
+          p.plan.specs ?? allSpecFiles(),
+        ),
       }));
       groups.push({ name, proxy, members: withWrappers, profileFile: writeWorkerProfile(handoff.profile, dir) });
     } catch (error) {
@@ -610,7 +884,16 @@ async function prepareGroups(parts: Candidate[][], planning: Planning, servers: 
  * run from its own spec wrappers with its fault put in force by the fault switch before each check.
  * Returns each fault's check outcomes, and the faults the run wrote no outcomes for.
  */
-async function runBatchOfGroups(groups: Group[], workers: number, runsDir: string, temp: string, specsDir: string, childEnv: NodeJS.ProcessEnv, started: Started, out: Out): Promise<{ outcomes: Map<string, CheckOutcome[]>; batchProblems: Map<string, string> }> {
+async function runBatchOfGroups(
+  groups: Group[],
+  workers: number,
+  runsDir: string,
+  temp: string,
+  specsDir: string,
+  childEnv: NodeJS.ProcessEnv,
+  started: Started,
+  out: Out,
+): Promise<{ outcomes: Map<string, CheckOutcome[]>; batchProblems: Map<string, string> }> {
   const prepared = groups.flatMap((g) => g.members.map((m) => m.prepared));
   const outcomes = new Map<string, CheckOutcome[]>(prepared.map((p) => [p.fault.id, []]));
   const batchProblems = new Map<string, string>();
@@ -623,20 +906,42 @@ async function runBatchOfGroups(groups: Group[], workers: number, runsDir: strin
   started.faultSwitch = await startFaultSwitch(new Map(groups.map((g) => [g.name, g.proxy])));
   const t0 = Date.now();
   const projects: BatchProject[] = groups.map((g) => ({
-    name: g.name, profileFile: g.profileFile,
+    name: g.name,
+    profileFile: g.profileFile,
     members: g.members.map((m) => ({ fault: m.prepared.fault.id, grep: m.prepared.plan.grep, specFiles: m.specFiles })),
   }));
   // One slot more than the groups: the faults that run alone pass through it while every group runs.
   const pooled = groups.filter((g) => g.members.length > 1).length;
   const slots = pooled > 0 ? pooled + (pooled < groups.length ? 1 : 0) : Math.min(groups.length, workers);
-  const code = await runBatch({ pass, workers: slots, outcomesFile, outputDir: join(temp, `test-results-${pass}`), specsDir, faultSwitchUrl: started.faultSwitch.url, projects }, runsDir, childEnv, started.children);
-  const byFault = existsSync(outcomesFile) ? (JSON.parse(readFileSync(outcomesFile, 'utf8')) as BatchOutcomes) : undefined;
-  out(`  batch: ${prepared.length} faults in ${groups.length} groups, ${Object.values(byFault ?? {}).reduce((n, o) => n + o.length, 0)} checks, ${((Date.now() - t0) / 1000).toFixed(1)} s (Playwright exit ${code}; log ${join(runsDir, `playwright-${pass}.log`)})`);
+  const code = await runBatch(
+    {
+      pass,
+      workers: slots,
+      outcomesFile,
+      outputDir: join(temp, `test-results-${pass}`),
+      specsDir,
+      faultSwitchUrl: started.faultSwitch.url,
+      projects,
+    },
+    runsDir,
+    childEnv,
+    started.children,
+  );
+  const byFault = existsSync(outcomesFile)
+    ? (JSON.parse(readFileSync(outcomesFile, 'utf8')) as BatchOutcomes)
+    : undefined;
+  out(
+    `  batch: ${prepared.length} faults in ${groups.length} groups, ${Object.values(byFault ?? {}).reduce((n, o) => n + o.length, 0)} checks, ${((Date.now() - t0) / 1000).toFixed(1)} s (Playwright exit ${code}; log ${join(runsDir, `playwright-${pass}.log`)})`,
+  );
   printGroupTimings(groups, timingFileOf(outcomesFile), out);
   for (const p of prepared) {
     const o = byFault?.[p.fault.id];
     if (o) outcomes.get(p.fault.id)!.push(...o);
-    else batchProblems.set(p.fault.id, `the batch wrote no outcomes (Playwright exit ${code}; see ${join(runsDir, `playwright-${pass}.log`)})`);
+    else
+      batchProblems.set(
+        p.fault.id,
+        `the batch wrote no outcomes (Playwright exit ${code}; see ${join(runsDir, `playwright-${pass}.log`)})`,
+      );
   }
   return { outcomes, batchProblems };
 }
@@ -651,16 +956,35 @@ function printGroupTimings(groups: Group[], timingFile: string, out: Out): void 
   const s = (ms: number) => (ms / 1000).toFixed(1);
   const line = (label: string, ts: GroupTiming[], faults: number) => {
     if (ts.length === 0) return;
-    out(`    ${label.padEnd(16)} ${String(faults).padStart(3)} faults ${String(ts.reduce((n, t) => n + t.checks, 0)).padStart(4)} checks, first at ${s(Math.min(...ts.map((t) => t.firstStartMs)))} s, last done at ${s(Math.max(...ts.map((t) => t.lastEndMs)))} s, checks' own time ${s(ts.reduce((n, t) => n + t.checksMs, 0))} s, ${ts.reduce((n, t) => n + t.workers, 0)} worker(s)`);
+    out(
+      `    ${label.padEnd(16)} ${String(faults).padStart(3)} faults ${String(ts.reduce((n, t) => n + t.checks, 0)).padStart(4)} checks, first at ${s(Math.min(...ts.map((t) => t.firstStartMs)))} s, last done at ${s(Math.max(...ts.map((t) => t.lastEndMs)))} s, checks' own time ${s(ts.reduce((n, t) => n + t.checksMs, 0))} s, ${ts.reduce((n, t) => n + t.workers, 0)} worker(s)`,
+    );
   };
   const pooled = groups.filter((g) => g.members.length > 1);
-  for (const g of pooled) line(g.name, [timings.get(g.name)].filter((t) => t !== undefined), g.members.length);
+  for (const g of pooled)
+    line(
+      g.name,
+      [timings.get(g.name)].filter((t) => t !== undefined),
+      g.members.length,
+    );
   const alone = groups.filter((g) => g.members.length === 1);
-  line('alone', alone.flatMap((g) => [timings.get(g.name)].filter((t) => t !== undefined)), alone.length);
+  line(
+    'alone',
+    alone.flatMap((g) => [timings.get(g.name)].filter((t) => t !== undefined)),
+    alone.length,
+  );
 }
 
 /** Each fault's own conformance report, from its checks, written to its runs dir and judged against its declaration. */
-function judgeFaults(prepared: Prepared[], ran: { outcomes: Map<string, CheckOutcome[]>; batchProblems: Map<string, string> }, requirements: Catalogue, planning: Planning, runsDir: string, startedAt: number, results: Map<string, FaultResult>): void {
+function judgeFaults(
+  prepared: Prepared[],
+  ran: { outcomes: Map<string, CheckOutcome[]>; batchProblems: Map<string, string> },
+  requirements: Catalogue,
+  planning: Planning,
+  runsDir: string,
+  startedAt: number,
+  results: Map<string, FaultResult>,
+): void {
   for (const p of prepared) {
     const all = ran.outcomes.get(p.fault.id)!;
     const checks = all.filter((c) => !isPropertyCheck(c));
@@ -671,8 +995,14 @@ function judgeFaults(prepared: Prepared[], ran: { outcomes: Map<string, CheckOut
       continue;
     }
     const report = buildReport(requirements, checks, {
-      level: 'all', filtered: true, strict: false, grep: p.plan.grep, suiteVersion: suiteVersion(), startedAt: new Date(startedAt),
-      durationMs: checks.reduce((n, c) => n + c.durationMs, 0), target: { name: `reference via ${p.fault.id}`, local: true, interpretations: p.interpretations },
+      level: 'all',
+      filtered: true,
+      strict: false,
+      grep: p.plan.grep,
+      suiteVersion: suiteVersion(),
+      startedAt: new Date(startedAt),
+      durationMs: checks.reduce((n, c) => n + c.durationMs, 0),
+      target: { name: `reference via ${p.fault.id}`, local: true, interpretations: p.interpretations },
     });
     const dir = join(runsDir, p.fault.id);
     mkdirSync(dir, { recursive: true });
@@ -680,8 +1010,15 @@ function judgeFaults(prepared: Prepared[], ran: { outcomes: Map<string, CheckOut
     writeFileSync(join(dir, 'conformance.json'), `${JSON.stringify(report, null, 2)}\n`);
     writeFileSync(join(dir, 'checks.json'), `${JSON.stringify({ checks: all }, null, 2)}\n`);
     results.set(p.fault.id, {
-      id: p.fault.id, title: p.fault.title, breaks: p.fault.breaks, collateral: p.fault.collateral?.ids ?? [], grep: p.plan.grep,
-      run: { ...runOf(planning, p.fault), checks: all.length }, ...judge(p.fault, report, checks, propertyChecks), propertiesRun: propertyChecks.map((c) => c.title), durationMs: report.durationMs,
+      id: p.fault.id,
+      title: p.fault.title,
+      breaks: p.fault.breaks,
+      collateral: p.fault.collateral?.ids ?? [],
+      grep: p.plan.grep,
+      run: { ...runOf(planning, p.fault), checks: all.length },
+      ...judge(p.fault, report, checks, propertyChecks),
+      propertiesRun: propertyChecks.map((c) => c.title),
+      durationMs: report.durationMs,
     });
   }
 }
@@ -691,10 +1028,23 @@ function judgeFaults(prepared: Prepared[], ran: { outcomes: Map<string, CheckOut
  * Playwright passes, each fault's report judged; everything started is stopped on the way out
  * (and on Ctrl-C or the npm test stage being stopped). Returns each selected fault's result, in order.
  */
-async function runFaults(options: Options, planning: Planning, requirements: Catalogue, startedAt: number, out: Out): Promise<FaultResult[]> {
+async function runFaults(
+  options: Options,
+  planning: Planning,
+  requirements: Catalogue,
+  startedAt: number,
+  out: Out,
+): Promise<FaultResult[]> {
   const loaded = loadProfile(join(repoRoot, 'profiles', 'reference.json'));
   const temp = mkdtempSync(join(tmpdir(), 'token-conformance-sv-'));
-  const started: Started = { shared: undefined, servers: [], proxies: [], faultSwitch: undefined, children: new Set(), stopping: false };
+  const started: Started = {
+    shared: undefined,
+    servers: [],
+    proxies: [],
+    faultSwitch: undefined,
+    children: new Set(),
+    stopping: false,
+  };
   const onSignal = () => void stopAll(started).finally(() => process.exit(130));
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
@@ -711,12 +1061,36 @@ async function runFaults(options: Options, planning: Planning, requirements: Cat
     const prepared = Date.now();
     const { groups, handoffEnv } = await prepareGroups(parts, planning, servers, temp, specsDir, started, results);
     out(`  proxies and spec wrappers ready in ${since(prepared)}`);
-    const childEnv: NodeJS.ProcessEnv = { ...process.env, ...handoffEnv, CI: '1', ...writeRunManifest(temp, { seenTokens: join(temp, 'seen-tokens.txt') }) };
+    const childEnv: NodeJS.ProcessEnv = {
+      ...process.env,
+      ...handoffEnv,
+      CI: '1',
+      ...writeRunManifest(temp, { seenTokens: join(temp, 'seen-tokens.txt') }),
+    };
     delete childEnv.FORCE_COLOR;
-    const ran = await runBatchOfGroups(groups, options.workers, options.runsDir, temp, specsDir, childEnv, started, out);
-    judgeFaults(groups.flatMap((g) => g.members.map((m) => m.prepared)), ran, requirements, planning, options.runsDir, startedAt, results);
+    const ran = await runBatchOfGroups(
+      groups,
+      options.workers,
+      options.runsDir,
+      temp,
+      specsDir,
+      childEnv,
+      started,
+      out,
+    );
+    judgeFaults(
+      groups.flatMap((g) => g.members.map((m) => m.prepared)),
+      ran,
+      requirements,
+      planning,
+      options.runsDir,
+      startedAt,
+      results,
+    );
     await freshServerProblems(servers, planning, options.selected, results);
-    out(`  ${servers.freshStarts ?? 0} servers besides the shared ones for ${servers.freshOf.size} faults, the last up ${((servers.freshUpMs.length ? Math.max(...servers.freshUpMs) : 0) / 1000).toFixed(1)} s after the shared ones`);
+    out(
+      `  ${servers.freshStarts ?? 0} servers besides the shared ones for ${servers.freshOf.size} faults, the last up ${((servers.freshUpMs.length ? Math.max(...servers.freshUpMs) : 0) / 1000).toFixed(1)} s after the shared ones`,
+    );
     for (const line of endOfRunRedaction(options.runsDir, childEnv, 'self-validation').lines) out(line);
   } finally {
     process.off('SIGINT', onSignal);
@@ -731,29 +1105,55 @@ async function runFaults(options: Options, planning: Planning, requirements: Cat
 function printFaultLines(ordered: FaultResult[], out: Out): void {
   for (const result of ordered) {
     const mark = result.detected && result.falseAlarms.length === 0 ? 'ok  ' : 'FAIL';
-    out(`  ${mark} ${result.id.padEnd(36)} ${String(result.run.checks ?? '?').padStart(3)} checks ${result.run.server.padEnd(6)} ${result.run.passes.length} pass${result.run.passes.length > 1 ? 'es' : '  '}  breaks ${result.breaks.join(', ')}` +
-      (result.missed.length ? ` — MISSED ${result.missed.map((m) => `${m.id}=${m.verdict}`).join(', ')}` : '') +
-      (result.blocked.length ? ` — ${result.blocked.length} BLOCKED` : '') +
-      (result.falseAlarms.length ? ` — FALSE ALARM ${result.falseAlarms.map((m) => `${m.id}=${m.verdict}`).join(', ')}` : '') +
-      (result.problem ? ` — ${result.problem}` : ''));
+    out(
+      `  ${mark} ${result.id.padEnd(36)} ${String(result.run.checks ?? '?').padStart(3)} checks ${result.run.server.padEnd(6)} ${result.run.passes.length} pass${result.run.passes.length > 1 ? 'es' : '  '}  breaks ${result.breaks.join(', ')}` +
+        (result.missed.length ? ` — MISSED ${result.missed.map((m) => `${m.id}=${m.verdict}`).join(', ')}` : '') +
+        (result.blocked.length ? ` — ${result.blocked.length} BLOCKED` : '') +
+        (result.falseAlarms.length
+          ? ` — FALSE ALARM ${result.falseAlarms.map((m) => `${m.id}=${m.verdict}`).join(', ')}`
+          : '') +
+        (result.problem ? ` — ${result.problem}` : ''),
+    );
   }
 }
 
 /** The clean run: the conformance stage's own report of the whole suite against the reference server. */
 function readCleanRun(cleanFile: string): Matrix['clean'] {
-  if (!existsSync(cleanFile)) return { source: cleanFile, verdict: 'absent', fail: 0, warn: 0, clean: false, problem: 'no clean-run report: run the conformance stage first (npm test runs it before this stage)' };
+  if (!existsSync(cleanFile))
+    return {
+      source: cleanFile,
+      verdict: 'absent',
+      fail: 0,
+      warn: 0,
+      clean: false,
+      problem: 'no clean-run report: run the conformance stage first (npm test runs it before this stage)',
+    };
   const r = JSON.parse(readFileSync(cleanFile, 'utf8')) as ConformanceReport;
   const whole = r.selection.grep === undefined && r.selection.shard === undefined && r.selection.level === 'all';
   const isClean = whole && r.summary.FAIL === 0 && r.summary.WARN === 0 && r.summary.UNCHECKED === 0;
-  return { source: cleanFile, verdict: r.verdict, fail: r.summary.FAIL, warn: r.summary.WARN, clean: isClean, ...(whole ? {} : { problem: 'the report is of a filtered run, not the whole suite' }) };
+  return {
+    source: cleanFile,
+    verdict: r.verdict,
+    fail: r.summary.FAIL,
+    warn: r.summary.WARN,
+    clean: isClean,
+    ...(whole ? {} : { problem: 'the report is of a filtered run, not the whole suite' }),
+  };
 }
 
-function buildMatrix(ordered: FaultResult[], clean: Matrix['clean'], requirements: Catalogue, mode: Mode, startedAt: number): Matrix {
+function buildMatrix(
+  ordered: FaultResult[],
+  clean: Matrix['clean'],
+  requirements: Catalogue,
+  mode: Mode,
+  startedAt: number,
+): Matrix {
   const coverage = coverageOf(requirements, ordered, unreachable);
   const detected = ordered.filter((r) => r.detected).length;
   const propertyTitles = [...new Set(ordered.flatMap((r) => r.propertiesRun))].sort();
   const properties = propertyTitles.map((title) => ({
-    title, ranUnder: ordered.filter((r) => r.propertiesRun.includes(title)).length,
+    title,
+    ranUnder: ordered.filter((r) => r.propertiesRun.includes(title)).length,
     caught: ordered.filter((r) => r.caughtBy.some((c) => c.property && c.title === title)).map((r) => r.id),
   }));
   return {
@@ -762,7 +1162,13 @@ function buildMatrix(ordered: FaultResult[], clean: Matrix['clean'], requirement
     durationMs: Date.now() - startedAt,
     clean,
     faults: ordered,
-    summary: { faults: ordered.length, detected, missed: ordered.length - detected, falseAlarms: ordered.reduce((n, r) => n + r.falseAlarms.length, 0), detectionRate: ordered.length ? detected / ordered.length : 0 },
+    summary: {
+      faults: ordered.length,
+      detected,
+      missed: ordered.length - detected,
+      falseAlarms: ordered.reduce((n, r) => n + r.falseAlarms.length, 0),
+      detectionRate: ordered.length ? detected / ordered.length : 0,
+    },
     properties,
     coverage,
   };
@@ -771,21 +1177,43 @@ function buildMatrix(ordered: FaultResult[], clean: Matrix['clean'], requirement
 function writeMatrix(matrix: Matrix, requirements: Catalogue, outDir: string): void {
   mkdirSync(outDir, { recursive: true });
   writeFileSync(join(outDir, 'matrix.json'), `${JSON.stringify(matrix, null, 2)}\n`);
-  writeFileSync(join(outDir, 'matrix.html'), renderMatrixHtml(matrix, requirements.map((r) => ({ id: r.id, level: r.level }))));
+  writeFileSync(
+    join(outDir, 'matrix.html'),
+    renderMatrixHtml(
+      matrix,
+      requirements.map((r) => ({ id: r.id, level: r.level })),
+    ),
+  );
 }
 
 function printSummary(matrix: Matrix, outDir: string, out: Out): void {
   const { summary: s, clean, coverage, properties } = matrix;
   out('');
-  out(`SELF-VALIDATION: ${s.faults} faults, ${s.detected} detected, ${s.missed} missed, ${s.falseAlarms} false alarms (detection rate ${(s.detectionRate * 100).toFixed(1)} %)`);
-  out(`  clean run: ${clean.clean ? 'clean' : `NOT CLEAN (${clean.problem ?? `${clean.fail} FAIL, ${clean.warn} WARN`})`} — ${clean.source}`);
-  out(`  coverage: ${coverage.reached.length} of ${coverage.requirements} requirements turned by a detected fault (MUST/INTERPRETATION to FAIL, SHOULD/ADVISORY to WARN); ${coverage.unreachedWithReason.length} unreached with a reason, ${coverage.unreachedWithoutReason.length} without`);
+  out(
+    `SELF-VALIDATION: ${s.faults} faults, ${s.detected} detected, ${s.missed} missed, ${s.falseAlarms} false alarms (detection rate ${(s.detectionRate * 100).toFixed(1)} %)`,
+  );
+  out(
+    `  clean run: ${clean.clean ? 'clean' : `NOT CLEAN (${clean.problem ?? `${clean.fail} FAIL, ${clean.warn} WARN`})`} — ${clean.source}`,
+  );
+  out(
+    `  coverage: ${coverage.reached.length} of ${coverage.requirements} requirements turned by a detected fault (MUST/INTERPRETATION to FAIL, SHOULD/ADVISORY to WARN); ${coverage.unreachedWithReason.length} unreached with a reason, ${coverage.unreachedWithoutReason.length} without`,
+  );
   for (const [level, c] of Object.entries(coverage.byLevel)) out(`    ${level}: ${c.reached} of ${c.total}`);
   for (const u of coverage.unreachedWithReason) out(`    ${u.id}: ${u.reason}`);
-  if (coverage.unreachedWithoutReason.length) out(`    no fault, no reason: ${coverage.unreachedWithoutReason.join(', ')}`);
-  out(`  property checks: ${properties.length} run, ${properties.filter((p) => p.caught.length > 0).length} caught a fault`);
-  for (const p of properties) out(`    ${p.caught.length ? 'caught' : 'CAUGHT NOTHING'} ${p.title.replace(/^.* › /, '').slice(0, 90)} — under ${p.ranUnder} fault(s)${p.caught.length ? `: ${p.caught.join(', ')}` : ''}`);
-  if (matrix.mode === 'full') for (const r of matrix.faults) out(`    ${r.id}: ${r.moved.length} requirement(s) moved to FAIL/WARN, ${r.falseAlarms.length} outside its breaks and collateral${r.falseAlarms.length ? ` (${r.falseAlarms.map((a) => a.id).join(', ')})` : ''}`);
+  if (coverage.unreachedWithoutReason.length)
+    out(`    no fault, no reason: ${coverage.unreachedWithoutReason.join(', ')}`);
+  out(
+    `  property checks: ${properties.length} run, ${properties.filter((p) => p.caught.length > 0).length} caught a fault`,
+  );
+  for (const p of properties)
+    out(
+      `    ${p.caught.length ? 'caught' : 'CAUGHT NOTHING'} ${p.title.replace(/^.* › /, '').slice(0, 90)} — under ${p.ranUnder} fault(s)${p.caught.length ? `: ${p.caught.join(', ')}` : ''}`,
+    );
+  if (matrix.mode === 'full')
+    for (const r of matrix.faults)
+      out(
+        `    ${r.id}: ${r.moved.length} requirement(s) moved to FAIL/WARN, ${r.falseAlarms.length} outside its breaks and collateral${r.falseAlarms.length ? ` (${r.falseAlarms.map((a) => a.id).join(', ')})` : ''}`,
+      );
   out(`  run time ${(matrix.durationMs / 1000).toFixed(1)} s — ${join(outDir, 'matrix.json')}, matrix.html`);
 }
 
@@ -797,7 +1225,12 @@ function printSummary(matrix: Matrix, outDir: string, out: Out): void {
 function exitCodeOf(matrix: Matrix, wholeCatalogue: boolean): 0 | 1 {
   const s = matrix.summary;
   const idleProperties = wholeCatalogue ? matrix.properties.filter((p) => p.caught.length === 0).length : 0;
-  const ok = s.missed === 0 && s.falseAlarms === 0 && matrix.clean.clean && idleProperties === 0 && (!wholeCatalogue || matrix.coverage.unreachedWithoutReason.length === 0);
+  const ok =
+    s.missed === 0 &&
+    s.falseAlarms === 0 &&
+    matrix.clean.clean &&
+    idleProperties === 0 &&
+    (!wholeCatalogue || matrix.coverage.unreachedWithoutReason.length === 0);
   return ok ? 0 : 1;
 }
 

@@ -28,11 +28,19 @@ export interface ForeignRun extends SuiteRun {
   proxyConnections: number;
 }
 
-interface Ready { event: 'ready'; profileFile: string; env: Record<string, string> }
+interface Ready {
+  event: 'ready';
+  profileFile: string;
+  env: Record<string, string>;
+}
 
 /** The FAIL/WARN requirements of a report against the target's deviations.json, both ways. */
 function pinDifferences(root: string, reportsDir: string): ForeignRun['pinned'] {
-  const deviations = (JSON.parse(readFileSync(join(root, 'test', 'targets', foreignTargetName, 'deviations.json'), 'utf8')) as { deviations: { requirements: string[]; verdict: string }[] }).deviations;
+  const deviations = (
+    JSON.parse(readFileSync(join(root, 'test', 'targets', foreignTargetName, 'deviations.json'), 'utf8')) as {
+      deviations: { requirements: string[]; verdict: string }[];
+    }
+  ).deviations;
   const expected = new Map(deviations.flatMap((d) => d.requirements.map((id) => [id, d.verdict] as const)));
   let report: { requirements: { id: string; verdict: string }[] };
   try {
@@ -40,7 +48,9 @@ function pinDifferences(root: string, reportsDir: string): ForeignRun['pinned'] 
   } catch {
     return { same: false, unexpected: ['no conformance.json'], missing: [] };
   }
-  const actual = new Map(report.requirements.filter((r) => r.verdict === 'FAIL' || r.verdict === 'WARN').map((r) => [r.id, r.verdict]));
+  const actual = new Map(
+    report.requirements.filter((r) => r.verdict === 'FAIL' || r.verdict === 'WARN').map((r) => [r.id, r.verdict]),
+  );
   const unexpected = [...actual].filter(([id, v]) => expected.get(id) !== v).map(([id, v]) => `${id} ${v}`);
   const missing = [...expected].filter(([id, v]) => actual.get(id) !== v).map(([id, v]) => `${id} ${v}`);
   return { same: unexpected.length === 0 && missing.length === 0, unexpected, missing };
@@ -58,22 +68,42 @@ export interface ForeignRunOptions {
 
 export async function runForeignSuite(o: ForeignRunOptions): Promise<ForeignRun> {
   const temp = mkdtempSync(join(tmpdir(), 'tc-bench-foreign-'));
-  const target = spawn(process.execPath, ['--import', 'tsx', join(o.root, 'test', 'targets', 'shared', 'serve-with-profile.ts'), foreignTargetName, temp, ...(o.delayMs > 0 ? ['--behind-proxy'] : [])], { cwd: o.root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const target = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join(o.root, 'test', 'targets', 'shared', 'serve-with-profile.ts'),
+      foreignTargetName,
+      temp,
+      ...(o.delayMs > 0 ? ['--behind-proxy'] : []),
+    ],
+    { cwd: o.root, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const stderr: string[] = [];
   target.stderr.setEncoding('utf8').on('data', (c: string) => stderr.push(c));
   const proxies: LatencyProxy[] = [];
   try {
     const ready = await new Promise<Ready>((resolve, reject) => {
-      target.once('exit', (code) => reject(new Error(`the ${foreignTargetName} target exited (code ${code}) before it was ready: ${stderr.join('').slice(-1000)}`)));
+      target.once('exit', (code) =>
+        reject(
+          new Error(
+            `the ${foreignTargetName} target exited (code ${code}) before it was ready: ${stderr.join('').slice(-1000)}`,
+          ),
+        ),
+      );
       createInterface({ input: target.stdout }).on('line', (line) => {
-        if (line.startsWith('{') && (JSON.parse(line) as { event?: string }).event === 'ready') resolve(JSON.parse(line) as Ready);
+        if (line.startsWith('{') && (JSON.parse(line) as { event?: string }).event === 'ready')
+          resolve(JSON.parse(line) as Ready);
       });
     });
     let profileFile = ready.profileFile;
     if (o.delayMs > 0) {
       const profile = JSON.parse(readFileSync(ready.profileFile, 'utf8')) as TargetProfile;
       const ports = new Map<number, number>();
-      for (const url of [profile.authUrlUs, profile.authUrlEu, profile.baseUrl].filter((u): u is string => u !== undefined)) {
+      for (const url of [profile.authUrlUs, profile.authUrlEu, profile.baseUrl].filter(
+        (u): u is string => u !== undefined,
+      )) {
         const port = Number(new URL(url).port);
         if (ports.has(port)) continue;
         const proxy = await startLatencyProxy({ upstreamPort: port, delayMs: o.delayMs });
@@ -81,16 +111,38 @@ export async function runForeignSuite(o: ForeignRunOptions): Promise<ForeignRun>
         ports.set(port, proxy.port);
       }
       profileFile = join(temp, 'distant-profile.json');
-      writeFileSync(profileFile, JSON.stringify({ ...throughProxy(profile, ports), name: `${profile.name}-distant` }, null, 2), { mode: 0o600 });
+      writeFileSync(
+        profileFile,
+        JSON.stringify({ ...throughProxy(profile, ports), name: `${profile.name}-distant` }, null, 2),
+        { mode: 0o600 },
+      );
     }
     rmSync(o.reportsDir, { recursive: true, force: true });
-    const [command, args] = o.command([process.execPath, join(o.root, 'bin', 'token-conformance.js'), 'run', '--target', profileFile, '--reports', o.reportsDir, '--timings']);
-    const timing = await timeCommand(command, args, o.root, o.logFile, { ...process.env, FORCE_COLOR: '0', ...ready.env });
+    const [command, args] = o.command([
+      process.execPath,
+      join(o.root, 'bin', 'token-conformance.js'),
+      'run',
+      '--target',
+      profileFile,
+      '--reports',
+      o.reportsDir,
+      '--timings',
+    ]);
+    const timing = await timeCommand(command, args, o.root, o.logFile, {
+      ...process.env,
+      FORCE_COLOR: '0',
+      ...ready.env,
+    });
     const projects = /token-conformance run: (projects: .*)$/m.exec(readFileSync(o.logFile, 'utf8'))?.[1];
     const phases = phaseLine(o.logFile);
     return {
-      ...timing, ...readSuiteReports(o.reportsDir), ...(phases !== undefined && { phases }), ...(projects !== undefined && { projects }),
-      delayMs: o.delayMs, pinned: pinDifferences(o.root, o.reportsDir), proxyConnections: proxies.reduce((n, p) => n + p.connections(), 0),
+      ...timing,
+      ...readSuiteReports(o.reportsDir),
+      ...(phases !== undefined && { phases }),
+      ...(projects !== undefined && { projects }),
+      delayMs: o.delayMs,
+      pinned: pinDifferences(o.root, o.reportsDir),
+      proxyConnections: proxies.reduce((n, p) => n + p.connections(), 0),
     };
   } finally {
     for (const proxy of proxies) await proxy.stop();

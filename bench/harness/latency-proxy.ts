@@ -31,7 +31,8 @@ const LOOPBACK = '127.0.0.1';
 
 export async function startLatencyProxy(options: LatencyProxyOptions): Promise<LatencyProxy> {
   const { upstreamPort, delayMs } = options;
-  if (!Number.isInteger(upstreamPort) || upstreamPort < 1 || upstreamPort > 65535) throw new RangeError('upstreamPort must be a TCP port');
+  if (!Number.isInteger(upstreamPort) || upstreamPort < 1 || upstreamPort > 65535)
+    throw new RangeError('upstreamPort must be a TCP port');
   if (!(delayMs >= 0 && delayMs <= 10_000)) throw new RangeError('delayMs must be from 0 to 10000');
   const maxHeldBytes = options.maxHeldBytes ?? 4 * 1024 * 1024;
   const open = new Set<Socket>();
@@ -68,11 +69,12 @@ export async function startLatencyProxy(options: LatencyProxyOptions): Promise<L
   return {
     port,
     connections: () => accepted,
-    stop: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      for (const socket of open) socket.destroy();
-      open.clear();
-    }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const socket of open) socket.destroy();
+        open.clear();
+      }),
   };
 }
 

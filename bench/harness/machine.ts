@@ -12,12 +12,19 @@ export interface MachineInfo {
 
 export function machineInfo(): MachineInfo {
   const list = cpus();
-  return { cpuModel: list[0]?.model.trim() ?? 'unknown', cpuCount: list.length, node: process.version, niceness: getPriority() };
+  return {
+    cpuModel: list[0]?.model.trim() ?? 'unknown',
+    cpuCount: list.length,
+    node: process.version,
+    niceness: getPriority(),
+  };
 }
 
 /** The 1, 5 and 15 minute load averages, formatted. */
 export function loadAverage(): string {
-  return loadavg().map((n) => n.toFixed(2)).join(' / ');
+  return loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' / ');
 }
 
 /** Pins this process (every thread) to `cpu` (a number or a list such as `0-1`); false when taskset refuses or is missing. */

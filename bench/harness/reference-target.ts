@@ -21,7 +21,16 @@ export const referenceCredentials = {
   user: seedUser('acme\\alice'),
 } as const;
 
-export const RAISED_LIMIT_FLAGS = ['--rate-spike', '1000000', '--rate-quota', '100000000', '--lockout-user', '1000000', '--lockout-client', '1000000'];
+export const RAISED_LIMIT_FLAGS = [
+  '--rate-spike',
+  '1000000',
+  '--rate-quota',
+  '100000000',
+  '--lockout-user',
+  '1000000',
+  '--lockout-client',
+  '1000000',
+];
 
 export interface ReferenceStart {
   root: string;
@@ -35,12 +44,29 @@ export interface ReferenceStart {
 }
 
 export function referenceServeArgs(start: Pick<ReferenceStart, 'dataFile' | 'logLevel'>): string[] {
-  return ['serve', '--http', '--host', '127.0.0.1', '--port', '0', '--data', start.dataFile, '--test-controls', '--log-level', start.logLevel ?? 'warn', ...RAISED_LIMIT_FLAGS];
+  return [
+    'serve',
+    '--http',
+    '--host',
+    '127.0.0.1',
+    '--port',
+    '0',
+    '--data',
+    start.dataFile,
+    '--test-controls',
+    '--log-level',
+    start.logLevel ?? 'warn',
+    ...RAISED_LIMIT_FLAGS,
+  ];
 }
 
 export function startReferenceServer(start: ReferenceStart): Promise<TargetProcess> {
   return startTarget({
-    nodeArgs: [...(start.nodeFlags ?? []), join(start.root, 'bin', 'token-conformance.js'), ...referenceServeArgs(start)],
+    nodeArgs: [
+      ...(start.nodeFlags ?? []),
+      join(start.root, 'bin', 'token-conformance.js'),
+      ...referenceServeArgs(start),
+    ],
     cwd: start.root,
     cpu: start.cpu,
     env: start.suiteEnvironment === false ? process.env : withReferenceServerEnv(process.env),

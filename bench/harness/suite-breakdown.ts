@@ -71,7 +71,12 @@ export function extraTimes(local: readonly CheckCost[], distant: readonly CheckC
     const l = localByKey.get(d.key);
     if (l === undefined) continue;
     const extraMs = d.durationMs - l.durationMs;
-    out.push({ check: d, localMs: l.durationMs, extraMs, roundTrips: Math.max(0, Math.round(extraMs / (2 * delayMs))) });
+    out.push({
+      check: d,
+      localMs: l.durationMs,
+      extraMs,
+      roundTrips: Math.max(0, Math.round(extraMs / (2 * delayMs))),
+    });
   }
   return out.sort((a, b) => b.extraMs - a.extraMs);
 }

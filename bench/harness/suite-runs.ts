@@ -10,7 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadProfile } from '../../core/profile/load-profile.ts';
 import type { TargetProfile } from '../../core/profile/profile.schema.ts';
-import { applyListening, startClockServers, startReferenceServers, type ReferenceServer } from '../../harness/reference/start-reference.ts';
+import {
+  applyListening,
+  startClockServers,
+  startReferenceServers,
+  type ReferenceServer,
+} from '../../harness/reference/start-reference.ts';
 import { startLatencyProxy, type LatencyProxy } from './latency-proxy.ts';
 import { timeCommand, type CommandTiming } from './suite-timing.ts';
 
@@ -44,7 +49,10 @@ export function phaseLine(logFile: string): string | undefined {
 
 /** Whether this version's `run` command can print its phases (`--timings`). */
 export function runHasTimings(root: string): boolean {
-  const help = spawnSync(process.execPath, [join(root, 'bin', 'token-conformance.js'), 'run', '--help'], { cwd: root, encoding: 'utf8' });
+  const help = spawnSync(process.execPath, [join(root, 'bin', 'token-conformance.js'), 'run', '--help'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   return `${help.stdout}${help.stderr}`.includes('--timings');
 }
 
@@ -58,14 +66,28 @@ export function profileHasClockSandboxes(root: string): boolean {
 export function readSuiteReports(reportsDir: string): Pick<SuiteRun, 'requests' | 'checks' | 'verdicts'> {
   const checksFile = join(reportsDir, 'checks.json');
   if (!existsSync(checksFile)) return { checks: [] };
-  const raw = JSON.parse(readFileSync(checksFile, 'utf8')) as { checks: { title: string; project?: string; durationMs: number; requests?: number; status: string }[] };
-  const checks = raw.checks.map((c) => ({ key: `${c.project ?? ''} › ${c.title}`, project: c.project ?? '', durationMs: c.durationMs, requests: c.requests ?? 0, status: c.status }));
+  const raw = JSON.parse(readFileSync(checksFile, 'utf8')) as {
+    checks: { title: string; project?: string; durationMs: number; requests?: number; status: string }[];
+  };
+  const checks = raw.checks.map((c) => ({
+    key: `${c.project ?? ''} › ${c.title}`,
+    project: c.project ?? '',
+    durationMs: c.durationMs,
+    requests: c.requests ?? 0,
+    status: c.status,
+  }));
   const report = join(reportsDir, 'conformance.json');
   let verdicts: string | undefined;
   let requests = checks.reduce((n, c) => n + c.requests, 0);
   if (existsSync(report)) {
-    const parsed = JSON.parse(readFileSync(report, 'utf8')) as { summary: Record<string, number>; checks: { requests?: number } };
-    verdicts = Object.entries(parsed.summary).filter(([name, n]) => name !== 'total' && n > 0).map(([name, n]) => `${n} ${name}`).join(', ');
+    const parsed = JSON.parse(readFileSync(report, 'utf8')) as {
+      summary: Record<string, number>;
+      checks: { requests?: number };
+    };
+    verdicts = Object.entries(parsed.summary)
+      .filter(([name, n]) => name !== 'total' && n > 0)
+      .map(([name, n]) => `${n} ${name}`)
+      .join(', ');
     requests = parsed.checks.requests ?? requests;
   }
   return { requests, checks, ...(verdicts !== undefined && { verdicts }) };
@@ -89,7 +111,11 @@ export interface SequentialChain {
  * parallelism in both runs, so load on the machine shifts both durations alike; the figure is an
  * estimate, rounded to whole round trips.
  */
-export function sequentialChain(local: readonly CheckCost[], distant: readonly CheckCost[], delayMs: number): SequentialChain | undefined {
+export function sequentialChain(
+  local: readonly CheckCost[],
+  distant: readonly CheckCost[],
+  delayMs: number,
+): SequentialChain | undefined {
   const localByKey = new Map(local.map((c) => [c.key, c]));
   let best: Omit<SequentialChain, 'mostRequests'> | undefined;
   let most = { check: '', requests: -1 };
@@ -156,7 +182,9 @@ export async function runDistantSuite(o: DistantRunOptions): Promise<SuiteRun & 
   const loaded = loadProfile(join(o.root, 'profiles', 'reference.json'));
   const [serversStarted, clocksStarted] = await Promise.allSettled([
     startReferenceServers({ logDir: temp, profile: loaded.profile }),
-    (o.clockSandboxes ?? 0) > 0 ? startClockServers(o.clockSandboxes!, { logDir: temp, profile: loaded.profile }) : Promise.resolve([] as ReferenceServer[]),
+    (o.clockSandboxes ?? 0) > 0
+      ? startClockServers(o.clockSandboxes!, { logDir: temp, profile: loaded.profile })
+      : Promise.resolve([] as ReferenceServer[]),
   ]);
   if (serversStarted.status === 'rejected' || clocksStarted.status === 'rejected') {
     await Promise.all([
@@ -164,7 +192,9 @@ export async function runDistantSuite(o: DistantRunOptions): Promise<SuiteRun & 
       ...(clocksStarted.status === 'fulfilled' ? clocksStarted.value.map((c) => c.stop()) : []),
     ]);
     rmSync(temp, { recursive: true, force: true });
-    throw serversStarted.status === 'rejected' ? serversStarted.reason : (clocksStarted as PromiseRejectedResult).reason;
+    throw serversStarted.status === 'rejected'
+      ? serversStarted.reason
+      : (clocksStarted as PromiseRejectedResult).reason;
   }
   const servers = serversStarted.value;
   const clocks = clocksStarted.value;
@@ -190,8 +220,13 @@ export async function runDistantSuite(o: DistantRunOptions): Promise<SuiteRun & 
         clockSandboxes: clockProfiles.map((c, i) => {
           const moved = throughProxy(c, ports);
           return {
-            name: `clock-${i}`, authUrlUs: moved.authUrlUs, authUrlEu: moved.authUrlEu, baseUrl: moved.baseUrl,
-            clockControlUrl: moved.capabilities.clockControlUrl!, faultControlUrl: moved.capabilities.faultControlUrl, caFile: moved.caFile,
+            name: `clock-${i}`,
+            authUrlUs: moved.authUrlUs,
+            authUrlEu: moved.authUrlEu,
+            baseUrl: moved.baseUrl,
+            clockControlUrl: moved.capabilities.clockControlUrl!,
+            faultControlUrl: moved.capabilities.faultControlUrl,
+            caFile: moved.caFile,
           };
         }),
       };
@@ -200,7 +235,10 @@ export async function runDistantSuite(o: DistantRunOptions): Promise<SuiteRun & 
     profile.description = `The bundled reference server behind a loopback proxy adding ${o.delayMs} ms each way (bench/harness/latency-proxy.ts).`;
     const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0' };
     if (servers.otherEnvironmentToken !== undefined) {
-      profile.credentials = { ...profile.credentials, tokens: { ...profile.credentials.tokens, otherEnvironment: { env: OTHER_ENVIRONMENT_TOKEN_VAR } } };
+      profile.credentials = {
+        ...profile.credentials,
+        tokens: { ...profile.credentials.tokens, otherEnvironment: { env: OTHER_ENVIRONMENT_TOKEN_VAR } },
+      };
       env[OTHER_ENVIRONMENT_TOKEN_VAR] = servers.otherEnvironmentToken;
     }
     // The file lives in a temporary directory: the `$schema` path relative to profiles/ would not resolve.
@@ -209,10 +247,24 @@ export async function runDistantSuite(o: DistantRunOptions): Promise<SuiteRun & 
     const profileFile = join(temp, 'distant-profile.json');
     writeFileSync(profileFile, JSON.stringify(written, null, 2), { mode: 0o600 });
     rmSync(o.reportsDir, { recursive: true, force: true });
-    const [command, args] = o.command([process.execPath, join(o.root, 'bin', 'token-conformance.js'), 'run', '--target', profileFile, '--reports', o.reportsDir, ...(o.timings ? ['--timings'] : [])]);
+    const [command, args] = o.command([
+      process.execPath,
+      join(o.root, 'bin', 'token-conformance.js'),
+      'run',
+      '--target',
+      profileFile,
+      '--reports',
+      o.reportsDir,
+      ...(o.timings ? ['--timings'] : []),
+    ]);
     const timing = await timeCommand(command, args, o.root, o.logFile, env);
     const phases = phaseLine(o.logFile);
-    return { ...timing, ...readSuiteReports(o.reportsDir), ...(phases !== undefined && { phases }), proxyConnections: proxies.reduce((n, p) => n + p.connections(), 0) };
+    return {
+      ...timing,
+      ...readSuiteReports(o.reportsDir),
+      ...(phases !== undefined && { phases }),
+      proxyConnections: proxies.reduce((n, p) => n + p.connections(), 0),
+    };
   } finally {
     for (const proxy of proxies) await proxy.stop();
     await Promise.all([servers.stop(), ...clocks.map((c) => c.stop())]);

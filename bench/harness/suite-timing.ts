@@ -31,7 +31,13 @@ export function reapedChildrenCpuSeconds(): number {
   }
 }
 
-export async function timeCommand(command: string, args: string[], cwd: string, logFile: string, env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0' }): Promise<CommandTiming> {
+export async function timeCommand(
+  command: string,
+  args: string[],
+  cwd: string,
+  logFile: string,
+  env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0' },
+): Promise<CommandTiming> {
   const log = createWriteStream(logFile);
   const cpuBefore = reapedChildrenCpuSeconds();
   const started = performance.now();
@@ -42,5 +48,11 @@ export async function timeCommand(command: string, args: string[], cwd: string, 
   const seconds = (performance.now() - started) / 1000;
   const cpuSeconds = reapedChildrenCpuSeconds() - cpuBefore;
   await new Promise<void>((resolve) => log.end(resolve));
-  return { command: [command, ...args].join(' '), seconds, exitCode, log: logFile, ...(Number.isFinite(cpuSeconds) && { cpuSeconds }) };
+  return {
+    command: [command, ...args].join(' '),
+    seconds,
+    exitCode,
+    log: logFile,
+    ...(Number.isFinite(cpuSeconds) && { cpuSeconds }),
+  };
 }

@@ -41,35 +41,49 @@ function installCleanup(): void {
   process.once('exit', () => {
     for (const child of running) child.kill('SIGTERM');
   });
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
     process.once(signal, () => process.exit(code));
   }
 }
 
 export async function startTarget(start: TargetStart): Promise<TargetProcess> {
   installCleanup();
-  const [command, args] = start.cpu === undefined
-    ? [process.execPath, start.nodeArgs]
-    : ['taskset', ['-c', String(start.cpu), process.execPath, ...start.nodeArgs]];
+  const [command, args] =
+    start.cpu === undefined
+      ? [process.execPath, start.nodeArgs]
+      : ['taskset', ['-c', String(start.cpu), process.execPath, ...start.nodeArgs]];
   // Pinned, a session of its own (setsid): where the kernel groups CPU time by session
   // (autogroup), a target in the load generator's session would share that session's weight with
   // the generator, which runs on the other CPU, and a target with more busy threads (a thread pool
   // that signs) would get a larger part of its CPU whenever other sessions compete for it. On its
   // own, every pinned target weighs the same against the rest of the machine. Unpinned targets
   // (tests, the fuzz stage) stay in the caller's process group, where a stage's sweep finds them.
-  const child = spawn(command, args, { cwd: start.cwd, env: start.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], detached: start.cpu !== undefined });
+  const child = spawn(command, args, {
+    cwd: start.cwd,
+    env: start.env ?? process.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: start.cpu !== undefined,
+  });
   running.add(child);
   let stderr = '';
-  child.stderr.on("data", (chunk: Buffer) => {
+  child.stderr.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4096);
   });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => {
-    running.delete(child);
-    resolve(code);
-  }));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
   const lines = createInterface({ input: child.stdout });
   const listening = await new Promise<TargetProcess['listening']>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line within ${start.startTimeoutMs ?? 60_000} ms: ${stderr}`)), start.startTimeoutMs ?? 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`no listening line within ${start.startTimeoutMs ?? 60_000} ms: ${stderr}`)),
+      start.startTimeoutMs ?? 60_000,
+    );
     lines.on('line', (line) => {
       try {
         const event = JSON.parse(line) as { event?: string; baseUrl?: unknown };

@@ -62,17 +62,22 @@ export interface LoadResult {
 const MAX_ERROR_SAMPLES = 5;
 
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
-  if (!Number.isInteger(options.connections) || options.connections < 1) throw new RangeError('connections must be a positive integer');
+  if (!Number.isInteger(options.connections) || options.connections < 1)
+    throw new RangeError('connections must be a positive integer');
   const pool = new Pool(options.origin, { connections: options.connections, pipelining: 1, keepAliveTimeout: 30_000 });
   try {
-    const workers = await Promise.all(Array.from({ length: options.connections }, (_, i) => options.createWorker(pool, i)));
+    const workers = await Promise.all(
+      Array.from({ length: options.connections }, (_, i) => options.createWorker(pool, i)),
+    );
     const timeout = options.requestTimeoutMs ?? 10_000;
 
     // Warm-up: the same requests, nothing recorded (JIT, caches, connections).
     const warmupEnd = performance.now() + options.warmupMs;
-    await Promise.all(workers.map(async (worker) => {
-      while (performance.now() < warmupEnd) await exchange(pool, worker, timeout);
-    }));
+    await Promise.all(
+      workers.map(async (worker) => {
+        while (performance.now() < warmupEnd) await exchange(pool, worker, timeout);
+      }),
+    );
 
     const latencies: number[] = [];
     const errorSamples = new Set<string>();
@@ -84,19 +89,21 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     const start = performance.now();
     const deadline = 'durationMs' in bound ? start + bound.durationMs : Number.POSITIVE_INFINITY;
     const more = (): boolean => ('requests' in bound ? started < bound.requests : performance.now() < deadline);
-    await Promise.all(workers.map(async (worker) => {
-      while (more()) {
-        started += 1;
-        const t0 = performance.now();
-        const problem = await exchange(pool, worker, timeout);
-        latencies.push(performance.now() - t0);
-        requests += 1;
-        if (problem !== undefined) {
-          errors += 1;
-          if (errorSamples.size < MAX_ERROR_SAMPLES) errorSamples.add(problem);
+    await Promise.all(
+      workers.map(async (worker) => {
+        while (more()) {
+          started += 1;
+          const t0 = performance.now();
+          const problem = await exchange(pool, worker, timeout);
+          latencies.push(performance.now() - t0);
+          requests += 1;
+          if (problem !== undefined) {
+            errors += 1;
+            if (errorSamples.size < MAX_ERROR_SAMPLES) errorSamples.add(problem);
+          }
         }
-      }
-    }));
+      }),
+    );
     const elapsedMs = performance.now() - start;
     options.onMeasuredPhase?.('end');
     return {
@@ -132,7 +139,14 @@ async function exchange(pool: Pool, worker: LoadWorker, timeoutMs: number): Prom
 export function send(pool: Pool, request: LoadRequest, timeoutMs = 10_000): Promise<LoadResponse> {
   return new Promise((resolve, reject) => {
     pool.dispatch(
-      { method: request.method, path: request.path, headers: request.headers ?? {}, body: request.body ?? null, headersTimeout: timeoutMs, bodyTimeout: timeoutMs },
+      {
+        method: request.method,
+        path: request.path,
+        headers: request.headers ?? {},
+        body: request.body ?? null,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      },
       new AnswerCollector(resolve, reject),
     );
   });

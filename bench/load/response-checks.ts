@@ -27,11 +27,14 @@ function isJsonMediaType(response: LoadResponse): boolean {
 }
 
 function parseJsonAnswer(response: LoadResponse, status: number): Checked<Record<string, unknown>> {
-  if (response.status !== status) return { ok: false, problem: `HTTP ${response.status} (expected ${status}): ${response.body.slice(0, 120)}` };
-  if (!isJsonMediaType(response)) return { ok: false, problem: `content-type '${response.headers['content-type'] ?? ''}' is not application/json` };
+  if (response.status !== status)
+    return { ok: false, problem: `HTTP ${response.status} (expected ${status}): ${response.body.slice(0, 120)}` };
+  if (!isJsonMediaType(response))
+    return { ok: false, problem: `content-type '${response.headers['content-type'] ?? ''}' is not application/json` };
   try {
     const body: unknown = JSON.parse(response.body);
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) return { ok: false, problem: 'the body is not a JSON object' };
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      return { ok: false, problem: 'the body is not a JSON object' };
     return { ok: true, value: body as Record<string, unknown> };
   } catch {
     return { ok: false, problem: 'the body is not JSON' };
@@ -42,22 +45,35 @@ export function checkTokenResponse(response: LoadResponse, expected: TokenExpect
   const parsed = parseJsonAnswer(response, 200);
   if (!parsed.ok) return parsed;
   const { access_token, token_type, expires_in, refresh_token, scope } = parsed.value;
-  if (typeof access_token !== 'string' || !jwsCompact.test(access_token)) return { ok: false, problem: 'access_token is not a compact JWS' };
+  if (typeof access_token !== 'string' || !jwsCompact.test(access_token))
+    return { ok: false, problem: 'access_token is not a compact JWS' };
   let alg: unknown;
   try {
-    alg = (JSON.parse(Buffer.from(access_token.slice(0, access_token.indexOf('.')), 'base64url').toString('utf8')) as { alg?: unknown }).alg;
+    alg = (
+      JSON.parse(Buffer.from(access_token.slice(0, access_token.indexOf('.')), 'base64url').toString('utf8')) as {
+        alg?: unknown;
+      }
+    ).alg;
   } catch {
     return { ok: false, problem: 'the access token header is not JSON' };
   }
   if (alg !== expected.alg) return { ok: false, problem: `access token alg ${String(alg)} (expected ${expected.alg})` };
   if (token_type !== 'Bearer') return { ok: false, problem: `token_type ${String(token_type)} (expected Bearer)` };
-  if (typeof expires_in !== 'number' || !(expires_in > 0)) return { ok: false, problem: 'expires_in is not a positive number' };
+  if (typeof expires_in !== 'number' || !(expires_in > 0))
+    return { ok: false, problem: 'expires_in is not a positive number' };
   if (expected.refreshToken && typeof refresh_token !== 'string') return { ok: false, problem: 'no refresh_token' };
-  if (!expected.refreshToken && refresh_token !== undefined) return { ok: false, problem: 'an unexpected refresh_token' };
+  if (!expected.refreshToken && refresh_token !== undefined)
+    return { ok: false, problem: 'an unexpected refresh_token' };
   if (scope !== undefined && typeof scope !== 'string') return { ok: false, problem: 'scope is not a string' };
   return {
     ok: true,
-    value: { access_token, token_type, expires_in, ...(typeof refresh_token === 'string' && { refresh_token }), ...(typeof scope === 'string' && { scope }) },
+    value: {
+      access_token,
+      token_type,
+      expires_in,
+      ...(typeof refresh_token === 'string' && { refresh_token }),
+      ...(typeof scope === 'string' && { scope }),
+    },
   };
 }
 
@@ -65,7 +81,9 @@ export function checkTokenResponse(response: LoadResponse, expected: TokenExpect
 export function checkJsonRecord(response: LoadResponse, field: string, value: string): string | undefined {
   const parsed = parseJsonAnswer(response, 200);
   if (!parsed.ok) return parsed.problem;
-  return parsed.value[field] === value ? undefined : `${field} is ${JSON.stringify(parsed.value[field])} (expected ${value})`;
+  return parsed.value[field] === value
+    ? undefined
+    : `${field} is ${JSON.stringify(parsed.value[field])} (expected ${value})`;
 }
 
 /**

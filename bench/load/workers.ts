@@ -12,7 +12,11 @@ export function formPost(path: string, params: Record<string, string>): LoadRequ
 }
 
 /** The same token request every time; every answer must be a token response. */
-export function tokenRequestWorker(path: string, params: Record<string, string>, expected: TokenExpectation): LoadWorker {
+export function tokenRequestWorker(
+  path: string,
+  params: Record<string, string>,
+  expected: TokenExpectation,
+): LoadWorker {
   const request = formPost(path, params);
   return {
     next: () => request,
@@ -24,7 +28,11 @@ export function tokenRequestWorker(path: string, params: Record<string, string>,
 }
 
 /** Sends one request through the pool and checks it as a token response (setup of a worker). */
-export async function obtainToken(pool: Pool, request: LoadRequest, expected: TokenExpectation): Promise<{ access_token: string; refresh_token?: string }> {
+export async function obtainToken(
+  pool: Pool,
+  request: LoadRequest,
+  expected: TokenExpectation,
+): Promise<{ access_token: string; refresh_token?: string }> {
   const response = await send(pool, request);
   const checked = checkTokenResponse(response, expected);
   if (!checked.ok) throw new Error(`setup: ${request.path}: ${checked.problem}`);
@@ -36,7 +44,12 @@ export async function obtainToken(pool: Pool, request: LoadRequest, expected: To
  * is the next request's. A refused refresh breaks the chain: the next request reuses the old token,
  * which is refused too, so a broken chain shows as errors, never as speed.
  */
-export function refreshChainWorker(path: string, client: Record<string, string>, firstRefreshToken: string, expected: TokenExpectation): LoadWorker {
+export function refreshChainWorker(
+  path: string,
+  client: Record<string, string>,
+  firstRefreshToken: string,
+  expected: TokenExpectation,
+): LoadWorker {
   let refreshToken = firstRefreshToken;
   return {
     next: () => formPost(path, { grant_type: 'refresh_token', ...client, refresh_token: refreshToken }),
@@ -51,6 +64,10 @@ export function refreshChainWorker(path: string, client: Record<string, string>,
 
 /** GET `path` with a bearer token; every answer must be the JSON record whose `field` is `value`. */
 export function protectedCallWorker(path: string, accessToken: string, field: string, value: string): LoadWorker {
-  const request: LoadRequest = { method: 'GET', path, headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' } };
+  const request: LoadRequest = {
+    method: 'GET',
+    path,
+    headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
+  };
   return { next: () => request, check: jsonRecordChecker(field, value) };
 }

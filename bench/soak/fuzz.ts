@@ -45,7 +45,9 @@ async function main(): Promise<number> {
     },
   });
   if (values.help) {
-    console.log('Usage: fuzz.ts [--requests 10000] [--concurrency 16] [--seed 1] [--wait-seconds 30] [--long-ids N] [--strangers N]');
+    console.log(
+      'Usage: fuzz.ts [--requests 10000] [--concurrency 16] [--seed 1] [--wait-seconds 30] [--long-ids N] [--strangers N]',
+    );
     return 0;
   }
   const count = numberOption('requests', values.requests, 1, 10_000_000);
@@ -58,37 +60,86 @@ async function main(): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'tc-fuzz-'));
   const dataFile = join(dir, 'fuzz.sqlite');
   const server = await startTarget({
-    nodeArgs: [join(root, 'bin', 'token-conformance.js'), 'serve', '--http', '--port', '0', '--data', dataFile, '--log-level', 'warn'],
-    cwd: root, cpu: undefined, env: process.env,
+    nodeArgs: [
+      join(root, 'bin', 'token-conformance.js'),
+      'serve',
+      '--http',
+      '--port',
+      '0',
+      '--data',
+      dataFile,
+      '--log-level',
+      'warn',
+    ],
+    cwd: root,
+    cpu: undefined,
+    env: process.env,
   });
   try {
     const origin = server.listening.baseUrl;
     const answer = await request(`${origin}${US_TOKEN}`, {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: credentials.clientId, client_secret: credentials.clientSecret }).toString(),
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: credentials.clientId,
+        client_secret: credentials.clientSecret,
+      }).toString(),
     });
     const token = (await answer.body.json()) as { access_token?: string };
-    if (answer.statusCode !== 200 || token.access_token === undefined) throw new Error(`no token to fuzz with: HTTP ${answer.statusCode}`);
+    if (answer.statusCode !== 200 || token.access_token === undefined)
+      throw new Error(`no token to fuzz with: HTTP ${answer.statusCode}`);
     const idleRss = server.rssMiB();
     let peakRss = idleRss;
-    const sampler = setInterval(() => { peakRss = Math.max(peakRss, server.rssMiB()); }, 500);
+    const sampler = setInterval(() => {
+      peakRss = Math.max(peakRss, server.rssMiB());
+    }, 500);
     const started = performance.now();
-    const summary = await fuzz(Number(new URL(origin).port), { ...credentials, bearer: token.access_token }, { count, concurrency, seed, waitMs });
+    const summary = await fuzz(
+      Number(new URL(origin).port),
+      { ...credentials, bearer: token.access_token },
+      { count, concurrency, seed, waitMs },
+    );
     clearInterval(sampler);
     const seconds = (performance.now() - started) / 1000;
     const afterRss = server.rssMiB();
     peakRss = Math.max(peakRss, afterRss);
-    console.log(`fuzz: ${summary.requests} hostile requests in ${seconds.toFixed(1)} s (seed ${seed}, ${concurrency} connections)`);
-    console.log(`  5xx ${summary.byVerdict['5xx']}, non-JSON ${summary.byVerdict['non-JSON']}, hangs ${summary.byVerdict.hang}; documented 000-5004 (history) ${summary.byVerdict['documented-5xx']}; fine ${summary.byVerdict.ok}`);
-    console.log(`  statuses: ${Object.entries(summary.byStatus).sort(([a], [b]) => a.localeCompare(b)).map(([s, n]) => `${s}×${n}`).join(' ')}`);
-    console.log(`  codes: ${Object.entries(summary.byCode).sort(([a], [b]) => a.localeCompare(b)).map(([c, n]) => `${c}×${n}`).join(' ')}`);
-    console.log(`  server RSS: ${idleRss.toFixed(1)} MiB before, ${afterRss.toFixed(1)} MiB after, ${peakRss.toFixed(1)} MiB peak`);
+    console.log(
+      `fuzz: ${summary.requests} hostile requests in ${seconds.toFixed(1)} s (seed ${seed}, ${concurrency} connections)`,
+    );
+    console.log(
+      `  5xx ${summary.byVerdict['5xx']}, non-JSON ${summary.byVerdict['non-JSON']}, hangs ${summary.byVerdict.hang}; documented 000-5004 (history) ${summary.byVerdict['documented-5xx']}; fine ${summary.byVerdict.ok}`,
+    );
+    console.log(
+      `  statuses: ${Object.entries(summary.byStatus)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([s, n]) => `${s}×${n}`)
+        .join(' ')}`,
+    );
+    console.log(
+      `  codes: ${Object.entries(summary.byCode)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([c, n]) => `${c}×${n}`)
+        .join(' ')}`,
+    );
+    console.log(
+      `  server RSS: ${idleRss.toFixed(1)} MiB before, ${afterRss.toFixed(1)} MiB after, ${peakRss.toFixed(1)} MiB peak`,
+    );
     for (const example of summary.examples) console.log(`  ${example}`);
     const growth = await longIdRun(origin, dataFile, longIds);
-    if (growth !== undefined) console.log(`  ${longIds} token requests with 60,000-character client ids and usernames: ${growth.answers}; store ${growth.beforeKiB} KiB → ${growth.afterKiB} KiB`);
+    if (growth !== undefined)
+      console.log(
+        `  ${longIds} token requests with 60,000-character client ids and usernames: ${growth.answers}; store ${growth.beforeKiB} KiB → ${growth.afterKiB} KiB`,
+      );
     const stranger = await strangerRun(origin, strangers);
-    if (stranger !== undefined) console.log(`  ${strangers} wrong-secret requests for ${credentials.clientId} from 127.0.0.2: ${stranger.strangerAnswers}; meanwhile the client from 127.0.0.1: ${stranger.clientAnswers}`);
-    const alive = await fetch(`${origin}/.well-known/jwks.json`).then((r) => r.status === 200, () => false);
+    if (stranger !== undefined)
+      console.log(
+        `  ${strangers} wrong-secret requests for ${credentials.clientId} from 127.0.0.2: ${stranger.strangerAnswers}; meanwhile the client from 127.0.0.1: ${stranger.clientAnswers}`,
+      );
+    const alive = await fetch(`${origin}/.well-known/jwks.json`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (!alive) console.log('  the server no longer answers');
     return failures(summary) === 0 && alive ? 0 : 1;
   } finally {
@@ -101,22 +152,48 @@ async function main(): Promise<number> {
  * A stranger (source address 127.0.0.2) sends `count` wrong secrets for the client's id while the
  * client (127.0.0.1) asks for a token after every 10 of them: the client must get every one.
  */
-async function strangerRun(origin: string, count: number): Promise<{ strangerAnswers: string; clientAnswers: string } | undefined> {
+async function strangerRun(
+  origin: string,
+  count: number,
+): Promise<{ strangerAnswers: string; clientAnswers: string } | undefined> {
   if (count === 0) return undefined;
-  const tally = (map: Map<string, number>, key: string): void => { map.set(key, (map.get(key) ?? 0) + 1); };
+  const tally = (map: Map<string, number>, key: string): void => {
+    map.set(key, (map.get(key) ?? 0) + 1);
+  };
   const strangerAnswers = new Map<string, number>();
   const clientAnswers = new Map<string, number>();
   // node:http, whose localAddress picks the source address (undici's connector does not pass it on).
-  const ask = (localAddress: string, secret: string): Promise<string> => new Promise((resolve, reject) => {
-    const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: credentials.clientId, client_secret: secret }).toString();
-    const call = httpRequest(`${origin}${US_TOKEN}`, { method: 'POST', localAddress, headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) } }, (answer) => {
-      let text = '';
-      answer.on('data', (chunk: Buffer) => { text += chunk.toString(); });
-      answer.on('end', () => resolve(answer.statusCode === 200 ? '200 token' : `${answer.statusCode} ${String((JSON.parse(text) as { error?: unknown }).error)}`));
+  const ask = (localAddress: string, secret: string): Promise<string> =>
+    new Promise((resolve, reject) => {
+      const body = new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: credentials.clientId,
+        client_secret: secret,
+      }).toString();
+      const call = httpRequest(
+        `${origin}${US_TOKEN}`,
+        {
+          method: 'POST',
+          localAddress,
+          headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) },
+        },
+        (answer) => {
+          let text = '';
+          answer.on('data', (chunk: Buffer) => {
+            text += chunk.toString();
+          });
+          answer.on('end', () =>
+            resolve(
+              answer.statusCode === 200
+                ? '200 token'
+                : `${answer.statusCode} ${String((JSON.parse(text) as { error?: unknown }).error)}`,
+            ),
+          );
+        },
+      );
+      call.on('error', reject);
+      call.end(body);
     });
-    call.on('error', reject);
-    call.end(body);
-  });
   for (let i = 0; i < count; i += 1) {
     tally(strangerAnswers, await ask('127.0.0.2', `guess-${i}`));
     if (i % 10 === 9) tally(clientAnswers, await ask('127.0.0.1', credentials.clientSecret));
@@ -135,7 +212,11 @@ function storeKiB(dataFile: string): number {
  * `count` token requests whose client_id (client_credentials) or username (password grant) is
  * 60,000 characters: the store must not grow (issue 17: it did by ~64 KiB per request).
  */
-async function longIdRun(origin: string, dataFile: string, count: number): Promise<{ beforeKiB: number; afterKiB: number; answers: string } | undefined> {
+async function longIdRun(
+  origin: string,
+  dataFile: string,
+  count: number,
+): Promise<{ beforeKiB: number; afterKiB: number; answers: string } | undefined> {
   if (count === 0) return undefined;
   const beforeKiB = storeKiB(dataFile);
   const long = 'x'.repeat(60_000);
@@ -145,10 +226,16 @@ async function longIdRun(origin: string, dataFile: string, count: number): Promi
   const worker = async (): Promise<void> => {
     while (next < count) {
       const i = next++;
-      const params: Record<string, string> = i % 2 === 0
-        ? { grant_type: 'client_credentials', client_id: `${long}${i}`, client_secret: 'x' }
-        : { grant_type: 'password', ...pwClient, username: `acme\\${long}${i}`, password: 'x' };
-      const answer = await request(`${origin}${US_TOKEN}`, { dispatcher, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params).toString() });
+      const params: Record<string, string> =
+        i % 2 === 0
+          ? { grant_type: 'client_credentials', client_id: `${long}${i}`, client_secret: 'x' }
+          : { grant_type: 'password', ...pwClient, username: `acme\\${long}${i}`, password: 'x' };
+      const answer = await request(`${origin}${US_TOKEN}`, {
+        dispatcher,
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(params).toString(),
+      });
       const text = await answer.body.text();
       const key = `${answer.statusCode} ${String((JSON.parse(text) as { error?: unknown }).error)}`;
       answers.set(key, (answers.get(key) ?? 0) + 1);

@@ -27,8 +27,33 @@ export interface Credentials {
   clientSecret: string;
 }
 
-const junkChar = fc.constantFrom('%', '%zz', '%00', '%FF', '%2e%2e', '..', '.', '//', ';', '"', '<', '{', ' ', '\t', 'é', '\u0001', '~', '#', '?', '&', '=', '+', '\\');
-const junk = (max: number) => fc.array(fc.oneof(fc.string({ maxLength: 6 }), junkChar), { maxLength: max }).map((parts) => parts.join(''));
+const junkChar = fc.constantFrom(
+  '%',
+  '%zz',
+  '%00',
+  '%FF',
+  '%2e%2e',
+  '..',
+  '.',
+  '//',
+  ';',
+  '"',
+  '<',
+  '{',
+  ' ',
+  '\t',
+  'é',
+  '\u0001',
+  '~',
+  '#',
+  '?',
+  '&',
+  '=',
+  '+',
+  '\\',
+);
+const junk = (max: number) =>
+  fc.array(fc.oneof(fc.string({ maxLength: 6 }), junkChar), { maxLength: max }).map((parts) => parts.join(''));
 const pathSafe = (s: string) => s.replace(/[\s\r\n]/g, '');
 const headerSafe = (s: string) => s.replace(/[\r\n]/g, '');
 
@@ -37,77 +62,230 @@ const method = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('PROPFIND', 'TRACE', 'CONNECT', 'FOO', 'get', 'M-SEARCH') },
 );
 
-const identifier = fc.oneof(fc.constantFrom('E-1001', 'E-1002', 'E-9999'), junk(4).map(pathSafe), fc.string({ minLength: 100, maxLength: 3000 }).map((s) => encodeURIComponent(s)));
+const identifier = fc.oneof(
+  fc.constantFrom('E-1001', 'E-1002', 'E-9999'),
+  junk(4).map(pathSafe),
+  fc.string({ minLength: 100, maxLength: 3000 }).map((s) => encodeURIComponent(s)),
+);
 const query = fc.oneof(
   fc.constant(''),
-  fc.record({ lastName: fc.oneof(fc.constantFrom('Lovelace', 'Hopper', ''), junk(3)), limit: fc.oneof(fc.constantFrom('1', '20', '100', '0', '101', '-1', '1e2', 'x'), junk(2)) })
+  fc
+    .record({
+      lastName: fc.oneof(fc.constantFrom('Lovelace', 'Hopper', ''), junk(3)),
+      limit: fc.oneof(fc.constantFrom('1', '20', '100', '0', '101', '-1', '1e2', 'x'), junk(2)),
+    })
     .map(({ lastName, limit }) => `?lastName=${encodeURIComponent(lastName)}&limit=${encodeURIComponent(limit)}`),
   junk(5).map((s) => `?${pathSafe(s)}`),
 );
 const target = fc.oneof(
-  { weight: 3, arbitrary: fc.tuple(identifier, fc.constantFrom('', '/notes', '/history', '/notes/', '/x')).map(([id, tail]) => `/v1/people/er/${id}${tail}`) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .tuple(identifier, fc.constantFrom('', '/notes', '/history', '/notes/', '/x'))
+      .map(([id, tail]) => `/v1/people/er/${id}${tail}`),
+  },
   { weight: 2, arbitrary: query.map((q) => `/v1/people/search${q}`) },
-  { weight: 3, arbitrary: fc.constantFrom(US_TOKEN, EU_TOKEN, `${US_TOKEN}?client_secret=x`, '/.well-known/jwks.json') },
-  { weight: 2, arbitrary: fc.tuple(fc.constantFrom('/v0/', '/v2/', '/V1/', '/', '//v1/', '/v1', '/v1/people', '/api/', '/__test/clock', '/__test/faults'), junk(4)).map(([p, j]) => `${p}${pathSafe(j)}`) },
-  { weight: 1, arbitrary: fc.constantFrom('*', '127.0.0.1:443', 'http://127.0.0.1/v1/people/er/E-1001', 'http://evil.example/v1/people/er/E-1001', 'ftp://127.0.0.1/v1/x', 'https://localhost/v1/people/search?lastName=Hopper') },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(US_TOKEN, EU_TOKEN, `${US_TOKEN}?client_secret=x`, '/.well-known/jwks.json'),
+  },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom(
+          '/v0/',
+          '/v2/',
+          '/V1/',
+          '/',
+          '//v1/',
+          '/v1',
+          '/v1/people',
+          '/api/',
+          '/__test/clock',
+          '/__test/faults',
+        ),
+        junk(4),
+      )
+      .map(([p, j]) => `${p}${pathSafe(j)}`),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '*',
+      '127.0.0.1:443',
+      'http://127.0.0.1/v1/people/er/E-1001',
+      'http://evil.example/v1/people/er/E-1001',
+      'ftp://127.0.0.1/v1/x',
+      'https://localhost/v1/people/search?lastName=Hopper',
+    ),
+  },
 );
 
 const host = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom(['127.0.0.1'], ['localhost'], ['[::1]']) },
-  { weight: 1, arbitrary: fc.constantFrom([], ['evil.example'], ['127.0.0.1', '127.0.0.1'], [''], ['127.0.0.1:99999'], ['[::1'], ['a b']) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      [],
+      ['evil.example'],
+      ['127.0.0.1', '127.0.0.1'],
+      [''],
+      ['127.0.0.1:99999'],
+      ['[::1'],
+      ['a b'],
+    ),
+  },
 );
 
-const jwtLike = fc.tuple(fc.base64String({ maxLength: 40 }), fc.base64String({ maxLength: 80 }), fc.base64String({ maxLength: 40 }))
+const jwtLike = fc
+  .tuple(fc.base64String({ maxLength: 40 }), fc.base64String({ maxLength: 80 }), fc.base64String({ maxLength: 40 }))
   .map((parts) => parts.map((p) => p.replace(/=/g, '').replace(/\+/g, '-').replace(/\//g, '_')).join('.'));
-const authorization = (c: Credentials): fc.Arbitrary<readonly string[]> => fc.oneof(
-  { weight: 3, arbitrary: fc.constant<readonly string[]>([]) },
-  { weight: 4, arbitrary: fc.constant<readonly string[]>([`Bearer ${c.bearer}`]) },
-  { weight: 2, arbitrary: fc.oneof(jwtLike, junk(4).map(headerSafe)).map((t): readonly string[] => [`Bearer ${t}`]) },
-  { weight: 2, arbitrary: fc.tuple(fc.oneof(fc.constant(c.clientId), fc.string({ maxLength: 200 }), fc.string({ minLength: 1000, maxLength: 8000 })), fc.oneof(fc.constant(c.clientSecret), fc.string({ maxLength: 40 })))
-    .map(([id, secret]): readonly string[] => [`Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`]) },
-  { weight: 1, arbitrary: fc.constantFrom<readonly string[]>(['Basic !!!'], ['Basic'], ['Digest x'], ['bearer'], [`Bearer ${c.bearer}`, `Bearer ${c.bearer}`], ['Bearer a.b.c d']) },
-);
+const authorization = (c: Credentials): fc.Arbitrary<readonly string[]> =>
+  fc.oneof(
+    { weight: 3, arbitrary: fc.constant<readonly string[]>([]) },
+    { weight: 4, arbitrary: fc.constant<readonly string[]>([`Bearer ${c.bearer}`]) },
+    { weight: 2, arbitrary: fc.oneof(jwtLike, junk(4).map(headerSafe)).map((t): readonly string[] => [`Bearer ${t}`]) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(
+          fc.oneof(
+            fc.constant(c.clientId),
+            fc.string({ maxLength: 200 }),
+            fc.string({ minLength: 1000, maxLength: 8000 }),
+          ),
+          fc.oneof(fc.constant(c.clientSecret), fc.string({ maxLength: 40 })),
+        )
+        .map(([id, secret]): readonly string[] => [
+          `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`,
+        ]),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom<readonly string[]>(
+        ['Basic !!!'],
+        ['Basic'],
+        ['Digest x'],
+        ['bearer'],
+        [`Bearer ${c.bearer}`, `Bearer ${c.bearer}`],
+        ['Bearer a.b.c d'],
+      ),
+    },
+  );
 
 const contentType = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom('application/json', 'application/x-www-form-urlencoded', 'application/json; charset=utf-8', 'application/x-www-form-urlencoded; charset=UTF-8') },
-  { weight: 3, arbitrary: fc.constantFrom('application/', ';', '/', '/json', '', 'a, b', 'word', 'text/plain', 'application/json; charset=latin1', 'multipart/form-data; boundary=x', 'application/json;;', 'APPLICATION/JSON') },
+  {
+    weight: 4,
+    arbitrary: fc.constantFrom(
+      'application/json',
+      'application/x-www-form-urlencoded',
+      'application/json; charset=utf-8',
+      'application/x-www-form-urlencoded; charset=UTF-8',
+    ),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      'application/',
+      ';',
+      '/',
+      '/json',
+      '',
+      'a, b',
+      'word',
+      'text/plain',
+      'application/json; charset=latin1',
+      'multipart/form-data; boundary=x',
+      'application/json;;',
+      'APPLICATION/JSON',
+    ),
+  },
   { weight: 1, arbitrary: junk(4).map(headerSafe) },
 );
 
-const formBody = (c: Credentials) => fc.record({
-  grant_type: fc.oneof(fc.constantFrom('client_credentials', 'password', 'refresh_token', 'authorization_code', ''), fc.string({ maxLength: 20 })),
-  client_id: fc.oneof(fc.constant(c.clientId), fc.string({ maxLength: 40 }), fc.string({ minLength: 129, maxLength: 60_000 }), fc.constantFrom('ghost-client', 'a b', 'ü')),
-  client_secret: fc.oneof(fc.constant(c.clientSecret), fc.string({ maxLength: 40 })),
-  username: fc.oneof(fc.constantFrom('acme\\alice', 'acme\\nobody', 'alice', ''), fc.string({ maxLength: 300 })),
-  password: fc.string({ maxLength: 40 }),
-  refresh_token: fc.base64String({ maxLength: 60 }),
-  scope: fc.oneof(fc.constantFrom('people.read', 'x y', ''), fc.string({ maxLength: 20 })),
-}, { requiredKeys: [] }).map((params) => new URLSearchParams(params as Record<string, string>).toString());
+const formBody = (c: Credentials) =>
+  fc
+    .record(
+      {
+        grant_type: fc.oneof(
+          fc.constantFrom('client_credentials', 'password', 'refresh_token', 'authorization_code', ''),
+          fc.string({ maxLength: 20 }),
+        ),
+        client_id: fc.oneof(
+          fc.constant(c.clientId),
+          fc.string({ maxLength: 40 }),
+          fc.string({ minLength: 129, maxLength: 60_000 }),
+          fc.constantFrom('ghost-client', 'a b', 'ü'),
+        ),
+        client_secret: fc.oneof(fc.constant(c.clientSecret), fc.string({ maxLength: 40 })),
+        username: fc.oneof(fc.constantFrom('acme\\alice', 'acme\\nobody', 'alice', ''), fc.string({ maxLength: 300 })),
+        password: fc.string({ maxLength: 40 }),
+        refresh_token: fc.base64String({ maxLength: 60 }),
+        scope: fc.oneof(fc.constantFrom('people.read', 'x y', ''), fc.string({ maxLength: 20 })),
+      },
+      { requiredKeys: [] },
+    )
+    .map((params) => new URLSearchParams(params as Record<string, string>).toString());
 
-const body = (c: Credentials) => fc.oneof(
-  { weight: 3, arbitrary: fc.constant<Buffer | undefined>(undefined) },
-  { weight: 4, arbitrary: formBody(c).map((s) => Buffer.from(s)) },
-  { weight: 3, arbitrary: fc.oneof(fc.json({ maxDepth: 3 }), fc.record({ text: fc.oneof(fc.string({ maxLength: 30 }), fc.string({ minLength: 1990, maxLength: 2010 })) }).map((o) => JSON.stringify(o))).map((s) => Buffer.from(s)) },
-  { weight: 1, arbitrary: fc.uint8Array({ maxLength: 2000 }).map((a) => Buffer.from(a)) },
-  { weight: 1, arbitrary: fc.integer({ min: 60 * 1024, max: 200 * 1024 }).map((n) => Buffer.alloc(n, 0x61)) },
-);
+const body = (c: Credentials) =>
+  fc.oneof(
+    { weight: 3, arbitrary: fc.constant<Buffer | undefined>(undefined) },
+    { weight: 4, arbitrary: formBody(c).map((s) => Buffer.from(s)) },
+    {
+      weight: 3,
+      arbitrary: fc
+        .oneof(
+          fc.json({ maxDepth: 3 }),
+          fc
+            .record({ text: fc.oneof(fc.string({ maxLength: 30 }), fc.string({ minLength: 1990, maxLength: 2010 })) })
+            .map((o) => JSON.stringify(o)),
+        )
+        .map((s) => Buffer.from(s)),
+    },
+    { weight: 1, arbitrary: fc.uint8Array({ maxLength: 2000 }).map((a) => Buffer.from(a)) },
+    { weight: 1, arbitrary: fc.integer({ min: 60 * 1024, max: 200 * 1024 }).map((n) => Buffer.alloc(n, 0x61)) },
+  );
 
 const framing = fc.oneof(
   { weight: 12, arbitrary: fc.constant('length') },
   { weight: 2, arbitrary: fc.constant('chunked') },
   { weight: 1, arbitrary: fc.constantFrom('double-length', 'length-and-chunked', 'bad-chunk') },
 );
-const extraHeaders = fc.array(fc.oneof(
-  fc.constantFrom('Expect: 100-continue', 'Expect: something-else', 'Accept: application/json', 'Accept: text/html', 'Accept: application/json;q=0', 'Accept: ,,,', 'X-Forwarded-For: 203.0.113.9', 'Transfer-Encoding: gzip'),
-  fc.string({ minLength: 1, maxLength: 2000 }).map((v) => `X-Junk: ${headerSafe(v)}`),
-), { maxLength: 3 });
+const extraHeaders = fc.array(
+  fc.oneof(
+    fc.constantFrom(
+      'Expect: 100-continue',
+      'Expect: something-else',
+      'Accept: application/json',
+      'Accept: text/html',
+      'Accept: application/json;q=0',
+      'Accept: ,,,',
+      'X-Forwarded-For: 203.0.113.9',
+      'Transfer-Encoding: gzip',
+    ),
+    fc.string({ minLength: 1, maxLength: 2000 }).map((v) => `X-Junk: ${headerSafe(v)}`),
+  ),
+  { maxLength: 3 },
+);
 
 export function hostileRequest(c: Credentials): fc.Arbitrary<HostileRequest> {
-  return fc.record({ method, target, host, auth: authorization(c), type: fc.option(contentType), body: body(c), framing, extra: extraHeaders })
+  return fc
+    .record({
+      method,
+      target,
+      host,
+      auth: authorization(c),
+      type: fc.option(contentType),
+      body: body(c),
+      framing,
+      extra: extraHeaders,
+    })
     .map(({ method: m, target: t, host: h, auth, type, body: bodyBytes, framing: f, extra }) => {
       // Mostly no body where the method takes none: a body there is refused at step 1 (000-1000),
       // which would hide every later step.
-      const b = (m === 'GET' || m === 'HEAD') && bodyBytes !== undefined && bodyBytes.length % 8 !== 0 ? undefined : bodyBytes;
+      const b =
+        (m === 'GET' || m === 'HEAD') && bodyBytes !== undefined && bodyBytes.length % 8 !== 0 ? undefined : bodyBytes;
       const lines = [`${m} ${t} HTTP/1.1`, ...h.map((v) => `Host: ${v}`), ...auth.map((v) => `Authorization: ${v}`)];
       if (type !== null) lines.push(`Content-Type: ${type}`);
       lines.push(...extra, 'Connection: close');
@@ -130,7 +308,11 @@ export function hostileRequest(c: Credentials): fc.Arbitrary<HostileRequest> {
           payload = b;
         }
       }
-      return { bytes: Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), payload]), label: `${m} ${t.slice(0, 80)}`, method: m };
+      return {
+        bytes: Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), payload]),
+        label: `${m} ${t.slice(0, 80)}`,
+        method: m,
+      };
     });
 }
 
@@ -153,7 +335,9 @@ export function judge(request: HostileRequest, answer: Answer): Verdict {
   if (answer.hung || answer.status === undefined) return 'hang';
   if (answer.status >= 500) {
     const documented = answer.status === 501 || answer.status === 502 || answer.status === 503 || answer.status === 504;
-    return documented && request.label.includes('/history') && answer.body.toString('utf8').includes('"000-5004"') ? 'documented-5xx' : '5xx';
+    return documented && request.label.includes('/history') && answer.body.toString('utf8').includes('"000-5004"')
+      ? 'documented-5xx'
+      : '5xx';
   }
   if (request.method === 'HEAD' || answer.status === 204 || answer.status === 304) return undefined;
   if (!/^application\/json/i.test(answer.headers.get('content-type') ?? '')) return 'non-JSON';
@@ -195,7 +379,17 @@ function parseAnswer(raw: Buffer): Omit<Answer, 'hung'> {
   if (end < 0) return { status: undefined, headers: new Map(), body: Buffer.alloc(0) };
   const head = text.slice(0, end).split('\r\n');
   const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head[0] ?? '')?.[1] ?? Number.NaN);
-  const headers = new Map(head.slice(1).map((line) => [line.slice(0, line.indexOf(':')).trim().toLowerCase(), line.slice(line.indexOf(':') + 1).trim()] as [string, string]));
+  const headers = new Map(
+    head
+      .slice(1)
+      .map(
+        (line) =>
+          [line.slice(0, line.indexOf(':')).trim().toLowerCase(), line.slice(line.indexOf(':') + 1).trim()] as [
+            string,
+            string,
+          ],
+      ),
+  );
   let body: Buffer = Buffer.from(text.slice(end + 4), 'latin1');
   const length = headers.get('content-length');
   if (length !== undefined) body = body.subarray(0, Number(length));
@@ -228,9 +422,19 @@ export interface FuzzSummary {
 }
 
 /** Runs `count` generated requests (seeded, so a run can be repeated) with `concurrency` connections. */
-export async function fuzz(port: number, credentials: Credentials, options: { count: number; concurrency: number; seed: number; waitMs: number }): Promise<FuzzSummary> {
+export async function fuzz(
+  port: number,
+  credentials: Credentials,
+  options: { count: number; concurrency: number; seed: number; waitMs: number },
+): Promise<FuzzSummary> {
   const requests = fc.sample(hostileRequest(credentials), { numRuns: options.count, seed: options.seed });
-  const summary: FuzzSummary = { requests: 0, byVerdict: { hang: 0, '5xx': 0, 'non-JSON': 0, 'documented-5xx': 0, ok: 0 }, byStatus: {}, byCode: {}, examples: [] };
+  const summary: FuzzSummary = {
+    requests: 0,
+    byVerdict: { hang: 0, '5xx': 0, 'non-JSON': 0, 'documented-5xx': 0, ok: 0 },
+    byStatus: {},
+    byCode: {},
+    examples: [],
+  };
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < requests.length) {
@@ -243,7 +447,9 @@ export async function fuzz(port: number, credentials: Credentials, options: { co
       const code = codeOf(answer.body);
       summary.byCode[code] = (summary.byCode[code] ?? 0) + 1;
       if (verdict !== undefined && verdict !== 'documented-5xx' && summary.examples.length < 10) {
-        summary.examples.push(`${verdict}: ${request.label} → ${answer.status ?? 'no answer'} ${answer.body.toString('utf8').slice(0, 120)}`);
+        summary.examples.push(
+          `${verdict}: ${request.label} → ${answer.status ?? 'no answer'} ${answer.body.toString('utf8').slice(0, 120)}`,
+        );
       }
     }
   };

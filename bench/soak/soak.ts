@@ -21,7 +21,13 @@ import { seedClient, seedUser } from '../harness/reference-seed.ts';
 const root = join(import.meta.dirname, '..', '..');
 const TOKEN = '/api/v1/auth/oauth2/token';
 
-interface Options { seconds: number; windowSeconds: number; rps: number; concurrency: number; maxRssGrowthMb: number }
+interface Options {
+  seconds: number;
+  windowSeconds: number;
+  rps: number;
+  concurrency: number;
+  maxRssGrowthMb: number;
+}
 
 function options(): Options {
   const { values } = parseArgs({
@@ -69,7 +75,12 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-interface Window { requests: number; errors: number; latencies: number[]; byOp: Map<string, number> }
+interface Window {
+  requests: number;
+  errors: number;
+  latencies: number[];
+  byOp: Map<string, number>;
+}
 const newWindow = (): Window => ({ requests: 0, errors: 0, latencies: [], byOp: new Map() });
 
 /** The reference server as the soak runs it: a child process on loopback, its store in a temporary directory. */
@@ -83,17 +94,42 @@ interface SoakServer {
 
 async function startServer(): Promise<SoakServer> {
   const dir = mkdtempSync(join(tmpdir(), 'tc-soak-'));
-  const child = spawn(process.execPath, [join(root, 'bin', 'token-conformance.js'), 'serve', '--http', '--port', '0', '--data', join(dir, 'soak.sqlite'),
-    '--rate-spike', '1000000', '--rate-quota', '100000000', '--log-level', 'warn'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [
+      join(root, 'bin', 'token-conformance.js'),
+      'serve',
+      '--http',
+      '--port',
+      '0',
+      '--data',
+      join(dir, 'soak.sqlite'),
+      '--rate-spike',
+      '1000000',
+      '--rate-quota',
+      '100000000',
+      '--log-level',
+      'warn',
+    ],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let stderr = '';
-  child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  child.stderr.on('data', (c: Buffer) => {
+    stderr += c.toString();
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   const baseUrl = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout }).once('line', (line) => resolve(String((JSON.parse(line) as { baseUrl: string }).baseUrl)));
+    createInterface({ input: child.stdout }).once('line', (line) =>
+      resolve(String((JSON.parse(line) as { baseUrl: string }).baseUrl)),
+    );
     void exited.then(({ code }) => reject(new Error(`the server exited with ${code} before listening: ${stderr}`)));
   });
   return {
-    baseUrl, pid: child.pid!, stderr: () => stderr,
+    baseUrl,
+    pid: child.pid!,
+    stderr: () => stderr,
     stop: async () => {
       child.kill('SIGTERM');
       const exit = await exited;
@@ -103,13 +139,31 @@ async function startServer(): Promise<SoakServer> {
   };
 }
 
-type Call = (path: string, init: { method?: string; headers?: Record<string, string>; body?: string }) => Promise<{ status: number; json: Record<string, unknown> | undefined }>;
+type Call = (
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string },
+) => Promise<{ status: number; json: Record<string, unknown> | undefined }>;
 
 function httpClient(baseUrl: string, http: Agent): Call {
   return async (path, init) => {
-    const res = await request(`${baseUrl}${path}`, { method: (init.method ?? 'GET') as 'GET', dispatcher: http, ...(init.headers && { headers: init.headers }), ...(init.body !== undefined && { body: init.body }), signal: AbortSignal.timeout(10_000) });
+    const res = await request(`${baseUrl}${path}`, {
+      method: (init.method ?? 'GET') as 'GET',
+      dispatcher: http,
+      ...(init.headers && { headers: init.headers }),
+      ...(init.body !== undefined && { body: init.body }),
+      signal: AbortSignal.timeout(10_000),
+    });
     const text = await res.body.text();
-    return { status: res.statusCode, json: (() => { try { return JSON.parse(text) as Record<string, unknown>; } catch { return undefined; } })() };
+    return {
+      status: res.statusCode,
+      json: (() => {
+        try {
+          return JSON.parse(text) as Record<string, unknown>;
+        } catch {
+          return undefined;
+        }
+      })(),
+    };
   };
 }
 
@@ -121,7 +175,12 @@ type Operation = [name: string, weight: number, run: () => Promise<boolean>];
  * chains) and its warm-up (a token for the protected calls). The operations share that token and the chains.
  */
 function mixedLoad(call: Call): { ops: Operation[]; warmUp: () => Promise<void> } {
-  const formPost = (params: Record<string, string>) => call(TOKEN, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params).toString() });
+  const formPost = (params: Record<string, string>) =>
+    call(TOKEN, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(params).toString(),
+    });
   const pwClient = seedClient('us-pw-client');
   const ccClient = seedClient('us-cc-client');
   const users = ['acme\\alice', 'acme\\carol', 'acme\\dave', 'acme\\erin'].map(seedUser);
@@ -129,26 +188,56 @@ function mixedLoad(call: Call): { ops: Operation[]; warmUp: () => Promise<void> 
   const chains: string[] = [];
 
   const ops: Operation[] = [
-    ['people', 40, async () => (await call('/v1/people/er/E-1001', { headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' } })).status === 200],
-    ['search', 10, async () => (await call('/v1/people/search?lastName=Lovelace&limit=5', { headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' } })).status === 200],
-    ['client-credentials', 15, async () => {
-      const r = await formPost({ grant_type: 'client_credentials', ...ccClient });
-      if (r.status === 200) accessToken = String(r.json?.access_token);
-      return r.status === 200;
-    }],
-    ['password', 15, async () => {
-      const user = users[Math.floor(Math.random() * users.length)]!;
-      const r = await formPost({ grant_type: 'password', ...pwClient, ...user });
-      if (r.status === 200 && chains.length < 64) chains.push(String(r.json?.refresh_token));
-      return r.status === 200;
-    }],
-    ['refresh-token', 20, async () => {
-      const rt = chains.shift();
-      if (rt === undefined) return true;
-      const r = await formPost({ grant_type: 'refresh_token', ...pwClient, refresh_token: rt });
-      if (r.status === 200) chains.push(String(r.json?.refresh_token));
-      return r.status === 200;
-    }],
+    [
+      'people',
+      40,
+      async () =>
+        (
+          await call('/v1/people/er/E-1001', {
+            headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
+          })
+        ).status === 200,
+    ],
+    [
+      'search',
+      10,
+      async () =>
+        (
+          await call('/v1/people/search?lastName=Lovelace&limit=5', {
+            headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
+          })
+        ).status === 200,
+    ],
+    [
+      'client-credentials',
+      15,
+      async () => {
+        const r = await formPost({ grant_type: 'client_credentials', ...ccClient });
+        if (r.status === 200) accessToken = String(r.json?.access_token);
+        return r.status === 200;
+      },
+    ],
+    [
+      'password',
+      15,
+      async () => {
+        const user = users[Math.floor(Math.random() * users.length)]!;
+        const r = await formPost({ grant_type: 'password', ...pwClient, ...user });
+        if (r.status === 200 && chains.length < 64) chains.push(String(r.json?.refresh_token));
+        return r.status === 200;
+      },
+    ],
+    [
+      'refresh-token',
+      20,
+      async () => {
+        const rt = chains.shift();
+        if (rt === undefined) return true;
+        const r = await formPost({ grant_type: 'refresh_token', ...pwClient, refresh_token: rt });
+        if (r.status === 200) chains.push(String(r.json?.refresh_token));
+        return r.status === 200;
+      },
+    ],
   ];
   const warmUp = async () => {
     const first = await formPost({ grant_type: 'client_credentials', ...ccClient });
@@ -169,7 +258,10 @@ async function driveLoad(o: Options, ops: Operation[], pid: number, errorSamples
   const totalWeight = ops.reduce((s, [, w]) => s + w, 0);
   const pick = () => {
     let x = Math.random() * totalWeight;
-    for (const op of ops) { x -= op[1]; if (x < 0) return op; }
+    for (const op of ops) {
+      x -= op[1];
+      if (x < 0) return op;
+    }
     return ops[0]!;
   };
   const windows: SampledWindow[] = [];
@@ -197,37 +289,58 @@ async function driveLoad(o: Options, ops: Operation[], pid: number, errorSamples
     const w = current;
     inFlight += 1;
     const t0 = performance.now();
-    const p = run().then((ok) => {
-      w.latencies.push(performance.now() - t0);
-      w.requests += 1;
-      w.byOp.set(name, (w.byOp.get(name) ?? 0) + 1);
-      if (!ok) { w.errors += 1; if (errorSamples.length < 5) errorSamples.push(`${name}: unexpected status`); }
-    }, (error: unknown) => {
-      w.requests += 1;
-      w.errors += 1;
-      if (errorSamples.length < 5) errorSamples.push(`${name}: ${(error as Error).message}`);
-    }).finally(() => { inFlight -= 1; pending.delete(p); });
+    const p = run()
+      .then(
+        (ok) => {
+          w.latencies.push(performance.now() - t0);
+          w.requests += 1;
+          w.byOp.set(name, (w.byOp.get(name) ?? 0) + 1);
+          if (!ok) {
+            w.errors += 1;
+            if (errorSamples.length < 5) errorSamples.push(`${name}: unexpected status`);
+          }
+        },
+        (error: unknown) => {
+          w.requests += 1;
+          w.errors += 1;
+          if (errorSamples.length < 5) errorSamples.push(`${name}: ${(error as Error).message}`);
+        },
+      )
+      .finally(() => {
+        inFlight -= 1;
+        pending.delete(p);
+      });
     pending.add(p);
   }
   await Promise.all(pending);
   clearInterval(sampler);
-  if (current.requests > 0) windows.push({ ...current, rss: rssMb(pid), seconds: Math.round((performance.now() - started) / 1000) });
+  if (current.requests > 0)
+    windows.push({ ...current, rss: rssMb(pid), seconds: Math.round((performance.now() - started) / 1000) });
   return windows;
 }
 
 const fmt = (n: number, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : '-');
 
 function printWindows(o: Options, pid: number, windows: SampledWindow[]): void {
-  console.log(`\nsoak: ${o.seconds} s at ${o.rps} req/s target, ${o.concurrency} connections, ${o.windowSeconds} s windows (server pid ${pid})\n`);
+  console.log(
+    `\nsoak: ${o.seconds} s at ${o.rps} req/s target, ${o.concurrency} connections, ${o.windowSeconds} s windows (server pid ${pid})\n`,
+  );
   console.log('  t(s)   requests  req/s   errors  p50(ms)  p99(ms)  max(ms)  rss(MB)');
   for (const w of windows) {
     const sorted = [...w.latencies].sort((a, b) => a - b);
-    console.log(`  ${String(w.seconds).padStart(4)}  ${String(w.requests).padStart(9)}  ${fmt(w.requests / o.windowSeconds, 0).padStart(5)}  ${String(w.errors).padStart(7)}  ${fmt(percentile(sorted, 50)).padStart(7)}  ${fmt(percentile(sorted, 99)).padStart(7)}  ${fmt(sorted.at(-1) ?? Number.NaN).padStart(7)}  ${fmt(w.rss).padStart(7)}`);
+    console.log(
+      `  ${String(w.seconds).padStart(4)}  ${String(w.requests).padStart(9)}  ${fmt(w.requests / o.windowSeconds, 0).padStart(5)}  ${String(w.errors).padStart(7)}  ${fmt(percentile(sorted, 50)).padStart(7)}  ${fmt(percentile(sorted, 99)).padStart(7)}  ${fmt(sorted.at(-1) ?? Number.NaN).padStart(7)}  ${fmt(w.rss).padStart(7)}`,
+    );
   }
 }
 
 /** Prints the totals (requests, RSS growth, p99 range, the server's exit) and returns the errors and the RSS growth. */
-function printTotals(o: Options, windows: SampledWindow[], exit: { code: number | null; signal: NodeJS.Signals | null }, errorSamples: string[]): { errors: number; growth: number } {
+function printTotals(
+  o: Options,
+  windows: SampledWindow[],
+  exit: { code: number | null; signal: NodeJS.Signals | null },
+  errorSamples: string[],
+): { errors: number; growth: number } {
   const total = windows.reduce((s, w) => s + w.requests, 0);
   const errors = windows.reduce((s, w) => s + w.errors, 0);
   const full = windows.filter((w) => w.latencies.length > 0);
@@ -235,11 +348,18 @@ function printTotals(o: Options, windows: SampledWindow[], exit: { code: number 
   const lastRss = Math.max(...windows.slice(-2).map((w) => w.rss));
   const peak = Math.max(...windows.map((w) => w.rss));
   const growth = lastRss - baseline;
-  const p99s = full.map((w) => percentile([...w.latencies].sort((a, b) => a - b), 99));
+  const p99s = full.map((w) =>
+    percentile(
+      [...w.latencies].sort((a, b) => a - b),
+      99,
+    ),
+  );
   const byOp = new Map<string, number>();
   for (const w of windows) for (const [k, v] of w.byOp) byOp.set(k, (byOp.get(k) ?? 0) + v);
   console.log(`\n  total ${total} requests (${[...byOp].map(([k, v]) => `${k} ${v}`).join(', ')}), ${errors} errors`);
-  console.log(`  RSS: ${fmt(baseline)} MB after the first window, ${fmt(lastRss)} MB at the end, peak ${fmt(peak)} MB: growth ${fmt(growth)} MB (threshold ${o.maxRssGrowthMb} MB)`);
+  console.log(
+    `  RSS: ${fmt(baseline)} MB after the first window, ${fmt(lastRss)} MB at the end, peak ${fmt(peak)} MB: growth ${fmt(growth)} MB (threshold ${o.maxRssGrowthMb} MB)`,
+  );
   console.log(`  p99 per window: min ${fmt(Math.min(...p99s))} ms, max ${fmt(Math.max(...p99s))} ms`);
   console.log(`  server exit after SIGTERM: ${exit.code ?? exit.signal}`);
   for (const s of errorSamples) console.log(`  error: ${s}`);
@@ -247,11 +367,17 @@ function printTotals(o: Options, windows: SampledWindow[], exit: { code: number 
 }
 
 /** What fails the soak: an error, RSS growth over the threshold (or unreadable), an unclean exit, an error the server logged. */
-function soakProblems(o: Options, totals: { errors: number; growth: number }, exit: { code: number | null; signal: NodeJS.Signals | null }, stderr: string): string[] {
+function soakProblems(
+  o: Options,
+  totals: { errors: number; growth: number },
+  exit: { code: number | null; signal: NodeJS.Signals | null },
+  stderr: string,
+): string[] {
   const problems: string[] = [];
   if (totals.errors > 0) problems.push(`${totals.errors} errors`);
   if (!Number.isFinite(totals.growth)) problems.push('RSS could not be read (/proc/<pid>/status)');
-  else if (totals.growth > o.maxRssGrowthMb) problems.push(`RSS grew by ${fmt(totals.growth)} MB (> ${o.maxRssGrowthMb} MB)`);
+  else if (totals.growth > o.maxRssGrowthMb)
+    problems.push(`RSS grew by ${fmt(totals.growth)} MB (> ${o.maxRssGrowthMb} MB)`);
   if (exit.code !== 0) problems.push(`the server exited with ${exit.code ?? exit.signal}: ${stderr.slice(-500)}`);
   if (/"level":(50|60)/.test(stderr)) problems.push('the server logged an error');
   return problems;

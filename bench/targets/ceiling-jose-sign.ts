@@ -6,5 +6,9 @@ import { LIFETIME_SECONDS, newBenchKey, signAccessToken } from './jwt-claims.ts'
 const key = await newBenchKey();
 await serveBare(async () => ({
   status: 200,
-  body: JSON.stringify({ access_token: await signAccessToken(key, 'bench-client'), token_type: 'Bearer', expires_in: LIFETIME_SECONDS }),
+  body: JSON.stringify({
+    access_token: await signAccessToken(key, 'bench-client'),
+    token_type: 'Bearer',
+    expires_in: LIFETIME_SECONDS,
+  }),
 }));

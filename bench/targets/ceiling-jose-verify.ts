@@ -8,13 +8,21 @@ import { AUDIENCE, ISSUER, newBenchKey, signAccessToken } from './jwt-claims.ts'
 const key = await newBenchKey();
 const person = JSON.stringify({ identifier: 'E-1001', givenName: 'Ada', familyName: 'Lovelace' });
 const unauthorized = JSON.stringify({ code: '000-1202', message: 'Unauthorized' });
-await serveBare(async (request) => {
-  const header = request.headers.authorization ?? '';
-  if (!header.startsWith('Bearer ')) return { status: 401, body: unauthorized };
-  try {
-    await jwtVerify(header.slice(7), key.publicKey, { algorithms: ['EdDSA'], typ: 'at+jwt', issuer: ISSUER, audience: AUDIENCE });
-    return { status: 200, body: person };
-  } catch {
-    return { status: 401, body: unauthorized };
-  }
-}, { token: await signAccessToken(key, 'bench-client') });
+await serveBare(
+  async (request) => {
+    const header = request.headers.authorization ?? '';
+    if (!header.startsWith('Bearer ')) return { status: 401, body: unauthorized };
+    try {
+      await jwtVerify(header.slice(7), key.publicKey, {
+        algorithms: ['EdDSA'],
+        typ: 'at+jwt',
+        issuer: ISSUER,
+        audience: AUDIENCE,
+      });
+      return { status: 200, body: person };
+    } catch {
+      return { status: 401, body: unauthorized };
+    }
+  },
+  { token: await signAccessToken(key, 'bench-client') },
+);

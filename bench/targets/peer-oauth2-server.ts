@@ -9,7 +9,11 @@ import { serveBare } from './bare-server.ts';
 import { LIFETIME_SECONDS, newBenchKey, signAccessToken } from './jwt-claims.ts';
 import { PEER_CLIENT } from './peer-client.ts';
 
-interface OAuthMessage { status: number; body: unknown; headers: Record<string, string> }
+interface OAuthMessage {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+}
 interface OAuth2ServerModule {
   default: new (options: { model: object; accessTokenLifetime: number; requireClientAuthentication?: object }) => {
     token(request: object, response: object): Promise<unknown>;
@@ -42,11 +46,16 @@ const server = new OAuth2Server({
 
 await serveBare(async (request, body) => {
   const response = new Response();
-  await server.token(new Request({
-    method: request.method ?? 'GET',
-    headers: request.headers,
-    query: {},
-    body: Object.fromEntries(new URLSearchParams(body.toString('utf8'))),
-  }), response).catch(() => undefined); // errors are already in `response` (status and body)
+  await server
+    .token(
+      new Request({
+        method: request.method ?? 'GET',
+        headers: request.headers,
+        query: {},
+        body: Object.fromEntries(new URLSearchParams(body.toString('utf8'))),
+      }),
+      response,
+    )
+    .catch(() => undefined); // errors are already in `response` (status and body)
   return { status: response.status, body: JSON.stringify(response.body) };
 });

@@ -16,7 +16,12 @@ interface ProviderModule {
 
 const specifier = 'oidc-provider';
 const { default: Provider } = (await import(specifier)) as ProviderModule;
-const signingJwk = { ...generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' }), alg: 'EdDSA', use: 'sig', kid: 'bench-ed25519' };
+const signingJwk = {
+  ...generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' }),
+  alg: 'EdDSA',
+  use: 'sig',
+  kid: 'bench-ed25519',
+};
 const resourceServer = {
   audience: AUDIENCE,
   scope: 'api',
@@ -27,13 +32,15 @@ const resourceServer = {
 
 // oidc-provider wants a web URI as its issuer (the token's `iss`); the ceilings use a URN.
 const provider = new Provider('http://127.0.0.1/bench', {
-  clients: [{
-    ...PEER_CLIENT,
-    grant_types: ['client_credentials'],
-    response_types: [],
-    redirect_uris: [],
-    token_endpoint_auth_method: 'client_secret_post',
-  }],
+  clients: [
+    {
+      ...PEER_CLIENT,
+      grant_types: ['client_credentials'],
+      response_types: [],
+      redirect_uris: [],
+      token_endpoint_auth_method: 'client_secret_post',
+    },
+  ],
   jwks: { keys: [signingJwk] },
   enabledJWA: { idTokenSigningAlgValues: ['EdDSA'] },
   clientDefaults: { id_token_signed_response_alg: 'EdDSA' },
@@ -54,7 +61,9 @@ const server = createServer(provider.callback());
 server.keepAliveTimeout = 30_000;
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const { port } = server.address() as AddressInfo;
-process.stdout.write(`${JSON.stringify({ event: 'listening', baseUrl: `http://127.0.0.1:${port}`, tokenPath: '/token' })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ event: 'listening', baseUrl: `http://127.0.0.1:${port}`, tokenPath: '/token' })}\n`,
+);
 process.once('SIGTERM', () => {
   server.close();
   server.closeAllConnections();

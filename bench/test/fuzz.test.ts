@@ -23,13 +23,30 @@ void describe('fuzz stage (small)', () => {
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'tc-fuzz-test-'));
     server = await startTarget({
-      nodeArgs: [join(root, 'bin', 'token-conformance.js'), 'serve', '--http', '--port', '0', '--data', join(dir, 'fuzz.sqlite'), '--log-level', 'warn'],
-      cwd: root, cpu: undefined, env: process.env,
+      nodeArgs: [
+        join(root, 'bin', 'token-conformance.js'),
+        'serve',
+        '--http',
+        '--port',
+        '0',
+        '--data',
+        join(dir, 'fuzz.sqlite'),
+        '--log-level',
+        'warn',
+      ],
+      cwd: root,
+      cpu: undefined,
+      env: process.env,
     });
     port = Number(new URL(server.listening.baseUrl).port);
     const answer = await request(`${server.listening.baseUrl}${US_TOKEN}`, {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: credentials.clientId, client_secret: credentials.clientSecret }).toString(),
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: credentials.clientId,
+        client_secret: credentials.clientSecret,
+      }).toString(),
     });
     bearer = String(((await answer.body.json()) as { access_token?: string }).access_token);
   });
@@ -41,11 +58,17 @@ void describe('fuzz stage (small)', () => {
   void test('the judge sees a 5xx, a body that is not JSON and a hang', () => {
     const request = { bytes: Buffer.alloc(0), label: 'GET /v1/x', method: 'GET' };
     const json = new Map([['content-type', 'application/json']]);
-    assert.equal(judge(request, { status: 502, headers: json, body: Buffer.from('{"code":"000-1004"}'), hung: false }), '5xx');
+    assert.equal(
+      judge(request, { status: 502, headers: json, body: Buffer.from('{"code":"000-1004"}'), hung: false }),
+      '5xx',
+    );
     assert.equal(judge(request, { status: 417, headers: new Map(), body: Buffer.alloc(0), hung: false }), 'non-JSON');
     assert.equal(judge(request, { status: 400, headers: json, body: Buffer.from('<html>'), hung: false }), 'non-JSON');
     assert.equal(judge(request, { status: undefined, headers: new Map(), body: Buffer.alloc(0), hung: false }), 'hang');
-    assert.equal(judge(request, { status: 400, headers: json, body: Buffer.from('{"code":"000-1000"}'), hung: false }), undefined);
+    assert.equal(
+      judge(request, { status: 400, headers: json, body: Buffer.from('{"code":"000-1000"}'), hung: false }),
+      undefined,
+    );
   });
 
   void test('400 generated hostile requests: no 5xx, no non-JSON answer, no hang', { timeout: 120_000 }, async () => {
@@ -57,8 +80,22 @@ void describe('fuzz stage (small)', () => {
     assert.equal(failures(summary), 0, `seed ${seed}:\n${summary.examples.join('\n')}`);
   });
 
-  void test('an unparseable Content-Type at the gateway, sent the fuzzer\'s way, is no 5xx (issue 17, item 1)', async () => {
-    const answer = await exchange(port, { bytes: Buffer.from('POST /anything HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/\r\nContent-Length: 1\r\nConnection: close\r\n\r\nx'), label: 'POST /anything', method: 'POST' }, 60_000);
-    assert.equal(judge({ bytes: Buffer.alloc(0), label: 'POST /anything', method: 'POST' }, answer), undefined, `${answer.status} ${answer.body.toString()}`);
+  void test("an unparseable Content-Type at the gateway, sent the fuzzer's way, is no 5xx (issue 17, item 1)", async () => {
+    const answer = await exchange(
+      port,
+      {
+        bytes: Buffer.from(
+          'POST /anything HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/\r\nContent-Length: 1\r\nConnection: close\r\n\r\nx',
+        ),
+        label: 'POST /anything',
+        method: 'POST',
+      },
+      60_000,
+    );
+    assert.equal(
+      judge({ bytes: Buffer.alloc(0), label: 'POST /anything', method: 'POST' }, answer),
+      undefined,
+      `${answer.status} ${answer.body.toString()}`,
+    );
   });
 });

@@ -25,7 +25,10 @@ void describe('runLoad', () => {
         served += 1;
         const kind = served % 3;
         if (kind === 1) response.writeHead(200, { 'content-type': 'application/json' }).end(good);
-        else if (kind === 2) response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: hs256Jws, token_type: 'Bearer', expires_in: 3600 }));
+        else if (kind === 2)
+          response
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ access_token: hs256Jws, token_type: 'Bearer', expires_in: 3600 }));
         else response.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"server_error"}');
       });
     });
@@ -37,15 +40,30 @@ void describe('runLoad', () => {
   void test('a wrong answer is counted as an error, sampled, and left out of the throughput', async () => {
     served = 0;
     const result = await runLoad({
-      origin, connections: 1, warmupMs: 0, bound: { requests: 30 },
-      createWorker: () => Promise.resolve(tokenRequestWorker('/token', { grant_type: 'client_credentials' }, { alg: 'EdDSA', refreshToken: false })),
+      origin,
+      connections: 1,
+      warmupMs: 0,
+      bound: { requests: 30 },
+      createWorker: () =>
+        Promise.resolve(
+          tokenRequestWorker('/token', { grant_type: 'client_credentials' }, { alg: 'EdDSA', refreshToken: false }),
+        ),
     });
     assert.equal(result.requests, 30);
     assert.equal(result.errors, 20);
     assert.equal(served, 30, 'the request-count bound is exact');
-    assert.ok(result.errorSamples.some((s) => s.includes('alg HS256')), result.errorSamples.join('; '));
-    assert.ok(result.errorSamples.some((s) => s.includes('HTTP 500')), result.errorSamples.join('; '));
-    assert.ok(result.throughput > 0 && result.throughput <= (10 * 1000) / result.elapsedMs + 1e-9, 'only the good answers count');
+    assert.ok(
+      result.errorSamples.some((s) => s.includes('alg HS256')),
+      result.errorSamples.join('; '),
+    );
+    assert.ok(
+      result.errorSamples.some((s) => s.includes('HTTP 500')),
+      result.errorSamples.join('; '),
+    );
+    assert.ok(
+      result.throughput > 0 && result.throughput <= (10 * 1000) / result.elapsedMs + 1e-9,
+      'only the good answers count',
+    );
     assert.ok(result.latency.p50 > 0 && result.latency.p99 >= result.latency.p50);
   });
 
@@ -55,7 +73,10 @@ void describe('runLoad', () => {
     const deadOrigin = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const result = await runLoad({
-      origin: deadOrigin, connections: 2, warmupMs: 0, bound: { requests: 4 },
+      origin: deadOrigin,
+      connections: 2,
+      warmupMs: 0,
+      bound: { requests: 4 },
       createWorker: () => Promise.resolve(tokenRequestWorker('/token', {}, { alg: 'EdDSA', refreshToken: false })),
     });
     assert.equal(result.errors, result.requests);
@@ -65,7 +86,11 @@ void describe('runLoad', () => {
 });
 
 void describe('response checks', () => {
-  const answer = (status: number, body: unknown, type = 'application/json') => ({ status, headers: { 'content-type': type }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const answer = (status: number, body: unknown, type = 'application/json') => ({
+    status,
+    headers: { 'content-type': type },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 
   void test('a token response: status, media type, JWS and its alg, token_type, expires_in, refresh_token', () => {
     const ok = { access_token: eddsaJws, token_type: 'Bearer', expires_in: 3600 };
@@ -87,7 +112,10 @@ void describe('response checks', () => {
 
   void test('a JSON record: the field must have the value', () => {
     assert.equal(checkJsonRecord(answer(200, { identifier: 'E-1001' }), 'identifier', 'E-1001'), undefined);
-    assert.match(checkJsonRecord(answer(200, { identifier: 'E-1002' }), 'identifier', 'E-1001') ?? '', /expected E-1001/);
+    assert.match(
+      checkJsonRecord(answer(200, { identifier: 'E-1002' }), 'identifier', 'E-1001') ?? '',
+      /expected E-1001/,
+    );
     assert.match(checkJsonRecord(answer(401, { code: '000-1202' }), 'identifier', 'E-1001') ?? '', /HTTP 401/);
   });
 

@@ -8,13 +8,24 @@ import { extraTimes, parsePhases, projectSums, slowestChecks } from '../harness/
 import type { CheckCost, SuiteRun } from '../harness/suite-runs.ts';
 import { closingNote, goalLines, renderResults, type BenchRun } from '../results-markdown.ts';
 
-const check = (project: string, title: string, durationMs: number, requests = 1): CheckCost => ({ key: `${project} › ${title}`, project, durationMs, requests, status: 'passed' });
+const check = (project: string, title: string, durationMs: number, requests = 1): CheckCost => ({
+  key: `${project} › ${title}`,
+  project,
+  durationMs,
+  requests,
+  status: 'passed',
+});
 const phases = 'phases: profile 0.1 s, reference start 2.0 s, checks 10.5 s, report verification 0.4 s (total 13.2 s)';
 
 void describe('suite breakdown', () => {
   void test('the phase line as figures; anything else is none', () => {
     assert.deepEqual(parsePhases(phases), {
-      phases: [{ phase: 'profile', seconds: 0.1 }, { phase: 'reference start', seconds: 2 }, { phase: 'checks', seconds: 10.5 }, { phase: 'report verification', seconds: 0.4 }],
+      phases: [
+        { phase: 'profile', seconds: 0.1 },
+        { phase: 'reference start', seconds: 2 },
+        { phase: 'checks', seconds: 10.5 },
+        { phase: 'report verification', seconds: 0.4 },
+      ],
       totalSeconds: 13.2,
     });
     assert.equal(parsePhases(undefined), undefined);
@@ -22,30 +33,72 @@ void describe('suite breakdown', () => {
   });
 
   void test('checks summed per project, the longest of each; the slowest overall', () => {
-    const checks = [check('conformance', 'a', 100, 2), check('conformance', 'b', 300, 5), check('time-travel', 'c', 1000, 40)];
+    const checks = [
+      check('conformance', 'a', 100, 2),
+      check('conformance', 'b', 300, 5),
+      check('time-travel', 'c', 1000, 40),
+    ];
     const sums = projectSums(checks);
-    assert.deepEqual(sums.map((s) => [s.project, s.checks, s.seconds, s.requests, s.longest?.key]), [
-      ['time-travel', 1, 1, 40, 'time-travel › c'],
-      ['conformance', 2, 0.4, 7, 'conformance › b'],
-    ]);
-    assert.deepEqual(slowestChecks(checks, 2).map((c) => c.key), ['time-travel › c', 'conformance › b']);
+    assert.deepEqual(
+      sums.map((s) => [s.project, s.checks, s.seconds, s.requests, s.longest?.key]),
+      [
+        ['time-travel', 1, 1, 40, 'time-travel › c'],
+        ['conformance', 2, 0.4, 7, 'conformance › b'],
+      ],
+    );
+    assert.deepEqual(
+      slowestChecks(checks, 2).map((c) => c.key),
+      ['time-travel › c', 'conformance › b'],
+    );
   });
 
   void test('extra time of the distant run per check, most first, in round trips of 2 × delay', () => {
     const local = [check('conformance', 'a', 100), check('time-travel', 'c', 1000)];
-    const distant = [check('conformance', 'a', 100 + 40 * 3), check('time-travel', 'c', 1000 + 40 * 50), check('conformance', 'only-here', 5000)];
+    const distant = [
+      check('conformance', 'a', 100 + 40 * 3),
+      check('time-travel', 'c', 1000 + 40 * 50),
+      check('conformance', 'only-here', 5000),
+    ];
     const extra = extraTimes(local, distant, 20);
-    assert.deepEqual(extra.map((e) => [e.check.key, e.extraMs, e.roundTrips]), [['time-travel › c', 2000, 50], ['conformance › a', 120, 3]]);
+    assert.deepEqual(
+      extra.map((e) => [e.check.key, e.extraMs, e.roundTrips]),
+      [
+        ['time-travel › c', 2000, 50],
+        ['conformance › a', 120, 3],
+      ],
+    );
   });
 });
 
 const start = (over: Partial<SuiteRun> = {}): SuiteRun => ({
-  command: 'npm start (token-conformance run --target profiles/reference.json --start-reference)', seconds: 14, exitCode: 0, log: 'x', cpuSeconds: 21,
-  checks: [check('conformance', 'specs/a.spec.ts › a', 900, 3), check('time-travel', 'specs/q.spec.ts › quota', 5000, 1069)], verdicts: '136 PASS, 1 NOT_APPLICABLE', ...over,
+  command: 'npm start (token-conformance run --target profiles/reference.json --start-reference)',
+  seconds: 14,
+  exitCode: 0,
+  log: 'x',
+  cpuSeconds: 21,
+  checks: [
+    check('conformance', 'specs/a.spec.ts › a', 900, 3),
+    check('time-travel', 'specs/q.spec.ts › quota', 5000, 1069),
+  ],
+  verdicts: '136 PASS, 1 NOT_APPLICABLE',
+  ...over,
 });
 const bench = (timings: SuiteRun[], distant?: BenchRun['distant']): BenchRun => ({
-  startedAt: new Date(0), finishedAt: new Date(1000), command: 'npm run bench -- --suite-only', machine: { cpuModel: 'cpu', cpuCount: 2, node: 'v20', niceness: 0 },
-  loadStart: '0', loadEnd: '0', pinned: true, durationS: 1, rounds: 1, warmupS: 0, connections: 1, versions: {}, rows: [], timings, ...(distant && { distant }),
+  startedAt: new Date(0),
+  finishedAt: new Date(1000),
+  command: 'npm run bench -- --suite-only',
+  machine: { cpuModel: 'cpu', cpuCount: 2, node: 'v20', niceness: 0 },
+  loadStart: '0',
+  loadEnd: '0',
+  pinned: true,
+  durationS: 1,
+  rounds: 1,
+  warmupS: 0,
+  connections: 1,
+  versions: {},
+  rows: [],
+  timings,
+  ...(distant && { distant }),
 });
 
 void describe('RESULTS.md: the suite', () => {
@@ -65,11 +118,15 @@ void describe('RESULTS.md: the suite', () => {
     assert.match(renderResults(bench([start()])), /this version's `run` has no `--timings`/);
   });
 
-  void test('the distant run beside the local one: both runs\' phases, the extra time per check and the goal', () => {
+  void test("the distant run beside the local one: both runs' phases, the extra time per check and the goal", () => {
     const local = start({ phases });
     const far: SuiteRun & { proxyConnections: number } = {
-      ...start({ phases: 'phases: profile 0.1 s, reference start 0.0 s, checks 20.0 s (total 21.0 s)', seconds: 21 }), proxyConnections: 90,
-      checks: [check('conformance', 'specs/a.spec.ts › a', 900 + 40 * 10, 3), check('time-travel', 'specs/q.spec.ts › quota', 5000 + 40 * 30, 1069)],
+      ...start({ phases: 'phases: profile 0.1 s, reference start 0.0 s, checks 20.0 s (total 21.0 s)', seconds: 21 }),
+      proxyConnections: 90,
+      checks: [
+        check('conformance', 'specs/a.spec.ts › a', 900 + 40 * 10, 3),
+        check('time-travel', 'specs/q.spec.ts › quota', 5000 + 40 * 30, 1069),
+      ],
     };
     const run = bench([local], { delayMs: 20, run: far });
     const text = renderResults(run);
@@ -86,11 +143,19 @@ void describe('RESULTS.md: the distant target with clock sandboxes and with one 
   void test('two goal lines saying which is which: like with like first, the one-clock figure with its floor; both rows rendered', () => {
     const local = start({ phases, seconds: 20 });
     const oneClock: SuiteRun & { proxyConnections: number } = {
-      ...start({ seconds: 60 }), proxyConnections: 9,
-      checks: [check('conformance', 'specs/a.spec.ts › a', 2000, 3), check('time-travel', 'specs/l.spec.ts › lifecycle', 18_000, 433), check('time-travel', 'specs/q.spec.ts › quota', 6000, 1069)],
+      ...start({ seconds: 60 }),
+      proxyConnections: 9,
+      checks: [
+        check('conformance', 'specs/a.spec.ts › a', 2000, 3),
+        check('time-travel', 'specs/l.spec.ts › lifecycle', 18_000, 433),
+        check('time-travel', 'specs/q.spec.ts › quota', 6000, 1069),
+      ],
     };
     const sandboxes: SuiteRun & { proxyConnections: number } = { ...oneClock, seconds: 35 };
-    const run: BenchRun = { ...bench([local], { delayMs: 20, clocks: 0, run: oneClock }), distantClocks: { delayMs: 20, clocks: 2, run: sandboxes } };
+    const run: BenchRun = {
+      ...bench([local], { delayMs: 20, clocks: 0, run: oneClock }),
+      distantClocks: { delayMs: 20, clocks: 2, run: sandboxes },
+    };
     const goals = goalLines(run).filter((g) => g.goal.includes('ms away'));
     assert.equal(goals.length, 2);
     assert.match(goals[0]!.goal, /with 2 clock sandboxes, like `npm start`'s 2 clock servers/);
@@ -103,7 +168,10 @@ void describe('RESULTS.md: the distant target with clock sandboxes and with one 
     const text = renderResults(run);
     assert.match(text, /### Against a distant target \(20 ms each way, 2 clock sandboxes\)/);
     assert.match(text, /### Against a distant target \(20 ms each way, one clock\)/);
-    assert.match(closingNote(run).find((l) => l.startsWith('Not met: suite against'))!, /one clock.*run one after another: 24\.0 s summed/);
+    assert.match(
+      closingNote(run).find((l) => l.startsWith('Not met: suite against'))!,
+      /one clock.*run one after another: 24\.0 s summed/,
+    );
   });
 });
 
@@ -111,17 +179,33 @@ void describe('RESULTS.md: the closing note', () => {
   void test('the goals met, those not measured, and for a missed suite goal what its figures say stands in the way', () => {
     const local = start({ phases, seconds: 20 });
     const far: SuiteRun & { proxyConnections: number } = {
-      ...start({ seconds: 50 }), proxyConnections: 9,
-      checks: [check('conformance', 'specs/a.spec.ts › a', 2000, 3), check('time-travel', 'specs/l.spec.ts › lifecycle', 18_000, 433), check('time-travel', 'specs/q.spec.ts › quota', 6000, 1069)],
+      ...start({ seconds: 50 }),
+      proxyConnections: 9,
+      checks: [
+        check('conformance', 'specs/a.spec.ts › a', 2000, 3),
+        check('time-travel', 'specs/l.spec.ts › lifecycle', 18_000, 433),
+        check('time-travel', 'specs/q.spec.ts › quota', 6000, 1069),
+      ],
     };
-    const chain = { check: 'time-travel › specs/l.spec.ts › lifecycle', roundTrips: 432, requests: 433, mostRequests: { check: 'q', requests: 1069 } };
+    const chain = {
+      check: 'time-travel › specs/l.spec.ts › lifecycle',
+      roundTrips: 432,
+      requests: 433,
+      mostRequests: { check: 'q', requests: 1069 },
+    };
     const note = closingNote(bench([local], { delayMs: 20, run: far, chain }));
     assert.match(note[0]!, /^Met: none\.$/);
     assert.match(note[1]!, /^Not measured in this run: token issuance/);
     const startLine = note.find((l) => l.startsWith('Not met: `npm start`'))!;
-    assert.match(startLine, /its largest phase is checks \(10\.5 s\); its longest check specs\/q\.spec\.ts › quota \(5\.0 s, 1,069 requests\)/);
+    assert.match(
+      startLine,
+      /its largest phase is checks \(10\.5 s\); its longest check specs\/q\.spec\.ts › quota \(5\.0 s, 1,069 requests\)/,
+    );
     const distantLine = note.find((l) => l.includes('ms away'))!;
-    assert.match(distantLine, /2\.50× .*the 2 time-travel checks run one after another: 24\.0 s summed.*432 round trips × 40 ms ≈ 17\.3 s, is time-travel › specs\/l\.spec\.ts › lifecycle/);
+    assert.match(
+      distantLine,
+      /2\.50× .*the 2 time-travel checks run one after another: 24\.0 s summed.*432 round trips × 40 ms ≈ 17\.3 s, is time-travel › specs\/l\.spec\.ts › lifecycle/,
+    );
     assert.match(renderResults(bench([local], { delayMs: 20, run: far, chain })), /## Closing note\n\n- Met: none\./);
   });
 });

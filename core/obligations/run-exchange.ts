@@ -13,7 +13,10 @@ import { open, seal, type Sealed } from './sealed.ts';
 export const obligationsKeyEnvVar = 'TOKEN_CONFORMANCE_OBLIGATIONS_KEY';
 
 /** An obligation without its credential: what a recording check needs to know of the open ones. */
-export type ObligationSummary = Pick<Obligation, 'id' | 'check' | 'requirements' | 'what' | 'notBefore' | 'notAfter' | 'clock'>;
+export type ObligationSummary = Pick<
+  Obligation,
+  'id' | 'check' | 'requirements' | 'what' | 'notBefore' | 'notAfter' | 'clock'
+>;
 
 export interface RunObligations {
   runId: string;
@@ -36,7 +39,15 @@ export function newRunKey(): Buffer {
 }
 
 export function summary(o: Obligation): ObligationSummary {
-  return { id: o.id, check: o.check, requirements: o.requirements, what: o.what, notBefore: o.notBefore, clock: o.clock, ...(o.notAfter !== undefined ? { notAfter: o.notAfter } : {}) };
+  return {
+    id: o.id,
+    check: o.check,
+    requirements: o.requirements,
+    what: o.what,
+    notBefore: o.notBefore,
+    clock: o.clock,
+    ...(o.notAfter !== undefined ? { notAfter: o.notAfter } : {}),
+  };
 }
 
 function writeSealed(file: string, key: Buffer, value: unknown): void {
@@ -58,7 +69,10 @@ export function prepareRunDir(dir: string, key: Buffer, run: RunObligations): vo
 }
 
 /** In a worker: the run's obligations, or undefined when the run keeps no state. */
-export function runObligationsFromEnv(dir: string | undefined, env: NodeJS.ProcessEnv = process.env): { dir: string; key: Buffer; run: RunObligations } | undefined {
+export function runObligationsFromEnv(
+  dir: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): { dir: string; key: Buffer; run: RunObligations } | undefined {
   const key = env[obligationsKeyEnvVar];
   if (!dir || !key || !existsSync(join(dir, 'run.sealed.json'))) return undefined;
   const k = Buffer.from(key, 'base64');
@@ -78,11 +92,15 @@ export function writeSettlement(dir: string, s: Settlement): void {
 export function collectRecorded(dir: string, key: Buffer): Obligation[] {
   const d = join(dir, 'recorded');
   if (!existsSync(d)) return [];
-  return readdirSync(d).filter((f) => f.endsWith('.sealed.json')).map((f) => readSealed<Obligation>(join(d, f), key));
+  return readdirSync(d)
+    .filter((f) => f.endsWith('.sealed.json'))
+    .map((f) => readSealed<Obligation>(join(d, f), key));
 }
 
 export function collectSettlements(dir: string): Settlement[] {
   const d = join(dir, 'settled');
   if (!existsSync(d)) return [];
-  return readdirSync(d).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(readFileSync(join(d, f), 'utf8')) as Settlement);
+  return readdirSync(d)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => JSON.parse(readFileSync(join(d, f), 'utf8')) as Settlement);
 }

@@ -20,7 +20,8 @@ type Entry<K extends keyof typeof profileEntries> = `${K}:${(typeof profileEntri
  * missing capability or entry SKIPs the check with the reason; a missing region or surface makes it
  * NOT_APPLICABLE.
  */
-export type Capability = (typeof requirementCapabilities)[number] | Entry<'client'> | Entry<'user'> | Entry<'token'> | Entry<'resource'>;
+export type Capability =
+  (typeof requirementCapabilities)[number] | Entry<'client'> | Entry<'user'> | Entry<'token'> | Entry<'resource'>;
 
 /** Whether `need` is a word of the vocabulary: one the capability gate can judge. */
 export function isKnownNeed(need: string): need is Capability {
@@ -57,16 +58,32 @@ export function capabilityGap(p: TargetProfile, capability: Capability): Capabil
     return p.resources[name] ? undefined : skip(`profile has no resources.${name}`);
   }
   switch (capability) {
-    case 'clock-control': return caps.clockControlUrl ? undefined : skip('target has no clock control');
-    case 'fault-injection': return caps.faultControlUrl ? undefined : skip('target has no fault control');
-    case 'load': return caps.load.allowed ? undefined : skip('profile does not allow load-like checks (capabilities.load.allowed)');
-    case 'destructive': return caps.destructive.allowed ? undefined : skip('profile does not allow destructive checks (capabilities.destructive.allowed)');
-    case 'http-basic': return caps.supportsBasic ? undefined : skip('target does not declare HTTP Basic client authentication (capabilities.supportsBasic)');
-    case 'us': return p.authUrlUs ? undefined : na('target has no US token server (authUrlUs)');
-    case 'eu': return p.authUrlEu ? undefined : na('target has no EU token server (authUrlEu)');
-    case 'gateway': return p.baseUrl ? undefined : na('target has no protected APIs (baseUrl)');
-    case 'people': return p.resources.people ? undefined : skip('profile has no resources.people identifiers');
-    case 'plain-http': return p.plainHttpUrl ? undefined : skip('profile has no plainHttpUrl');
+    case 'clock-control':
+      return caps.clockControlUrl ? undefined : skip('target has no clock control');
+    case 'fault-injection':
+      return caps.faultControlUrl ? undefined : skip('target has no fault control');
+    case 'load':
+      return caps.load.allowed
+        ? undefined
+        : skip('profile does not allow load-like checks (capabilities.load.allowed)');
+    case 'destructive':
+      return caps.destructive.allowed
+        ? undefined
+        : skip('profile does not allow destructive checks (capabilities.destructive.allowed)');
+    case 'http-basic':
+      return caps.supportsBasic
+        ? undefined
+        : skip('target does not declare HTTP Basic client authentication (capabilities.supportsBasic)');
+    case 'us':
+      return p.authUrlUs ? undefined : na('target has no US token server (authUrlUs)');
+    case 'eu':
+      return p.authUrlEu ? undefined : na('target has no EU token server (authUrlEu)');
+    case 'gateway':
+      return p.baseUrl ? undefined : na('target has no protected APIs (baseUrl)');
+    case 'people':
+      return p.resources.people ? undefined : skip('profile has no resources.people identifiers');
+    case 'plain-http':
+      return p.plainHttpUrl ? undefined : skip('profile has no plainHttpUrl');
   }
   return skip(`the harness does not know the capability '${String(capability)}'`);
 }

@@ -7,7 +7,15 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import type { z } from 'zod';
 import { parseJsonc } from './jsonc.ts';
 import { declaredForGrant, shapedGrants } from './token-parameters.ts';
-import { buildProfileSchema, clientNames, clockSandboxAddresses, userNames, type ProfileSchema, type SecretRef, type TargetProfile } from './profile.schema.ts';
+import {
+  buildProfileSchema,
+  clientNames,
+  clockSandboxAddresses,
+  userNames,
+  type ProfileSchema,
+  type SecretRef,
+  type TargetProfile,
+} from './profile.schema.ts';
 
 /** The field path of the other environment's access token (a secret like the others). */
 export const otherEnvironmentTokenPath = 'credentials.tokens.otherEnvironment';
@@ -17,7 +25,10 @@ const usTokenPathSuffix = '/api/v1/auth/oauth2/token';
 const euTokenPathSuffix = '/oauth2/default/v1/token';
 
 export class ProfileError extends Error {
-  constructor(readonly file: string, readonly problems: string[]) {
+  constructor(
+    readonly file: string,
+    readonly problems: string[],
+  ) {
     super(problems.map((p) => `profile ${file}: ${p}`).join('\n'));
     this.name = 'ProfileError';
   }
@@ -76,10 +87,13 @@ export function formatIssues(issues: z.core.$ZodIssue[], raw?: unknown, doc: str
     if (issue.code === 'invalid_union' && raw !== undefined) {
       if (valueAt(raw, issue.path) === undefined) return [`${at}: required`];
       // Never echo the value: it may be a secret written in the wrong shape.
-      if (secretFields.has(String(issue.path.at(-1)))) return [`${at}: must be {"env": "VARIABLE_NAME"} (or {"value": "…"} in a profile marked "local": true)`];
+      if (secretFields.has(String(issue.path.at(-1))))
+        return [`${at}: must be {"env": "VARIABLE_NAME"} (or {"value": "…"} in a profile marked "local": true)`];
     }
     if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((k) => `${at === '(top level)' ? k : `${at}.${k}`}: unknown key "${k}" (check the spelling; ${doc})`);
+      return issue.keys.map(
+        (k) => `${at === '(top level)' ? k : `${at}.${k}`}: unknown key "${k}" (check the spelling; ${doc})`,
+      );
     }
     // zod does not carry the input in its issues: the raw profile tells "absent" from "wrong type".
     const given = valueAt(raw, issue.path);
@@ -90,7 +104,8 @@ export function formatIssues(issues: z.core.$ZodIssue[], raw?: unknown, doc: str
     }
     if (issue.code === 'invalid_value') {
       const allowed = issue.values.map((v) => JSON.stringify(v)).join(', ');
-      const got = secretFields.has(String(issue.path.at(-1))) || given === undefined ? '' : `, got ${JSON.stringify(given)}`;
+      const got =
+        secretFields.has(String(issue.path.at(-1))) || given === undefined ? '' : `, got ${JSON.stringify(given)}`;
       return [`${at}: expected one of ${allowed}${got} (${doc})`];
     }
     return [`${at}: ${issue.message} (${doc})`];
@@ -124,26 +139,37 @@ export function validateProfile(raw: unknown, file: string, options: LoadOptions
   for (const key of ['authUrlUs', 'authUrlEu', 'baseUrl', 'plainHttpUrl'] as const) {
     const url = profile[key];
     if (url !== undefined && !profile.local && key !== 'plainHttpUrl' && new URL(url).protocol !== 'https:') {
-      problems.push(`${key}: plain HTTP (${url}) is refused for a target not marked "local": true — credentials would travel in clear; use https`);
+      problems.push(
+        `${key}: plain HTTP (${url}) is refused for a target not marked "local": true — credentials would travel in clear; use https`,
+      );
     }
   }
   // The addresses are origins: the suite appends the token paths itself, so a full token URL
   // would send every request to <token URL>/<token path> and read as dozens of FAILs.
-  for (const [key, path] of [['authUrlUs', usTokenPathSuffix], ['authUrlEu', euTokenPathSuffix], ['baseUrl', usTokenPathSuffix]] as const) {
+  for (const [key, path] of [
+    ['authUrlUs', usTokenPathSuffix],
+    ['authUrlEu', euTokenPathSuffix],
+    ['baseUrl', usTokenPathSuffix],
+  ] as const) {
     const url = profile[key];
     if (url === undefined) continue;
     const pathname = new URL(url).pathname.replace(/\/+$/, '');
     if (pathname.endsWith('/token') || pathname.endsWith(path)) {
-      problems.push(`${key}: expected the server's origin (scheme://host[:port]), not the token URL ${url} — the suite appends ${path} itself (see "Fields" in profiles/README.md)`);
+      problems.push(
+        `${key}: expected the server's origin (scheme://host[:port]), not the token URL ${url} — the suite appends ${path} itself (see "Fields" in profiles/README.md)`,
+      );
       continue;
     }
     const doubled = appendedPrefix(pathname, key === 'baseUrl' ? '/v1' : path);
     if (doubled !== undefined) {
       const origin = `${new URL(url).origin}${pathname.slice(0, pathname.length - doubled.length)}`;
-      problems.push(`${key}: ${url} ends with ${doubled}, which the suite appends itself (it would call ${url.replace(/\/+$/, '')}${doubled}/…) — set ${key} to ${origin}`);
+      problems.push(
+        `${key}: ${url} ends with ${doubled}, which the suite appends itself (it would call ${url.replace(/\/+$/, '')}${doubled}/…) — set ${key} to ${origin}`,
+      );
     }
   }
-  if (!profile.authUrlUs && !profile.authUrlEu) problems.push('authUrlUs: at least one of authUrlUs and authUrlEu is required');
+  if (!profile.authUrlUs && !profile.authUrlEu)
+    problems.push('authUrlUs: at least one of authUrlUs and authUrlEu is required');
   for (const key of ['clockControlUrl', 'faultControlUrl'] as const) {
     const url = profile.capabilities[key];
     if (url !== undefined && !profile.local && new URL(url).protocol !== 'https:') {
@@ -161,7 +187,9 @@ export function validateProfile(raw: unknown, file: string, options: LoadOptions
   const take = (path: string, ref: SecretRef) => {
     if ('value' in ref) {
       if (!profile.local) {
-        problems.push(`${path}: a literal secret {"value": …} is refused in a profile not marked "local": true; use {"env": "VARIABLE_NAME"}`);
+        problems.push(
+          `${path}: a literal secret {"value": …} is refused in a profile not marked "local": true; use {"env": "VARIABLE_NAME"}`,
+        );
         return;
       }
       secrets.push({ path, ref, value: ref.value });
@@ -193,7 +221,10 @@ function tokenParameterProblems(profile: TargetProfile, env: NodeJS.ProcessEnv):
     const declared = profile.credentials.clients[name]?.tokenParameters;
     for (const grant of shapedGrants) {
       for (const [parameter, value] of declaredForGrant(declared, grant)) {
-        if (typeof value !== 'string' && !env[value.env]) problems.push(`credentials.clients.${name}.tokenParameters: ${parameter}: environment variable ${value.env} is not set`);
+        if (typeof value !== 'string' && !env[value.env])
+          problems.push(
+            `credentials.clients.${name}.tokenParameters: ${parameter}: environment variable ${value.env} is not set`,
+          );
       }
     }
   }
@@ -208,28 +239,39 @@ function tokenParameterProblems(profile: TargetProfile, env: NodeJS.ProcessEnv):
  */
 function clockSandboxProblems(profile: TargetProfile, file: string): string[] {
   const problems: string[] = [];
-  const declared = (key: (typeof clockSandboxAddresses)[number]) => (key === 'faultControlUrl' ? profile.capabilities.faultControlUrl : profile[key]) !== undefined;
+  const declared = (key: (typeof clockSandboxAddresses)[number]) =>
+    (key === 'faultControlUrl' ? profile.capabilities.faultControlUrl : profile[key]) !== undefined;
   for (const [i, sandbox] of (profile.capabilities.clockSandboxes ?? []).entries()) {
     const at = `capabilities.clockSandboxes[${i}]`;
     for (const key of clockSandboxAddresses) {
       const where = key === 'faultControlUrl' ? 'capabilities.faultControlUrl' : key;
-      if (declared(key) && sandbox[key] === undefined) problems.push(`${at}.${key}: required, because the profile has ${where} (each sandbox stands for the whole target)`);
-      if (!declared(key) && sandbox[key] !== undefined) problems.push(`${at}.${key}: the profile has no ${where}, so a sandbox has none either`);
+      if (declared(key) && sandbox[key] === undefined)
+        problems.push(
+          `${at}.${key}: required, because the profile has ${where} (each sandbox stands for the whole target)`,
+        );
+      if (!declared(key) && sandbox[key] !== undefined)
+        problems.push(`${at}.${key}: the profile has no ${where}, so a sandbox has none either`);
     }
     for (const key of ['authUrlUs', 'authUrlEu', 'baseUrl', 'clockControlUrl', 'faultControlUrl'] as const) {
       const url = sandbox[key];
-      if (url !== undefined && !profile.local && new URL(url).protocol !== 'https:') problems.push(`${at}.${key}: plain HTTP (${url}) is refused for a target not marked "local": true`);
+      if (url !== undefined && !profile.local && new URL(url).protocol !== 'https:')
+        problems.push(`${at}.${key}: plain HTTP (${url}) is refused for a target not marked "local": true`);
     }
     if (sandbox.caFile !== undefined) {
       const caPath = isAbsolute(sandbox.caFile) ? sandbox.caFile : resolve(dirname(resolve(file)), sandbox.caFile);
       if (!existsSync(caPath)) problems.push(`${at}.caFile: file not found: ${caPath}`);
       sandbox.caFile = caPath;
     }
-    for (const [key, path] of [['authUrlUs', usTokenPathSuffix], ['authUrlEu', euTokenPathSuffix], ['baseUrl', usTokenPathSuffix]] as const) {
+    for (const [key, path] of [
+      ['authUrlUs', usTokenPathSuffix],
+      ['authUrlEu', euTokenPathSuffix],
+      ['baseUrl', usTokenPathSuffix],
+    ] as const) {
       const url = sandbox[key];
       if (url === undefined) continue;
       const pathname = new URL(url).pathname.replace(/\/+$/, '');
-      if (pathname.endsWith('/token') || pathname.endsWith(path)) problems.push(`${at}.${key}: expected the server's origin (scheme://host[:port]), not the token URL ${url}`);
+      if (pathname.endsWith('/token') || pathname.endsWith(path))
+        problems.push(`${at}.${key}: expected the server's origin (scheme://host[:port]), not the token URL ${url}`);
     }
   }
   return problems;
@@ -253,7 +295,9 @@ export function loadProfile(file: string, options: LoadOptions = {}): LoadedProf
     const offset = /at position (\d+)/.exec(message);
     const where = offset ? lineAndColumn(text, Number(offset[1])) : undefined;
     const what = message.replace(/ in JSON at position \d+.*$/s, '').replace(/ \(line \d+ column \d+\)$/, '');
-    throw new ProfileError(file, [`not valid JSON${where ? ` at line ${where.line}, column ${where.column}` : ''}: ${what} (JSON with // comments and trailing commas is accepted)`]);
+    throw new ProfileError(file, [
+      `not valid JSON${where ? ` at line ${where.line}, column ${where.column}` : ''}: ${what} (JSON with // comments and trailing commas is accepted)`,
+    ]);
   }
   return validateProfile(raw, file, options);
 }

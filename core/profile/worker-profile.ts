@@ -24,7 +24,13 @@ export interface WorkerProfileHandoff {
 }
 
 function envNameFor(path: string): string {
-  return secretEnvPrefix + path.replace(/[^A-Za-z0-9]+/g, '_').replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase();
+  return (
+    secretEnvPrefix +
+    path
+      .replace(/[^A-Za-z0-9]+/g, '_')
+      .replace(/([a-z])([A-Z])/g, '$1_$2')
+      .toUpperCase()
+  );
 }
 
 export function toWorkerProfile(loaded: LoadedProfile): WorkerProfileHandoff {
@@ -50,13 +56,17 @@ export function toWorkerProfile(loaded: LoadedProfile): WorkerProfileHandoff {
   for (const [name, u] of Object.entries(profile.credentials.users)) {
     if (u) u.password = rewrite(`credentials.users.${name}.password`);
   }
-  if (profile.credentials.tokens.otherEnvironment) profile.credentials.tokens.otherEnvironment = rewrite(otherEnvironmentTokenPath);
+  if (profile.credentials.tokens.otherEnvironment)
+    profile.credentials.tokens.otherEnvironment = rewrite(otherEnvironmentTokenPath);
   env[secretEnvListVar] = [...new Set(names)].join(',');
   return { profile, env, secretValues: loaded.secrets.map((s) => s.value) };
 }
 
 /** Writes the worker profile into a fresh private temporary directory; returns the file path. */
-export function writeWorkerProfile(profile: TargetProfile, dir = mkdtempSync(join(tmpdir(), 'token-conformance-'))): string {
+export function writeWorkerProfile(
+  profile: TargetProfile,
+  dir = mkdtempSync(join(tmpdir(), 'token-conformance-')),
+): string {
   const file = join(dir, 'target-profile.json');
   writeFileSync(file, JSON.stringify(profile, null, 2), { mode: 0o600 });
   return file;
@@ -74,14 +84,19 @@ export function withOtherEnvironmentToken(loaded: LoadedProfile, token: string):
   return {
     ...loaded,
     profile,
-    secrets: [...loaded.secrets.filter((s) => s.path !== otherEnvironmentTokenPath), { path: otherEnvironmentTokenPath, ref, value: token }],
+    secrets: [
+      ...loaded.secrets.filter((s) => s.path !== otherEnvironmentTokenPath),
+      { path: otherEnvironmentTokenPath, ref, value: token },
+    ],
   };
 }
 
 /** Read in a worker (or the reporter): the profile the `run` command resolved (the run manifest's `profile`). */
 export function readWorkerProfile(file: string | undefined): TargetProfile {
   if (!file) {
-    throw new Error('the run names no target profile: run the suite through `npx token-conformance run --target FILE` (or `npm start`), or let playwright.config.ts start the reference server');
+    throw new Error(
+      'the run names no target profile: run the suite through `npx token-conformance run --target FILE` (or `npm start`), or let playwright.config.ts start the reference server',
+    );
   }
   return JSON.parse(readFileSync(file, 'utf8')) as TargetProfile;
 }

@@ -30,7 +30,9 @@ export function redactAnnotationDescription(type: string, description: string, r
       const record = JSON.parse(description) as Record<string, unknown>;
       if (record !== null && typeof record === 'object' && !Array.isArray(record)) {
         const counterexample = record.counterexample;
-        return JSON.stringify(typeof counterexample === 'string' ? { ...record, counterexample: redactor.redact(counterexample) } : record);
+        return JSON.stringify(
+          typeof counterexample === 'string' ? { ...record, counterexample: redactor.redact(counterexample) } : record,
+        );
       }
     } catch {
       // not a property record: redacted as the text it is
@@ -42,8 +44,13 @@ export function redactAnnotationDescription(type: string, description: string, r
 const textContentType = /^(text\/|application\/(json|xml|x-www-form-urlencoded)|[^;]*\+json)/i;
 
 /** An attachment body, redacted when it is text (by content type); other bodies pass unchanged. */
-export function redactAttachmentBody(body: string | Buffer, contentType: string | undefined, redactor: Redactor): string | Buffer {
+export function redactAttachmentBody(
+  body: string | Buffer,
+  contentType: string | undefined,
+  redactor: Redactor,
+): string | Buffer {
   if (typeof body === 'string') return redactor.redact(body);
-  if (contentType !== undefined && textContentType.test(contentType)) return Buffer.from(redactor.redact(body.toString('utf8')), 'utf8');
+  if (contentType !== undefined && textContentType.test(contentType))
+    return Buffer.from(redactor.redact(body.toString('utf8')), 'utf8');
   return body;
 }

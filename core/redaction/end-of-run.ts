@@ -17,16 +17,31 @@ export interface EndOfRun {
   ms: number;
 }
 
-export function endOfRunRedaction(reportsDir: string, env: NodeJS.ProcessEnv, prefix = 'token-conformance run'): EndOfRun {
+export function endOfRunRedaction(
+  reportsDir: string,
+  env: NodeJS.ProcessEnv,
+  prefix = 'token-conformance run',
+): EndOfRun {
   const t0 = performance.now();
   const secrets = knownSecretsRedactor(env).secretValues();
   const v = verifyReports(reportsDir, secrets, { ownText: ownTextOf(reportsDir) });
-  const at = (f: { file: string; line: number }) => `${relative(process.cwd(), join(reportsDir, f.file)) || f.file}:${f.line}`;
+  const at = (f: { file: string; line: number }) =>
+    `${relative(process.cwd(), join(reportsDir, f.file)) || f.file}:${f.line}`;
   const short = secretsFromEnv(env).filter((s) => s.length < minimumSecretLength).length;
   const lines = [
-    ...(short > 0 ? [`${prefix}: note: ${short} secret value(s) of the profile are shorter than ${minimumSecretLength} characters: they are redacted where they travel by name (client_secret=…, "password": …, Authorization: …) but not searched for by value, which would shred ordinary words`] : []),
-    ...v.repaired.map((f) => `${prefix}: note: ${at(f)}: ${f.what} reached this file and was redacted there (the file was rewritten structurally); the suite should have redacted it at its source`),
-    ...v.remaining.map((f) => `${prefix}: ${at(f)}: ${f.what} remains in this file (its format cannot be rewritten safely); do not share these reports`),
+    ...(short > 0
+      ? [
+          `${prefix}: note: ${short} secret value(s) of the profile are shorter than ${minimumSecretLength} characters: they are redacted where they travel by name (client_secret=…, "password": …, Authorization: …) but not searched for by value, which would shred ordinary words`,
+        ]
+      : []),
+    ...v.repaired.map(
+      (f) =>
+        `${prefix}: note: ${at(f)}: ${f.what} reached this file and was redacted there (the file was rewritten structurally); the suite should have redacted it at its source`,
+    ),
+    ...v.remaining.map(
+      (f) =>
+        `${prefix}: ${at(f)}: ${f.what} remains in this file (its format cannot be rewritten safely); do not share these reports`,
+    ),
   ];
   return { code: v.remaining.length > 0 ? 2 : 0, lines, files: v.files, ms: performance.now() - t0 };
 }

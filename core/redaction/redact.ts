@@ -25,7 +25,14 @@ export const minimumSecretLength = 8;
 
 /** The encodings a value is redacted in: as is, form-encoded, URI-encoded, inside a JSON string. */
 export function encodedForms(value: string): string[] {
-  return [...new Set([value, new URLSearchParams({ v: value }).toString().slice(2), encodeURIComponent(value), JSON.stringify(value).slice(1, -1)])];
+  return [
+    ...new Set([
+      value,
+      new URLSearchParams({ v: value }).toString().slice(2),
+      encodeURIComponent(value),
+      JSON.stringify(value).slice(1, -1),
+    ]),
+  ];
 }
 
 /** The forms a value can take in a written report file: encodedForms, and XML/HTML-escaped. */
@@ -33,13 +40,26 @@ export function writtenForms(value: string): string[] {
   const forms = new Set(encodedForms(value));
   for (const f of [...forms]) {
     const xml = f.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-    for (const q of [xml, xml.replace(/"/g, '&quot;').replace(/'/g, '&#39;'), xml.replace(/"/g, '&quot;').replace(/'/g, '&apos;'), xml.replace(/"/g, '&#34;').replace(/'/g, '&#39;')]) forms.add(q);
+    for (const q of [
+      xml,
+      xml.replace(/"/g, '&quot;').replace(/'/g, '&#39;'),
+      xml.replace(/"/g, '&quot;').replace(/'/g, '&apos;'),
+      xml.replace(/"/g, '&#34;').replace(/'/g, '&#39;'),
+    ])
+      forms.add(q);
   }
   return [...forms];
 }
 
 /** Field names whose value is a secret wherever they appear (form, JSON, header). */
-export const secretFieldNames = ['client_secret', 'password', 'access_token', 'refresh_token', 'id_token', 'assertion'] as const;
+export const secretFieldNames = [
+  'client_secret',
+  'password',
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'assertion',
+] as const;
 
 const jwtShape = /eyJ[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*/g;
 /**
@@ -51,13 +71,14 @@ const looksRandom = (s: string) => /[A-Z]/.test(s) && /[a-z]/.test(s) && /[0-9]/
 const fieldPattern = new RegExp(
   // form or query: name=value
   `((?:^|[?&\\s"'])(?:${secretFieldNames.join('|')})=)([^&\\s"'\\\\]+)` +
-  // JSON: "name": "value"
-  `|("(?:${secretFieldNames.join('|')})"\\s*:\\s*")((?:[^"\\\\]|\\\\.)*)(")`,
+    // JSON: "name": "value"
+    `|("(?:${secretFieldNames.join('|')})"\\s*:\\s*")((?:[^"\\\\]|\\\\.)*)(")`,
   'g',
 );
 // The credential of an Authorization header: a token68 run of 8+ characters (so that prose such as
 // a check title "protected call: Authorization: Bearer › …" is not taken for one).
-const authHeaderPattern = /((?:^|[\s"'])(?:authorization|proxy-authorization)["']?\s*[:=]\s*["']?(?:[A-Za-z]+\s+)?)([A-Za-z0-9\-._~+/]{8,}=*)(?![A-Za-z0-9\-._~+/=])/gi;
+const authHeaderPattern =
+  /((?:^|[\s"'])(?:authorization|proxy-authorization)["']?\s*[:=]\s*["']?(?:[A-Za-z]+\s+)?)([A-Za-z0-9\-._~+/]{8,}=*)(?![A-Za-z0-9\-._~+/=])/gi;
 // A credential after the scheme: long enough to be one (a challenge's `realm="…"` is not).
 const bearerPattern = /\b(Bearer|Basic)(\s+)([A-Za-z0-9\-._~+/]{12,}=*)(?![A-Za-z0-9\-._~+/="])/g;
 
@@ -113,11 +134,14 @@ export function replaceRanges(text: string, ranges: [number, number][]): string 
 /** Redaction by field name and shape only (no known values). */
 export function redactShapes(text: string): string {
   return text
-    .replace(fieldPattern, (match, formKey?: string, _formValue?: string, jsonKey?: string, _jsonValue?: string, close?: string) => {
-      if (formKey !== undefined) return `${formKey}${REDACTED}`;
-      if (jsonKey !== undefined) return `${jsonKey}${REDACTED}${close ?? '"'}`;
-      return match;
-    })
+    .replace(
+      fieldPattern,
+      (match, formKey?: string, _formValue?: string, jsonKey?: string, _jsonValue?: string, close?: string) => {
+        if (formKey !== undefined) return `${formKey}${REDACTED}`;
+        if (jsonKey !== undefined) return `${jsonKey}${REDACTED}${close ?? '"'}`;
+        return match;
+      },
+    )
     .replace(authHeaderPattern, (_m, head: string) => `${head}${REDACTED}`)
     .replace(bearerPattern, (_m, scheme: string, space: string) => `${scheme}${space}${REDACTED}`)
     .replace(jwtShape, REDACTED)
@@ -151,7 +175,9 @@ export const secretEnvListVar = 'TOKEN_CONFORMANCE_SECRET_ENV';
 
 /** Every secret value known from the environment of this process. */
 export function secretsFromEnv(env: NodeJS.ProcessEnv = process.env): string[] {
-  const names = new Set<string>(Object.keys(env).filter((n) => n.startsWith(secretEnvPrefix) && n !== secretEnvListVar));
+  const names = new Set<string>(
+    Object.keys(env).filter((n) => n.startsWith(secretEnvPrefix) && n !== secretEnvListVar),
+  );
   for (const n of (env[secretEnvListVar] ?? '').split(',')) if (n.trim()) names.add(n.trim());
   return [...names].map((n) => env[n]).filter((v): v is string => typeof v === 'string' && v.length > 0);
 }

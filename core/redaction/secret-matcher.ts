@@ -99,7 +99,9 @@ export class SecretMatcher {
           }
         }
         if (end === text.length) break;
-        h = (Math.imul(h - Math.imul(text.charCodeAt(end - anchorLength), outgoingWeight), base) + text.charCodeAt(end)) | 0;
+        h =
+          (Math.imul(h - Math.imul(text.charCodeAt(end - anchorLength), outgoingWeight), base) + text.charCodeAt(end)) |
+          0;
       }
     }
     if (this.short.length > 0) this.addShortOccurrences(text, found);

@@ -16,7 +16,19 @@ import { minimumSecretLength, replaceRanges, writtenForms } from './redact.ts';
 import { listFiles } from './report-files.ts';
 import { SecretMatcher, type Occurrence } from './secret-matcher.ts';
 
-const binaryExtensions = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp', '.zip', '.woff', '.woff2', '.ico', '.webm', '.pdf']);
+const binaryExtensions = new Set([
+  '.png',
+  '.jpg',
+  '.jpeg',
+  '.gif',
+  '.webp',
+  '.zip',
+  '.woff',
+  '.woff2',
+  '.ico',
+  '.webm',
+  '.pdf',
+]);
 const lineTextExtensions = new Set(['.txt', '.log', '.md']);
 const jwtShape = /eyJ[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*/g;
 
@@ -71,16 +83,20 @@ export class ReportVerifier {
 
   /** The secret occurrences of `text` that are not the suite's own text, and the JWT-shaped runs. */
   find(text: string): { start: number; end: number; what: string }[] {
-    const found = this.matcher.occurrences(text)
+    const found = this.matcher
+      .occurrences(text)
       .filter((o) => !this.insideOwnText(text, o))
       .map((o) => ({ start: o.start, end: o.end, what: `a known secret value (${o.value.length} characters)` }));
-    for (const m of text.matchAll(jwtShape)) found.push({ start: m.index, end: m.index + m[0].length, what: 'a JWT-shaped token' });
+    for (const m of text.matchAll(jwtShape))
+      found.push({ start: m.index, end: m.index + m[0].length, what: 'a JWT-shaped token' });
     return found;
   }
 
   /** `text` with every finding replaced by [REDACTED]. */
   redact(text: string): string {
-    const ranges = this.find(text).map((f): [number, number] => [f.start, f.end]).sort((a, b) => a[0] - b[0]);
+    const ranges = this.find(text)
+      .map((f): [number, number] => [f.start, f.end])
+      .sort((a, b) => a[0] - b[0]);
     const merged: [number, number][] = [];
     for (const r of ranges) {
       const last = merged.at(-1);
@@ -93,7 +109,8 @@ export class ReportVerifier {
   private redactJson(value: unknown): unknown {
     if (typeof value === 'string') return this.redact(value);
     if (Array.isArray(value)) return value.map((v) => this.redactJson(v));
-    if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [this.redact(k), this.redactJson(v)]));
+    if (value !== null && typeof value === 'object')
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [this.redact(k), this.redactJson(v)]));
     return value;
   }
 
@@ -114,7 +131,10 @@ export class ReportVerifier {
           fixed = undefined; // not JSON after all: reported as it is
         }
       } else if (lineTextExtensions.has(ext)) {
-        fixed = text.split('\n').map((l) => this.redact(l)).join('\n');
+        fixed = text
+          .split('\n')
+          .map((l) => this.redact(l))
+          .join('\n');
       }
       if (fixed !== undefined && this.find(fixed).length === 0) {
         writeFileSync(path, fixed);
@@ -150,7 +170,9 @@ export function ownTextOf(reportsDir: string): string[] {
   const file = join(reportsDir, 'checks.json');
   if (existsSync(file)) {
     try {
-      const { checks } = JSON.parse(readFileSync(file, 'utf8')) as { checks: { title: string; file?: string; project?: string; requirementIds?: string[] }[] };
+      const { checks } = JSON.parse(readFileSync(file, 'utf8')) as {
+        checks: { title: string; file?: string; project?: string; requirementIds?: string[] }[];
+      };
       for (const c of checks) {
         own.add(c.title);
         for (const part of c.title.split(' › ')) own.add(part);

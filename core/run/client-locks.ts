@@ -77,7 +77,9 @@ export class ClientLocks {
   all(): ClientLock[] {
     if (!this.dir || !existsSync(this.dir)) return [...this.memory.values()];
     const locks: ClientLock[] = [];
-    for (const name of readdirSync(this.dir).filter((n) => n.endsWith('.json')).sort()) {
+    for (const name of readdirSync(this.dir)
+      .filter((n) => n.endsWith('.json'))
+      .sort()) {
       try {
         locks.push(JSON.parse(readFileSync(join(this.dir, name), 'utf8')) as ClientLock);
       } catch {
@@ -100,17 +102,22 @@ export function profileProblem(lock: ClientLock): string {
 
 /** The reason a locked client's checks are BLOCKED with. */
 export function lockReason(lock: ClientLock): string {
-  if (lock.kind === 'profile') return `blocked by the profile, not the target: ${profileProblem(lock)}; no request sent with it`;
+  if (lock.kind === 'profile')
+    return `blocked by the profile, not the target: ${profileProblem(lock)}; no request sent with it`;
   const who = `${lock.client}${lock.user ? ` with user ${lock.user}` : ''} at ${lock.region.toUpperCase()}`;
-  const why = lock.kind === '429'
-    ? `the target locked it out (HTTP 429${lock.retryAfter !== undefined ? `, Retry-After ${lock.retryAfter} s` : ', no Retry-After'})`
-    : 'the target refused its configured credentials (invalid_client)';
+  const why =
+    lock.kind === '429'
+      ? `the target locked it out (HTTP 429${lock.retryAfter !== undefined ? `, Retry-After ${lock.retryAfter} s` : ', no Retry-After'})`
+      : 'the target refused its configured credentials (invalid_client)';
   return `setup: client ${who} is not used again in this run: ${why} in the setup of "${lock.check}" — ${lock.response}`;
 }
 
 /** The closing line of `run`: which clients were stopped, and why. */
 export function lockSummary(locks: ClientLock[]): string | undefined {
   if (locks.length === 0) return undefined;
-  const parts = locks.map((l) => `${l.client}${l.user ? `/${l.user}` : ''} at ${l.region.toUpperCase()} (${l.kind === '429' ? `HTTP 429${l.retryAfter !== undefined ? `, Retry-After ${l.retryAfter} s` : ''}` : l.kind === 'profile' ? `profile error: ${l.response}` : 'invalid_client'})`);
+  const parts = locks.map(
+    (l) =>
+      `${l.client}${l.user ? `/${l.user}` : ''} at ${l.region.toUpperCase()} (${l.kind === '429' ? `HTTP 429${l.retryAfter !== undefined ? `, Retry-After ${l.retryAfter} s` : ''}` : l.kind === 'profile' ? `profile error: ${l.response}` : 'invalid_client'})`,
+  );
   return `stopped using ${locks.length === 1 ? 'client' : 'clients'} ${parts.join(', ')} after the target refused them during setup; their later checks are BLOCKED, no request sent`;
 }

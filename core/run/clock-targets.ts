@@ -55,7 +55,11 @@ const alive = (pid: number): boolean => {
  * failed one may start while the old one tears down): then this waits for its release. A lock left
  * by a process that no longer exists is taken over.
  */
-export async function claimClockTarget(targets: ClockTargets & { file: string }, timeoutMs: number, pollMs = 50): Promise<ClaimedClockTarget> {
+export async function claimClockTarget(
+  targets: ClockTargets & { file: string },
+  timeoutMs: number,
+  pollMs = 50,
+): Promise<ClaimedClockTarget> {
   const locks = join(dirname(targets.file), 'clock-target-locks');
   mkdirSync(locks, { recursive: true });
   const deadline = Date.now() + timeoutMs;
@@ -74,7 +78,10 @@ export async function claimClockTarget(targets: ClockTargets & { file: string },
       writeFileSync(join(lock, 'pid'), String(process.pid));
       return { slot, profileFile, release: () => rmSync(lock, { recursive: true, force: true }) };
     }
-    if (Date.now() > deadline) throw new Error(`no clock target became free within ${Math.round(timeoutMs / 1000)} s (${targets.profiles.length} for the time-travel workers)`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `no clock target became free within ${Math.round(timeoutMs / 1000)} s (${targets.profiles.length} for the time-travel workers)`,
+      );
     await sleep(pollMs);
   }
 }

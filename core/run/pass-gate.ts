@@ -24,7 +24,10 @@ export async function waitForGate(file: string | undefined, timeoutMs: number, p
   if (!file) return;
   const deadline = Date.now() + timeoutMs;
   while (!existsSync(file)) {
-    if (Date.now() > deadline) throw new Error(`the conformance project did not end within ${Math.round(timeoutMs / 1000)} s: the ${serialProject} checks did not start`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `the conformance project did not end within ${Math.round(timeoutMs / 1000)} s: the ${serialProject} checks did not start`,
+      );
     await sleep(pollMs);
   }
 }
@@ -33,7 +36,10 @@ export async function waitForGate(file: string | undefined, timeoutMs: number, p
 export class PassGate {
   private readonly pending = new Set<string>();
 
-  constructor(private readonly file: string | undefined, conformanceTestIds: Iterable<string>) {
+  constructor(
+    private readonly file: string | undefined,
+    conformanceTestIds: Iterable<string>,
+  ) {
     for (const id of conformanceTestIds) this.pending.add(id);
     if (this.pending.size === 0) openGate(this.file);
   }

@@ -12,54 +12,56 @@ import { z } from 'zod';
 /** The one environment variable of a run: the manifest's path. */
 export const runManifestEnvVar = 'TOKEN_CONFORMANCE_RUN';
 
-export const runManifestSchema = z.object({
-  /** The worker profile (core/profile/worker-profile.ts): the resolved target, secrets as environment references. */
-  profile: z.string().optional(),
-  /** Where the reporters write (default: reports/ beside playwright.config.ts). */
-  reportsDir: z.string().optional(),
-  /** Playwright's terminal reporter (`run --reporter`: line, null, list or dot). */
-  terminalReporter: z.string().optional(),
-  /** The `--level` selection the report states. */
-  level: z.enum(['must', 'should', 'all']).default('all'),
-  /** WARN exits 1 too. */
-  strict: z.boolean().default(false),
-  /** The user's --grep (the report states it). */
-  grep: z.string().optional(),
-  /** The selection left checks out (--grep, --spec, a direct run of some files): unselected requirements read SKIP, not UNCHECKED. */
-  filtered: z.boolean().default(false),
-  /** I/N: this run is one shard. */
-  shard: z.string().optional(),
-  /** The run's seen-tokens file: every token a check saw, one a line, so that every writer redacts it. */
-  seenTokens: z.string().optional(),
-  /** The region-parity section `run` measured before the checks (harness/parity/). */
-  regionParity: z.string().optional(),
-  /** SHA-256 of the profile file, literal secrets excluded (harness/bundle/bundle.ts profileSha256). */
-  profileSha256: z.string().optional(),
-  /** `run` verifies the reports once after Playwright ended, so the reporter does not. */
-  verifiedByRun: z.boolean().default(false),
-  /** A check that failed keeps its Playwright worker (fixtures/worker-reuse.fixture.ts): `run`, unless it counts failures (--max-failures). */
-  keepWorkerAfterFailedCheck: z.boolean().default(false),
-  /** The reporter prints no summary. */
-  quiet: z.boolean().default(false),
-  /** checks.json of an earlier pass whose outcomes this pass's report includes. */
-  mergeChecks: z.string().optional(),
-  /** The directory of the clients the target refused or locked out (client-locks.ts). */
-  clientLocks: z.string().optional(),
-  /** The clock targets' file (clock-targets.ts). */
-  clockTargets: z.string().optional(),
-  /** The pass gate's file (pass-gate.ts): written once every conformance check ended. */
-  passGate: z.string().optional(),
-  /** The obligations' hand-over directory (core/obligations/run-exchange.ts); its key is a secret and stays in the environment. */
-  obligationsDir: z.string().optional(),
-  /** The property checks' seed (default: a fixed seed per property). */
-  seed: z.number().int().optional(),
-  /** A fast-check path (with the seed): replay one counterexample without searching again. */
-  replayPath: z.string().optional(),
-  /** The `run` arguments that select the same target again, for a property failure's replay command. */
-  replayArgs: z.string().optional(),
-  /** The self-validation's batch plan (self-validation/batch-plan.ts). */
-  selfValidationBatch: z.string().optional(),
-}).strict();
+export const runManifestSchema = z
+  .object({
+    /** The worker profile (core/profile/worker-profile.ts): the resolved target, secrets as environment references. */
+    profile: z.string().optional(),
+    /** Where the reporters write (default: reports/ beside playwright.config.ts). */
+    reportsDir: z.string().optional(),
+    /** Playwright's terminal reporter (`run --reporter`: line, null, list or dot). */
+    terminalReporter: z.string().optional(),
+    /** The `--level` selection the report states. */
+    level: z.enum(['must', 'should', 'all']).default('all'),
+    /** WARN exits 1 too. */
+    strict: z.boolean().default(false),
+    /** The user's --grep (the report states it). */
+    grep: z.string().optional(),
+    /** The selection left checks out (--grep, --spec, a direct run of some files): unselected requirements read SKIP, not UNCHECKED. */
+    filtered: z.boolean().default(false),
+    /** I/N: this run is one shard. */
+    shard: z.string().optional(),
+    /** The run's seen-tokens file: every token a check saw, one a line, so that every writer redacts it. */
+    seenTokens: z.string().optional(),
+    /** The region-parity section `run` measured before the checks (harness/parity/). */
+    regionParity: z.string().optional(),
+    /** SHA-256 of the profile file, literal secrets excluded (harness/bundle/bundle.ts profileSha256). */
+    profileSha256: z.string().optional(),
+    /** `run` verifies the reports once after Playwright ended, so the reporter does not. */
+    verifiedByRun: z.boolean().default(false),
+    /** A check that failed keeps its Playwright worker (fixtures/worker-reuse.fixture.ts): `run`, unless it counts failures (--max-failures). */
+    keepWorkerAfterFailedCheck: z.boolean().default(false),
+    /** The reporter prints no summary. */
+    quiet: z.boolean().default(false),
+    /** checks.json of an earlier pass whose outcomes this pass's report includes. */
+    mergeChecks: z.string().optional(),
+    /** The directory of the clients the target refused or locked out (client-locks.ts). */
+    clientLocks: z.string().optional(),
+    /** The clock targets' file (clock-targets.ts). */
+    clockTargets: z.string().optional(),
+    /** The pass gate's file (pass-gate.ts): written once every conformance check ended. */
+    passGate: z.string().optional(),
+    /** The obligations' hand-over directory (core/obligations/run-exchange.ts); its key is a secret and stays in the environment. */
+    obligationsDir: z.string().optional(),
+    /** The property checks' seed (default: a fixed seed per property). */
+    seed: z.number().int().optional(),
+    /** A fast-check path (with the seed): replay one counterexample without searching again. */
+    replayPath: z.string().optional(),
+    /** The `run` arguments that select the same target again, for a property failure's replay command. */
+    replayArgs: z.string().optional(),
+    /** The self-validation's batch plan (self-validation/batch-plan.ts). */
+    selfValidationBatch: z.string().optional(),
+  })
+  .strict();
 
 export type RunManifest = z.infer<typeof runManifestSchema>;
 export type RunManifestInput = z.input<typeof runManifestSchema>;
@@ -67,7 +69,11 @@ export type RunManifestInput = z.input<typeof runManifestSchema>;
 export class RunManifestError extends Error {}
 
 /** Writes the manifest (validated) into the run's private directory; returns the environment that names it. */
-export function writeRunManifest(dir: string, manifest: RunManifestInput, name = 'run-manifest.json'): Record<typeof runManifestEnvVar, string> {
+export function writeRunManifest(
+  dir: string,
+  manifest: RunManifestInput,
+  name = 'run-manifest.json',
+): Record<typeof runManifestEnvVar, string> {
   const file = join(dir, name);
   writeFileSync(file, `${JSON.stringify(runManifestSchema.parse(manifest), null, 2)}\n`, { mode: 0o600 });
   return { [runManifestEnvVar]: file };
@@ -81,11 +87,18 @@ export function readRunManifest(env: NodeJS.ProcessEnv = process.env): RunManife
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new RunManifestError(`${runManifestEnvVar} names ${file}, which cannot be read as JSON: ${(error as Error).message}`);
+    throw new RunManifestError(
+      `${runManifestEnvVar} names ${file}, which cannot be read as JSON: ${(error as Error).message}`,
+    );
   }
   const parsed = runManifestSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new RunManifestError(`${file} is not a run manifest: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+    throw new RunManifestError(
+      `${file} is not a run manifest: ${parsed.error.issues
+        .slice(0, 3)
+        .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+        .join('; ')}`,
+    );
   }
   return parsed.data;
 }

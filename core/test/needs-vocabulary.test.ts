@@ -16,13 +16,21 @@ const root = join(import.meta.dirname, '..', '..');
 
 const catalogueNeeds = [...new Set(requirements.flatMap((r) => r.needs ?? []))].sort();
 
-const specFiles = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-  entry.isDirectory() ? specFiles(join(dir, entry.name)) : entry.name.endsWith('.spec.ts') ? [join(dir, entry.name)] : []);
+const specFiles = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory()
+      ? specFiles(join(dir, entry.name))
+      : entry.name.endsWith('.spec.ts')
+        ? [join(dir, entry.name)]
+        : [],
+  );
 
 /** The string literals of every needs(…) call of the specs, with the file that says each. */
 const specNeeds = specFiles(join(root, 'specs')).flatMap((file) =>
   [...readFileSync(file, 'utf8').matchAll(/\bneeds\(([^)]*)\)/g)].flatMap((call) =>
-    [...call[1]!.matchAll(/'([^']+)'/g)].map((literal) => ({ need: literal[1]!, file: relative(root, file) }))));
+    [...call[1]!.matchAll(/'([^']+)'/g)].map((literal) => ({ need: literal[1]!, file: relative(root, file) })),
+  ),
+);
 
 /** The keys of a zod object that may sit behind a default. */
 const keysOf = (schema: z.ZodType): string[] => {
@@ -34,15 +42,21 @@ const keysOf = (schema: z.ZodType): string[] => {
 void describe('one vocabulary of needs (catalogue, specs, profile)', () => {
   void test('every need the catalogue names is one the capability gate judges', () => {
     assert.ok(catalogueNeeds.length > 0, 'the catalogue names needs');
-    assert.deepEqual(catalogueNeeds.filter((n) => !isKnownNeed(n)), []);
+    assert.deepEqual(
+      catalogueNeeds.filter((n) => !isKnownNeed(n)),
+      [],
+    );
   });
 
   void test('every need a spec declares is one the capability gate judges', () => {
     assert.ok(specNeeds.length > 0, 'the specs declare needs');
-    assert.deepEqual(specNeeds.filter(({ need }) => !isKnownNeed(need)), []);
+    assert.deepEqual(
+      specNeeds.filter(({ need }) => !isKnownNeed(need)),
+      [],
+    );
   });
 
-  void test('the named entries are the profile schema\'s own fields', () => {
+  void test("the named entries are the profile schema's own fields", () => {
     const shape = buildProfileSchema().shape;
     const credentials = shape.credentials.unwrap().shape;
     assert.deepEqual([...profileEntries.client.names], [...clientNames]);
@@ -56,19 +70,52 @@ void describe('one vocabulary of needs (catalogue, specs, profile)', () => {
 
   void test('a profile without the entries the catalogue names SKIPs each of those checks naming the field to add', () => {
     const { profile } = loadProfile(join(root, 'profiles', 'reference.json'));
-    const bare = { ...profile, plainHttpUrl: undefined, credentials: { clients: {}, users: {}, tokens: {} }, resources: {} };
+    const bare = {
+      ...profile,
+      plainHttpUrl: undefined,
+      credentials: { clients: {}, users: {}, tokens: {} },
+      resources: {},
+    };
     for (const need of catalogueNeeds.filter((n) => n.includes(':') || n === 'plain-http' || n === 'people')) {
-      assert.match(capabilityGap(bare, need as Capability)?.reason ?? '(none)', /^profile has no (credentials\.|resources\.|plainHttpUrl)/, need);
-      assert.equal(capabilityGap(profile, need as Capability)?.verdict ?? 'present', need === 'plain-http' || need.startsWith('token:') ? 'SKIP' : 'present', `${need} in profiles/reference.json (run --start-reference adds plainHttpUrl and the other environment's token)`);
+      assert.match(
+        capabilityGap(bare, need as Capability)?.reason ?? '(none)',
+        /^profile has no (credentials\.|resources\.|plainHttpUrl)/,
+        need,
+      );
+      assert.equal(
+        capabilityGap(profile, need as Capability)?.verdict ?? 'present',
+        need === 'plain-http' || need.startsWith('token:') ? 'SKIP' : 'present',
+        `${need} in profiles/reference.json (run --start-reference adds plainHttpUrl and the other environment's token)`,
+      );
     }
   });
 
   void test('an unknown word is refused, and a missing entry SKIPs naming its profile field', () => {
-    for (const word of ['fixture:us-cc-only-client', 'client:noSuchClient', 'resource:people', 'client:', 'time-travel']) assert.equal(isKnownNeed(word), false, word);
+    for (const word of [
+      'fixture:us-cc-only-client',
+      'client:noSuchClient',
+      'resource:people',
+      'client:',
+      'time-travel',
+    ])
+      assert.equal(isKnownNeed(word), false, word);
     const { profile } = loadProfile(join(root, 'profiles', 'reference.json'));
-    const without = { ...profile, resources: { ...profile.resources, queryRoute: undefined }, credentials: { ...profile.credentials, tokens: {} } };
-    assert.deepEqual(capabilityGap(without, 'resource:queryRoute'), { verdict: 'SKIP', reason: 'profile has no resources.queryRoute' });
-    assert.deepEqual(capabilityGap(without, 'token:otherEnvironment'), { verdict: 'SKIP', reason: 'profile has no credentials.tokens.otherEnvironment' });
-    assert.deepEqual(capabilityGap({ ...profile, plainHttpUrl: undefined }, 'plain-http'), { verdict: 'SKIP', reason: 'profile has no plainHttpUrl' });
+    const without = {
+      ...profile,
+      resources: { ...profile.resources, queryRoute: undefined },
+      credentials: { ...profile.credentials, tokens: {} },
+    };
+    assert.deepEqual(capabilityGap(without, 'resource:queryRoute'), {
+      verdict: 'SKIP',
+      reason: 'profile has no resources.queryRoute',
+    });
+    assert.deepEqual(capabilityGap(without, 'token:otherEnvironment'), {
+      verdict: 'SKIP',
+      reason: 'profile has no credentials.tokens.otherEnvironment',
+    });
+    assert.deepEqual(capabilityGap({ ...profile, plainHttpUrl: undefined }, 'plain-http'), {
+      verdict: 'SKIP',
+      reason: 'profile has no plainHttpUrl',
+    });
   });
 });

@@ -15,8 +15,11 @@ let url: string;
 before(async () => {
   const now = Date.now();
   const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
-    keyType: 'ec', curve: 'P-256', algorithm: 'sha256',
-    notBeforeDate: new Date(now - 60_000), notAfterDate: new Date(now + 86_400_000),
+    keyType: 'ec',
+    curve: 'P-256',
+    algorithm: 'sha256',
+    notBeforeDate: new Date(now - 60_000),
+    notAfterDate: new Date(now + 86_400_000),
     extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
   });
   cert = pems.cert;
@@ -41,13 +44,22 @@ async function get(agent: Agent): Promise<string> {
 
 void test('the profile CA is trusted, and nothing else is relaxed', async () => {
   assert.equal(await get(new Agent({ connect: trustingConnectOptions(cert, 3000) })), '200 ok');
-  assert.match(await get(new Agent({ connect: trustingConnectOptions(undefined, 3000) })), /^refused .*SELF_SIGNED|^refused .*CERT/);
+  assert.match(
+    await get(new Agent({ connect: trustingConnectOptions(undefined, 3000) })),
+    /^refused .*SELF_SIGNED|^refused .*CERT/,
+  );
   assert.equal(trustingConnectOptions(cert, 3000).rejectUnauthorized, true);
 });
 
-void test('a check\'s protocol settings reach the connection', async () => {
-  assert.match(await get(new Agent({ connect: trustingConnectOptions(cert, 3000, { maxVersion: 'TLSv1.2' }) })), /^refused /);
-  assert.equal(await get(new Agent({ connect: trustingConnectOptions(cert, 3000, { minVersion: 'TLSv1.3' }) })), '200 ok');
+void test("a check's protocol settings reach the connection", async () => {
+  assert.match(
+    await get(new Agent({ connect: trustingConnectOptions(cert, 3000, { maxVersion: 'TLSv1.2' }) })),
+    /^refused /,
+  );
+  assert.equal(
+    await get(new Agent({ connect: trustingConnectOptions(cert, 3000, { minVersion: 'TLSv1.3' }) })),
+    '200 ok',
+  );
 });
 
 void test('one context per CA and settings, shared by every agent and connection', async () => {
@@ -57,7 +69,9 @@ void test('one context per CA and settings, shared by every agent and connection
   // Many connections at once (one per concurrent request) all verify against the shared context.
   const agent = new Agent({ connect: trustingConnectOptions(cert, 3000) });
   try {
-    const answers = await Promise.all(Array.from({ length: 20 }, async () => (await request(url, { dispatcher: agent })).body.text()));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, async () => (await request(url, { dispatcher: agent })).body.text()),
+    );
     assert.deepEqual(new Set(answers), new Set(['ok']));
   } finally {
     await agent.close();

@@ -19,7 +19,12 @@ const contexts = new Map<string, SecureContext>();
 
 /** The shared secure context trusting the system CAs plus `ca` (the system's alone without one). */
 export function trustingSecureContext(ca: string | undefined, options: TlsContextOptions = {}): SecureContext {
-  const key = JSON.stringify([ca ?? null, options.minVersion ?? null, options.maxVersion ?? null, options.ciphers ?? null]);
+  const key = JSON.stringify([
+    ca ?? null,
+    options.minVersion ?? null,
+    options.maxVersion ?? null,
+    options.ciphers ?? null,
+  ]);
   let context = contexts.get(key);
   if (context === undefined) {
     context = createSecureContext({
@@ -34,7 +39,11 @@ export function trustingSecureContext(ca: string | undefined, options: TlsContex
 }
 
 /** undici `connect` options: the shared secure context, certificates verified, a connect timeout. */
-export function trustingConnectOptions(ca: string | undefined, timeoutMs: number, options: TlsContextOptions & { servername?: string } = {}) {
+export function trustingConnectOptions(
+  ca: string | undefined,
+  timeoutMs: number,
+  options: TlsContextOptions & { servername?: string } = {},
+) {
   const { servername, ...contextOptions } = options;
   return {
     secureContext: trustingSecureContext(ca, contextOptions),

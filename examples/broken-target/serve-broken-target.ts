@@ -26,8 +26,15 @@ const usage = `Usage: node --import tsx examples/broken-target/serve-broken-targ
   --list          list the faults and exit`;
 
 /** The reference profile with every address of the upstream origin replaced by the proxy's. */
-export function brokenTargetProfile(base: TargetProfile, upstream: string, proxyUrl: string, caFile: string, faultId: string): TargetProfile {
-  const swap = (url: string | undefined) => (url && new URL(url).origin === upstream ? `${proxyUrl}${url.slice(upstream.length)}` : url);
+export function brokenTargetProfile(
+  base: TargetProfile,
+  upstream: string,
+  proxyUrl: string,
+  caFile: string,
+  faultId: string,
+): TargetProfile {
+  const swap = (url: string | undefined) =>
+    url && new URL(url).origin === upstream ? `${proxyUrl}${url.slice(upstream.length)}` : url;
   const p: TargetProfile = structuredClone(base);
   p.name = `reference-with-fault-${faultId}`;
   for (const key of ['authUrlUs', 'authUrlEu', 'baseUrl'] as const) if (p[key]) p[key] = swap(p[key]);
@@ -39,7 +46,10 @@ export function brokenTargetProfile(base: TargetProfile, upstream: string, proxy
 }
 
 async function main(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: { fault: { type: 'string' }, profile: { type: 'string' }, list: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    args,
+    options: { fault: { type: 'string' }, profile: { type: 'string' }, list: { type: 'boolean', default: false } },
+  });
   if (values.list) {
     for (const f of faults) console.log(`${f.id.padEnd(40)} ${f.title} (breaks ${f.breaks.join(' ')})`);
     return 0;
@@ -56,15 +66,36 @@ async function main(args: string[]): Promise<number> {
   const upstream = new URL(listening.authUrlUs).origin;
   const secret = (path: string) => loaded.secrets.find((s) => s.path === path)?.value ?? '';
   const env: FaultEnv = {
-    clients: Object.fromEntries(Object.entries(loaded.profile.credentials.clients).filter(([, c]) => c).map(([n, c]) => [n, { clientId: c.clientId, clientSecret: secret(`credentials.clients.${n}.clientSecret`) }])),
-    users: Object.fromEntries(Object.entries(loaded.profile.credentials.users).filter(([, u]) => u).map(([n, u]) => [n, { username: u.username, password: secret(`credentials.users.${n}.password`) }])),
+    clients: Object.fromEntries(
+      Object.entries(loaded.profile.credentials.clients)
+        .filter(([, c]) => c)
+        .map(([n, c]) => [n, { clientId: c.clientId, clientSecret: secret(`credentials.clients.${n}.clientSecret`) }]),
+    ),
+    users: Object.fromEntries(
+      Object.entries(loaded.profile.credentials.users)
+        .filter(([, u]) => u)
+        .map(([n, u]) => [n, { username: u.username, password: secret(`credentials.users.${n}.password`) }]),
+    ),
     ...(servers.otherEnvironmentToken ? { otherEnvironmentToken: servers.otherEnvironmentToken } : {}),
   };
-  const proxy = await startProxy({ upstream, ...(listening.caFile ? { upstreamCa: readFileSync(listening.caFile, 'utf8') } : {}), fault: fault.create(env), dir: temp });
-  const profile = brokenTargetProfile(applyListening(loaded.profile, listening), upstream, proxy.url, proxy.caFile, fault.id);
+  const proxy = await startProxy({
+    upstream,
+    ...(listening.caFile ? { upstreamCa: readFileSync(listening.caFile, 'utf8') } : {}),
+    fault: fault.create(env),
+    dir: temp,
+  });
+  const profile = brokenTargetProfile(
+    applyListening(loaded.profile, listening),
+    upstream,
+    proxy.url,
+    proxy.caFile,
+    fault.id,
+  );
   const file = resolve(values.profile);
   writeFileSync(file, `${JSON.stringify(profile, null, 2)}\n`, { mode: 0o600 });
-  console.log(JSON.stringify({ event: 'ready', fault: fault.id, breaks: fault.breaks, proxy: proxy.url, profile: file }));
+  console.log(
+    JSON.stringify({ event: 'ready', fault: fault.id, breaks: fault.breaks, proxy: proxy.url, profile: file }),
+  );
   await new Promise<void>((done) => {
     process.once('SIGINT', () => done());
     process.once('SIGTERM', () => done());

@@ -27,7 +27,13 @@ export interface AuditReportOptions {
 export function auditReport(result: AuditResult, options: AuditReportOptions): ConformanceReport {
   const outcomes: CheckOutcome[] = loadCatalogue().map((r) => {
     const l = result.ledger.get(r.id);
-    const base = { title: auditCheckTitle(r.id), file: 'audit', project: 'audit', requirementIds: [r.id], durationMs: 0 };
+    const base = {
+      title: auditCheckTitle(r.id),
+      file: 'audit',
+      project: 'audit',
+      requirementIds: [r.id],
+      durationMs: 0,
+    };
     if (l && l.failures > 0) {
       const first = l.findings[0]!;
       const message = `${l.failures} of ${l.observed} exchanges exercising it break it; first: ${first.message} — ${first.exchanges.map(where).join(', ')}`;
@@ -35,20 +41,33 @@ export function auditReport(result: AuditResult, options: AuditReportOptions): C
     }
     if (l && l.observed > 0) return { ...base, status: 'passed' };
     return {
-      ...base, status: 'skipped',
-      unobservedReason: auditJudged.has(r.id) ? 'no exchange of the audited traffic exercised it' : 'recorded traffic cannot show it: only an active check (`token-conformance run`) verifies it',
+      ...base,
+      status: 'skipped',
+      unobservedReason: auditJudged.has(r.id)
+        ? 'no exchange of the audited traffic exercised it'
+        : 'recorded traffic cannot show it: only an active check (`token-conformance run`) verifies it',
     };
   });
   const profile = options.profile;
   const report = buildReport(loadCatalogue(), outcomes, {
-    level: options.level, filtered: false, strict: options.strict, suiteVersion: options.suiteVersion,
-    startedAt: options.startedAt, durationMs: options.durationMs,
-    target: profile ? {
-      name: profile.name, local: profile.local, ...(profile.environment ? { environment: profile.environment } : {}),
-      authUrlUs: profile.authUrlUs, authUrlEu: profile.authUrlEu, baseUrl: profile.baseUrl,
-      ...(options.profileSha256 ? { profileSha256: options.profileSha256 } : {}),
-      interpretations: reportedInterpretations(profile.interpretations),
-    } : { name: 'recorded traffic (no profile)', local: false, interpretations: {} },
+    level: options.level,
+    filtered: false,
+    strict: options.strict,
+    suiteVersion: options.suiteVersion,
+    startedAt: options.startedAt,
+    durationMs: options.durationMs,
+    target: profile
+      ? {
+          name: profile.name,
+          local: profile.local,
+          ...(profile.environment ? { environment: profile.environment } : {}),
+          authUrlUs: profile.authUrlUs,
+          authUrlEu: profile.authUrlEu,
+          baseUrl: profile.baseUrl,
+          ...(options.profileSha256 ? { profileSha256: options.profileSha256 } : {}),
+          interpretations: reportedInterpretations(profile.interpretations),
+        }
+      : { name: 'recorded traffic (no profile)', local: false, interpretations: {} },
   });
   // A PASS from traffic is an observation, never a verification: said in its reason.
   for (const r of report.requirements) {
@@ -59,13 +78,24 @@ export function auditReport(result: AuditResult, options: AuditReportOptions): C
     }
   }
   const judgedVerdict = new Map(report.requirements.map((r) => [r.id, r.verdict]));
-  const findings: AuditSection['findings'] = result.ledger.findings()
+  const findings: AuditSection['findings'] = result.ledger
+    .findings()
     .filter((f) => judgedVerdict.get(f.requirement) === 'FAIL' || judgedVerdict.get(f.requirement) === 'WARN')
-    .map((f) => ({ requirement: f.requirement, verdict: judgedVerdict.get(f.requirement) as 'FAIL' | 'WARN', message: f.message, exchanges: f.exchanges }));
+    .map((f) => ({
+      requirement: f.requirement,
+      verdict: judgedVerdict.get(f.requirement) as 'FAIL' | 'WARN',
+      message: f.message,
+      exchanges: f.exchanges,
+    }));
   return {
     ...report,
     audit: {
-      traffic: result.files.map((f) => ({ file: f.file, format: f.format, exchanges: f.exchanges, skipped: f.skipped })),
+      traffic: result.files.map((f) => ({
+        file: f.file,
+        format: f.format,
+        exchanges: f.exchanges,
+        skipped: f.skipped,
+      })),
       kinds: { ...result.kinds },
       ...(result.firstAt ? { firstExchangeAt: result.firstAt } : {}),
       ...(result.lastAt ? { lastExchangeAt: result.lastAt } : {}),

@@ -11,9 +11,20 @@ import { Timeline, timelineJudged } from './timeline.ts';
 import { judgeTokenExchange, tokenJudged } from './token-judges.ts';
 
 /** Every requirement some judge of the audit can break; the others read UNOBSERVED with that reason. */
-export const auditJudged: ReadonlySet<string> = new Set([...tokenJudged, ...protectedJudged, ...timelineJudged, 'SEC-TLS-002', 'SEC-TLS-005']);
+export const auditJudged: ReadonlySet<string> = new Set([
+  ...tokenJudged,
+  ...protectedJudged,
+  ...timelineJudged,
+  'SEC-TLS-002',
+  'SEC-TLS-005',
+]);
 
-export interface AuditedFile { file: string; format: TrafficFormat; exchanges: number; skipped: number }
+export interface AuditedFile {
+  file: string;
+  format: TrafficFormat;
+  exchanges: number;
+  skipped: number;
+}
 
 export interface AuditResult {
   ledger: Ledger;
@@ -36,7 +47,14 @@ export async function audit(files: readonly string[], options: AuditOptions): Pr
   const ctx = auditContext(ledger, options.profile);
   const timeline = new Timeline(ctx);
   const addresses = addressesOf(options.profile);
-  const kinds: Record<ExchangeKind, number> = { 'token-us': 0, 'token-eu': 0, 'token-other-version': 0, protected: 0, clock: 0, other: 0 };
+  const kinds: Record<ExchangeKind, number> = {
+    'token-us': 0,
+    'token-eu': 0,
+    'token-other-version': 0,
+    protected: 0,
+    clock: 0,
+    other: 0,
+  };
   const result: AuditResult = { ledger, files: [], kinds, skipped: [] };
   for (const file of files) {
     const audited: AuditedFile = { file, format: trafficFormat(file), exchanges: 0, skipped: 0 };
@@ -45,7 +63,11 @@ export async function audit(files: readonly string[], options: AuditOptions): Pr
       audited.skipped += 1;
       if (result.skipped.length < 20) result.skipped.push({ file: f, index, why });
     };
-    for await (const exchange of exchangesOf(file, { digester: options.digester, ...(options.known ? { known: options.known } : {}), onSkip })) {
+    for await (const exchange of exchangesOf(file, {
+      digester: options.digester,
+      ...(options.known ? { known: options.known } : {}),
+      onSkip,
+    })) {
       audited.exchanges += 1;
       if (result.firstAt === undefined || exchange.startedAt < result.firstAt) result.firstAt = exchange.startedAt;
       if (result.lastAt === undefined || exchange.startedAt > result.lastAt) result.lastAt = exchange.startedAt;
@@ -69,9 +91,21 @@ function judgeTransport(c: ReturnType<typeof classify>, ledger: Ledger): void {
   if (c.url.protocol === 'http:') {
     const text = res.body.text ?? '';
     const evaluated = /"access_token"|"error"\s*:|\b000-\d{4}\b/.test(text) || (res.status >= 200 && res.status < 300);
-    ledger.judge('SEC-TLS-002', !evaluated, () => `a ${c.kind === 'protected' ? 'protected call' : 'token request'} over plain HTTP was answered ${res.status} by the service itself`, at);
+    ledger.judge(
+      'SEC-TLS-002',
+      !evaluated,
+      () =>
+        `a ${c.kind === 'protected' ? 'protected call' : 'token request'} over plain HTTP was answered ${res.status} by the service itself`,
+      at,
+    );
     return;
   }
   const hsts = res.headers.some(([n]) => n.toLowerCase() === 'strict-transport-security');
-  ledger.judge('SEC-TLS-005', hsts, () => `an HTTPS answer (${res.status}) of the ${c.kind === 'protected' ? 'protected API' : 'token endpoint'} carries no Strict-Transport-Security`, at);
+  ledger.judge(
+    'SEC-TLS-005',
+    hsts,
+    () =>
+      `an HTTPS answer (${res.status}) of the ${c.kind === 'protected' ? 'protected API' : 'token endpoint'} carries no Strict-Transport-Security`,
+    at,
+  );
 }

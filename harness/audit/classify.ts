@@ -16,10 +16,15 @@ export interface Addresses {
   clockControlUrl?: string;
 }
 
-export const addressesOf = (profile: TargetProfile | undefined): Addresses => (profile ? {
-  authUrlUs: profile.authUrlUs, authUrlEu: profile.authUrlEu, baseUrl: profile.baseUrl,
-  ...(profile.capabilities.clockControlUrl ? { clockControlUrl: profile.capabilities.clockControlUrl } : {}),
-} : {});
+export const addressesOf = (profile: TargetProfile | undefined): Addresses =>
+  profile
+    ? {
+        authUrlUs: profile.authUrlUs,
+        authUrlEu: profile.authUrlEu,
+        baseUrl: profile.baseUrl,
+        ...(profile.capabilities.clockControlUrl ? { clockControlUrl: profile.capabilities.clockControlUrl } : {}),
+      }
+    : {};
 
 export interface Classified {
   exchange: Exchange;
@@ -42,7 +47,8 @@ function under(url: URL, address: string | undefined): boolean {
     const a = new URL(address);
     const base = a.pathname.replace(/\/+$/, '');
     // The same host spoken to in plain HTTP is still that address (what SEC-TLS-002 judges).
-    const sameOrigin = url.origin === a.origin || (url.protocol === 'http:' && a.protocol === 'https:' && url.hostname === a.hostname);
+    const sameOrigin =
+      url.origin === a.origin || (url.protocol === 'http:' && a.protocol === 'https:' && url.hostname === a.hostname);
     return sameOrigin && (base === '' || url.pathname === base || url.pathname.startsWith(`${base}/`));
   } catch {
     return false;
@@ -60,16 +66,27 @@ export function classify(exchange: Exchange, addresses: Addresses): Classified {
   let url: URL | undefined;
   try {
     url = new URL(exchange.request.url);
-  } catch { /* kind other */ }
+  } catch {
+    /* kind other */
+  }
   const kindOf = (): ExchangeKind => {
     if (!url) return 'other';
-    if (addresses.clockControlUrl && `${url.origin}${url.pathname}` === addresses.clockControlUrl.replace(/[?#].*$/, '')) return 'clock';
+    if (
+      addresses.clockControlUrl &&
+      `${url.origin}${url.pathname}` === addresses.clockControlUrl.replace(/[?#].*$/, '')
+    )
+      return 'clock';
     if (under(url, addresses.authUrlUs) && pathBelow(url, addresses.authUrlUs) === tokenPaths.us) return 'token-us';
     if (under(url, addresses.authUrlEu) && pathBelow(url, addresses.authUrlEu) === tokenPaths.eu) return 'token-eu';
-    if (under(url, addresses.authUrlUs) && /^\/api\/v[^/]*\/auth\/oauth2\/token$/.test(pathBelow(url, addresses.authUrlUs))) return 'token-other-version';
+    if (
+      under(url, addresses.authUrlUs) &&
+      /^\/api\/v[^/]*\/auth\/oauth2\/token$/.test(pathBelow(url, addresses.authUrlUs))
+    )
+      return 'token-other-version';
     // A protected call's path begins with a version segment (§9: /v1/…; v0, v2, vx are calls with a
     // wrong version). Other paths at the same origin (a JWKS, health, a portal) are not the API's.
-    if (under(url, addresses.baseUrl) && /^\/v[^/]*(?:\/|$)/i.test(pathBelow(url, addresses.baseUrl))) return 'protected';
+    if (under(url, addresses.baseUrl) && /^\/v[^/]*(?:\/|$)/i.test(pathBelow(url, addresses.baseUrl)))
+      return 'protected';
     return 'other';
   };
   const kind = kindOf();
@@ -87,8 +104,14 @@ export function classify(exchange: Exchange, addresses: Addresses): Classified {
   const bearerMatch = kind === 'protected' && authz !== undefined ? /^\s*bearer\s+(\S+)\s*$/i.exec(authz) : null;
   const bearer = bearerMatch && isDigest(bearerMatch[1]!) ? bearerMatch[1] : bearerMatch?.[1];
   return {
-    exchange, kind, url, form, grant: field('grant_type'), clientId,
-    auth: { basic, formSecret: field('client_secret') !== undefined }, bearer,
+    exchange,
+    kind,
+    url,
+    form,
+    grant: field('grant_type'),
+    clientId,
+    auth: { basic, formSecret: field('client_secret') !== undefined },
+    bearer,
   };
 }
 

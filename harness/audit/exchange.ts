@@ -29,9 +29,17 @@ export interface Exchange {
 }
 
 /** Where a finding points: the file, the entry and its time. */
-export interface ExchangeRef { file: string; index: number; time: string }
+export interface ExchangeRef {
+  file: string;
+  index: number;
+  time: string;
+}
 
-export const refOf = (e: Pick<Exchange, 'file' | 'index' | 'startedAt'>): ExchangeRef => ({ file: e.file, index: e.index, time: e.startedAt });
+export const refOf = (e: Pick<Exchange, 'file' | 'index' | 'startedAt'>): ExchangeRef => ({
+  file: e.file,
+  index: e.index,
+  time: e.startedAt,
+});
 
 /** The first value of a header (names compared case-insensitively). */
 export function headerOf(headers: HeaderList, name: string): string | undefined {
@@ -55,7 +63,9 @@ export function jsonObjectOf(body: RecordedBody | undefined): Record<string, unk
   if (body?.text === undefined || body.truncated) return undefined;
   try {
     const value: unknown = JSON.parse(body.text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }

@@ -18,25 +18,62 @@ const query = (url: string) => {
 
 /** One HAR entry of an exchange. */
 export function harEntry(e: Omit<Exchange, 'file'>): Record<string, unknown> {
-  const content = (b: RecordedBody, type: string | undefined) => ({ size: b.size, mimeType: type ?? '', ...(b.text !== undefined ? { text: b.text } : {}) });
+  const content = (b: RecordedBody, type: string | undefined) => ({
+    size: b.size,
+    mimeType: type ?? '',
+    ...(b.text !== undefined ? { text: b.text } : {}),
+  });
   const res = e.response;
   return {
-    startedDateTime: e.startedAt, time: e.durationMs ?? 0,
+    startedDateTime: e.startedAt,
+    time: e.durationMs ?? 0,
     request: {
-      method: e.request.method, url: e.request.url, httpVersion: 'HTTP/1.1', cookies: [], headers: harHeaders(e.request.headers), queryString: query(e.request.url),
-      ...(e.request.body.text !== undefined ? { postData: { mimeType: headerOf(e.request.headers, 'content-type') ?? '', text: e.request.body.text } } : {}),
-      headersSize: -1, bodySize: e.request.body.size,
+      method: e.request.method,
+      url: e.request.url,
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: harHeaders(e.request.headers),
+      queryString: query(e.request.url),
+      ...(e.request.body.text !== undefined
+        ? { postData: { mimeType: headerOf(e.request.headers, 'content-type') ?? '', text: e.request.body.text } }
+        : {}),
+      headersSize: -1,
+      bodySize: e.request.body.size,
     },
-    response: res ? {
-      status: res.status, statusText: '', httpVersion: 'HTTP/1.1', cookies: [], headers: harHeaders(res.headers),
-      content: content(res.body, headerOf(res.headers, 'content-type')), redirectURL: '', headersSize: -1, bodySize: res.body.size,
-    } : { status: 0, statusText: '', httpVersion: '', cookies: [], headers: [], content: { size: 0, mimeType: '' }, redirectURL: '', headersSize: -1, bodySize: -1 },
-    cache: {}, timings: { send: 0, wait: e.durationMs ?? 0, receive: 0 },
+    response: res
+      ? {
+          status: res.status,
+          statusText: '',
+          httpVersion: 'HTTP/1.1',
+          cookies: [],
+          headers: harHeaders(res.headers),
+          content: content(res.body, headerOf(res.headers, 'content-type')),
+          redirectURL: '',
+          headersSize: -1,
+          bodySize: res.body.size,
+        }
+      : {
+          status: 0,
+          statusText: '',
+          httpVersion: '',
+          cookies: [],
+          headers: [],
+          content: { size: 0, mimeType: '' },
+          redirectURL: '',
+          headersSize: -1,
+          bodySize: -1,
+        },
+    cache: {},
+    timings: { send: 0, wait: e.durationMs ?? 0, receive: 0 },
   };
 }
 
 /** Writes `entries` as a HAR 1.2 file, one entry at a time. */
-export async function writeHarEntries(out: string, entries: AsyncIterable<Record<string, unknown>> | Iterable<Record<string, unknown>>, creator = 'token-conformance'): Promise<number> {
+export async function writeHarEntries(
+  out: string,
+  entries: AsyncIterable<Record<string, unknown>> | Iterable<Record<string, unknown>>,
+  creator = 'token-conformance',
+): Promise<number> {
   const stream = createWriteStream(out, { mode: 0o600 });
   const write = async (text: string) => {
     if (!stream.write(text)) await once(stream, 'drain');
@@ -57,12 +94,17 @@ export async function writeHarEntries(out: string, entries: AsyncIterable<Record
 export async function writeHar(recording: string, out: string): Promise<number> {
   async function* entries() {
     let line = 0;
-    for await (const text of createInterface({ input: createReadStream(recording, { encoding: 'utf8' }), crlfDelay: Infinity })) {
+    for await (const text of createInterface({
+      input: createReadStream(recording, { encoding: 'utf8' }),
+      crlfDelay: Infinity,
+    })) {
       line += 1;
       if (line === 1 || text.trim() === '') continue;
       try {
         yield harEntry(JSON.parse(text) as RecordedExchange);
-      } catch { /* a line cut short by a killed recorder */ }
+      } catch {
+        /* a line cut short by a killed recorder */
+      }
     }
   }
   return writeHarEntries(out, entries());

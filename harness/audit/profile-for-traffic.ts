@@ -8,9 +8,15 @@ import { loadProfile, ProfileError, validateProfile, type LoadedProfile } from '
 
 const unset = '\u0000token-conformance:unset';
 
-export function loadProfileForTraffic(file: string, env: NodeJS.ProcessEnv = process.env, options: { connects: boolean } = { connects: true }): { loaded: LoadedProfile; secrets: string[] } {
+export function loadProfileForTraffic(
+  file: string,
+  env: NodeJS.ProcessEnv = process.env,
+  options: { connects: boolean } = { connects: true },
+): { loaded: LoadedProfile; secrets: string[] } {
   // A secret variable that is not set is not a problem for reading traffic: give the loader a stand-in, then drop it.
-  const lenient = new Proxy(env, { get: (target, name) => (typeof name === 'string' ? target[name] || unset : undefined) });
+  const lenient = new Proxy(env, {
+    get: (target, name) => (typeof name === 'string' ? target[name] || unset : undefined),
+  });
   let loaded: LoadedProfile;
   if (options.connects) loaded = loadProfile(file, { env: lenient });
   else {

@@ -18,7 +18,9 @@ export function trafficFormat(file: string): TrafficFormat {
   try {
     fd = openSync(file, 'r');
   } catch (error) {
-    throw new TrafficError(`${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+    throw new TrafficError(
+      `${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
+    );
   }
   try {
     const head = Buffer.alloc(256);
@@ -26,7 +28,9 @@ export function trafficFormat(file: string): TrafficFormat {
     const text = head.subarray(0, n).toString('utf8').trimStart();
     if (text.startsWith('{"format":"token-conformance-recording')) return 'recording';
     if (text.startsWith('{')) return 'har';
-    throw new TrafficError(`${file}: neither a HAR file (a JSON object with log.entries) nor a recording of \`token-conformance record\``);
+    throw new TrafficError(
+      `${file}: neither a HAR file (a JSON object with log.entries) nor a recording of \`token-conformance record\``,
+    );
   } finally {
     closeSync(fd);
   }
@@ -77,13 +81,18 @@ export async function* exchangesOf(file: string, options: TrafficOptions): Async
   if (line === 0) throw new TrafficError(`${file}: empty recording (no ${recordingFormat} header)`);
 }
 
-interface HarHeader { name?: unknown; value?: unknown }
+interface HarHeader {
+  name?: unknown;
+  value?: unknown;
+}
 const textual = (mime: string) => /json|text|xml|x-www-form-urlencoded|javascript/i.test(mime);
 
 function harHeaders(list: unknown): HeaderList {
   if (!Array.isArray(list)) return [];
   // HTTP/2 pseudo-headers (:authority, :path) are not headers of the message.
-  return (list as HarHeader[]).filter((h) => typeof h.name === 'string' && typeof h.value === 'string' && !h.name.startsWith(':')).map((h) => [h.name as string, h.value as string]);
+  return (list as HarHeader[])
+    .filter((h) => typeof h.name === 'string' && typeof h.value === 'string' && !h.name.startsWith(':'))
+    .map((h) => [h.name as string, h.value as string]);
 }
 
 function bodyOf(text: unknown, mime: string, size: unknown, encoding?: unknown): RecordedBody {
@@ -91,31 +100,62 @@ function bodyOf(text: unknown, mime: string, size: unknown, encoding?: unknown):
   const bytes = encoding === 'base64' ? Buffer.from(text, 'base64') : Buffer.from(text, 'utf8');
   const full = typeof size === 'number' && size > bytes.length ? size : bytes.length;
   if (encoding === 'base64' && !textual(mime)) return { size: full, binary: true };
-  if (bytes.length > recordedBodyLimit) return { text: bytes.subarray(0, recordedBodyLimit).toString('utf8'), size: full, truncated: true };
+  if (bytes.length > recordedBodyLimit)
+    return { text: bytes.subarray(0, recordedBodyLimit).toString('utf8'), size: full, truncated: true };
   return { text: bytes.toString('utf8'), size: full };
 }
 
 /** A HAR entry as an Exchange, or why it cannot be one. */
 export function exchangeFromHar(entry: unknown, file: string, index: number): Exchange | string {
-  const e = entry as { startedDateTime?: unknown; time?: unknown; request?: Record<string, unknown>; response?: Record<string, unknown> };
+  const e = entry as {
+    startedDateTime?: unknown;
+    time?: unknown;
+    request?: Record<string, unknown>;
+    response?: Record<string, unknown>;
+  };
   const req = e.request;
   if (!req || typeof req.method !== 'string' || typeof req.url !== 'string') return 'no request method and url';
   if (typeof e.startedDateTime !== 'string' || Number.isNaN(Date.parse(e.startedDateTime))) return 'no startedDateTime';
-  const post = req.postData as { mimeType?: unknown; text?: unknown; params?: { name: string; value?: string }[] } | undefined;
+  const post = req.postData as
+    { mimeType?: unknown; text?: unknown; params?: { name: string; value?: string }[] } | undefined;
   const postMime = typeof post?.mimeType === 'string' ? post.mimeType : '';
-  const postText = typeof post?.text === 'string' ? post.text
-    : Array.isArray(post?.params) ? new URLSearchParams(post.params.map((p): [string, string] => [p.name, p.value ?? ''])).toString() : undefined;
+  const postText =
+    typeof post?.text === 'string'
+      ? post.text
+      : Array.isArray(post?.params)
+        ? new URLSearchParams(post.params.map((p): [string, string] => [p.name, p.value ?? ''])).toString()
+        : undefined;
   const requestHeaders = harHeaders(req.headers);
-  if (postMime && !requestHeaders.some(([n]) => n.toLowerCase() === 'content-type')) requestHeaders.push(['content-type', postMime]);
+  if (postMime && !requestHeaders.some(([n]) => n.toLowerCase() === 'content-type'))
+    requestHeaders.push(['content-type', postMime]);
   const res = e.response;
   const status = typeof res?.status === 'number' ? res.status : 0;
   const content = (res?.content ?? {}) as { mimeType?: unknown; text?: unknown; size?: unknown; encoding?: unknown };
   return {
-    file, index,
+    file,
+    index,
     startedAt: new Date(e.startedDateTime).toISOString(),
     ...(typeof e.time === 'number' && e.time >= 0 ? { durationMs: e.time } : {}),
-    request: { method: req.method.toUpperCase(), url: req.url, headers: requestHeaders, body: bodyOf(postText, postMime, req.bodySize) },
+    request: {
+      method: req.method.toUpperCase(),
+      url: req.url,
+      headers: requestHeaders,
+      body: bodyOf(postText, postMime, req.bodySize),
+    },
     // Browsers write status 0 for a request that got no answer.
-    ...(res && status > 0 ? { response: { status, headers: harHeaders(res.headers), body: bodyOf(content.text, typeof content.mimeType === 'string' ? content.mimeType : '', content.size, content.encoding) } } : {}),
+    ...(res && status > 0
+      ? {
+          response: {
+            status,
+            headers: harHeaders(res.headers),
+            body: bodyOf(
+              content.text,
+              typeof content.mimeType === 'string' ? content.mimeType : '',
+              content.size,
+              content.encoding,
+            ),
+          },
+        }
+      : {}),
   };
 }

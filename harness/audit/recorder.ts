@@ -4,7 +4,14 @@
 // record. Each exchange is digested (secret-digest.ts) and appended as one JSON line in a single
 // write as soon as it completes: a killed recorder loses at most the exchanges in flight.
 import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
-import { createServer, request as httpRequest, Agent as HttpAgent, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  Agent as HttpAgent,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { HeaderList, RecordedBody } from './exchange.ts';
@@ -38,8 +45,19 @@ export class RecordingFileError extends Error {
   override readonly name = 'RecordingFileError';
 }
 
-const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'proxy-authenticate', 'proxy-authorization']);
-const textual = (type: string | undefined) => type === undefined || /json|text|xml|x-www-form-urlencoded|javascript/i.test(type);
+const hopByHop = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+  'proxy-authenticate',
+  'proxy-authorization',
+]);
+const textual = (type: string | undefined) =>
+  type === undefined || /json|text|xml|x-www-form-urlencoded|javascript/i.test(type);
 
 /** Pairs of a raw header list. */
 const pairs = (raw: string[]): HeaderList => {
@@ -65,8 +83,13 @@ class BodyTap {
     if (this.size === 0) return { size: 0 };
     const type = headers.find(([n]) => n.toLowerCase() === 'content-type')?.[1];
     const encoding = headers.find(([n]) => n.toLowerCase() === 'content-encoding')?.[1];
-    if (!textual(type) || (encoding !== undefined && encoding.toLowerCase() !== 'identity')) return { size: this.size, binary: true };
-    return { text: Buffer.concat(this.#chunks).toString('utf8'), size: this.size, ...(this.size > this.#kept ? { truncated: true as const } : {}) };
+    if (!textual(type) || (encoding !== undefined && encoding.toLowerCase() !== 'identity'))
+      return { size: this.size, binary: true };
+    return {
+      text: Buffer.concat(this.#chunks).toString('utf8'),
+      size: this.size,
+      ...(this.size > this.#kept ? { truncated: true as const } : {}),
+    };
   }
 }
 
@@ -89,11 +112,19 @@ function openRecording(file: string, header: RecordingHeader): number {
 
 export async function startRecorder(options: RecorderOptions): Promise<RunningRecorder> {
   const limit = options.bodyLimit ?? recordedBodyLimit;
-  const fd = openRecording(options.out, { format: recordingFormat, startedAt: new Date().toISOString(), key: options.digester.keySource, ...(options.target ? { target: options.target } : {}) });
+  const fd = openRecording(options.out, {
+    format: recordingFormat,
+    startedAt: new Date().toISOString(),
+    key: options.digester.keySource,
+    ...(options.target ? { target: options.target } : {}),
+  });
   let sequence = 0;
   let closed = false;
   let written = 0;
-  const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true, ...(options.ca ? { ca: options.ca } : {}) }) };
+  const agents = {
+    http: new HttpAgent({ keepAlive: true }),
+    https: new HttpsAgent({ keepAlive: true, ...(options.ca ? { ca: options.ca } : {}) }),
+  };
   const append = (exchange: RecordedExchange) => {
     const digested = digestExchange({ ...exchange, file: options.out }, options.digester, options.known);
     const line: RecordedExchange & { file?: string } = { ...digested };
@@ -121,36 +152,56 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     const index = sequence++;
     const started = Date.now();
     const requestHeaders = pairs(req.rawHeaders).filter(([n]) => !hopByHop.has(n.toLowerCase()));
-    const sent = requestHeaders.map(([n, v]): [string, string] => (n.toLowerCase() === 'host' ? [n, upstream.host] : [n, v]));
+    const sent = requestHeaders.map(([n, v]): [string, string] =>
+      n.toLowerCase() === 'host' ? [n, upstream.host] : [n, v],
+    );
     const requestTap = new BodyTap(limit);
     const url = `${upstream.protocol}//${upstream.host}${req.url ?? '/'}`;
-    const record = (response?: { status: number; headers: HeaderList; body: RecordedBody }) => append({
-      index, startedAt: new Date(started).toISOString(), durationMs: Date.now() - started,
-      request: { method: req.method ?? 'GET', url, headers: sent, body: requestTap.body(requestHeaders) },
-      ...(response ? { response } : {}),
-    });
-    const out = (secure ? httpsRequest : httpRequest)({
-      host: upstream.hostname, port: upstream.port || (secure ? 443 : 80), method: req.method, path: req.url,
-      agent: secure ? agents.https : agents.http, setHost: false, headers: sent.flat(),
-    }, (upstreamRes) => {
-      const responseHeaders = pairs(upstreamRes.rawHeaders).filter(([n]) => !hopByHop.has(n.toLowerCase()));
-      const responseTap = new BodyTap(limit);
-      res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.statusMessage, responseHeaders.flat());
-      // Streamed through with backpressure, one chunk held back: the exchange is on disk before
-      // the client can see its answer complete, so a client never holds an answer the file lacks.
-      let held: Buffer | undefined;
-      upstreamRes.on('data', (chunk: Buffer) => {
-        responseTap.take(chunk);
-        if (held !== undefined && !res.write(held)) upstreamRes.pause();
-        held = chunk;
+    const record = (response?: { status: number; headers: HeaderList; body: RecordedBody }) =>
+      append({
+        index,
+        startedAt: new Date(started).toISOString(),
+        durationMs: Date.now() - started,
+        request: { method: req.method ?? 'GET', url, headers: sent, body: requestTap.body(requestHeaders) },
+        ...(response ? { response } : {}),
       });
-      res.on('drain', () => upstreamRes.resume());
-      upstreamRes.on('end', () => {
-        record({ status: upstreamRes.statusCode ?? 502, headers: responseHeaders, body: responseTap.body(responseHeaders) });
-        res.end(held);
-      });
-      upstreamRes.on('error', () => { res.destroy(); record(); });
-    });
+    const out = (secure ? httpsRequest : httpRequest)(
+      {
+        host: upstream.hostname,
+        port: upstream.port || (secure ? 443 : 80),
+        method: req.method,
+        path: req.url,
+        agent: secure ? agents.https : agents.http,
+        setHost: false,
+        headers: sent.flat(),
+      },
+      (upstreamRes) => {
+        const responseHeaders = pairs(upstreamRes.rawHeaders).filter(([n]) => !hopByHop.has(n.toLowerCase()));
+        const responseTap = new BodyTap(limit);
+        res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.statusMessage, responseHeaders.flat());
+        // Streamed through with backpressure, one chunk held back: the exchange is on disk before
+        // the client can see its answer complete, so a client never holds an answer the file lacks.
+        let held: Buffer | undefined;
+        upstreamRes.on('data', (chunk: Buffer) => {
+          responseTap.take(chunk);
+          if (held !== undefined && !res.write(held)) upstreamRes.pause();
+          held = chunk;
+        });
+        res.on('drain', () => upstreamRes.resume());
+        upstreamRes.on('end', () => {
+          record({
+            status: upstreamRes.statusCode ?? 502,
+            headers: responseHeaders,
+            body: responseTap.body(responseHeaders),
+          });
+          res.end(held);
+        });
+        upstreamRes.on('error', () => {
+          res.destroy();
+          record();
+        });
+      },
+    );
     out.on('error', (error) => {
       record();
       if (!res.headersSent) {
@@ -168,7 +219,15 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     async close() {
       if (closed) return;
       closed = true;
-      await Promise.all(servers.map((s) => new Promise<void>((resolve) => { s.close(() => resolve()); s.closeAllConnections(); })));
+      await Promise.all(
+        servers.map(
+          (s) =>
+            new Promise<void>((resolve) => {
+              s.close(() => resolve());
+              s.closeAllConnections();
+            }),
+        ),
+      );
       agents.http.destroy();
       agents.https.destroy();
       closeSync(fd);

@@ -59,14 +59,21 @@ const secretNames = new Set<string>(secretFieldNames);
 /** The secrets an exchange carries in the places credentials travel by name. */
 function secretsOf(exchange: Exchange): string[] {
   const found: string[] = [];
-  const add = (v: unknown) => { if (typeof v === 'string' && v.length > 0 && !isDigest(v)) found.push(v); };
+  const add = (v: unknown) => {
+    if (typeof v === 'string' && v.length > 0 && !isDigest(v)) found.push(v);
+  };
   const { request, response } = exchange;
   try {
     for (const [k, v] of new URL(request.url).searchParams) if (secretNames.has(k)) add(v);
-  } catch { /* an unparseable URL carries no parameters we can name */ }
+  } catch {
+    /* an unparseable URL carries no parameters we can name */
+  }
   if (request.body.text !== undefined) {
     const type = mediaTypeOf(headerOf(request.headers, 'content-type'));
-    const fields = type === 'application/json' ? Object.entries(jsonObjectOf(request.body) ?? {}) : [...new URLSearchParams(request.body.text)];
+    const fields =
+      type === 'application/json'
+        ? Object.entries(jsonObjectOf(request.body) ?? {})
+        : [...new URLSearchParams(request.body.text)];
     for (const [k, v] of fields) if (secretNames.has(k)) add(v);
   }
   for (const [name, value] of request.headers) {
@@ -115,15 +122,19 @@ export function digestExchange(exchange: Exchange, digester: Digester, known: re
   }
   const free = (text: string): string => {
     let out = text;
-    for (const [from, to] of replacements) if (from.length >= freeTextMinimum && out.includes(from)) out = out.split(from).join(to);
+    for (const [from, to] of replacements)
+      if (from.length >= freeTextMinimum && out.includes(from)) out = out.split(from).join(to);
     return out;
   };
-  const byName = (name: string, value: string): string => (secretNames.has(name) && value.length > 0 ? digester.digest(value) : value);
+  const byName = (name: string, value: string): string =>
+    secretNames.has(name) && value.length > 0 ? digester.digest(value) : value;
   const url = (() => {
     try {
       const u = new URL(exchange.request.url);
       if (![...u.searchParams.keys()].some((k) => secretNames.has(k))) return free(exchange.request.url);
-      u.search = new URLSearchParams([...u.searchParams].map(([k, v]): [string, string] => [k, byName(k, v)])).toString();
+      u.search = new URLSearchParams(
+        [...u.searchParams].map(([k, v]): [string, string] => [k, byName(k, v)]),
+      ).toString();
       return free(u.toString());
     } catch {
       return free(exchange.request.url);
@@ -135,14 +146,20 @@ export function digestExchange(exchange: Exchange, digester: Digester, known: re
     const type = mediaTypeOf(headerOf(exchange.request.headers, 'content-type'));
     if (type === 'application/x-www-form-urlencoded' && !body.truncated) {
       const fields = [...new URLSearchParams(body.text)];
-      if (fields.some(([k]) => secretNames.has(k))) return { ...body, text: free(new URLSearchParams(fields.map(([k, v]): [string, string] => [k, byName(k, v)])).toString()) };
+      if (fields.some(([k]) => secretNames.has(k)))
+        return {
+          ...body,
+          text: free(new URLSearchParams(fields.map(([k, v]): [string, string] => [k, byName(k, v)])).toString()),
+        };
     }
     return { ...body, text: free(body.text) };
   };
   const responseBody = (b: RecordedBody): RecordedBody => {
     const json = jsonObjectOf(b);
     if (json && Object.keys(json).some((k) => secretNames.has(k))) {
-      const rewritten = Object.fromEntries(Object.entries(json).map(([k, v]) => [k, typeof v === 'string' ? byName(k, v) : v]));
+      const rewritten = Object.fromEntries(
+        Object.entries(json).map(([k, v]) => [k, typeof v === 'string' ? byName(k, v) : v]),
+      );
       return { ...b, text: free(JSON.stringify(rewritten)) };
     }
     return b.text === undefined ? b : { ...b, text: free(b.text) };
@@ -151,7 +168,15 @@ export function digestExchange(exchange: Exchange, digester: Digester, known: re
   return {
     ...exchange,
     request: { ...exchange.request, url, headers: headers(exchange.request.headers), body: requestBody() },
-    ...(exchange.response ? { response: { ...exchange.response, headers: headers(exchange.response.headers), body: responseBody(exchange.response.body) } } : {}),
+    ...(exchange.response
+      ? {
+          response: {
+            ...exchange.response,
+            headers: headers(exchange.response.headers),
+            body: responseBody(exchange.response.body),
+          },
+        }
+      : {}),
   };
 }
 
@@ -165,7 +190,10 @@ function authorization(name: string, value: string, digester: Digester, free: (t
   if (scheme!.toLowerCase() === 'basic' && !isDigest(credential!)) {
     const decoded = Buffer.from(credential!, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
-    const clear = colon >= 0 ? `${decoded.slice(0, colon)}:${digester.digest(safeDecode(decoded.slice(colon + 1)))}` : digester.digest(decoded);
+    const clear =
+      colon >= 0
+        ? `${decoded.slice(0, colon)}:${digester.digest(safeDecode(decoded.slice(colon + 1)))}`
+        : digester.digest(decoded);
     return `${lead!}${scheme!}${gap!}${Buffer.from(clear, 'utf8').toString('base64')}${tail!}`;
   }
   return `${lead!}${scheme!}${gap!}${digester.digest(credential!)}${tail!}`;

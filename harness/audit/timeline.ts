@@ -11,15 +11,45 @@ import { gatewayCodeOf } from './protected-judges.ts';
 import { shapeOf } from './secret-digest.ts';
 
 export const timelineJudged = [
-  'TOKEN-RESP-009', 'GRANT-RT-002', 'GRANT-RT-003', 'GRANT-RT-006', 'GRANT-RT-010',
-  'STATE-RT-USED-001', 'STATE-RT-USED-002', 'STATE-RT-EXP-001', 'STATE-RT-FAMILY-001', 'STATE-RT-FAMILY-002',
-  'STATE-AT-EXP-001', 'STATE-AT-AFTER-REFRESH-001', 'BEARER-014', 'ERR-GW-1202', 'LIMIT-RATE-001',
+  'TOKEN-RESP-009',
+  'GRANT-RT-002',
+  'GRANT-RT-003',
+  'GRANT-RT-006',
+  'GRANT-RT-010',
+  'STATE-RT-USED-001',
+  'STATE-RT-USED-002',
+  'STATE-RT-EXP-001',
+  'STATE-RT-FAMILY-001',
+  'STATE-RT-FAMILY-002',
+  'STATE-AT-EXP-001',
+  'STATE-AT-AFTER-REFRESH-001',
+  'BEARER-014',
+  'ERR-GW-1202',
+  'LIMIT-RATE-001',
 ] as const;
 
 const refreshValidityMs = 7 * 86_400_000;
 
-interface AccessToken { issuedMs: number; expiresIn: number; clientId?: string; ref: ExchangeRef; refresh?: string; family?: number; replacedMs?: number }
-interface RefreshToken { issuedMs: number; accessExpiresIn: number; clientId?: string; ref: ExchangeRef; access: string; scope?: string; family: number; used?: ExchangeRef; replacement?: string }
+interface AccessToken {
+  issuedMs: number;
+  expiresIn: number;
+  clientId?: string;
+  ref: ExchangeRef;
+  refresh?: string;
+  family?: number;
+  replacedMs?: number;
+}
+interface RefreshToken {
+  issuedMs: number;
+  accessExpiresIn: number;
+  clientId?: string;
+  ref: ExchangeRef;
+  access: string;
+  scope?: string;
+  family: number;
+  used?: ExchangeRef;
+  replacement?: string;
+}
 
 const sameScope = (a: string, b: string) => {
   const x = new Set(a.split(' ').filter(Boolean));
@@ -50,7 +80,8 @@ export class Timeline {
     if (!res) return;
     if (c.kind === 'clock') {
       const epochMs = jsonObjectOf(res.body)?.epochMs;
-      if (res.status === 200 && typeof epochMs === 'number') this.#clockOffsetMs = epochMs - (Date.parse(c.exchange.startedAt) + (c.exchange.durationMs ?? 0));
+      if (res.status === 200 && typeof epochMs === 'number')
+        this.#clockOffsetMs = epochMs - (Date.parse(c.exchange.startedAt) + (c.exchange.durationMs ?? 0));
       return;
     }
     if ((c.kind === 'token-us' || c.kind === 'token-eu') && c.exchange.request.method === 'POST') this.#token(c);
@@ -68,30 +99,83 @@ export class Timeline {
     const refusedGrant = res.status === 400 && body?.error === 'invalid_grant';
     const answer = `${res.status}${typeof body?.error === 'string' ? ` ${body.error}` : ''}`;
     if (c.grant === 'refresh_token' && c.clientId !== undefined && this.ctx.ccOnlyClients.has(c.clientId)) {
-      ledger.judge('GRANT-RT-010', !success, () => `a refresh by ${c.clientId ?? ''}, a client allowed client_credentials only, was answered 200`, () => [at]);
+      ledger.judge(
+        'GRANT-RT-010',
+        !success,
+        () => `a refresh by ${c.clientId ?? ''}, a client allowed client_credentials only, was answered 200`,
+        () => [at],
+      );
     }
     const previous = presented !== undefined ? this.#refresh.get(presented) : undefined;
     if (previous) {
       if (c.clientId !== undefined && previous.clientId !== undefined && c.clientId !== previous.clientId) {
-        ledger.judge('GRANT-RT-006', !success, () => `a refresh token issued to ${previous.clientId ?? ''} was redeemed by ${c.clientId ?? ''}`, () => [previous.ref, at]);
+        ledger.judge(
+          'GRANT-RT-006',
+          !success,
+          () => `a refresh token issued to ${previous.clientId ?? ''} was redeemed by ${c.clientId ?? ''}`,
+          () => [previous.ref, at],
+        );
       } else if (previous.used) {
-        ledger.judge('STATE-RT-USED-001', refusedGrant, () => `a refresh token already used in a successful refresh was answered ${answer}${success ? ' again (single use broken)' : ', not 400 invalid_grant'}`, () => [previous.used!, at]);
+        ledger.judge(
+          'STATE-RT-USED-001',
+          refusedGrant,
+          () =>
+            `a refresh token already used in a successful refresh was answered ${answer}${success ? ' again (single use broken)' : ', not 400 invalid_grant'}`,
+          () => [previous.used!, at],
+        );
         const replacement = previous.replacement !== undefined ? this.#refresh.get(previous.replacement) : undefined;
-        if (replacement?.used) ledger.judge('STATE-RT-USED-002', refusedGrant, () => `a used refresh token, whose replacement was used in turn, was answered ${answer}`, () => [previous.used!, replacement.used!, at]);
+        if (replacement?.used)
+          ledger.judge(
+            'STATE-RT-USED-002',
+            refusedGrant,
+            () => `a used refresh token, whose replacement was used in turn, was answered ${answer}`,
+            () => [previous.used!, replacement.used!, at],
+          );
         if (!this.#reused.has(previous.family)) this.#reused.set(previous.family, at);
       } else {
         const reuse = this.#reused.get(previous.family);
-        if (reuse) ledger.judge('STATE-RT-FAMILY-001', refusedGrant, () => `after a used refresh token of its family was presented again, a refresh token of that family was answered ${answer}`, () => [reuse, at]);
-        const anchor = previous.issuedMs + (this.ctx.interpretation('refreshTokenAnchor') === 'access-token-expiry' ? previous.accessExpiresIn * 1000 : 0);
+        if (reuse)
+          ledger.judge(
+            'STATE-RT-FAMILY-001',
+            refusedGrant,
+            () =>
+              `after a used refresh token of its family was presented again, a refresh token of that family was answered ${answer}`,
+            () => [reuse, at],
+          );
+        const anchor =
+          previous.issuedMs +
+          (this.ctx.interpretation('refreshTokenAnchor') === 'access-token-expiry'
+            ? previous.accessExpiresIn * 1000
+            : 0);
         if (now > anchor + refreshValidityMs + this.ctx.skewMs) {
-          ledger.judge('STATE-RT-EXP-001', refusedGrant, () => `a refresh token ${Math.round((now - anchor - refreshValidityMs) / 1000)} s past its 7-day validity was answered ${answer}`, () => [previous.ref, at]);
+          ledger.judge(
+            'STATE-RT-EXP-001',
+            refusedGrant,
+            () =>
+              `a refresh token ${Math.round((now - anchor - refreshValidityMs) / 1000)} s past its 7-day validity was answered ${answer}`,
+            () => [previous.ref, at],
+          );
         }
         if (success) {
           const fresh = typeof body.refresh_token === 'string' ? body.refresh_token : undefined;
-          ledger.judge('GRANT-RT-002', fresh !== presented && body.access_token !== previous.access, () => (fresh === presented ? 'a refresh returned the refresh token it was given' : 'a refresh returned the access token it replaced'), () => [previous.ref, at]);
+          ledger.judge(
+            'GRANT-RT-002',
+            fresh !== presented && body.access_token !== previous.access,
+            () =>
+              fresh === presented
+                ? 'a refresh returned the refresh token it was given'
+                : 'a refresh returned the access token it replaced',
+            () => [previous.ref, at],
+          );
           const asked = c.form?.some(([k]) => k === 'scope');
           if (!asked && previous.scope !== undefined && typeof body.scope === 'string') {
-            ledger.judge('GRANT-RT-003', sameScope(body.scope, previous.scope), () => `a refresh without scope returned "${body.scope as string}", not the original "${previous.scope ?? ''}"`, () => [previous.ref, at]);
+            ledger.judge(
+              'GRANT-RT-003',
+              sameScope(body.scope, previous.scope),
+              () =>
+                `a refresh without scope returned "${body.scope as string}", not the original "${previous.scope ?? ''}"`,
+              () => [previous.ref, at],
+            );
           }
         }
       }
@@ -106,12 +190,34 @@ export class Timeline {
     const token = body.access_token as string;
     const expiresIn = typeof body.expires_in === 'number' ? body.expires_in : 0;
     const earlier = this.#access.get(token);
-    ledger.judge('TOKEN-RESP-009', earlier === undefined && shapeOf(token).length >= 22, () => (earlier ? 'two token responses carry the same access_token' : `an access_token of ${shapeOf(token).length} characters (fewer than 22)`), () => (earlier ? [earlier.ref, at] : [at]));
+    ledger.judge(
+      'TOKEN-RESP-009',
+      earlier === undefined && shapeOf(token).length >= 22,
+      () =>
+        earlier
+          ? 'two token responses carry the same access_token'
+          : `an access_token of ${shapeOf(token).length} characters (fewer than 22)`,
+      () => (earlier ? [earlier.ref, at] : [at]),
+    );
     const family = previous?.family ?? ++this.#families;
     const refresh = typeof body.refresh_token === 'string' ? body.refresh_token : undefined;
-    this.#access.set(token, { issuedMs: now, expiresIn, ...(c.clientId ? { clientId: c.clientId } : {}), ref: at, ...(refresh ? { refresh, family } : {}) });
+    this.#access.set(token, {
+      issuedMs: now,
+      expiresIn,
+      ...(c.clientId ? { clientId: c.clientId } : {}),
+      ref: at,
+      ...(refresh ? { refresh, family } : {}),
+    });
     if (refresh && !this.#refresh.has(refresh)) {
-      this.#refresh.set(refresh, { issuedMs: now, accessExpiresIn: expiresIn, ...(c.clientId ? { clientId: c.clientId } : {}), ref: at, access: token, family, ...(typeof body.scope === 'string' ? { scope: body.scope } : {}) });
+      this.#refresh.set(refresh, {
+        issuedMs: now,
+        accessExpiresIn: expiresIn,
+        ...(c.clientId ? { clientId: c.clientId } : {}),
+        ref: at,
+        access: token,
+        family,
+        ...(typeof body.scope === 'string' ? { scope: body.scope } : {}),
+      });
     }
   }
 
@@ -124,7 +230,12 @@ export class Timeline {
     if (c.bearer === undefined) return;
     const asRefresh = this.#refresh.get(c.bearer);
     if (asRefresh) {
-      ledger.judge('BEARER-014', res.status === 401, () => `a refresh token sent as the bearer credential was answered ${res.status}`, () => [asRefresh.ref, at]);
+      ledger.judge(
+        'BEARER-014',
+        res.status === 401,
+        () => `a refresh token sent as the bearer credential was answered ${res.status}`,
+        () => [asRefresh.ref, at],
+      );
       return;
     }
     const token = this.#access.get(c.bearer);
@@ -132,14 +243,30 @@ export class Timeline {
     if (!token) return;
     const expiry = token.issuedMs + token.expiresIn * 1000;
     if (now >= expiry + this.ctx.skewMs) {
-      ledger.judge('STATE-AT-EXP-001', res.status === 401, () => `an access token was answered ${res.status} ${Math.round((now - expiry) / 1000)} s after its expires_in (declared skew ${this.ctx.skewMs / 1000} s)`, () => [token.ref, at]);
+      ledger.judge(
+        'STATE-AT-EXP-001',
+        res.status === 401,
+        () =>
+          `an access token was answered ${res.status} ${Math.round((now - expiry) / 1000)} s after its expires_in (declared skew ${this.ctx.skewMs / 1000} s)`,
+        () => [token.ref, at],
+      );
     } else if (now < expiry - this.ctx.skewMs) {
       const reuse = token.family !== undefined ? this.#reused.get(token.family) : undefined;
       if (reuse && Date.parse(reuse.time) <= Date.parse(c.exchange.startedAt)) {
-        ledger.judge('STATE-RT-FAMILY-002', res.status === 401, () => `an access token of a refresh-token family revoked for reuse was answered ${res.status}`, () => [reuse, at]);
+        ledger.judge(
+          'STATE-RT-FAMILY-002',
+          res.status === 401,
+          () => `an access token of a refresh-token family revoked for reuse was answered ${res.status}`,
+          () => [reuse, at],
+        );
       } else if (token.replacedMs !== undefined && now > token.replacedMs) {
         const choice = this.ctx.interpretation('accessTokenAfterRefresh');
-        ledger.judge('STATE-AT-AFTER-REFRESH-001', choice === 'revoked' ? res.status === 401 : res.status !== 401, () => `the access token replaced by a refresh was answered ${res.status}, against the declared ${choice}`, () => [token.ref, at]);
+        ledger.judge(
+          'STATE-AT-AFTER-REFRESH-001',
+          choice === 'revoked' ? res.status === 401 : res.status !== 401,
+          () => `the access token replaced by a refresh was answered ${res.status}, against the declared ${choice}`,
+          () => [token.ref, at],
+        );
       }
     }
     // An issued token is well formed: refused as a credential (the Unauthorized codes), it is
@@ -149,7 +276,12 @@ export class Timeline {
     const code = res.status >= 400 ? gatewayCodeOf(c, this.ctx) : undefined;
     if (code !== undefined && ['000-1200', '000-1201', '000-1202', '000-1205'].includes(code)) {
       const matching = (this.ctx.interpretation('gatewayCodes') as { matching?: string }).matching ?? 'exact';
-      ledger.judge('ERR-GW-1202', matching === 'family' || code === '000-1202', () => `an access token the target issued (well-formed) was refused with ${code}, not 000-1202`, () => [token.ref, at]);
+      ledger.judge(
+        'ERR-GW-1202',
+        matching === 'family' || code === '000-1202',
+        () => `an access token the target issued (well-formed) was refused with ${code}, not 000-1202`,
+        () => [token.ref, at],
+      );
     }
   }
 
@@ -166,11 +298,17 @@ export class Timeline {
     times.push(now);
     this.#accepted.set(client, times.slice(-(2 * limit.quotaPerWindow + 1)));
     const inSecond = times.filter((t) => t > now - 1000).length;
-    const over = inSecond > 2 * limit.spikePerSecond ? `${inSecond} calls accepted within one second (declared spike limit ${limit.spikePerSecond}/s)`
-      : times.length > 2 * limit.quotaPerWindow ? `${times.length} calls accepted within ${limit.windowSeconds} s (declared quota ${limit.quotaPerWindow} per window)` : undefined;
+    const over =
+      inSecond > 2 * limit.spikePerSecond
+        ? `${inSecond} calls accepted within one second (declared spike limit ${limit.spikePerSecond}/s)`
+        : times.length > 2 * limit.quotaPerWindow
+          ? `${times.length} calls accepted within ${limit.windowSeconds} s (declared quota ${limit.quotaPerWindow} per window)`
+          : undefined;
     if (over) {
       this.#rateBroken.add(client);
-      this.ctx.ledger.broke('LIMIT-RATE-001', `one client had ${over}: more than two fixed windows can let through`, [refOf(c.exchange)]);
+      this.ctx.ledger.broke('LIMIT-RATE-001', `one client had ${over}: more than two fixed windows can let through`, [
+        refOf(c.exchange),
+      ]);
     }
   }
 }

@@ -48,13 +48,21 @@ export interface DsseEnvelope {
 const resultOf = { PASS: 'PASSED', WARN: 'WARNED', FAIL: 'FAILED' } as const;
 
 /** Which list a requirement verdict goes in, and under what name. */
-export function testEntry(r: Pick<RequirementResult, 'id' | 'verdict'>): { list: 'passedTests' | 'warnedTests' | 'failedTests'; name: string } {
+export function testEntry(r: Pick<RequirementResult, 'id' | 'verdict'>): {
+  list: 'passedTests' | 'warnedTests' | 'failedTests';
+  name: string;
+} {
   switch (r.verdict) {
-    case 'PASS': return { list: 'passedTests', name: r.id };
-    case 'WARN': return { list: 'warnedTests', name: r.id };
-    case 'FAIL': return { list: 'failedTests', name: r.id };
-    case 'UNCHECKED': return { list: 'failedTests', name: `${r.id} (UNCHECKED)` };
-    default: return { list: 'warnedTests', name: `${r.id} (${r.verdict})` };
+    case 'PASS':
+      return { list: 'passedTests', name: r.id };
+    case 'WARN':
+      return { list: 'warnedTests', name: r.id };
+    case 'FAIL':
+      return { list: 'failedTests', name: r.id };
+    case 'UNCHECKED':
+      return { list: 'failedTests', name: `${r.id} (UNCHECKED)` };
+    default:
+      return { list: 'warnedTests', name: `${r.id} (${r.verdict})` };
   }
 }
 
@@ -75,7 +83,9 @@ function catalogueDescriptor(report: ConformanceReport): ResourceDescriptor {
     uri: `pkg:npm/token-conformance@${report.suiteVersion}#requirements/${c?.frozen ? `catalogue-versions/${c.version}.json` : 'requirements.json'}`,
     digest: { sha256: sha256(ids.join('\n')) },
     annotations: {
-      version: c?.version ?? 'unreleased', frozen: c?.frozen ?? false, scored: ids.length,
+      version: c?.version ?? 'unreleased',
+      frozen: c?.frozen ?? false,
+      scored: ids.length,
       ...(report.notScored?.length ? { notScored: report.notScored.map((r) => `${r.id} (${r.verdict})`) } : {}),
     },
   };
@@ -88,9 +98,16 @@ export function testResultStatement(inputs: StatementInputs): TestResultStatemen
     const e = testEntry(r);
     lists[e.list].push(e.name);
   }
-  const reports: ResourceDescriptor[] = Object.entries(inputs.reportFiles).map(([path, text]) => ({ name: path, digest: { sha256: sha256(text) } }));
+  const reports: ResourceDescriptor[] = Object.entries(inputs.reportFiles).map(([path, text]) => ({
+    name: path,
+    digest: { sha256: sha256(text) },
+  }));
   const profile: ResourceDescriptor | undefined = inputs.profileSha256
-    ? { name: `target profile of ${report.target.name} (secrets excluded)`, digest: { sha256: inputs.profileSha256 }, annotations: { target: report.target.name } }
+    ? {
+        name: `target profile of ${report.target.name} (secrets excluded)`,
+        digest: { sha256: inputs.profileSha256 },
+        annotations: { target: report.target.name },
+      }
     : undefined;
   return {
     _type: statementType,
@@ -102,7 +119,15 @@ export function testResultStatement(inputs: StatementInputs): TestResultStatemen
       result: resultOf[report.verdict],
       configuration: [
         ...(profile ? [profile] : []),
-        { name: 'token-conformance', uri: `pkg:npm/token-conformance@${report.suiteVersion}`, annotations: { suiteVersion: report.suiteVersion, level: report.selection.level, strict: report.selection.strict } },
+        {
+          name: 'token-conformance',
+          uri: `pkg:npm/token-conformance@${report.suiteVersion}`,
+          annotations: {
+            suiteVersion: report.suiteVersion,
+            level: report.selection.level,
+            strict: report.selection.strict,
+          },
+        },
         catalogueDescriptor(report),
         ...reports,
       ],
@@ -113,13 +138,20 @@ export function testResultStatement(inputs: StatementInputs): TestResultStatemen
 
 /** DSSE's pre-authentication encoding: the bytes that are signed. */
 export function preAuthEncoding(payloadType: string, payload: Buffer): Buffer {
-  return Buffer.concat([Buffer.from(`DSSEv1 ${Buffer.byteLength(payloadType)} ${payloadType} ${payload.length} `), payload]);
+  return Buffer.concat([
+    Buffer.from(`DSSEv1 ${Buffer.byteLength(payloadType)} ${payloadType} ${payload.length} `),
+    payload,
+  ]);
 }
 
 export function signStatement(statement: TestResultStatement, key: KeyObject): DsseEnvelope {
   const payload = Buffer.from(JSON.stringify(statement));
   const sig = sign(null, preAuthEncoding(inTotoPayloadType, payload), key);
-  return { payloadType: inTotoPayloadType, payload: payload.toString('base64'), signatures: [{ keyid: publicKeyFingerprint(key), sig: sig.toString('base64') }] };
+  return {
+    payloadType: inTotoPayloadType,
+    payload: payload.toString('base64'),
+    signatures: [{ keyid: publicKeyFingerprint(key), sig: sig.toString('base64') }],
+  };
 }
 
 export type AttestationCheck = { ok: true; statement: TestResultStatement } | { ok: false; problems: string[] };
@@ -129,13 +161,24 @@ export type AttestationCheck = { ok: true; statement: TestResultStatement } | { 
  * Test Result predicate, and — given the bundle's files — every report digest it names matching
  * the bundle's file of that name.
  */
-export function verifyAttestation(raw: unknown, key: KeyObject, bundleFiles?: Record<string, string>): AttestationCheck {
+export function verifyAttestation(
+  raw: unknown,
+  key: KeyObject,
+  bundleFiles?: Record<string, string>,
+): AttestationCheck {
   const e = raw as Partial<DsseEnvelope> | null;
-  if (!e || typeof e !== 'object' || typeof e.payload !== 'string' || typeof e.payloadType !== 'string' || !Array.isArray(e.signatures)) {
+  if (
+    !e ||
+    typeof e !== 'object' ||
+    typeof e.payload !== 'string' ||
+    typeof e.payloadType !== 'string' ||
+    !Array.isArray(e.signatures)
+  ) {
     return { ok: false, problems: ['not a DSSE envelope (payloadType, payload or signatures missing)'] };
   }
   const problems: string[] = [];
-  if (e.payloadType !== inTotoPayloadType) problems.push(`payloadType is ${e.payloadType}, expected ${inTotoPayloadType}`);
+  if (e.payloadType !== inTotoPayloadType)
+    problems.push(`payloadType is ${e.payloadType}, expected ${inTotoPayloadType}`);
   const payload = Buffer.from(e.payload, 'base64');
   const pae = preAuthEncoding(e.payloadType, payload);
   const signed = e.signatures.some((s) => {
@@ -145,7 +188,10 @@ export function verifyAttestation(raw: unknown, key: KeyObject, bundleFiles?: Re
       return false;
     }
   });
-  if (!signed) problems.push('no valid signature by this key over the envelope (the statement was altered or signed by another key)');
+  if (!signed)
+    problems.push(
+      'no valid signature by this key over the envelope (the statement was altered or signed by another key)',
+    );
   let statement: TestResultStatement | undefined;
   try {
     statement = JSON.parse(payload.toString('utf8')) as TestResultStatement;
@@ -155,12 +201,15 @@ export function verifyAttestation(raw: unknown, key: KeyObject, bundleFiles?: Re
   if (statement) {
     const { _type: type, predicateType } = statement as { _type: unknown; predicateType: unknown };
     if (type !== statementType) problems.push(`_type is ${JSON.stringify(type)}, expected ${statementType}`);
-    if (predicateType !== testResultPredicateType) problems.push(`predicateType is ${JSON.stringify(predicateType)}, expected ${testResultPredicateType}`);
-    if (!['PASSED', 'WARNED', 'FAILED'].includes(statement.predicate?.result)) problems.push('predicate.result is not PASSED, WARNED or FAILED');
+    if (predicateType !== testResultPredicateType)
+      problems.push(`predicateType is ${JSON.stringify(predicateType)}, expected ${testResultPredicateType}`);
+    if (!['PASSED', 'WARNED', 'FAILED'].includes(statement.predicate?.result))
+      problems.push('predicate.result is not PASSED, WARNED or FAILED');
     if (bundleFiles) {
       for (const d of statement.predicate?.configuration ?? []) {
         if (d.name === undefined || d.digest?.sha256 === undefined || !(d.name in bundleFiles)) continue;
-        if (sha256(bundleFiles[d.name]!) !== d.digest.sha256) problems.push(`${d.name}: the attestation's SHA-256 does not match the bundle's file`);
+        if (sha256(bundleFiles[d.name]!) !== d.digest.sha256)
+          problems.push(`${d.name}: the attestation's SHA-256 does not match the bundle's file`);
       }
     }
   }

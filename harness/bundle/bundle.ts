@@ -75,7 +75,13 @@ export function settlementsOf(report: ConformanceReport, paths: readonly string[
         }
         const transcript = `${transcriptsDir}/${transcriptFileName(c.project ?? 'default', c.title)}`;
         const carried = paths.includes(transcript);
-        byKey.set(key, { ...st, check: c.title, ...(c.project ? { project: c.project } : {}), requirements: [r.id], ...(carried ? { transcript } : {}) });
+        byKey.set(key, {
+          ...st,
+          check: c.title,
+          ...(c.project ? { project: c.project } : {}),
+          requirements: [r.id],
+          ...(carried ? { transcript } : {}),
+        });
       }
     }
   }
@@ -98,7 +104,9 @@ export class BundleError extends Error {
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value);
@@ -134,17 +142,24 @@ export function loadPrivateKey(file: string): KeyObject {
   try {
     pem = readFileSync(file);
   } catch (error) {
-    throw new BundleError(`--key: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)}); give the private key written by token-conformance keygen --private`);
+    throw new BundleError(
+      `--key: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)}); give the private key written by token-conformance keygen --private`,
+    );
   }
   if (pem.includes('-----BEGIN PUBLIC KEY-----')) {
-    throw new BundleError(`--key: ${file} is a public key; bundle signs with the private key (the --private file of token-conformance keygen), the public key is for verify (see bundle --help)`);
+    throw new BundleError(
+      `--key: ${file} is a public key; bundle signs with the private key (the --private file of token-conformance keygen), the public key is for verify (see bundle --help)`,
+    );
   }
   try {
     key = createPrivateKey(pem);
   } catch (error) {
     throw new BundleError(`cannot read a private key from ${file}: ${(error as Error).message}`);
   }
-  if (key.asymmetricKeyType !== 'ed25519') throw new BundleError(`${file} is a ${key.asymmetricKeyType ?? 'unknown'} key; an Ed25519 key is needed (token-conformance keygen, or openssl genpkey -algorithm ed25519)`);
+  if (key.asymmetricKeyType !== 'ed25519')
+    throw new BundleError(
+      `${file} is a ${key.asymmetricKeyType ?? 'unknown'} key; an Ed25519 key is needed (token-conformance keygen, or openssl genpkey -algorithm ed25519)`,
+    );
   return key;
 }
 
@@ -155,7 +170,8 @@ export function loadPublicKey(file: string): KeyObject {
   } catch (error) {
     throw new BundleError(`cannot read a public key from ${file}: ${(error as Error).message}`);
   }
-  if (key.asymmetricKeyType !== 'ed25519') throw new BundleError(`${file} is a ${key.asymmetricKeyType ?? 'unknown'} key; an Ed25519 public key is needed`);
+  if (key.asymmetricKeyType !== 'ed25519')
+    throw new BundleError(`${file} is a ${key.asymmetricKeyType ?? 'unknown'} key; an Ed25519 public key is needed`);
   return key;
 }
 
@@ -169,10 +185,17 @@ export interface BundleOptions {
 
 /** The files a bundle takes from the reports directory: the report, matrix, gate decision, transcripts. */
 export function collectFiles(reportsDir: string): string[] {
-  if (!existsSync(join(reportsDir, 'conformance.json'))) throw new BundleError(`no conformance.json in ${reportsDir} (run the suite first, or give --reports DIR)`);
-  const files = ['conformance.json', 'traceability.html', 'ctrf.json', 'gate.json'].filter((f) => existsSync(join(reportsDir, f)));
+  if (!existsSync(join(reportsDir, 'conformance.json')))
+    throw new BundleError(`no conformance.json in ${reportsDir} (run the suite first, or give --reports DIR)`);
+  const files = ['conformance.json', 'traceability.html', 'ctrf.json', 'gate.json'].filter((f) =>
+    existsSync(join(reportsDir, f)),
+  );
   const tdir = join(reportsDir, transcriptsDir);
-  if (existsSync(tdir)) for (const f of readdirSync(tdir).filter((n) => n.endsWith('.txt')).sort()) files.push(`${transcriptsDir}/${f}`);
+  if (existsSync(tdir))
+    for (const f of readdirSync(tdir)
+      .filter((n) => n.endsWith('.txt'))
+      .sort())
+      files.push(`${transcriptsDir}/${f}`);
   return files;
 }
 
@@ -241,7 +264,17 @@ export type VerifyResult = { ok: true; manifest: BundleManifest } | { ok: false;
 
 export function verifyBundle(raw: unknown, key: KeyObject): VerifyResult {
   const b = raw as Partial<Bundle> | null;
-  if (!b || typeof b !== 'object' || b.format !== bundleFormat || !b.manifest || typeof b.manifest !== 'object' || !b.signature || typeof b.signature.value !== 'string' || !b.files || typeof b.files !== 'object') {
+  if (
+    !b ||
+    typeof b !== 'object' ||
+    b.format !== bundleFormat ||
+    !b.manifest ||
+    typeof b.manifest !== 'object' ||
+    !b.signature ||
+    typeof b.signature.value !== 'string' ||
+    !b.files ||
+    typeof b.files !== 'object'
+  ) {
     return { ok: false, problems: ['not a token-conformance bundle (format, manifest, signature or files missing)'] };
   }
   const problems: string[] = [];
@@ -253,20 +286,27 @@ export function verifyBundle(raw: unknown, key: KeyObject): VerifyResult {
   }
   if (!signed) {
     const fp = publicKeyFingerprint(key);
-    problems.push(b.manifest.publicKeySha256 && b.manifest.publicKeySha256 !== fp
-      ? `signature invalid: the bundle says it was signed by key ${b.manifest.publicKeySha256.slice(0, 16)}…, this public key is ${fp.slice(0, 16)}…`
-      : 'signature invalid: the manifest was altered or signed by another key');
+    problems.push(
+      b.manifest.publicKeySha256 && b.manifest.publicKeySha256 !== fp
+        ? `signature invalid: the bundle says it was signed by key ${b.manifest.publicKeySha256.slice(0, 16)}…, this public key is ${fp.slice(0, 16)}…`
+        : 'signature invalid: the manifest was altered or signed by another key',
+    );
   }
   const listed = new Set<string>();
   for (const f of Array.isArray(b.manifest.files) ? b.manifest.files : []) {
     listed.add(f.path);
     const content = b.files[f.path];
     if (typeof content !== 'string') problems.push(`${f.path}: listed in the manifest but missing from the bundle`);
-    else if (sha256(content) !== f.sha256) problems.push(`${f.path}: SHA-256 does not match the manifest (the file was altered)`);
+    else if (sha256(content) !== f.sha256)
+      problems.push(`${f.path}: SHA-256 does not match the manifest (the file was altered)`);
   }
-  for (const path of Object.keys(b.files)) if (!listed.has(path)) problems.push(`${path}: in the bundle but not in the signed manifest`);
+  for (const path of Object.keys(b.files))
+    if (!listed.has(path)) problems.push(`${path}: in the bundle but not in the signed manifest`);
   for (const st of Array.isArray(b.manifest.settlements) ? b.manifest.settlements : []) {
-    if (st.transcript !== undefined && !listed.has(st.transcript)) problems.push(`settlement of obligation ${st.obligation}: its transcript ${st.transcript} is not in the manifest`);
+    if (st.transcript !== undefined && !listed.has(st.transcript))
+      problems.push(
+        `settlement of obligation ${st.obligation}: its transcript ${st.transcript} is not in the manifest`,
+      );
   }
   return problems.length === 0 ? { ok: true, manifest: b.manifest } : { ok: false, problems };
 }

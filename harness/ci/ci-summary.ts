@@ -12,7 +12,10 @@ const listed = ['FAIL', 'UNCHECKED', 'WARN', 'BLOCKED'] as const;
 const cell = (s: string): string => s.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|').trim();
 
 function requirementRow(r: RequirementResult): string {
-  const reason = r.verdict === 'BLOCKED' && r.blockedBy?.length ? `blocked by ${r.blockedBy.join(', ')}: ${r.reason ?? ''}` : r.reason ?? '';
+  const reason =
+    r.verdict === 'BLOCKED' && r.blockedBy?.length
+      ? `blocked by ${r.blockedBy.join(', ')}: ${r.reason ?? ''}`
+      : (r.reason ?? '');
   return `| ${r.id} | ${cell(r.source)} | ${r.level} | ${cell(r.statement)} | ${cell(reason).slice(0, 300)} |`;
 }
 
@@ -26,8 +29,15 @@ export interface SummaryOptions {
 export function markdownSummary(report: ConformanceReport, options: SummaryOptions = {}): string {
   const s = report.summary;
   const counts: [string, number][] = [
-    ['PASS', s.PASS], ['FAIL', s.FAIL], ['WARN', s.WARN], ['BLOCKED', s.BLOCKED ?? 0], ['PENDING', s.PENDING ?? 0],
-    ['SKIP', s.SKIP], ['NOT_APPLICABLE', s.NOT_APPLICABLE], ['UNCHECKED', s.UNCHECKED], ...(s.WAIVED !== undefined ? [['WAIVED', s.WAIVED] as [string, number]] : []),
+    ['PASS', s.PASS],
+    ['FAIL', s.FAIL],
+    ['WARN', s.WARN],
+    ['BLOCKED', s.BLOCKED ?? 0],
+    ['PENDING', s.PENDING ?? 0],
+    ['SKIP', s.SKIP],
+    ['NOT_APPLICABLE', s.NOT_APPLICABLE],
+    ['UNCHECKED', s.UNCHECKED],
+    ...(s.WAIVED !== undefined ? [['WAIVED', s.WAIVED] as [string, number]] : []),
   ];
   const catalogue = report.catalogue ? `, catalogue ${report.catalogue.version}` : '';
   const lines = [
@@ -42,13 +52,30 @@ export function markdownSummary(report: ConformanceReport, options: SummaryOptio
   for (const verdict of listed) {
     const rs = report.requirements.filter((r) => r.verdict === verdict);
     if (rs.length === 0) continue;
-    lines.push('', `### ${verdict} (${rs.length})`, '', '| requirement | clause | level | statement | reason |', '| --- | --- | --- | --- | --- |', ...rs.map(requirementRow));
+    lines.push(
+      '',
+      `### ${verdict} (${rs.length})`,
+      '',
+      '| requirement | clause | level | statement | reason |',
+      '| --- | --- | --- | --- | --- |',
+      ...rs.map(requirementRow),
+    );
   }
   if (report.notScored?.length) {
-    lines.push('', `Not scored in catalogue ${report.catalogue?.version ?? ''} (added later; never counted): ${report.notScored.map((r) => `${r.id} ${r.verdict}`).join(', ')}.`);
+    lines.push(
+      '',
+      `Not scored in catalogue ${report.catalogue?.version ?? ''} (added later; never counted): ${report.notScored.map((r) => `${r.id} ${r.verdict}`).join(', ')}.`,
+    );
   }
-  const where = [options.reportsUrl ? `[uploaded reports](${options.reportsUrl})` : undefined, options.reportPath ? `\`${options.reportPath}\`` : undefined].filter((x) => x !== undefined);
-  if (where.length > 0) lines.push('', `Reports: ${where.join(' — ')} (conformance.json, ctrf.json, traceability.html, junit.xml, transcripts/).`);
+  const where = [
+    options.reportsUrl ? `[uploaded reports](${options.reportsUrl})` : undefined,
+    options.reportPath ? `\`${options.reportPath}\`` : undefined,
+  ].filter((x) => x !== undefined);
+  if (where.length > 0)
+    lines.push(
+      '',
+      `Reports: ${where.join(' — ')} (conformance.json, ctrf.json, traceability.html, junit.xml, transcripts/).`,
+    );
   return `${lines.join('\n')}\n`;
 }
 
@@ -58,11 +85,16 @@ const escapeProperty = (s: string): string => escapeData(s).replace(/:/g, '%3A')
 
 /** One `::error` per FAIL/UNCHECKED requirement, one `::warning` per WARN/BLOCKED, each with its clause. */
 export function githubAnnotations(report: ConformanceReport): string[] {
-  return report.requirements.filter((r) => (listed as readonly string[]).includes(r.verdict)).map((r) => {
-    const command = r.verdict === 'FAIL' || r.verdict === 'UNCHECKED' ? 'error' : 'warning';
-    const why = r.verdict === 'BLOCKED' && r.blockedBy?.length ? `blocked by ${r.blockedBy.join(', ')}: ${r.reason ?? ''}` : r.reason ?? r.statement;
-    return `::${command} title=${escapeProperty(`${r.verdict} ${r.id} (${r.source})`)}::${escapeData(`${r.statement} — ${why}`)}`;
-  });
+  return report.requirements
+    .filter((r) => (listed as readonly string[]).includes(r.verdict))
+    .map((r) => {
+      const command = r.verdict === 'FAIL' || r.verdict === 'UNCHECKED' ? 'error' : 'warning';
+      const why =
+        r.verdict === 'BLOCKED' && r.blockedBy?.length
+          ? `blocked by ${r.blockedBy.join(', ')}: ${r.reason ?? ''}`
+          : (r.reason ?? r.statement);
+      return `::${command} title=${escapeProperty(`${r.verdict} ${r.id} (${r.source})`)}::${escapeData(`${r.statement} — ${why}`)}`;
+    });
 }
 
 /** The step outputs: the verdict, one count per verdict (kebab-case), the report's path. */
@@ -70,8 +102,16 @@ export function stepOutputs(report: ConformanceReport, reportPath: string): Reco
   const s = report.summary;
   return {
     verdict: report.verdict,
-    pass: String(s.PASS), fail: String(s.FAIL), warn: String(s.WARN), blocked: String(s.BLOCKED ?? 0), pending: String(s.PENDING ?? 0),
-    skip: String(s.SKIP), 'not-applicable': String(s.NOT_APPLICABLE), unchecked: String(s.UNCHECKED), waived: String(s.WAIVED ?? 0), total: String(s.total),
+    pass: String(s.PASS),
+    fail: String(s.FAIL),
+    warn: String(s.WARN),
+    blocked: String(s.BLOCKED ?? 0),
+    pending: String(s.PENDING ?? 0),
+    skip: String(s.SKIP),
+    'not-applicable': String(s.NOT_APPLICABLE),
+    unchecked: String(s.UNCHECKED),
+    waived: String(s.WAIVED ?? 0),
+    total: String(s.total),
     'not-scored': String(report.notScored?.length ?? 0),
     catalogue: report.catalogue?.version ?? '',
     report: reportPath,

@@ -52,7 +52,11 @@ export const auditOptions = {
   help: { type: 'boolean', default: false },
 } as const;
 
-export async function auditMain(args: string[], io: CommandIo = processIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function auditMain(
+  args: string[],
+  io: CommandIo = processIo,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   const fail = (message: string): number => {
     io.err(`token-conformance audit: ${message}`);
     return 2;
@@ -62,9 +66,11 @@ export async function auditMain(args: string[], io: CommandIo = processIo, env: 
   const v = parsed.values;
   if (parsed.positionals.length === 0) return fail(`give at least one traffic file (HAR or recording)\n\n${usage}`);
   const level = (v.level ?? 'all') as Level;
-  if (!['must', 'should', 'all'].includes(level)) return fail(`--level must be must, should or all (got '${v.level ?? ''}')`);
+  if (!['must', 'should', 'all'].includes(level))
+    return fail(`--level must be must, should or all (got '${v.level ?? ''}')`);
   const keyEnv = v['key-env'] ?? defaultKeyEnv;
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(keyEnv)) return fail(`--key-env must name an environment variable (got '${keyEnv}')`);
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(keyEnv))
+    return fail(`--key-env must name an environment variable (got '${keyEnv}')`);
   let profile;
   let known: string[] = [];
   if (v.target !== undefined) {
@@ -87,8 +93,13 @@ export async function auditMain(args: string[], io: CommandIo = processIo, env: 
     throw error;
   }
   const report = auditReport(result, {
-    level, strict: v.strict, ...(profile ? { profile, profileSha256: profileSha256(v.target!) } : {}),
-    suiteVersion: suiteVersion(), startedAt, durationMs: Date.now() - startedAt.getTime(), digestKey: digester.keySource,
+    level,
+    strict: v.strict,
+    ...(profile ? { profile, profileSha256: profileSha256(v.target!) } : {}),
+    suiteVersion: suiteVersion(),
+    startedAt,
+    durationMs: Date.now() - startedAt.getTime(),
+    digestKey: digester.keySource,
   });
   const out = resolve(v.out ?? join('reports', 'audit'));
   mkdirSync(out, { recursive: true });
@@ -98,12 +109,20 @@ export async function auditMain(args: string[], io: CommandIo = processIo, env: 
   writeFileSync(join(out, 'audit.sarif'), `${JSON.stringify(auditSarif(report), null, 2)}\n`);
   // The traffic's secrets were digested on reading: a secret the profile knows must appear nowhere.
   const verification = verifyReports(out, known);
-  for (const f of verification.remaining) io.err(`token-conformance audit: ${f.file}:${f.line}: ${f.what} remains in this file; do not share these reports`);
+  for (const f of verification.remaining)
+    io.err(`token-conformance audit: ${f.file}:${f.line}: ${f.what} remains in this file; do not share these reports`);
   for (const s of result.skipped) io.err(`token-conformance audit: note: ${s.file} #${s.index} skipped: ${s.why}`);
   const where = relative(process.cwd(), out) || '.';
   io.out(renderSummary(report, false, where));
   const exchanges = result.files.reduce((n, f) => n + f.exchanges, 0);
-  io.out(`AUDITED ${exchanges} exchanges in ${result.files.length} file${result.files.length === 1 ? '' : 's'} (${Object.entries(result.kinds).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`).join(', ')}): ${where}/audit.sarif`);
+  io.out(
+    `AUDITED ${exchanges} exchanges in ${result.files.length} file${result.files.length === 1 ? '' : 's'} (${Object.entries(
+      result.kinds,
+    )
+      .filter(([, n]) => n > 0)
+      .map(([k, n]) => `${n} ${k}`)
+      .join(', ')}): ${where}/audit.sarif`,
+  );
   if (verification.remaining.length > 0) return 1;
   return exitCodeFor(report.verdict, v.strict);
 }

@@ -6,7 +6,15 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
-import { BundleError, createBundle, loadPrivateKey, loadPublicKey, publicKeyFingerprint, verifyBundle, type Bundle } from '../bundle/bundle.ts';
+import {
+  BundleError,
+  createBundle,
+  loadPrivateKey,
+  loadPublicKey,
+  publicKeyFingerprint,
+  verifyBundle,
+  type Bundle,
+} from '../bundle/bundle.ts';
 import { attestationPathFor, signStatement, testResultStatement, verifyAttestation } from '../bundle/attestation.ts';
 import type { ConformanceReport } from '../reporter/report.schema.ts';
 import { ReportError } from '../reporter/read-report.ts';
@@ -41,12 +49,27 @@ const keygenUsage = `Usage: token-conformance keygen --private FILE --public FIL
 Writes an Ed25519 key pair in PEM (the private key readable by its owner only). Equivalent:
   openssl genpkey -algorithm ed25519 -out private.pem && openssl pkey -in private.pem -pubout -out public.pem`;
 
-export function bundleMain(args: string[], io: CommandIo = processIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export function bundleMain(
+  args: string[],
+  io: CommandIo = processIo,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   return Promise.resolve(bundleSync(args, io, env));
 }
 
 function bundleSync(args: string[], io: CommandIo = processIo, env: NodeJS.ProcessEnv = process.env): number {
-  const parsed = parseCommand(args, { key: { type: 'string' }, out: { type: 'string' }, reports: { type: 'string', default: 'reports' }, profile: { type: 'string' } }, bundleUsage, 'bundle', io);
+  const parsed = parseCommand(
+    args,
+    {
+      key: { type: 'string' },
+      out: { type: 'string' },
+      reports: { type: 'string', default: 'reports' },
+      profile: { type: 'string' },
+    },
+    bundleUsage,
+    'bundle',
+    io,
+  );
   if (typeof parsed === 'number') return parsed;
   const v = parsed.values as unknown as { key?: string; out?: string; reports: string; profile?: string };
   const fail = (m: string) => {
@@ -57,16 +80,26 @@ function bundleSync(args: string[], io: CommandIo = processIo, env: NodeJS.Proce
   if (!v.key || !v.out) return fail(`--key and --out are required\n\n${bundleUsage}`);
   try {
     const key = loadPrivateKey(v.key);
-    const bundle = createBundle({ reportsDir: resolve(v.reports), key, ...(v.profile ? { profile: v.profile } : {}), env });
+    const bundle = createBundle({
+      reportsDir: resolve(v.reports),
+      key,
+      ...(v.profile ? { profile: v.profile } : {}),
+      env,
+    });
     mkdirSync(dirname(resolve(v.out)), { recursive: true });
     writeFileSync(v.out, `${JSON.stringify(bundle, null, 2)}\n`);
     const attestation = attestationPathFor(v.out);
     writeFileSync(attestation, `${JSON.stringify(signStatement(statementOf(bundle), key))}\n`);
     const m = bundle.manifest;
     io.out(`ATTESTATION written: ${attestation} — in-toto Test Result (DSSE, same key)`);
-    if (m.transcripts === 0) io.err('token-conformance bundle: no HTTP transcripts found under transcripts/ (run the suite with `token-conformance run` first)');
+    if (m.transcripts === 0)
+      io.err(
+        'token-conformance bundle: no HTTP transcripts found under transcripts/ (run the suite with `token-conformance run` first)',
+      );
     if (!m.profileSha256) io.err('token-conformance bundle: no --profile given: the manifest carries no profile hash');
-    io.out(`BUNDLE written: ${v.out} — ${m.files.length} files (${m.transcripts} transcripts), suite ${m.suiteVersion}, target ${m.target}, verdict ${m.verdict}${m.catalogue ? `, catalogue ${m.catalogue.version}` : ''}, ${m.waivers.length} waivers${m.settlements ? `, ${m.settlements.length} settlements (${m.settlements.filter((st) => st.transcript !== undefined).length} with transcripts)` : ''}, signed by key ${m.publicKeySha256.slice(0, 16)}…`);
+    io.out(
+      `BUNDLE written: ${v.out} — ${m.files.length} files (${m.transcripts} transcripts), suite ${m.suiteVersion}, target ${m.target}, verdict ${m.verdict}${m.catalogue ? `, catalogue ${m.catalogue.version}` : ''}, ${m.waivers.length} waivers${m.settlements ? `, ${m.settlements.length} settlements (${m.settlements.filter((st) => st.transcript !== undefined).length} with transcripts)` : ''}, signed by key ${m.publicKeySha256.slice(0, 16)}…`,
+    );
     return 0;
   } catch (error) {
     if (error instanceof BundleError || error instanceof ReportError) return fail(error.message);
@@ -79,12 +112,23 @@ const attestedFiles = ['conformance.json', 'traceability.html', 'ctrf.json', 'ga
 
 function statementOf(bundle: Bundle) {
   const report = JSON.parse(bundle.files['conformance.json']!) as ConformanceReport;
-  const reportFiles = Object.fromEntries(attestedFiles.filter((f) => bundle.files[f] !== undefined).map((f) => [f, bundle.files[f]!]));
-  return testResultStatement({ report, reportFiles, ...(bundle.manifest.profileSha256 ? { profileSha256: bundle.manifest.profileSha256 } : {}) });
+  const reportFiles = Object.fromEntries(
+    attestedFiles.filter((f) => bundle.files[f] !== undefined).map((f) => [f, bundle.files[f]!]),
+  );
+  return testResultStatement({
+    report,
+    reportFiles,
+    ...(bundle.manifest.profileSha256 ? { profileSha256: bundle.manifest.profileSha256 } : {}),
+  });
 }
 
 /** An attestation file checked (alone, or against the bundle's files): its VERIFIED line, or undefined once the problems are said. */
-function checkAttestationFile(file: string, key: ReturnType<typeof loadPublicKey>, bundleFiles: Record<string, string> | undefined, io: CommandIo): string | undefined {
+function checkAttestationFile(
+  file: string,
+  key: ReturnType<typeof loadPublicKey>,
+  bundleFiles: Record<string, string> | undefined,
+  io: CommandIo,
+): string | undefined {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
@@ -108,7 +152,13 @@ export function verifyMain(args: string[], io: CommandIo = processIo): Promise<n
 }
 
 function verifySync(args: string[], io: CommandIo = processIo): number {
-  const parsed = parseCommand(args, { key: { type: 'string' }, extract: { type: 'string' }, attestation: { type: 'string' } }, verifyUsage, 'verify', io);
+  const parsed = parseCommand(
+    args,
+    { key: { type: 'string' }, extract: { type: 'string' }, attestation: { type: 'string' } },
+    verifyUsage,
+    'verify',
+    io,
+  );
   if (typeof parsed === 'number') return parsed;
   const v = parsed.values as unknown as { key?: string; extract?: string; attestation?: string };
   const fail = (m: string) => {
@@ -123,7 +173,9 @@ function verifySync(args: string[], io: CommandIo = processIo): number {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     // Nothing to verify is bad input (exit 2), not a bundle that failed verification (exit 1).
-    return fail(`cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)}); give the bundle file written by token-conformance bundle --out (see verify --help)`);
+    return fail(
+      `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)}); give the bundle file written by token-conformance bundle --out (see verify --help)`,
+    );
   }
   let key;
   try {
@@ -166,7 +218,9 @@ function verifySync(args: string[], io: CommandIo = processIo): number {
       writeFileSync(target, files[f.path]!);
     }
   }
-  io.out(`VERIFIED: ${file} — signature valid (key ${publicKeyFingerprint(key).slice(0, 16)}…), ${m.files.length} files match their SHA-256; suite ${m.suiteVersion}, target ${m.target}, verdict ${m.verdict}${m.catalogue ? `, catalogue ${m.catalogue.version}` : ''}, created ${m.createdAt}${m.profileSha256 ? `, profile sha256 ${m.profileSha256}` : ''}, ${m.waivers.length} waivers${present ? '' : `; no attestation beside it (${attestation})`}${v.extract ? `; extracted to ${v.extract}` : ''}`);
+  io.out(
+    `VERIFIED: ${file} — signature valid (key ${publicKeyFingerprint(key).slice(0, 16)}…), ${m.files.length} files match their SHA-256; suite ${m.suiteVersion}, target ${m.target}, verdict ${m.verdict}${m.catalogue ? `, catalogue ${m.catalogue.version}` : ''}, created ${m.createdAt}${m.profileSha256 ? `, profile sha256 ${m.profileSha256}` : ''}, ${m.waivers.length} waivers${present ? '' : `; no attestation beside it (${attestation})`}${v.extract ? `; extracted to ${v.extract}` : ''}`,
+  );
   if (attested !== undefined) io.out(attested);
   return 0;
 }
@@ -176,7 +230,13 @@ export function keygenMain(args: string[], io: CommandIo = processIo): Promise<n
 }
 
 function keygenSync(args: string[], io: CommandIo = processIo): number {
-  const parsed = parseCommand(args, { private: { type: 'string' }, public: { type: 'string' }, force: { type: 'boolean', default: false } }, keygenUsage, 'keygen', io);
+  const parsed = parseCommand(
+    args,
+    { private: { type: 'string' }, public: { type: 'string' }, force: { type: 'boolean', default: false } },
+    keygenUsage,
+    'keygen',
+    io,
+  );
   if (typeof parsed === 'number') return parsed;
   const v = parsed.values as unknown as { private?: string; public?: string; force: boolean };
   if (!v.private || !v.public) {
@@ -193,6 +253,8 @@ function keygenSync(args: string[], io: CommandIo = processIo): number {
   for (const f of [v.private, v.public]) mkdirSync(dirname(resolve(f)), { recursive: true });
   writeFileSync(v.private, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
   writeFileSync(v.public, publicKey.export({ type: 'spki', format: 'pem' }));
-  io.out(`wrote ${v.private} (private: keep it with the signer) and ${v.public} (public: give it to whoever verifies); key ${publicKeyFingerprint(publicKey).slice(0, 16)}…`);
+  io.out(
+    `wrote ${v.private} (private: keep it with the signer) and ${v.public} (public: give it to whoever verifies); key ${publicKeyFingerprint(publicKey).slice(0, 16)}…`,
+  );
   return 0;
 }

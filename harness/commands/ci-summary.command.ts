@@ -28,7 +28,11 @@ Exit 0 whatever the verdict (gate decides the build); 2 on bad arguments or an u
 /** A dotenv variable name (GitLab: letters, digits, underscores): `not-applicable` → CONFORMANCE_NOT_APPLICABLE. */
 export const dotenvName = (key: string): string => `CONFORMANCE_${key.toUpperCase().replace(/-/g, '_')}`;
 
-export function ciSummaryMain(args: string[], io: CommandIo = processIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export function ciSummaryMain(
+  args: string[],
+  io: CommandIo = processIo,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   return Promise.resolve(ciSummarySync(args, io, env));
 }
 
@@ -37,10 +41,29 @@ function ciSummarySync(args: string[], io: CommandIo, env: NodeJS.ProcessEnv): n
     io.err(`token-conformance ci-summary: ${message}`);
     return 2;
   };
-  const parsed = parseCommand(args, { summary: { type: 'string' }, outputs: { type: 'string' }, dotenv: { type: 'string' }, annotations: { type: 'boolean', default: false }, 'reports-url': { type: 'string' } }, usage, 'ci-summary', io);
+  const parsed = parseCommand(
+    args,
+    {
+      summary: { type: 'string' },
+      outputs: { type: 'string' },
+      dotenv: { type: 'string' },
+      annotations: { type: 'boolean', default: false },
+      'reports-url': { type: 'string' },
+    },
+    usage,
+    'ci-summary',
+    io,
+  );
   if (typeof parsed === 'number') return parsed;
-  const v = parsed.values as { summary?: string; outputs?: string; dotenv?: string; annotations: boolean; 'reports-url'?: string };
-  if (parsed.positionals.length !== 1) return fail(`give exactly one REPORT.json (got ${parsed.positionals.length})\n\n${usage}`);
+  const v = parsed.values as {
+    summary?: string;
+    outputs?: string;
+    dotenv?: string;
+    annotations: boolean;
+    'reports-url'?: string;
+  };
+  if (parsed.positionals.length !== 1)
+    return fail(`give exactly one REPORT.json (got ${parsed.positionals.length})\n\n${usage}`);
   const reportFile = parsed.positionals[0]!;
   let report;
   try {
@@ -55,8 +78,17 @@ function ciSummarySync(args: string[], io: CommandIo, env: NodeJS.ProcessEnv): n
     mkdirSync(dirname(resolve(file)), { recursive: true });
     appendFileSync(file, text);
   };
-  if (summaryFile) append(summaryFile, markdownSummary(report, { reportPath: reportFile, ...(v['reports-url'] ? { reportsUrl: v['reports-url'] } : {}) }));
-  const outputs = Object.entries(stepOutputs(report, reportFile)).map(([k, value]) => [k, value.replace(/\r?\n/g, ' ')] as const);
+  if (summaryFile)
+    append(
+      summaryFile,
+      markdownSummary(report, {
+        reportPath: reportFile,
+        ...(v['reports-url'] ? { reportsUrl: v['reports-url'] } : {}),
+      }),
+    );
+  const outputs = Object.entries(stepOutputs(report, reportFile)).map(
+    ([k, value]) => [k, value.replace(/\r?\n/g, ' ')] as const,
+  );
   if (outputsFile) append(outputsFile, outputs.map(([k, value]) => `${k}=${value}\n`).join(''));
   // A dotenv report is the job's one set of variables: written afresh, never appended to.
   if (v.dotenv) {
@@ -65,9 +97,13 @@ function ciSummarySync(args: string[], io: CommandIo, env: NodeJS.ProcessEnv): n
   }
   const lines = v.annotations
     ? githubAnnotations(report)
-    : report.requirements.filter((r) => ['FAIL', 'UNCHECKED', 'WARN', 'BLOCKED'].includes(r.verdict)).map((r) => `${r.verdict} ${r.id} (${r.source}): ${r.reason ?? r.statement}`);
+    : report.requirements
+        .filter((r) => ['FAIL', 'UNCHECKED', 'WARN', 'BLOCKED'].includes(r.verdict))
+        .map((r) => `${r.verdict} ${r.id} (${r.source}): ${r.reason ?? r.statement}`);
   for (const line of lines) io.out(line);
   const s = report.summary;
-  io.out(`token-conformance: ${report.verdict} — ${s.PASS} PASS, ${s.FAIL} FAIL, ${s.WARN} WARN, ${s.BLOCKED ?? 0} BLOCKED, ${s.UNCHECKED} UNCHECKED of ${s.total} requirements${report.catalogue ? ` (catalogue ${report.catalogue.version})` : ''}`);
+  io.out(
+    `token-conformance: ${report.verdict} — ${s.PASS} PASS, ${s.FAIL} FAIL, ${s.WARN} WARN, ${s.BLOCKED ?? 0} BLOCKED, ${s.UNCHECKED} UNCHECKED of ${s.total} requirements${report.catalogue ? ` (catalogue ${report.catalogue.version})` : ''}`,
+  );
   return 0;
 }

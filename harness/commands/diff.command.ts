@@ -31,7 +31,16 @@ function diffSync(args: string[], io: CommandIo = processIo): number {
   };
   let parsed;
   try {
-    parsed = parseArgs({ args, strict: true, allowPositionals: true, options: { json: { type: 'boolean', default: false }, catalogue: { type: 'string' }, help: { type: 'boolean', default: false } } });
+    parsed = parseArgs({
+      args,
+      strict: true,
+      allowPositionals: true,
+      options: {
+        json: { type: 'boolean', default: false },
+        catalogue: { type: 'string' },
+        help: { type: 'boolean', default: false },
+      },
+    });
   } catch (error) {
     return fail(`${(error as Error).message}\n\n${usage}`);
   }
@@ -39,14 +48,21 @@ function diffSync(args: string[], io: CommandIo = processIo): number {
     io.out(usage);
     return 0;
   }
-  if (parsed.positionals.length !== 2) return fail(`give OLD.json and NEW.json (got ${parsed.positionals.length} files)\n\n${usage}`);
+  if (parsed.positionals.length !== 2)
+    return fail(`give OLD.json and NEW.json (got ${parsed.positionals.length} files)\n\n${usage}`);
   const [oldFile, newFile] = parsed.positionals as [string, string];
   try {
     let [older, newer] = [readReport(oldFile), readReport(newFile)];
     const release = parsed.values.catalogue;
-    if (release !== undefined) [older, newer] = [scoreInCatalogue(older, catalogueVersion(release)), scoreInCatalogue(newer, catalogueVersion(release))];
+    if (release !== undefined)
+      [older, newer] = [
+        scoreInCatalogue(older, catalogueVersion(release)),
+        scoreInCatalogue(newer, catalogueVersion(release)),
+      ];
     else if (older.catalogue?.version !== newer.catalogue?.version) {
-      io.err(`token-conformance diff: note: ${oldFile} scores catalogue ${older.catalogue?.version ?? '(not named)'}, ${newFile} catalogue ${newer.catalogue?.version ?? '(not named)'}: requirements outside one of them read as added or removed (--catalogue VERSION compares both in one release)`);
+      io.err(
+        `token-conformance diff: note: ${oldFile} scores catalogue ${older.catalogue?.version ?? '(not named)'}, ${newFile} catalogue ${newer.catalogue?.version ?? '(not named)'}: requirements outside one of them read as added or removed (--catalogue VERSION compares both in one release)`,
+      );
     }
     const d = diffReports(older, newer, { old: oldFile, new: newFile });
     io.out(parsed.values.json ? JSON.stringify(d, null, 2) : renderDiff(d));

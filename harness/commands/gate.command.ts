@@ -58,12 +58,21 @@ export const gateOptions = {
   help: { type: 'boolean', default: false },
 } as const;
 
-
-export function gateMain(args: string[], io: CommandIo = processIo, now: Date = new Date(), env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export function gateMain(
+  args: string[],
+  io: CommandIo = processIo,
+  now: Date = new Date(),
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   return Promise.resolve(gateSync(args, io, now, env));
 }
 
-function gateSync(args: string[], io: CommandIo = processIo, now: Date = new Date(), env: NodeJS.ProcessEnv = process.env): number {
+function gateSync(
+  args: string[],
+  io: CommandIo = processIo,
+  now: Date = new Date(),
+  env: NodeJS.ProcessEnv = process.env,
+): number {
   const fail = (message: string): number => {
     io.err(`token-conformance gate: ${message}`);
     return 2;
@@ -71,15 +80,22 @@ function gateSync(args: string[], io: CommandIo = processIo, now: Date = new Dat
   const parsed = parseCommand(args, gateOptions, usage, 'gate', io);
   if (typeof parsed === 'number') return parsed;
   const v = parsed.values;
-  if (parsed.positionals.length !== 1) return fail(`give exactly one REPORT.json (got ${parsed.positionals.length})\n\n${usage}`);
+  if (parsed.positionals.length !== 1)
+    return fail(`give exactly one REPORT.json (got ${parsed.positionals.length})\n\n${usage}`);
   const breakGlassReason = v['break-glass']?.trim();
-  if (v['break-glass'] !== undefined && !breakGlassReason) return fail('--break-glass needs a reason, e.g. --break-glass "hotfix for INC-42, approved by on-call"');
+  if (v['break-glass'] !== undefined && !breakGlassReason)
+    return fail('--break-glass needs a reason, e.g. --break-glass "hotfix for INC-42, approved by on-call"');
   const rule = v['require-verified'];
-  if (rule !== undefined && !(coverageRules as readonly string[]).includes(rule)) return fail(`--require-verified must be ${coverageRules.slice(0, -1).join(', ')} or ${coverageRules.at(-1)!} (got '${rule}')`);
-  if (v['allow-pending'] && rule === undefined) return fail('--allow-pending goes with --require-verified (without a coverage rule PENDING never blocks)');
+  if (rule !== undefined && !(coverageRules as readonly string[]).includes(rule))
+    return fail(
+      `--require-verified must be ${coverageRules.slice(0, -1).join(', ')} or ${coverageRules.at(-1)!} (got '${rule}')`,
+    );
+  if (v['allow-pending'] && rule === undefined)
+    return fail('--allow-pending goes with --require-verified (without a coverage rule PENDING never blocks)');
   const reportFile = parsed.positionals[0]!;
   if (v['as-of'] !== undefined) {
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(v['as-of']) || Number.isNaN(Date.parse(`${v['as-of']}T12:00:00Z`))) return fail(`--as-of must be a day YYYY-MM-DD (got '${v['as-of']}')`);
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(v['as-of']) || Number.isNaN(Date.parse(`${v['as-of']}T12:00:00Z`)))
+      return fail(`--as-of must be a day YYYY-MM-DD (got '${v['as-of']}')`);
     now = new Date(`${v['as-of']}T12:00:00Z`);
   }
   let report;
@@ -89,7 +105,8 @@ function gateSync(args: string[], io: CommandIo = processIo, now: Date = new Dat
     if (v.waivers !== undefined) report = applyWaivers(report, loadWaivers(v.waivers), now);
     else if (report.waivers) report = applyWaivers(report, waiversOf(report), now);
   } catch (error) {
-    if (error instanceof ReportError || error instanceof WaiversError || error instanceof CatalogueVersionError) return fail(error.message);
+    if (error instanceof ReportError || error instanceof WaiversError || error instanceof CatalogueVersionError)
+      return fail(error.message);
     throw error;
   }
   const out = resolve(v.out ?? join(dirname(reportFile), 'gate.json'));
@@ -111,8 +128,12 @@ function gateSync(args: string[], io: CommandIo = processIo, now: Date = new Dat
     for (const l of waiverLines(report)) io.out(l);
     const scoredIn = catalogueLine(report);
     if (scoredIn) io.out(scoredIn);
-    if (decision.decision === 'break-glass') io.err('token-conformance gate: BREAK-GLASS — the build passes despite blocking failures; this override is recorded.');
-    else if (breakGlassReason && decision.decision === 'pass') io.err('token-conformance gate: --break-glass not needed: nothing blocks; no override recorded.');
+    if (decision.decision === 'break-glass')
+      io.err(
+        'token-conformance gate: BREAK-GLASS — the build passes despite blocking failures; this override is recorded.',
+      );
+    else if (breakGlassReason && decision.decision === 'pass')
+      io.err('token-conformance gate: --break-glass not needed: nothing blocks; no override recorded.');
     io.out(line);
   }
   return decision.exitCode;

@@ -70,7 +70,12 @@ before \`token-conformance run --target FILE\` (or check the profile first with 
 Interpretations are not declared: the run checks the reference server's choice where the spec is
 silent; declare the target's own choices under "interpretations" (profiles/README.md).`;
 
-const screaming = (s: string): string => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/[^A-Za-z0-9]+/g, '_').toUpperCase().replace(/^_+|_+$/g, '');
+const screaming = (s: string): string =>
+  s
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .toUpperCase()
+    .replace(/^_+|_+$/g, '');
 
 /** NAME=VALUE pairs of a repeatable flag, each NAME one of `allowed`. */
 function pairs(flag: string, values: string[] | undefined, allowed: readonly string[]): Map<string, string> {
@@ -79,23 +84,38 @@ function pairs(flag: string, values: string[] | undefined, allowed: readonly str
     const at = v.indexOf('=');
     const name = at < 0 ? v : v.slice(0, at);
     const value = at < 0 ? '' : v.slice(at + 1);
-    if (!allowed.includes(name)) throw new Error(`--${flag} ${v}: '${name}' is not one of ${allowed.join(', ')} (see profiles/README.md)`);
+    if (!allowed.includes(name))
+      throw new Error(`--${flag} ${v}: '${name}' is not one of ${allowed.join(', ')} (see profiles/README.md)`);
     if (value === '') throw new Error(`--${flag} ${v}: give NAME=${flag === 'client' ? 'CLIENT_ID' : 'USERNAME'}`);
     out.set(name, value);
   }
   return out;
 }
 
-export interface InitResult { text: string; exports: string[] }
+export interface InitResult {
+  text: string;
+  exports: string[];
+}
 
 /** The profile text and the variables it references, from parsed flags. */
 export interface ProfileAnswers {
-  name: string; authUrlUs?: string; authUrlEu?: string; baseUrl?: string; caFile?: string; environment?: string; local: boolean;
-  clients: Map<string, string>; users: Map<string, string>; envPrefix: string;
+  name: string;
+  authUrlUs?: string;
+  authUrlEu?: string;
+  baseUrl?: string;
+  caFile?: string;
+  environment?: string;
+  local: boolean;
+  clients: Map<string, string>;
+  users: Map<string, string>;
+  envPrefix: string;
   people?: { existing: string; missing: string; malformed: string };
-  ccLifetime?: number; pwLifetime?: number; supportsBasic?: boolean;
+  ccLifetime?: number;
+  pwLifetime?: number;
+  supportsBasic?: boolean;
   rateLimit?: { spikePerSecond: number; quotaPerWindow: number; windowSeconds: number };
-  allowLoad?: boolean; allowDestructive?: boolean;
+  allowLoad?: boolean;
+  allowDestructive?: boolean;
   state?: { file: string; keyEnv: string };
 }
 
@@ -111,58 +131,76 @@ export function renderProfile(v: ProfileAnswers): InitResult {
     return JSON.stringify({ env: variable });
   };
   const line = (key: string, value: string | undefined, comment: string): string =>
-    value === undefined ? `  // "${key}": "…",  ${comment}` : `  ${JSON.stringify(key)}: ${JSON.stringify(value)},  ${comment}`;
-  const clients = [...v.clients].map(([n, id]) => `      ${JSON.stringify(n)}: { "clientId": ${JSON.stringify(id)}, "clientSecret": ${secret(n, 'SECRET')} }`);
-  const users = [...v.users].map(([n, u]) => `      ${JSON.stringify(n)}: { "username": ${JSON.stringify(u)}, "password": ${secret(n, 'PASSWORD')} }`);
+    value === undefined
+      ? `  // "${key}": "…",  ${comment}`
+      : `  ${JSON.stringify(key)}: ${JSON.stringify(value)},  ${comment}`;
+  const clients = [...v.clients].map(
+    ([n, id]) =>
+      `      ${JSON.stringify(n)}: { "clientId": ${JSON.stringify(id)}, "clientSecret": ${secret(n, 'SECRET')} }`,
+  );
+  const users = [...v.users].map(
+    ([n, u]) =>
+      `      ${JSON.stringify(n)}: { "username": ${JSON.stringify(u)}, "password": ${secret(n, 'PASSWORD')} }`,
+  );
   const stateKey = v.state ? secretOf(v.state.keyEnv) : undefined;
-  const text = [
-    `// Target profile "${v.name}", written by \`token-conformance init\`. Fields: profiles/README.md`,
-    '// (in the installed package: node_modules/token-conformance/profiles/README.md).',
-    '// Secrets are environment variable references; set them before a run:',
-    ...exports.map((e) => `//   export ${e}=…`),
-    '{',
-    `  "name": ${JSON.stringify(v.name)},`,
-    `  "local": ${v.local},  // true only for a throw-away local target (literal secrets, http://)`,
-    line('environment', v.environment, '// sandbox | production: the environment the credentials belong to'),
-    '  // Origins (no path). An address left out makes its checks NOT_APPLICABLE.',
-    line('authUrlUs', v.authUrlUs, '// US token server; /api/v1/auth/oauth2/token is appended'),
-    line('authUrlEu', v.authUrlEu, '// EU token server; /oauth2/default/v1/token is appended'),
-    line('baseUrl', v.baseUrl, '// the protected APIs behind the gateway (/v1/…)'),
-    line('caFile', v.caFile, '// PEM of a private CA (relative to this file); TLS is always verified'),
-    '  // The clients and users that exist on the target; a check needing one that is absent SKIPs',
-    '  // and names it. Names: profiles/README.md, "Clients" and "Users".',
-    '  "credentials": {',
-    '    "clients": {',
-    clients.join(',\n'),
-    '    },',
-    '    "users": {',
-    users.join(',\n'),
-    '    }',
-    '  },',
-    '  // Identifiers for GET /v1/people/er/{identifier}: without them the gateway and bearer checks SKIP.',
-    v.people ? `  "resources": { "people": ${JSON.stringify(v.people).replace(/,"/g, ', "').replace(/":/g, '": ')} },` : '  // "resources": { "people": { "existing": "…", "missing": "…", "malformed": "…" } },',
-    '  "capabilities": {',
-    `    "supportsBasic": ${v.supportsBasic === true},  // the token endpoints take HTTP Basic client authentication`,
-    // Known rate limits are checked by passing them: the budget leaves room for a burst past the spike and one window's quota.
-    v.rateLimit
-      ? `    "load": { "allowed": true, "maxRequestsPerSecond": ${2 * v.rateLimit.spikePerSecond + 10}, "maxRequests": ${2 * v.rateLimit.quotaPerWindow + 4 * v.rateLimit.spikePerSecond + 200} },  // load-like checks (bursts), within this budget`
-      : `    "load": { "allowed": ${v.allowLoad === true} },  // load-like checks (bursts) within maxRequestsPerSecond / maxRequests (default 10/s, 200)`,
-    `    "destructive": { "allowed": ${v.allowDestructive === true} },  // checks that may lock the lockable user`,
-    v.rateLimit ? `    "rateLimit": ${JSON.stringify(v.rateLimit).replace(/,"/g, ', "').replace(/":/g, '": ')}` : '    // "rateLimit": { "spikePerSecond": …, "quotaPerWindow": …, "windowSeconds": … }  // when known',
-    '    // "clockControlUrl": "…"  // a test clock: the time-dependent checks run at once',
-    '  },',
-    '  // Token lifetimes the target must issue (expires_in); left out, any positive lifetime passes.',
-    `  "expectations": { ${[v.ccLifetime !== undefined ? `"ccLifetime": ${v.ccLifetime}` : '', v.pwLifetime !== undefined ? `"pwLifetime": ${v.pwLifetime}` : ''].filter(Boolean).join(', ')} },`,
-    ...(v.state
-      ? ['  // Obligations without clock control: a run records what must hold later, a later run settles it.', `  "state": { "file": ${JSON.stringify(v.state.file)}, "key": ${stateKey!} },`]
-      : ['  // "state": { "file": "staging.state", "key": { "env": "…" } },  // verifies expiry over several runs']),
-    '  // Where the spec is silent the suite checks the reference server\'s choice unless the target',
-    '  // declares its own here (keys and values: requirements/interpretations.json). Nothing is',
-    '  // declared: add only the choices you know the target makes.',
-    '  "interpretations": {}',
-    '}',
-    '',
-  ].filter((l) => l !== '').join('\n') + '\n';
+  const text =
+    [
+      `// Target profile "${v.name}", written by \`token-conformance init\`. Fields: profiles/README.md`,
+      '// (in the installed package: node_modules/token-conformance/profiles/README.md).',
+      '// Secrets are environment variable references; set them before a run:',
+      ...exports.map((e) => `//   export ${e}=…`),
+      '{',
+      `  "name": ${JSON.stringify(v.name)},`,
+      `  "local": ${v.local},  // true only for a throw-away local target (literal secrets, http://)`,
+      line('environment', v.environment, '// sandbox | production: the environment the credentials belong to'),
+      '  // Origins (no path). An address left out makes its checks NOT_APPLICABLE.',
+      line('authUrlUs', v.authUrlUs, '// US token server; /api/v1/auth/oauth2/token is appended'),
+      line('authUrlEu', v.authUrlEu, '// EU token server; /oauth2/default/v1/token is appended'),
+      line('baseUrl', v.baseUrl, '// the protected APIs behind the gateway (/v1/…)'),
+      line('caFile', v.caFile, '// PEM of a private CA (relative to this file); TLS is always verified'),
+      '  // The clients and users that exist on the target; a check needing one that is absent SKIPs',
+      '  // and names it. Names: profiles/README.md, "Clients" and "Users".',
+      '  "credentials": {',
+      '    "clients": {',
+      clients.join(',\n'),
+      '    },',
+      '    "users": {',
+      users.join(',\n'),
+      '    }',
+      '  },',
+      '  // Identifiers for GET /v1/people/er/{identifier}: without them the gateway and bearer checks SKIP.',
+      v.people
+        ? `  "resources": { "people": ${JSON.stringify(v.people).replace(/,"/g, ', "').replace(/":/g, '": ')} },`
+        : '  // "resources": { "people": { "existing": "…", "missing": "…", "malformed": "…" } },',
+      '  "capabilities": {',
+      `    "supportsBasic": ${v.supportsBasic === true},  // the token endpoints take HTTP Basic client authentication`,
+      // Known rate limits are checked by passing them: the budget leaves room for a burst past the spike and one window's quota.
+      v.rateLimit
+        ? `    "load": { "allowed": true, "maxRequestsPerSecond": ${2 * v.rateLimit.spikePerSecond + 10}, "maxRequests": ${2 * v.rateLimit.quotaPerWindow + 4 * v.rateLimit.spikePerSecond + 200} },  // load-like checks (bursts), within this budget`
+        : `    "load": { "allowed": ${v.allowLoad === true} },  // load-like checks (bursts) within maxRequestsPerSecond / maxRequests (default 10/s, 200)`,
+      `    "destructive": { "allowed": ${v.allowDestructive === true} },  // checks that may lock the lockable user`,
+      v.rateLimit
+        ? `    "rateLimit": ${JSON.stringify(v.rateLimit).replace(/,"/g, ', "').replace(/":/g, '": ')}`
+        : '    // "rateLimit": { "spikePerSecond": …, "quotaPerWindow": …, "windowSeconds": … }  // when known',
+      '    // "clockControlUrl": "…"  // a test clock: the time-dependent checks run at once',
+      '  },',
+      '  // Token lifetimes the target must issue (expires_in); left out, any positive lifetime passes.',
+      `  "expectations": { ${[v.ccLifetime !== undefined ? `"ccLifetime": ${v.ccLifetime}` : '', v.pwLifetime !== undefined ? `"pwLifetime": ${v.pwLifetime}` : ''].filter(Boolean).join(', ')} },`,
+      ...(v.state
+        ? [
+            '  // Obligations without clock control: a run records what must hold later, a later run settles it.',
+            `  "state": { "file": ${JSON.stringify(v.state.file)}, "key": ${stateKey!} },`,
+          ]
+        : ['  // "state": { "file": "staging.state", "key": { "env": "…" } },  // verifies expiry over several runs']),
+      "  // Where the spec is silent the suite checks the reference server's choice unless the target",
+      '  // declares its own here (keys and values: requirements/interpretations.json). Nothing is',
+      '  // declared: add only the choices you know the target makes.',
+      '  "interpretations": {}',
+      '}',
+      '',
+    ]
+      .filter((l) => l !== '')
+      .join('\n') + '\n';
   return { text, exports };
 }
 
@@ -192,14 +230,30 @@ export async function askForFlags(ask: Ask): Promise<string[]> {
   await add('--auth-url-eu', 'EU token server origin (empty: none): ');
   await add('--base-url', 'Protected APIs origin behind the gateway (empty: none): ');
   await add('--environment', 'Environment of the credentials, sandbox or production (empty: not said): ');
-  for (const [flag, kind, names] of [['--client', 'clients (NAME=CLIENT_ID', clientNames], ['--user', 'users (NAME=tenant\\user', userNames.filter((n) => n !== 'burnableUser')]] as const) {
+  for (const [flag, kind, names] of [
+    ['--client', 'clients (NAME=CLIENT_ID', clientNames],
+    ['--user', 'users (NAME=tenant\\user', userNames.filter((n) => n !== 'burnableUser')],
+  ] as const) {
     const answer = await ask(`Existing ${kind}, comma-separated; names: ${names.join(', ')}): `);
-    for (const pair of answer.split(',').map((p) => p.trim()).filter((p) => p !== '')) args.push(flag, pair);
+    for (const pair of answer
+      .split(',')
+      .map((p) => p.trim())
+      .filter((p) => p !== ''))
+      args.push(flag, pair);
   }
-  await add('--burnable-user', 'A user whose refresh tokens the suite may burn, tenant\\user (empty: none — the refresh-token family checks then SKIP): ');
-  await add('--person-existing', 'A person identifier GET /v1/people/er/{identifier} answers 200 for (comma-separated candidates; empty: none — the gateway checks then SKIP): ');
+  await add(
+    '--burnable-user',
+    'A user whose refresh tokens the suite may burn, tenant\\user (empty: none — the refresh-token family checks then SKIP): ',
+  );
+  await add(
+    '--person-existing',
+    'A person identifier GET /v1/people/er/{identifier} answers 200 for (comma-separated candidates; empty: none — the gateway checks then SKIP): ',
+  );
   if (args.some((a) => a.startsWith('--person-existing='))) {
-    await yes('--find-people', 'Ask the target to check it and to find a missing and a malformed identifier (needs the usClient secret set now)?');
+    await yes(
+      '--find-people',
+      'Ask the target to check it and to find a missing and a malformed identifier (needs the usClient secret set now)?',
+    );
     if (!args.includes('--find-people')) {
       await add('--person-missing', 'A well-formed identifier with no record (000-5003): ');
       await add('--person-malformed', 'An identifier that is not well formed (000-5001): ');
@@ -208,9 +262,16 @@ export async function askForFlags(ask: Ask): Promise<string[]> {
   await add('--cc-lifetime', 'expires_in of client_credentials tokens, in seconds, if fixed (empty: not checked): ');
   await add('--pw-lifetime', 'expires_in of password tokens, in seconds, if fixed (empty: not checked): ');
   await yes('--basic', 'Do the token endpoints take HTTP Basic client authentication?');
-  await add('--rate-limit', 'Gateway rate limits, if known: calls per second/per window/window seconds, e.g. 50/1000/60 (empty: unknown): ');
-  await add('--state', 'A state file for the time-dependent checks without clock control, e.g. conformance/staging.state (empty: none — they SKIP): ');
-  if (args.some((a) => a.startsWith('--state='))) await add('--state-key-env', 'The environment variable holding its key (empty: PREFIX_STATE_KEY): ');
+  await add(
+    '--rate-limit',
+    'Gateway rate limits, if known: calls per second/per window/window seconds, e.g. 50/1000/60 (empty: unknown): ',
+  );
+  await add(
+    '--state',
+    'A state file for the time-dependent checks without clock control, e.g. conformance/staging.state (empty: none — they SKIP): ',
+  );
+  if (args.some((a) => a.startsWith('--state=')))
+    await add('--state-key-env', 'The environment variable holding its key (empty: PREFIX_STATE_KEY): ');
   return args;
 }
 
@@ -218,11 +279,19 @@ export interface InitDeps {
   /** The suite's checks with their annotations (Playwright's listing); injectable for tests. */
   listChecks?: () => Promise<ListedCheck[]>;
   /** Asks the target for people identifiers; injectable for tests. */
-  findPeople?: (t: PeopleTarget, given: { existing?: string[]; missing?: string; malformed?: string }) => Promise<PeopleFound>;
+  findPeople?: (
+    t: PeopleTarget,
+    given: { existing?: string[]; missing?: string; malformed?: string },
+  ) => Promise<PeopleFound>;
   env?: NodeJS.ProcessEnv;
 }
 
-export async function initMain(args: string[], io: CommandIo = processIo, ask?: Ask, deps: InitDeps = {}): Promise<number> {
+export async function initMain(
+  args: string[],
+  io: CommandIo = processIo,
+  ask?: Ask,
+  deps: InitDeps = {},
+): Promise<number> {
   // No flags on a terminal: ask (the answers become the flags, validated the same way).
   if (args.length === 0 && (ask !== undefined || (process.stdin.isTTY && process.stdout.isTTY))) {
     const terminal = ask === undefined ? terminalAsk() : undefined;
@@ -256,15 +325,33 @@ async function initFromFlags(args: string[], io: CommandIo, deps: InitDeps): Pro
   const parsed = parseCommand(
     args,
     {
-        out: { type: 'string' }, name: { type: 'string' }, 'auth-url-us': { type: 'string' }, 'auth-url-eu': { type: 'string' },
-        'base-url': { type: 'string' }, 'ca-file': { type: 'string' }, environment: { type: 'string' }, local: { type: 'boolean', default: false },
-        client: { type: 'string', multiple: true }, user: { type: 'string', multiple: true }, 'env-prefix': { type: 'string' },
-        'burnable-user': { type: 'string' }, 'person-existing': { type: 'string' }, 'person-missing': { type: 'string' }, 'person-malformed': { type: 'string' },
-        'find-people': { type: 'boolean', default: false }, 'cc-lifetime': { type: 'string' }, 'pw-lifetime': { type: 'string' },
-        basic: { type: 'boolean', default: false }, 'rate-limit': { type: 'string' }, 'allow-load': { type: 'boolean', default: false },
-        'allow-destructive': { type: 'boolean', default: false }, state: { type: 'string' }, 'state-key-env': { type: 'string' },
-        'no-outlook': { type: 'boolean', default: false },
-        force: { type: 'boolean', default: false }, help: { type: 'boolean', default: false },
+      out: { type: 'string' },
+      name: { type: 'string' },
+      'auth-url-us': { type: 'string' },
+      'auth-url-eu': { type: 'string' },
+      'base-url': { type: 'string' },
+      'ca-file': { type: 'string' },
+      environment: { type: 'string' },
+      local: { type: 'boolean', default: false },
+      client: { type: 'string', multiple: true },
+      user: { type: 'string', multiple: true },
+      'env-prefix': { type: 'string' },
+      'burnable-user': { type: 'string' },
+      'person-existing': { type: 'string' },
+      'person-missing': { type: 'string' },
+      'person-malformed': { type: 'string' },
+      'find-people': { type: 'boolean', default: false },
+      'cc-lifetime': { type: 'string' },
+      'pw-lifetime': { type: 'string' },
+      basic: { type: 'boolean', default: false },
+      'rate-limit': { type: 'string' },
+      'allow-load': { type: 'boolean', default: false },
+      'allow-destructive': { type: 'boolean', default: false },
+      state: { type: 'string' },
+      'state-key-env': { type: 'string' },
+      'no-outlook': { type: 'boolean', default: false },
+      force: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
     },
     usage,
     'init',
@@ -274,7 +361,7 @@ async function initFromFlags(args: string[], io: CommandIo, deps: InitDeps): Pro
   if (typeof parsed === 'number') return parsed;
   const v = parsed.values;
   if (!v.out) return fail('--out FILE is required (where to write the profile)');
-  if (!v.name) return fail('--name NAME is required (the target\'s short name)');
+  if (!v.name) return fail("--name NAME is required (the target's short name)");
   if (existsSync(v.out) && !v.force) return fail(`--out: ${v.out} exists; choose another file or add --force`);
   const envPrefix = v['env-prefix'] ?? `${screaming(v.name)}_`;
   let clients: Map<string, string>;
@@ -288,17 +375,32 @@ async function initFromFlags(args: string[], io: CommandIo, deps: InitDeps): Pro
     const pwLifetime = positiveInt('--pw-lifetime', v['pw-lifetime']);
     const rateLimit = rateLimitOf(v['rate-limit']);
     answers = {
-      ...(ccLifetime !== undefined ? { ccLifetime } : {}), ...(pwLifetime !== undefined ? { pwLifetime } : {}), ...(rateLimit ? { rateLimit } : {}),
-      supportsBasic: v.basic, allowLoad: v['allow-load'], allowDestructive: v['allow-destructive'],
-      ...(v.state !== undefined ? { state: { file: v.state, keyEnv: v['state-key-env'] ?? `${envPrefix}STATE_KEY` } } : {}),
+      ...(ccLifetime !== undefined ? { ccLifetime } : {}),
+      ...(pwLifetime !== undefined ? { pwLifetime } : {}),
+      ...(rateLimit ? { rateLimit } : {}),
+      supportsBasic: v.basic,
+      allowLoad: v['allow-load'],
+      allowDestructive: v['allow-destructive'],
+      ...(v.state !== undefined
+        ? { state: { file: v.state, keyEnv: v['state-key-env'] ?? `${envPrefix}STATE_KEY` } }
+        : {}),
     };
   } catch (error) {
     return fail((error as Error).message);
   }
-  if (v['find-people'] && v['person-existing'] === undefined) return fail('--find-people needs --person-existing (candidates for an identifier that exists)');
-  if (v['allow-destructive'] && !users.has('lockableUser')) io.err('token-conformance init: note: --allow-destructive without a lockableUser (--user lockableUser=…): the lockout check SKIPs all the same');
+  if (v['find-people'] && v['person-existing'] === undefined)
+    return fail('--find-people needs --person-existing (candidates for an identifier that exists)');
+  if (v['allow-destructive'] && !users.has('lockableUser'))
+    io.err(
+      'token-conformance init: note: --allow-destructive without a lockableUser (--user lockableUser=…): the lockout check SKIPs all the same',
+    );
   const base: ProfileAnswers = {
-    name: v.name, local: v.local, clients, users, envPrefix, ...answers,
+    name: v.name,
+    local: v.local,
+    clients,
+    users,
+    envPrefix,
+    ...answers,
     ...(v['auth-url-us'] !== undefined ? { authUrlUs: v['auth-url-us'] } : {}),
     ...(v['auth-url-eu'] !== undefined ? { authUrlEu: v['auth-url-eu'] } : {}),
     ...(v['base-url'] !== undefined ? { baseUrl: v['base-url'] } : {}),
@@ -311,7 +413,9 @@ async function initFromFlags(args: string[], io: CommandIo, deps: InitDeps): Pro
   // Validate before writing, with every referenced variable present: what is checked is the shape.
   let loaded;
   try {
-    loaded = validateProfile(parseJsonc(text), v.out, { env: Object.fromEntries(exports.map((e) => [e, 'set-for-validation-only'])) });
+    loaded = validateProfile(parseJsonc(text), v.out, {
+      env: Object.fromEntries(exports.map((e) => [e, 'set-for-validation-only'])),
+    });
   } catch (error) {
     if (error instanceof ProfileError) {
       for (const l of error.message.split('\n')) io.err(l);
@@ -323,31 +427,52 @@ async function initFromFlags(args: string[], io: CommandIo, deps: InitDeps): Pro
     mkdirSync(dirname(resolve(v.out)), { recursive: true });
     writeFileSync(v.out, text);
   } catch (error) {
-    return fail(`--out ${v.out}: ${(error as NodeJS.ErrnoException).code ?? ''} ${(error as Error).message}`.replace(/\s+/g, ' '));
+    return fail(
+      `--out ${v.out}: ${(error as NodeJS.ErrnoException).code ?? ''} ${(error as Error).message}`.replace(/\s+/g, ' '),
+    );
   }
   io.out(`wrote ${v.out} (validated). Set its secrets, then check it against the target:`);
-  for (const e of exports) io.out(`export ${e}=…${answers.state?.keyEnv === e ? '  # e.g. $(openssl rand -base64 32), kept with the state file' : ''}`);
+  for (const e of exports)
+    io.out(
+      `export ${e}=…${answers.state?.keyEnv === e ? '  # e.g. $(openssl rand -base64 32), kept with the state file' : ''}`,
+    );
   io.out(`npx token-conformance run --target ${v.out} --check-profile`);
   if (!v['no-outlook']) {
     try {
       const checks = await (deps.listChecks ?? (() => listChecks([], process.env)))();
       io.out('');
-      for (const l of outlookLines(profileOutlook(loaded.profile, checks, loadCatalogue().map((r) => r.id)))) io.out(l);
+      for (const l of outlookLines(
+        profileOutlook(
+          loaded.profile,
+          checks,
+          loadCatalogue().map((r) => r.id),
+        ),
+      ))
+        io.out(l);
     } catch (error) {
-      io.err(`token-conformance init: note: could not list the suite's checks for the outlook: ${(error as Error).message}`);
+      io.err(
+        `token-conformance init: note: could not list the suite's checks for the outlook: ${(error as Error).message}`,
+      );
     }
   }
   return 0;
 }
 
 /** resources.people: as given, or as the target answered (--find-people); a number is the exit code of a refusal. */
-async function peopleOf(v: { 'person-existing'?: string; 'person-missing'?: string; 'person-malformed'?: string; 'find-people': boolean }, base: ProfileAnswers, io: CommandIo, deps: InitDeps): Promise<ProfileAnswers['people'] | number | undefined> {
+async function peopleOf(
+  v: { 'person-existing'?: string; 'person-missing'?: string; 'person-malformed'?: string; 'find-people': boolean },
+  base: ProfileAnswers,
+  io: CommandIo,
+  deps: InitDeps,
+): Promise<ProfileAnswers['people'] | number | undefined> {
   const existing = v['person-existing'];
   const given = [existing, v['person-missing'], v['person-malformed']];
   if (!v['find-people']) {
     if (given.every((x) => x === undefined)) return undefined;
     if (given.some((x) => x === undefined)) {
-      io.err('token-conformance init: --person-existing, --person-missing and --person-malformed go together (or add --find-people to ask the target for the missing and malformed ones)');
+      io.err(
+        'token-conformance init: --person-existing, --person-missing and --person-malformed go together (or add --find-people to ask the target for the missing and malformed ones)',
+      );
       return 2;
     }
     return { existing: existing!, missing: v['person-missing']!, malformed: v['person-malformed']! };
@@ -356,21 +481,43 @@ async function peopleOf(v: { 'person-existing'?: string; 'person-missing'?: stri
   const client = base.clients.get('usClient');
   const secretVar = `${base.envPrefix}US_CLIENT_SECRET`;
   if (!base.authUrlUs || !base.baseUrl || client === undefined || !env[secretVar]) {
-    io.err(`token-conformance init: --find-people needs --auth-url-us, --base-url, --client usClient=ID and its secret in $${secretVar} (set it now: init sends one token request and a few GETs)`);
+    io.err(
+      `token-conformance init: --find-people needs --auth-url-us, --base-url, --client usClient=ID and its secret in $${secretVar} (set it now: init sends one token request and a few GETs)`,
+    );
     return 2;
   }
-  const found = await (deps.findPeople ?? findPeople)({ authUrlUs: base.authUrlUs, baseUrl: base.baseUrl, clientId: client, clientSecret: env[secretVar], ...(base.caFile ? { caFile: base.caFile } : {}) }, {
-    existing: existing!.split(',').map((x) => x.trim()).filter((x) => x !== ''),
-    ...(v['person-missing'] !== undefined ? { missing: v['person-missing'] } : {}),
-    ...(v['person-malformed'] !== undefined ? { malformed: v['person-malformed'] } : {}),
-  });
+  const found = await (deps.findPeople ?? findPeople)(
+    {
+      authUrlUs: base.authUrlUs,
+      baseUrl: base.baseUrl,
+      clientId: client,
+      clientSecret: env[secretVar],
+      ...(base.caFile ? { caFile: base.caFile } : {}),
+    },
+    {
+      existing: existing!
+        .split(',')
+        .map((x) => x.trim())
+        .filter((x) => x !== ''),
+      ...(v['person-missing'] !== undefined ? { missing: v['person-missing'] } : {}),
+      ...(v['person-malformed'] !== undefined ? { malformed: v['person-malformed'] } : {}),
+    },
+  );
   io.out('asked the target for person identifiers (GET /v1/people/er/{identifier}):');
   for (const l of found.lines) io.out(l);
   if (found.existing && found.missing && found.malformed) {
     io.out(`  → resources.people: existing ${found.existing}, missing ${found.missing}, malformed ${found.malformed}`);
     return { existing: found.existing, missing: found.missing, malformed: found.malformed };
   }
-  const lacking = [!found.existing && 'an existing one (200)', !found.missing && 'a missing one (404 000-5003)', !found.malformed && 'a malformed one (400 000-5001)'].filter(Boolean).join(', ');
-  io.err(`token-conformance init: note: the target answered no ${lacking} among the candidates: resources.people is left out (the gateway checks SKIP); give them with --person-existing/--person-missing/--person-malformed`);
+  const lacking = [
+    !found.existing && 'an existing one (200)',
+    !found.missing && 'a missing one (404 000-5003)',
+    !found.malformed && 'a malformed one (400 000-5001)',
+  ]
+    .filter(Boolean)
+    .join(', ');
+  io.err(
+    `token-conformance init: note: the target answered no ${lacking} among the candidates: resources.people is left out (the gateway checks SKIP); give them with --person-existing/--person-missing/--person-malformed`,
+  );
   return undefined;
 }

@@ -50,8 +50,13 @@ function mergeSync(args: string[], io: CommandIo): number {
     const merged = mergeShardDirectories(parsed.positionals, out);
     const where = relative(process.cwd(), out) || '.';
     io.out(renderSummary(merged.report, false, where));
-    if (merged.shardsHadWaivers) io.err('token-conformance merge: note: the shards were judged with waivers (run --waivers); the merged report is built from the checks, before waivers — give them to `gate --waivers`.');
-    io.out(`MERGED ${parsed.positionals.length} shards into ${where}: ${merged.files.join(', ')}${merged.transcripts > 0 ? ` (${merged.transcripts} transcripts)` : ''}`);
+    if (merged.shardsHadWaivers)
+      io.err(
+        'token-conformance merge: note: the shards were judged with waivers (run --waivers); the merged report is built from the checks, before waivers — give them to `gate --waivers`.',
+      );
+    io.out(
+      `MERGED ${parsed.positionals.length} shards into ${where}: ${merged.files.join(', ')}${merged.transcripts > 0 ? ` (${merged.transcripts} transcripts)` : ''}`,
+    );
     return 0;
   } catch (error) {
     if (error instanceof MergeError) {

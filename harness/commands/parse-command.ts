@@ -21,7 +21,12 @@ export function parseCommand<const O extends CommandOptions>(
 ): number | Parsed<O> {
   try {
     // Typed as allowing positionals: a command that refuses them gets an empty array, still a string[].
-    const parsed: Parsed<O> = parseArgs({ args, strict: true, allowPositionals: allowPositionals as true, options: { ...options, ...helpOption } });
+    const parsed: Parsed<O> = parseArgs({
+      args,
+      strict: true,
+      allowPositionals: allowPositionals as true,
+      options: { ...options, ...helpOption },
+    });
     if ((parsed.values as { help?: boolean }).help === true) {
       io.out(usage);
       return 0;

@@ -18,12 +18,24 @@ export interface ProjectTime {
   requests: number;
 }
 
-export function projectTimes(checks: readonly Pick<CheckOutcome, 'project' | 'startedAt' | 'workerIndex' | 'durationMs' | 'requests'>[]): ProjectTime[] {
-  const byProject = new Map<string, { checks: number; workers: Set<number>; start: number; end: number; checksMs: number; requests: number }>();
+export function projectTimes(
+  checks: readonly Pick<CheckOutcome, 'project' | 'startedAt' | 'workerIndex' | 'durationMs' | 'requests'>[],
+): ProjectTime[] {
+  const byProject = new Map<
+    string,
+    { checks: number; workers: Set<number>; start: number; end: number; checksMs: number; requests: number }
+  >();
   for (const c of checks) {
     if (c.startedAt === undefined) continue; // not run
     const start = Date.parse(c.startedAt);
-    const p = byProject.get(c.project ?? '') ?? { checks: 0, workers: new Set<number>(), start, end: start, checksMs: 0, requests: 0 };
+    const p = byProject.get(c.project ?? '') ?? {
+      checks: 0,
+      workers: new Set<number>(),
+      start,
+      end: start,
+      checksMs: 0,
+      requests: 0,
+    };
     p.checks += 1;
     if (c.workerIndex !== undefined) p.workers.add(c.workerIndex);
     p.start = Math.min(p.start, start);
@@ -32,7 +44,14 @@ export function projectTimes(checks: readonly Pick<CheckOutcome, 'project' | 'st
     p.requests += c.requests ?? 0;
     byProject.set(c.project ?? '', p);
   }
-  return [...byProject].map(([project, p]) => ({ project, checks: p.checks, workers: p.workers.size, wallMs: p.end - p.start, checksMs: p.checksMs, requests: p.requests }));
+  return [...byProject].map(([project, p]) => ({
+    project,
+    checks: p.checks,
+    workers: p.workers.size,
+    wallMs: p.end - p.start,
+    checksMs: p.checksMs,
+    requests: p.requests,
+  }));
 }
 
 /** `projects: conformance 220 checks on 4 workers 9.6 s (checks summed 26.8 s, 559 requests); …`, or undefined without checks.json. */
@@ -44,6 +63,9 @@ export function renderProjectTimes(reportsDir: string): string | undefined {
     return undefined;
   }
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-  const parts = projectTimes(checks).map((p) => `${p.project} ${p.checks} checks on ${p.workers} workers ${s(p.wallMs)} (checks summed ${s(p.checksMs)}, ${p.requests} requests)`);
+  const parts = projectTimes(checks).map(
+    (p) =>
+      `${p.project} ${p.checks} checks on ${p.workers} workers ${s(p.wallMs)} (checks summed ${s(p.checksMs)}, ${p.requests} requests)`,
+  );
   return parts.length > 0 ? `projects: ${parts.join('; ')}` : undefined;
 }

@@ -38,7 +38,12 @@ export interface RecordHooks {
   stop?: (recorder: RunningRecorder) => Promise<void>;
 }
 
-export async function recordMain(args: string[], io: CommandIo = processIo, env: NodeJS.ProcessEnv = process.env, hooks: RecordHooks = {}): Promise<number> {
+export async function recordMain(
+  args: string[],
+  io: CommandIo = processIo,
+  env: NodeJS.ProcessEnv = process.env,
+  hooks: RecordHooks = {},
+): Promise<number> {
   const fail = (message: string): number => {
     io.err(`token-conformance record: ${message}`);
     return 2;
@@ -46,11 +51,16 @@ export async function recordMain(args: string[], io: CommandIo = processIo, env:
   const parsed = parseCommand(args, recordOptions, usage, 'record', io, { allowPositionals: false });
   if (typeof parsed === 'number') return parsed;
   const v = parsed.values;
-  if (v.target === undefined || v.out === undefined) return fail(`--target PROFILE and --out FILE are required\n\n${usage}`);
+  if (v.target === undefined || v.out === undefined)
+    return fail(`--target PROFILE and --out FILE are required\n\n${usage}`);
   const keyEnv = v['key-env'] ?? defaultKeyEnv;
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(keyEnv)) return fail(`--key-env must name an environment variable (got '${keyEnv}')`);
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(keyEnv))
+    return fail(`--key-env must name an environment variable (got '${keyEnv}')`);
   const digester = Digester.fromEnv(keyEnv, env);
-  if (!digester) return fail(`${keyEnv} is not set: set it to a random secret (e.g. export ${keyEnv}=$(openssl rand -hex 32)) — secrets are recorded as digests under it`);
+  if (!digester)
+    return fail(
+      `${keyEnv} is not set: set it to a random secret (e.g. export ${keyEnv}=$(openssl rand -hex 32)) — secrets are recorded as digests under it`,
+    );
   let loaded;
   try {
     loaded = loadProfileForTraffic(v.target, env);
@@ -60,13 +70,19 @@ export async function recordMain(args: string[], io: CommandIo = processIo, env:
   }
   const { profile } = loaded.loaded;
   const { authUrlUs, authUrlEu, baseUrl } = profile;
-  if (!authUrlUs || !authUrlEu || !baseUrl) return fail(`the profile ${v.target} must give authUrlUs, authUrlEu and baseUrl: one listener is opened per address`);
+  if (!authUrlUs || !authUrlEu || !baseUrl)
+    return fail(
+      `the profile ${v.target} must give authUrlUs, authUrlEu and baseUrl: one listener is opened per address`,
+    );
   let recorder: RunningRecorder;
   try {
     recorder = await startRecorder({
       upstreams: { authUrlUs, authUrlEu, baseUrl },
       ...(profile.caFile ? { ca: readFileSync(profile.caFile, 'utf8') } : {}),
-      out: resolve(v.out), digester, known: loaded.secrets, target: profile.name,
+      out: resolve(v.out),
+      digester,
+      known: loaded.secrets,
+      target: profile.name,
     });
   } catch (error) {
     if (error instanceof RecordingFileError) return fail(error.message);

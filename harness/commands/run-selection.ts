@@ -13,7 +13,14 @@ const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\
 
 /** The IDs of `--requirement` (repeatable, comma-separated) and those the catalogue does not know. */
 export function requirementSelection(values: string[]): { ids: string[]; unknown: string[] } {
-  const ids = [...new Set(values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== ''))];
+  const ids = [
+    ...new Set(
+      values
+        .flatMap((v) => v.split(','))
+        .map((v) => v.trim())
+        .filter((v) => v !== ''),
+    ),
+  ];
   return { ids, unknown: ids.filter((id) => !hasRequirement(id)) };
 }
 
@@ -29,13 +36,19 @@ export function bothGreps(a: string | undefined, b: string | undefined): string 
   return `^(?=[\\s\\S]*(?:${a}))(?=[\\s\\S]*(?:${b}))`;
 }
 
-interface CheckRecord { title: string; file: string; status: string }
+interface CheckRecord {
+  title: string;
+  file: string;
+  status: string;
+}
 
 /**
  * The previous run's failed checks (reports/checks.json): a grep of their titles and their spec
  * files; undefined when there is no previous run there.
  */
-export function lastFailedSelection(reportsDir: string): { grep: string | undefined; files: string[]; failed: number } | undefined {
+export function lastFailedSelection(
+  reportsDir: string,
+): { grep: string | undefined; files: string[]; failed: number } | undefined {
   const file = join(reportsDir, 'checks.json');
   if (!existsSync(file)) return undefined;
   const { checks } = JSON.parse(readFileSync(file, 'utf8')) as { checks: CheckRecord[] };
@@ -49,30 +62,70 @@ export function lastFailedSelection(reportsDir: string): { grep: string | undefi
   };
 }
 
-export interface ListedCheck { file: string; title: string; project: string; requirementIds: string[]; annotations: { type: string; description?: string }[] }
+export interface ListedCheck {
+  file: string;
+  title: string;
+  project: string;
+  requirementIds: string[];
+  annotations: { type: string; description?: string }[];
+}
 
-interface JsonSpec { file: string; title: string; tags: string[]; tests: { projectName: string; annotations?: { type: string; description?: string }[] }[] }
-interface JsonSuite { specs?: JsonSpec[]; suites?: JsonSuite[] }
+interface JsonSpec {
+  file: string;
+  title: string;
+  tags: string[];
+  tests: { projectName: string; annotations?: { type: string; description?: string }[] }[];
+}
+interface JsonSuite {
+  specs?: JsonSpec[];
+  suites?: JsonSuite[];
+}
 
 /** Playwright's listing of a selection (no target contacted, no report written). */
 export function listChecks(args: string[], env: NodeJS.ProcessEnv): Promise<ListedCheck[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, playwrightCommand(['test', '--config', join(repoRoot, 'playwright.config.ts'), '--list', '--reporter', 'json', ...args]), {
-      cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      playwrightCommand([
+        'test',
+        '--config',
+        join(repoRoot, 'playwright.config.ts'),
+        '--list',
+        '--reporter',
+        'json',
+        ...args,
+      ]),
+      {
+        cwd: process.cwd(),
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
     child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
     child.once('error', reject);
     child.once('close', (code) => {
-      if (code !== 0) return reject(new Error(`Playwright could not list the selection (exit ${code}): ${stderr.trim().split('\n')[0] ?? ''}`));
+      if (code !== 0)
+        return reject(
+          new Error(`Playwright could not list the selection (exit ${code}): ${stderr.trim().split('\n')[0] ?? ''}`),
+        );
       const listed: ListedCheck[] = [];
       const walk = (suite: JsonSuite) => {
         for (const spec of suite.specs ?? []) {
           for (const test of spec.tests) {
-            const annotations = (test.annotations ?? []).map((a) => ({ type: a.type, ...(a.description !== undefined ? { description: a.description } : {}) }));
-            listed.push({ file: `specs/${spec.file}`, title: spec.title, project: test.projectName, requirementIds: spec.tags.filter(hasRequirement), annotations });
+            const annotations = (test.annotations ?? []).map((a) => ({
+              type: a.type,
+              ...(a.description !== undefined ? { description: a.description } : {}),
+            }));
+            listed.push({
+              file: `specs/${spec.file}`,
+              title: spec.title,
+              project: test.projectName,
+              requirementIds: spec.tags.filter(hasRequirement),
+              annotations,
+            });
           }
         }
         for (const child of suite.suites ?? []) walk(child);

@@ -18,7 +18,16 @@ import { lockRefusedClients, preflightAndParity } from './run/preflight.phase.ts
 import { openObligations, prepareRunEnvironment } from './run/environment.phase.ts';
 import { runChecks, judgeRun } from './run/checks.phase.ts';
 
-export { combinedGrep, defaultClockServers, emptySelection, parseRunArgs, projectsArgs, type Pass, type RunOptions, type TerminalReporter } from './run/options.ts';
+export {
+  combinedGrep,
+  defaultClockServers,
+  emptySelection,
+  parseRunArgs,
+  projectsArgs,
+  type Pass,
+  type RunOptions,
+  type TerminalReporter,
+} from './run/options.ts';
 export type { RunIo } from './run/phase-io.ts';
 
 /**
@@ -29,7 +38,13 @@ export type { RunIo } from './run/phase-io.ts';
  * wall time.
  */
 export async function runMain(args: string[], io: RunIo = processIo): Promise<number> {
-  const phaseIo: PhaseIo = { ...io, fail: (message) => { io.err(`token-conformance run: ${message}`); return new Exit(2); } };
+  const phaseIo: PhaseIo = {
+    ...io,
+    fail: (message) => {
+      io.err(`token-conformance run: ${message}`);
+      return new Exit(2);
+    },
+  };
   const times = new PhaseTimes();
   const setup = await times.time('profile', () => prepareSelection(args, phaseIo));
   if (setup instanceof Exit) return setup.code;
@@ -60,22 +75,30 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
     const target = started.target;
     const reachable = await times.time('reachability', () => checkTargetAnswers(options, target, phaseIo));
     if (reachable instanceof Exit) return reachable.code;
-    const probed = await times.time('preflight and region parity', () => preflightAndParity(options, target, temp, phaseIo));
+    const probed = await times.time('preflight and region parity', () =>
+      preflightAndParity(options, target, temp, phaseIo),
+    );
     if (probed instanceof Exit) return probed.code;
     const { preflight, parityFile } = probed;
     const locks = lockRefusedClients(preflight, temp);
-    const clockTargets = await times.time('clock targets', () => writeClockTargetProfiles(options, started, temp, phaseIo));
+    const clockTargets = await times.time('clock targets', () =>
+      writeClockTargetProfiles(options, started, temp, phaseIo),
+    );
     if (clockTargets instanceof Exit) return clockTargets.code;
-    const opened = await times.time('obligations', () => openObligations(options, loaded, target.profile, temp, phaseIo));
+    const opened = await times.time('obligations', () =>
+      openObligations(options, loaded, target.profile, temp, phaseIo),
+    );
     if (opened instanceof Exit) return opened.code;
     obligations = opened;
     const run = prepareRunEnvironment(options, target, clockTargets, { temp, locks, parityFile, obligations }, phaseIo);
     const playwrightCode = await times.time('checks', () => runChecks(options, run, phaseIo));
     checksRan = true;
     // The state file is written only after a run that produced its report (never by a failed run).
-    if (existsSync(join(run.reportsDir, 'conformance.json'))) for (const line of obligations?.finish(true) ?? []) io.out(line);
+    if (existsSync(join(run.reportsDir, 'conformance.json')))
+      for (const line of obligations?.finish(true) ?? []) io.out(line);
     await times.time('server stop', stopServers);
-    if (options.keepSeenTokens !== undefined && existsSync(run.seenTokens)) copyFileSync(run.seenTokens, options.keepSeenTokens);
+    if (options.keepSeenTokens !== undefined && existsSync(run.seenTokens))
+      copyFileSync(run.seenTokens, options.keepSeenTokens);
     const verified = await times.time('report verification', () => endOfRunRedaction(run.reportsDir, run.env));
     for (const line of verified.lines) io.err(line);
     const code = judgeRun(options, run.reportsDir, waivers, locks, playwrightCode, phaseIo);

@@ -17,9 +17,18 @@ the traceability page, the Allure report (npm run report:allure) and Playwright'
 Stop with Ctrl-C.`;
 
 const types: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8', '.svg': 'image/svg+xml', '.png': 'image/png', '.txt': 'text/plain; charset=utf-8',
-  '.xml': 'application/xml; charset=utf-8', '.woff2': 'font/woff2', '.woff': 'font/woff', '.ico': 'image/x-icon', '.zip': 'application/zip',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.ico': 'image/x-icon',
+  '.zip': 'application/zip',
 };
 
 /** A static file server of `dir` on loopback: GET/HEAD only, never outside `dir`. */
@@ -47,7 +56,10 @@ export function serveDirectory(dir: string, port = 0): Promise<{ server: Server;
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found\n');
       return;
     }
-    res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+    res.writeHead(200, {
+      'content-type': types[extname(file)] ?? 'application/octet-stream',
+      'cache-control': 'no-store',
+    });
     if (req.method === 'HEAD') res.end();
     else createReadStream(file).pipe(res);
   });
@@ -73,7 +85,12 @@ export function reportLinks(dir: string, url: string): string[] {
 export async function showReportMain(args: string[], io: CommandIo = processIo, stop?: Promise<void>): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args, strict: true, allowPositionals: true, options: { port: { type: 'string', default: '0' }, help: { type: 'boolean', default: false } } });
+    parsed = parseArgs({
+      args,
+      strict: true,
+      allowPositionals: true,
+      options: { port: { type: 'string', default: '0' }, help: { type: 'boolean', default: false } },
+    });
   } catch (error) {
     io.err(`token-conformance show-report: ${(error as Error).message}\n\n${usage}`);
     return 2;
@@ -93,7 +110,9 @@ export async function showReportMain(args: string[], io: CommandIo = processIo, 
   }
   const dir = resolve(parsed.positionals[0] ?? 'reports');
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    io.err(`token-conformance show-report: ${dir} is not a directory; give the --reports directory of a run (default reports/)`);
+    io.err(
+      `token-conformance show-report: ${dir} is not a directory; give the --reports directory of a run (default reports/)`,
+    );
     return 2;
   }
   let started;
@@ -105,11 +124,13 @@ export async function showReportMain(args: string[], io: CommandIo = processIo, 
   }
   io.out(`Serving ${dir} at ${started.url} (Ctrl-C to stop)`);
   const links = reportLinks(dir, started.url);
-  for (const l of links.length > 0 ? links : ['  (no report found there yet: run token-conformance run first)']) io.out(l);
-  await (stop ?? new Promise<void>((resolveStop) => {
-    process.once('SIGINT', () => resolveStop());
-    process.once('SIGTERM', () => resolveStop());
-  }));
+  for (const l of links.length > 0 ? links : ['  (no report found there yet: run token-conformance run first)'])
+    io.out(l);
+  await (stop ??
+    new Promise<void>((resolveStop) => {
+      process.once('SIGINT', () => resolveStop());
+      process.once('SIGTERM', () => resolveStop());
+    }));
   await new Promise<void>((resolveClose) => started.server.close(() => resolveClose()));
   return 0;
 }

@@ -43,7 +43,11 @@ export interface ReportDiff {
   unchanged: number;
 }
 
-export function diffReports(oldReport: ConformanceReport, newReport: ConformanceReport, files: { old: string; new: string } = { old: 'old', new: 'new' }): ReportDiff {
+export function diffReports(
+  oldReport: ConformanceReport,
+  newReport: ConformanceReport,
+  files: { old: string; new: string } = { old: 'old', new: 'new' },
+): ReportDiff {
   const before = new Map(oldReport.requirements.map((r) => [r.id, r]));
   const after = new Map(newReport.requirements.map((r) => [r.id, r]));
   const changed: VerdictChange[] = [];
@@ -57,14 +61,37 @@ export function diffReports(oldReport: ConformanceReport, newReport: Conformance
       continue;
     }
     if (o.verdict === r.verdict) unchanged += 1;
-    else changed.push({ id, from: o.verdict, to: r.verdict, ...(r.reason && r.verdict !== 'PASS' ? { reason: `${r.blockedBy && r.verdict === 'BLOCKED' ? `by ${r.blockedBy.join(', ')}: ` : ''}${r.reason.split('\n')[0]!.slice(0, 200)}` } : {}) });
+    else
+      changed.push({
+        id,
+        from: o.verdict,
+        to: r.verdict,
+        ...(r.reason && r.verdict !== 'PASS'
+          ? {
+              reason: `${r.blockedBy && r.verdict === 'BLOCKED' ? `by ${r.blockedBy.join(', ')}: ` : ''}${r.reason.split('\n')[0]!.slice(0, 200)}`,
+            }
+          : {}),
+      });
     // PENDING → a verdict: the obligation settled. Also PENDING → PENDING when the new run settled one of them.
     if (o.verdict === 'PENDING' && r.settled && r.settled.length > 0) {
-      settled.push({ id, from: o.verdict, to: r.verdict, settled: r.settled, ...(o.due ? { due: o.due } : {}), ...(r.reason ? { reason: r.reason.split('\n')[0]!.slice(0, 200) } : {}) });
+      settled.push({
+        id,
+        from: o.verdict,
+        to: r.verdict,
+        settled: r.settled,
+        ...(o.due ? { due: o.due } : {}),
+        ...(r.reason ? { reason: r.reason.split('\n')[0]!.slice(0, 200) } : {}),
+      });
     }
   }
   const removed = [...before.values()].filter((r) => !after.has(r.id)).map((r) => ({ id: r.id, verdict: r.verdict }));
-  const meta = (r: ConformanceReport, file: string) => ({ file, target: r.target.name, suiteVersion: r.suiteVersion, startedAt: r.startedAt, verdict: r.verdict });
+  const meta = (r: ConformanceReport, file: string) => ({
+    file,
+    target: r.target.name,
+    suiteVersion: r.suiteVersion,
+    startedAt: r.startedAt,
+    verdict: r.verdict,
+  });
   return {
     old: meta(oldReport, files.old),
     new: meta(newReport, files.new),
@@ -73,7 +100,9 @@ export function diffReports(oldReport: ConformanceReport, newReport: Conformance
     newlyBlocked: changed.filter((c) => c.to === 'BLOCKED'),
     fixed: changed.filter((c) => broken.has(c.from) && c.to === 'PASS'),
     settled,
-    newlyPending: changed.filter((c) => c.to === 'PENDING').map((c) => ({ ...c, ...(after.get(c.id)?.due ? { due: after.get(c.id)!.due } : {}) })),
+    newlyPending: changed
+      .filter((c) => c.to === 'PENDING')
+      .map((c) => ({ ...c, ...(after.get(c.id)?.due ? { due: after.get(c.id)!.due } : {}) })),
     changed,
     added,
     removed,
@@ -95,15 +124,39 @@ export function renderDiff(d: ReportDiff): string {
   section('Newly blocked (not verified)', d.newlyBlocked.map(change));
   section('Fixed', d.fixed.map(change));
   // Each settlement: the verdict it gave, and when its obligation was recorded and settled.
-  section('Settled (PENDING before, an obligation settled by the new run)', d.settled.map((c) => [
-    `${c.id.padEnd(16)} PENDING → ${c.to}${c.due ? ` (was due ${c.due})` : ''}`,
-    ...c.settled.map((st) => `${' '.repeat(18)}${st.outcome}: obligation ${st.obligation} recorded in run ${st.recordedRun} at ${st.recordedAt}, settled at ${st.settledAt}${st.reason ? ` — ${st.reason.split('\n')[0]!.slice(0, 160)}` : ''}`),
-  ].join('\n')));
-  section('Newly pending (an obligation recorded; a later run settles it)', d.newlyPending.map((c) => `${c.id.padEnd(16)} ${c.from} → PENDING${c.due ? `, due ${c.due}` : ''}`));
-  const listed = new Set([...d.newlyFailing, ...d.newlyWarning, ...d.newlyBlocked, ...d.fixed, ...d.newlyPending, ...d.settled].map((c) => c.id));
+  section(
+    'Settled (PENDING before, an obligation settled by the new run)',
+    d.settled.map((c) =>
+      [
+        `${c.id.padEnd(16)} PENDING → ${c.to}${c.due ? ` (was due ${c.due})` : ''}`,
+        ...c.settled.map(
+          (st) =>
+            `${' '.repeat(18)}${st.outcome}: obligation ${st.obligation} recorded in run ${st.recordedRun} at ${st.recordedAt}, settled at ${st.settledAt}${st.reason ? ` — ${st.reason.split('\n')[0]!.slice(0, 160)}` : ''}`,
+        ),
+      ].join('\n'),
+    ),
+  );
+  section(
+    'Newly pending (an obligation recorded; a later run settles it)',
+    d.newlyPending.map((c) => `${c.id.padEnd(16)} ${c.from} → PENDING${c.due ? `, due ${c.due}` : ''}`),
+  );
+  const listed = new Set(
+    [...d.newlyFailing, ...d.newlyWarning, ...d.newlyBlocked, ...d.fixed, ...d.newlyPending, ...d.settled].map(
+      (c) => c.id,
+    ),
+  );
   section('Other verdict changes', d.changed.filter((c) => !listed.has(c.id)).map(change));
-  section('Added requirements', d.added.map((a) => `${a.id.padEnd(16)} ${a.verdict}`));
-  section('Removed requirements', d.removed.map((a) => `${a.id.padEnd(16)} (was ${a.verdict})`));
-  lines.push('', `DIFF: ${d.newlyFailing.length} newly failing, ${d.newlyWarning.length} newly warning, ${d.newlyBlocked.length} newly blocked, ${d.fixed.length} fixed, ${d.settled.length} settled, ${d.newlyPending.length} newly pending, ${d.changed.length} changed, ${d.added.length} added, ${d.removed.length} removed, ${d.unchanged} unchanged (informative: \`token-conformance gate\` decides the build)`);
+  section(
+    'Added requirements',
+    d.added.map((a) => `${a.id.padEnd(16)} ${a.verdict}`),
+  );
+  section(
+    'Removed requirements',
+    d.removed.map((a) => `${a.id.padEnd(16)} (was ${a.verdict})`),
+  );
+  lines.push(
+    '',
+    `DIFF: ${d.newlyFailing.length} newly failing, ${d.newlyWarning.length} newly warning, ${d.newlyBlocked.length} newly blocked, ${d.fixed.length} fixed, ${d.settled.length} settled, ${d.newlyPending.length} newly pending, ${d.changed.length} changed, ${d.added.length} added, ${d.removed.length} removed, ${d.unchanged} unchanged (informative: \`token-conformance gate\` decides the build)`,
+  );
   return lines.join('\n');
 }

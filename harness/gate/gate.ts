@@ -82,18 +82,30 @@ export type CoverageRule = (typeof coverageRules)[number];
 const unverifiedVerdicts = new Set(['SKIP', 'BLOCKED', 'PENDING', 'UNCHECKED', 'UNOBSERVED']);
 
 /** The requirements the rule covers, and those of them not verified (PENDING among them unless allowed). */
-export function coverage(report: ConformanceReport, rule: CoverageRule, allowPending = false): { required: number; unverified: Blocker[]; notVerifiable?: Blocker[] } {
+export function coverage(
+  report: ConformanceReport,
+  rule: CoverageRule,
+  allowPending = false,
+): { required: number; unverified: Blocker[]; notVerifiable?: Blocker[] } {
   const isMust = (r: ConformanceReport['requirements'][number]) => blocks(r.level);
-  const declaredOut = (r: ConformanceReport['requirements'][number]) => rule === 'verifiable' && r.verdict === 'SKIP' && unverifiedOf(r)?.cause === 'not-declared';
-  const inRule = report.requirements.filter((r) => (rule === 'selected' ? r.checks.length > 0 : isMust(r)) && !declaredOut(r));
+  const declaredOut = (r: ConformanceReport['requirements'][number]) =>
+    rule === 'verifiable' && r.verdict === 'SKIP' && unverifiedOf(r)?.cause === 'not-declared';
+  const inRule = report.requirements.filter(
+    (r) => (rule === 'selected' ? r.checks.length > 0 : isMust(r)) && !declaredOut(r),
+  );
   const what = rule === 'must' ? 'a MUST' : rule === 'verifiable' ? 'a MUST this profile makes verifiable' : 'selected';
-  const unverified = inRule.filter((r) => unverifiedVerdicts.has(r.verdict) && !(allowPending && r.verdict === 'PENDING')).map((r) => ({
-    id: r.id, verdict: r.verdict,
-    reason: `not verified (${what}): ${r.verdict === 'PENDING' && r.due && !(r.reason ?? '').includes(r.due) ? `due ${r.due}: ` : ''}${(r.reason ?? r.verdict).split('\n')[0]!.slice(0, 260)}`,
-    ...(r.due ? { due: r.due } : {}),
-  }));
+  const unverified = inRule
+    .filter((r) => unverifiedVerdicts.has(r.verdict) && !(allowPending && r.verdict === 'PENDING'))
+    .map((r) => ({
+      id: r.id,
+      verdict: r.verdict,
+      reason: `not verified (${what}): ${r.verdict === 'PENDING' && r.due && !(r.reason ?? '').includes(r.due) ? `due ${r.due}: ` : ''}${(r.reason ?? r.verdict).split('\n')[0]!.slice(0, 260)}`,
+      ...(r.due ? { due: r.due } : {}),
+    }));
   if (rule !== 'verifiable') return { required: inRule.length, unverified };
-  const notVerifiable = report.requirements.filter((r) => isMust(r) && declaredOut(r)).map((r) => ({ id: r.id, verdict: r.verdict, reason: `not verifiable as declared: ${unverifiedOf(r)!.remedy!}` }));
+  const notVerifiable = report.requirements
+    .filter((r) => isMust(r) && declaredOut(r))
+    .map((r) => ({ id: r.id, verdict: r.verdict, reason: `not verifiable as declared: ${unverifiedOf(r)!.remedy!}` }));
   return { required: inRule.length, unverified, notVerifiable };
 }
 
@@ -110,17 +122,31 @@ export interface DecideOptions {
 
 export function decide(report: ConformanceReport, options: DecideOptions): GateDecision {
   const now = options.now ?? new Date();
-  const pick = (v: string) => report.requirements.filter((r) => r.verdict === v).map((r) => ({ id: r.id, verdict: r.verdict, ...(r.reason ? { reason: r.reason.split('\n')[0]!.slice(0, 300) } : {}) }));
+  const pick = (v: string) =>
+    report.requirements
+      .filter((r) => r.verdict === v)
+      .map((r) => ({
+        id: r.id,
+        verdict: r.verdict,
+        ...(r.reason ? { reason: r.reason.split('\n')[0]!.slice(0, 300) } : {}),
+      }));
   const warns = pick('WARN');
   const allowPending = options.allowPending ?? false;
-  const cover = options.requireVerified ? { rule: options.requireVerified, ...coverage(report, options.requireVerified, allowPending) } : undefined;
-  const blocking = [...pick('FAIL'), ...pick('UNCHECKED'), ...(options.strict ? warns : []), ...(cover?.unverified.filter((u) => u.verdict !== 'UNCHECKED') ?? [])];
-  const suiteDefects = [
-    ...report.unknownRequirementIds.map((id) => `a check cites unknown requirement ${id}`),
+  const cover = options.requireVerified
+    ? { rule: options.requireVerified, ...coverage(report, options.requireVerified, allowPending) }
+    : undefined;
+  const blocking = [
+    ...pick('FAIL'),
+    ...pick('UNCHECKED'),
+    ...(options.strict ? warns : []),
+    ...(cover?.unverified.filter((u) => u.verdict !== 'UNCHECKED') ?? []),
   ];
+  const suiteDefects = [...report.unknownRequirementIds.map((id) => `a check cites unknown requirement ${id}`)];
   const nothingCovered = cover !== undefined && cover.required === 0;
-  const failed = blocking.length > 0 || nothingCovered || report.verdict === 'FAIL' || (options.strict && report.verdict === 'WARN');
-  const breakGlass = failed && options.breakGlass ? { ...options.breakGlass, at: now.toISOString(), overridden: blocking } : undefined;
+  const failed =
+    blocking.length > 0 || nothingCovered || report.verdict === 'FAIL' || (options.strict && report.verdict === 'WARN');
+  const breakGlass =
+    failed && options.breakGlass ? { ...options.breakGlass, at: now.toISOString(), overridden: blocking } : undefined;
   const entries = report.waivers?.entries ?? [];
   return {
     gateVersion: 1,
@@ -134,11 +160,25 @@ export function decide(report: ConformanceReport, options: DecideOptions): GateD
     suiteVersion: report.suiteVersion,
     blocking,
     blocked: pick('BLOCKED'),
-    pending: report.requirements.filter((r) => r.verdict === 'PENDING').map((r) => ({ id: r.id, verdict: r.verdict, ...(r.reason ? { reason: r.reason.split('\n')[0]!.slice(0, 300) } : {}), ...(r.due ? { due: r.due } : {}) })),
+    pending: report.requirements
+      .filter((r) => r.verdict === 'PENDING')
+      .map((r) => ({
+        id: r.id,
+        verdict: r.verdict,
+        ...(r.reason ? { reason: r.reason.split('\n')[0]!.slice(0, 300) } : {}),
+        ...(r.due ? { due: r.due } : {}),
+      })),
     allowPending,
     ...(cover ? { coverage: cover } : {}),
     warnings: options.strict ? [] : warns,
-    waived: report.requirements.filter((r) => r.verdict === 'WAIVED' && r.waiver).map((r) => ({ id: r.id, originalVerdict: r.waiver!.originalVerdict, owner: r.waiver!.owner, expires: r.waiver!.expires })),
+    waived: report.requirements
+      .filter((r) => r.verdict === 'WAIVED' && r.waiver)
+      .map((r) => ({
+        id: r.id,
+        originalVerdict: r.waiver!.originalVerdict,
+        owner: r.waiver!.owner,
+        expires: r.waiver!.expires,
+      })),
     expiredWaivers: entries.filter((e) => e.status === 'expired').map((e) => e.requirement),
     fixedWaivers: report.waivers?.fixed ?? [],
     suiteDefects,
@@ -155,10 +195,19 @@ function remedyCounts(list: Blocker[]): string {
     const remedy = (b.reason ?? '').replace(/^not verifiable as declared: /, '');
     counts.set(remedy, (counts.get(remedy) ?? 0) + 1);
   }
-  return [...counts].sort((a, b) => b[1] - a[1]).map(([remedy, n]) => `${remedy}: ${n}`).join('; ');
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([remedy, n]) => `${remedy}: ${n}`)
+    .join('; ');
 }
 
-const ids = (list: { id: string }[], max = 5) => (list.length <= max ? list.map((b) => b.id).join(' ') : `${list.slice(0, max).map((b) => b.id).join(' ')} … +${list.length - max}`);
+const ids = (list: { id: string }[], max = 5) =>
+  list.length <= max
+    ? list.map((b) => b.id).join(' ')
+    : `${list
+        .slice(0, max)
+        .map((b) => b.id)
+        .join(' ')} … +${list.length - max}`;
 
 /** The one line a CI log shows. */
 export function gateLine(d: GateDecision, where: string): string {
@@ -168,22 +217,36 @@ export function gateLine(d: GateDecision, where: string): string {
     `${d.blocking.filter((b) => b.verdict === 'WARN').length + d.warnings.length} WARN${d.strict ? ' (strict)' : ''}`,
     `${d.waived.length} WAIVED`,
   ];
-  const unverified = d.blocking.filter((b) => b.verdict === 'SKIP' || b.verdict === 'BLOCKED' || b.verdict === 'PENDING' || b.verdict === 'UNOBSERVED');
+  const unverified = d.blocking.filter(
+    (b) => b.verdict === 'SKIP' || b.verdict === 'BLOCKED' || b.verdict === 'PENDING' || b.verdict === 'UNOBSERVED',
+  );
   const soonest = earliest(d.pending.flatMap((p) => (p.due ? [p.due] : [])));
   const due = soonest ? `, earliest due ${soonest}` : '';
   const extra = [
-    d.coverage && d.coverage.required === 0 ? `--require-verified ${d.coverage.rule}: no requirement was verified (the selection matched nothing)` : '',
-    d.coverage && unverified.length > 0 ? `--require-verified ${d.coverage.rule}: ${unverified.length} not verified: ${ids(unverified, 12)}` : '',
-    d.coverage?.notVerifiable && d.coverage.notVerifiable.length > 0 ? `${d.coverage.notVerifiable.length} MUST not verifiable as declared (not blocking: ${remedyCounts(d.coverage.notVerifiable)})` : '',
-    !d.coverage && d.blocked.length > 0 ? `${d.blocked.length} BLOCKED (not verified; --require-verified makes them block): ${ids(d.blocked)}` : '',
+    d.coverage && d.coverage.required === 0
+      ? `--require-verified ${d.coverage.rule}: no requirement was verified (the selection matched nothing)`
+      : '',
+    d.coverage && unverified.length > 0
+      ? `--require-verified ${d.coverage.rule}: ${unverified.length} not verified: ${ids(unverified, 12)}`
+      : '',
+    d.coverage?.notVerifiable && d.coverage.notVerifiable.length > 0
+      ? `${d.coverage.notVerifiable.length} MUST not verifiable as declared (not blocking: ${remedyCounts(d.coverage.notVerifiable)})`
+      : '',
+    !d.coverage && d.blocked.length > 0
+      ? `${d.blocked.length} BLOCKED (not verified; --require-verified makes them block): ${ids(d.blocked)}`
+      : '',
     d.pending.length > 0 && (!d.coverage || d.allowPending)
       ? `${d.pending.length} PENDING (${d.allowPending ? 'allowed by --allow-pending' : 'not verified yet; --require-verified makes them block'}${due}): ${ids(d.pending)}`
-      : d.pending.length > 0 ? `${d.pending.length} of them PENDING${due} (--allow-pending accepts them)` : '',
+      : d.pending.length > 0
+        ? `${d.pending.length} of them PENDING${due} (--allow-pending accepts them)`
+        : '',
     d.expiredWaivers.length > 0 ? `expired waivers: ${d.expiredWaivers.join(' ')}` : '',
     d.fixedWaivers.length > 0 ? `fixed (remove waiver): ${d.fixedWaivers.join(' ')}` : '',
   ].filter(Boolean);
   const tail = `${extra.length > 0 ? `; ${extra.join('; ')}` : ''} — ${where}`;
-  if (d.decision === 'pass') return `GATE PASS: ${counts.join(', ')}${d.waived.length > 0 ? ` (${ids(d.waived)})` : ''}${tail}`;
-  if (d.decision === 'fail') return `GATE FAIL: ${counts.join(', ')}${d.blocking.length > 0 ? ` — blocking: ${ids(d.blocking)}` : ''}${tail}`;
+  if (d.decision === 'pass')
+    return `GATE PASS: ${counts.join(', ')}${d.waived.length > 0 ? ` (${ids(d.waived)})` : ''}${tail}`;
+  if (d.decision === 'fail')
+    return `GATE FAIL: ${counts.join(', ')}${d.blocking.length > 0 ? ` — blocking: ${ids(d.blocking)}` : ''}${tail}`;
   return `GATE BREAK-GLASS: ${d.blocking.length} blocking requirement(s) overridden by ${d.breakGlass!.actor} ("${d.breakGlass!.reason}"): ${ids(d.blocking)}${tail}`;
 }

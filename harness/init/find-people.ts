@@ -23,7 +23,9 @@ export interface PeopleTarget {
 
 /** Well-formed identifiers unlikely to exist: the digits of `existing` all 9s, then all 0s. */
 export function missingCandidates(existing: string): string[] {
-  return [...new Set([existing.replace(/\d/g, '9'), existing.replace(/\d/g, '0'), `${existing}9`])].filter((c) => c !== existing);
+  return [...new Set([existing.replace(/\d/g, '9'), existing.replace(/\d/g, '0'), `${existing}9`])].filter(
+    (c) => c !== existing,
+  );
 }
 
 /** Identifiers not well formed: a leading dash with the separators removed, then characters an identifier does not hold. */
@@ -40,10 +42,18 @@ const codeOf = (body: string): string | undefined => {
   }
 };
 
-export async function findPeople(t: PeopleTarget, given: { existing?: string[]; missing?: string; malformed?: string }, poster: TokenPoster = tokenPoster(t.caFile !== undefined ? { caFile: t.caFile } : {})): Promise<PeopleFound> {
+export async function findPeople(
+  t: PeopleTarget,
+  given: { existing?: string[]; missing?: string; malformed?: string },
+  poster: TokenPoster = tokenPoster(t.caFile !== undefined ? { caFile: t.caFile } : {}),
+): Promise<PeopleFound> {
   const found: PeopleFound = { lines: [] };
   try {
-    const tokenAnswer = await poster.post(tokenUrl(t.authUrlUs, 'us'), { grant_type: 'client_credentials', client_id: t.clientId, client_secret: t.clientSecret });
+    const tokenAnswer = await poster.post(tokenUrl(t.authUrlUs, 'us'), {
+      grant_type: 'client_credentials',
+      client_id: t.clientId,
+      client_secret: t.clientSecret,
+    });
     let token: string | undefined;
     try {
       token = (JSON.parse(tokenAnswer.body) as { access_token?: unknown }).access_token as string | undefined;

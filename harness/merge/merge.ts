@@ -53,9 +53,16 @@ export function readShard(path: string): ShardInput {
   const dir = shardDir(path);
   const reportFile = join(dir, 'conformance.json');
   const checksFile = join(dir, 'checks.json');
-  if (!existsSync(reportFile)) throw new MergeError(`${dir}: no conformance.json (give the --reports directory of a \`token-conformance run --shard I/N\`)`);
-  if (readAuditMarker(reportFile)) throw new MergeError(`${dir}: an audit report (token-conformance audit) is not a shard: its cross-exchange rules need all the traffic together — give every traffic file to one \`audit\``);
-  if (!existsSync(checksFile)) throw new MergeError(`${dir}: no checks.json beside conformance.json (the raw check outcomes a merge needs)`);
+  if (!existsSync(reportFile))
+    throw new MergeError(
+      `${dir}: no conformance.json (give the --reports directory of a \`token-conformance run --shard I/N\`)`,
+    );
+  if (readAuditMarker(reportFile))
+    throw new MergeError(
+      `${dir}: an audit report (token-conformance audit) is not a shard: its cross-exchange rules need all the traffic together — give every traffic file to one \`audit\``,
+    );
+  if (!existsSync(checksFile))
+    throw new MergeError(`${dir}: no checks.json beside conformance.json (the raw check outcomes a merge needs)`);
   let report: ConformanceReport;
   try {
     report = readReport(reportFile);
@@ -72,7 +79,10 @@ export function readShard(path: string): ShardInput {
   if (!Array.isArray(checks.checks)) throw new MergeError(`${checksFile}: no "checks" array`);
   const shard = checks.shard ?? report.selection.shard;
   const m = shard === undefined ? null : /^(\d+)\/(\d+)$/.exec(shard);
-  if (!m) throw new MergeError(`${dir}: not a shard report (it was run without --shard); merge takes the N reports of one run split with --shard I/N`);
+  if (!m)
+    throw new MergeError(
+      `${dir}: not a shard report (it was run without --shard); merge takes the N reports of one run split with --shard I/N`,
+    );
   return { dir, report, checks, index: Number(m[1]), total: Number(m[2]) };
 }
 
@@ -86,22 +96,56 @@ export function mismatches(shards: ShardInput[]): string[] {
       const key = JSON.stringify(get(s) ?? null);
       values.set(key, [...(values.get(key) ?? []), s]);
     }
-    if (values.size > 1) problems.push(`different ${what}: ${[...values.values()].map((list) => `${show(get(list[0]!))} (${list.map((s) => s.dir).join(', ')})`).join(' vs ')}`);
+    if (values.size > 1)
+      problems.push(
+        `different ${what}: ${[...values.values()].map((list) => `${show(get(list[0]!))} (${list.map((s) => s.dir).join(', ')})`).join(' vs ')}`,
+      );
   };
   same('suite versions', (s) => s.report.suiteVersion);
-  same('profiles (SHA-256 of the profile, secrets excluded)', (s) => s.report.target.profileSha256 ?? `target "${s.report.target.name}", no hash`, (v) => (/^[0-9a-f]{64}$/.test(v) ? `${v.slice(0, 12)}…` : v));
+  same(
+    'profiles (SHA-256 of the profile, secrets excluded)',
+    (s) => s.report.target.profileSha256 ?? `target "${s.report.target.name}", no hash`,
+    (v) => (/^[0-9a-f]{64}$/.test(v) ? `${v.slice(0, 12)}…` : v),
+  );
   same('requirement levels (--level)', (s) => s.report.selection.level);
-  same('selections (--grep)', (s) => s.report.selection.grep, (v) => (v === undefined ? 'no --grep' : `--grep ${v}`));
-  same('--strict settings', (s) => s.report.selection.strict, (v) => (v ? '--strict' : 'not strict'));
-  same('selections (--spec, --grep)', (s) => s.checks.filtered ?? false, (v) => (v ? 'filtered' : 'unfiltered'));
-  same('catalogue releases scored (--catalogue)', (s) => s.report.catalogue?.version, (v) => (v === undefined ? 'no catalogue named' : `catalogue ${v}`));
-  same('shard totals', (s) => s.total, (v) => `of ${v}`);
+  same(
+    'selections (--grep)',
+    (s) => s.report.selection.grep,
+    (v) => (v === undefined ? 'no --grep' : `--grep ${v}`),
+  );
+  same(
+    '--strict settings',
+    (s) => s.report.selection.strict,
+    (v) => (v ? '--strict' : 'not strict'),
+  );
+  same(
+    'selections (--spec, --grep)',
+    (s) => s.checks.filtered ?? false,
+    (v) => (v ? 'filtered' : 'unfiltered'),
+  );
+  same(
+    'catalogue releases scored (--catalogue)',
+    (s) => s.report.catalogue?.version,
+    (v) => (v === undefined ? 'no catalogue named' : `catalogue ${v}`),
+  );
+  same(
+    'shard totals',
+    (s) => s.total,
+    (v) => `of ${v}`,
+  );
   if (problems.some((p) => p.startsWith('different shard totals'))) return problems;
   const byIndex = new Map<number, ShardInput[]>();
   for (const s of shards) byIndex.set(s.index, [...(byIndex.get(s.index) ?? []), s]);
-  for (const [index, list] of byIndex) if (list.length > 1) problems.push(`overlapping shards: shard ${index}/${first.total} given ${list.length} times (${list.map((s) => s.dir).join(', ')})`);
+  for (const [index, list] of byIndex)
+    if (list.length > 1)
+      problems.push(
+        `overlapping shards: shard ${index}/${first.total} given ${list.length} times (${list.map((s) => s.dir).join(', ')})`,
+      );
   const missing = Array.from({ length: first.total }, (_, i) => i + 1).filter((i) => !byIndex.has(i));
-  if (missing.length > 0) problems.push(`missing shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${first.total}`).join(', ')}: a merge needs all ${first.total} shards of the run`);
+  if (missing.length > 0)
+    problems.push(
+      `missing shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${first.total}`).join(', ')}: a merge needs all ${first.total} shards of the run`,
+    );
   if (problems.length > 0) return problems;
   const seen = new Map<string, ShardInput>();
   const overlaps: string[] = [];
@@ -109,11 +153,15 @@ export function mismatches(shards: ShardInput[]): string[] {
     for (const c of s.checks.checks) {
       const key = `${c.project ?? ''}|${c.title}`;
       const other = seen.get(key);
-      if (other && other !== s) overlaps.push(`"${c.title}" (${c.project ?? 'no project'}) in shards ${other.index} and ${s.index}`);
+      if (other && other !== s)
+        overlaps.push(`"${c.title}" (${c.project ?? 'no project'}) in shards ${other.index} and ${s.index}`);
       else seen.set(key, s);
     }
   }
-  if (overlaps.length > 0) problems.push(`overlapping shards: ${overlaps.length} check(s) ran in two shards, e.g. ${overlaps[0]} — were these shards of different runs?`);
+  if (overlaps.length > 0)
+    problems.push(
+      `overlapping shards: ${overlaps.length} check(s) ran in two shards, e.g. ${overlaps[0]} — were these shards of different runs?`,
+    );
   return problems;
 }
 
@@ -141,12 +189,14 @@ export function mergeReports(shards: ShardInput[]): { report: ConformanceReport;
   });
   // The shards' catalogue release (they agree: mismatches) scores the merged report the same way.
   const scoredIn = first.report.catalogue?.frozen ? first.report.catalogue.version : undefined;
-  const report = scoredIn !== undefined ? scoreInCatalogue(built, catalogueVersion(scoredIn)) : withCurrentCatalogue(built);
+  const report =
+    scoredIn !== undefined ? scoreInCatalogue(built, catalogueVersion(scoredIn)) : withCurrentCatalogue(built);
   return { report, checks: { startedAt: report.startedAt, durationMs, filtered, checks: outcomes } };
 }
 
 const attr = (tag: string, name: string) => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
-const setAttr = (tag: string, name: string, value: string) => tag.replace(new RegExp(`(\\s${name}=")[^"]*(")`), `$1${value}$2`);
+const setAttr = (tag: string, name: string, value: string) =>
+  tag.replace(new RegExp(`(\\s${name}=")[^"]*(")`), `$1${value}$2`);
 
 /**
  * Playwright JUnit files of the shards as one: a file's <testsuite> elements (one per spec file and
@@ -178,15 +228,24 @@ export function mergeJunit(texts: string[]): string {
         continue;
       }
       let merged = existing.open;
-      for (const n of ['tests', 'failures', 'skipped', 'errors']) merged = setAttr(merged, n, String(Number(attr(merged, n) ?? 0) + Number(attr(open, n) ?? 0)));
-      merged = setAttr(merged, 'time', String(Math.round((Number(attr(merged, 'time') ?? 0) + Number(attr(open, 'time') ?? 0)) * 1000) / 1000));
-      const ts = [attr(existing.open, 'timestamp'), attr(open, 'timestamp')].filter((t): t is string => t !== undefined).sort()[0];
+      for (const n of ['tests', 'failures', 'skipped', 'errors'])
+        merged = setAttr(merged, n, String(Number(attr(merged, n) ?? 0) + Number(attr(open, n) ?? 0)));
+      merged = setAttr(
+        merged,
+        'time',
+        String(Math.round((Number(attr(merged, 'time') ?? 0) + Number(attr(open, 'time') ?? 0)) * 1000) / 1000),
+      );
+      const ts = [attr(existing.open, 'timestamp'), attr(open, 'timestamp')]
+        .filter((t): t is string => t !== undefined)
+        .sort()[0];
       if (ts) merged = setAttr(merged, 'timestamp', ts);
       existing.open = merged;
       if (body) existing.body.push(body);
     }
   }
-  const inner = [...suites.values()].map((s) => `${s.open}\n${s.body.join('\n')}${s.body.length > 0 ? '\n' : ''}</testsuite>`).join('\n');
+  const inner = [...suites.values()]
+    .map((s) => `${s.open}\n${s.body.join('\n')}${s.body.length > 0 ? '\n' : ''}</testsuite>`)
+    .join('\n');
   return `<testsuites id="" name="" tests="${tests}" failures="${failures}" skipped="${skipped}" errors="${errors}" time="${time}">\n${inner}\n</testsuites>`;
 }
 
@@ -212,7 +271,8 @@ export interface MergeOutput {
 
 /** Reads, validates and merges; writes the merged reports into `out`. Throws MergeError. */
 export function mergeShardDirectories(paths: string[], out: string): MergeOutput {
-  if (paths.length === 0) throw new MergeError('give the report directories (or conformance.json files) of every shard');
+  if (paths.length === 0)
+    throw new MergeError('give the report directories (or conformance.json files) of every shard');
   const shards = paths.map(readShard);
   const problems = mismatches(shards);
   if (problems.length > 0) throw new MergeError(problems.join('\n'));
@@ -223,7 +283,10 @@ export function mergeShardDirectories(paths: string[], out: string): MergeOutput
   writeFileSync(join(out, 'checks.json'), `${JSON.stringify(checks, null, 2)}\n`);
   const ordered = [...shards].sort((a, b) => a.index - b.index);
   for (const name of ['junit.xml', 'junit-time-travel.xml']) {
-    const texts = ordered.map((s) => join(s.dir, name)).filter(existsSync).map((f) => readFileSync(f, 'utf8'));
+    const texts = ordered
+      .map((s) => join(s.dir, name))
+      .filter(existsSync)
+      .map((f) => readFileSync(f, 'utf8'));
     if (texts.length === 0) continue;
     writeFileSync(join(out, name), mergeJunit(texts));
     files.push(name);

@@ -4,10 +4,28 @@
 // only after a run completed; a second run on the same file is refused while the first holds
 // FILE.lock (its pid; a lock whose process is gone is stale and taken over).
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import type { Obligation } from '../../core/obligations/obligation.ts';
-import { deriveKey, keyCheck, open, sameKeyCheck, scryptParameters, seal, type Sealed } from '../../core/obligations/sealed.ts';
+import {
+  deriveKey,
+  keyCheck,
+  open,
+  sameKeyCheck,
+  scryptParameters,
+  seal,
+  type Sealed,
+} from '../../core/obligations/sealed.ts';
 
 export const stateFormat = 'token-conformance-state';
 export const stateVersion = 1;
@@ -44,13 +62,22 @@ function envelopeOf(text: string, file: string): StateEnvelope {
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new StateFileError(`state file ${file} is not a token-conformance state file (not JSON: truncated or foreign); refused, left as it is`);
+    throw new StateFileError(
+      `state file ${file} is not a token-conformance state file (not JSON: truncated or foreign); refused, left as it is`,
+    );
   }
   const e = parsed as Partial<StateEnvelope> | null;
-  if (!e || typeof e !== 'object' || e.format !== stateFormat) throw new StateFileError(`state file ${file} is not a token-conformance state file (no "format": "${stateFormat}"); refused, left as it is`);
-  if (e.version !== stateVersion) throw new StateFileError(`state file ${file} has version ${String(e.version)}; this suite reads version ${stateVersion}; refused, left as it is`);
+  if (!e || typeof e !== 'object' || e.format !== stateFormat)
+    throw new StateFileError(
+      `state file ${file} is not a token-conformance state file (no "format": "${stateFormat}"); refused, left as it is`,
+    );
+  if (e.version !== stateVersion)
+    throw new StateFileError(
+      `state file ${file} has version ${String(e.version)}; this suite reads version ${stateVersion}; refused, left as it is`,
+    );
   const fields = [e.iv, e.tag, e.data, e.keyCheck, e.kdf?.salt];
-  if (fields.some((f) => typeof f !== 'string') || e.kdf?.name !== 'scrypt') throw new StateFileError(`state file ${file} is damaged (fields missing); refused, left as it is`);
+  if (fields.some((f) => typeof f !== 'string') || e.kdf?.name !== 'scrypt')
+    throw new StateFileError(`state file ${file} is damaged (fields missing); refused, left as it is`);
   return e as StateEnvelope;
 }
 
@@ -63,11 +90,20 @@ export function readState(file: string, secret: string, keyEnv: string, target: 
   const e = envelopeOf(readFileSync(file, 'utf8'), file);
   const salt = Buffer.from(e.kdf.salt, 'base64');
   const key = deriveKey(secret, salt);
-  if (!sameKeyCheck(key, e.keyCheck)) throw new StateFileError(`the key in ${keyEnv} does not open state file ${file} (wrong key); set ${keyEnv} to the key the file was written with; nothing was run and no obligation was lost`);
+  if (!sameKeyCheck(key, e.keyCheck))
+    throw new StateFileError(
+      `the key in ${keyEnv} does not open state file ${file} (wrong key); set ${keyEnv} to the key the file was written with; nothing was run and no obligation was lost`,
+    );
   const plain = open(key, e, aad(e.kdf.salt));
-  if (plain === undefined) throw new StateFileError(`state file ${file} is damaged (its authentication tag does not match); refused, left as it is`);
+  if (plain === undefined)
+    throw new StateFileError(
+      `state file ${file} is damaged (its authentication tag does not match); refused, left as it is`,
+    );
   const content = JSON.parse(plain) as StateContent;
-  if (content.target !== target) throw new StateFileError(`state file ${file} belongs to target "${content.target}", not "${target}"; use one state file per target`);
+  if (content.target !== target)
+    throw new StateFileError(
+      `state file ${file} belongs to target "${content.target}", not "${target}"; use one state file per target`,
+    );
   return content;
 }
 
@@ -94,7 +130,11 @@ export function writeState(file: string, secret: string, content: StateContent):
   renameSync(temp, file);
 }
 
-interface LockRecord { pid: number; host: string; since: string }
+interface LockRecord {
+  pid: number;
+  host: string;
+  since: string;
+}
 
 function alive(pid: number): boolean {
   try {
@@ -118,7 +158,8 @@ export function lockState(file: string): { release: () => void; note?: string } 
       writeFileSync(lockFile, JSON.stringify(mine), { flag: 'wx', mode: 0o600 });
       return { release: () => rmSync(lockFile, { force: true }), ...(note ? { note } : {}) };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new StateFileError(`cannot create the lock ${lockFile}: ${(error as Error).message}`);
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
+        throw new StateFileError(`cannot create the lock ${lockFile}: ${(error as Error).message}`);
     }
     let held: Partial<LockRecord> | undefined;
     try {
@@ -128,7 +169,9 @@ export function lockState(file: string): { release: () => void; note?: string } 
     }
     const sameHost = held?.host === undefined || held.host === mine.host;
     if (held && typeof held.pid === 'number' && (!sameHost || alive(held.pid))) {
-      throw new StateFileError(`another run (pid ${held.pid}${sameHost ? '' : ` on ${held.host}`}, since ${held.since ?? '?'}) is using state file ${file} (lock ${lockFile}); refused, the state file is left as it is`);
+      throw new StateFileError(
+        `another run (pid ${held.pid}${sameHost ? '' : ` on ${held.host}`}, since ${held.since ?? '?'}) is using state file ${file} (lock ${lockFile}); refused, the state file is left as it is`,
+      );
     }
     note = `a stale lock ${lockFile} (pid ${held?.pid ?? '?'} is gone) was taken over`;
     rmSync(lockFile, { force: true });

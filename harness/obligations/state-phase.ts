@@ -12,7 +12,12 @@ import type { LoadedProfile } from '../../core/profile/load-profile.ts';
 import type { TargetProfile } from '../../core/profile/profile.schema.ts';
 import { dueIso, isDue, type Obligation } from '../../core/obligations/obligation.ts';
 import {
-  collectRecorded, collectSettlements, newRunKey, obligationsKeyEnvVar, prepareRunDir, summary,
+  collectRecorded,
+  collectSettlements,
+  newRunKey,
+  obligationsKeyEnvVar,
+  prepareRunDir,
+  summary,
 } from '../../core/obligations/run-exchange.ts';
 import { lockState, readState, StateFileError, writeState, type StateContent } from './state-file.ts';
 
@@ -40,7 +45,9 @@ export function stateFileOf(loaded: LoadedProfile, flag: string | undefined): st
 }
 
 /** The target's clock by the Date header of one request to its token server (the local clock without one). */
-async function targetNow(profile: TargetProfile): Promise<{ now: number; local: number; clock: 'target-date' | 'local' }> {
+async function targetNow(
+  profile: TargetProfile,
+): Promise<{ now: number; local: number; clock: 'target-date' | 'local' }> {
   const url = profile.authUrlUs ?? profile.baseUrl ?? profile.authUrlEu;
   const local = Date.now();
   if (!url) return { now: local, local, clock: 'local' };
@@ -51,7 +58,9 @@ async function targetNow(profile: TargetProfile): Promise<{ now: number; local: 
     await res.body.dump();
     const date = res.headers.date;
     const parsed = typeof date === 'string' ? Date.parse(date) : Number.NaN;
-    return Number.isNaN(parsed) ? { now: local, local, clock: 'local' } : { now: parsed, local: Date.now(), clock: 'target-date' };
+    return Number.isNaN(parsed)
+      ? { now: local, local, clock: 'local' }
+      : { now: parsed, local: Date.now(), clock: 'target-date' };
   } catch {
     return { now: local, local, clock: 'local' };
   } finally {
@@ -66,15 +75,24 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
  * error, exit 2) for a missing or wrong key, a damaged or foreign file, or a file another run holds.
  */
 export async function openStatePhase(options: {
-  loaded: LoadedProfile; profile: TargetProfile; stateFlag: string | undefined; runTemp: string; seenTokensFile: string;
+  loaded: LoadedProfile;
+  profile: TargetProfile;
+  stateFlag: string | undefined;
+  runTemp: string;
+  seenTokensFile: string;
 }): Promise<StatePhase | undefined> {
   const file = stateFileOf(options.loaded, options.stateFlag);
   if (file === undefined) return undefined;
   const keyEnv = options.loaded.profile.state?.key.env;
-  if (keyEnv === undefined) throw new StateFileError(`--state ${file}: the profile names no key (add "state": {"key": {"env": "VARIABLE"}}; the variable holds the secret the state file is encrypted with)`);
+  if (keyEnv === undefined)
+    throw new StateFileError(
+      `--state ${file}: the profile names no key (add "state": {"key": {"env": "VARIABLE"}}; the variable holds the secret the state file is encrypted with)`,
+    );
   const secret = process.env[keyEnv];
   if (secret === undefined || secret.length < 16) {
-    throw new StateFileError(`state file ${file}: environment variable ${keyEnv} (the profile's state.key) is ${secret === undefined || secret === '' ? 'not set' : 'shorter than 16 characters'}; set it to the state's key (e.g. \`openssl rand -base64 32\`); nothing was run and no obligation was lost`);
+    throw new StateFileError(
+      `state file ${file}: environment variable ${keyEnv} (the profile's state.key) is ${secret === undefined || secret === '' ? 'not set' : 'shorter than 16 characters'}; set it to the state's key (e.g. \`openssl rand -base64 32\`); nothing was run and no obligation was lost`,
+    );
   }
   mkdirSync(dirname(file), { recursive: true });
   const lock = lockState(file);
@@ -82,22 +100,35 @@ export async function openStatePhase(options: {
     const state: StateContent = readState(file, secret, keyEnv, options.profile.name);
     const clock = await targetNow(options.profile);
     const runId = `${new Date(clock.local).toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`;
-    const nowOn = (o: Obligation) => (o.clock === 'target-date' && clock.clock === 'target-date' ? clock.now : clock.local);
+    const nowOn = (o: Obligation) =>
+      o.clock === 'target-date' && clock.clock === 'target-date' ? clock.now : clock.local;
     const due = state.obligations.filter((o) => isDue(o, nowOn(o)));
     const waiting = state.obligations.filter((o) => !isDue(o, nowOn(o)));
     const key = newRunKey();
     const dir = join(options.runTemp, 'obligations');
     prepareRunDir(dir, key, {
-      runId, fingerprintSalt: state.fingerprintSalt, targetNowAtStart: clock.now, localAtStart: clock.local, due, waiting: waiting.map(summary),
+      runId,
+      fingerprintSalt: state.fingerprintSalt,
+      targetNowAtStart: clock.now,
+      localAtStart: clock.local,
+      due,
+      waiting: waiting.map(summary),
     });
     // The credentials to settle are live secrets of this run: the reporter's redaction knows them
     // like every token the run sees (the list lives in the run's private temporary directory).
-    for (const o of due) appendFileSync(options.seenTokensFile, `${[o.credential, ...(o.control ? [o.control] : [])].map((c) => c.value).join('\n')}\n`, { mode: 0o600 });
+    for (const o of due)
+      appendFileSync(
+        options.seenTokensFile,
+        `${[o.credential, ...(o.control ? [o.control] : [])].map((c) => c.value).join('\n')}\n`,
+        { mode: 0o600 },
+      );
     let finished = false;
     const next = waiting.map((o) => o.notBefore).sort((a, b) => a - b)[0];
     const lines = [
       `token-conformance run: state ${file}: ${plural(state.obligations.length, 'open obligation')}, ${due.length} due now${waiting.length > 0 ? `, ${waiting.length} pending (next due ${new Date(next!).toISOString()})` : ''}${lock.note ? ` (${lock.note})` : ''}`,
-      ...(clock.clock === 'local' ? ['token-conformance run: the target sends no Date header: obligations are timed on the local clock'] : []),
+      ...(clock.clock === 'local'
+        ? ['token-conformance run: the target sends no Date header: obligations are timed on the local clock']
+        : []),
     ];
     return {
       dir,
@@ -106,7 +137,10 @@ export async function openStatePhase(options: {
       finish(completed) {
         if (finished) return [];
         finished = true;
-        if (!completed) return [`token-conformance run: the run did not complete; state file ${file} left as it was (${plural(state.obligations.length, 'obligation')})`];
+        if (!completed)
+          return [
+            `token-conformance run: the run did not complete; state file ${file} left as it was (${plural(state.obligations.length, 'obligation')})`,
+          ];
         const settled = collectSettlements(dir);
         const recorded = collectRecorded(dir, key);
         const settledIds = new Set(settled.map((s) => s.obligation));
@@ -115,7 +149,9 @@ export async function openStatePhase(options: {
         writeState(file, secret, { ...state, obligations, lastRun: { id: runId, at: new Date().toISOString() } });
         const count = (outcome: string) => settled.filter((s) => s.outcome === outcome).length;
         const nextDue = [...obligations].sort((a, b) => a.notBefore - b.notBefore)[0];
-        return [`token-conformance run: state ${file} written: ${settled.length} settled (${count('PASS')} PASS, ${count('FAIL')} FAIL, ${count('VOID')} VOID), ${recorded.length} recorded, ${plural(obligations.length, 'open obligation')}${nextDue ? ` (next due ${dueIso(nextDue)})` : ''}`];
+        return [
+          `token-conformance run: state ${file} written: ${settled.length} settled (${count('PASS')} PASS, ${count('FAIL')} FAIL, ${count('VOID')} VOID), ${recorded.length} recorded, ${plural(obligations.length, 'open obligation')}${nextDue ? ` (next due ${dueIso(nextDue)})` : ''}`,
+        ];
       },
       release: lock.release,
     };

@@ -6,7 +6,14 @@ import { loadInterpretations } from '../../core/catalogue/catalogue.ts';
 import type { LoadedProfile } from '../../core/profile/load-profile.ts';
 import type { ClientName } from '../../core/profile/profile.schema.ts';
 import { tokenPoster, tokenUrl, type TokenPoster } from '../preflight/token-post.ts';
-import { compareRegions, notCompared, reduceAnswer, type DeclaredChoices, type ProbeAnswer, type RegionObservation } from './region-parity.ts';
+import {
+  compareRegions,
+  notCompared,
+  reduceAnswer,
+  type DeclaredChoices,
+  type ProbeAnswer,
+  type RegionObservation,
+} from './region-parity.ts';
 import type { RegionParity } from './region-parity.schema.ts';
 import { shapedProbeForm } from '../../core/profile/token-parameters.ts';
 
@@ -23,22 +30,29 @@ export function declaredChoices(interpretations: Record<string, unknown>): Decla
   return { usClientCredentialsScope: choice('usClientCredentialsScope'), euOtherGrants: choice('euOtherGrants') };
 }
 
-export async function probeRegions(loaded: Pick<LoadedProfile, 'profile' | 'secrets'>, poster: TokenPoster = tokenPoster(loaded.profile)): Promise<RegionParity> {
+export async function probeRegions(
+  loaded: Pick<LoadedProfile, 'profile' | 'secrets'>,
+  poster: TokenPoster = tokenPoster(loaded.profile),
+): Promise<RegionParity> {
   const { profile } = loaded;
   const missing = [
-    !profile.authUrlUs && 'authUrlUs', !profile.authUrlEu && 'authUrlEu',
-    !profile.credentials.clients.usClient && 'credentials.clients.usClient', !profile.credentials.clients.euClient && 'credentials.clients.euClient',
+    !profile.authUrlUs && 'authUrlUs',
+    !profile.authUrlEu && 'authUrlEu',
+    !profile.credentials.clients.usClient && 'credentials.clients.usClient',
+    !profile.credentials.clients.euClient && 'credentials.clients.euClient',
   ].filter((m): m is string => typeof m === 'string');
   if (missing.length > 0) {
     await poster.close();
     return notCompared(`needs both regions' client_credentials: ${missing.join(', ')} not configured`);
   }
-  const secret = (client: ClientName) => loaded.secrets.find((s) => s.path === `credentials.clients.${client}.clientSecret`)?.value ?? '';
+  const secret = (client: ClientName) =>
+    loaded.secrets.find((s) => s.path === `credentials.clients.${client}.clientSecret`)?.value ?? '';
   const user = profile.credentials.users.user;
   const userPassword = loaded.secrets.find((s) => s.path === 'credentials.users.user.password')?.value;
   // The password grant goes with the region's password client: at the US endpoint usPasswordClient
   // (else usClient); the EU endpoint has none in the spec (§4 notes), so the EU client asks.
-  const passwordClient = (region: 'us' | 'eu', client: ClientName): ClientName => (region === 'us' && profile.credentials.clients.usPasswordClient ? 'usPasswordClient' : client);
+  const passwordClient = (region: 'us' | 'eu', client: ClientName): ClientName =>
+    region === 'us' && profile.credentials.clients.usPasswordClient ? 'usPasswordClient' : client;
   const observe = async (region: 'us' | 'eu', client: ClientName): Promise<RegionObservation> => {
     const url = tokenUrl(region === 'us' ? profile.authUrlUs! : profile.authUrlEu!, region);
     const id = profile.credentials.clients[client]!.clientId;
@@ -51,18 +65,48 @@ export async function probeRegions(loaded: Pick<LoadedProfile, 'profile' | 'secr
     // that counts consecutive failures per client sees one at a time.
     const success = await ask({ grant_type: 'client_credentials', client_id: id, client_secret: secret(client) });
     const missingGrantType = await ask({ client_id: id, client_secret: secret(client) });
-    const badClientSecret = await ask({ grant_type: 'client_credentials', client_id: id, client_secret: wrongSecretValue });
-    const unsupportedGrant = await ask({ grant_type: unsupportedGrantValue, client_id: id, client_secret: secret(client) });
-    const unknownScope = await ask({ grant_type: 'client_credentials', client_id: id, client_secret: secret(client), scope: unknownScopeValue });
+    const badClientSecret = await ask({
+      grant_type: 'client_credentials',
+      client_id: id,
+      client_secret: wrongSecretValue,
+    });
+    const unsupportedGrant = await ask({
+      grant_type: unsupportedGrantValue,
+      client_id: id,
+      client_secret: secret(client),
+    });
+    const unknownScope = await ask({
+      grant_type: 'client_credentials',
+      client_id: id,
+      client_secret: secret(client),
+      scope: unknownScopeValue,
+    });
     const pw = passwordClient(region, client);
-    const passwordGrant = user && userPassword !== undefined
-      ? await ask({ grant_type: 'password', client_id: profile.credentials.clients[pw]!.clientId, client_secret: secret(pw), username: user.username, password: userPassword })
-      : undefined;
-    return { success, missingGrantType, badClientSecret, unsupportedGrant, unknownScope, ...(passwordGrant ? { passwordGrant } : {}) };
+    const passwordGrant =
+      user && userPassword !== undefined
+        ? await ask({
+            grant_type: 'password',
+            client_id: profile.credentials.clients[pw]!.clientId,
+            client_secret: secret(pw),
+            username: user.username,
+            password: userPassword,
+          })
+        : undefined;
+    return {
+      success,
+      missingGrantType,
+      badClientSecret,
+      unsupportedGrant,
+      unknownScope,
+      ...(passwordGrant ? { passwordGrant } : {}),
+    };
   };
   try {
     const [us, eu] = await Promise.all([observe('us', 'usClient'), observe('eu', 'euClient')]);
-    return compareRegions(us, eu, declaredChoices(profile.interpretations), { us: tokenUrl(profile.authUrlUs!, 'us'), eu: tokenUrl(profile.authUrlEu!, 'eu') });
+    return compareRegions(us, eu, declaredChoices(profile.interpretations), {
+      us: tokenUrl(profile.authUrlUs!, 'us'),
+      eu: tokenUrl(profile.authUrlEu!, 'eu'),
+    });
   } catch (error) {
     return notCompared(`a parity request got no answer: ${(error as Error).message}`);
   } finally {

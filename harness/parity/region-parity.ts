@@ -59,7 +59,9 @@ export interface DeclaredChoices {
 const base64urlJson = (part: string): Record<string, unknown> | undefined => {
   try {
     const value = JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as unknown;
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -109,13 +111,28 @@ const euScope = 'empty_default';
  * answer differently here, so identical answers are flagged too — the EU endpoint answering like
  * the US one is exactly what parity is meant to catch.
  */
-function aspect(name: string, us: string, eu: string, explainedBy?: string, note?: string, differenceExpected = false): ParityAspect {
+function aspect(
+  name: string,
+  us: string,
+  eu: string,
+  explainedBy?: string,
+  note?: string,
+  differenceExpected = false,
+): ParityAspect {
   if (us === eu) {
     return differenceExpected
-      ? { aspect: name, us, eu, status: 'unexplained', note: `identical, but the regions should differ here: ${note ?? ''}` }
+      ? {
+          aspect: name,
+          us,
+          eu,
+          status: 'unexplained',
+          note: `identical, but the regions should differ here: ${note ?? ''}`,
+        }
       : { aspect: name, us, eu, status: 'same' };
   }
-  return explainedBy !== undefined ? { aspect: name, us, eu, status: 'explained', clause: explainedBy } : { aspect: name, us, eu, status: 'unexplained', ...(note !== undefined ? { note } : {}) };
+  return explainedBy !== undefined
+    ? { aspect: name, us, eu, status: 'explained', clause: explainedBy }
+    : { aspect: name, us, eu, status: 'unexplained', ...(note !== undefined ? { note } : {}) };
 }
 
 /** What the declared OI-6 choice makes the US endpoint answer to an unknown scope. */
@@ -123,39 +140,131 @@ const usUnknownScopeAnswer = (choice: string) => (choice === 'invalid_scope' ? '
 /** What the declared OI-9 choice makes the EU endpoint answer to a password grant. */
 const euPasswordAnswer = (choice: string) => (choice === 'supported' ? '200' : `400 ${choice}`);
 
-export function compareRegions(us: RegionObservation, eu: RegionObservation, declared: DeclaredChoices, endpoints: { us?: string; eu?: string } = {}): RegionParity {
+export function compareRegions(
+  us: RegionObservation,
+  eu: RegionObservation,
+  declared: DeclaredChoices,
+  endpoints: { us?: string; eu?: string } = {},
+): RegionParity {
   const aspects: ParityAspect[] = [];
-  aspects.push(aspect('success.status', String(us.success.status), String(eu.success.status), undefined, 'a client_credentials request with valid credentials should succeed in both regions (§4 rows 1-2)'));
+  aspects.push(
+    aspect(
+      'success.status',
+      String(us.success.status),
+      String(eu.success.status),
+      undefined,
+      'a client_credentials request with valid credentials should succeed in both regions (§4 rows 1-2)',
+    ),
+  );
   if (us.success.status === 200 && eu.success.status === 200) {
     const usFields = (us.success.fields ?? []).join(' ');
     const euFields = (eu.success.fields ?? []).join(' ');
-    const onlyEuScope = euFields === [...(us.success.fields ?? []), 'scope'].sort().join(' ') && eu.success.scope === euScope && us.success.scope === undefined;
-    aspects.push(aspect('success.fields', usFields, euFields,
-      onlyEuScope ? '§2.2 scope: EU client_credentials responses carry the constant "empty_default"; US client_credentials responses carry no scope (§4 rows 1-2)' : undefined,
-      'expected the US fields plus scope "empty_default" at the EU endpoint (§2.2)', true));
-    aspects.push(aspect('success.token_type', us.success.tokenType ?? '(absent)', eu.success.tokenType ?? '(absent)', undefined, '§2.2: token_type is always "Bearer"'));
-    aspects.push(aspect('success.expires_in', us.success.expiresIn ?? '(absent)', eu.success.expiresIn ?? '(absent)', undefined, 'the spec gives one client_credentials lifetime (§8, sample 3600) for both regions'));
-    aspects.push(aspect('success.token_format', us.success.tokenFormat ?? '(no access_token)', eu.success.tokenFormat ?? '(no access_token)', undefined, 'the spec does not say tokens differ by region'));
+    const onlyEuScope =
+      euFields === [...(us.success.fields ?? []), 'scope'].sort().join(' ') &&
+      eu.success.scope === euScope &&
+      us.success.scope === undefined;
+    aspects.push(
+      aspect(
+        'success.fields',
+        usFields,
+        euFields,
+        onlyEuScope
+          ? '§2.2 scope: EU client_credentials responses carry the constant "empty_default"; US client_credentials responses carry no scope (§4 rows 1-2)'
+          : undefined,
+        'expected the US fields plus scope "empty_default" at the EU endpoint (§2.2)',
+        true,
+      ),
+    );
+    aspects.push(
+      aspect(
+        'success.token_type',
+        us.success.tokenType ?? '(absent)',
+        eu.success.tokenType ?? '(absent)',
+        undefined,
+        '§2.2: token_type is always "Bearer"',
+      ),
+    );
+    aspects.push(
+      aspect(
+        'success.expires_in',
+        us.success.expiresIn ?? '(absent)',
+        eu.success.expiresIn ?? '(absent)',
+        undefined,
+        'the spec gives one client_credentials lifetime (§8, sample 3600) for both regions',
+      ),
+    );
+    aspects.push(
+      aspect(
+        'success.token_format',
+        us.success.tokenFormat ?? '(no access_token)',
+        eu.success.tokenFormat ?? '(no access_token)',
+        undefined,
+        'the spec does not say tokens differ by region',
+      ),
+    );
   }
-  aspects.push(aspect('error.missing_grant_type', outcome(us.missingGrantType), outcome(eu.missingGrantType), undefined, '§2.3/§7.1: the sample error is invalid_request for a missing grant_type, in both regions'));
-  aspects.push(aspect('error.bad_client_secret', outcome(us.badClientSecret), outcome(eu.badClientSecret), undefined, 'RFC 6749 §5.2: a failed client authentication is invalid_client in both regions'));
-  aspects.push(aspect('error.unsupported_grant_type', outcome(us.unsupportedGrant), outcome(eu.unsupportedGrant), undefined, 'OI-1 declares one error for an unsupported grant type, for both regions'));
+  aspects.push(
+    aspect(
+      'error.missing_grant_type',
+      outcome(us.missingGrantType),
+      outcome(eu.missingGrantType),
+      undefined,
+      '§2.3/§7.1: the sample error is invalid_request for a missing grant_type, in both regions',
+    ),
+  );
+  aspects.push(
+    aspect(
+      'error.bad_client_secret',
+      outcome(us.badClientSecret),
+      outcome(eu.badClientSecret),
+      undefined,
+      'RFC 6749 §5.2: a failed client authentication is invalid_client in both regions',
+    ),
+  );
+  aspects.push(
+    aspect(
+      'error.unsupported_grant_type',
+      outcome(us.unsupportedGrant),
+      outcome(eu.unsupportedGrant),
+      undefined,
+      'OI-1 declares one error for an unsupported grant type, for both regions',
+    ),
+  );
   const usScope = outcome(us.unknownScope);
   const euScopeAnswer = outcome(eu.unknownScope);
   // "200 token" renders a token response without scope: what OI-6 "ignored" requires.
-  const scopeExplained = usScope === usUnknownScopeAnswer(declared.usClientCredentialsScope) && euScopeAnswer === '400 invalid_scope';
-  aspects.push(aspect('request.unknown_scope', usScope, euScopeAnswer,
-    scopeExplained ? `§2.2 (the EU scope is the constant "empty_default") and RFC 6749 §3.3; the US answer is the declared OI-6 choice "${declared.usClientCredentialsScope}"` : undefined,
-    `expected US "${usUnknownScopeAnswer(declared.usClientCredentialsScope)}" (OI-6) and EU "400 invalid_scope" (GRANT-CC-007)`,
-    usUnknownScopeAnswer(declared.usClientCredentialsScope) !== '400 invalid_scope'));
+  const scopeExplained =
+    usScope === usUnknownScopeAnswer(declared.usClientCredentialsScope) && euScopeAnswer === '400 invalid_scope';
+  aspects.push(
+    aspect(
+      'request.unknown_scope',
+      usScope,
+      euScopeAnswer,
+      scopeExplained
+        ? `§2.2 (the EU scope is the constant "empty_default") and RFC 6749 §3.3; the US answer is the declared OI-6 choice "${declared.usClientCredentialsScope}"`
+        : undefined,
+      `expected US "${usUnknownScopeAnswer(declared.usClientCredentialsScope)}" (OI-6) and EU "400 invalid_scope" (GRANT-CC-007)`,
+      usUnknownScopeAnswer(declared.usClientCredentialsScope) !== '400 invalid_scope',
+    ),
+  );
   if (us.passwordGrant && eu.passwordGrant) {
-    const usPw = us.passwordGrant.tokenFormat !== undefined ? String(us.passwordGrant.status) : outcome(us.passwordGrant);
-    const euPw = eu.passwordGrant.tokenFormat !== undefined ? String(eu.passwordGrant.status) : outcome(eu.passwordGrant);
+    const usPw =
+      us.passwordGrant.tokenFormat !== undefined ? String(us.passwordGrant.status) : outcome(us.passwordGrant);
+    const euPw =
+      eu.passwordGrant.tokenFormat !== undefined ? String(eu.passwordGrant.status) : outcome(eu.passwordGrant);
     const pwExplained = usPw === '200' && euPw === euPasswordAnswer(declared.euOtherGrants);
-    aspects.push(aspect('request.password_grant', usPw, euPw,
-      pwExplained ? `§4 notes (the EU endpoint is given for client_credentials only); the EU answer is the declared OI-9 choice "${declared.euOtherGrants}"` : undefined,
-      `expected US 200 (GRANT-PW-001) and EU "${euPasswordAnswer(declared.euOtherGrants)}" (OI-9)`,
-      euPasswordAnswer(declared.euOtherGrants) !== '200'));
+    aspects.push(
+      aspect(
+        'request.password_grant',
+        usPw,
+        euPw,
+        pwExplained
+          ? `§4 notes (the EU endpoint is given for client_credentials only); the EU answer is the declared OI-9 choice "${declared.euOtherGrants}"`
+          : undefined,
+        `expected US 200 (GRANT-PW-001) and EU "${euPasswordAnswer(declared.euOtherGrants)}" (OI-9)`,
+        euPasswordAnswer(declared.euOtherGrants) !== '200',
+      ),
+    );
   }
   const count = (s: ParityAspect['status']) => aspects.filter((a) => a.status === s).length;
   return {
@@ -175,9 +284,13 @@ export function notCompared(reason: string): RegionParity {
 /** The terminal block. */
 export function renderParity(p: RegionParity): string[] {
   if (!p.compared) return [`Region parity: not compared (${p.reason ?? 'no reason'})`];
-  const lines = [`Region parity (US vs EU client_credentials): ${p.counts.same} same, ${p.counts.explained} explained, ${p.counts.unexplained} unexplained`];
+  const lines = [
+    `Region parity (US vs EU client_credentials): ${p.counts.same} same, ${p.counts.explained} explained, ${p.counts.unexplained} unexplained`,
+  ];
   for (const a of p.aspects.filter((x) => x.status !== 'same')) {
-    lines.push(`  ${a.status === 'unexplained' ? 'UNEXPLAINED' : 'explained  '} ${a.aspect}: US ${a.us} | EU ${a.eu} — ${a.status === 'explained' ? a.clause : a.note ?? ''}`);
+    lines.push(
+      `  ${a.status === 'unexplained' ? 'UNEXPLAINED' : 'explained  '} ${a.aspect}: US ${a.us} | EU ${a.eu} — ${a.status === 'explained' ? a.clause : (a.note ?? '')}`,
+    );
   }
   return lines;
 }

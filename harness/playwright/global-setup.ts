@@ -22,18 +22,28 @@ export default async function globalSetup(): Promise<(() => Promise<void>) | und
   // As `run --start-reference`: the sandbox server under test and, concurrently, a production one
   // that issues the other environment's access token (BEARER-015).
   const servers = startServer ? await startReferenceServers({ logDir: temp, profile: loaded.profile }) : undefined;
-  if (servers?.otherEnvironmentProblem) process.stderr.write(`global setup: no access token of the other environment (BEARER-015 will be SKIPPED): ${servers.otherEnvironmentProblem}\n`);
+  if (servers?.otherEnvironmentProblem)
+    process.stderr.write(
+      `global setup: no access token of the other environment (BEARER-015 will be SKIPPED): ${servers.otherEnvironmentProblem}\n`,
+    );
   const profile = servers ? applyListening(loaded.profile, servers.server.listening) : loaded.profile;
-  const resolved = servers?.otherEnvironmentToken !== undefined ? withOtherEnvironmentToken({ ...loaded, profile }, servers.otherEnvironmentToken) : { ...loaded, profile };
+  const resolved =
+    servers?.otherEnvironmentToken !== undefined
+      ? withOtherEnvironmentToken({ ...loaded, profile }, servers.otherEnvironmentToken)
+      : { ...loaded, profile };
   const handoff = toWorkerProfile(resolved);
   // Playwright hands the environment the global setup leaves to the workers and the reporters.
-  Object.assign(process.env, handoff.env, writeRunManifest(temp, {
-    profile: writeWorkerProfile(handoff.profile, temp),
-    seenTokens: join(temp, 'seen-tokens.txt'),
-    passGate: join(temp, 'conformance-ended'),
-    // A direct run usually selects files: requirements without a selected check read as SKIP, not UNCHECKED.
-    filtered: true,
-  }));
+  Object.assign(
+    process.env,
+    handoff.env,
+    writeRunManifest(temp, {
+      profile: writeWorkerProfile(handoff.profile, temp),
+      seenTokens: join(temp, 'seen-tokens.txt'),
+      passGate: join(temp, 'conformance-ended'),
+      // A direct run usually selects files: requirements without a selected check read as SKIP, not UNCHECKED.
+      filtered: true,
+    }),
+  );
   return async () => {
     await servers?.stop();
     // The temp directory (profile, seen tokens) is removed after the reporters ran: see the reporter's onExit.

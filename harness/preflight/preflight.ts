@@ -29,7 +29,15 @@ import { shapedProbeForm } from '../../core/profile/token-parameters.ts';
 const passwordClients: readonly ClientName[] = ['usClient2', 'usPasswordClient'];
 
 /** Clients whose credentials must authenticate. Left out: the inactive and other-environment clients (refused by design) and the rate-limit client (its quota is counted by checks). */
-export const preflightClients: readonly ClientName[] = ['usClient', 'usClient2', 'usPasswordClient', 'usCcOnlyClient', 'usUnregisteredClient', 'usWrongRoleClient', 'euClient'];
+export const preflightClients: readonly ClientName[] = [
+  'usClient',
+  'usClient2',
+  'usPasswordClient',
+  'usCcOnlyClient',
+  'usUnregisteredClient',
+  'usWrongRoleClient',
+  'euClient',
+];
 
 export interface ClientProbe {
   client: ClientName;
@@ -40,7 +48,14 @@ export interface ClientProbe {
 }
 
 /** Users whose password grant must succeed. Left out: the expired and inactive users (refused by design). */
-export const preflightUsers: readonly UserName[] = ['user', 'burnableUser', 'lockableUser', 'passwordChangeUser', 'specialCharsUser', 'wrongRoleUser'];
+export const preflightUsers: readonly UserName[] = [
+  'user',
+  'burnableUser',
+  'lockableUser',
+  'passwordChangeUser',
+  'specialCharsUser',
+  'wrongRoleUser',
+];
 
 export interface UserProbe {
   user: UserName;
@@ -91,8 +106,10 @@ export function profileErrorLine(e: ProfileError): string {
   return `profile error: ${e.field} was refused by the target (${e.answer}) — ${e.kind === 'client' ? 'fix the client id or secret' : `fix the username or password (sent with ${e.client})`}`;
 }
 
-const refused = (a?: ProbeAnswer) => a !== undefined && (a.status === 400 || a.status === 401) && a.error === 'invalid_client';
-const list = (items: string[], shown = 3) => (items.length <= shown ? items.join(', ') : `${items.slice(0, shown).join(', ')} and ${items.length - shown} more`);
+const refused = (a?: ProbeAnswer) =>
+  a !== undefined && (a.status === 400 || a.status === 401) && a.error === 'invalid_client';
+const list = (items: string[], shown = 3) =>
+  items.length <= shown ? items.join(', ') : `${items.slice(0, shown).join(', ')} and ${items.length - shown} more`;
 
 export function classifyPreflight(o: PreflightObservations): PreflightResult {
   const answered = o.clients.filter((c) => c.answer !== undefined);
@@ -114,31 +131,75 @@ export function classifyPreflight(o: PreflightObservations): PreflightResult {
   }
   const eu = answered.find((c) => c.client === 'euClient');
   const us = o.usClientAtEu;
-  if (eu && refused(eu.answer) && us && us.status === 200 && us.tokenFormat !== undefined && us.scope !== 'empty_default') {
+  if (
+    eu &&
+    refused(eu.answer) &&
+    us &&
+    us.status === 200 &&
+    us.tokenFormat !== undefined &&
+    us.scope !== 'empty_default'
+  ) {
     return {
       problem: `authUrlEu (${o.authUrlEu ?? 'the EU address'}) answers like the US token server: it refuses the EU client (${eu.field}) with invalid_client and gives the US client a token ${us.scope === undefined ? 'without a scope' : `with scope "${us.scope}"`}, not the EU scope "empty_default" — set authUrlEu to the EU token server`,
       notes,
     };
   }
   const lockedOut = answered.filter((c) => c.answer!.status === 429);
-  for (const c of lockedOut) notes.push(`${c.client} is locked out already (429${c.answer!.retryAfter !== undefined ? `, Retry-After ${c.answer!.retryAfter} s` : ''} in the preflight): it is not used in this run and the checks that need it are BLOCKED (the other clients work)`);
+  for (const c of lockedOut)
+    notes.push(
+      `${c.client} is locked out already (429${c.answer!.retryAfter !== undefined ? `, Retry-After ${c.answer!.retryAfter} s` : ''} in the preflight): it is not used in this run and the checks that need it are BLOCKED (the other clients work)`,
+    );
   // A password client refused on the client_credentials probe may only lack that grant: its
   // credentials are judged by the users' password grants below (and by its own password checks).
-  const profileErrors: ProfileError[] = rejected.filter((c) => !passwordClients.includes(c.client)).map((c) => ({ kind: 'client', name: c.client, field: c.field, region: c.region, client: c.client, answer: answerText(c.answer!) }));
+  const profileErrors: ProfileError[] = rejected
+    .filter((c) => !passwordClients.includes(c.client))
+    .map((c) => ({
+      kind: 'client',
+      name: c.client,
+      field: c.field,
+      region: c.region,
+      client: c.client,
+      answer: answerText(c.answer!),
+    }));
   for (const c of rejected.filter((r) => passwordClients.includes(r.client))) {
-    notes.push(`${c.field} was refused with invalid_client on the preflight's client_credentials request, a grant this password client may not be registered for: ${c.client} is still used, and its password checks judge its credentials`);
+    notes.push(
+      `${c.field} was refused with invalid_client on the preflight's client_credentials request, a grant this password client may not be registered for: ${c.client} is still used, and its password checks judge its credentials`,
+    );
   }
   // A user's password grant: invalid_client names the password client's credentials; invalid_grant the user's.
   for (const u of o.users ?? []) {
     if (u.answer === undefined || u.answer.status === 429) continue;
     if (refused(u.answer)) {
-      if (!profileErrors.some((e) => e.kind === 'client' && e.name === u.client)) profileErrors.push({ kind: 'client', name: u.client, field: u.clientField ?? `credentials.clients.${u.client}.clientSecret`, region: 'us', client: u.client, answer: answerText(u.answer) });
-    } else if (u.answer.status === 400 && u.answer.error === 'invalid_grant' && !profileErrors.some((e) => e.kind === 'user' && e.name === u.user)) {
-      profileErrors.push({ kind: 'user', name: u.user, field: u.field, region: 'us', client: u.client, answer: answerText(u.answer) });
+      if (!profileErrors.some((e) => e.kind === 'client' && e.name === u.client))
+        profileErrors.push({
+          kind: 'client',
+          name: u.client,
+          field: u.clientField ?? `credentials.clients.${u.client}.clientSecret`,
+          region: 'us',
+          client: u.client,
+          answer: answerText(u.answer),
+        });
+    } else if (
+      u.answer.status === 400 &&
+      u.answer.error === 'invalid_grant' &&
+      !profileErrors.some((e) => e.kind === 'user' && e.name === u.user)
+    ) {
+      profileErrors.push({
+        kind: 'user',
+        name: u.user,
+        field: u.field,
+        region: 'us',
+        client: u.client,
+        answer: answerText(u.answer),
+      });
     }
   }
   const refusedClients = lockedOut as NonNullable<PreflightResult['refusedClients']>;
-  return { notes, ...(refusedClients.length > 0 ? { refusedClients } : {}), ...(profileErrors.length > 0 ? { profileErrors } : {}) };
+  return {
+    notes,
+    ...(refusedClients.length > 0 ? { refusedClients } : {}),
+    ...(profileErrors.length > 0 ? { profileErrors } : {}),
+  };
 }
 
 function fieldOf(profile: TargetProfile, client: ClientName): string {
@@ -156,7 +217,10 @@ function userFieldOf(profile: TargetProfile, user: UserName): string {
  * endpoint, plus the US client at the EU endpoint) and classifies the answers. A probe that gets
  * no HTTP answer is left out: reachability was checked before.
  */
-export async function runPreflight(loaded: Pick<LoadedProfile, 'profile' | 'secrets'>, poster: TokenPoster = tokenPoster(loaded.profile)): Promise<PreflightResult> {
+export async function runPreflight(
+  loaded: Pick<LoadedProfile, 'profile' | 'secrets'>,
+  poster: TokenPoster = tokenPoster(loaded.profile),
+): Promise<PreflightResult> {
   const { profile } = loaded;
   const secret = (path: string) => loaded.secrets.find((s) => s.path === path)?.value;
   const post = async (base: string, region: 'us' | 'eu', client: ClientName, user?: UserName) => {
@@ -165,11 +229,20 @@ export async function runPreflight(loaded: Pick<LoadedProfile, 'profile' | 'secr
     const u = user !== undefined ? profile.credentials.users[user] : undefined;
     const password = user !== undefined ? secret(`credentials.users.${user}.password`) : undefined;
     if (!c || s === undefined || (user !== undefined && (!u || password === undefined))) return undefined;
-    const grant: Record<string, string> = u && password !== undefined ? { grant_type: 'password', username: u.username, password } : { grant_type: 'client_credentials' };
+    const grant: Record<string, string> =
+      u && password !== undefined
+        ? { grant_type: 'password', username: u.username, password }
+        : { grant_type: 'client_credentials' };
     try {
       // With the profile's declared tokenParameters, as every token request of the run.
-      const raw = await poster.post(tokenUrl(base, region), shapedProbeForm(profile.credentials.clients, { ...grant, client_id: c.clientId, client_secret: s }));
-      return { ...reduceAnswer(raw.status, raw.body), ...(raw.retryAfter !== undefined ? { retryAfter: raw.retryAfter } : {}) };
+      const raw = await poster.post(
+        tokenUrl(base, region),
+        shapedProbeForm(profile.credentials.clients, { ...grant, client_id: c.clientId, client_secret: s }),
+      );
+      return {
+        ...reduceAnswer(raw.status, raw.body),
+        ...(raw.retryAfter !== undefined ? { retryAfter: raw.retryAfter } : {}),
+      };
     } catch {
       return undefined;
     }
@@ -179,29 +252,62 @@ export async function runPreflight(loaded: Pick<LoadedProfile, 'profile' | 'secr
       const region = client === 'euClient' ? 'eu' : 'us';
       const base = region === 'us' ? profile.authUrlUs : profile.authUrlEu;
       if (!base || !profile.credentials.clients[client]) return [];
-      return [post(base, region, client).then((answer) => ({ client, field: fieldOf(profile, client), region, ...(answer ? { answer } : {}) }))];
+      return [
+        post(base, region, client).then((answer) => ({
+          client,
+          field: fieldOf(profile, client),
+          region,
+          ...(answer ? { answer } : {}),
+        })),
+      ];
     });
-    const crossRegion = profile.authUrlEu && profile.credentials.clients.euClient && profile.credentials.clients.usClient
-      ? post(profile.authUrlEu, 'eu', 'usClient') : Promise.resolve(undefined);
+    const crossRegion =
+      profile.authUrlEu && profile.credentials.clients.euClient && profile.credentials.clients.usClient
+        ? post(profile.authUrlEu, 'eu', 'usClient')
+        : Promise.resolve(undefined);
     const [clients, usClientAtEu] = await Promise.all([Promise.all(probes), crossRegion]);
     // Each user once, with the password grant's client — only when that client authenticated.
     const passwordClient: ClientName = profile.credentials.clients.usPasswordClient ? 'usPasswordClient' : 'usClient';
     const clientAnswer = clients.find((c) => c.client === passwordClient)?.answer;
     // A password client refused on client_credentials may still take the password grant (above): only a lockout stops the users' probes.
-    const clientWorks = profile.authUrlUs !== undefined && clientAnswer !== undefined && clientAnswer.status !== 429 && !(refused(clientAnswer) && !passwordClients.includes(passwordClient));
+    const clientWorks =
+      profile.authUrlUs !== undefined &&
+      clientAnswer !== undefined &&
+      clientAnswer.status !== 429 &&
+      !(refused(clientAnswer) && !passwordClients.includes(passwordClient));
     const users = clientWorks
-      ? await Promise.all(preflightUsers.filter((u) => profile.credentials.users[u]).map(async (user): Promise<UserProbe> => {
-        const answer = await post(profile.authUrlUs!, 'us', passwordClient, user);
-        return { user, field: userFieldOf(profile, user), client: passwordClient, clientField: fieldOf(profile, passwordClient), ...(answer ? { answer } : {}) };
-      }))
+      ? await Promise.all(
+          preflightUsers
+            .filter((u) => profile.credentials.users[u])
+            .map(async (user): Promise<UserProbe> => {
+              const answer = await post(profile.authUrlUs!, 'us', passwordClient, user);
+              return {
+                user,
+                field: userFieldOf(profile, user),
+                client: passwordClient,
+                clientField: fieldOf(profile, passwordClient),
+                ...(answer ? { answer } : {}),
+              };
+            }),
+        )
       : [];
     // Another password client refused on client_credentials: its own password grant (with the user) tells a wrong secret from a grant it lacks.
-    const otherPasswordClients = profile.authUrlUs !== undefined && profile.credentials.users.user
-      ? passwordClients.filter((c) => c !== passwordClient && refused(clients.find((p) => p.client === c)?.answer)) : [];
-    const byClient = await Promise.all(otherPasswordClients.map(async (client): Promise<UserProbe> => {
-      const answer = await post(profile.authUrlUs!, 'us', client, 'user');
-      return { user: 'user', field: userFieldOf(profile, 'user'), client, clientField: fieldOf(profile, client), ...(answer ? { answer } : {}) };
-    }));
+    const otherPasswordClients =
+      profile.authUrlUs !== undefined && profile.credentials.users.user
+        ? passwordClients.filter((c) => c !== passwordClient && refused(clients.find((p) => p.client === c)?.answer))
+        : [];
+    const byClient = await Promise.all(
+      otherPasswordClients.map(async (client): Promise<UserProbe> => {
+        const answer = await post(profile.authUrlUs!, 'us', client, 'user');
+        return {
+          user: 'user',
+          field: userFieldOf(profile, 'user'),
+          client,
+          clientField: fieldOf(profile, client),
+          ...(answer ? { answer } : {}),
+        };
+      }),
+    );
     users.push(...byClient);
     return classifyPreflight({
       clients,

@@ -25,7 +25,11 @@ export interface TokenPoster {
 /** A poster for the profile's target: its CA trusted, nothing else relaxed. */
 export function tokenPoster(profile: Pick<TargetProfile, 'caFile'>, timeoutMs = 10_000): TokenPoster {
   const ca = profile.caFile ? readFileSync(profile.caFile, 'utf8') : undefined;
-  const agent = new Agent({ connect: trustingConnectOptions(ca, timeoutMs), headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  const agent = new Agent({
+    connect: trustingConnectOptions(ca, timeoutMs),
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  });
   return {
     async post(url, form) {
       const res = await request(url, {
@@ -36,10 +40,19 @@ export function tokenPoster(profile: Pick<TargetProfile, 'caFile'>, timeoutMs = 
         signal: AbortSignal.timeout(timeoutMs),
       });
       const retryAfter = res.headers['retry-after'];
-      return { status: res.statusCode, ...(typeof retryAfter === 'string' ? { retryAfter } : {}), body: await res.body.text() };
+      return {
+        status: res.statusCode,
+        ...(typeof retryAfter === 'string' ? { retryAfter } : {}),
+        body: await res.body.text(),
+      };
     },
     async get(url, bearer) {
-      const res = await request(url, { method: 'GET', dispatcher: agent, headers: { authorization: `Bearer ${bearer}`, accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs) });
+      const res = await request(url, {
+        method: 'GET',
+        dispatcher: agent,
+        headers: { authorization: `Bearer ${bearer}`, accept: 'application/json' },
+        signal: AbortSignal.timeout(timeoutMs),
+      });
       return { status: res.statusCode, body: await res.body.text() };
     },
     close: () => agent.close(),

@@ -36,7 +36,9 @@ export type OnRestarted = (name: string) => void;
 export async function startRestartControl(onRestarted?: OnRestarted): Promise<RestartControl> {
   const state = new Map<string, Restarts>();
   const answer = (res: ServerResponse, status: number, body: unknown): void => {
-    res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(`${JSON.stringify(body)}\n`);
+    res
+      .writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+      .end(`${JSON.stringify(body)}\n`);
   };
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const url = new URL(req.url ?? '/', 'http://restart.invalid');
@@ -46,17 +48,25 @@ export async function startRestartControl(onRestarted?: OnRestarted): Promise<Re
     if (!r) return answer(res, 404, { error: `no restartable server at ${url.pathname}` });
     if (req.method === 'POST') {
       const n = ++r.count;
-      r.last = r.last.then(() => r.server.restart!()).then(() => {
-        r.done = n;
-        onRestarted?.(name);
-      }, (error: unknown) => {
-        r.failure = (error as Error).message;
-      });
+      r.last = r.last
+        .then(() => r.server.restart!())
+        .then(
+          () => {
+            r.done = n;
+            onRestarted?.(name);
+          },
+          (error: unknown) => {
+            r.failure = (error as Error).message;
+          },
+        );
       return answer(res, 202, { restart: n });
     }
     if (req.method !== 'GET') return answer(res, 405, { error: 'POST restarts, GET ?restart=n waits for it' });
     const n = Number(url.searchParams.get('restart') ?? r.count);
-    const report = () => (r.failure !== undefined ? answer(res, 500, { restart: n, serving: false, error: r.failure }) : answer(res, 200, { restart: n, serving: r.done >= n }));
+    const report = () =>
+      r.failure !== undefined
+        ? answer(res, 500, { restart: n, serving: false, error: r.failure })
+        : answer(res, 200, { restart: n, serving: r.done >= n });
     if (r.done >= n || r.failure !== undefined) return report();
     const timer = setTimeout(report, longPollMs);
     void r.last.then(() => {
@@ -72,13 +82,17 @@ export async function startRestartControl(onRestarted?: OnRestarted): Promise<Re
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     register(name, server) {
-      if (!server.restart) throw new Error(`reference server ${name} has no store that outlives its process (started without a data file): it cannot be restarted`);
+      if (!server.restart)
+        throw new Error(
+          `reference server ${name} has no store that outlives its process (started without a data file): it cannot be restarted`,
+        );
       state.set(name, { server, count: 0, last: Promise.resolve(), done: 0 });
       return `${origin}/restart/${encodeURIComponent(name)}`;
     },
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

@@ -60,10 +60,17 @@ export interface StartReferenceOptions {
 }
 
 /** The `serve` arguments of a started reference server. */
-export function serveArgs(options: Pick<StartReferenceOptions, 'extraArgs' | 'environment' | 'seed' | 'seedHashCache' | 'dataFile'>, port = 0): string[] {
+export function serveArgs(
+  options: Pick<StartReferenceOptions, 'extraArgs' | 'environment' | 'seed' | 'seedHashCache' | 'dataFile'>,
+  port = 0,
+): string[] {
   const production = options.environment === 'production';
   return [
-    'serve', '--port', String(port), '--data', options.dataFile ?? ':memory:',
+    'serve',
+    '--port',
+    String(port),
+    '--data',
+    options.dataFile ?? ':memory:',
     ...(production ? ['--env', 'production'] : ['--test-controls']),
     ...(options.seed !== undefined ? ['--seed', options.seed] : []),
     ...(options.seedHashCache !== undefined ? ['--seed-hash-cache', options.seedHashCache] : []),
@@ -79,7 +86,11 @@ interface ServerProcess {
 
 /** One server process: spawned, its log appended to `log`, resolved once it reports `listening`. */
 async function spawnServer(options: StartReferenceOptions, args: string[], log: WriteStream): Promise<ServerProcess> {
-  const child: ChildProcess = spawn(process.execPath, [join(repoRoot, 'bin', 'token-conformance.js'), ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: withReferenceServerEnv(process.env) });
+  const child: ChildProcess = spawn(process.execPath, [join(repoRoot, 'bin', 'token-conformance.js'), ...args], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: withReferenceServerEnv(process.env),
+  });
   child.stderr!.pipe(log, { end: false });
   if (options.logTee) child.stderr!.pipe(createWriteStream(options.logTee, { flags: 'a', mode: 0o600 }));
   let stderrTail = '';
@@ -92,7 +103,11 @@ async function spawnServer(options: StartReferenceOptions, args: string[], log: 
   const listening = await new Promise<ListeningLine>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGTERM');
-      reject(new ReferenceStartError(`the ${options.environment ?? 'sandbox'} reference server did not report 'listening' within ${(options.timeoutMs ?? 30_000) / 1000} s${tail()}`));
+      reject(
+        new ReferenceStartError(
+          `the ${options.environment ?? 'sandbox'} reference server did not report 'listening' within ${(options.timeoutMs ?? 30_000) / 1000} s${tail()}`,
+        ),
+      );
     }, options.timeoutMs ?? 30_000);
     const lines = createInterface({ input: child.stdout! });
     lines.on('line', (line) => {
@@ -110,11 +125,19 @@ async function spawnServer(options: StartReferenceOptions, args: string[], log: 
     });
     child.once('error', (e) => {
       clearTimeout(timer);
-      reject(new ReferenceStartError(`could not start the ${options.environment ?? 'sandbox'} reference server: ${e.message}`));
+      reject(
+        new ReferenceStartError(
+          `could not start the ${options.environment ?? 'sandbox'} reference server: ${e.message}`,
+        ),
+      );
     });
     void exited.then((code) => {
       clearTimeout(timer);
-      reject(new ReferenceStartError(`the ${options.environment ?? 'sandbox'} reference server exited with code ${code} before listening${tail()}`));
+      reject(
+        new ReferenceStartError(
+          `the ${options.environment ?? 'sandbox'} reference server exited with code ${code} before listening${tail()}`,
+        ),
+      );
     });
   });
   return { child, listening, exited };
@@ -130,7 +153,10 @@ async function stopProcess(p: ServerProcess): Promise<void> {
 }
 
 export async function startReference(options: StartReferenceOptions): Promise<ReferenceServer> {
-  const logFile = join(options.logDir, options.environment === 'production' ? 'reference-server-production.log' : 'reference-server.log');
+  const logFile = join(
+    options.logDir,
+    options.environment === 'production' ? 'reference-server-production.log' : 'reference-server.log',
+  );
   const log = createWriteStream(logFile, { mode: 0o600 });
   let current = await spawnServer(options, serveArgs(options), log);
   const { listening } = current;
@@ -152,7 +178,9 @@ export async function startReference(options: StartReferenceOptions): Promise<Re
       current = await spawnServer(options, serveArgs(options, port), log);
       if (current.listening.authUrlUs !== listening.authUrlUs || current.listening.caFile !== listening.caFile) {
         await stopProcess(current);
-        throw new ReferenceStartError(`the restarted reference server listens at ${current.listening.authUrlUs} (CA ${current.listening.caFile ?? 'none'}), not at ${listening.authUrlUs} (CA ${listening.caFile ?? 'none'}) as before`);
+        throw new ReferenceStartError(
+          `the restarted reference server listens at ${current.listening.authUrlUs} (CA ${current.listening.caFile ?? 'none'}), not at ${listening.authUrlUs} (CA ${listening.caFile ?? 'none'}) as before`,
+        );
       }
     },
   };
@@ -185,10 +213,12 @@ export function applyListening(profile: TargetProfile, l: ListeningLine, restart
     ...(l.env === 'sandbox' || l.env === 'production' ? { environment: l.env } : {}),
     capabilities: {
       ...profile.capabilities,
-      ...(withControls ? {
-        clockControlUrl: pick(/clock/i) ?? `${l.authUrlUs.replace(/\/+$/, '')}${referenceControlPaths.clock}`,
-        faultControlUrl: pick(/fault/i) ?? `${l.baseUrl.replace(/\/+$/, '')}${referenceControlPaths.faults}`,
-      } : {}),
+      ...(withControls
+        ? {
+            clockControlUrl: pick(/clock/i) ?? `${l.authUrlUs.replace(/\/+$/, '')}${referenceControlPaths.clock}`,
+            faultControlUrl: pick(/fault/i) ?? `${l.baseUrl.replace(/\/+$/, '')}${referenceControlPaths.faults}`,
+          }
+        : {}),
       ...(restartControlUrl !== undefined ? { restartControlUrl } : {}),
     },
   };
@@ -197,7 +227,16 @@ export function applyListening(profile: TargetProfile, l: ListeningLine, restart
 /** Server flags that make the started server match the profile's declared thresholds. */
 export function referenceArgsFor(profile: TargetProfile): string[] {
   const r = profile.capabilities.rateLimit;
-  return r ? ['--rate-spike', String(r.spikePerSecond), '--rate-quota', String(r.quotaPerWindow), '--rate-window', String(r.windowSeconds)] : [];
+  return r
+    ? [
+        '--rate-spike',
+        String(r.spikePerSecond),
+        '--rate-quota',
+        String(r.quotaPerWindow),
+        '--rate-window',
+        String(r.windowSeconds),
+      ]
+    : [];
 }
 
 /** The seed the reference servers start from, and the production client whose token BEARER-015 uses. */
@@ -206,27 +245,39 @@ export const productionClientId = 'us-prod-client';
 
 /** The client_secret of a client of the seed file. */
 export function seedClientSecret(clientId: string, seedFile = referenceSeedFile): string {
-  const seed = JSON.parse(readFileSync(seedFile, 'utf8')) as { clients?: { clientId?: string; clientSecret?: string }[] };
+  const seed = JSON.parse(readFileSync(seedFile, 'utf8')) as {
+    clients?: { clientId?: string; clientSecret?: string }[];
+  };
   const secret = seed.clients?.find((c) => c.clientId === clientId)?.clientSecret;
   if (!secret) throw new ReferenceStartError(`the seed ${seedFile} has no client ${clientId} with a clientSecret`);
   return secret;
 }
 
 /** A client_credentials access token from a started reference server (its US token endpoint, TLS verified against its CA). */
-export async function obtainClientCredentialsToken(l: ListeningLine, clientId: string, clientSecret: string): Promise<string> {
+export async function obtainClientCredentialsToken(
+  l: ListeningLine,
+  clientId: string,
+  clientSecret: string,
+): Promise<string> {
   const agent = new Agent({ connect: l.caFile ? { ca: readFileSync(l.caFile, 'utf8') } : {} });
   try {
     const res = await undiciFetch(`${l.authUrlUs.replace(/\/+$/, '')}/api/v1/auth/oauth2/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }).toString(),
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: clientId,
+        client_secret: clientSecret,
+      }).toString(),
       dispatcher: agent,
       signal: AbortSignal.timeout(15_000),
     });
-    const body = await res.json().catch(() => undefined) as { access_token?: unknown; error?: unknown } | undefined;
+    const body = (await res.json().catch(() => undefined)) as { access_token?: unknown; error?: unknown } | undefined;
     if (res.status !== 200 || typeof body?.access_token !== 'string') {
       // Never print the body: it may hold a token.
-      throw new ReferenceStartError(`the production reference server gave ${clientId} no token (HTTP ${res.status}${typeof body?.error === 'string' ? ` ${body.error}` : ''})`);
+      throw new ReferenceStartError(
+        `the production reference server gave ${clientId} no token (HTTP ${res.status}${typeof body?.error === 'string' ? ` ${body.error}` : ''})`,
+      );
     }
     return body.access_token;
   } finally {
@@ -253,14 +304,40 @@ export interface ReferenceServers {
  * access token of the other environment (BEARER-015). A failure of the production side is not
  * fatal: it is reported in `otherEnvironmentProblem`.
  */
-export async function startReferenceServers(options: { logDir: string; profile: TargetProfile; timeoutMs?: number; seedHashCache?: string; extraArgs?: string[]; logTee?: string; sandboxDataFile?: string }): Promise<ReferenceServers> {
-  const common = { logDir: options.logDir, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}), ...(options.seedHashCache !== undefined ? { seedHashCache: options.seedHashCache } : {}), ...(options.logTee !== undefined ? { logTee: options.logTee } : {}) };
+export async function startReferenceServers(options: {
+  logDir: string;
+  profile: TargetProfile;
+  timeoutMs?: number;
+  seedHashCache?: string;
+  extraArgs?: string[];
+  logTee?: string;
+  sandboxDataFile?: string;
+}): Promise<ReferenceServers> {
+  const common = {
+    logDir: options.logDir,
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.seedHashCache !== undefined ? { seedHashCache: options.seedHashCache } : {}),
+    ...(options.logTee !== undefined ? { logTee: options.logTee } : {}),
+  };
   const [sandbox, production] = await Promise.allSettled([
-    startReference({ ...common, extraArgs: [...referenceArgsFor(options.profile), ...(options.extraArgs ?? [])], ...(options.sandboxDataFile !== undefined ? { dataFile: options.sandboxDataFile } : {}) }),
+    startReference({
+      ...common,
+      extraArgs: [...referenceArgsFor(options.profile), ...(options.extraArgs ?? [])],
+      ...(options.sandboxDataFile !== undefined ? { dataFile: options.sandboxDataFile } : {}),
+    }),
     (async () => {
-      const started = await startReference({ ...common, environment: 'production', seed: referenceSeedFile, ...(options.extraArgs ? { extraArgs: options.extraArgs } : {}) });
+      const started = await startReference({
+        ...common,
+        environment: 'production',
+        seed: referenceSeedFile,
+        ...(options.extraArgs ? { extraArgs: options.extraArgs } : {}),
+      });
       try {
-        const token = await obtainClientCredentialsToken(started.listening, productionClientId, seedClientSecret(productionClientId));
+        const token = await obtainClientCredentialsToken(
+          started.listening,
+          productionClientId,
+          seedClientSecret(productionClientId),
+        );
         return { started, token };
       } catch (error) {
         return { started, problem: (error as Error).message };
@@ -294,12 +371,31 @@ export async function startReferenceServers(options: { logDir: string; profile: 
  * controls on), each in a log directory of its own: clocks of their own for the time-travel checks
  * (core/run/clock-targets.ts). All or none: when one fails, the others are stopped.
  */
-export async function startClockServers(count: number, options: { logDir: string; profile: TargetProfile; timeoutMs?: number; seedHashCache?: string; logTee?: string; restartable?: boolean }): Promise<ReferenceServer[]> {
-  const starts = await Promise.allSettled(Array.from({ length: count }, (_, i) => {
-    const logDir = join(options.logDir, `clock-target-${i}`);
-    mkdirSync(logDir, { recursive: true });
-    return startReference({ logDir, extraArgs: referenceArgsFor(options.profile), ...(options.restartable ? { dataFile: join(logDir, 'store.sqlite') } : {}), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}), ...(options.seedHashCache !== undefined ? { seedHashCache: options.seedHashCache } : {}), ...(options.logTee !== undefined ? { logTee: options.logTee } : {}) });
-  }));
+export async function startClockServers(
+  count: number,
+  options: {
+    logDir: string;
+    profile: TargetProfile;
+    timeoutMs?: number;
+    seedHashCache?: string;
+    logTee?: string;
+    restartable?: boolean;
+  },
+): Promise<ReferenceServer[]> {
+  const starts = await Promise.allSettled(
+    Array.from({ length: count }, (_, i) => {
+      const logDir = join(options.logDir, `clock-target-${i}`);
+      mkdirSync(logDir, { recursive: true });
+      return startReference({
+        logDir,
+        extraArgs: referenceArgsFor(options.profile),
+        ...(options.restartable ? { dataFile: join(logDir, 'store.sqlite') } : {}),
+        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+        ...(options.seedHashCache !== undefined ? { seedHashCache: options.seedHashCache } : {}),
+        ...(options.logTee !== undefined ? { logTee: options.logTee } : {}),
+      });
+    }),
+  );
   const started = starts.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const failure = starts.find((s) => s.status === 'rejected');
   if (failure) {

@@ -41,8 +41,10 @@ export function withoutFsync(writer: PerCheckWriter, resultsDir: string): void {
     made = true;
     return join(resultsDir, name);
   };
-  writer.writeResult = (result) => publish(path(`${result.uuid}-result.json`), (t) => writeFileSync(t, JSON.stringify(result), 'utf-8'));
-  writer.writeGroup = (result) => publish(path(`${result.uuid}-container.json`), (t) => writeFileSync(t, JSON.stringify(result), 'utf-8'));
+  writer.writeResult = (result) =>
+    publish(path(`${result.uuid}-result.json`), (t) => writeFileSync(t, JSON.stringify(result), 'utf-8'));
+  writer.writeGroup = (result) =>
+    publish(path(`${result.uuid}-container.json`), (t) => writeFileSync(t, JSON.stringify(result), 'utf-8'));
   writer.writeAttachment = (name, content) => publish(path(name), (t) => writeFileSync(t, content));
   writer.writeAttachmentFromPath = (name, from) => publish(path(name), (t) => copyFileSync(from, t));
 }
@@ -53,7 +55,12 @@ export default class AllureResultsReporter extends AllureReporter {
     // allure-playwright builds its runtime (and the default writer) here, with no option to choose one.
     const runtime = (this as unknown as { allureRuntime?: { writer?: Partial<PerCheckWriter> } }).allureRuntime;
     const writer = runtime?.writer;
-    if (writer && typeof writer.writeResult === 'function' && typeof writer.writeAttachment === 'function' && this.options.resultsDir) {
+    if (
+      writer &&
+      typeof writer.writeResult === 'function' &&
+      typeof writer.writeAttachment === 'function' &&
+      this.options.resultsDir
+    ) {
       withoutFsync(writer as PerCheckWriter, this.options.resultsDir);
     }
   }

@@ -13,9 +13,12 @@ import { writeReportFiles } from './write-report-files.ts';
 export const unreleasedCatalogue = 'unreleased';
 
 /** The catalogue a run without --catalogue scores: the newest release when the catalogue is exactly it. */
-export function currentCatalogueName(catalogueIds: readonly string[] = loadCatalogue().map((r) => r.id)): Pick<CatalogueScoring, 'version' | 'frozen'> {
+export function currentCatalogueName(
+  catalogueIds: readonly string[] = loadCatalogue().map((r) => r.id),
+): Pick<CatalogueScoring, 'version' | 'frozen'> {
   const latest = latestCatalogueVersion();
-  const same = latest.requirements.length === catalogueIds.length && catalogueIds.every((id) => latest.requirements.includes(id));
+  const same =
+    latest.requirements.length === catalogueIds.length && catalogueIds.every((id) => latest.requirements.includes(id));
   return same ? { version: latest.version, frozen: true } : { version: unreleasedCatalogue, frozen: false };
 }
 
@@ -32,9 +35,13 @@ export function withCurrentCatalogue(report: ConformanceReport): ConformanceRepo
 export function scoreInCatalogue(report: ConformanceReport, release: CatalogueVersion): ConformanceReport {
   const inRelease = new Set(release.requirements);
   const order = new Map(loadCatalogue().map((r, i) => [r.id, i]));
-  const all = [...report.requirements, ...(report.notScored ?? [])].sort((a, b) => (order.get(a.id) ?? Number.MAX_SAFE_INTEGER) - (order.get(b.id) ?? Number.MAX_SAFE_INTEGER));
+  const all = [...report.requirements, ...(report.notScored ?? [])].sort(
+    (a, b) => (order.get(a.id) ?? Number.MAX_SAFE_INTEGER) - (order.get(b.id) ?? Number.MAX_SAFE_INTEGER),
+  );
   const scored = all.filter((r) => inRelease.has(r.id)).map(withoutNotScoredReason);
-  const notScored = all.filter((r) => !inRelease.has(r.id)).map((r) => ({ ...r, reason: notScoredReason(r.verdict, r.reason, release.version) }));
+  const notScored = all
+    .filter((r) => !inRelease.has(r.id))
+    .map((r) => ({ ...r, reason: notScoredReason(r.verdict, r.reason, release.version) }));
   const counts = countVerdicts(scored);
   const rest = { ...report };
   delete rest.notScored;
@@ -79,10 +86,18 @@ export function catalogueLine(report: ConformanceReport): string | undefined {
  * (conformance.json, traceability.html, ctrf.json), with one line saying what was scored. Nothing
  * is handed to the reporter or the workers: every check runs as always, only the scoring differs.
  */
-export function scoreRunInCatalogue(reportsDir: string, report: ConformanceReport, release: CatalogueVersion, out: (line: string) => void): ConformanceReport {
+export function scoreRunInCatalogue(
+  reportsDir: string,
+  report: ConformanceReport,
+  release: CatalogueVersion,
+  out: (line: string) => void,
+): ConformanceReport {
   const scored = scoreInCatalogue(report, release);
   writeReportFiles(reportsDir, scored);
   const s = scored.summary;
-  out(catalogueLine(scored) ?? `CONFORMANCE ${scored.verdict} in catalogue ${release.version}: ${s.FAIL} FAIL, ${s.WARN} WARN, ${s.UNCHECKED} UNCHECKED of ${s.total} requirements; every requirement that ran is in ${release.version}`);
+  out(
+    catalogueLine(scored) ??
+      `CONFORMANCE ${scored.verdict} in catalogue ${release.version}: ${s.FAIL} FAIL, ${s.WARN} WARN, ${s.UNCHECKED} UNCHECKED of ${s.total} requirements; every requirement that ran is in ${release.version}`,
+  );
   return scored;
 }

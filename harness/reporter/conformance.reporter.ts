@@ -21,7 +21,7 @@ import { PassGate, serialProject } from '../../core/run/pass-gate.ts';
 import { readWorkerProfile } from '../../core/profile/worker-profile.ts';
 import { declaredShapings } from '../../core/profile/token-parameters.ts';
 import type { TargetProfile } from '../../core/profile/profile.schema.ts';
-import type { Redactor} from '../../core/redaction/redact.ts';
+import type { Redactor } from '../../core/redaction/redact.ts';
 import { knownSecretsRedactor } from '../../core/run/run-contract.ts';
 import { readRunManifest, type RunManifest } from '../../core/run/run-manifest.ts';
 import { verdictAnnotations, type AssumedChoice } from '../../core/run/check-annotations.ts';
@@ -32,13 +32,30 @@ import { renderSummary } from './terminal-summary.ts';
 import { writeReportFiles } from './write-report-files.ts';
 import { withCurrentCatalogue } from './catalogue-scoring.ts';
 import { renderJunit, type JunitCase, type JunitSuite } from './junit-report.ts';
-import { buildReport, checkVerdict, exitCodeFor, parseBroke, reportedInterpretations, type CheckOutcome, type CheckStatus } from './verdict.ts';
-import { pendingObligationSchema, propertyRunSchema, settlementSchema, type ConformanceReport, type PendingObligation, type PropertyRun, type Settlement } from './report.schema.ts';
+import {
+  buildReport,
+  checkVerdict,
+  exitCodeFor,
+  parseBroke,
+  reportedInterpretations,
+  type CheckOutcome,
+  type CheckStatus,
+} from './verdict.ts';
+import {
+  pendingObligationSchema,
+  propertyRunSchema,
+  settlementSchema,
+  type ConformanceReport,
+  type PendingObligation,
+  type PropertyRun,
+  type Settlement,
+} from './report.schema.ts';
 import { regionParitySchema, type RegionParity } from '../parity/region-parity.schema.ts';
 
 /** A check that is BLOCKED as a whole (for JUnit): blocked, not passed, and none of its own requirements is the blocker. */
 export function isBlockedCheck(o: CheckOutcome): boolean {
-  if (!o.blocked || o.status === 'passed' || o.notApplicableReason !== undefined || (o.broke && o.broke.length > 0)) return false;
+  if (!o.blocked || o.status === 'passed' || o.notApplicableReason !== undefined || (o.broke && o.broke.length > 0))
+    return false;
   return !(o.blocked.by ?? []).some((id) => o.requirementIds.includes(id));
 }
 
@@ -49,9 +66,12 @@ export function isBlockedCheck(o: CheckOutcome): boolean {
  * check reads as Playwright's status says.
  */
 export function junitSkipMessage(o: CheckOutcome): string | undefined {
-  if (isBlockedCheck(o)) return `BLOCKED: ${o.blocked!.by ? `by ${o.blocked!.by.join(', ')}: ` : ''}${o.blocked!.reason}`;
-  if ((o.status !== 'passed' && o.status !== 'skipped') || o.notApplicableReason !== undefined || o.blocked) return undefined;
-  const obligationShaped = (o.pending?.length ?? 0) > 0 || (o.settled?.length ?? 0) > 0 || (o.malformed?.length ?? 0) > 0;
+  if (isBlockedCheck(o))
+    return `BLOCKED: ${o.blocked!.by ? `by ${o.blocked!.by.join(', ')}: ` : ''}${o.blocked!.reason}`;
+  if ((o.status !== 'passed' && o.status !== 'skipped') || o.notApplicableReason !== undefined || o.blocked)
+    return undefined;
+  const obligationShaped =
+    (o.pending?.length ?? 0) > 0 || (o.settled?.length ?? 0) > 0 || (o.malformed?.length ?? 0) > 0;
   if (!obligationShaped) return undefined;
   const j = checkVerdict(o, 'MUST');
   if (j.verdict === 'PENDING' || j.verdict === 'SKIP') return `${j.verdict}: ${j.reason ?? ''}`;
@@ -86,7 +106,12 @@ export const transcriptsDir = 'transcripts';
 
 /** A stable, readable file name per check: project, a slug of the title, a short hash of it. */
 export function transcriptFileName(project: string, title: string): string {
-  const slug = title.replace(/^specs\//, '').replace(/\.spec\.ts/, '').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80);
+  const slug = title
+    .replace(/^specs\//, '')
+    .replace(/\.spec\.ts/, '')
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 80);
   return `${project}--${slug}-${createHash('sha256').update(`${project}|${title}`).digest('hex').slice(0, 8)}.txt`;
 }
 
@@ -122,14 +147,20 @@ export function errorSummary(message: string): string {
   let finding = rest[matcherFirst]!;
   if (/^expect\(/.test(finding)) {
     // Playwright's matcher hint: what follows (Expected …, Received …) says more.
-    const details = rest.slice(matcherFirst + 1).filter((l) => /^(Expected|Received)\b/.test(l)).slice(0, 2);
+    const details = rest
+      .slice(matcherFirst + 1)
+      .filter((l) => /^(Expected|Received)\b/.test(l))
+      .slice(0, 2);
     if (details.length > 0) finding = details.join('; ');
   }
   return finding.startsWith(head) ? finding : `${head} — ${finding}`;
 }
 
 /** The `property` annotation of a property check (fixtures/support/properties/property-runner.ts), if valid. */
-export function propertyRun(annotations: { type: string; description?: string }[], redactor: Redactor): PropertyRun | undefined {
+export function propertyRun(
+  annotations: { type: string; description?: string }[],
+  redactor: Redactor,
+): PropertyRun | undefined {
   const a = annotations.filter((x) => x.type === 'property' && x.description).at(-1);
   if (!a) return undefined;
   try {
@@ -137,7 +168,9 @@ export function propertyRun(annotations: { type: string; description?: string }[
     const parsed = propertyRunSchema.safeParse(JSON.parse(a.description!));
     if (!parsed.success) return undefined;
     const { counterexample } = parsed.data;
-    return counterexample === undefined ? parsed.data : { ...parsed.data, counterexample: redactor.redact(counterexample) };
+    return counterexample === undefined
+      ? parsed.data
+      : { ...parsed.data, counterexample: redactor.redact(counterexample) };
   } catch {
     return undefined;
   }
@@ -149,7 +182,9 @@ export function checkOutcome(test: TestCase, redactor: Redactor): CheckOutcome {
   // Playwright lists the annotations pushed during the test on the test and on its result, often as
   // the same objects: each object counts once (else every check's requests counted twice).
   const annotations = [...new Set([...test.annotations, ...(result?.annotations ?? [])])];
-  const ids = [...new Set(annotations.filter((a) => a.type === 'requirement' && a.description).map((a) => a.description!))];
+  const ids = [
+    ...new Set(annotations.filter((a) => a.type === 'requirement' && a.description).map((a) => a.description!)),
+  ];
   const skipReason = annotations.find((a) => (a.type === 'skip' || a.type === 'fixme') && a.description)?.description;
   const na = annotations.find((a) => a.type === 'not-applicable')?.description;
   let status: CheckStatus;
@@ -160,7 +195,9 @@ export function checkOutcome(test: TestCase, redactor: Redactor): CheckOutcome {
   const message = result?.errors[0]?.message;
   const error = message ? cutAtWord(redactor.redact(errorSummary(message)), 500) : undefined;
   const property = propertyRun(annotations, redactor);
-  const requestsSent = annotations.filter((a) => a.type === verdictAnnotations.requests).reduce((n, a) => n + (Number(a.description) || 0), 0);
+  const requestsSent = annotations
+    .filter((a) => a.type === verdictAnnotations.requests)
+    .reduce((n, a) => n + (Number(a.description) || 0), 0);
   const { blocked, broke } = verdictShaping(annotations, status, error, redactor);
   const title = [file, ...test.titlePath().slice(3)].join(' › ');
   const transcribed = (result?.attachments ?? []).some((a) => a.name === transcriptAttachment);
@@ -168,9 +205,10 @@ export function checkOutcome(test: TestCase, redactor: Redactor): CheckOutcome {
   const assumed = status === 'failed' ? assumedAnnotations(annotations) : [];
   // A `broke` annotation may name a requirement the check does not cite: it still FAILs (never lost).
   for (const b of broke ?? []) if (!ids.includes(b.id)) ids.push(b.id);
-  const notRunReason = project === 'time-travel'
-    ? 'not run: the time-travel project runs after the conformance project, and a check there failed'
-    : 'not run (interrupted, or a dependency failed)';
+  const notRunReason =
+    project === 'time-travel'
+      ? 'not run: the time-travel project runs after the conformance project, and a check there failed'
+      : 'not run (interrupted, or a dependency failed)';
   return {
     title,
     file,
@@ -179,8 +217,14 @@ export function checkOutcome(test: TestCase, redactor: Redactor): CheckOutcome {
     requirementIds: ids,
     status,
     durationMs: result?.duration ?? 0,
-    ...(result?.startTime !== undefined ? { startedAt: new Date(result.startTime).toISOString(), workerIndex: result.workerIndex } : {}),
-    ...(status === 'notRun' ? { skipReason: notRunReason } : skipReason ? { skipReason: redactor.redact(skipReason) } : {}),
+    ...(result?.startTime !== undefined
+      ? { startedAt: new Date(result.startTime).toISOString(), workerIndex: result.workerIndex }
+      : {}),
+    ...(status === 'notRun'
+      ? { skipReason: notRunReason }
+      : skipReason
+        ? { skipReason: redactor.redact(skipReason) }
+        : {}),
     ...(na !== undefined ? { notApplicableReason: redactor.redact(na) } : {}),
     ...(error ? { error } : {}),
     ...(property ? { property } : {}),
@@ -194,7 +238,11 @@ export function checkOutcome(test: TestCase, redactor: Redactor): CheckOutcome {
   };
 }
 
-const assumedChoiceSchema = z.object({ choice: z.string().min(1), declare: z.string().min(1), requirements: z.array(z.string()).optional() });
+const assumedChoiceSchema = z.object({
+  choice: z.string().min(1),
+  declare: z.string().min(1),
+  requirements: z.array(z.string()).optional(),
+});
 
 /**
  * A failed check's `assumed` annotations (fixtures/choice.ts judgedOn): the choices the failing
@@ -219,13 +267,27 @@ export function assumedAnnotations(annotations: { type: string; description?: st
  * that does not parse is kept as `malformed` — shown as a suite defect and never taken as verified —
  * not dropped. Free text (what, reason) is redacted as a value after parsing.
  */
-export function obligationAnnotations(annotations: { type: string; description?: string }[], redactor: Redactor): { pending: PendingObligation[]; settled: Settlement[]; malformed: { type: string; problem: string }[] } {
+export function obligationAnnotations(
+  annotations: { type: string; description?: string }[],
+  redactor: Redactor,
+): { pending: PendingObligation[]; settled: Settlement[]; malformed: { type: string; problem: string }[] } {
   const pending: PendingObligation[] = [];
   const settled: Settlement[] = [];
   const malformed: { type: string; problem: string }[] = [];
-  const read = <T>(type: string, schema: { safeParse: (v: unknown) => { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, into: T[]) => {
+  const read = <T>(
+    type: string,
+    schema: {
+      safeParse: (
+        v: unknown,
+      ) =>
+        { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } };
+    },
+    into: T[],
+  ) => {
     // Playwright lists an annotation pushed during the test on the test and on its result: once each.
-    const distinct = [...new Map(annotations.filter((x) => x.type === type).map((x) => [x.description ?? '', x])).values()];
+    const distinct = [
+      ...new Map(annotations.filter((x) => x.type === type).map((x) => [x.description ?? '', x])).values(),
+    ];
     for (const a of distinct) {
       let raw: unknown;
       try {
@@ -236,7 +298,14 @@ export function obligationAnnotations(annotations: { type: string; description?:
       }
       const parsed = schema.safeParse(raw);
       if (parsed.success) into.push(redactor.redactValue(parsed.data));
-      else malformed.push({ type, problem: parsed.error.issues.slice(0, 3).map((i) => `${i.path.length > 0 ? i.path.map(String).join('.') : '(root)'}: ${i.message}`).join('; ') });
+      else
+        malformed.push({
+          type,
+          problem: parsed.error.issues
+            .slice(0, 3)
+            .map((i) => `${i.path.length > 0 ? i.path.map(String).join('.') : '(root)'}: ${i.message}`)
+            .join('; '),
+        });
     }
   };
   // A field this reporter does not know yet is dropped, not an error: the recorder may say more later.
@@ -253,24 +322,56 @@ export function obligationAnnotations(annotations: { type: string; description?:
  * precondition's error (BLOCKED), the `broke` annotations of a failed check. `error` (the check's
  * redacted one-line error) is only the reason's text of a failed `setup:` precondition.
  */
-export function verdictShaping(annotations: { type: string; description?: string }[], status: CheckStatus, error: string | undefined, redactor: Redactor): Pick<CheckOutcome, 'blocked' | 'broke'> {
-  const by = [...new Set(annotations.filter((a) => a.type === verdictAnnotations.blockedBy && a.description).map((a) => a.description!.trim()))];
+export function verdictShaping(
+  annotations: { type: string; description?: string }[],
+  status: CheckStatus,
+  error: string | undefined,
+  redactor: Redactor,
+): Pick<CheckOutcome, 'blocked' | 'broke'> {
+  const by = [
+    ...new Set(
+      annotations
+        .filter((a) => a.type === verdictAnnotations.blockedBy && a.description)
+        .map((a) => a.description!.trim()),
+    ),
+  ];
   const profile = annotations.find((a) => a.type === verdictAnnotations.blockedByProfile && a.description)?.description;
   const evidence = annotations.some((a) => a.type === verdictAnnotations.blockedEvidence);
   const failed = status === 'failed' || status === 'timedOut' || status === 'interrupted';
-  const precondition = failed ? annotations.find((a) => a.type === verdictAnnotations.precondition)?.description : undefined;
+  const precondition = failed
+    ? annotations.find((a) => a.type === verdictAnnotations.precondition)?.description
+    : undefined;
   // markBlocked ends a check as skipped. When code between it and Playwright caught its skip (a
   // property runner retrying, shrinking), the check fails instead: the mark counts only if the
   // failure is that skip (the `precondition` annotation says `blocked`), so a real failure found
   // after a blocked attempt still FAILs.
-  const marked = annotations.find((a) => a.type === verdictAnnotations.blocked && a.description !== undefined && (!failed || precondition === 'blocked'));
-  const setup = precondition === 'setup' ? (error ?? 'setup: a precondition was not met').replace(/^\s*(?:Error:\s*)?/, '') : undefined;
+  const marked = annotations.find(
+    (a) =>
+      a.type === verdictAnnotations.blocked && a.description !== undefined && (!failed || precondition === 'blocked'),
+  );
+  const setup =
+    precondition === 'setup'
+      ? (error ?? 'setup: a precondition was not met').replace(/^\s*(?:Error:\s*)?/, '')
+      : undefined;
   const reason = marked ? cutAtWord(redactor.redact(marked.description!), 500) : setup;
   const broke = failed
-    ? annotations.filter((a) => a.type === verdictAnnotations.broke && a.description).map((a) => parseBroke(redactor.redact(a.description!))).filter((b) => b !== undefined).map((b) => ({ id: b.id, message: cutAtWord(b.message, 500) }))
+    ? annotations
+        .filter((a) => a.type === verdictAnnotations.broke && a.description)
+        .map((a) => parseBroke(redactor.redact(a.description!)))
+        .filter((b) => b !== undefined)
+        .map((b) => ({ id: b.id, message: cutAtWord(b.message, 500) }))
     : [];
   return {
-    ...(reason !== undefined && (marked !== undefined ? status !== 'passed' : true) ? { blocked: { reason, ...(by.length > 0 ? { by } : {}), ...(marked !== undefined && profile !== undefined ? { profile: redactor.redact(profile) } : {}), ...(marked && by.length > 0 && evidence ? { evidence: true } : {}) } } : {}),
+    ...(reason !== undefined && (marked !== undefined ? status !== 'passed' : true)
+      ? {
+          blocked: {
+            reason,
+            ...(by.length > 0 ? { by } : {}),
+            ...(marked !== undefined && profile !== undefined ? { profile: redactor.redact(profile) } : {}),
+            ...(marked && by.length > 0 && evidence ? { evidence: true } : {}),
+          },
+        }
+      : {}),
     ...(broke.length > 0 ? { broke } : {}),
   };
 }
@@ -287,18 +388,37 @@ export function junitCase(test: TestCase, o: CheckOutcome, redactor: Redactor): 
   let outcome: JunitCase['outcome'];
   if (skip !== undefined) outcome = { kind: 'skipped', message: skip };
   else if (failed) {
-    const text = (result?.errors ?? []).map((e) => redactor.redact(stripAnsi(e.stack ?? e.message ?? e.value ?? ''))).join('\n\n') || (o.error ?? o.status);
-    outcome = { kind: 'failure', message: `${basename(test.location.file)}:${test.location.line}:${test.location.column} ${test.title}`, text };
+    const text =
+      (result?.errors ?? [])
+        .map((e) => redactor.redact(stripAnsi(e.stack ?? e.message ?? e.value ?? '')))
+        .join('\n\n') ||
+      (o.error ?? o.status);
+    outcome = {
+      kind: 'failure',
+      message: `${basename(test.location.file)}:${test.location.line}:${test.location.column} ${test.title}`,
+      text,
+    };
   } else if (o.status === 'skipped' || o.status === 'notRun') {
-    const message = o.notApplicableReason !== undefined ? `NOT_APPLICABLE: ${o.notApplicableReason}` : o.skipReason !== undefined ? `SKIP: ${o.skipReason}` : undefined;
+    const message =
+      o.notApplicableReason !== undefined
+        ? `NOT_APPLICABLE: ${o.notApplicableReason}`
+        : o.skipReason !== undefined
+          ? `SKIP: ${o.skipReason}`
+          : undefined;
     outcome = { kind: 'skipped', ...(message !== undefined ? { message } : {}) };
   } else outcome = { kind: 'passed' };
-  const output = (chunks: (string | Buffer)[] | undefined) => redactor.redact(stripAnsi((chunks ?? []).map((c) => c.toString()).join('')));
+  const output = (chunks: (string | Buffer)[] | undefined) =>
+    redactor.redact(stripAnsi((chunks ?? []).map((c) => c.toString()).join('')));
   const stdout = output(result?.stdout);
   const stderr = output(result?.stderr);
   return {
-    name: test.titlePath().slice(3).join(' › '), classname: fileOf(test), timeSeconds: test.results.reduce((t, r) => t + r.duration, 0) / 1000,
-    properties, outcome, ...(stdout ? { stdout } : {}), ...(stderr ? { stderr } : {}),
+    name: test.titlePath().slice(3).join(' › '),
+    classname: fileOf(test),
+    timeSeconds: test.results.reduce((t, r) => t + r.duration, 0) / 1000,
+    properties,
+    outcome,
+    ...(stdout ? { stdout } : {}),
+    ...(stderr ? { stderr } : {}),
   };
 }
 
@@ -310,11 +430,18 @@ function fileOf(test: TestCase): string {
 }
 
 /** The checks as junit.xml groups them: per project, per spec file, in Playwright's order. */
-export function junitSuites(root: Suite | undefined, outcomeOf: Map<TestCase, CheckOutcome>, redactor: Redactor): JunitSuite[] {
+export function junitSuites(
+  root: Suite | undefined,
+  outcomeOf: Map<TestCase, CheckOutcome>,
+  redactor: Redactor,
+): JunitSuite[] {
   const suites: JunitSuite[] = [];
   for (const project of root?.suites ?? []) {
     for (const file of project.suites) {
-      const cases = file.allTests().flatMap((t) => { const o = outcomeOf.get(t); return o ? [junitCase(t, o, redactor)] : []; });
+      const cases = file.allTests().flatMap((t) => {
+        const o = outcomeOf.get(t);
+        return o ? [junitCase(t, o, redactor)] : [];
+      });
       if (cases.length > 0) suites.push({ name: file.title, project: project.title, cases });
     }
   }
@@ -355,7 +482,10 @@ export default class ConformanceReporter implements Reporter {
     this.rootSuite = suite;
     this.run = readRunManifest();
     this.startedAt = new Date();
-    const conformanceIds = suite.allTests().filter((t) => t.parent.project()?.name !== serialProject).map((t) => t.id);
+    const conformanceIds = suite
+      .allTests()
+      .filter((t) => t.parent.project()?.name !== serialProject)
+      .map((t) => t.id);
     // Arm the pass gate the run manifest names (pass-gate.ts); without one nothing waits.
     this.gate = new PassGate(this.run.passGate, conformanceIds);
     // A first (or only) pass starts the transcripts afresh; a second pass adds to them.
@@ -368,29 +498,46 @@ export default class ConformanceReporter implements Reporter {
       const result = test.results.at(-1);
       const attachments = (result?.attachments ?? []).filter((a) => a.name === transcriptAttachment);
       if (attachments.length === 0) continue;
-      const body = attachments.map((a) => a.body?.toString('utf8') ?? (a.path && existsSync(a.path) ? readFileSync(a.path, 'utf8') : '')).join('\n');
+      const body = attachments
+        .map((a) => a.body?.toString('utf8') ?? (a.path && existsSync(a.path) ? readFileSync(a.path, 'utf8') : ''))
+        .join('\n');
       const title = [relative(repoRoot, test.location.file), ...test.titlePath().slice(3)].join(' › ');
       const project = test.parent.project()?.name ?? 'default';
-      const ids = [...new Set([...test.annotations, ...result!.annotations].filter((a) => a.type === 'requirement' && a.description).map((a) => a.description!))];
+      const ids = [
+        ...new Set(
+          [...test.annotations, ...result!.annotations]
+            .filter((a) => a.type === 'requirement' && a.description)
+            .map((a) => a.description!),
+        ),
+      ];
       const dir = join(this.outputDir, transcriptsDir);
       mkdirSync(dir, { recursive: true });
       // The header is the suite's own text; the body (redacted in the worker) once more with every token of the run.
-      writeFileSync(join(dir, transcriptFileName(project, title)), `# check: ${title}\n# project: ${project}\n# requirements: ${ids.join(' ')}\n# status: ${result!.status}\n\n${redactor.redact(body)}`);
+      writeFileSync(
+        join(dir, transcriptFileName(project, title)),
+        `# check: ${title}\n# project: ${project}\n# requirements: ${ids.join(' ')}\n# status: ${result!.status}\n\n${redactor.redact(body)}`,
+      );
     }
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
     // Ended for good: no retry follows.
-    if (result.status === 'passed' || result.status === 'skipped' || result.retry >= test.retries) this.gate?.ended(test.id);
+    if (result.status === 'passed' || result.status === 'skipped' || result.retry >= test.retries)
+      this.gate?.ended(test.id);
   }
 
   private mergePrevious(outcomes: CheckOutcome[]): CheckOutcome[] {
     const file = this.run.mergeChecks;
     if (!file || !existsSync(file)) return outcomes;
-    const pass = JSON.parse(readFileSync(file, 'utf8')) as { checks: CheckOutcome[]; startedAt?: string; durationMs?: number };
+    const pass = JSON.parse(readFileSync(file, 'utf8')) as {
+      checks: CheckOutcome[];
+      startedAt?: string;
+      durationMs?: number;
+    };
     const previous = pass.checks;
     // The report of a second pass covers both: from the first pass's start, for both durations.
-    if (pass.startedAt !== undefined && !Number.isNaN(Date.parse(pass.startedAt))) this.previousPass = { startedAt: new Date(pass.startedAt), durationMs: pass.durationMs ?? 0 };
+    if (pass.startedAt !== undefined && !Number.isNaN(Date.parse(pass.startedAt)))
+      this.previousPass = { startedAt: new Date(pass.startedAt), durationMs: pass.durationMs ?? 0 };
     const key = (o: CheckOutcome) => `${o.project ?? ''}|${o.title}`;
     const merged = new Map(previous.map((o) => [key(o), o]));
     for (const o of outcomes) {
@@ -410,7 +557,8 @@ export default class ConformanceReporter implements Reporter {
     try {
       const p = readWorkerProfile(this.run.profile);
       target = {
-        name: p.name, local: p.local,
+        name: p.name,
+        local: p.local,
         ...(p.environment ? { environment: p.environment } : {}),
         ...(p.authUrlUs ? { authUrlUs: p.authUrlUs } : {}),
         ...(p.authUrlEu ? { authUrlEu: p.authUrlEu } : {}),
@@ -423,36 +571,52 @@ export default class ConformanceReporter implements Reporter {
       // run outside the `run` command without a profile: the report still says what ran
     }
     const { level, grep } = this.run;
-    const shard = this.run.shard ?? (this.config?.shard ? `${this.config.shard.current}/${this.config.shard.total}` : undefined);
+    const shard =
+      this.run.shard ?? (this.config?.shard ? `${this.config.shard.current}/${this.config.shard.total}` : undefined);
     const filteredBeyondShard = this.run.filtered || grep !== undefined;
     const regionParity = regionParityOf(this.run.regionParity);
-    const profileProblems = new ClientLocks(this.run.clientLocks).all().filter((l) => l.kind === 'profile').map(profileProblem);
-    const report = withCurrentCatalogue(buildReport(loadCatalogue(), outcomes, {
-      level,
-      filtered: filteredBeyondShard || shard !== undefined,
-      ...(regionParity ? { regionParity } : {}),
-      ...(profileProblems.length > 0 ? { profileProblems } : {}),
-      strict: this.run.strict,
-      ...(grep ? { grep } : {}),
-      ...(shard ? { shard } : {}),
-      suiteVersion: suiteVersion(),
-      startedAt: this.previousPass?.startedAt ?? this.startedAt,
-      durationMs: result.duration + (this.previousPass?.durationMs ?? 0),
-      target,
-    }));
+    const profileProblems = new ClientLocks(this.run.clientLocks)
+      .all()
+      .filter((l) => l.kind === 'profile')
+      .map(profileProblem);
+    const report = withCurrentCatalogue(
+      buildReport(loadCatalogue(), outcomes, {
+        level,
+        filtered: filteredBeyondShard || shard !== undefined,
+        ...(regionParity ? { regionParity } : {}),
+        ...(profileProblems.length > 0 ? { profileProblems } : {}),
+        strict: this.run.strict,
+        ...(grep ? { grep } : {}),
+        ...(shard ? { shard } : {}),
+        suiteVersion: suiteVersion(),
+        startedAt: this.previousPass?.startedAt ?? this.startedAt,
+        durationMs: result.duration + (this.previousPass?.durationMs ?? 0),
+        target,
+      }),
+    );
     this.report = report;
     // An unreadable obligation annotation is the suite's defect: said on stderr too, never dropped.
-    for (const m of report.malformedAnnotations ?? []) console.error(`conformance reporter: error: ${m.check}: unreadable '${m.type}' annotation (${m.problem}); the check is not taken as verified`);
+    for (const m of report.malformedAnnotations ?? [])
+      console.error(
+        `conformance reporter: error: ${m.check}: unreadable '${m.type}' annotation (${m.problem}); the check is not taken as verified`,
+      );
     mkdirSync(this.outputDir, { recursive: true });
     // The outcomes were redacted field by field (checkOutcome): the files are written as they are.
     const write = (name: string, text: string) => writeFileSync(join(this.outputDir, name), text);
     writeReportFiles(this.outputDir, report);
     const outcomeOf = new Map(tests.map((t, i) => [t, current[i]!]));
     write('junit.xml', renderJunit(junitSuites(this.rootSuite, outcomeOf, redactor), this.startedAt, result.duration));
-    const checksFile: ChecksFile = { startedAt: report.startedAt, durationMs: report.durationMs, ...(shard ? { shard } : {}), filtered: filteredBeyondShard, checks: outcomes };
+    const checksFile: ChecksFile = {
+      startedAt: report.startedAt,
+      durationMs: report.durationMs,
+      ...(shard ? { shard } : {}),
+      filtered: filteredBeyondShard,
+      checks: outcomes,
+    };
     write('checks.json', `${JSON.stringify(checksFile, null, 2)}\n`);
     this.writeTranscripts(tests, redactor);
-    if (!this.quiet()) console.log(renderSummary(report, process.stdout.isTTY, relative(process.cwd(), this.outputDir) || '.'));
+    if (!this.quiet())
+      console.log(renderSummary(report, process.stdout.isTTY, relative(process.cwd(), this.outputDir) || '.'));
     // Playwright's own status says whether tests failed; the conformance verdict decides the exit code.
     const code = exitCodeFor(report.verdict, report.selection.strict);
     return Promise.resolve({ status: code === 0 && this.verifyDirectRun(redactor) ? 'passed' : 'failed' });
@@ -465,11 +629,16 @@ export default class ConformanceReporter implements Reporter {
   private verifyDirectRun(redactor: Redactor): boolean {
     if (this.run.verifiedByRun) return true;
     const v = verifyReports(this.outputDir, redactor.secretValues(), { ownText: ownTextOf(this.outputDir) });
-    for (const f of v.repaired) console.error(`conformance reporter: note: ${f.file}:${f.line}: ${f.what} was redacted there (rewritten structurally)`);
-    for (const f of v.remaining) console.error(`conformance reporter: ${f.file}:${f.line}: ${f.what} remains in this file; do not share these reports`);
+    for (const f of v.repaired)
+      console.error(
+        `conformance reporter: note: ${f.file}:${f.line}: ${f.what} was redacted there (rewritten structurally)`,
+      );
+    for (const f of v.remaining)
+      console.error(
+        `conformance reporter: ${f.file}:${f.line}: ${f.what} remains in this file; do not share these reports`,
+      );
     return v.remaining.length === 0;
   }
-
 }
 
 /** The profile's declared request shaping as the report lists it (absent when none). */

@@ -16,11 +16,20 @@ export const ctrfStatusOf: Record<RequirementVerdict, { status: CtrfStatus; why:
   UNCHECKED: { status: 'failed', why: 'catalogued but no check ran it: a hole in the suite, fails the run' },
   WARN: { status: 'other', why: 'a SHOULD or ADVISORY broken: reported, does not fail the run (unless --strict)' },
   WAIVED: { status: 'other', why: 'a FAIL or WARN covered by an unexpired waiver: an accepted deviation' },
-  BLOCKED: { status: 'other', why: 'not verified: the check could not reach the behaviour (labels.blockedBy names the requirement that broke it); neither a pass nor this requirement\'s failure' },
-  PENDING: { status: 'pending', why: 'recorded an obligation a later run settles (labels.due): not verified yet, does not fail the run' },
+  BLOCKED: {
+    status: 'other',
+    why: "not verified: the check could not reach the behaviour (labels.blockedBy names the requirement that broke it); neither a pass nor this requirement's failure",
+  },
+  PENDING: {
+    status: 'pending',
+    why: 'recorded an obligation a later run settles (labels.due): not verified yet, does not fail the run',
+  },
   SKIP: { status: 'skipped', why: 'not verified: a capability the profile lacks, or not selected' },
   NOT_APPLICABLE: { status: 'skipped', why: 'does not apply to this target' },
-  UNOBSERVED: { status: 'skipped', why: 'an audit of recorded traffic: no exchange exercised it, so nothing was verified' },
+  UNOBSERVED: {
+    status: 'skipped',
+    why: 'an audit of recorded traffic: no exchange exercised it, so nothing was verified',
+  },
 };
 
 export const notScoredStatus: CtrfStatus = 'other';
@@ -45,7 +54,18 @@ export interface CtrfDocument {
   generatedBy: string;
   results: {
     tool: { name: string; version: string };
-    summary: { tests: number; passed: number; failed: number; skipped: number; pending: number; other: number; suites: number; start: number; stop: number; duration: number };
+    summary: {
+      tests: number;
+      passed: number;
+      failed: number;
+      skipped: number;
+      pending: number;
+      other: number;
+      suites: number;
+      start: number;
+      stop: number;
+      duration: number;
+    };
     tests: CtrfTest[];
     extra: Record<string, unknown>;
   };
@@ -70,20 +90,30 @@ function ctrfTest(r: RequirementResult, scoredIn: string | undefined): CtrfTest 
     suite: [r.area],
     tags: [r.id, r.level],
     labels: {
-      requirement: r.id, level: r.level, area: r.area, clause: r.source, verdict: r.verdict, scored: scoredIn === undefined,
+      requirement: r.id,
+      level: r.level,
+      area: r.area,
+      clause: r.source,
+      verdict: r.verdict,
+      scored: scoredIn === undefined,
       ...(scoredIn !== undefined ? { notScoredIn: scoredIn } : {}),
       ...(r.interpretation ? { interpretation: r.interpretation } : {}),
       ...(r.blockedBy && r.blockedBy.length > 0 ? { blockedBy: r.blockedBy } : {}),
       ...(r.due ? { due: r.due } : {}),
     },
     ...(files.length === 1 ? { filePath: files[0]! } : {}),
-    extra: { checks: r.checks.map((c) => ({ title: c.title, verdict: c.verdict, ...(c.reason ? { reason: c.reason } : {}) })) },
+    extra: {
+      checks: r.checks.map((c) => ({ title: c.title, verdict: c.verdict, ...(c.reason ? { reason: c.reason } : {}) })),
+    },
   };
 }
 
 export function ctrfReport(report: ConformanceReport, now: Date = new Date()): CtrfDocument {
   const notScoredIn = report.catalogue?.version;
-  const tests = [...report.requirements.map((r) => ctrfTest(r, undefined)), ...(report.notScored ?? []).map((r) => ctrfTest(r, notScoredIn))];
+  const tests = [
+    ...report.requirements.map((r) => ctrfTest(r, undefined)),
+    ...(report.notScored ?? []).map((r) => ctrfTest(r, notScoredIn)),
+  ];
   const count = (s: CtrfStatus) => tests.filter((t) => t.status === s).length;
   const start = Date.parse(report.startedAt);
   const duration = Math.round(report.durationMs);
@@ -95,11 +125,23 @@ export function ctrfReport(report: ConformanceReport, now: Date = new Date()): C
     results: {
       tool: { name: 'token-conformance', version: report.suiteVersion },
       summary: {
-        tests: tests.length, passed: count('passed'), failed: count('failed'), skipped: count('skipped'), pending: count('pending'), other: count('other'),
-        suites: new Set(tests.map((t) => t.suite[0])).size, start, stop: start + duration, duration,
+        tests: tests.length,
+        passed: count('passed'),
+        failed: count('failed'),
+        skipped: count('skipped'),
+        pending: count('pending'),
+        other: count('other'),
+        suites: new Set(tests.map((t) => t.suite[0])).size,
+        start,
+        stop: start + duration,
+        duration,
       },
       tests,
-      extra: { verdict: report.verdict, target: report.target.name, ...(report.catalogue ? { catalogue: report.catalogue } : {}) },
+      extra: {
+        verdict: report.verdict,
+        target: report.target.name,
+        ...(report.catalogue ? { catalogue: report.catalogue } : {}),
+      },
     },
     extra: {
       unit: 'one test per requirement; its checks in extra.checks',

@@ -16,9 +16,7 @@ export interface JunitCase {
   timeSeconds: number;
   properties: { name: string; value: string }[];
   outcome:
-    | { kind: 'passed' }
-    | { kind: 'skipped'; message?: string }
-    | { kind: 'failure'; message: string; text: string };
+    { kind: 'passed' } | { kind: 'skipped'; message?: string } | { kind: 'failure'; message: string; text: string };
   stdout?: string;
   stderr?: string;
 }
@@ -33,9 +31,15 @@ export interface JunitSuite {
 
 // eslint-disable-next-line no-control-regex
 const invalidXmlChars = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
-const escapeAttr = (s: string): string => s.replace(invalidXmlChars, '').replace(/[&"'<>]/g, (c) => ({ '&': '&amp;', '"': '&quot;', "'": '&apos;', '<': '&lt;', '>': '&gt;' })[c]!);
+const escapeAttr = (s: string): string =>
+  s
+    .replace(invalidXmlChars, '')
+    .replace(/[&"'<>]/g, (c) => ({ '&': '&amp;', '"': '&quot;', "'": '&apos;', '<': '&lt;', '>': '&gt;' })[c]!);
 const cdata = (s: string): string => `<![CDATA[${s.replace(invalidXmlChars, '').replace(/]]>/g, ']]]]><![CDATA[>')}]]>`;
-const attrs = (values: Record<string, string | number>): string => Object.entries(values).map(([k, v]) => ` ${k}="${escapeAttr(String(v))}"`).join('');
+const attrs = (values: Record<string, string | number>): string =>
+  Object.entries(values)
+    .map(([k, v]) => ` ${k}="${escapeAttr(String(v))}"`)
+    .join('');
 const seconds = (n: number): number => Math.round(n * 1000) / 1000;
 
 function renderCase(c: JunitCase): string[] {
@@ -45,8 +49,17 @@ function renderCase(c: JunitCase): string[] {
     for (const p of c.properties) lines.push(`<property${attrs(p)}>`, '</property>');
     lines.push('</properties>');
   }
-  if (c.outcome.kind === 'skipped') lines.push(`<skipped${c.outcome.message !== undefined ? attrs({ message: c.outcome.message }) : ''}>`, '</skipped>');
-  if (c.outcome.kind === 'failure') lines.push(`<failure${attrs({ message: c.outcome.message, type: 'FAILURE' })}>`, cdata(c.outcome.text), '</failure>');
+  if (c.outcome.kind === 'skipped')
+    lines.push(
+      `<skipped${c.outcome.message !== undefined ? attrs({ message: c.outcome.message }) : ''}>`,
+      '</skipped>',
+    );
+  if (c.outcome.kind === 'failure')
+    lines.push(
+      `<failure${attrs({ message: c.outcome.message, type: 'FAILURE' })}>`,
+      cdata(c.outcome.text),
+      '</failure>',
+    );
   if (c.stdout) lines.push('<system-out>', cdata(c.stdout), '</system-out>');
   if (c.stderr) lines.push('<system-err>', cdata(c.stderr), '</system-err>');
   lines.push('</testcase>');
@@ -55,12 +68,17 @@ function renderCase(c: JunitCase): string[] {
 
 /** The JUnit XML of a run: `suites` in the order given, counts per suite and in total. */
 export function renderJunit(suites: JunitSuite[], startedAt: Date, durationMs: number): string {
-  const count = (cases: JunitCase[], kind: JunitCase['outcome']['kind']) => cases.filter((c) => c.outcome.kind === kind).length;
+  const count = (cases: JunitCase[], kind: JunitCase['outcome']['kind']) =>
+    cases.filter((c) => c.outcome.kind === kind).length;
   const all = suites.flatMap((s) => s.cases);
-  const lines = [`<testsuites${attrs({ id: '', name: '', tests: all.length, failures: count(all, 'failure'), skipped: count(all, 'skipped'), errors: 0, time: seconds(durationMs / 1000) })}>`];
+  const lines = [
+    `<testsuites${attrs({ id: '', name: '', tests: all.length, failures: count(all, 'failure'), skipped: count(all, 'skipped'), errors: 0, time: seconds(durationMs / 1000) })}>`,
+  ];
   for (const s of suites) {
     const time = s.cases.reduce((t, c) => t + c.timeSeconds, 0);
-    lines.push(`<testsuite${attrs({ name: s.name, timestamp: startedAt.toISOString(), hostname: s.project, tests: s.cases.length, failures: count(s.cases, 'failure'), skipped: count(s.cases, 'skipped'), time: seconds(time), errors: 0 })}>`);
+    lines.push(
+      `<testsuite${attrs({ name: s.name, timestamp: startedAt.toISOString(), hostname: s.project, tests: s.cases.length, failures: count(s.cases, 'failure'), skipped: count(s.cases, 'skipped'), time: seconds(time), errors: 0 })}>`,
+    );
     for (const c of s.cases) lines.push(...renderCase(c));
     lines.push('</testsuite>');
   }

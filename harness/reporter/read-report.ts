@@ -13,9 +13,17 @@ export function readReport(file: string): ConformanceReport {
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new ReportError(`report ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : `not readable JSON (${(error as Error).message})`}`);
+    throw new ReportError(
+      `report ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : `not readable JSON (${(error as Error).message})`}`,
+    );
   }
   const parsed = conformanceReportSchema.safeParse(raw);
-  if (!parsed.success) throw new ReportError(formatIssues(parsed.error.issues, raw, 'see schemas/conformance-report.schema.json').slice(0, 10).map((p) => `report ${file}: ${p}`).join('\n'));
+  if (!parsed.success)
+    throw new ReportError(
+      formatIssues(parsed.error.issues, raw, 'see schemas/conformance-report.schema.json')
+        .slice(0, 10)
+        .map((p) => `report ${file}: ${p}`)
+        .join('\n'),
+    );
   return parsed.data;
 }

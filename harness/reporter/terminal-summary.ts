@@ -8,7 +8,17 @@ import { cutAtWord } from '../../core/redaction/cut.ts';
 import { reportVerification, verificationLine } from './verification.ts';
 import { describeShaping } from '../../core/profile/token-parameters.ts';
 
-const order: Verdict[] = ['PASS', 'FAIL', 'WARN', 'BLOCKED', 'PENDING', 'SKIP', 'NOT_APPLICABLE', 'UNCHECKED', 'UNOBSERVED'];
+const order: Verdict[] = [
+  'PASS',
+  'FAIL',
+  'WARN',
+  'BLOCKED',
+  'PENDING',
+  'SKIP',
+  'NOT_APPLICABLE',
+  'UNCHECKED',
+  'UNOBSERVED',
+];
 
 type Requirement = ConformanceReport['requirements'][number];
 type Paint = (verdict: string, text: string) => string;
@@ -16,7 +26,18 @@ type Paint = (verdict: string, text: string) => string;
 export function renderSummary(report: ConformanceReport, colour = false, where = 'reports'): string {
   const paint: Paint = (v, text) => {
     if (!colour) return text;
-    const code = v === 'PASS' ? 32 : v === 'FAIL' ? 31 : v === 'WARN' || v === 'BLOCKED' ? 33 : v === 'UNCHECKED' ? 35 : v === 'PENDING' ? 36 : 90;
+    const code =
+      v === 'PASS'
+        ? 32
+        : v === 'FAIL'
+          ? 31
+          : v === 'WARN' || v === 'BLOCKED'
+            ? 33
+            : v === 'UNCHECKED'
+              ? 35
+              : v === 'PENDING'
+                ? 36
+                : 90;
     return `\u001b[${code}m${text}\u001b[0m`;
   };
   const areas = [...new Set(report.requirements.map((r) => r.area))];
@@ -24,13 +45,26 @@ export function renderSummary(report: ConformanceReport, colour = false, where =
   const having = (verdict: Verdict) => report.requirements.filter((r) => r.verdict === verdict);
   return [
     ...profileBanner(report, paint),
-    '', `Conformance of ${report.target.name} (suite ${report.suiteVersion}, level ${report.selection.level})`,
+    '',
+    `Conformance of ${report.target.name} (suite ${report.suiteVersion}, level ${report.selection.level})`,
     ...shapingLines(report.target.requestShaping),
-    ...areas.map((area) => areaLine(report.requirements.filter((r) => r.area === area), area.padEnd(width), paint)),
-    ...brokenLines(report.requirements.filter((r) => r.verdict === 'FAIL' || r.verdict === 'WARN'), paint),
+    ...areas.map((area) =>
+      areaLine(
+        report.requirements.filter((r) => r.area === area),
+        area.padEnd(width),
+        paint,
+      ),
+    ),
+    ...brokenLines(
+      report.requirements.filter((r) => r.verdict === 'FAIL' || r.verdict === 'WARN'),
+      paint,
+    ),
     ...uncheckedLines(having('UNCHECKED'), areas, width, paint),
     ...blockedLines(having('BLOCKED'), paint),
-    ...settledLines(report.requirements.filter((r) => r.settled && r.settled.length > 0), paint),
+    ...settledLines(
+      report.requirements.filter((r) => r.settled && r.settled.length > 0),
+      paint,
+    ),
     ...pendingLines(having('PENDING'), paint),
     ...skippedLines(having('SKIP')),
     ...suiteDefectLines(report, paint),
@@ -43,17 +77,30 @@ export function renderSummary(report: ConformanceReport, colour = false, where =
 function profileBanner(report: ConformanceReport, paint: Paint): string[] {
   const problems = report.profileProblems ?? [];
   if (problems.length === 0) return [];
-  return ['', paint('BLOCKED', `PROFILE ERROR — ${problems.length} credential(s) of the profile were refused; the checks needing them are BLOCKED by the profile, not FAILs of the target:`), ...problems.map((p) => `  ${p}`)];
+  return [
+    '',
+    paint(
+      'BLOCKED',
+      `PROFILE ERROR — ${problems.length} credential(s) of the profile were refused; the checks needing them are BLOCKED by the profile, not FAILs of the target:`,
+    ),
+    ...problems.map((p) => `  ${p}`),
+  ];
 }
 
 /** The declared request shaping, right under the title: every verdict below was reached with it. */
 function shapingLines(shaping: ConformanceReport['target']['requestShaping']): string[] {
   if (!shaping || shaping.length === 0) return [];
-  return ['Declared request shaping (tokenParameters; not sent by the spec-shaped checks GRANT-CC-001/002, GRANT-PW-001, GRANT-RT-001):', ...shaping.map((s) => `  ${describeShaping(s)}`)];
+  return [
+    'Declared request shaping (tokenParameters; not sent by the spec-shaped checks GRANT-CC-001/002, GRANT-PW-001, GRANT-RT-001):',
+    ...shaping.map((s) => `  ${describeShaping(s)}`),
+  ];
 }
 
 function areaLine(requirements: Requirement[], paddedArea: string, paint: Paint): string {
-  const parts = order.map((v) => [v, requirements.filter((r) => r.verdict === v).length] as const).filter(([, n]) => n > 0).map(([v, n]) => paint(v, `${n} ${v}`));
+  const parts = order
+    .map((v) => [v, requirements.filter((r) => r.verdict === v).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([v, n]) => paint(v, `${n} ${v}`));
   return `  ${paddedArea}  ${parts.join(', ')}`;
 }
 
@@ -63,15 +110,23 @@ function brokenLines(broken: Requirement[], paint: Paint): string[] {
   const replays = new Set<string>();
   for (const r of broken) {
     lines.push(`  ${paint(r.verdict, r.verdict.padEnd(4))} ${r.id}  ${firstLine(r.reason ?? '')}`);
-    for (const c of r.checks) if (c.property?.path !== undefined && (c.verdict === 'FAIL' || c.verdict === 'WARN')) replays.add(`${c.property.name}: seed ${c.property.seed}, path ${c.property.path} — replay: ${c.property.replay}`);
+    for (const c of r.checks)
+      if (c.property?.path !== undefined && (c.verdict === 'FAIL' || c.verdict === 'WARN'))
+        replays.add(
+          `${c.property.name}: seed ${c.property.seed}, path ${c.property.path} — replay: ${c.property.replay}`,
+        );
   }
-  if (replays.size > 0) lines.push('', 'Property counterexamples (shrunk):', ...[...replays].map((line) => `  ${line}`));
+  if (replays.size > 0)
+    lines.push('', 'Property counterexamples (shrunk):', ...[...replays].map((line) => `  ${line}`));
   return lines;
 }
 
 function uncheckedLines(unchecked: Requirement[], areas: string[], width: number, paint: Paint): string[] {
   if (unchecked.length === 0) return [];
-  const lines = ['', paint('UNCHECKED', `UNCHECKED — catalogued but no check cites them (a defect of the suite): ${unchecked.length}`)];
+  const lines = [
+    '',
+    paint('UNCHECKED', `UNCHECKED — catalogued but no check cites them (a defect of the suite): ${unchecked.length}`),
+  ];
   for (const area of areas) {
     const ids = unchecked.filter((r) => r.area === area).map((r) => r.id);
     if (ids.length > 0) lines.push(`  ${area.padEnd(width)}  ${ids.join(' ')}`);
@@ -82,8 +137,18 @@ function uncheckedLines(unchecked: Requirement[], areas: string[], width: number
 /** One line per blocker and reason: the requirement that blocked them (when known) comes first. */
 function blockedLines(blocked: Requirement[], paint: Paint): string[] {
   if (blocked.length === 0) return [];
-  const groups = groupIds(blocked, (r) => `${r.blockedBy && r.blockedBy.length > 0 ? `by ${r.blockedBy.join(', ')}: ` : ''}${firstLine(r.reason ?? 'no reason')}`);
-  return ['', 'Blocked (not verified: the check could not reach what it verifies):', ...[...groups].map(([key, ids]) => `  ${paint('BLOCKED', String(ids.length).padStart(3))} × ${key}: ${heldBackIds(ids)}`)];
+  const groups = groupIds(
+    blocked,
+    (r) =>
+      `${r.blockedBy && r.blockedBy.length > 0 ? `by ${r.blockedBy.join(', ')}: ` : ''}${firstLine(r.reason ?? 'no reason')}`,
+  );
+  return [
+    '',
+    'Blocked (not verified: the check could not reach what it verifies):',
+    ...[...groups].map(
+      ([key, ids]) => `  ${paint('BLOCKED', String(ids.length).padStart(3))} × ${key}: ${heldBackIds(ids)}`,
+    ),
+  ];
 }
 
 /** Obligations of earlier runs settled now: the verdict, when they were recorded and settled. */
@@ -91,7 +156,10 @@ function settledLines(settledHere: Requirement[], paint: Paint): string[] {
   if (settledHere.length === 0) return [];
   const lines = ['', 'Settled (obligations recorded by an earlier run):'];
   for (const r of settledHere) {
-    for (const st of r.settled!) lines.push(`  ${paint(st.outcome === 'VOID' ? 'SKIP' : st.outcome, (st.outcome === 'VOID' ? 'VOID' : st.outcome).padEnd(4))} ${r.id}  recorded in run ${st.recordedRun} at ${st.recordedAt}, settled at ${st.settledAt}${st.reason ? ` — ${firstLine(st.reason)}` : ''}`);
+    for (const st of r.settled!)
+      lines.push(
+        `  ${paint(st.outcome === 'VOID' ? 'SKIP' : st.outcome, (st.outcome === 'VOID' ? 'VOID' : st.outcome).padEnd(4))} ${r.id}  recorded in run ${st.recordedRun} at ${st.recordedAt}, settled at ${st.settledAt}${st.reason ? ` — ${firstLine(st.reason)}` : ''}`,
+      );
   }
   return lines;
 }
@@ -99,42 +167,83 @@ function settledLines(settledHere: Requirement[], paint: Paint): string[] {
 /** One line per due time: a later run (the scheduled job, with the same state file) settles them. */
 function pendingLines(pending: Requirement[], paint: Paint): string[] {
   if (pending.length === 0) return [];
-  const byDue = groupIds([...pending].sort((a, b) => Date.parse(a.due ?? '') - Date.parse(b.due ?? '')), (r) => r.due ?? 'unknown');
-  return ['', 'Pending (obligations recorded in the state file; a later run with it settles them):', ...[...byDue].map(([due, ids]) => `  ${paint('PENDING', String(ids.length).padStart(3))} × due ${due}: ${heldBackIds(ids)}`)];
+  const byDue = groupIds(
+    [...pending].sort((a, b) => Date.parse(a.due ?? '') - Date.parse(b.due ?? '')),
+    (r) => r.due ?? 'unknown',
+  );
+  return [
+    '',
+    'Pending (obligations recorded in the state file; a later run with it settles them):',
+    ...[...byDue].map(
+      ([due, ids]) => `  ${paint('PENDING', String(ids.length).padStart(3))} × due ${due}: ${heldBackIds(ids)}`,
+    ),
+  ];
 }
 
 /** One line per reason: how many, why, and which requirements (the first few ids). */
 function skippedLines(skipped: Requirement[]): string[] {
   if (skipped.length === 0) return [];
   const reasons = groupIds(skipped, (r) => (r.reason ?? 'no reason').split('\n')[0]!);
-  return ['', 'Held back (SKIP):', ...[...reasons].map(([reason, ids]) => `  ${String(ids.length).padStart(3)} × ${reason}: ${heldBackIds(ids)}`)];
+  return [
+    '',
+    'Held back (SKIP):',
+    ...[...reasons].map(([reason, ids]) => `  ${String(ids.length).padStart(3)} × ${reason}: ${heldBackIds(ids)}`),
+  ];
 }
 
 function suiteDefectLines(report: ConformanceReport, paint: Paint): string[] {
   return [
-    ...report.unknownRequirementIds.map((id) => paint('FAIL', `  suite defect: a check cites unknown requirement ${id}`)),
+    ...report.unknownRequirementIds.map((id) =>
+      paint('FAIL', `  suite defect: a check cites unknown requirement ${id}`),
+    ),
     ...report.checksWithoutRequirement.map((t) => paint('WARN', `  suite defect: check cites no requirement: ${t}`)),
-    ...(report.malformedAnnotations ?? []).map((m) => paint('FAIL', `  reporter error: unreadable '${m.type}' annotation (${m.problem}) on ${m.check}: not taken as verified`)),
-    ...describeUnjudgedBlocks(unjudgedBlocks(report)).map((l) => paint('FAIL', `  suite defect: ${l}, a blocker that neither FAILs nor WARNs in this run`)),
+    ...(report.malformedAnnotations ?? []).map((m) =>
+      paint(
+        'FAIL',
+        `  reporter error: unreadable '${m.type}' annotation (${m.problem}) on ${m.check}: not taken as verified`,
+      ),
+    ),
+    ...describeUnjudgedBlocks(unjudgedBlocks(report)).map((l) =>
+      paint('FAIL', `  suite defect: ${l}, a blocker that neither FAILs nor WARNs in this run`),
+    ),
   ];
 }
 
 function parityLines(report: ConformanceReport, paint: Paint): string[] {
   if (!report.regionParity) return [];
   const [head, ...rest] = renderParity(report.regionParity);
-  return ['', report.regionParity.counts.unexplained > 0 ? paint('WARN', head!) : head!, ...rest.map((l) => (l.trimStart().startsWith('UNEXPLAINED') ? paint('WARN', l) : l))];
+  return [
+    '',
+    report.regionParity.counts.unexplained > 0 ? paint('WARN', head!) : head!,
+    ...rest.map((l) => (l.trimStart().startsWith('UNEXPLAINED') ? paint('WARN', l) : l)),
+  ];
 }
 
 function closingLines(report: ConformanceReport, where: string, paint: Paint): string[] {
   const s = report.summary;
   const lines: string[] = [];
   // A run that ran no check verified nothing: said first, in place of a green verdict (`run` exits 2 on it, shards aside).
-  if (report.checks.total === 0) lines.push('', paint('WARN', `NO CHECK RAN${report.selection.grep !== undefined ? ` (--grep ${report.selection.grep})` : ''}${report.selection.shard !== undefined ? ` in shard ${report.selection.shard}` : ''}: nothing was verified`));
+  if (report.checks.total === 0)
+    lines.push(
+      '',
+      paint(
+        'WARN',
+        `NO CHECK RAN${report.selection.grep !== undefined ? ` (--grep ${report.selection.grep})` : ''}${report.selection.shard !== undefined ? ` in shard ${report.selection.shard}` : ''}: nothing was verified`,
+      ),
+    );
   const soonest = earliestDue(report);
   // UNOBSERVED exists in audit reports only: a run's line stays as it was.
-  const counts = order.filter((v) => v !== 'UNOBSERVED' || s.UNOBSERVED !== undefined).map((v) => `${s[v] ?? 0} ${v}${v === 'PENDING' && soonest !== undefined ? ` (earliest due ${soonest})` : ''}`).join(', ');
+  const counts = order
+    .filter((v) => v !== 'UNOBSERVED' || s.UNOBSERVED !== undefined)
+    .map((v) => `${s[v] ?? 0} ${v}${v === 'PENDING' && soonest !== undefined ? ` (earliest due ${soonest})` : ''}`)
+    .join(', ');
   lines.push('', `Verified: ${verificationLine(report.verification ?? reportVerification(report))}`);
-  lines.push(paint(report.verdict, `CONFORMANCE ${report.verdict}: ${counts}${s.WAIVED !== undefined ? `, ${s.WAIVED} WAIVED` : ''} of ${s.total} requirements (${report.checks.total} checks${report.checks.requests !== undefined ? `, ${report.checks.requests} requests` : ''}) — ${where}/conformance.json, ${where}/traceability.html`));
+  lines.push(
+    paint(
+      report.verdict,
+      `CONFORMANCE ${report.verdict}: ${counts}${s.WAIVED !== undefined ? `, ${s.WAIVED} WAIVED` : ''} of ${s.total} requirements (${report.checks.total} checks${report.checks.requests !== undefined ? `, ${report.checks.requests} requests` : ''}) — ${where}/conformance.json, ${where}/traceability.html`,
+    ),
+  );
   return lines;
 }
 

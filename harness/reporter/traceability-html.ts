@@ -7,31 +7,49 @@ import { cutAtWord } from '../../core/redaction/cut.ts';
 import { reportVerification, verificationLine } from './verification.ts';
 import { describeShaping } from '../../core/profile/token-parameters.ts';
 
-const escape = (s: string): string => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escape = (s: string): string =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const colours: Record<Verdict, string> = {
-  PASS: '#1a7f37', FAIL: '#cf222e', WARN: '#9a6700', BLOCKED: '#953800', PENDING: '#0969da', SKIP: '#57606a', NOT_APPLICABLE: '#8c959f', UNCHECKED: '#8250df', UNOBSERVED: '#6e7781',
+  PASS: '#1a7f37',
+  FAIL: '#cf222e',
+  WARN: '#9a6700',
+  BLOCKED: '#953800',
+  PENDING: '#0969da',
+  SKIP: '#57606a',
+  NOT_APPLICABLE: '#8c959f',
+  UNCHECKED: '#8250df',
+  UNOBSERVED: '#6e7781',
 };
 
-const badge = (v: RequirementVerdict): string => `<span class="v" style="background:${v === 'WAIVED' ? '#bc4c00' : colours[v]}">${v}</span>`;
+const badge = (v: RequirementVerdict): string =>
+  `<span class="v" style="background:${v === 'WAIVED' ? '#bc4c00' : colours[v]}">${v}</span>`;
 
 /** "blocked by GRANT-CC-001, …: " before a BLOCKED reason, when the blocker is known. */
-const blockedBy = (by: string[] | undefined): string => (by && by.length > 0 ? `blocked by ${by.map((id) => `<a href="#${escape(id)}">${escape(id)}</a>`).join(', ')}: ` : '');
+const blockedBy = (by: string[] | undefined): string =>
+  by && by.length > 0 ? `blocked by ${by.map((id) => `<a href="#${escape(id)}">${escape(id)}</a>`).join(', ')}: ` : '';
 
 /** A settlement in a few words: outcome, obligation, recorded in run R at T, settled at T′, and why. */
 const settlementLine = (st: Settlement): string =>
   `<div class="reason">settled ${escape(st.outcome)}: obligation ${escape(st.obligation)} recorded in run ${escape(st.recordedRun)} at ${escape(st.recordedAt)}, settled at ${escape(st.settledAt)}${st.reason ? ` — ${escape(st.reason)}` : ''}</div>`;
 
 /** "due T: " before a PENDING reason that does not say it already. */
-const dueOf = (due: string | undefined, reason: string | undefined): string => (due && !(reason ?? '').includes(due) ? `due ${escape(due)}: ` : '');
+const dueOf = (due: string | undefined, reason: string | undefined): string =>
+  due && !(reason ?? '').includes(due) ? `due ${escape(due)}: ` : '';
 
 const parityColours = { same: '#1a7f37', explained: '#57606a', unexplained: '#9a6700' } as const;
 
 /** US vs EU client_credentials, aspect by aspect (informative: no verdict depends on it). */
 function regionParitySection(p: RegionParity): string {
-  if (!p.compared) return `<h2 id="region-parity">Region parity</h2>\n<p>Not compared: ${escape(p.reason ?? 'no reason')}</p>`;
-  const rows = p.aspects.map((a) => `<tr><td>${escape(a.aspect)}</td><td>${escape(a.us)}</td><td>${escape(a.eu)}</td>` +
-    `<td><span class="v" style="background:${parityColours[a.status]}">${a.status}</span></td><td>${escape(a.clause ?? a.note ?? '')}</td></tr>`).join('\n');
+  if (!p.compared)
+    return `<h2 id="region-parity">Region parity</h2>\n<p>Not compared: ${escape(p.reason ?? 'no reason')}</p>`;
+  const rows = p.aspects
+    .map(
+      (a) =>
+        `<tr><td>${escape(a.aspect)}</td><td>${escape(a.us)}</td><td>${escape(a.eu)}</td>` +
+        `<td><span class="v" style="background:${parityColours[a.status]}">${a.status}</span></td><td>${escape(a.clause ?? a.note ?? '')}</td></tr>`,
+    )
+    .join('\n');
   return `<h2 id="region-parity">Region parity: US vs EU client_credentials</h2>
 <p>${p.counts.same} same, ${p.counts.explained} explained by the spec or a declared interpretation, ${p.counts.unexplained} unexplained${p.usEndpoint ? ` · US ${escape(p.usEndpoint)}` : ''}${p.euEndpoint ? ` · EU ${escape(p.euEndpoint)}` : ''}. Informative: no verdict depends on it.</p>
 <table><thead><tr><th>aspect</th><th>US</th><th>EU</th><th>difference</th><th>clause / note</th></tr></thead><tbody>
@@ -50,9 +68,19 @@ function shapingParagraph(shaping: ConformanceReport['target']['requestShaping']
 
 export function renderTraceability(report: ConformanceReport): string {
   const t = report.target;
-  const summary = [...(Object.keys(colours) as Verdict[]).map((v) => `${badge(v)} ${report.summary[v] ?? 0}`), ...(report.summary.WAIVED !== undefined ? [`${badge('WAIVED')} ${report.summary.WAIVED}`] : [])].join(' &nbsp; ');
+  const summary = [
+    ...(Object.keys(colours) as Verdict[]).map((v) => `${badge(v)} ${report.summary[v] ?? 0}`),
+    ...(report.summary.WAIVED !== undefined ? [`${badge('WAIVED')} ${report.summary.WAIVED}`] : []),
+  ].join(' &nbsp; ');
   const areas = [...new Set(report.requirements.map((r) => r.area))];
-  const sections = areas.map((area) => areaSection(area, report.requirements.filter((r) => r.area === area))).join('\n');
+  const sections = areas
+    .map((area) =>
+      areaSection(
+        area,
+        report.requirements.filter((r) => r.area === area),
+      ),
+    )
+    .join('\n');
   const parity = report.regionParity ? regionParitySection(report.regionParity) : '';
   const defects = suiteDefects(report);
   return `<!doctype html>
@@ -89,14 +117,19 @@ ${sections}
 
 /** One area's table: a row per requirement with its verdict, reason, settlements, waiver and checks. */
 function areaSection(area: string, requirements: Requirement[]): string {
-  const rows = requirements.map((r) => {
-    const checks = r.checks.length === 0
-      ? '<em>no check</em>'
-      : `<ul>${r.checks.map((c) => `<li>${badge(c.verdict)} ${escape(c.title)} <small>(${c.project ? `${escape(c.project)}, ` : ''}${Math.round(c.durationMs)} ms)</small>${transcriptLinks(c.transcripts)}${c.reason ? `<div class="reason">${blockedBy(c.blockedBy)}${dueOf(c.due, c.reason)}${escape(c.reason)}</div>` : ''}</li>`).join('')}</ul>`;
-    return `<tr id="${escape(r.id)}" data-verdict="${escape(r.verdict)}" data-area="${escape(area)}"><td><a href="#${escape(r.id)}">${escape(r.id)}</a><br><small>${escape(r.level)}${r.interpretation ? ` · ${escape(r.interpretation)}` : ''}</small></td>` +
-      `<td>${badge(r.verdict)}${r.reason && r.verdict !== 'PASS' ? `<div class="reason">${blockedBy(r.blockedBy)}${dueOf(r.due, r.reason)}${escape(r.reason)}</div>` : ''}${(r.settled ?? []).map(settlementLine).join('')}${r.waiver ? `<div class="reason">waiver ${escape(r.waiver.status)} (was ${r.waiver.originalVerdict}; owner ${escape(r.waiver.owner)}, expires ${escape(r.waiver.expires)}): ${escape(r.waiver.justification)}</div>` : ''}</td>` +
-      `<td>${escape(r.statement)}<br><small>${escape(r.source)}</small></td><td>${checks}</td></tr>`;
-  }).join('\n');
+  const rows = requirements
+    .map((r) => {
+      const checks =
+        r.checks.length === 0
+          ? '<em>no check</em>'
+          : `<ul>${r.checks.map((c) => `<li>${badge(c.verdict)} ${escape(c.title)} <small>(${c.project ? `${escape(c.project)}, ` : ''}${Math.round(c.durationMs)} ms)</small>${transcriptLinks(c.transcripts)}${c.reason ? `<div class="reason">${blockedBy(c.blockedBy)}${dueOf(c.due, c.reason)}${escape(c.reason)}</div>` : ''}</li>`).join('')}</ul>`;
+      return (
+        `<tr id="${escape(r.id)}" data-verdict="${escape(r.verdict)}" data-area="${escape(area)}"><td><a href="#${escape(r.id)}">${escape(r.id)}</a><br><small>${escape(r.level)}${r.interpretation ? ` · ${escape(r.interpretation)}` : ''}</small></td>` +
+        `<td>${badge(r.verdict)}${r.reason && r.verdict !== 'PASS' ? `<div class="reason">${blockedBy(r.blockedBy)}${dueOf(r.due, r.reason)}${escape(r.reason)}</div>` : ''}${(r.settled ?? []).map(settlementLine).join('')}${r.waiver ? `<div class="reason">waiver ${escape(r.waiver.status)} (was ${r.waiver.originalVerdict}; owner ${escape(r.waiver.owner)}, expires ${escape(r.waiver.expires)}): ${escape(r.waiver.justification)}</div>` : ''}</td>` +
+        `<td>${escape(r.statement)}<br><small>${escape(r.source)}</small></td><td>${checks}</td></tr>`
+      );
+    })
+    .join('\n');
   return `<section data-area-section><h2>${escape(area)}</h2>\n<table><thead><tr><th>requirement</th><th>verdict</th><th>statement · source</th><th>checks</th></tr></thead><tbody>\n${rows}\n</tbody></table></section>`;
 }
 
@@ -113,7 +146,9 @@ function attentionSection(requirements: Requirement[]): string {
 }
 
 function pendingSection(report: ConformanceReport): string {
-  const pending = report.requirements.filter((r) => r.verdict === 'PENDING').sort((a, b) => Date.parse(a.due ?? '') - Date.parse(b.due ?? ''));
+  const pending = report.requirements
+    .filter((r) => r.verdict === 'PENDING')
+    .sort((a, b) => Date.parse(a.due ?? '') - Date.parse(b.due ?? ''));
   if (pending.length === 0) return '';
   const soonest = earliestDue(report);
   return `<h2 id="pending">Pending (${pending.length}${soonest ? `, earliest due ${escape(soonest)}` : ''})</h2><p>Obligations recorded in the state file: a later run with the same state file settles them to PASS or FAIL.</p><ul>${pending.map((r) => `<li>${badge('PENDING')} <a href="#${escape(r.id)}">${escape(r.id)}</a> <small>${escape(r.area)}</small> ${dueOf(r.due, r.reason)}${escape(cutAtWord((r.reason ?? r.statement).split('\n')[0]!, 200))}</li>`).join('')}</ul>`;
@@ -157,7 +192,9 @@ function filterForm(requirements: Requirement[], areas: string[]): string {
 
 /** Links to a check's transcripts (relative to the report's directory, where the reporter writes them). */
 function transcriptLinks(files: string[] | undefined): string {
-  return (files ?? []).map((f, i) => ` <a class="transcript" href="${escape(f)}">transcript${files!.length > 1 ? ` ${i + 1}` : ''}</a>`).join('');
+  return (files ?? [])
+    .map((f, i) => ` <a class="transcript" href="${escape(f)}">transcript${files!.length > 1 ? ` ${i + 1}` : ''}</a>`)
+    .join('');
 }
 
 /** The report opens with the profile's errors: what they blocked is not the target's doing. */
@@ -170,14 +207,26 @@ function profileBanner(report: ConformanceReport): string {
 /** How many requirements were verified, and what would make the others verifiable. */
 function verificationSection(report: ConformanceReport): string {
   const v = report.verification ?? reportVerification(report);
-  const remedies = v.notVerifiable.remedies.map((r) => `<li>${escape(r.remedy)}: ${r.requirements.length} (${r.requirements.map((id) => `<a href="#${escape(id)}">${escape(id)}</a>`).join(' ')})</li>`).join('');
+  const remedies = v.notVerifiable.remedies
+    .map(
+      (r) =>
+        `<li>${escape(r.remedy)}: ${r.requirements.length} (${r.requirements.map((id) => `<a href="#${escape(id)}">${escape(id)}</a>`).join(' ')})</li>`,
+    )
+    .join('');
   return `<h2 id="verified">Verified: ${v.verified} of ${v.total}</h2><p>${escape(verificationLine(v, 0))}.</p>${remedies ? `<p>Not verifiable with this profile, and what would make them so:</p><ul>${remedies}</ul>` : ''}`;
 }
 
 function suiteDefects(report: ConformanceReport): string[] {
   return [
-    ...report.unknownRequirementIds.map((id) => `<li>a check cites <code>${escape(id)}</code>, which is not in the catalogue</li>`),
-    ...report.checksWithoutRequirement.map((title) => `<li>the check <code>${escape(title)}</code> cites no requirement</li>`),
-    ...(report.malformedAnnotations ?? []).map((m) => `<li>reporter error: the check <code>${escape(m.check)}</code> has an unreadable <code>${escape(m.type)}</code> annotation (${escape(m.problem)}); it is not taken as verified</li>`),
+    ...report.unknownRequirementIds.map(
+      (id) => `<li>a check cites <code>${escape(id)}</code>, which is not in the catalogue</li>`,
+    ),
+    ...report.checksWithoutRequirement.map(
+      (title) => `<li>the check <code>${escape(title)}</code> cites no requirement</li>`,
+    ),
+    ...(report.malformedAnnotations ?? []).map(
+      (m) =>
+        `<li>reporter error: the check <code>${escape(m.check)}</code> has an unreadable <code>${escape(m.type)}</code> annotation (${escape(m.problem)}); it is not taken as verified</li>`,
+    ),
   ];
 }

@@ -23,20 +23,32 @@ function judgedVerdict(r: ConformanceReport['requirements'][number]): string {
 /** Every BLOCKED check result that names blockers none of which reads FAIL or WARN in the report. */
 export function unjudgedBlocks(report: Pick<ConformanceReport, 'requirements'>): UnjudgedBlock[] {
   const verdictOf = new Map(report.requirements.map((r) => [r.id, judgedVerdict(r)]));
-  return report.requirements.flatMap((r) => r.checks
-    .filter((c) => c.verdict === 'BLOCKED' && (c.blockedBy ?? []).length > 0)
-    .map((c) => ({ requirement: r.id, check: c.title, blockers: c.blockedBy!.map((id) => ({ id, verdict: verdictOf.get(id) ?? 'absent' })) }))
-    .filter((b) => !b.blockers.some((x) => judged.has(x.verdict))));
+  return report.requirements.flatMap((r) =>
+    r.checks
+      .filter((c) => c.verdict === 'BLOCKED' && (c.blockedBy ?? []).length > 0)
+      .map((c) => ({
+        requirement: r.id,
+        check: c.title,
+        blockers: c.blockedBy!.map((id) => ({ id, verdict: verdictOf.get(id) ?? 'absent' })),
+      }))
+      .filter((b) => !b.blockers.some((x) => judged.has(x.verdict))),
+  );
 }
 
 /** BLOCKED check results that name no blocker at all. */
-export function unnamedBlocks(report: Pick<ConformanceReport, 'requirements'>): { requirement: string; check: string; reason: string }[] {
-  return report.requirements.flatMap((r) => r.checks
-    .filter((c) => c.verdict === 'BLOCKED' && (c.blockedBy ?? []).length === 0)
-    .map((c) => ({ requirement: r.id, check: c.title, reason: c.reason ?? '' })));
+export function unnamedBlocks(
+  report: Pick<ConformanceReport, 'requirements'>,
+): { requirement: string; check: string; reason: string }[] {
+  return report.requirements.flatMap((r) =>
+    r.checks
+      .filter((c) => c.verdict === 'BLOCKED' && (c.blockedBy ?? []).length === 0)
+      .map((c) => ({ requirement: r.id, check: c.title, reason: c.reason ?? '' })),
+  );
 }
 
 /** One line per unjudged BLOCKED, for a test's or the terminal's message. */
 export function describeUnjudgedBlocks(blocks: UnjudgedBlock[]): string[] {
-  return blocks.map((b) => `${b.requirement} BLOCKED by ${b.blockers.map((x) => `${x.id} (${x.verdict})`).join(', ')} in "${b.check}"`);
+  return blocks.map(
+    (b) => `${b.requirement} BLOCKED by ${b.blockers.map((x) => `${x.id} (${x.verdict})`).join(', ')} in "${b.check}"`,
+  );
 }

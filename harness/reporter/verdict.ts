@@ -3,7 +3,15 @@
 import { interpretationById } from '../../requirements/index.ts';
 import { brokenVerdict, levelsFor, type LevelSelection } from '../../requirements/levels.ts';
 import type { Requirement, RequirementLevel } from '../../requirements/types.ts';
-import type { CheckResult, ConformanceReport, PendingObligation, PropertyRun, RequirementResult, Settlement, Verdict } from './report.schema.ts';
+import type {
+  CheckResult,
+  ConformanceReport,
+  PendingObligation,
+  PropertyRun,
+  RequirementResult,
+  Settlement,
+  Verdict,
+} from './report.schema.ts';
 import { verdicts } from './report.schema.ts';
 import { assumedWording, type AssumedChoice } from '../../core/run/check-annotations.ts';
 import { unverifiedOf, verificationOf } from './verification.ts';
@@ -63,7 +71,11 @@ export interface CheckOutcome {
  * the profile did not declare is a WARN at any level: the target may have chosen otherwise.
  */
 export function assumedFor(outcome: Pick<CheckOutcome, 'assumed'>, id: string | undefined): AssumedChoice[] {
-  const unique = new Map((outcome.assumed ?? []).filter((a) => id === undefined || !a.requirements || a.requirements.includes(id)).map((a) => [`${a.choice}\u0000${a.declare}`, a]));
+  const unique = new Map(
+    (outcome.assumed ?? [])
+      .filter((a) => id === undefined || !a.requirements || a.requirements.includes(id))
+      .map((a) => [`${a.choice}\u0000${a.declare}`, a]),
+  );
   return [...unique.values()];
 }
 
@@ -126,19 +138,32 @@ function pendingJudgement(pending: PendingObligation[], voided: Settlement[] = [
  * later); else an open obligation is PENDING; else a VOID settlement is SKIP with its reason.
  * Undefined when the check carries no obligation.
  */
-function obligationJudgement(outcome: CheckOutcome, broken: (reason: string) => CheckJudgement): CheckJudgement | undefined {
+function obligationJudgement(
+  outcome: CheckOutcome,
+  broken: (reason: string) => CheckJudgement,
+): CheckJudgement | undefined {
   const settled = outcome.settled ?? [];
   const pending = outcome.pending ?? [];
   const failedSettlements = settled.filter((s) => s.outcome === 'FAIL');
-  if (failedSettlements.length > 0) return broken(failedSettlements.map((s) => withSettlementDetail(s.reason ?? 'the obligation did not hold', s)).join('; '));
+  if (failedSettlements.length > 0)
+    return broken(
+      failedSettlements.map((s) => withSettlementDetail(s.reason ?? 'the obligation did not hold', s)).join('; '),
+    );
   const passed = settled.filter((s) => s.outcome === 'PASS');
   if (passed.length > 0) {
     const next = pending.length > 0 ? `; next obligation due ${earliest(pending.map((p) => p.due))}` : '';
-    return { verdict: 'PASS', reason: `settled: ${passed.map((s) => (s.reason ? withSettlementDetail(s.reason, s) : settlementDetail(s))).join('; ')}${next}` };
+    return {
+      verdict: 'PASS',
+      reason: `settled: ${passed.map((s) => (s.reason ? withSettlementDetail(s.reason, s) : settlementDetail(s))).join('; ')}${next}`,
+    };
   }
   const voided = settled.filter((s) => s.outcome === 'VOID');
   if (pending.length > 0) return pendingJudgement(pending, voided);
-  if (voided.length > 0) return { verdict: 'SKIP', reason: voided.map((v) => `not settled: ${withSettlementDetail(v.reason ?? 'void', v)}`).join('; ') };
+  if (voided.length > 0)
+    return {
+      verdict: 'SKIP',
+      reason: voided.map((v) => `not settled: ${withSettlementDetail(v.reason ?? 'void', v)}`).join('; '),
+    };
   return undefined;
 }
 
@@ -159,11 +184,20 @@ export function checkVerdict(outcome: CheckOutcome, level: RequirementLevel, id?
   const broken = (reason: string): CheckJudgement => ({ verdict: brokenVerdict(level), reason });
   const blocked = (b: NonNullable<CheckOutcome['blocked']>): CheckJudgement => {
     if (id !== undefined && b.by?.includes(id)) return broken(b.reason);
-    return { verdict: 'BLOCKED', reason: b.reason, ...(b.by && b.by.length > 0 ? { blockedBy: b.by } : {}), ...(b.profile !== undefined ? { blockedByProfile: b.profile } : {}) };
+    return {
+      verdict: 'BLOCKED',
+      reason: b.reason,
+      ...(b.by && b.by.length > 0 ? { blockedBy: b.by } : {}),
+      ...(b.profile !== undefined ? { blockedByProfile: b.profile } : {}),
+    };
   };
-  const malformed = outcome.malformed && outcome.malformed.length > 0
-    ? { verdict: 'SKIP' as const, reason: `reporter error: ${outcome.malformed.map((m) => `unreadable '${m.type}' annotation (${m.problem})`).join('; ')} — not verified` }
-    : undefined;
+  const malformed =
+    outcome.malformed && outcome.malformed.length > 0
+      ? {
+          verdict: 'SKIP' as const,
+          reason: `reporter error: ${outcome.malformed.map((m) => `unreadable '${m.type}' annotation (${m.problem})`).join('; ')} — not verified`,
+        }
+      : undefined;
   // A failure that settled an obligation says when it was recorded and settled (once).
   const failSettlements = (outcome.settled ?? []).filter((s) => s.outcome === 'FAIL');
   const withFailDetail = (text: string) => failSettlements.reduce((t, s) => withSettlementDetail(t, s), text);
@@ -188,9 +222,16 @@ export function checkVerdict(outcome: CheckOutcome, level: RequirementLevel, id?
     }
     case 'skipped':
       if (outcome.unobservedReason !== undefined) return { verdict: 'UNOBSERVED', reason: outcome.unobservedReason };
-      if (outcome.notApplicableReason !== undefined) return { verdict: 'NOT_APPLICABLE', reason: outcome.notApplicableReason };
+      if (outcome.notApplicableReason !== undefined)
+        return { verdict: 'NOT_APPLICABLE', reason: outcome.notApplicableReason };
       if (outcome.blocked) return blocked(outcome.blocked);
-      return malformed ?? obligationJudgement(outcome, broken) ?? { verdict: 'SKIP', reason: outcome.skipReason ?? 'skipped without a reason (a defect of the check)' };
+      return (
+        malformed ??
+        obligationJudgement(outcome, broken) ?? {
+          verdict: 'SKIP',
+          reason: outcome.skipReason ?? 'skipped without a reason (a defect of the check)',
+        }
+      );
     case 'notRun':
       return { verdict: 'SKIP', reason: outcome.skipReason ?? 'not run' };
   }
@@ -219,9 +260,14 @@ export function checkVerdict(outcome: CheckOutcome, level: RequirementLevel, id?
  *     only re-verifies it later — without this, a scheduled run that settles one obligation and
  *     records the next would read PENDING forever.
  */
-export function requirementVerdict(checks: Pick<CheckResult, 'verdict' | 'reason' | 'blockedBy' | 'blockedByProfile' | 'due' | 'settled'>[], filtered = false): CheckJudgement {
+export function requirementVerdict(
+  checks: Pick<CheckResult, 'verdict' | 'reason' | 'blockedBy' | 'blockedByProfile' | 'due' | 'settled'>[],
+  filtered = false,
+): CheckJudgement {
   if (checks.length === 0) {
-    return filtered ? { verdict: 'SKIP', reason: 'no check of this requirement was selected in this run' } : { verdict: 'UNCHECKED', reason: 'no check cites this requirement' };
+    return filtered
+      ? { verdict: 'SKIP', reason: 'no check of this requirement was selected in this run' }
+      : { verdict: 'UNCHECKED', reason: 'no check cites this requirement' };
   }
   const first = (v: Verdict) => checks.find((c) => c.verdict === v);
   for (const v of ['FAIL', 'WARN'] as const) {
@@ -231,21 +277,40 @@ export function requirementVerdict(checks: Pick<CheckResult, 'verdict' | 'reason
   // Blocked by the target is said before blocked by the profile: fixing the profile would not verify it.
   const blocked = checks.find((c) => c.verdict === 'BLOCKED' && c.blockedByProfile === undefined) ?? first('BLOCKED');
   if (blocked) {
-    const by = [...new Set(checks.flatMap((c) => (c.verdict === 'BLOCKED' ? c.blockedBy ?? [] : [])))].sort();
-    return { verdict: 'BLOCKED', ...(blocked.reason ? { reason: blocked.reason } : {}), ...(by.length > 0 ? { blockedBy: by } : {}), ...(blocked.blockedByProfile !== undefined ? { blockedByProfile: blocked.blockedByProfile } : {}) };
+    const by = [...new Set(checks.flatMap((c) => (c.verdict === 'BLOCKED' ? (c.blockedBy ?? []) : [])))].sort();
+    return {
+      verdict: 'BLOCKED',
+      ...(blocked.reason ? { reason: blocked.reason } : {}),
+      ...(by.length > 0 ? { blockedBy: by } : {}),
+      ...(blocked.blockedByProfile !== undefined ? { blockedByProfile: blocked.blockedByProfile } : {}),
+    };
   }
-  if (checks.every((c) => c.verdict === 'NOT_APPLICABLE')) return { verdict: 'NOT_APPLICABLE', ...(checks[0]?.reason ? { reason: checks[0].reason } : {}) };
+  if (checks.every((c) => c.verdict === 'NOT_APPLICABLE'))
+    return { verdict: 'NOT_APPLICABLE', ...(checks[0]?.reason ? { reason: checks[0].reason } : {}) };
   const pending = checks.filter((c) => c.verdict === 'PENDING');
   const dueOf = (c: (typeof checks)[number]) => (c.due === undefined ? Number.POSITIVE_INFINITY : Date.parse(c.due));
   const soonest = [...pending].sort((a, b) => dueOf(a) - dueOf(b))[0];
   const settledPass = checks.find((c) => c.verdict === 'PASS' && c.settled?.some((st) => st.outcome === 'PASS'));
   if (settledPass) {
-    const detail = settledPass.reason ?? `settled: ${settledPass.settled!.filter((st) => st.outcome === 'PASS').map(settlementDetail).join('; ')}`;
-    const next = soonest?.due !== undefined && !detail.includes('next obligation due') ? `; next obligation due ${soonest.due}` : '';
+    const detail =
+      settledPass.reason ??
+      `settled: ${settledPass
+        .settled!.filter((st) => st.outcome === 'PASS')
+        .map(settlementDetail)
+        .join('; ')}`;
+    const next =
+      soonest?.due !== undefined && !detail.includes('next obligation due')
+        ? `; next obligation due ${soonest.due}`
+        : '';
     return { verdict: 'PASS', reason: `${detail}${next}` };
   }
   // The soonest obligation speaks for the requirement: when a later run can first say more.
-  if (soonest) return { verdict: 'PENDING', ...(soonest.reason ? { reason: soonest.reason } : {}), ...(soonest.due ? { due: soonest.due } : {}) };
+  if (soonest)
+    return {
+      verdict: 'PENDING',
+      ...(soonest.reason ? { reason: soonest.reason } : {}),
+      ...(soonest.due ? { due: soonest.due } : {}),
+    };
   // An audit: a requirement some exchange did not exercise is not observed conformant.
   const unobserved = first('UNOBSERVED');
   if (unobserved) return { verdict: 'UNOBSERVED', ...(unobserved.reason ? { reason: unobserved.reason } : {}) };
@@ -299,7 +364,10 @@ export interface BuildOptions {
 }
 
 /** Canonical order of check outcomes (title, then project): a run and the merge of its shards list checks alike. */
-export function compareOutcomes(a: Pick<CheckOutcome, 'title' | 'project'>, b: Pick<CheckOutcome, 'title' | 'project'>): number {
+export function compareOutcomes(
+  a: Pick<CheckOutcome, 'title' | 'project'>,
+  b: Pick<CheckOutcome, 'title' | 'project'>,
+): number {
   const key = (o: Pick<CheckOutcome, 'title' | 'project'>) => `${o.title}\u0000${o.project ?? ''}`;
   const ka = key(a);
   const kb = key(b);
@@ -308,9 +376,11 @@ export function compareOutcomes(a: Pick<CheckOutcome, 'title' | 'project'>, b: P
 
 /** A profile's declared interpretations as the report carries them: a non-string choice as its JSON text. */
 export function reportedInterpretations(declared: Record<string, unknown>): Record<string, string> {
-  return Object.fromEntries(Object.entries(declared)
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+  return Object.fromEntries(
+    Object.entries(declared)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+  );
 }
 
 /**
@@ -319,11 +389,20 @@ export function reportedInterpretations(declared: Record<string, unknown>): Reco
  * declared one that the target does not keep FAILs). MUST requirements that merely cite an
  * interpretation stay FAIL: their MUST part holds whatever the choice.
  */
-export function assumedInterpretation(judgement: CheckJudgement, requirement: Pick<Requirement, 'level' | 'interpretation'>, declared: ReadonlySet<string>): CheckJudgement {
-  if (judgement.verdict !== 'FAIL' || requirement.level !== 'INTERPRETATION' || !requirement.interpretation) return judgement;
+export function assumedInterpretation(
+  judgement: CheckJudgement,
+  requirement: Pick<Requirement, 'level' | 'interpretation'>,
+  declared: ReadonlySet<string>,
+): CheckJudgement {
+  if (judgement.verdict !== 'FAIL' || requirement.level !== 'INTERPRETATION' || !requirement.interpretation)
+    return judgement;
   const key = interpretationById(requirement.interpretation).key;
   if (declared.has(key)) return judgement;
-  return { ...judgement, verdict: 'WARN', reason: `the profile declares no interpretations.${key} (${requirement.interpretation}), so the reference choice was assumed — declare the target's choice to have it judged as FAIL: ${judgement.reason ?? ''}` };
+  return {
+    ...judgement,
+    verdict: 'WARN',
+    reason: `the profile declares no interpretations.${key} (${requirement.interpretation}), so the reference choice was assumed — declare the target's choice to have it judged as FAIL: ${judgement.reason ?? ''}`,
+  };
 }
 
 /**
@@ -348,19 +427,44 @@ export function withoutSettledPending(outcomes: CheckOutcome[]): CheckOutcome[] 
  * a refresh, refused on its first use: GRANT-RT-001's own check refreshes only once). A blocker the
  * check cites itself FAILs through checkVerdict already.
  */
-export function blockerEvidence(o: CheckOutcome, known: ReadonlyMap<string, Requirement>, inScope: ReadonlySet<RequirementLevel>): { id: string; result: CheckResult }[] {
-  if (!o.blocked?.evidence || o.status === 'passed' || (o.broke && o.broke.length > 0) || o.notApplicableReason !== undefined) return [];
-  return (o.blocked.by ?? []).filter((id) => !o.requirementIds.includes(id)).flatMap((id) => {
-    const r = known.get(id);
-    if (!r || !inScope.has(r.level)) return [];
-    return [{ id, result: {
-      title: o.title, ...(o.file ? { file: o.file } : {}), ...(o.project ? { project: o.project } : {}),
-      verdict: brokenVerdict(r.level), durationMs: o.durationMs, reason: `seen by this check, which it blocked: ${o.blocked!.reason}`,
-    } }];
-  });
+export function blockerEvidence(
+  o: CheckOutcome,
+  known: ReadonlyMap<string, Requirement>,
+  inScope: ReadonlySet<RequirementLevel>,
+): { id: string; result: CheckResult }[] {
+  if (
+    !o.blocked?.evidence ||
+    o.status === 'passed' ||
+    (o.broke && o.broke.length > 0) ||
+    o.notApplicableReason !== undefined
+  )
+    return [];
+  return (o.blocked.by ?? [])
+    .filter((id) => !o.requirementIds.includes(id))
+    .flatMap((id) => {
+      const r = known.get(id);
+      if (!r || !inScope.has(r.level)) return [];
+      return [
+        {
+          id,
+          result: {
+            title: o.title,
+            ...(o.file ? { file: o.file } : {}),
+            ...(o.project ? { project: o.project } : {}),
+            verdict: brokenVerdict(r.level),
+            durationMs: o.durationMs,
+            reason: `seen by this check, which it blocked: ${o.blocked!.reason}`,
+          },
+        },
+      ];
+    });
 }
 
-export function buildReport(catalogue: Requirement[], unsorted: CheckOutcome[], options: BuildOptions): ConformanceReport {
+export function buildReport(
+  catalogue: Requirement[],
+  unsorted: CheckOutcome[],
+  options: BuildOptions,
+): ConformanceReport {
   const inScope = new Set(levelsFor(options.level));
   const known = new Map(catalogue.map((r) => [r.id, r]));
   const unknown = new Set<string>();
@@ -375,13 +479,26 @@ export function buildReport(catalogue: Requirement[], unsorted: CheckOutcome[], 
         unknown.add(id);
         continue;
       }
-      const { verdict, reason, blockedBy, blockedByProfile, due } = assumedInterpretation(checkVerdict(o, r.level, id), r, declared);
+      const { verdict, reason, blockedBy, blockedByProfile, due } = assumedInterpretation(
+        checkVerdict(o, r.level, id),
+        r,
+        declared,
+      );
       const list = byRequirement.get(id) ?? [];
       list.push({
-        title: o.title, ...(o.file ? { file: o.file } : {}), ...(o.project ? { project: o.project } : {}), verdict, durationMs: o.durationMs,
-        ...(reason ? { reason } : {}), ...(blockedBy ? { blockedBy } : {}), ...(blockedByProfile !== undefined ? { blockedByProfile } : {}), ...(due ? { due } : {}),
-        ...(o.transcripts && o.transcripts.length > 0 ? { transcripts: o.transcripts } : {}), ...(o.property ? { property: o.property } : {}),
-        ...(o.pending && o.pending.length > 0 ? { pending: o.pending } : {}), ...(o.settled && o.settled.length > 0 ? { settled: o.settled } : {}),
+        title: o.title,
+        ...(o.file ? { file: o.file } : {}),
+        ...(o.project ? { project: o.project } : {}),
+        verdict,
+        durationMs: o.durationMs,
+        ...(reason ? { reason } : {}),
+        ...(blockedBy ? { blockedBy } : {}),
+        ...(blockedByProfile !== undefined ? { blockedByProfile } : {}),
+        ...(due ? { due } : {}),
+        ...(o.transcripts && o.transcripts.length > 0 ? { transcripts: o.transcripts } : {}),
+        ...(o.property ? { property: o.property } : {}),
+        ...(o.pending && o.pending.length > 0 ? { pending: o.pending } : {}),
+        ...(o.settled && o.settled.length > 0 ? { settled: o.settled } : {}),
       });
       byRequirement.set(id, list);
     }
@@ -396,38 +513,71 @@ export function buildReport(catalogue: Requirement[], unsorted: CheckOutcome[], 
       const checks = byRequirement.get(r.id) ?? [];
       const { verdict, reason, blockedBy, blockedByProfile, due } = requirementVerdict(checks, options.filtered);
       const settled = checks.flatMap((c) => c.settled ?? []);
-      const unverified = unverifiedOf({ verdict, ...(reason ? { reason } : {}), ...(blockedByProfile !== undefined ? { blockedByProfile } : {}) });
+      const unverified = unverifiedOf({
+        verdict,
+        ...(reason ? { reason } : {}),
+        ...(blockedByProfile !== undefined ? { blockedByProfile } : {}),
+      });
       return {
-        id: r.id, level: r.level, area: r.area, source: r.source, statement: r.statement,
+        id: r.id,
+        level: r.level,
+        area: r.area,
+        source: r.source,
+        statement: r.statement,
         ...(r.interpretation ? { interpretation: r.interpretation } : {}),
-        verdict, ...(reason ? { reason } : {}), ...(blockedBy ? { blockedBy } : {}), ...(blockedByProfile !== undefined ? { blockedByProfile } : {}),
-        ...(unverified ? { unverified } : {}), ...(due ? { due } : {}),
-        ...(settled.length > 0 ? { settled } : {}), checks,
+        verdict,
+        ...(reason ? { reason } : {}),
+        ...(blockedBy ? { blockedBy } : {}),
+        ...(blockedByProfile !== undefined ? { blockedByProfile } : {}),
+        ...(unverified ? { unverified } : {}),
+        ...(due ? { due } : {}),
+        ...(settled.length > 0 ? { settled } : {}),
+        checks,
       };
     });
   const counts = countVerdicts(requirements);
   const checkCounts = {
     passed: outcomes.filter((o) => o.status === 'passed').length,
-    failed: outcomes.filter((o) => o.status === 'failed' || o.status === 'timedOut' || o.status === 'interrupted').length,
+    failed: outcomes.filter((o) => o.status === 'failed' || o.status === 'timedOut' || o.status === 'interrupted')
+      .length,
     skipped: outcomes.filter((o) => o.status === 'skipped' || o.status === 'notRun').length,
     total: outcomes.length,
   };
   // What the run cost the target (a shared staging counts it): the checks' requests, summed.
-  const requests = outcomes.some((o) => o.requests !== undefined) ? outcomes.reduce((n, o) => n + (o.requests ?? 0), 0) : undefined;
+  const requests = outcomes.some((o) => o.requests !== undefined)
+    ? outcomes.reduce((n, o) => n + (o.requests ?? 0), 0)
+    : undefined;
   const malformed = outcomes.flatMap((o) => (o.malformed ?? []).map((m) => ({ check: o.title, ...m })));
-  const blockedChecks = outcomes.filter((o) => o.blocked !== undefined && o.status !== 'passed' && !(o.broke && o.broke.length > 0) && o.notApplicableReason === undefined).length;
+  const blockedChecks = outcomes.filter(
+    (o) =>
+      o.blocked !== undefined &&
+      o.status !== 'passed' &&
+      !(o.broke && o.broke.length > 0) &&
+      o.notApplicableReason === undefined,
+  ).length;
   return {
     reportVersion: 1,
     suiteVersion: options.suiteVersion,
     target: options.target,
-    selection: { level: options.level, strict: options.strict, ...(options.grep ? { grep: options.grep } : {}), ...(options.shard ? { shard: options.shard } : {}) },
+    selection: {
+      level: options.level,
+      strict: options.strict,
+      ...(options.grep ? { grep: options.grep } : {}),
+      ...(options.shard ? { shard: options.shard } : {}),
+    },
     startedAt: options.startedAt.toISOString(),
     durationMs: options.durationMs,
     verdict: overallVerdict(counts),
     summary: { ...counts, total: requirements.length },
-    checks: { ...checkCounts, ...(blockedChecks > 0 ? { blocked: blockedChecks } : {}), ...(requests !== undefined ? { requests } : {}) },
+    checks: {
+      ...checkCounts,
+      ...(blockedChecks > 0 ? { blocked: blockedChecks } : {}),
+      ...(requests !== undefined ? { requests } : {}),
+    },
     verification: verificationOf(requirements),
-    ...(options.profileProblems && options.profileProblems.length > 0 ? { profileProblems: options.profileProblems } : {}),
+    ...(options.profileProblems && options.profileProblems.length > 0
+      ? { profileProblems: options.profileProblems }
+      : {}),
     requirements,
     unknownRequirementIds: [...unknown].sort(),
     checksWithoutRequirement: outcomes.filter((o) => o.requirementIds.length === 0).map((o) => o.title),

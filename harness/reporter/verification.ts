@@ -22,28 +22,57 @@ const clockOrState = 'add clock control or a state file (capabilities.clockContr
 const declarable: [RegExp, (m: RegExpExecArray) => string][] = [
   [/profile has no credentials\.users\.burnableUser\b/, () => burnable],
   [/profile has no (credentials\.(?:clients|users|tokens)\.[A-Za-z0-9]+)/, (m) => `declare ${m[1]}`],
-  [/profile has no resources\.people\b/, () => 'declare resources.people (existing, missing and malformed identifiers)'],
+  [
+    /profile has no resources\.people\b/,
+    () => 'declare resources.people (existing, missing and malformed identifiers)',
+  ],
   [/profile(?: has no|'s) (resources\.[A-Za-z0-9]+)/, (m) => `declare ${m[1]}`],
   [/profile has no plainHttpUrl/, () => 'declare plainHttpUrl'],
   [/target has no clock control/, () => clockOrState],
-  [/no run came by between .* could be observed/, () => 'run on a schedule closer together (the state file\'s obligations lapsed)'],
+  [
+    /no run came by between .* could be observed/,
+    () => "run on a schedule closer together (the state file's obligations lapsed)",
+  ],
   [/target has no fault control/, () => 'add a fault switch (capabilities.faultControlUrl)'],
-  [/target has no restart control .* no state file/, () => 'add a state file (a later run replays the used tokens) or a restart control (capabilities.restartControlUrl)'],
+  [
+    /target has no restart control .* no state file/,
+    () =>
+      'add a state file (a later run replays the used tokens) or a restart control (capabilities.restartControlUrl)',
+  ],
   [/profile does not allow load-like checks/, () => 'allow load-like checks (capabilities.load.allowed)'],
-  [/profile does not allow destructive checks/, () => 'allow destructive checks (capabilities.destructive.allowed) with a lockable user'],
+  [
+    /profile does not allow destructive checks/,
+    () => 'allow destructive checks (capabilities.destructive.allowed) with a lockable user',
+  ],
   [/target does not declare HTTP Basic/, () => 'declare capabilities.supportsBasic if the target takes HTTP Basic'],
-  [/profile declares no rate-limit thresholds/, () => 'declare capabilities.rateLimit (the target\'s thresholds)'],
+  [/profile declares no rate-limit thresholds/, () => "declare capabilities.rateLimit (the target's thresholds)"],
   [/the load budget \(capabilities\.load/, () => 'raise the load budget (capabilities.load)'],
-  [/at \d+ calls per second the quota of \d+ cannot be spent/, () => 'raise the load budget (capabilities.load.maxRequestsPerSecond)'],
+  [
+    /at \d+ calls per second the quota of \d+ cannot be spent/,
+    () => 'raise the load budget (capabilities.load.maxRequestsPerSecond)',
+  ],
 ];
 
 /** Why a requirement was not verified; undefined when it was (or does not apply). */
-export function unverifiedOf(r: Pick<RequirementResult, 'verdict' | 'reason' | 'blockedByProfile'>): Unverified | undefined {
+export function unverifiedOf(
+  r: Pick<RequirementResult, 'verdict' | 'reason' | 'blockedByProfile'>,
+): Unverified | undefined {
   switch (r.verdict) {
-    case 'PASS': case 'FAIL': case 'WARN': case 'WAIVED': case 'NOT_APPLICABLE': return undefined;
-    case 'PENDING': return { cause: 'pending' };
-    case 'UNCHECKED': case 'UNOBSERVED': return { cause: 'other' };
-    case 'BLOCKED': return r.blockedByProfile !== undefined ? { cause: 'profile-error', remedy: `fix ${r.blockedByProfile}` } : { cause: 'blocked-by-target' };
+    case 'PASS':
+    case 'FAIL':
+    case 'WARN':
+    case 'WAIVED':
+    case 'NOT_APPLICABLE':
+      return undefined;
+    case 'PENDING':
+      return { cause: 'pending' };
+    case 'UNCHECKED':
+    case 'UNOBSERVED':
+      return { cause: 'other' };
+    case 'BLOCKED':
+      return r.blockedByProfile !== undefined
+        ? { cause: 'profile-error', remedy: `fix ${r.blockedByProfile}` }
+        : { cause: 'blocked-by-target' };
     case 'SKIP': {
       const reason = r.reason ?? '';
       if (reason.startsWith('no check of this requirement was selected')) return { cause: 'not-selected' };
@@ -73,8 +102,20 @@ export interface Verification {
   total: number;
 }
 
-export function verificationOf(requirements: Pick<RequirementResult, 'id' | 'verdict' | 'reason' | 'blockedByProfile'>[]): Verification {
-  const v: Verification = { verified: 0, notApplicable: 0, notVerifiable: { count: 0, remedies: [] }, blockedByProfile: 0, blockedByTarget: 0, pending: 0, notSelected: 0, other: 0, total: requirements.length };
+export function verificationOf(
+  requirements: Pick<RequirementResult, 'id' | 'verdict' | 'reason' | 'blockedByProfile'>[],
+): Verification {
+  const v: Verification = {
+    verified: 0,
+    notApplicable: 0,
+    notVerifiable: { count: 0, remedies: [] },
+    blockedByProfile: 0,
+    blockedByTarget: 0,
+    pending: 0,
+    notSelected: 0,
+    other: 0,
+    total: requirements.length,
+  };
   const remedies = new Map<string, string[]>();
   for (const r of requirements) {
     if (r.verdict === 'NOT_APPLICABLE') v.notApplicable += 1;
@@ -92,7 +133,9 @@ export function verificationOf(requirements: Pick<RequirementResult, 'id' | 'ver
     else if (u.cause === 'not-selected') v.notSelected += 1;
     else v.other += 1;
   }
-  v.notVerifiable.remedies = [...remedies].map(([remedy, ids]) => ({ remedy, requirements: ids })).sort((a, b) => b.requirements.length - a.requirements.length || a.remedy.localeCompare(b.remedy));
+  v.notVerifiable.remedies = [...remedies]
+    .map(([remedy, ids]) => ({ remedy, requirements: ids }))
+    .sort((a, b) => b.requirements.length - a.requirements.length || a.remedy.localeCompare(b.remedy));
   return v;
 }
 
@@ -102,8 +145,13 @@ export function verificationLine(v: Verification, shownRemedies = 3): string {
   if (v.notApplicable > 0) parts.push(`${v.notApplicable} not applicable`);
   if (v.notVerifiable.count > 0) {
     const shown = v.notVerifiable.remedies.slice(0, shownRemedies).map((r) => `${r.remedy}: ${r.requirements.length}`);
-    const more = v.notVerifiable.remedies.length > shownRemedies ? `; +${v.notVerifiable.remedies.length - shownRemedies} more in the report` : '';
-    parts.push(`${v.notVerifiable.count} not verifiable with this profile${shownRemedies > 0 ? ` (${shown.join('; ')}${more})` : ''}`);
+    const more =
+      v.notVerifiable.remedies.length > shownRemedies
+        ? `; +${v.notVerifiable.remedies.length - shownRemedies} more in the report`
+        : '';
+    parts.push(
+      `${v.notVerifiable.count} not verifiable with this profile${shownRemedies > 0 ? ` (${shown.join('; ')}${more})` : ''}`,
+    );
   }
   if (v.blockedByProfile > 0) parts.push(`${v.blockedByProfile} blocked by the profile (a refused credential)`);
   if (v.blockedByTarget > 0) parts.push(`${v.blockedByTarget} blocked by the target`);

@@ -10,7 +10,10 @@ import { renderTraceability } from './traceability-html.ts';
 export const reportFileNames = ['conformance.json', 'traceability.html', 'ctrf.json'] as const;
 
 export function writeReportFiles(dir: string, report: ConformanceReport): void {
-  writeFileSync(join(dir, 'conformance.json'), `${JSON.stringify({ $schema: '../schemas/conformance-report.schema.json', ...report }, null, 2)}\n`);
+  writeFileSync(
+    join(dir, 'conformance.json'),
+    `${JSON.stringify({ $schema: '../schemas/conformance-report.schema.json', ...report }, null, 2)}\n`,
+  );
   writeFileSync(join(dir, 'traceability.html'), renderTraceability(report));
   writeFileSync(join(dir, 'ctrf.json'), `${JSON.stringify(ctrfReport(report), null, 2)}\n`);
 }

@@ -22,7 +22,9 @@ function blocks(n: number, lang: string): string[] {
 /** A copy of the repository's files (tracked and new, not ignored), sharing its node_modules. */
 function copyRepository(): string {
   const dir = mkdtempSync(join(tmpdir(), 'tc-add-a-check-'));
-  const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard', '-z'], { cwd: root, encoding: 'utf8' }).split('\0').filter((f) => f !== '');
+  const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard', '-z'], { cwd: root, encoding: 'utf8' })
+    .split('\0')
+    .filter((f) => f !== '');
   for (const f of files) {
     mkdirSync(dirname(join(dir, f)), { recursive: true });
     try {
@@ -37,25 +39,41 @@ function copyRepository(): string {
 
 /** A command of the guide as argv: `npx token-conformance` is the copy's own CLI. */
 function argv(line: string): string[] {
-  const words = line.replace(/\s+&\s*$/, '').trim().split(/\s+/);
-  if (words[0] === 'npx' && words[1] === 'token-conformance') return [join('bin', 'token-conformance.js'), ...words.slice(2)];
+  const words = line
+    .replace(/\s+&\s*$/, '')
+    .trim()
+    .split(/\s+/);
+  if (words[0] === 'npx' && words[1] === 'token-conformance')
+    return [join('bin', 'token-conformance.js'), ...words.slice(2)];
   assert.equal(words[0], 'node', `a command the test can run: ${line}`);
   return words.slice(1);
 }
 
 function run(dir: string, args: string[]): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1' } });
+    const child = spawn(process.execPath, args, {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, CI: '1' },
+    });
     let out = '';
-    child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
-    child.stderr.on('data', (c: Buffer) => { out += c.toString(); });
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      out += c.toString();
+    });
     child.on('error', reject);
     child.on('exit', (code) => resolve({ code, out }));
   });
 }
 
 const verdictOf = (dir: string, reports: string, id: string) =>
-  (JSON.parse(readFileSync(join(dir, reports, 'conformance.json'), 'utf8')) as { requirements: { id: string; verdict: string }[] }).requirements.find((r) => r.id === id)?.verdict;
+  (
+    JSON.parse(readFileSync(join(dir, reports, 'conformance.json'), 'utf8')) as {
+      requirements: { id: string; verdict: string }[];
+    }
+  ).requirements.find((r) => r.id === id)?.verdict;
 
 void describe('docs/add-a-check.md: add a check in five steps', () => {
   let dir = '';
@@ -93,23 +111,29 @@ void describe('docs/add-a-check.md: add a check in five steps', () => {
     writeFileSync(faultsFile, faults.replace(list, `${list}${fault!}`));
   });
 
-  void test('steps 4-5: PASS against the reference server, FAIL under the planted fault', { timeout: 600_000 }, async () => {
-    const [commands] = blocks(4, 'sh');
-    const [clean, serveBroken, againstBroken] = commands!.trim().split('\n');
+  void test(
+    'steps 4-5: PASS against the reference server, FAIL under the planted fault',
+    { timeout: 600_000 },
+    async () => {
+      const [commands] = blocks(4, 'sh');
+      const [clean, serveBroken, againstBroken] = commands!.trim().split('\n');
 
-    const first = await run(dir, argv(clean!));
-    assert.equal(first.code, 0, first.out.slice(-3000));
-    assert.match(first.out, /CONFORMANCE PASS: 1 PASS/);
-    assert.equal(verdictOf(dir, 'reports/new-check', 'TOKEN-RESP-900'), 'PASS');
+      const first = await run(dir, argv(clean!));
+      assert.equal(first.code, 0, first.out.slice(-3000));
+      assert.match(first.out, /CONFORMANCE PASS: 1 PASS/);
+      assert.equal(verdictOf(dir, 'reports/new-check', 'TOKEN-RESP-900'), 'PASS');
 
-    broken = spawn(process.execPath, argv(serveBroken!), { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] });
-    await new Promise<void>((resolve, reject) => {
-      createInterface({ input: broken!.stdout! }).on('line', (l) => { if (l.includes('"ready"')) resolve(); });
-      broken!.once('exit', (code) => reject(new Error(`serve-broken-target exited (${code}) before it was ready`)));
-    });
-    const second = await run(dir, argv(againstBroken!));
-    assert.equal(second.code, 1, second.out.slice(-3000));
-    assert.match(second.out, /FAIL TOKEN-RESP-900 +Error: no id_token — got HTTP 200/);
-    assert.equal(verdictOf(dir, 'reports/new-check-broken', 'TOKEN-RESP-900'), 'FAIL');
-  });
+      broken = spawn(process.execPath, argv(serveBroken!), { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] });
+      await new Promise<void>((resolve, reject) => {
+        createInterface({ input: broken!.stdout! }).on('line', (l) => {
+          if (l.includes('"ready"')) resolve();
+        });
+        broken!.once('exit', (code) => reject(new Error(`serve-broken-target exited (${code}) before it was ready`)));
+      });
+      const second = await run(dir, argv(againstBroken!));
+      assert.equal(second.code, 1, second.out.slice(-3000));
+      assert.match(second.out, /FAIL TOKEN-RESP-900 +Error: no id_token — got HTTP 200/);
+      assert.equal(verdictOf(dir, 'reports/new-check-broken', 'TOKEN-RESP-900'), 'FAIL');
+    },
+  );
 });

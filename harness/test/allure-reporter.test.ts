@@ -10,7 +10,9 @@ import { AllureReporter } from 'allure-playwright';
 import AllureResultsReporter from '../reporter/allure.reporter.ts';
 
 const dirs: string[] = [];
-after(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
+after(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 interface Writer {
   writeResult(result: { uuid: string }): void;
@@ -31,7 +33,10 @@ function writeThrough(make: (resultsDir: string) => AllureReporter): { files: Re
   const writer = (reporter as unknown as { allureRuntime: { writer: Writer } }).allureRuntime.writer;
   const originalFsync = fs.fsyncSync;
   let fsyncs = 0;
-  fs.fsyncSync = (fd) => { fsyncs++; originalFsync(fd); };
+  fs.fsyncSync = (fd) => {
+    fsyncs++;
+    originalFsync(fd);
+  };
   try {
     writer.writeResult({ uuid: 'u1', name: 'a check', steps: [] } as { uuid: string });
     writer.writeGroup({ uuid: 'g1', children: ['u1'] } as { uuid: string });
@@ -40,7 +45,11 @@ function writeThrough(make: (resultsDir: string) => AllureReporter): { files: Re
   } finally {
     fs.fsyncSync = originalFsync;
   }
-  const files = Object.fromEntries(readdirSync(resultsDir).sort().map((f) => [f, readFileSync(join(resultsDir, f), 'utf8')]));
+  const files = Object.fromEntries(
+    readdirSync(resultsDir)
+      .sort()
+      .map((f) => [f, readFileSync(join(resultsDir, f), 'utf8')]),
+  );
   return { files, fsyncs };
 }
 
@@ -50,6 +59,11 @@ void test('same files and content as allure-playwright, and no fsync', () => {
   const ours = writeThrough((d) => new AllureResultsReporter(options(d)));
   assert.ok(theirs.fsyncs >= 4, `allure-playwright's writer fsyncs each file (${theirs.fsyncs})`);
   assert.equal(ours.fsyncs, 0);
-  assert.deepEqual(Object.keys(ours.files), ['a1-attachment.txt', 'a2-attachment.txt', 'g1-container.json', 'u1-result.json']);
+  assert.deepEqual(Object.keys(ours.files), [
+    'a1-attachment.txt',
+    'a2-attachment.txt',
+    'g1-container.json',
+    'u1-result.json',
+  ]);
   assert.deepEqual(ours.files, theirs.files);
 });

@@ -8,7 +8,19 @@ const root = join(import.meta.dirname, '..', '..');
 
 /** Resolves once the broken target printed its ready line; the caller stops it (SIGTERM). */
 export function startBrokenTarget(fault: string, profile: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'examples', 'broken-target', 'serve-broken-target.ts'), '--fault', fault, '--profile', profile], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join(root, 'examples', 'broken-target', 'serve-broken-target.ts'),
+      '--fault',
+      fault,
+      '--profile',
+      profile,
+    ],
+    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the broken target exited (${code}) before it was ready`)));
     createInterface({ input: child.stdout }).on('line', (line) => {

@@ -12,10 +12,23 @@ import { faults } from '../../self-validation/faults/index.ts';
 void describe('examples/broken-target: the profile of the broken target', () => {
   void test('every address and control URL of the reference server is replaced by the proxy; its CA is trusted; the profile is valid', () => {
     const upstream = 'https://127.0.0.1:41234';
-    const base = applyListening(loadProfile(join(repoRoot, 'profiles', 'reference.json')).profile, { event: 'listening', authUrlUs: upstream, authUrlEu: upstream, baseUrl: upstream, testControls: true });
+    const base = applyListening(loadProfile(join(repoRoot, 'profiles', 'reference.json')).profile, {
+      event: 'listening',
+      authUrlUs: upstream,
+      authUrlEu: upstream,
+      baseUrl: upstream,
+      testControls: true,
+    });
     const p = brokenTargetProfile(base, upstream, 'https://127.0.0.1:50000', '/tmp/proxy-ca.pem', 'get-answered-404');
     assert.equal(p.name, 'reference-with-fault-get-answered-404');
-    for (const url of [p.authUrlUs, p.authUrlEu, p.baseUrl, p.capabilities.clockControlUrl, p.capabilities.faultControlUrl]) assert.match(url ?? '', /^https:\/\/127\.0\.0\.1:50000(\/|$)/);
+    for (const url of [
+      p.authUrlUs,
+      p.authUrlEu,
+      p.baseUrl,
+      p.capabilities.clockControlUrl,
+      p.capabilities.faultControlUrl,
+    ])
+      assert.match(url ?? '', /^https:\/\/127\.0\.0\.1:50000(\/|$)/);
     assert.equal(p.capabilities.clockControlUrl, 'https://127.0.0.1:50000/__test/clock');
     assert.equal(p.caFile, '/tmp/proxy-ca.pem');
     assert.equal(p.plainHttpUrl, undefined, 'no plain-HTTP address: the proxy listens on HTTPS only');

@@ -12,7 +12,10 @@ import { claimClockTarget, readClockTargets, writeClockTargets } from '../../cor
 void describe('clock targets', () => {
   const setup = (count: number) => {
     const dir = mkdtempSync(join(tmpdir(), 'tc-clock-targets-'));
-    const file = writeClockTargets(dir, Array.from({ length: count }, (_, i) => join(dir, `profile-${i}.json`)));
+    const file = writeClockTargets(
+      dir,
+      Array.from({ length: count }, (_, i) => join(dir, `profile-${i}.json`)),
+    );
     return { dir, targets: readClockTargets(file)! };
   };
 
@@ -34,7 +37,9 @@ void describe('clock targets', () => {
       assert.notEqual(a.profileFile, b.profileFile);
       assert.deepEqual([a.slot, b.slot].sort(), [0, 1]);
       let third: Awaited<ReturnType<typeof claimClockTarget>> | undefined;
-      const waiting = claimClockTarget(targets, 5000, 5).then((c) => { third = c; });
+      const waiting = claimClockTarget(targets, 5000, 5).then((c) => {
+        third = c;
+      });
       await new Promise((r) => setTimeout(r, 50));
       assert.equal(third, undefined, 'both targets are held');
       b.release();
@@ -62,11 +67,19 @@ void describe('clock targets', () => {
 
   void test('run: --clock-servers needs --start-reference; both projects in one invocation', () => {
     assert.throws(() => parseRunArgs(['--target', 'x.json', '--clock-servers', '2']), /needs --start-reference/);
-    assert.throws(() => parseRunArgs(['--target', 'x.json', '--start-reference', '--clock-servers', 'two']), /whole number/);
+    assert.throws(
+      () => parseRunArgs(['--target', 'x.json', '--start-reference', '--clock-servers', 'two']),
+      /whole number/,
+    );
     const options = parseRunArgs(['--target', 'x.json', '--start-reference', '--clock-servers', '0', '--timings']);
     assert.ok(options !== 'help');
     assert.equal(options.clockServers, 0);
     assert.equal(options.timings, true);
-    assert.deepEqual(projectsArgs(['conformance', 'time-travel']), ['--project', 'conformance', 'time-travel', '--pass-with-no-tests']);
+    assert.deepEqual(projectsArgs(['conformance', 'time-travel']), [
+      '--project',
+      'conformance',
+      'time-travel',
+      '--pass-with-no-tests',
+    ]);
   });
 });

@@ -9,7 +9,16 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 
-export interface ActionStep { name?: string; id?: string; if?: string; uses?: string; run?: string; shell?: string; env?: Record<string, string>; with?: Record<string, unknown> }
+export interface ActionStep {
+  name?: string;
+  id?: string;
+  if?: string;
+  uses?: string;
+  run?: string;
+  shell?: string;
+  env?: Record<string, string>;
+  with?: Record<string, unknown>;
+}
 export interface CompositeAction {
   inputs: Record<string, { required?: boolean; default?: string }>;
   outputs: Record<string, { value: string }>;
@@ -29,7 +38,12 @@ export interface ActionRun {
 
 export const readAction = (file: string): CompositeAction => parse(readFileSync(file, 'utf8')) as CompositeAction;
 
-interface Context { inputs: Record<string, string>; steps: Record<string, { outputs: Record<string, string> }>; actionPath: string; failed: boolean }
+interface Context {
+  inputs: Record<string, string>;
+  steps: Record<string, { outputs: Record<string, string> }>;
+  actionPath: string;
+  failed: boolean;
+}
 
 function lookup(path: string, ctx: Context): string {
   const inputs = /^inputs\.([\w-]+)$/.exec(path);
@@ -51,9 +65,14 @@ export function substitute(text: string, ctx: Context): string {
  */
 export function condition(expression: string | undefined, ctx: Context): boolean {
   const expr = (expression ?? 'success()').replace(/^\$\{\{\s*|\s*\}\}$/g, '');
-  const tokens = (expr.match(/'[^']*'|[A-Za-z_][\w.-]*\(\)|[A-Za-z_][\w.-]*|==|!=|&&|\|\||!|\(|\)|\S/g) ?? []);
+  const tokens = expr.match(/'[^']*'|[A-Za-z_][\w.-]*\(\)|[A-Za-z_][\w.-]*|==|!=|&&|\|\||!|\(|\)|\S/g) ?? [];
   let at = 0;
-  const fns: Record<string, boolean> = { 'success()': !ctx.failed, 'failure()': ctx.failed, 'always()': true, 'cancelled()': false };
+  const fns: Record<string, boolean> = {
+    'success()': !ctx.failed,
+    'failure()': ctx.failed,
+    'always()': true,
+    'cancelled()': false,
+  };
   const truthy = (v: string | boolean) => (typeof v === 'boolean' ? v : v !== '');
   const primary = (): string | boolean => {
     const t = tokens[at++];
@@ -117,10 +136,19 @@ export function parseOutputFile(text: string): Record<string, string> {
   return out;
 }
 
-function runBash(script: string, cwd: string, env: NodeJS.ProcessEnv, file: string): Promise<{ code: number; stdout: string; stderr: string }> {
+function runBash(
+  script: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  file: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   writeFileSync(file, script);
   return new Promise((done, reject) => {
-    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', file], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', file], {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -146,7 +174,8 @@ export async function runCompositeAction(options: {
     if (value === undefined && spec.required) throw new Error(`input ${name} is required`);
     inputs[name] = value ?? '';
   }
-  for (const name of Object.keys(options.inputs)) if (!(name in action.inputs)) throw new Error(`the action has no input '${name}'`);
+  for (const name of Object.keys(options.inputs))
+    if (!(name in action.inputs)) throw new Error(`the action has no input '${name}'`);
   const ctx: Context = { inputs, steps: {}, actionPath: options.actionPath, failed: false };
   const summaryFile = join(temp, 'step-summary.md');
   writeFileSync(summaryFile, '');
@@ -163,15 +192,21 @@ export async function runCompositeAction(options: {
     const outputFile = join(temp, `output-${i}`);
     writeFileSync(outputFile, '');
     const env: NodeJS.ProcessEnv = {
-      ...process.env, ...options.env,
-      GITHUB_ACTIONS: 'true', GITHUB_WORKSPACE: workspace, GITHUB_ACTION_PATH: options.actionPath,
-      GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile, RUNNER_TEMP: temp,
+      ...process.env,
+      ...options.env,
+      GITHUB_ACTIONS: 'true',
+      GITHUB_WORKSPACE: workspace,
+      GITHUB_ACTION_PATH: options.actionPath,
+      GITHUB_OUTPUT: outputFile,
+      GITHUB_STEP_SUMMARY: summaryFile,
+      RUNNER_TEMP: temp,
       ...Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, substitute(String(v), ctx)])),
     };
     const r = await runBash(substitute(step.run ?? '', ctx), workspace, env, join(temp, `step-${i}.sh`));
     result.stdout += r.stdout;
     result.stderr += r.stderr;
-    if (step.id) ctx.steps[step.id] = { outputs: existsSync(outputFile) ? parseOutputFile(readFileSync(outputFile, 'utf8')) : {} };
+    if (step.id)
+      ctx.steps[step.id] = { outputs: existsSync(outputFile) ? parseOutputFile(readFileSync(outputFile, 'utf8')) : {} };
     if (r.code !== 0 && !ctx.failed) {
       ctx.failed = true;
       result.exitCode = r.code;

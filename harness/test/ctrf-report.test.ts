@@ -18,7 +18,12 @@ import { temporaryDirectory } from './support/temporary-directory.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 // The package exports no package.json: its schema file sits beside its entry point's folder (dist/ → src/).
-const ctrfSchemaFile = join(dirname(createRequire(import.meta.url).resolve('ctrf')), '..', 'src', 'ctrf-schema-0.0.json');
+const ctrfSchemaFile = join(
+  dirname(createRequire(import.meta.url).resolve('ctrf')),
+  '..',
+  'src',
+  'ctrf-schema-0.0.json',
+);
 const ajv = addFormats(new Ajv({ allErrors: true, strict: false }));
 const validateCtrf = ajv.compile(JSON.parse(readFileSync(ctrfSchemaFile, 'utf8')) as object);
 
@@ -30,10 +35,14 @@ function assertValidCtrf(doc: unknown): void {
 
 /** A report with one requirement per verdict (the fixture's first requirement as the model). */
 function everyVerdictReport(): ConformanceReport {
-  const base = JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures', 'gate', 'report-planted-fail.json'), 'utf8')) as ConformanceReport;
+  const base = JSON.parse(
+    readFileSync(join(import.meta.dirname, 'fixtures', 'gate', 'report-planted-fail.json'), 'utf8'),
+  ) as ConformanceReport;
   const model = base.requirements[0]!;
   const requirements: RequirementResult[] = requirementVerdicts.map((verdict, i) => ({
-    ...model, id: `TEST-V-${String(i + 1).padStart(3, '0')}`, verdict,
+    ...model,
+    id: `TEST-V-${String(i + 1).padStart(3, '0')}`,
+    verdict,
     ...(verdict === 'PASS' ? {} : { reason: `why ${verdict}` }),
     ...(verdict === 'BLOCKED' ? { blockedBy: ['TEST-V-002'] } : {}),
     ...(verdict === 'PENDING' ? { due: '2026-12-01T00:00:00.000Z' } : {}),
@@ -50,11 +59,25 @@ void describe('CTRF report', () => {
     assertValidCtrf(doc);
     assert.equal(doc.results.tests.length, report.requirements.length);
     const byRaw = new Map(doc.results.tests.map((t) => [t.rawStatus, t]));
-    const expected = { PASS: 'passed', FAIL: 'failed', UNCHECKED: 'failed', WARN: 'other', WAIVED: 'other', BLOCKED: 'other', PENDING: 'pending', SKIP: 'skipped', NOT_APPLICABLE: 'skipped', UNOBSERVED: 'skipped' } as const;
+    const expected = {
+      PASS: 'passed',
+      FAIL: 'failed',
+      UNCHECKED: 'failed',
+      WARN: 'other',
+      WAIVED: 'other',
+      BLOCKED: 'other',
+      PENDING: 'pending',
+      SKIP: 'skipped',
+      NOT_APPLICABLE: 'skipped',
+      UNOBSERVED: 'skipped',
+    } as const;
     for (const verdict of requirementVerdicts) {
       assert.equal(byRaw.get(verdict)?.status, expected[verdict], verdict);
       assert.equal(ctrfStatusOf[verdict].status, expected[verdict]);
-      assert.ok((doc.extra.statusMapping as Record<string, string>)[verdict]!.startsWith(`${expected[verdict]}: `), `the mapping of ${verdict} is explained`);
+      assert.ok(
+        (doc.extra.statusMapping as Record<string, string>)[verdict]!.startsWith(`${expected[verdict]}: `),
+        `the mapping of ${verdict} is explained`,
+      );
     }
     const fail = byRaw.get('FAIL')!;
     assert.equal(fail.message, `FAIL (${report.requirements[1]!.source}): why FAIL`, 'the clause, then the reason');
@@ -70,14 +93,26 @@ void describe('CTRF report', () => {
 
   void test('requirements outside the scored catalogue release read `other`, never failed; the failed count follows the verdict', () => {
     const report = everyVerdictReport();
-    const release = { version: '1', frozenAt: '2026-11-26', requirements: report.requirements.filter((r) => r.verdict !== 'FAIL' && r.verdict !== 'UNCHECKED').map((r) => r.id) };
+    const release = {
+      version: '1',
+      frozenAt: '2026-11-26',
+      requirements: report.requirements
+        .filter((r) => r.verdict !== 'FAIL' && r.verdict !== 'UNCHECKED')
+        .map((r) => r.id),
+    };
     const scored = scoreInCatalogue(report, release);
     assert.equal(scored.verdict, 'WARN', 'without the FAIL and UNCHECKED requirements the run only warns');
     const doc = ctrfReport(scored);
     assertValidCtrf(doc);
     assert.equal(doc.results.summary.failed, 0);
     const notScored = doc.results.tests.filter((t) => t.labels.scored === false);
-    assert.deepEqual(notScored.map((t) => [t.rawStatus, t.status, t.labels.notScoredIn]), [['FAIL', 'other', '1'], ['UNCHECKED', 'other', '1']]);
+    assert.deepEqual(
+      notScored.map((t) => [t.rawStatus, t.status, t.labels.notScoredIn]),
+      [
+        ['FAIL', 'other', '1'],
+        ['UNCHECKED', 'other', '1'],
+      ],
+    );
     assert.match(notScored[0]!.message!, /not scored in catalogue 1: FAIL — why FAIL/);
   });
 
@@ -85,6 +120,9 @@ void describe('CTRF report', () => {
     const dir = temporaryDirectory('tc-ctrf-');
     writeReportFiles(dir, everyVerdictReport());
     assertValidCtrf(JSON.parse(readFileSync(join(dir, 'ctrf.json'), 'utf8')));
-    assert.equal((JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport).requirements.length, requirementVerdicts.length);
+    assert.equal(
+      (JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport).requirements.length,
+      requirementVerdicts.length,
+    );
   });
 });

@@ -38,15 +38,38 @@ void describe('the GitHub Action (action.yml)', () => {
   void test('is a composite action whose run steps are bash, with every documented output', () => {
     assert.equal(action.runs.using, 'composite');
     for (const s of action.runs.steps) if (s.run !== undefined) assert.equal(s.shell, 'bash', s.name);
-    for (const o of ['verdict', 'pass', 'fail', 'warn', 'blocked', 'pending', 'skip', 'not-applicable', 'unchecked', 'total', 'report', 'exit-code']) assert.ok(o in action.outputs, o);
-    for (const i of ['target', 'gate', 'shard', 'expected-failures', 'catalogue', 'merge']) assert.ok(i in action.inputs, i);
+    for (const o of [
+      'verdict',
+      'pass',
+      'fail',
+      'warn',
+      'blocked',
+      'pending',
+      'skip',
+      'not-applicable',
+      'unchecked',
+      'total',
+      'report',
+      'exit-code',
+    ])
+      assert.ok(o in action.outputs, o);
+    for (const i of ['target', 'gate', 'shard', 'expected-failures', 'catalogue', 'merge'])
+      assert.ok(i in action.inputs, i);
   });
 
   void test('green on the reference server: outputs, job summary, gate passes', async () => {
     const { ws, temp } = workspace();
     const run = await runCompositeAction({
-      action, actionPath: root, workspace: ws, temp,
-      inputs: { target: join(root, 'profiles', 'reference.json'), 'start-reference': 'true', args: selection, catalogue: '1' },
+      action,
+      actionPath: root,
+      workspace: ws,
+      temp,
+      inputs: {
+        target: join(root, 'profiles', 'reference.json'),
+        'start-reference': 'true',
+        args: selection,
+        catalogue: '1',
+      },
       usesOutputs: { upload: { 'artifact-url': artifactUrl } },
     });
     assert.equal(run.exitCode, 0, `${run.stdout}\n${run.stderr}`);
@@ -70,7 +93,10 @@ void describe('the GitHub Action (action.yml)', () => {
     const profile = join(temp, 'broken.json');
     stopping.push(await startBrokenTarget('get-answered-404', profile));
     const run = await runCompositeAction({
-      action, actionPath: root, workspace: ws, temp,
+      action,
+      actionPath: root,
+      workspace: ws,
+      temp,
       inputs: { target: profile, args: selection, 'artifact-name': 'broken' },
       usesOutputs: { upload: { 'artifact-url': artifactUrl } },
     });
@@ -84,7 +110,13 @@ void describe('the GitHub Action (action.yml)', () => {
     assert.match(run.summary, /### FAIL \(1\)/);
     assert.ok(run.summary.includes(`| TOKEN-REQ-001 | ${broken.source} | MUST |`), run.summary);
     const escapedClause = broken.source.replace(/,/g, '%2C').replace(/:/g, '%3A');
-    assert.match(run.stdout, new RegExp(`^::error title=FAIL TOKEN-REQ-001 \\(${escapedClause.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)::`, 'm'));
+    assert.match(
+      run.stdout,
+      new RegExp(
+        `^::error title=FAIL TOKEN-REQ-001 \\(${escapedClause.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)::`,
+        'm',
+      ),
+    );
     assert.match(run.stdout, /GATE FAIL/);
     assert.deepEqual(run.ran.slice(-2), ['Job summary and annotations', 'Gate']);
   });
@@ -93,19 +125,37 @@ void describe('the GitHub Action (action.yml)', () => {
     const { ws, temp } = workspace();
     const shardRuns = [];
     for (const i of [1, 2]) {
-      shardRuns.push(await runCompositeAction({
-        action, actionPath: root, workspace: ws, temp,
-        inputs: { target: join(root, 'profiles', 'reference.json'), 'start-reference': 'true', args: selection, shard: `${i}/2`, reports: `shards/shard-${i}`, catalogue: '1' },
-      }));
+      shardRuns.push(
+        await runCompositeAction({
+          action,
+          actionPath: root,
+          workspace: ws,
+          temp,
+          inputs: {
+            target: join(root, 'profiles', 'reference.json'),
+            'start-reference': 'true',
+            args: selection,
+            shard: `${i}/2`,
+            reports: `shards/shard-${i}`,
+            catalogue: '1',
+          },
+        }),
+      );
     }
     for (const r of shardRuns) {
       assert.equal(r.exitCode, 0, `${r.stdout}\n${r.stderr}`);
       assert.ok(!r.ran.includes('Gate'), 'a shard does not gate');
     }
-    const merged = await runCompositeAction({ action, actionPath: root, workspace: ws, temp, inputs: { target: 'unused', merge: 'shards/*', reports: 'reports/merged' } });
+    const merged = await runCompositeAction({
+      action,
+      actionPath: root,
+      workspace: ws,
+      temp,
+      inputs: { target: 'unused', merge: 'shards/*', reports: 'reports/merged' },
+    });
     assert.equal(merged.exitCode, 0, `${merged.stdout}\n${merged.stderr}`);
     assert.equal(merged.outputs.verdict, 'PASS');
-    assert.equal(merged.outputs.pass, '2', 'both shards\' requirements in one report');
+    assert.equal(merged.outputs.pass, '2', "both shards' requirements in one report");
     assert.match(merged.stdout, /MERGED 2 shards/);
     assert.match(merged.stdout, /GATE PASS/);
     assert.match(merged.summary, /## token-conformance: PASS — reference/);
@@ -113,11 +163,27 @@ void describe('the GitHub Action (action.yml)', () => {
   });
 
   void test('examples/github-actions/conformance-action.yml: shards then a merge, each step passing only inputs the action declares', () => {
-    const workflow = parse(readFileSync(join(root, 'examples', 'github-actions', 'conformance-action.yml'), 'utf8')) as { jobs: Record<string, { steps: { uses?: string; with?: Record<string, string> }[]; strategy?: { matrix?: { shard?: number[] } } }> };
-    const uses = Object.values(workflow.jobs).flatMap((j) => j.steps).filter((s) => s.uses?.includes('token-conformance'));
+    const workflow = parse(
+      readFileSync(join(root, 'examples', 'github-actions', 'conformance-action.yml'), 'utf8'),
+    ) as {
+      jobs: Record<
+        string,
+        { steps: { uses?: string; with?: Record<string, string> }[]; strategy?: { matrix?: { shard?: number[] } } }
+      >;
+    };
+    const uses = Object.values(workflow.jobs)
+      .flatMap((j) => j.steps)
+      .filter((s) => s.uses?.includes('token-conformance'));
     assert.ok(uses.length >= 2);
-    for (const s of uses) for (const input of Object.keys(s.with ?? {})) assert.ok(input in action.inputs, `input ${input}`);
-    assert.ok(uses.some((s) => s.with?.shard !== undefined), 'a shard job');
-    assert.ok(uses.some((s) => s.with?.merge !== undefined), 'a merge job');
+    for (const s of uses)
+      for (const input of Object.keys(s.with ?? {})) assert.ok(input in action.inputs, `input ${input}`);
+    assert.ok(
+      uses.some((s) => s.with?.shard !== undefined),
+      'a shard job',
+    );
+    assert.ok(
+      uses.some((s) => s.with?.merge !== undefined),
+      'a merge job',
+    );
   });
 });

@@ -17,8 +17,15 @@ import { temporaryDirectory } from './support/temporary-directory.ts';
 const root = join(import.meta.dirname, '..', '..');
 const templateFile = join(root, 'templates', 'gitlab', 'token-conformance.gitlab-ci.yml');
 
-interface GitlabJob { extends?: string; script?: string[]; rules?: { if: string }[]; artifacts?: { when?: string; paths?: string[]; reports?: { junit?: string[]; dotenv?: string } } }
-const template = parse(readFileSync(templateFile, 'utf8')) as Record<string, GitlabJob> & { variables: Record<string, string> };
+interface GitlabJob {
+  extends?: string;
+  script?: string[];
+  rules?: { if: string }[];
+  artifacts?: { when?: string; paths?: string[]; reports?: { junit?: string[]; dotenv?: string } };
+}
+const template = parse(readFileSync(templateFile, 'utf8')) as Record<string, GitlabJob> & {
+  variables: Record<string, string>;
+};
 
 /** A job with the keys of the job it extends (one level, as the template uses). */
 function resolved(name: string): GitlabJob {
@@ -27,13 +34,22 @@ function resolved(name: string): GitlabJob {
 }
 
 /** `$NAME` in an artifacts path, from the job's variables. */
-const expand = (path: string, vars: Record<string, string>) => path.replace(/\$(\w+)/g, (_m, n: string) => vars[n] ?? '');
+const expand = (path: string, vars: Record<string, string>) =>
+  path.replace(/\$(\w+)/g, (_m, n: string) => vars[n] ?? '');
 
-async function runJob(name: string, overrides: Record<string, string>, workspace = temporaryDirectory('tc-gitlab-')): Promise<{ code: number; log: string; vars: Record<string, string>; workspace: string }> {
+async function runJob(
+  name: string,
+  overrides: Record<string, string>,
+  workspace = temporaryDirectory('tc-gitlab-'),
+): Promise<{ code: number; log: string; vars: Record<string, string>; workspace: string }> {
   const vars = { ...template.variables, ...overrides };
   const script = join(workspace, '.job.sh');
   writeFileSync(script, (resolved(name).script ?? []).join('\n'));
-  const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { cwd: workspace, env: { ...process.env, ...vars, CI: 'true', GITLAB_CI: 'true', CI_PROJECT_DIR: workspace }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], {
+    cwd: workspace,
+    env: { ...process.env, ...vars, CI: 'true', GITLAB_CI: 'true', CI_PROJECT_DIR: workspace },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let log = '';
   child.stdout.on('data', (d: Buffer) => (log += d.toString()));
   child.stderr.on('data', (d: Buffer) => (log += d.toString()));
@@ -50,15 +66,27 @@ after(() => {
 
 /** The workspace's files an artifacts glob matches (`*` within one path segment, as GitLab reads it). */
 function glob(pattern: string, workspace: string): string[] {
-  const re = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')}$`);
-  return readdirSync(workspace, { recursive: true, encoding: 'utf8' }).filter((f) => re.test(f)).sort();
+  const re = new RegExp(
+    `^${pattern
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('[^/]*')}$`,
+  );
+  return readdirSync(workspace, { recursive: true, encoding: 'utf8' })
+    .filter((f) => re.test(f))
+    .sort();
 }
 
 function artifacts(job: GitlabJob, vars: Record<string, string>, workspace: string) {
   const reports = job.artifacts!.reports!;
   return {
     junit: (reports.junit ?? []).flatMap((g) => glob(expand(g, vars), workspace)),
-    dotenv: Object.fromEntries(readFileSync(join(workspace, expand(reports.dotenv!, vars)), 'utf8').trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)])),
+    dotenv: Object.fromEntries(
+      readFileSync(join(workspace, expand(reports.dotenv!, vars)), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+    ),
   };
 }
 
@@ -66,20 +94,31 @@ void describe('the GitLab CI template', () => {
   void test('an include-able file: a visible job that runs only when CONFORMANCE_TARGET is set, extending hidden jobs a project can reuse', () => {
     assert.deepEqual(template['token-conformance']?.rules, [{ if: '$CONFORMANCE_TARGET' }]);
     assert.equal(template['token-conformance']?.extends, '.token-conformance');
-    for (const name of ['.token-conformance', '.token-conformance-merge']) assert.equal(template[name]?.artifacts?.when, 'always', name);
+    for (const name of ['.token-conformance', '.token-conformance-merge'])
+      assert.equal(template[name]?.artifacts?.when, 'always', name);
     for (const v of Object.keys(template.variables)) assert.match(v, /^CONFORMANCE_[A-Z_]+$/);
   });
 
   void test('green on the reference server: JUnit and dotenv artifacts, the gate passes', async () => {
     const job = resolved('token-conformance');
-    const run = await runJob('token-conformance', { CONFORMANCE_TARGET: join(root, 'profiles', 'reference.json'), CONFORMANCE_START_REFERENCE: 'true', CONFORMANCE_PACKAGE: '', CONFORMANCE_CLI: cli, CONFORMANCE_ARGS: selection, CONFORMANCE_CATALOGUE: '1' });
+    const run = await runJob('token-conformance', {
+      CONFORMANCE_TARGET: join(root, 'profiles', 'reference.json'),
+      CONFORMANCE_START_REFERENCE: 'true',
+      CONFORMANCE_PACKAGE: '',
+      CONFORMANCE_CLI: cli,
+      CONFORMANCE_ARGS: selection,
+      CONFORMANCE_CATALOGUE: '1',
+    });
     assert.equal(run.code, 0, run.log);
     const a = artifacts(job, run.vars, run.workspace);
     assert.deepEqual(a.junit, ['reports/token-conformance/junit.xml']);
     assert.equal(a.dotenv.CONFORMANCE_VERDICT, 'PASS');
     assert.equal(a.dotenv.CONFORMANCE_CATALOGUE, '1');
     assert.equal(a.dotenv.CONFORMANCE_PASS, '2');
-    assert.match(readFileSync(join(run.workspace, 'reports/token-conformance/summary.md'), 'utf8'), /^## token-conformance: PASS — reference/);
+    assert.match(
+      readFileSync(join(run.workspace, 'reports/token-conformance/summary.md'), 'utf8'),
+      /^## token-conformance: PASS — reference/,
+    );
     assert.match(run.log, /GATE PASS/);
   });
 
@@ -87,7 +126,12 @@ void describe('the GitLab CI template', () => {
     const job = resolved('token-conformance');
     const profile = join(temporaryDirectory('tc-gitlab-broken-'), 'broken.json');
     stopping.push(await startBrokenTarget('get-answered-404', profile));
-    const run = await runJob('token-conformance', { CONFORMANCE_TARGET: profile, CONFORMANCE_PACKAGE: '', CONFORMANCE_CLI: cli, CONFORMANCE_ARGS: selection });
+    const run = await runJob('token-conformance', {
+      CONFORMANCE_TARGET: profile,
+      CONFORMANCE_PACKAGE: '',
+      CONFORMANCE_CLI: cli,
+      CONFORMANCE_ARGS: selection,
+    });
     assert.equal(run.code, 1, run.log);
     const broken = requirementById('TOKEN-REQ-001');
     const a = artifacts(job, run.vars, run.workspace);
@@ -101,14 +145,31 @@ void describe('the GitLab CI template', () => {
   });
 
   void test('parallel shards (CI_NODE_INDEX/CI_NODE_TOTAL) report without gating; a job extending .token-conformance-merge merges, summarises and gates', async () => {
-    const reference = { CONFORMANCE_TARGET: join(root, 'profiles', 'reference.json'), CONFORMANCE_START_REFERENCE: 'true', CONFORMANCE_PACKAGE: '', CONFORMANCE_CLI: cli, CONFORMANCE_ARGS: selection };
+    const reference = {
+      CONFORMANCE_TARGET: join(root, 'profiles', 'reference.json'),
+      CONFORMANCE_START_REFERENCE: 'true',
+      CONFORMANCE_PACKAGE: '',
+      CONFORMANCE_CLI: cli,
+      CONFORMANCE_ARGS: selection,
+    };
     const first = await runJob('token-conformance', { ...reference, CI_NODE_INDEX: '1', CI_NODE_TOTAL: '2' });
     assert.equal(first.code, 0, first.log);
-    const second = await runJob('token-conformance', { ...reference, CI_NODE_INDEX: '2', CI_NODE_TOTAL: '2' }, first.workspace);
+    const second = await runJob(
+      'token-conformance',
+      { ...reference, CI_NODE_INDEX: '2', CI_NODE_TOTAL: '2' },
+      first.workspace,
+    );
     assert.equal(second.code, 0, second.log);
     for (const r of [first, second]) assert.doesNotMatch(r.log, /GATE /, 'a shard does not gate');
-    assert.ok(artifacts(resolved('token-conformance'), first.vars, first.workspace).junit.length >= 1, 'the shards\' JUnit files match the artifacts globs');
-    const merged = await runJob('.token-conformance-merge', { CONFORMANCE_PACKAGE: '', CONFORMANCE_CLI: cli }, first.workspace);
+    assert.ok(
+      artifacts(resolved('token-conformance'), first.vars, first.workspace).junit.length >= 1,
+      "the shards' JUnit files match the artifacts globs",
+    );
+    const merged = await runJob(
+      '.token-conformance-merge',
+      { CONFORMANCE_PACKAGE: '', CONFORMANCE_CLI: cli },
+      first.workspace,
+    );
     assert.equal(merged.code, 0, merged.log);
     assert.match(merged.log, /MERGED 2 shards/);
     assert.match(merged.log, /GATE PASS/);

@@ -19,19 +19,43 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 function capture() {
   const out: string[] = [];
   const err: string[] = [];
-  return { out, err, io: { out: (l: string) => out.push(...l.split('\n')), err: (l: string) => err.push(...l.split('\n')) } };
+  return {
+    out,
+    err,
+    io: { out: (l: string) => out.push(...l.split('\n')), err: (l: string) => err.push(...l.split('\n')) },
+  };
 }
 
 const check = (id: string, needs: string[], extra: { type: string; description: string }[] = []): ListedCheck => ({
-  file: 'specs/x.spec.ts', title: `${id} check`, project: 'conformance', requirementIds: [id],
-  annotations: [{ type: 'requirement', description: id }, ...needs.map((n) => ({ type: 'needs', description: n })), ...extra],
+  file: 'specs/x.spec.ts',
+  title: `${id} check`,
+  project: 'conformance',
+  requirementIds: [id],
+  annotations: [
+    { type: 'requirement', description: id },
+    ...needs.map((n) => ({ type: 'needs', description: n })),
+    ...extra,
+  ],
 });
 
 void describe('init: the output folder, the people identifiers, the outlook', () => {
   void test('--out in a folder that does not exist: the folder is created, the profile written (no stack trace)', async () => {
     const file = join(dir, 'conformance', 'nested', 'staging.jsonc');
     const c = capture();
-    const code = await initMain(['--out', file, '--name', 'staging', '--auth-url-us', 'https://auth.example.com', '--client', 'usClient=abc', '--no-outlook'], c.io);
+    const code = await initMain(
+      [
+        '--out',
+        file,
+        '--name',
+        'staging',
+        '--auth-url-us',
+        'https://auth.example.com',
+        '--client',
+        'usClient=abc',
+        '--no-outlook',
+      ],
+      c.io,
+    );
     assert.equal(code, 0, c.err.join('\n'));
     assert.match(readFileSync(file, 'utf8'), /"name": "staging"/);
   });
@@ -39,25 +63,85 @@ void describe('init: the output folder, the people identifiers, the outlook', ()
   void test('everything a full run benefits from becomes the profile: people, lifetimes, Basic, burnable user, rate limits, state file and key', async () => {
     const file = join(dir, 'full.jsonc');
     const c = capture();
-    const code = await initMain(['--out', file, '--name', 'full', '--auth-url-us', 'https://auth.example.com', '--base-url', 'https://api.example.com',
-      '--client', 'usClient=abc', '--burnable-user', 'acme\\dave', '--person-existing', 'E-1', '--person-missing', 'E-9', '--person-malformed=-E1',
-      '--cc-lifetime', '3600', '--pw-lifetime', '600', '--basic', '--rate-limit', '50/1000/60', '--state', 'full.state', '--no-outlook'], c.io);
+    const code = await initMain(
+      [
+        '--out',
+        file,
+        '--name',
+        'full',
+        '--auth-url-us',
+        'https://auth.example.com',
+        '--base-url',
+        'https://api.example.com',
+        '--client',
+        'usClient=abc',
+        '--burnable-user',
+        'acme\\dave',
+        '--person-existing',
+        'E-1',
+        '--person-missing',
+        'E-9',
+        '--person-malformed=-E1',
+        '--cc-lifetime',
+        '3600',
+        '--pw-lifetime',
+        '600',
+        '--basic',
+        '--rate-limit',
+        '50/1000/60',
+        '--state',
+        'full.state',
+        '--no-outlook',
+      ],
+      c.io,
+    );
     assert.equal(code, 0, c.err.join('\n'));
-    const env = Object.fromEntries(c.out.filter((l) => l.startsWith('export ')).map((l) => [l.slice(7).split('=')[0]!, 'a-long-enough-secret-value']));
+    const env = Object.fromEntries(
+      c.out
+        .filter((l) => l.startsWith('export '))
+        .map((l) => [l.slice(7).split('=')[0]!, 'a-long-enough-secret-value']),
+    );
     assert.ok('FULL_STATE_KEY' in env, c.out.join('\n'));
     const { profile } = validateProfile(parseJsonc(readFileSync(file, 'utf8')), file, { env });
     assert.deepEqual(profile.resources.people, { existing: 'E-1', missing: 'E-9', malformed: '-E1' });
-    assert.deepEqual([profile.expectations.ccLifetime, profile.expectations.pwLifetime, profile.capabilities.supportsBasic], [3600, 600, true]);
+    assert.deepEqual(
+      [profile.expectations.ccLifetime, profile.expectations.pwLifetime, profile.capabilities.supportsBasic],
+      [3600, 600, true],
+    );
     assert.deepEqual(profile.capabilities.rateLimit, { spikePerSecond: 50, quotaPerWindow: 1000, windowSeconds: 60 });
-    assert.deepEqual(profile.capabilities.load, { allowed: true, maxRequestsPerSecond: 110, maxRequests: 2400 }, 'known rate limits are checked by passing them: room for a burst past the spike and one window\'s quota');
+    assert.deepEqual(
+      profile.capabilities.load,
+      { allowed: true, maxRequestsPerSecond: 110, maxRequests: 2400 },
+      "known rate limits are checked by passing them: room for a burst past the spike and one window's quota",
+    );
     assert.equal(profile.credentials.users.burnableUser?.username, 'acme\\dave');
     assert.deepEqual(profile.state?.key, { env: 'FULL_STATE_KEY' });
   });
 
   void test('half the people identifiers, a bad --rate-limit or lifetime: one line, exit 2, nothing written', async () => {
-    for (const extra of [['--person-existing', 'E-1'], ['--rate-limit', '50/1000'], ['--cc-lifetime', '1h']]) {
+    for (const extra of [
+      ['--person-existing', 'E-1'],
+      ['--rate-limit', '50/1000'],
+      ['--cc-lifetime', '1h'],
+    ]) {
       const c = capture();
-      assert.equal(await initMain(['--out', join(dir, 'bad.jsonc'), '--name', 'bad', '--auth-url-us', 'https://a.example.com', ...extra, '--no-outlook'], c.io), 2, extra.join(' '));
+      assert.equal(
+        await initMain(
+          [
+            '--out',
+            join(dir, 'bad.jsonc'),
+            '--name',
+            'bad',
+            '--auth-url-us',
+            'https://a.example.com',
+            ...extra,
+            '--no-outlook',
+          ],
+          c.io,
+        ),
+        2,
+        extra.join(' '),
+      );
       assert.equal(c.err.length, 1, c.err.join('\n'));
     }
   });
@@ -65,8 +149,10 @@ void describe('init: the output folder, the people identifiers, the outlook', ()
   void test('--find-people keeps the candidate the target answers 200 for and derives a missing and a malformed one it answers as the spec says', async () => {
     const asked: string[] = [];
     const answers: Record<string, RawAnswer> = {
-      'E-1000': { status: 404, body: '{"code":"000-5003"}' }, 'E-1001': { status: 200, body: '{}' },
-      'E-9999': { status: 404, body: '{"code":"000-5003"}' }, '-E1001': { status: 400, body: '{"code":"000-5001"}' },
+      'E-1000': { status: 404, body: '{"code":"000-5003"}' },
+      'E-1001': { status: 200, body: '{}' },
+      'E-9999': { status: 404, body: '{"code":"000-5003"}' },
+      '-E1001': { status: 400, body: '{"code":"000-5001"}' },
     };
     const poster: TokenPoster = {
       post: () => Promise.resolve({ status: 200, body: '{"access_token":"t"}' }),
@@ -77,13 +163,21 @@ void describe('init: the output folder, the people identifiers, the outlook', ()
       },
       close: () => Promise.resolve(),
     };
-    const found = await findPeople({ authUrlUs: 'https://a', baseUrl: 'https://b', clientId: 'c', clientSecret: 's' }, { existing: ['E-1000', 'E-1001'] }, poster);
+    const found = await findPeople(
+      { authUrlUs: 'https://a', baseUrl: 'https://b', clientId: 'c', clientSecret: 's' },
+      { existing: ['E-1000', 'E-1001'] },
+      poster,
+    );
     assert.deepEqual([found.existing, found.missing, found.malformed], ['E-1001', 'E-9999', '-E1001']);
     assert.deepEqual(asked, ['E-1000', 'E-1001', 'E-9999', '-E1001']);
   });
 
   void test('the outlook: verifiable, over later runs with a state file, and what SKIPs with what would make it verifiable', () => {
-    const { profile } = validateProfile({ name: 'o', authUrlUs: 'https://a.example.com', state: { file: 's.state', key: { env: 'K' } } }, join(dir, 'o.json'), { env: { K: 'k' } });
+    const { profile } = validateProfile(
+      { name: 'o', authUrlUs: 'https://a.example.com', state: { file: 's.state', key: { env: 'K' } } },
+      join(dir, 'o.json'),
+      { env: { K: 'k' } },
+    );
     const checks = [
       check('GRANT-CC-001', ['us']),
       check('GRANT-RT-003', ['us', 'user:burnableUser']),
@@ -91,11 +185,33 @@ void describe('init: the output folder, the people identifiers, the outlook', ()
       check('STATE-AT-EXP-002', ['us', 'clock-control']),
       check('GRANT-CC-002', ['eu']),
     ];
-    const o = profileOutlook(profile, checks, ['GRANT-CC-001', 'GRANT-RT-003', 'STATE-AT-EXP-001', 'STATE-AT-EXP-002', 'GRANT-CC-002']);
-    assert.deepEqual([o.verifiable, o.overRuns, o.notApplicable], [['GRANT-CC-001'], ['STATE-AT-EXP-001'], ['GRANT-CC-002']]);
+    const o = profileOutlook(profile, checks, [
+      'GRANT-CC-001',
+      'GRANT-RT-003',
+      'STATE-AT-EXP-001',
+      'STATE-AT-EXP-002',
+      'GRANT-CC-002',
+    ]);
+    assert.deepEqual(
+      [o.verifiable, o.overRuns, o.notApplicable],
+      [['GRANT-CC-001'], ['STATE-AT-EXP-001'], ['GRANT-CC-002']],
+    );
     const lines = outlookLines(o);
-    assert.match(lines[0]!, /^This profile lets a run verify up to 1 of 5 requirements, and 1 more over later runs .*; 1 do not apply/);
-    assert.ok(lines.some((l) => /1 × profile has no credentials\.users\.burnableUser — declare a burnable user .*: GRANT-RT-003/.test(l)), lines.join('\n'));
-    assert.ok(lines.some((l) => /1 × target has no clock control — add clock control or a state file .*: STATE-AT-EXP-002/.test(l)), lines.join('\n'));
+    assert.match(
+      lines[0]!,
+      /^This profile lets a run verify up to 1 of 5 requirements, and 1 more over later runs .*; 1 do not apply/,
+    );
+    assert.ok(
+      lines.some((l) =>
+        /1 × profile has no credentials\.users\.burnableUser — declare a burnable user .*: GRANT-RT-003/.test(l),
+      ),
+      lines.join('\n'),
+    );
+    assert.ok(
+      lines.some((l) =>
+        /1 × target has no clock control — add clock control or a state file .*: STATE-AT-EXP-002/.test(l),
+      ),
+      lines.join('\n'),
+    );
   });
 });

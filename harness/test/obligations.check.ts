@@ -16,9 +16,23 @@ import { Agent, request } from 'undici';
 import { repoRoot } from '../../core/catalogue/catalogue.ts';
 import { loadProfile } from '../../core/profile/load-profile.ts';
 import type { TargetProfile } from '../../core/profile/profile.schema.ts';
-import { applyListening, referenceArgsFor, startReference, type ReferenceServer } from '../reference/start-reference.ts';
+import {
+  applyListening,
+  referenceArgsFor,
+  startReference,
+  type ReferenceServer,
+} from '../reference/start-reference.ts';
 import { startProxy, type ProxyFault, type RunningProxy } from '../../self-validation/proxy.ts';
-import { bearerOf, field, freshToken, grantOf, isToken, targetNow, tokenBody, withBearer } from '../../self-validation/faults/helpers.ts';
+import {
+  bearerOf,
+  field,
+  freshToken,
+  grantOf,
+  isToken,
+  targetNow,
+  tokenBody,
+  withBearer,
+} from '../../self-validation/faults/helpers.ts';
 import { recordIssuance, type Issued } from '../../self-validation/faults/lifecycle.ts';
 import { lockState } from '../obligations/state-file.ts';
 import { runCli as runCliWith } from './support/run-cli.ts';
@@ -27,13 +41,37 @@ const keyEnv = 'TOKEN_CONFORMANCE_TEST_STATE_KEY';
 const key = 'obligations-test-key-0123456789abcdef';
 
 /** The time-dependent checks (the IDs whose checks record obligations), and their settling checks. */
-const timeDependent = ['STATE-AT-EXP-001', 'STATE-AT-EXP-002', 'STATE-RT-UNUSED-002', 'STATE-RT-EXP-001', 'LIMIT-AT-LIFETIME-001', 'LIMIT-RT-LIFETIME-001', 'ERR-GW-1202', 'BEARER-020'];
+const timeDependent = [
+  'STATE-AT-EXP-001',
+  'STATE-AT-EXP-002',
+  'STATE-RT-UNUSED-002',
+  'STATE-RT-EXP-001',
+  'LIMIT-AT-LIFETIME-001',
+  'LIMIT-RT-LIFETIME-001',
+  'ERR-GW-1202',
+  'BEARER-020',
+];
 const grep = `@(${timeDependent.join('|')})\\b`;
 /** Only the spec files that hold them: Playwright loads no other spec. */
-const specs = ['specs/lifecycle/access-token.spec.ts', 'specs/lifecycle/refresh-token.spec.ts', 'specs/limits/lifetimes.spec.ts', 'specs/gateway/authentication.spec.ts', 'specs/bearer/bearer-challenge.spec.ts', 'specs/obligations/settle.spec.ts'];
+const specs = [
+  'specs/lifecycle/access-token.spec.ts',
+  'specs/lifecycle/refresh-token.spec.ts',
+  'specs/limits/lifetimes.spec.ts',
+  'specs/gateway/authentication.spec.ts',
+  'specs/bearer/bearer-challenge.spec.ts',
+  'specs/obligations/settle.spec.ts',
+];
 
-interface Check { title: string; status: string; annotations: { type: string; description?: string }[] }
-interface RunResult { code: number; out: string; checks: Check[] }
+interface Check {
+  title: string;
+  status: string;
+  annotations: { type: string; description?: string }[];
+}
+interface RunResult {
+  code: number;
+  out: string;
+  checks: Check[];
+}
 
 const runCli = (args: string[], env: NodeJS.ProcessEnv = {}) => runCliWith(args, { [keyEnv]: key, ...env });
 
@@ -49,43 +87,95 @@ class Target {
 
   constructor(private readonly withState = true) {}
 
-  async start(fault?: ProxyFault, serverArgs: string[] = [], patch: (p: TargetProfile) => TargetProfile = (p) => p): Promise<void> {
+  async start(
+    fault?: ProxyFault,
+    serverArgs: string[] = [],
+    patch: (p: TargetProfile) => TargetProfile = (p) => p,
+  ): Promise<void> {
     const reference = patch(loadProfile(join(repoRoot, 'profiles', 'reference.json')).profile);
-    this.server = await startReference({ logDir: this.dir, extraArgs: [...referenceArgsFor(reference), ...serverArgs] });
+    this.server = await startReference({
+      logDir: this.dir,
+      extraArgs: [...referenceArgsFor(reference), ...serverArgs],
+    });
     const listening = applyListening(reference, this.server.listening);
     this.clockUrl = listening.capabilities.clockControlUrl!;
     this.agent = new Agent({ connect: { ca: readFileSync(listening.caFile!, 'utf8') } });
     let profile: TargetProfile = listening;
     if (fault) {
       const upstream = new URL(listening.authUrlUs!).origin;
-      this.proxy = await startProxy({ upstream, upstreamCa: readFileSync(listening.caFile!, 'utf8'), fault, dir: this.dir });
+      this.proxy = await startProxy({
+        upstream,
+        upstreamCa: readFileSync(listening.caFile!, 'utf8'),
+        fault,
+        dir: this.dir,
+      });
       const swap = (url: string | undefined) => (url ? `${this.proxy!.url}${url.slice(upstream.length)}` : url);
-      profile = { ...profile, authUrlUs: swap(profile.authUrlUs)!, authUrlEu: swap(profile.authUrlEu)!, baseUrl: swap(profile.baseUrl)!, caFile: this.proxy.caFile, plainHttpUrl: `http://${new URL(this.proxy.url).host}` };
+      profile = {
+        ...profile,
+        authUrlUs: swap(profile.authUrlUs)!,
+        authUrlEu: swap(profile.authUrlEu)!,
+        baseUrl: swap(profile.baseUrl)!,
+        caFile: this.proxy.caFile,
+        plainHttpUrl: `http://${new URL(this.proxy.url).host}`,
+      };
     }
     // The profile a staging target would have: no clock control, no fault control; a state key.
     const capabilities = { ...profile.capabilities };
     delete capabilities.clockControlUrl;
     delete capabilities.faultControlUrl;
-    writeFileSync(this.profileFile, JSON.stringify({ ...profile, capabilities, ...(this.withState ? { state: { key: { env: keyEnv } } } : {}) }, null, 2));
+    writeFileSync(
+      this.profileFile,
+      JSON.stringify(
+        { ...profile, capabilities, ...(this.withState ? { state: { key: { env: keyEnv } } } : {}) },
+        null,
+        2,
+      ),
+    );
   }
 
   /** Deactivates a user from outside (the reference's principal control), as an administrator would. */
   async deactivate(tenant: string, userName: string): Promise<void> {
     const url = new URL('/__test/principals/deactivate', this.clockUrl).toString();
-    const res = await request(url, { method: 'POST', dispatcher: this.agent!, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'user', tenant, userName }) });
+    const res = await request(url, {
+      method: 'POST',
+      dispatcher: this.agent!,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'user', tenant, userName }),
+    });
     await res.body.dump();
     assert.equal(res.statusCode, 200);
   }
 
   /** Moves the server's clock from outside, through its control endpoint (the profile does not know it). */
   async advance(seconds: number): Promise<void> {
-    const res = await request(this.clockUrl, { method: 'POST', dispatcher: this.agent!, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advanceSeconds: seconds }) });
+    const res = await request(this.clockUrl, {
+      method: 'POST',
+      dispatcher: this.agent!,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ advanceSeconds: seconds }),
+    });
     await res.body.dump();
     assert.equal(res.statusCode, 200);
   }
 
   async run(extra: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<RunResult> {
-    const { code, out } = await runCli(['run', '--target', this.profileFile, ...(this.withState ? ['--state', this.stateFile] : []), '--reports', this.reports, '--grep', grep, '--reporter', 'list', ...specs.flatMap((s) => ['--spec', s]), ...extra], env);
+    const { code, out } = await runCli(
+      [
+        'run',
+        '--target',
+        this.profileFile,
+        ...(this.withState ? ['--state', this.stateFile] : []),
+        '--reports',
+        this.reports,
+        '--grep',
+        grep,
+        '--reporter',
+        'list',
+        ...specs.flatMap((s) => ['--spec', s]),
+        ...extra,
+      ],
+      env,
+    );
     return { code, out, checks: checksOf(this.reports) };
   }
 
@@ -97,7 +187,13 @@ class Target {
   }
 }
 
-const unescapeXml = (v: string) => v.replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const unescapeXml = (v: string) =>
+  v
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 
 /**
  * The checks of a run with their annotations: Playwright's JUnit files carry every annotation as a
@@ -111,21 +207,37 @@ function checksOf(reports: string): Check[] {
     for (const chunk of readFileSync(file, 'utf8').split('<testcase ').slice(1)) {
       const body = chunk.slice(0, chunk.indexOf('</testcase>') >= 0 ? chunk.indexOf('</testcase>') : undefined);
       const title = unescapeXml(/name="([^"]*)"/.exec(body)?.[1] ?? '');
-      const annotations = [...body.matchAll(/<property name="([^"]*)" value="([^"]*)"/g)].map((m) => ({ type: m[1]!, description: unescapeXml(m[2]!) }));
-      const status = body.includes('<failure') || body.includes('<error ') ? 'failed' : body.includes('<skipped') ? 'skipped' : 'passed';
+      const annotations = [...body.matchAll(/<property name="([^"]*)" value="([^"]*)"/g)].map((m) => ({
+        type: m[1]!,
+        description: unescapeXml(m[2]!),
+      }));
+      const status =
+        body.includes('<failure') || body.includes('<error ')
+          ? 'failed'
+          : body.includes('<skipped')
+            ? 'skipped'
+            : 'passed';
       checks.push({ title, status, annotations });
     }
   }
   return checks;
 }
 
-const annotationsOf = (checks: Check[], type: string) => checks.flatMap((c) => c.annotations.filter((a) => a.type === type).map((a) => ({ check: c, value: JSON.parse(a.description ?? '{}') as Record<string, string> })));
-const requirementsOf = (c: Check) => c.annotations.filter((a) => a.type === 'requirement').map((a) => a.description ?? '');
+const annotationsOf = (checks: Check[], type: string) =>
+  checks.flatMap((c) =>
+    c.annotations
+      .filter((a) => a.type === type)
+      .map((a) => ({ check: c, value: JSON.parse(a.description ?? '{}') as Record<string, string> })),
+  );
+const requirementsOf = (c: Check) =>
+  c.annotations.filter((a) => a.type === 'requirement').map((a) => a.description ?? '');
 
 /** Every file under a directory, recursively. */
 function filesUnder(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((f) => join(dir, f)).filter((f) => statSync(f).isFile());
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((f) => join(dir, f))
+    .filter((f) => statSync(f).isFile());
 }
 
 /** The tokens the run saw are not in the state file or anywhere under the reports directory. */
@@ -148,7 +260,15 @@ function settlements(r: RunResult): Map<string, string[]> {
 
 /** The requirements named by `broke` annotations of the run's failed checks. */
 function broken(r: RunResult): string[] {
-  return [...new Set(r.checks.filter((c) => c.status === 'failed').flatMap((c) => c.annotations.filter((a) => a.type === 'broke').map((a) => (a.description ?? '').split(' ')[0]!)))].sort();
+  return [
+    ...new Set(
+      r.checks
+        .filter((c) => c.status === 'failed')
+        .flatMap((c) =>
+          c.annotations.filter((a) => a.type === 'broke').map((a) => (a.description ?? '').split(' ')[0]!),
+        ),
+    ),
+  ].sort();
 }
 
 const day = 24 * 3600;
@@ -165,10 +285,22 @@ void describe('obligations against a target without clock control', () => {
     show(one);
     assert.equal(one.code, 0, one.out);
     const pending = annotationsOf(one.checks, 'pending');
-    assert.deepEqual([...new Set(pending.flatMap(({ check }) => requirementsOf(check)))].sort(), [...timeDependent].sort(), `every time-dependent requirement is PENDING:\n${one.out}`);
-    assert.ok(pending.every(({ value }) => value.obligation && !Number.isNaN(Date.parse(value.due!)) && value.what), 'each pending annotation names its obligation, due time and what');
+    assert.deepEqual(
+      [...new Set(pending.flatMap(({ check }) => requirementsOf(check)))].sort(),
+      [...timeDependent].sort(),
+      `every time-dependent requirement is PENDING:\n${one.out}`,
+    );
+    assert.ok(
+      pending.every(({ value }) => value.obligation && !Number.isNaN(Date.parse(value.due!)) && value.what),
+      'each pending annotation names its obligation, due time and what',
+    );
     assert.match(one.out, /state .*state\.json written: 0 settled .*, 10 recorded, 10 open obligations/);
-    assertNoPlainToken(t, readFileSync(seen, 'utf8').split('\n').filter((l) => l.length >= 8));
+    assertNoPlainToken(
+      t,
+      readFileSync(seen, 'utf8')
+        .split('\n')
+        .filter((l) => l.length >= 8),
+    );
 
     // +1 h: the client_credentials tokens (3600 s) expired; the window of "accepted until 3595 s" closed unseen.
     await t.advance(3600 + 100);
@@ -176,18 +308,34 @@ void describe('obligations against a target without clock control', () => {
     show(two);
     assert.equal(two.code, 0, two.out);
     // The settled credentials (run 1's tokens) are in no report of the run that sent them again.
-    assertNoPlainToken(t, readFileSync(seen, 'utf8').split('\n').filter((l) => l.length >= 8));
+    assertNoPlainToken(
+      t,
+      readFileSync(seen, 'utf8')
+        .split('\n')
+        .filter((l) => l.length >= 8),
+    );
     const s2 = settlements(two);
-    for (const id of ['STATE-AT-EXP-001', 'STATE-AT-EXP-002', 'ERR-GW-1202', 'BEARER-020']) assert.deepEqual(s2.get(id), ['PASS'], `${id} settled PASS:\n${two.out}`);
+    for (const id of ['STATE-AT-EXP-001', 'STATE-AT-EXP-002', 'ERR-GW-1202', 'BEARER-020'])
+      assert.deepEqual(s2.get(id), ['PASS'], `${id} settled PASS:\n${two.out}`);
     assert.deepEqual(s2.get('LIMIT-AT-LIFETIME-001'), ['VOID'], 'the closed window reads VOID (expired)');
-    assert.ok(two.checks.some((c) => c.status === 'skipped' && c.annotations.some((a) => a.type === 'settled' && a.description?.includes('expired'))), 'VOID is a SKIP with "expired"');
+    assert.ok(
+      two.checks.some(
+        (c) =>
+          c.status === 'skipped' &&
+          c.annotations.some((a) => a.type === 'settled' && a.description?.includes('expired')),
+      ),
+      'VOID is a SKIP with "expired"',
+    );
 
     // +4 days: inside the password access token's last half (604800 s).
     await t.advance(4 * day - 3700);
     const three = await t.run();
     show(three);
     assert.equal(three.code, 0, three.out);
-    assert.ok(settlements(three).get('LIMIT-AT-LIFETIME-001')?.includes('PASS'), `LIMIT-AT-LIFETIME-001 settled PASS:\n${three.out}`);
+    assert.ok(
+      settlements(three).get('LIMIT-AT-LIFETIME-001')?.includes('PASS'),
+      `LIMIT-AT-LIFETIME-001 settled PASS:\n${three.out}`,
+    );
 
     // +8 days: the password access token expired, its refresh token (7 days after that) still valid.
     await t.advance(4 * day);
@@ -195,14 +343,18 @@ void describe('obligations against a target without clock control', () => {
     show(four);
     assert.equal(four.code, 0, four.out);
     const s4 = settlements(four);
-    for (const id of ['STATE-AT-EXP-001', 'STATE-RT-UNUSED-002', 'LIMIT-RT-LIFETIME-001']) assert.ok(s4.get(id)?.includes('PASS'), `${id} settled PASS:\n${four.out}`);
+    for (const id of ['STATE-AT-EXP-001', 'STATE-RT-UNUSED-002', 'LIMIT-RT-LIFETIME-001'])
+      assert.ok(s4.get(id)?.includes('PASS'), `${id} settled PASS:\n${four.out}`);
 
     // +15 days: the refresh token's 7 days after its access token's 7 days are over.
     await t.advance(7 * day);
     const five = await t.run();
     show(five);
     assert.equal(five.code, 0, five.out);
-    assert.ok(settlements(five).get('STATE-RT-EXP-001')?.includes('PASS'), `STATE-RT-EXP-001 settled PASS:\n${five.out}`);
+    assert.ok(
+      settlements(five).get('STATE-RT-EXP-001')?.includes('PASS'),
+      `STATE-RT-EXP-001 settled PASS:\n${five.out}`,
+    );
     for (const r of [two, three, four, five]) assert.deepEqual(broken(r), [], 'no FAIL against the correct target');
   });
 
@@ -229,9 +381,24 @@ void describe('obligations against a target without clock control', () => {
     const truncated = join(t.dir, 'truncated.json');
     writeFileSync(truncated, before.subarray(0, Math.floor(before.length / 2)));
     const cut = readFileSync(truncated);
-    const damaged = await runCli(['run', '--target', t.profileFile, '--state', truncated, '--reports', t.reports, '--grep', grep, ...specs.flatMap((f) => ['--spec', f])]);
+    const damaged = await runCli([
+      'run',
+      '--target',
+      t.profileFile,
+      '--state',
+      truncated,
+      '--reports',
+      t.reports,
+      '--grep',
+      grep,
+      ...specs.flatMap((f) => ['--spec', f]),
+    ]);
     assert.equal(damaged.code, 2, damaged.out);
-    assert.equal(damaged.out.split('\n').filter((l) => l.includes('state file')).length, 1, `one line:\n${damaged.out}`);
+    assert.equal(
+      damaged.out.split('\n').filter((l) => l.includes('state file')).length,
+      1,
+      `one line:\n${damaged.out}`,
+    );
     assert.deepEqual(readFileSync(truncated), cut, 'the truncated file is left as it was');
   });
 
@@ -240,14 +407,26 @@ void describe('obligations against a target without clock control', () => {
     await t.advance(16 * day);
     const r = await t.run();
     show(r);
-    const voided = annotationsOf(r.checks, 'settled').filter(({ check, value }) => requirementsOf(check).includes('STATE-RT-EXP-001') && value.outcome === 'VOID');
-    assert.ok(voided.length > 0 && voided.every(({ value }) => /no longer knows the credentials/.test(value.reason ?? '')), `STATE-RT-EXP-001 of the deactivated user settles VOID:\n${r.out}`);
-    assert.ok(!(settlements(r).get('STATE-RT-EXP-001') ?? []).includes('PASS'), 'no PASS from a refusal of a user the target no longer knows');
+    const voided = annotationsOf(r.checks, 'settled').filter(
+      ({ check, value }) => requirementsOf(check).includes('STATE-RT-EXP-001') && value.outcome === 'VOID',
+    );
+    assert.ok(
+      voided.length > 0 && voided.every(({ value }) => /no longer knows the credentials/.test(value.reason ?? '')),
+      `STATE-RT-EXP-001 of the deactivated user settles VOID:\n${r.out}`,
+    );
+    assert.ok(
+      !(settlements(r).get('STATE-RT-EXP-001') ?? []).includes('PASS'),
+      'no PASS from a refusal of a user the target no longer knows',
+    );
   });
 });
 
 /** Planted faults (through the fault-injecting proxy): access tokens that never expire, and a refresh token honoured after its 7 days. */
-function neverExpiring(clientId: string, clientSecret: string, user: { username: string; password: string }): ProxyFault {
+function neverExpiring(
+  clientId: string,
+  clientSecret: string,
+  user: { username: string; password: string },
+): ProxyFault {
   return {
     onResponse: async (res, _req, ctx) => {
       await recordIssuance(res, ctx);
@@ -266,7 +445,13 @@ function neverExpiring(clientId: string, clientSecret: string, user: { username:
         const issued = ctx.state.get(`rt:${field(req, 'refresh_token') ?? ''}`) as Issued | undefined;
         // The spec's end (anchor access-token-expiry): 7 days after the access token's expiry.
         if (!issued || now < issued.at + issued.expiresIn * 1000 + 7 * day * 1000) return req;
-        const form = new URLSearchParams({ grant_type: 'password', username: user.username, password: user.password, client_id: field(req, 'client_id') ?? '', client_secret: field(req, 'client_secret') ?? '' });
+        const form = new URLSearchParams({
+          grant_type: 'password',
+          username: user.username,
+          password: user.password,
+          client_id: field(req, 'client_id') ?? '',
+          client_secret: field(req, 'client_secret') ?? '',
+        });
         const res = await ctx.forward({ ...req, body: Buffer.from(form.toString()) });
         return tokenBody(res) ? { respond: res } : req;
       }
@@ -281,9 +466,12 @@ void describe('obligations against a target with a planted fault (tokens that ne
     const reference = loadProfile(join(repoRoot, 'profiles', 'reference.json'));
     const secret = (path: string) => reference.secrets.find((x) => x.path === path)!.value;
     const usClient = reference.profile.credentials.clients.usClient!;
-    await t.start(neverExpiring(usClient.clientId, secret('credentials.clients.usClient.clientSecret'), {
-      username: reference.profile.credentials.users.user!.username, password: secret('credentials.users.user.password'),
-    }));
+    await t.start(
+      neverExpiring(usClient.clientId, secret('credentials.clients.usClient.clientSecret'), {
+        username: reference.profile.credentials.users.user!.username,
+        password: secret('credentials.users.user.password'),
+      }),
+    );
   });
   after(() => (process.env.KEEP_OBLIGATIONS_TEST ? undefined : t.stop()));
 
@@ -297,35 +485,62 @@ void describe('obligations against a target with a planted fault (tokens that ne
     assert.equal(two.code, 1, two.out);
     assert.deepEqual(broken(two), ['BEARER-020', 'ERR-GW-1202', 'STATE-AT-EXP-001'], two.out);
     const s2 = settlements(two);
-    for (const id of ['BEARER-020', 'ERR-GW-1202', 'STATE-AT-EXP-001']) assert.deepEqual(s2.get(id), ['FAIL'], `${id} settled FAIL`);
-    assert.ok(two.checks.filter((c) => c.status === 'failed').every((c) => c.annotations.some((a) => a.type === 'broke' && /recorded in run .* settled at /.test(a.description ?? ''))), 'a FAIL says when it was recorded and settled');
+    for (const id of ['BEARER-020', 'ERR-GW-1202', 'STATE-AT-EXP-001'])
+      assert.deepEqual(s2.get(id), ['FAIL'], `${id} settled FAIL`);
+    assert.ok(
+      two.checks
+        .filter((c) => c.status === 'failed')
+        .every((c) =>
+          c.annotations.some((a) => a.type === 'broke' && /recorded in run .* settled at /.test(a.description ?? '')),
+        ),
+      'a FAIL says when it was recorded and settled',
+    );
 
     await t.advance(15 * day);
     const three = await t.run();
     show(three);
     assert.equal(three.code, 1, three.out);
-    assert.ok(broken(three).includes('STATE-RT-EXP-001'), `the refresh token honoured after its 7 days FAILs STATE-RT-EXP-001:\n${three.out}`);
-    assert.deepEqual(broken(three).filter((id) => !['BEARER-020', 'ERR-GW-1202', 'STATE-AT-EXP-001', 'STATE-RT-EXP-001'].includes(id)), [], 'no other requirement FAILs');
+    assert.ok(
+      broken(three).includes('STATE-RT-EXP-001'),
+      `the refresh token honoured after its 7 days FAILs STATE-RT-EXP-001:\n${three.out}`,
+    );
+    assert.deepEqual(
+      broken(three).filter((id) => !['BEARER-020', 'ERR-GW-1202', 'STATE-AT-EXP-001', 'STATE-RT-EXP-001'].includes(id)),
+      [],
+      'no other requirement FAILs',
+    );
   });
 });
 
 /** A requirement's verdict in the run's conformance.json. */
 function verdictOf(t: Target, id: string): string | undefined {
-  const report = JSON.parse(readFileSync(join(t.reports, 'conformance.json'), 'utf8')) as { requirements: { id: string; verdict: string }[] };
+  const report = JSON.parse(readFileSync(join(t.reports, 'conformance.json'), 'utf8')) as {
+    requirements: { id: string; verdict: string }[];
+  };
   return report.requirements.find((r) => r.id === id)?.verdict;
 }
 
 /** Short lifetimes and capabilities.realTimeWaitSeconds: the check waits in real time instead (no state file needed). */
-for (const [name, faulty] of [['a correct target: PASS', false], ['tokens that never expire: FAIL', true]] as const) {
+for (const [name, faulty] of [
+  ['a correct target: PASS', false],
+  ['tokens that never expire: FAIL', true],
+] as const) {
   void describe(`real-time waits where the lifetimes are short (8 s client_credentials tokens), ${name}`, () => {
     const t = new Target(false);
     before(async () => {
       const reference = loadProfile(join(repoRoot, 'profiles', 'reference.json'));
       const secret = (path: string) => reference.secrets.find((x) => x.path === path)!.value;
       const usClient = reference.profile.credentials.clients.usClient!;
-      const fault = faulty ? neverExpiring(usClient.clientId, secret('credentials.clients.usClient.clientSecret'), { username: '', password: '' }) : undefined;
+      const fault = faulty
+        ? neverExpiring(usClient.clientId, secret('credentials.clients.usClient.clientSecret'), {
+            username: '',
+            password: '',
+          })
+        : undefined;
       await t.start(fault, ['--cc-lifetime', '8'], (p) => ({
-        ...p, expectations: { ...p.expectations, ccLifetime: 8, clockSkewSeconds: 5 }, capabilities: { ...p.capabilities, realTimeWaitSeconds: 20 },
+        ...p,
+        expectations: { ...p.expectations, ccLifetime: 8, clockSkewSeconds: 5 },
+        capabilities: { ...p.capabilities, realTimeWaitSeconds: 20 },
       }));
     });
     after(() => t.stop());
@@ -335,7 +550,10 @@ for (const [name, faulty] of [['a correct target: PASS', false], ['tokens that n
       show(r);
       assert.equal(r.code, faulty ? 1 : 0, r.out);
       const cc = r.checks.find((c) => c.title.includes('a client_credentials access token is refused'))!;
-      assert.ok(cc.annotations.some((a) => a.type === 'real-time-wait'), 'the check waited in real time');
+      assert.ok(
+        cc.annotations.some((a) => a.type === 'real-time-wait'),
+        'the check waited in real time',
+      );
       assert.equal(cc.status, faulty ? 'failed' : 'passed', r.out);
       const pw = r.checks.find((c) => c.title.includes('a password access token is refused'))!;
       assert.equal(pw.status, 'skipped', r.out);

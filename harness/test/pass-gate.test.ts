@@ -14,13 +14,20 @@ import { temporaryDirectory } from './support/temporary-directory.ts';
 void describe('pass order', () => {
   void test('the projects do not depend on each other; time-travel runs on one worker', () => {
     const projects = config.projects ?? [];
-    assert.deepEqual(projects.map((p) => p.name), ['conformance', 'time-travel']);
+    assert.deepEqual(
+      projects.map((p) => p.name),
+      ['conformance', 'time-travel'],
+    );
     for (const p of projects) assert.deepEqual(p.dependencies ?? [], [], `${p.name} has no dependency`);
     assert.equal(projects[1]!.workers, 1);
   });
 
   void test('run: both projects in one invocation, the conformance checks handed out first (listed first)', () => {
-    assert.deepEqual(projectsArgs(['conformance', 'time-travel']).slice(0, 3), ['--project', 'conformance', 'time-travel']);
+    assert.deepEqual(projectsArgs(['conformance', 'time-travel']).slice(0, 3), [
+      '--project',
+      'conformance',
+      'time-travel',
+    ]);
     assert.equal((config.projects ?? [])[0]!.name, 'conformance');
   });
 
@@ -30,7 +37,9 @@ void describe('pass order', () => {
       const file = join(dir, 'open');
       const gate = new PassGate(file, ['a', 'b']);
       let opened = false;
-      const waiting = waitForGate(file, 5000, 10).then(() => { opened = true; });
+      const waiting = waitForGate(file, 5000, 10).then(() => {
+        opened = true;
+      });
       gate.ended('a');
       gate.ended('unknown');
       await new Promise((r) => setTimeout(r, 50));

@@ -9,14 +9,22 @@ import { installedUnderNodeModules, playwrightCommand, playwrightNodeArgs } from
 
 void describe('the Playwright command line', () => {
   void test('installed under node_modules/: tsx is registered; in a checkout: not', () => {
-    assert.equal(installedUnderNodeModules(join('/', 'p', 'node_modules', 'token-conformance', 'harness', 'playwright', 'playwright-cli.ts')), true);
-    assert.equal(installedUnderNodeModules(join('/', 'work', 'token-conformance', 'harness', 'playwright', 'playwright-cli.ts')), false);
+    assert.equal(
+      installedUnderNodeModules(
+        join('/', 'p', 'node_modules', 'token-conformance', 'harness', 'playwright', 'playwright-cli.ts'),
+      ),
+      true,
+    );
+    assert.equal(
+      installedUnderNodeModules(join('/', 'work', 'token-conformance', 'harness', 'playwright', 'playwright-cli.ts')),
+      false,
+    );
     assert.equal(playwrightNodeArgs(true)[0], '--import');
     assert.match(playwrightNodeArgs(true)[1]!, /tsx/);
     assert.deepEqual(playwrightNodeArgs(false), []);
   });
 
-  void test('this checkout: Playwright\'s CLI and the arguments, nothing before them', () => {
+  void test("this checkout: Playwright's CLI and the arguments, nothing before them", () => {
     const command = playwrightCommand(['test', '--list']);
     assert.match(command[0]!, /@playwright[\\/]test[\\/]cli\.js$/);
     assert.deepEqual(command.slice(1), ['test', '--list']);

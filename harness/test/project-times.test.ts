@@ -28,7 +28,10 @@ void test('one line from a reports directory; none without checks.json', () => {
   try {
     assert.equal(renderProjectTimes(dir), undefined);
     writeFileSync(join(dir, 'checks.json'), JSON.stringify({ checks }));
-    assert.equal(renderProjectTimes(dir), 'projects: conformance 3 checks on 2 workers 1.0 s (checks summed 1.6 s, 6 requests); time-travel 1 checks on 1 workers 0.2 s (checks summed 0.2 s, 5 requests)');
+    assert.equal(
+      renderProjectTimes(dir),
+      'projects: conformance 3 checks on 2 workers 1.0 s (checks summed 1.6 s, 6 requests); time-travel 1 checks on 1 workers 0.2 s (checks summed 0.2 s, 5 requests)',
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -20,7 +20,22 @@ function shellBlocks(heading: string): string[] {
 void test('docs/try-it-by-hand.md "Try the service by hand": every call answers as its comment says', async () => {
   const [serve, walkthrough] = shellBlocks('Try the service by hand');
   assert.match(serve!, /^npx token-conformance serve --http --port 8080 --data :memory: --test-controls\n$/);
-  const server = spawn(process.execPath, [join(root, 'bin', 'token-conformance.js'), 'serve', '--http', '--port', '0', '--data', ':memory:', '--test-controls', '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const server = spawn(
+    process.execPath,
+    [
+      join(root, 'bin', 'token-conformance.js'),
+      'serve',
+      '--http',
+      '--port',
+      '0',
+      '--data',
+      ':memory:',
+      '--test-controls',
+      '--log-level',
+      'warn',
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   const exited = new Promise((resolve) => server.once('exit', resolve));
   const pwFile = join(root, 'reports', `readme-pw-${process.pid}.json`);
   try {
@@ -32,15 +47,45 @@ void test('docs/try-it-by-hand.md "Try the service by hand": every call answers 
     });
     assert.match(walkthrough!, /^T=http:\/\/127\.0\.0\.1:8080\n/);
     mkdirSync(join(root, 'reports'), { recursive: true });
-    const script = walkthrough!.replace(/^T=http:\/\/127\.0\.0\.1:8080\n/, `T=${origin}\n`).replaceAll('/tmp/pw.json', pwFile);
+    const script = walkthrough!
+      .replace(/^T=http:\/\/127\.0\.0\.1:8080\n/, `T=${origin}\n`)
+      .replaceAll('/tmp/pw.json', pwFile);
     // curl prints bodies without a newline: a wrapper ends each with one (the script runs unchanged).
-    const out = execFileSync('bash', ['-c', `set -eu\ncurl() { command curl "$@"; echo; }\ncd ${JSON.stringify(root)}\n${script}`], { encoding: 'utf8' });
+    const out = execFileSync(
+      'bash',
+      ['-c', `set -eu\ncurl() { command curl "$@"; echo; }\ncd ${JSON.stringify(root)}\n${script}`],
+      { encoding: 'utf8' },
+    );
     const lines = out.split('\n').filter((l) => l.trim() !== '');
     const json = lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
     // In order: cc token, password token (tee), refresh-free people call, 000-1201, 000-1205,
     // refresh, invalid_grant, revoked 000-1202, clock moved, expired 000-1202.
-    const shape = json.map((j) => ('access_token' in j ? `token${'refresh_token' in j ? '+refresh' : ''}` : 'code' in j ? String(j.code) : 'error' in j ? String(j.error) : 'identifier' in j || 'id' in j ? 'person' : Object.keys(j).join(',')));
-    assert.deepEqual(shape.filter((s) => !/^(now|advanced|clock)/.test(s)), ['token', 'token+refresh', 'person', '000-1201', '000-1205', 'token+refresh', 'invalid_grant', '000-1202', '000-1202'], out);
+    const shape = json.map((j) =>
+      'access_token' in j
+        ? `token${'refresh_token' in j ? '+refresh' : ''}`
+        : 'code' in j
+          ? String(j.code)
+          : 'error' in j
+            ? String(j.error)
+            : 'identifier' in j || 'id' in j
+              ? 'person'
+              : Object.keys(j).join(','),
+    );
+    assert.deepEqual(
+      shape.filter((s) => !/^(now|advanced|clock)/.test(s)),
+      [
+        'token',
+        'token+refresh',
+        'person',
+        '000-1201',
+        '000-1205',
+        'token+refresh',
+        'invalid_grant',
+        '000-1202',
+        '000-1202',
+      ],
+      out,
+    );
   } finally {
     rmSync(pwFile, { force: true });
     server.kill('SIGTERM');

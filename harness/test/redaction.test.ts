@@ -16,7 +16,8 @@ import { writeRunManifest } from '../../core/run/run-manifest.ts';
 import { temporaryDirectory } from './support/temporary-directory.ts';
 
 const root = join(import.meta.dirname, '..', '..');
-const jwt = 'eyJhbGciOiJFUzI1NiIsImtpZCI6IjEifQ.eyJzdWIiOiJ1cy1jYy1jbGllbnQiLCJleHAiOjE3MDAwMDAwMDB9.c2lnbmF0dXJlLXNpZ25hdHVyZS1zaWduYXR1cmU';
+const jwt =
+  'eyJhbGciOiJFUzI1NiIsImtpZCI6IjEifQ.eyJzdWIiOiJ1cy1jYy1jbGllbnQiLCJleHAiOjE3MDAwMDAwMDB9.c2lnbmF0dXJlLXNpZ25hdHVyZS1zaWduYXR1cmU';
 const opaque = 'Zk3xQ9v_Lm2Pq8Rt5Wy1Ab4Cd7Ef0Gh3Jk6Np9';
 
 void describe('redactor', () => {
@@ -28,14 +29,23 @@ void describe('redactor', () => {
   });
 
   const shapes: [string, string, string][] = [
-    ['form secret fields', 'client_id=c&client_secret=abc&password=def&grant_type=password', `client_id=c&client_secret=${REDACTED}&password=${REDACTED}&grant_type=password`],
-    ['JSON token members', '{"access_token":"abc","refresh_token":"def","token_type":"Bearer"}', `{"access_token":"${REDACTED}","refresh_token":"${REDACTED}","token_type":"Bearer"}`],
+    [
+      'form secret fields',
+      'client_id=c&client_secret=abc&password=def&grant_type=password',
+      `client_id=c&client_secret=${REDACTED}&password=${REDACTED}&grant_type=password`,
+    ],
+    [
+      'JSON token members',
+      '{"access_token":"abc","refresh_token":"def","token_type":"Bearer"}',
+      `{"access_token":"${REDACTED}","refresh_token":"${REDACTED}","token_type":"Bearer"}`,
+    ],
     ['a bearer header', 'authorization: Bearer abcdefghijklmnop', `authorization: Bearer ${REDACTED}`],
     ['a Basic credential', 'Basic dXMtY2MtY2xpZW50OnNlY3JldA==', `Basic ${REDACTED}`],
     ['a JWT anywhere', `token ${jwt} here`, `token ${REDACTED} here`],
     ['a refresh-token-shaped value', `rt ${opaque}.`, `rt ${REDACTED}.`],
   ];
-  for (const [name, input, expected] of shapes) void test(`shape: ${name}`, () => assert.equal(redactShapes(input), expected));
+  for (const [name, input, expected] of shapes)
+    void test(`shape: ${name}`, () => assert.equal(redactShapes(input), expected));
 
   const kept: [string, string][] = [
     ['a gateway code', '{"code":"000-1202","message":"Unauthorized"}'],
@@ -48,11 +58,21 @@ void describe('redactor', () => {
 
   void test('deep values: secret-named members replaced whatever their content', () => {
     const r = new Redactor();
-    assert.deepEqual(r.redactValue({ a: { client_secret: 'x', Authorization: 'Bearer y', keep: 'z' } }), { a: { client_secret: REDACTED, Authorization: REDACTED, keep: 'z' } });
+    assert.deepEqual(r.redactValue({ a: { client_secret: 'x', Authorization: 'Bearer y', keep: 'z' } }), {
+      a: { client_secret: REDACTED, Authorization: REDACTED, keep: 'z' },
+    });
   });
 
   void test('secrets from the environment: prefixed variables and the listed ones', () => {
-    assert.deepEqual(secretsFromEnv({ TOKEN_CONFORMANCE_SECRET_A: 'one', OTHER: 'two', MINE: 'three', TOKEN_CONFORMANCE_SECRET_ENV: 'MINE' }).sort(), ['one', 'three']);
+    assert.deepEqual(
+      secretsFromEnv({
+        TOKEN_CONFORMANCE_SECRET_A: 'one',
+        OTHER: 'two',
+        MINE: 'three',
+        TOKEN_CONFORMANCE_SECRET_ENV: 'MINE',
+      }).sort(),
+      ['one', 'three'],
+    );
   });
 
   void test(`values shorter than ${minimumSecretLength} characters are not redacted by value; by field name they are`, () => {
@@ -62,7 +82,10 @@ void describe('redactor', () => {
   });
 
   void test('a title that reads like a header is not a credential; a real one is', () => {
-    assert.equal(redactShapes('protected call: Authorization: Bearer › BEARER-002 x'), 'protected call: Authorization: Bearer › BEARER-002 x');
+    assert.equal(
+      redactShapes('protected call: Authorization: Bearer › BEARER-002 x'),
+      'protected call: Authorization: Bearer › BEARER-002 x',
+    );
     assert.equal(redactShapes('Authorization: Bearer abcdefgh12'), `Authorization: Bearer ${REDACTED}`);
   });
 
@@ -76,7 +99,11 @@ void describe('redactor', () => {
 
   void test('the matcher finds every value, overlapping ones joined', () => {
     const m = new SecretMatcher(['abcdefgh', 'defghijk', 'zzzzzzzz', 'bcd']);
-    assert.deepEqual(m.ranges('..abcdefghijk..zzzzzzzzz..bcd'), [[2, 13], [15, 24], [26, 29]]);
+    assert.deepEqual(m.ranges('..abcdefghijk..zzzzzzzzz..bcd'), [
+      [2, 13],
+      [15, 24],
+      [26, 29],
+    ]);
     assert.deepEqual(new SecretMatcher([]).ranges('anything'), []);
   });
 });
@@ -86,10 +113,22 @@ void describe('end-of-run verification of a reports directory', () => {
   const setup = () => {
     const dir = temporaryDirectory('tc-verify-');
     mkdirSync(join(dir, 'allure-results'));
-    writeFileSync(join(dir, 'checks.json'), `${JSON.stringify({ checks: [{ title: `specs/a.spec.ts › a title naming ${secret}`, file: 'specs/a.spec.ts' }] }, null, 2)}\n`);
-    writeFileSync(join(dir, 'allure-results', 'r-result.json'), JSON.stringify({ name: `a title naming ${secret}`, steps: [{ statusDetails: { message: `got "x${secret}\\"` } }] }));
+    writeFileSync(
+      join(dir, 'checks.json'),
+      `${JSON.stringify({ checks: [{ title: `specs/a.spec.ts › a title naming ${secret}`, file: 'specs/a.spec.ts' }] }, null, 2)}\n`,
+    );
+    writeFileSync(
+      join(dir, 'allure-results', 'r-result.json'),
+      JSON.stringify({
+        name: `a title naming ${secret}`,
+        steps: [{ statusDetails: { message: `got "x${secret}\\"` } }],
+      }),
+    );
     writeFileSync(join(dir, 'note.txt'), `line 1\nBearer ${jwt}\n`);
-    writeFileSync(join(dir, 'junit.xml'), `<testsuites>\n<testcase name="a title naming ${secret}">\n<failure message="got ${secret}"/>\n</testcase>\n</testsuites>\n`);
+    writeFileSync(
+      join(dir, 'junit.xml'),
+      `<testsuites>\n<testcase name="a title naming ${secret}">\n<failure message="got ${secret}"/>\n</testcase>\n</testsuites>\n`,
+    );
     return dir;
   };
 
@@ -110,10 +149,22 @@ void describe('end-of-run verification of a reports directory', () => {
     const result = endOfRunRedaction(dir, env);
     assert.equal(result.code, 2);
     assert.equal(result.lines.filter((l) => l.includes('remains')).length, 1, result.lines.join('\n'));
-    assert.match(result.lines.find((l) => l.includes('remains'))!, /junit\.xml:3: a known secret value \(14 characters\) remains/);
-    assert.ok(result.lines.some((l) => /allure-results\/r-result\.json:1: a known secret value .* redacted there/.test(l)), result.lines.join('\n'));
-    assert.ok(result.lines.some((l) => /note\.txt:2: a JWT-shaped token .* redacted there/.test(l)), result.lines.join('\n'));
-    const allure = JSON.parse(readFileSync(join(dir, 'allure-results', 'r-result.json'), 'utf8')) as { name: string; steps: { statusDetails: { message: string } }[] };
+    assert.match(
+      result.lines.find((l) => l.includes('remains'))!,
+      /junit\.xml:3: a known secret value \(14 characters\) remains/,
+    );
+    assert.ok(
+      result.lines.some((l) => /allure-results\/r-result\.json:1: a known secret value .* redacted there/.test(l)),
+      result.lines.join('\n'),
+    );
+    assert.ok(
+      result.lines.some((l) => /note\.txt:2: a JWT-shaped token .* redacted there/.test(l)),
+      result.lines.join('\n'),
+    );
+    const allure = JSON.parse(readFileSync(join(dir, 'allure-results', 'r-result.json'), 'utf8')) as {
+      name: string;
+      steps: { statusDetails: { message: string } }[];
+    };
     assert.equal(allure.name, `a title naming ${secret}`, 'the title is kept');
     assert.equal(allure.steps[0]!.statusDetails.message, `got "x${REDACTED}\\"`);
     assert.equal(readFileSync(join(dir, 'note.txt'), 'utf8'), `line 1\nBearer ${REDACTED}\n`);
@@ -122,24 +173,36 @@ void describe('end-of-run verification of a reports directory', () => {
 });
 
 void describe('no secret in reports/ or the terminal (a full run against the reference server)', () => {
-  void test('run --start-reference with known secrets, then search every file and line', { timeout: 180_000 }, async () => {
-    const reports = temporaryDirectory('tc-reports-');
-    const lines: string[] = [];
-    const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) };
-    const code = await runMain(['--target', join(root, 'profiles', 'reference.json'), '--start-reference', '--reports', reports], io);
-    assert.ok(code === 0 || code === 1, `the run judged (exit ${code}):\n${lines.slice(-30).join('\n')}`);
-    const report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as { checks: { total: number } };
-    assert.ok(report.checks.total > 0, 'checks ran');
-    assert.ok(listFiles(join(reports, 'allure-results')).length > 0, 'allure results were written');
+  void test(
+    'run --start-reference with known secrets, then search every file and line',
+    { timeout: 180_000 },
+    async () => {
+      const reports = temporaryDirectory('tc-reports-');
+      const lines: string[] = [];
+      const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) };
+      const code = await runMain(
+        ['--target', join(root, 'profiles', 'reference.json'), '--start-reference', '--reports', reports],
+        io,
+      );
+      assert.ok(code === 0 || code === 1, `the run judged (exit ${code}):\n${lines.slice(-30).join('\n')}`);
+      const report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as {
+        checks: { total: number };
+      };
+      assert.ok(report.checks.total > 0, 'checks ran');
+      assert.ok(listFiles(join(reports, 'allure-results')).length > 0, 'allure results were written');
 
-    const secrets = loadProfile(join(root, 'profiles', 'reference.json')).secrets.map((s) => s.value);
-    assert.ok(secrets.length >= 10);
-    const encoded = secrets.map((s) => new URLSearchParams({ v: s }).toString().slice(2)).filter((s, i) => s !== secrets[i]);
-    assert.deepEqual(findSecrets(reports, [...secrets, ...encoded]), [], 'a secret survived in a report file');
-    const jwtShape = /eyJ[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]+/;
-    for (const file of listFiles(reports)) assert.ok(!jwtShape.test(readFileSync(file, 'latin1')), `a JWT survived in ${file}`);
-    const terminal = lines.join('\n');
-    for (const s of [...secrets, ...encoded]) assert.ok(!terminal.includes(s), 'a secret reached the terminal');
-    assert.ok(!jwtShape.test(terminal), 'a token reached the terminal');
-  });
+      const secrets = loadProfile(join(root, 'profiles', 'reference.json')).secrets.map((s) => s.value);
+      assert.ok(secrets.length >= 10);
+      const encoded = secrets
+        .map((s) => new URLSearchParams({ v: s }).toString().slice(2))
+        .filter((s, i) => s !== secrets[i]);
+      assert.deepEqual(findSecrets(reports, [...secrets, ...encoded]), [], 'a secret survived in a report file');
+      const jwtShape = /eyJ[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]+/;
+      for (const file of listFiles(reports))
+        assert.ok(!jwtShape.test(readFileSync(file, 'latin1')), `a JWT survived in ${file}`);
+      const terminal = lines.join('\n');
+      for (const s of [...secrets, ...encoded]) assert.ok(!terminal.includes(s), 'a secret reached the terminal');
+      assert.ok(!jwtShape.test(terminal), 'a token reached the terminal');
+    },
+  );
 });

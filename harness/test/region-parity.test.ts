@@ -2,20 +2,44 @@
 // difference (with its clause) and differences that stay unexplained.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { compareRegions, outcome, reduceAnswer, renderParity, tokenFormat, type ProbeAnswer, type RegionObservation } from '../parity/region-parity.ts';
+import {
+  compareRegions,
+  outcome,
+  reduceAnswer,
+  renderParity,
+  tokenFormat,
+  type ProbeAnswer,
+  type RegionObservation,
+} from '../parity/region-parity.ts';
 import { declaredChoices } from '../parity/probe-regions.ts';
 
-const jwt = (header: object) => `${Buffer.from(JSON.stringify(header)).toString('base64url')}.${Buffer.from('{"sub":"x"}').toString('base64url')}.c2ln`;
+const jwt = (header: object) =>
+  `${Buffer.from(JSON.stringify(header)).toString('base64url')}.${Buffer.from('{"sub":"x"}').toString('base64url')}.c2ln`;
 const token = (extra: Record<string, unknown> = {}, header: object = { alg: 'EdDSA', typ: 'at+jwt' }) =>
   reduceAnswer(200, JSON.stringify({ access_token: jwt(header), token_type: 'Bearer', expires_in: 3600, ...extra }));
-const error = (code: string, status = 400): ProbeAnswer => reduceAnswer(status, JSON.stringify({ error: code, error_description: 'x' }));
+const error = (code: string, status = 400): ProbeAnswer =>
+  reduceAnswer(status, JSON.stringify({ error: code, error_description: 'x' }));
 
 /** A conformant pair with the reference's choices (OI-6 ignored, OI-9 unsupported_grant_type). */
 function pair(): { us: RegionObservation; eu: RegionObservation } {
-  const common = { missingGrantType: error('invalid_request'), badClientSecret: error('invalid_client'), unsupportedGrant: error('unsupported_grant_type') };
+  const common = {
+    missingGrantType: error('invalid_request'),
+    badClientSecret: error('invalid_client'),
+    unsupportedGrant: error('unsupported_grant_type'),
+  };
   return {
-    us: { success: token(), ...common, unknownScope: token(), passwordGrant: token({ refresh_token: 'r', scope: 'email openid profile company' }) },
-    eu: { success: token({ scope: 'empty_default' }), ...common, unknownScope: error('invalid_scope'), passwordGrant: error('unsupported_grant_type') },
+    us: {
+      success: token(),
+      ...common,
+      unknownScope: token(),
+      passwordGrant: token({ refresh_token: 'r', scope: 'email openid profile company' }),
+    },
+    eu: {
+      success: token({ scope: 'empty_default' }),
+      ...common,
+      unknownScope: error('invalid_scope'),
+      passwordGrant: error('unsupported_grant_type'),
+    },
   };
 }
 const reference = { usClientCredentialsScope: 'ignored', euOtherGrants: 'unsupported_grant_type' };
@@ -24,7 +48,14 @@ const byAspect = (p: ReturnType<typeof compareRegions>, name: string) => p.aspec
 void describe('region parity: reducing an answer', () => {
   void test('a token answer keeps field names, token_type, expires_in, scope and the token format, never the token', () => {
     const a = token({ scope: 'empty_default' });
-    assert.deepEqual(a, { status: 200, fields: ['access_token', 'expires_in', 'scope', 'token_type'], tokenType: 'Bearer', expiresIn: '3600', scope: 'empty_default', tokenFormat: 'JWT (alg EdDSA, typ at+jwt)' });
+    assert.deepEqual(a, {
+      status: 200,
+      fields: ['access_token', 'expires_in', 'scope', 'token_type'],
+      tokenType: 'Bearer',
+      expiresIn: '3600',
+      scope: 'empty_default',
+      tokenFormat: 'JWT (alg EdDSA, typ at+jwt)',
+    });
     assert.ok(!JSON.stringify(a).includes('c2ln'), 'no token value');
     assert.equal(outcome(a), '200 token (scope "empty_default")');
     assert.equal(outcome(error('invalid_client', 401)), '401 invalid_client');
@@ -43,7 +74,10 @@ void describe('region parity: the comparison', () => {
     const { us, eu } = pair();
     const p = compareRegions(us, eu, reference);
     assert.equal(p.counts.unexplained, 0, JSON.stringify(p.aspects.filter((a) => a.status === 'unexplained')));
-    assert.deepEqual(p.aspects.filter((a) => a.status === 'explained').map((a) => a.aspect), ['success.fields', 'request.unknown_scope', 'request.password_grant']);
+    assert.deepEqual(
+      p.aspects.filter((a) => a.status === 'explained').map((a) => a.aspect),
+      ['success.fields', 'request.unknown_scope', 'request.password_grant'],
+    );
     assert.match(byAspect(p, 'success.fields')!.clause!, /§2\.2/);
     assert.match(byAspect(p, 'request.unknown_scope')!.clause!, /OI-6 choice "ignored"/);
     assert.match(byAspect(p, 'request.password_grant')!.clause!, /§4 notes.*OI-9 choice "unsupported_grant_type"/);
@@ -52,21 +86,111 @@ void describe('region parity: the comparison', () => {
   });
 
   const cases: [string, (us: RegionObservation, eu: RegionObservation) => void, string][] = [
-    ['a different expires_in', (_us, eu) => { eu.success = token({ scope: 'empty_default', expires_in: 7200 }); }, 'success.expires_in'],
-    ['an opaque token in one region', (_us, eu) => { eu.success = { ...eu.success, tokenFormat: 'opaque' }; }, 'success.token_format'],
-    ['another JWT alg', (us) => { us.success = token({}, { alg: 'RS256', typ: 'JWT' }); }, 'success.token_format'],
-    ['token_type "bearer" in one region', (us) => { us.success = token({ token_type: 'bearer' }); }, 'success.token_type'],
-    ['an extra field beyond the EU scope', (_us, eu) => { eu.success = token({ scope: 'empty_default', refresh_token: 'r' }); }, 'success.fields'],
-    ['an EU scope other than empty_default', (_us, eu) => { eu.success = token({ scope: 'read' }); }, 'success.fields'],
-    ['a scope in the US response', (us) => { us.success = token({ scope: 'empty_default' }); }, 'success.fields'],
-    ['401 invalid_client in one region, 400 in the other', (_us, eu) => { eu.badClientSecret = error('invalid_client', 401); }, 'error.bad_client_secret'],
-    ['invalid_grant for a wrong secret', (us) => { us.badClientSecret = error('invalid_grant'); }, 'error.bad_client_secret'],
-    ['a different error for a missing grant_type', (_us, eu) => { eu.missingGrantType = error('unsupported_grant_type'); }, 'error.missing_grant_type'],
-    ['a different error for an unsupported grant', (us) => { us.unsupportedGrant = error('invalid_request'); }, 'error.unsupported_grant_type'],
-    ['the EU endpoint ignoring an unknown scope', (_us, eu) => { eu.unknownScope = token({ scope: 'empty_default' }); }, 'request.unknown_scope'],
-    ['the US endpoint refusing a scope while the target declared "ignored"', (us) => { us.unknownScope = error('invalid_scope'); }, 'request.unknown_scope'],
-    ['the EU endpoint issuing password tokens while the target declared unsupported_grant_type', (_us, eu) => { eu.passwordGrant = token({ refresh_token: 'r', scope: 'email' }); }, 'request.password_grant'],
-    ['a failing US client_credentials request', (us) => { us.success = error('invalid_client'); }, 'success.status'],
+    [
+      'a different expires_in',
+      (_us, eu) => {
+        eu.success = token({ scope: 'empty_default', expires_in: 7200 });
+      },
+      'success.expires_in',
+    ],
+    [
+      'an opaque token in one region',
+      (_us, eu) => {
+        eu.success = { ...eu.success, tokenFormat: 'opaque' };
+      },
+      'success.token_format',
+    ],
+    [
+      'another JWT alg',
+      (us) => {
+        us.success = token({}, { alg: 'RS256', typ: 'JWT' });
+      },
+      'success.token_format',
+    ],
+    [
+      'token_type "bearer" in one region',
+      (us) => {
+        us.success = token({ token_type: 'bearer' });
+      },
+      'success.token_type',
+    ],
+    [
+      'an extra field beyond the EU scope',
+      (_us, eu) => {
+        eu.success = token({ scope: 'empty_default', refresh_token: 'r' });
+      },
+      'success.fields',
+    ],
+    [
+      'an EU scope other than empty_default',
+      (_us, eu) => {
+        eu.success = token({ scope: 'read' });
+      },
+      'success.fields',
+    ],
+    [
+      'a scope in the US response',
+      (us) => {
+        us.success = token({ scope: 'empty_default' });
+      },
+      'success.fields',
+    ],
+    [
+      '401 invalid_client in one region, 400 in the other',
+      (_us, eu) => {
+        eu.badClientSecret = error('invalid_client', 401);
+      },
+      'error.bad_client_secret',
+    ],
+    [
+      'invalid_grant for a wrong secret',
+      (us) => {
+        us.badClientSecret = error('invalid_grant');
+      },
+      'error.bad_client_secret',
+    ],
+    [
+      'a different error for a missing grant_type',
+      (_us, eu) => {
+        eu.missingGrantType = error('unsupported_grant_type');
+      },
+      'error.missing_grant_type',
+    ],
+    [
+      'a different error for an unsupported grant',
+      (us) => {
+        us.unsupportedGrant = error('invalid_request');
+      },
+      'error.unsupported_grant_type',
+    ],
+    [
+      'the EU endpoint ignoring an unknown scope',
+      (_us, eu) => {
+        eu.unknownScope = token({ scope: 'empty_default' });
+      },
+      'request.unknown_scope',
+    ],
+    [
+      'the US endpoint refusing a scope while the target declared "ignored"',
+      (us) => {
+        us.unknownScope = error('invalid_scope');
+      },
+      'request.unknown_scope',
+    ],
+    [
+      'the EU endpoint issuing password tokens while the target declared unsupported_grant_type',
+      (_us, eu) => {
+        eu.passwordGrant = token({ refresh_token: 'r', scope: 'email' });
+      },
+      'request.password_grant',
+    ],
+    [
+      'a failing US client_credentials request',
+      (us) => {
+        us.success = error('invalid_client');
+      },
+      'success.status',
+    ],
   ];
   for (const [name, change, aspectName] of cases) {
     void test(`unexplained: ${name}`, () => {
@@ -91,7 +215,13 @@ void describe('region parity: the comparison', () => {
     assert.equal(byAspect(p, 'request.password_grant')!.status, 'same', 'both issue tokens');
     assert.equal(p.counts.unexplained, 0);
     eu.passwordGrant = error('unauthorized_client');
-    assert.equal(byAspect(compareRegions(us, eu, { usClientCredentialsScope: 'invalid_scope', euOtherGrants: 'unauthorized_client' }), 'request.password_grant')!.status, 'explained');
+    assert.equal(
+      byAspect(
+        compareRegions(us, eu, { usClientCredentialsScope: 'invalid_scope', euOtherGrants: 'unauthorized_client' }),
+        'request.password_grant',
+      )!.status,
+      'explained',
+    );
   });
 
   void test('without a user the password grant is not compared; a failed success request skips the success aspects', () => {
@@ -103,7 +233,7 @@ void describe('region parity: the comparison', () => {
     assert.equal(byAspect(p, 'success.expires_in'), undefined);
   });
 
-  void test('declared choices: the profile\'s, else the catalogue\'s reference choice', () => {
+  void test("declared choices: the profile's, else the catalogue's reference choice", () => {
     assert.deepEqual(declaredChoices({}), reference);
     assert.deepEqual(declaredChoices({ euOtherGrants: 'supported' }), { ...reference, euOtherGrants: 'supported' });
   });

@@ -7,7 +7,10 @@ import { request } from 'undici';
 import { startRestartControl } from '../reference/restart-control.ts';
 
 async function call(url: string, method: 'GET' | 'POST'): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await request(url, { method, ...(method === 'POST' ? { body: '{}', headers: { 'content-type': 'application/json' } } : {}) });
+  const res = await request(url, {
+    method,
+    ...(method === 'POST' ? { body: '{}', headers: { 'content-type': 'application/json' } } : {}),
+  });
   return { status: res.statusCode, body: (await res.body.json()) as Record<string, unknown> };
 }
 
@@ -17,7 +20,13 @@ void test('a restart is asked for, waited for by a long poll, and each server re
   try {
     let release!: () => void;
     let restarts = 0;
-    const url = control.register('sandbox', { restart: () => new Promise<void>((resolve) => { restarts += 1; release = resolve; }) });
+    const url = control.register('sandbox', {
+      restart: () =>
+        new Promise<void>((resolve) => {
+          restarts += 1;
+          release = resolve;
+        }),
+    });
     const asked = await call(url, 'POST');
     assert.deepEqual(asked, { status: 202, body: { restart: 1 } });
     const waiting = call(`${url}?restart=1`, 'GET');
@@ -27,7 +36,11 @@ void test('a restart is asked for, waited for by a long poll, and each server re
     release();
     assert.deepEqual(await waiting, { status: 200, body: { restart: 1, serving: true } });
     assert.deepEqual(heard, ['sandbox']);
-    assert.deepEqual(await call(`${url}?restart=1`, 'GET'), { status: 200, body: { restart: 1, serving: true } }, 'a finished restart answers at once');
+    assert.deepEqual(
+      await call(`${url}?restart=1`, 'GET'),
+      { status: 200, body: { restart: 1, serving: true } },
+      'a finished restart answers at once',
+    );
   } finally {
     await control.close();
   }
@@ -36,9 +49,14 @@ void test('a restart is asked for, waited for by a long poll, and each server re
 void test('a failed restart is a 500 with its reason; an unknown server a 404; a server without a store file cannot be registered', async () => {
   const control = await startRestartControl();
   try {
-    const url = control.register('clock-target-0', { restart: () => Promise.reject(new Error('exited with code 1 before listening')) });
+    const url = control.register('clock-target-0', {
+      restart: () => Promise.reject(new Error('exited with code 1 before listening')),
+    });
     assert.equal((await call(url, 'POST')).status, 202);
-    assert.deepEqual(await call(`${url}?restart=1`, 'GET'), { status: 500, body: { restart: 1, serving: false, error: 'exited with code 1 before listening' } });
+    assert.deepEqual(await call(`${url}?restart=1`, 'GET'), {
+      status: 500,
+      body: { restart: 1, serving: false, error: 'exited with code 1 before listening' },
+    });
     assert.equal((await call(url.replace('clock-target-0', 'nothing'), 'POST')).status, 404);
     assert.throws(() => control.register('memory', {}), /cannot be restarted/);
   } finally {

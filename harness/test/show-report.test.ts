@@ -21,7 +21,18 @@ void describe('token-conformance show-report', () => {
     const stopped = new Promise<void>((r) => (stop = r));
     let announced!: (url: string) => void;
     const url = new Promise<string>((r) => (announced = r));
-    const code = showReportMain([reports], { out: (l) => { out.push(l); const m = /^Serving .* at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(l); if (m) announced(m[1]!); }, err: (l) => out.push(l) }, stopped);
+    const code = showReportMain(
+      [reports],
+      {
+        out: (l) => {
+          out.push(l);
+          const m = /^Serving .* at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(l);
+          if (m) announced(m[1]!);
+        },
+        err: (l) => out.push(l),
+      },
+      stopped,
+    );
     const base = await url;
     try {
       assert.ok(out.some((l) => l.includes(`traceability page`) && l.endsWith(`${base}traceability.html`)));

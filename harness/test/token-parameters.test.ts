@@ -22,15 +22,27 @@ const problems = profileProblems;
 
 void describe('tokenParameters', () => {
   void test('{"scope": …} applies to every grant of the client', () => {
-    const { profile } = validateProfile(withParameters({ scope: 'people.read', audience: 'api://people' }), 'p.json', { env: { US_SECRET: 's' } });
+    const { profile } = validateProfile(withParameters({ scope: 'people.read', audience: 'api://people' }), 'p.json', {
+      env: { US_SECRET: 's' },
+    });
     const declared = profile.credentials.clients.usClient?.tokenParameters;
     for (const grant of ['client_credentials', 'password', 'refresh_token'] as const) {
-      assert.deepEqual(declaredForGrant(declared, grant), [['scope', 'people.read'], ['audience', 'api://people']], grant);
+      assert.deepEqual(
+        declaredForGrant(declared, grant),
+        [
+          ['scope', 'people.read'],
+          ['audience', 'api://people'],
+        ],
+        grant,
+      );
     }
   });
 
   void test('a per-grant declaration applies to its grant only; an env reference is shown as $NAME in reports', () => {
-    const raw = withParameters({ client_credentials: { scope: 'people.read' }, password: { scope: { env: 'PW_SCOPE' } } });
+    const raw = withParameters({
+      client_credentials: { scope: 'people.read' },
+      password: { scope: { env: 'PW_SCOPE' } },
+    });
     const { profile } = validateProfile(raw, 'p.json', { env: { US_SECRET: 's', PW_SCOPE: 'openid' } });
     const declared = profile.credentials.clients.usClient?.tokenParameters;
     assert.deepEqual(declaredForGrant(declared, 'client_credentials'), [['scope', 'people.read']]);
@@ -43,13 +55,42 @@ void describe('tokenParameters', () => {
   });
 
   const cases: { name: string; raw: unknown; env?: NodeJS.ProcessEnv; expect: RegExp }[] = [
-    { name: 'an unknown grant', raw: withParameters({ authorization_code: { scope: 'x' } }), expect: /^credentials\.clients\.usClient\.tokenParameters\.authorization_code: "authorization_code" is not a grant the suite sends/ },
-    { name: 'both forms mixed', raw: withParameters({ scope: 'x', password: { scope: 'y' } }), expect: /tokenParameters\.scope: "scope" is not a grant the suite sends .* not both/ },
-    { name: 'a grant with a value that is not an object of parameters', raw: withParameters({ client_credentials: 'scope=x' }), expect: /tokenParameters\.client_credentials: expected an object of form parameters/ },
-    { name: 'a parameter the suite sets itself', raw: withParameters({ client_id: 'other' }), expect: /tokenParameters\.client_id: "client_id" is set by the suite itself/ },
-    { name: 'a reserved parameter inside a grant', raw: withParameters({ password: { username: 'acme\\alice' } }), expect: /tokenParameters\.password\.username: "username" is set by the suite itself/ },
-    { name: 'an unknown client', raw: withParameters({ scope: 'x' }, 'usClientX'), expect: /^credentials\.clients\.usClientX: unknown key "usClientX"/ },
-    { name: 'an unset environment reference', raw: withParameters({ scope: { env: 'MISSING_SCOPE' } }), expect: /^credentials\.clients\.usClient\.tokenParameters: scope: environment variable MISSING_SCOPE is not set$/ },
+    {
+      name: 'an unknown grant',
+      raw: withParameters({ authorization_code: { scope: 'x' } }),
+      expect:
+        /^credentials\.clients\.usClient\.tokenParameters\.authorization_code: "authorization_code" is not a grant the suite sends/,
+    },
+    {
+      name: 'both forms mixed',
+      raw: withParameters({ scope: 'x', password: { scope: 'y' } }),
+      expect: /tokenParameters\.scope: "scope" is not a grant the suite sends .* not both/,
+    },
+    {
+      name: 'a grant with a value that is not an object of parameters',
+      raw: withParameters({ client_credentials: 'scope=x' }),
+      expect: /tokenParameters\.client_credentials: expected an object of form parameters/,
+    },
+    {
+      name: 'a parameter the suite sets itself',
+      raw: withParameters({ client_id: 'other' }),
+      expect: /tokenParameters\.client_id: "client_id" is set by the suite itself/,
+    },
+    {
+      name: 'a reserved parameter inside a grant',
+      raw: withParameters({ password: { username: 'acme\\alice' } }),
+      expect: /tokenParameters\.password\.username: "username" is set by the suite itself/,
+    },
+    {
+      name: 'an unknown client',
+      raw: withParameters({ scope: 'x' }, 'usClientX'),
+      expect: /^credentials\.clients\.usClientX: unknown key "usClientX"/,
+    },
+    {
+      name: 'an unset environment reference',
+      raw: withParameters({ scope: { env: 'MISSING_SCOPE' } }),
+      expect: /^credentials\.clients\.usClient\.tokenParameters: scope: environment variable MISSING_SCOPE is not set$/,
+    },
   ];
   for (const c of cases) {
     void test(`profile error: ${c.name}`, () => {
@@ -61,8 +102,16 @@ void describe('tokenParameters', () => {
 });
 
 void describe('the declared shaping in the reports', () => {
-  const fixture = JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures', 'gate', 'report-planted-fail.json'), 'utf8')) as ConformanceReport;
-  const shaped: ConformanceReport = { ...fixture, target: { ...fixture.target, requestShaping: [{ client: 'usClient', grant: 'client_credentials', parameters: { scope: 'people.read' } }] } };
+  const fixture = JSON.parse(
+    readFileSync(join(import.meta.dirname, 'fixtures', 'gate', 'report-planted-fail.json'), 'utf8'),
+  ) as ConformanceReport;
+  const shaped: ConformanceReport = {
+    ...fixture,
+    target: {
+      ...fixture.target,
+      requestShaping: [{ client: 'usClient', grant: 'client_credentials', parameters: { scope: 'people.read' } }],
+    },
+  };
 
   void test('conformance.json carries it (the report schema accepts it), the terminal summary lists it under the title, the page before the attention list', () => {
     assert.ok(conformanceReportSchema.safeParse(shaped).success, 'the report schema accepts target.requestShaping');

@@ -7,7 +7,8 @@ import { Script } from 'node:vm';
 import type { ConformanceReport } from '../reporter/report.schema.ts';
 import { renderTraceability } from '../reporter/traceability-html.ts';
 
-const fixture = (name: string) => JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures', 'gate', name), 'utf8')) as ConformanceReport;
+const fixture = (name: string) =>
+  JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures', 'gate', name), 'utf8')) as ConformanceReport;
 
 void test('a failing requirement is listed under "Needs attention" before the matrix, linked to its row', () => {
   const report = fixture('report-planted-fail.json');
@@ -28,7 +29,8 @@ void test('the filter offers the verdicts and areas present, and its script pars
   const report = fixture('report-planted-fail.json');
   const html = renderTraceability(report);
   assert.match(html, /<select name="verdict"><option value="">all<\/option>[^]*<option value="FAIL">FAIL<\/option>/);
-  for (const area of new Set(report.requirements.map((r) => r.area))) assert.ok(html.includes(`<option value="${area}">`), area);
+  for (const area of new Set(report.requirements.map((r) => r.area)))
+    assert.ok(html.includes(`<option value="${area}">`), area);
   const script = /<script>([\s\S]*?)<\/script>/.exec(html)?.[1];
   assert.ok(script);
   assert.doesNotThrow(() => new Script(script), 'the inline script compiles');
@@ -56,10 +58,18 @@ void test('each check links to its transcript(s); a profile error opens the page
   first.checks[0] = { ...first.checks[0]!, transcripts: ['transcripts/conformance--grants-x-0123abcd.txt'] };
   first.verdict = 'SKIP';
   first.reason = 'profile has no credentials.users.burnableUser';
-  const html = renderTraceability({ ...report, profileProblems: ['the target refused credentials.users.user.password in the preflight (HTTP 400 invalid_grant): fix it in the profile'] });
+  const html = renderTraceability({
+    ...report,
+    profileProblems: [
+      'the target refused credentials.users.user.password in the preflight (HTTP 400 invalid_grant): fix it in the profile',
+    ],
+  });
   assert.match(html, /<a class="transcript" href="transcripts\/conformance--grants-x-0123abcd\.txt">transcript<\/a>/);
   assert.ok(html.indexOf('<div id="profile-error"') < html.indexOf('<h1>'), 'the banner comes first');
   assert.match(html, /credentials\.users\.user\.password/);
   assert.match(html, /<h2 id="verified">Verified: \d+ of \d+<\/h2>/);
-  assert.match(html, new RegExp(`<li>declare a burnable user \\(credentials\\.users\\.burnableUser\\): 1 \\(<a href="#${first.id}">`));
+  assert.match(
+    html,
+    new RegExp(`<li>declare a burnable user \\(credentials\\.users\\.burnableUser\\): 1 \\(<a href="#${first.id}">`),
+  );
 });

@@ -11,7 +11,12 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { repoRoot } from '../../core/catalogue/catalogue.ts';
 import { loadProfile } from '../../core/profile/load-profile.ts';
-import { applyListening, referenceArgsFor, startReference, type ReferenceServer } from '../reference/start-reference.ts';
+import {
+  applyListening,
+  referenceArgsFor,
+  startReference,
+  type ReferenceServer,
+} from '../reference/start-reference.ts';
 import { startSwitchingProxy, type SwitchingProxy } from '../../self-validation/proxy.ts';
 import { advisory2026Faults } from '../../self-validation/faults/advisories-2026.ts';
 import { runCli } from './support/run-cli.ts';
@@ -20,7 +25,6 @@ const keyEnv = 'TOKEN_CONFORMANCE_TEST_STATE_KEY';
 const key = 'used-across-runs-test-key-0123456789';
 const id = 'STATE-RT-USED-003';
 const specs = ['specs/lifecycle/used-across-restarts.spec.ts', 'specs/obligations/settle.spec.ts'];
-
 
 class Target {
   readonly dir = mkdtempSync(join(tmpdir(), 'tc-used-across-runs-'));
@@ -33,20 +37,39 @@ class Target {
 
   async start(faulty: boolean): Promise<void> {
     const reference = loadProfile(join(repoRoot, 'profiles', 'reference.json')).profile;
-    this.server = await startReference({ logDir: this.dir, extraArgs: referenceArgsFor(reference), dataFile: join(this.dir, 'store.sqlite') });
+    this.server = await startReference({
+      logDir: this.dir,
+      extraArgs: referenceArgsFor(reference),
+      dataFile: join(this.dir, 'store.sqlite'),
+    });
     let profile = applyListening(reference, this.server.listening);
     if (faulty) {
       const upstream = new URL(profile.authUrlUs!).origin;
-      const fault = advisory2026Faults.find((f) => f.id === 'consumption-forgotten-on-restart')!.create({ clients: {}, users: {} });
-      this.proxy = await startSwitchingProxy({ members: [{ id: 'fault', upstream, upstreamCa: readFileSync(profile.caFile!, 'utf8'), fault }], dir: this.dir });
+      const fault = advisory2026Faults
+        .find((f) => f.id === 'consumption-forgotten-on-restart')!
+        .create({ clients: {}, users: {} });
+      this.proxy = await startSwitchingProxy({
+        members: [{ id: 'fault', upstream, upstreamCa: readFileSync(profile.caFile!, 'utf8'), fault }],
+        dir: this.dir,
+      });
       const swap = (url: string | undefined) => (url ? `${this.proxy!.url}${url.slice(upstream.length)}` : url);
-      profile = { ...profile, authUrlUs: swap(profile.authUrlUs)!, authUrlEu: swap(profile.authUrlEu)!, baseUrl: swap(profile.baseUrl)!, caFile: this.proxy.caFile, plainHttpUrl: `http://${new URL(this.proxy.url).host}` };
+      profile = {
+        ...profile,
+        authUrlUs: swap(profile.authUrlUs)!,
+        authUrlEu: swap(profile.authUrlEu)!,
+        baseUrl: swap(profile.baseUrl)!,
+        caFile: this.proxy.caFile,
+        plainHttpUrl: `http://${new URL(this.proxy.url).host}`,
+      };
     }
     // A staging target's profile: no clock, fault or restart control; a state key.
     const capabilities = { ...profile.capabilities };
     delete capabilities.clockControlUrl;
     delete capabilities.faultControlUrl;
-    writeFileSync(this.profileFile, JSON.stringify({ ...profile, capabilities, state: { key: { env: keyEnv } } }, null, 2));
+    writeFileSync(
+      this.profileFile,
+      JSON.stringify({ ...profile, capabilities, state: { key: { env: keyEnv } } }, null, 2),
+    );
   }
 
   /** The target restarts between the runs: the server's process on its store (and the proxy of a fault hears of it). */
@@ -56,8 +79,26 @@ class Target {
   }
 
   async run(): Promise<{ code: number; out: string; verdict: string | undefined }> {
-    const r = await runCli(['run', '--target', this.profileFile, '--state', this.stateFile, '--reports', this.reports, '--grep', `@${id}\\b`, '--keep-seen-tokens', this.seen, ...specs.flatMap((s) => ['--spec', s])], { [keyEnv]: key });
-    const report = JSON.parse(readFileSync(join(this.reports, 'conformance.json'), 'utf8')) as { requirements: { id: string; verdict: string }[] };
+    const r = await runCli(
+      [
+        'run',
+        '--target',
+        this.profileFile,
+        '--state',
+        this.stateFile,
+        '--reports',
+        this.reports,
+        '--grep',
+        `@${id}\\b`,
+        '--keep-seen-tokens',
+        this.seen,
+        ...specs.flatMap((s) => ['--spec', s]),
+      ],
+      { [keyEnv]: key },
+    );
+    const report = JSON.parse(readFileSync(join(this.reports, 'conformance.json'), 'utf8')) as {
+      requirements: { id: string; verdict: string }[];
+    };
     return { ...r, verdict: report.requirements.find((q) => q.id === id)?.verdict };
   }
 
@@ -82,15 +123,23 @@ for (const faulty of [false, true]) {
       tc.diagnostic(`run 1: ${closing(one.out)}`);
       assert.match(one.out, /state .*state\.json written: 0 settled .*, 1 recorded, 1 open obligation/);
       const state = readFileSync(t.stateFile, 'utf8');
-      const tokens = readFileSync(t.seen, 'utf8').split('\n').filter((l) => l.length >= 8);
-      assert.ok(tokens.length > 0 && tokens.every((token) => !state.includes(token)), 'no token of the run in plain text in the state file');
+      const tokens = readFileSync(t.seen, 'utf8')
+        .split('\n')
+        .filter((l) => l.length >= 8);
+      assert.ok(
+        tokens.length > 0 && tokens.every((token) => !state.includes(token)),
+        'no token of the run in plain text in the state file',
+      );
 
       await t.restart();
       const two = await t.run();
       assert.equal(two.code, faulty ? 1 : 0, two.out);
       assert.equal(two.verdict, faulty ? 'FAIL' : 'PASS', two.out);
       tc.diagnostic(`run 2: ${closing(two.out)}`);
-      assert.match(two.out, new RegExp(`written: 1 settled \\(${faulty ? '0 PASS, 1 FAIL' : '1 PASS, 0 FAIL'}, 0 VOID\\), 1 recorded`));
+      assert.match(
+        two.out,
+        new RegExp(`written: 1 settled \\(${faulty ? '0 PASS, 1 FAIL' : '1 PASS, 0 FAIL'}, 0 VOID\\), 1 recorded`),
+      );
     });
   });
 }

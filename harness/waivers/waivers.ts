@@ -39,7 +39,9 @@ export function loadWaivers(file: string): LoadedWaivers {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new WaiversError(`waivers ${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new WaiversError(
+      `waivers ${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
   let raw: unknown;
   try {
@@ -48,11 +50,19 @@ export function loadWaivers(file: string): LoadedWaivers {
     throw new WaiversError(`waivers ${file}: not valid JSON (${(error as Error).message})`);
   }
   const parsed = waiversFileSchema.safeParse(raw);
-  if (!parsed.success) throw new WaiversError(formatIssues(parsed.error.issues, raw, waiversDoc).map((p) => `waivers ${file}: ${p}`).join('\n'));
+  if (!parsed.success)
+    throw new WaiversError(
+      formatIssues(parsed.error.issues, raw, waiversDoc)
+        .map((p) => `waivers ${file}: ${p}`)
+        .join('\n'),
+    );
   const seen = new Set<string>();
   for (const w of parsed.data.waivers) {
     const key = `${w.requirement}|${w.check ?? ''}`;
-    if (seen.has(key)) throw new WaiversError(`waivers ${file}: ${w.requirement}${w.check ? ` (check "${w.check}")` : ''} is waived twice`);
+    if (seen.has(key))
+      throw new WaiversError(
+        `waivers ${file}: ${w.requirement}${w.check ? ` (check "${w.check}")` : ''} is waived twice`,
+      );
     seen.add(key);
   }
   return { file, sha256: createHash('sha256').update(text).digest('hex'), waivers: parsed.data.waivers };
@@ -68,13 +78,20 @@ const broken = (v: string): v is 'FAIL' | 'WARN' => v === 'FAIL' || v === 'WARN'
 /** The report as judged without waivers: every WAIVED requirement back to its original verdict. */
 export function withoutWaivers(report: ConformanceReport): ConformanceReport {
   if (!report.waivers && !report.requirements.some((r) => r.waiver)) return report;
-  const requirements = report.requirements.map(({ waiver, ...r }) => (waiver ? { ...r, verdict: waiver.originalVerdict } : r));
+  const requirements = report.requirements.map(({ waiver, ...r }) =>
+    waiver ? { ...r, verdict: waiver.originalVerdict } : r,
+  );
   const { waivers: _dropped, ...rest } = report;
   void _dropped;
   const { WAIVED: _w, ...summary } = report.summary;
   void _w;
   const counts = countVerdicts(requirements);
-  return { ...rest, requirements, summary: { ...summary, ...counts, total: requirements.length }, verdict: overallVerdict(counts) };
+  return {
+    ...rest,
+    requirements,
+    summary: { ...summary, ...counts, total: requirements.length },
+    verdict: overallVerdict(counts),
+  };
 }
 
 /** The waivers recorded in a report (to judge them again, e.g. at a later date). */
@@ -86,7 +103,11 @@ export function waiversOf(report: ConformanceReport): Waiver[] {
 }
 
 /** Applies waivers to a report (any waivers it already carries are replaced). */
-export function applyWaivers(input: ConformanceReport, waivers: LoadedWaivers | Waiver[], now: Date = new Date()): ConformanceReport {
+export function applyWaivers(
+  input: ConformanceReport,
+  waivers: LoadedWaivers | Waiver[],
+  now: Date = new Date(),
+): ConformanceReport {
   const base = withoutWaivers(input);
   const list = Array.isArray(waivers) ? waivers : waivers.waivers;
   const byId = new Map<string, Waiver[]>();
@@ -103,13 +124,16 @@ export function applyWaivers(input: ConformanceReport, waivers: LoadedWaivers | 
     const failing = r.checks.filter((c) => broken(c.verdict));
     // The waivers that cover at least one failing check (one without `check` covers all).
     const covers = (w: Waiver, title: string) => w.check === undefined || title.includes(w.check);
-    const relevant = ws.filter((w) => failing.length === 0 ? w.check === undefined : failing.some((c) => covers(w, c.title)));
+    const relevant = ws.filter((w) =>
+      failing.length === 0 ? w.check === undefined : failing.some((c) => covers(w, c.title)),
+    );
     for (const w of ws.filter((x) => !relevant.includes(x))) entries.push({ ...strip(w), status: 'fixed' });
     if (relevant.length === 0) return r;
     const live = relevant.filter((w) => !isExpired(w, now));
     for (const w of relevant.filter((x) => isExpired(x, now))) entries.push({ ...strip(w), status: 'expired' });
     const uncovered = failing.filter((c) => !live.some((w) => covers(w, c.title)));
-    const allCovered = live.length > 0 && (failing.length === 0 ? live.some((w) => w.check === undefined) : uncovered.length === 0);
+    const allCovered =
+      live.length > 0 && (failing.length === 0 ? live.some((w) => w.check === undefined) : uncovered.length === 0);
     for (const w of live) entries.push({ ...strip(w), status: allCovered ? 'applied' : 'partial' });
     const shown = live[0] ?? relevant[0]!;
     const status = allCovered ? 'applied' : live.length > 0 ? 'partial' : 'expired';
@@ -124,7 +148,11 @@ export function applyWaivers(input: ConformanceReport, waivers: LoadedWaivers | 
     summary: { ...counts, WAIVED: counts.WAIVED ?? 0, total: requirements.length },
     verdict: overallVerdict(counts),
     waivers: {
-      ...(!Array.isArray(waivers) ? { file: waivers.file, sha256: waivers.sha256 } : input.waivers?.file ? { file: input.waivers.file, ...(input.waivers.sha256 ? { sha256: input.waivers.sha256 } : {}) } : {}),
+      ...(!Array.isArray(waivers)
+        ? { file: waivers.file, sha256: waivers.sha256 }
+        : input.waivers?.file
+          ? { file: input.waivers.file, ...(input.waivers.sha256 ? { sha256: input.waivers.sha256 } : {}) }
+          : {}),
       evaluatedAt: now.toISOString(),
       entries,
       fixed: [...new Set(entries.filter((e) => e.status === 'fixed').map((e) => e.requirement))].sort(),
@@ -147,11 +175,27 @@ export function waiverLines(report: ConformanceReport): string[] {
   for (const e of entries) {
     const r = report.requirements.find((x) => x.id === e.requirement);
     switch (e.status) {
-      case 'applied': lines.push(`  WAIVED   ${label(e)} — ${r?.waiver?.originalVerdict ?? 'FAIL'} waived until ${e.expires} (owner ${e.owner})`); break;
-      case 'expired': lines.push(`  EXPIRED  ${label(e)} — waiver expired after ${e.expires} (owner ${e.owner}); the ${r?.verdict ?? 'FAIL'} counts again`); break;
-      case 'partial': lines.push(`  PARTIAL  ${label(e)} — failing checks remain that the waiver does not cover`); break;
-      case 'fixed': lines.push(`  FIXED    ${label(e)} — passes now (${r?.verdict ?? 'no failure'}): remove the waiver`); break;
-      case 'not-verified': lines.push(`  NOT RUN  ${label(e)} — not verified in this run (${r ? r.verdict : 'not in the report'}); waiver kept`); break;
+      case 'applied':
+        lines.push(
+          `  WAIVED   ${label(e)} — ${r?.waiver?.originalVerdict ?? 'FAIL'} waived until ${e.expires} (owner ${e.owner})`,
+        );
+        break;
+      case 'expired':
+        lines.push(
+          `  EXPIRED  ${label(e)} — waiver expired after ${e.expires} (owner ${e.owner}); the ${r?.verdict ?? 'FAIL'} counts again`,
+        );
+        break;
+      case 'partial':
+        lines.push(`  PARTIAL  ${label(e)} — failing checks remain that the waiver does not cover`);
+        break;
+      case 'fixed':
+        lines.push(`  FIXED    ${label(e)} — passes now (${r?.verdict ?? 'no failure'}): remove the waiver`);
+        break;
+      case 'not-verified':
+        lines.push(
+          `  NOT RUN  ${label(e)} — not verified in this run (${r ? r.verdict : 'not in the report'}); waiver kept`,
+        );
+        break;
     }
   }
   return lines;
@@ -161,11 +205,19 @@ export function waiverLines(report: ConformanceReport): string[] {
  * `run --waivers`: rewrites the run's conformance.json and traceability.html with the waivers
  * applied and prints what each did; returns the waived report (its verdict sets the exit code).
  */
-export function applyWaiversToRun(reportsDir: string, report: ConformanceReport, waivers: LoadedWaivers, out: (line: string) => void, now: Date = new Date()): ConformanceReport {
+export function applyWaiversToRun(
+  reportsDir: string,
+  report: ConformanceReport,
+  waivers: LoadedWaivers,
+  out: (line: string) => void,
+  now: Date = new Date(),
+): ConformanceReport {
   const waived = applyWaivers(report, waivers, now);
   writeReportFiles(reportsDir, waived);
   for (const line of waiverLines(waived)) out(line);
   const s = waived.summary;
-  out(`CONFORMANCE ${waived.verdict} after waivers: ${s.FAIL} FAIL, ${s.WARN} WARN, ${s.WAIVED ?? 0} WAIVED, ${s.UNCHECKED} UNCHECKED${s.BLOCKED ? `, ${s.BLOCKED} BLOCKED` : ''}${s.PENDING ? `, ${s.PENDING} PENDING` : ''} of ${s.total} requirements`);
+  out(
+    `CONFORMANCE ${waived.verdict} after waivers: ${s.FAIL} FAIL, ${s.WARN} WARN, ${s.WAIVED ?? 0} WAIVED, ${s.UNCHECKED} UNCHECKED${s.BLOCKED ? `, ${s.BLOCKED} BLOCKED` : ''}${s.PENDING ? `, ${s.PENDING} PENDING` : ''} of ${s.total} requirements`,
+  );
   return waived;
 }

@@ -50,24 +50,85 @@ export const flagSpecs = {
   host: { env: 'TC_HOST', placeholder: 'HOST', help: 'interface to listen on' },
   port: { env: 'TC_PORT', placeholder: 'PORT', help: 'port; 0 picks a free one' },
   http: { env: 'TC_HTTP', boolean: true, help: 'plain HTTP instead of HTTPS with a generated self-signed certificate' },
-  'test-controls': { env: 'TC_TEST_CONTROLS', boolean: true, help: 'enable the /__test/ control routes (clock, gateway faults); refused with --env production' },
-  data: { env: 'TC_DATA', placeholder: 'FILE', help: 'SQLite file (default ./data/reference-server/<env>.sqlite); :memory: for a throw-away store; postgres://user:pass@host:port/db for a PostgreSQL store that several replicas share' },
+  'test-controls': {
+    env: 'TC_TEST_CONTROLS',
+    boolean: true,
+    help: 'enable the /__test/ control routes (clock, gateway faults); refused with --env production',
+  },
+  data: {
+    env: 'TC_DATA',
+    placeholder: 'FILE',
+    help: 'SQLite file (default ./data/reference-server/<env>.sqlite); :memory: for a throw-away store; postgres://user:pass@host:port/db for a PostgreSQL store that several replicas share',
+  },
   env: { env: 'TC_ENV', placeholder: 'sandbox|production', help: 'which environment this server is' },
-  synchronous: { env: 'TC_SYNCHRONOUS', placeholder: 'normal|full', help: 'store durability: normal survives a killed process, full also a power cut (an fsync per write)' },
-  seed: { env: 'TC_SEED', placeholder: 'FILE', help: 'seed file loaded into a new store; required with --env production', defaultText: relative(PACKAGE_ROOT, BUNDLED_SEED) },
-  'seed-hash-cache': { env: 'TC_SEED_HASH_CACHE', placeholder: 'FILE', help: 'reuse the scrypt hashes of the seed\'s secrets from FILE when it was written for the same seed file; write them there otherwise (for test harnesses starting many servers)' },
+  synchronous: {
+    env: 'TC_SYNCHRONOUS',
+    placeholder: 'normal|full',
+    help: 'store durability: normal survives a killed process, full also a power cut (an fsync per write)',
+  },
+  seed: {
+    env: 'TC_SEED',
+    placeholder: 'FILE',
+    help: 'seed file loaded into a new store; required with --env production',
+    defaultText: relative(PACKAGE_ROOT, BUNDLED_SEED),
+  },
+  'seed-hash-cache': {
+    env: 'TC_SEED_HASH_CACHE',
+    placeholder: 'FILE',
+    help: "reuse the scrypt hashes of the seed's secrets from FILE when it was written for the same seed file; write them there otherwise (for test harnesses starting many servers)",
+  },
   'cc-lifetime': { env: 'TC_CC_LIFETIME', placeholder: 'SECONDS', help: 'expires_in of client_credentials tokens' },
-  'pw-lifetime': { env: 'TC_PW_LIFETIME', placeholder: 'SECONDS', help: 'expires_in of password and refresh_token tokens' },
-  'rate-spike': { env: 'TC_RATE_SPIKE', placeholder: 'N', help: 'gateway: requests per client per second before 000-2001' },
-  'rate-quota': { env: 'TC_RATE_QUOTA', placeholder: 'N', help: 'gateway: requests per client per window before 000-2000' },
+  'pw-lifetime': {
+    env: 'TC_PW_LIFETIME',
+    placeholder: 'SECONDS',
+    help: 'expires_in of password and refresh_token tokens',
+  },
+  'rate-spike': {
+    env: 'TC_RATE_SPIKE',
+    placeholder: 'N',
+    help: 'gateway: requests per client per second before 000-2001',
+  },
+  'rate-quota': {
+    env: 'TC_RATE_QUOTA',
+    placeholder: 'N',
+    help: 'gateway: requests per client per window before 000-2000',
+  },
   'rate-window': { env: 'TC_RATE_WINDOW', placeholder: 'SECONDS', help: 'gateway: quota window' },
-  'lockout-user': { env: 'TC_LOCKOUT_USER', placeholder: 'N', help: 'token endpoint: consecutive wrong passwords for one username from one source before that pair is locked' },
-  'lockout-client': { env: 'TC_LOCKOUT_CLIENT', placeholder: 'N', help: 'token endpoint: consecutive failed client authentications for one client_id from one source before that pair is locked' },
-  'lockout-source': { env: 'TC_LOCKOUT_SOURCE', placeholder: 'N', help: 'token endpoint: failed attempts one source (address) may make per lock window, whatever the principals, before 429' },
-  'lockout-seconds': { env: 'TC_LOCKOUT_SECONDS', placeholder: 'SECONDS', help: 'token endpoint: how long a lock lasts (429 + Retry-After)' },
-  'headers-timeout': { env: 'TC_HEADERS_TIMEOUT', placeholder: 'SECONDS', help: 'a request whose headers have not all arrived by then is answered 400 (000-1000) and closed; decimals allowed' },
-  'request-timeout': { env: 'TC_REQUEST_TIMEOUT', placeholder: 'SECONDS', help: 'the same for a request whose body has not all arrived; at least --headers-timeout' },
-  'max-header-size': { env: 'TC_MAX_HEADER_SIZE', placeholder: 'BYTES', help: 'largest request line + header block; larger is answered 400 (000-1000)' },
+  'lockout-user': {
+    env: 'TC_LOCKOUT_USER',
+    placeholder: 'N',
+    help: 'token endpoint: consecutive wrong passwords for one username from one source before that pair is locked',
+  },
+  'lockout-client': {
+    env: 'TC_LOCKOUT_CLIENT',
+    placeholder: 'N',
+    help: 'token endpoint: consecutive failed client authentications for one client_id from one source before that pair is locked',
+  },
+  'lockout-source': {
+    env: 'TC_LOCKOUT_SOURCE',
+    placeholder: 'N',
+    help: 'token endpoint: failed attempts one source (address) may make per lock window, whatever the principals, before 429',
+  },
+  'lockout-seconds': {
+    env: 'TC_LOCKOUT_SECONDS',
+    placeholder: 'SECONDS',
+    help: 'token endpoint: how long a lock lasts (429 + Retry-After)',
+  },
+  'headers-timeout': {
+    env: 'TC_HEADERS_TIMEOUT',
+    placeholder: 'SECONDS',
+    help: 'a request whose headers have not all arrived by then is answered 400 (000-1000) and closed; decimals allowed',
+  },
+  'request-timeout': {
+    env: 'TC_REQUEST_TIMEOUT',
+    placeholder: 'SECONDS',
+    help: 'the same for a request whose body has not all arrived; at least --headers-timeout',
+  },
+  'max-header-size': {
+    env: 'TC_MAX_HEADER_SIZE',
+    placeholder: 'BYTES',
+    help: 'largest request line + header block; larger is answered 400 (000-1000)',
+  },
   'log-level': { env: 'TC_LOG_LEVEL', placeholder: 'LEVEL', help: 'pino level for the logs on stderr' },
   help: { env: '', boolean: true, help: 'print this help' },
 } as const satisfies Record<string, FlagSpec>;
@@ -83,12 +144,29 @@ const booleanText = z.union([z.boolean(), z.string()]).transform((value, ctx) =>
   return z.NEVER;
 });
 const integer = (min: number, max: number) =>
-  z.string().regex(/^\d+$/, `must be an integer from ${min} to ${max}`).transform(Number)
-    .pipe(z.number().int().min(min, `must be an integer from ${min} to ${max}`).max(max, `must be an integer from ${min} to ${max}`));
+  z
+    .string()
+    .regex(/^\d+$/, `must be an integer from ${min} to ${max}`)
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(min, `must be an integer from ${min} to ${max}`)
+        .max(max, `must be an integer from ${min} to ${max}`),
+    );
 
 const seconds = (min: number, max: number) =>
-  z.string().regex(/^\d+(\.\d{1,3})?$/, `must be a number of seconds from ${min} to ${max}`).transform(Number)
-    .pipe(z.number().min(min, `must be a number of seconds from ${min} to ${max}`).max(max, `must be a number of seconds from ${min} to ${max}`));
+  z
+    .string()
+    .regex(/^\d+(\.\d{1,3})?$/, `must be a number of seconds from ${min} to ${max}`)
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .min(min, `must be a number of seconds from ${min} to ${max}`)
+        .max(max, `must be a number of seconds from ${min} to ${max}`),
+    );
 
 const optionsSchema = z.strictObject({
   host: z.string().min(1, 'must not be empty').default(serveDefaults.host),
@@ -112,7 +190,9 @@ const optionsSchema = z.strictObject({
   'headers-timeout': seconds(0.05, 3600).default(serveDefaults['headers-timeout']),
   'request-timeout': seconds(0.05, 3600).default(serveDefaults['request-timeout']),
   'max-header-size': integer(1024, 1_048_576).default(serveDefaults['max-header-size']),
-  'log-level': z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'must be a pino level').default(serveDefaults['log-level']),
+  'log-level': z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'must be a pino level')
+    .default(serveDefaults['log-level']),
   help: booleanText.default(false),
 });
 
@@ -183,7 +263,8 @@ export function parseServeArgs(args: readonly string[], env: NodeJS.ProcessEnv, 
       values[name] = match[2];
     } else {
       const next = args[i + 1];
-      if (next === undefined || next.startsWith('--')) throw new UsageError(`option --${name} needs a value ${spec.placeholder ?? ''}`.trimEnd());
+      if (next === undefined || next.startsWith('--'))
+        throw new UsageError(`option --${name} needs a value ${spec.placeholder ?? ''}`.trimEnd());
       values[name] = next;
       i += 1;
     }
@@ -203,7 +284,12 @@ export function parseServeArgs(args: readonly string[], env: NodeJS.ProcessEnv, 
     http: o.http,
     testControls: o['test-controls'],
     environment: o.env,
-    dataFile: o.data === undefined ? resolve(cwd, 'data', 'reference-server', `${o.env}.sqlite`) : o.data === ':memory:' || isPostgresUrl(o.data) ? o.data : resolve(cwd, o.data),
+    dataFile:
+      o.data === undefined
+        ? resolve(cwd, 'data', 'reference-server', `${o.env}.sqlite`)
+        : o.data === ':memory:' || isPostgresUrl(o.data)
+          ? o.data
+          : resolve(cwd, o.data),
     synchronous: o.synchronous === 'full' ? 'FULL' : 'NORMAL',
     seedFile: o.seed === undefined ? BUNDLED_SEED : resolve(cwd, o.seed),
     seedExplicit: o.seed !== undefined,
@@ -211,8 +297,16 @@ export function parseServeArgs(args: readonly string[], env: NodeJS.ProcessEnv, 
     clientCredentialsLifetimeSeconds: o['cc-lifetime'],
     passwordLifetimeSeconds: o['pw-lifetime'],
     rateLimits: { spikePerSecond: o['rate-spike'], quotaPerWindow: o['rate-quota'], windowSeconds: o['rate-window'] },
-    lockout: { userFailures: o['lockout-user'], clientFailures: o['lockout-client'], lockSeconds: o['lockout-seconds'], sourceFailures: o['lockout-source'] },
-    timeouts: { headersMs: Math.round(o['headers-timeout'] * 1000), requestMs: Math.round(o['request-timeout'] * 1000) },
+    lockout: {
+      userFailures: o['lockout-user'],
+      clientFailures: o['lockout-client'],
+      lockSeconds: o['lockout-seconds'],
+      sourceFailures: o['lockout-source'],
+    },
+    timeouts: {
+      headersMs: Math.round(o['headers-timeout'] * 1000),
+      requestMs: Math.round(o['request-timeout'] * 1000),
+    },
     maxHeaderSize: o['max-header-size'],
     logLevel: o['log-level'],
     help: o.help,
@@ -235,6 +329,13 @@ export function serveUsage(): string {
     const fallback = fixed === undefined ? spec.defaultText : String(fixed);
     return `  ${flag.padEnd(32)} ${spec.help}${fallback === undefined ? '' : ` (default ${fallback})`}${spec.env ? ` [${spec.env}]` : ''}`;
   });
-  return ['Usage: token-conformance serve [options]', '', 'Starts the bundled reference server. When ready it prints one JSON line on stdout:',
-    '  {"event":"listening","authUrlUs":…,"authUrlEu":…,"baseUrl":…,"caFile":…,"env":…,"testControls":…}', '', 'Options:', ...lines].join('\n');
+  return [
+    'Usage: token-conformance serve [options]',
+    '',
+    'Starts the bundled reference server. When ready it prints one JSON line on stdout:',
+    '  {"event":"listening","authUrlUs":…,"authUrlEu":…,"baseUrl":…,"caFile":…,"env":…,"testControls":…}',
+    '',
+    'Options:',
+    ...lines,
+  ].join('\n');
 }

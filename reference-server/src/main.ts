@@ -48,7 +48,9 @@ export async function serveMain(args: string[]): Promise<number> {
 
   // Production never starts from the bundled demo data: a new production store needs --seed.
   if (config.environment === 'production' && !config.seedExplicit && !(await isSeededStore(config.dataFile))) {
-    process.stderr.write('token-conformance serve: --env production refuses the bundled demo seed; pass --seed FILE for a new store\n');
+    process.stderr.write(
+      'token-conformance serve: --env production refuses the bundled demo seed; pass --seed FILE for a new store\n',
+    );
     return 2;
   }
 
@@ -67,18 +69,22 @@ export async function serveMain(args: string[]): Promise<number> {
       testControls: config.testControls,
       seedFile: config.seedFile,
       ...(config.seedHashCache !== undefined ? { seedHashCache: config.seedHashCache } : {}),
-      tokens: { clientCredentialsLifetimeSeconds: config.clientCredentialsLifetimeSeconds, passwordLifetimeSeconds: config.passwordLifetimeSeconds },
+      tokens: {
+        clientCredentialsLifetimeSeconds: config.clientCredentialsLifetimeSeconds,
+        passwordLifetimeSeconds: config.passwordLifetimeSeconds,
+      },
       throttle: config.lockout,
     });
     if (services.seeded) logger.info({ seedFile: config.seedFile }, 'new store seeded');
     // A store file keeps its certificate next to it (trusted once, trusted across restarts).
     // Replicas on PostgreSQL share one, kept in the database (crypto/shared-certificate.ts).
     if (!config.http) {
-      certificate = config.dataFile === ':memory:'
-        ? await generateCertificate(config.host, new Date())
-        : isPostgresUrl(config.dataFile)
-          ? await sharedCertificate(store, config.host, new Date())
-          : await persistentCertificate(config.dataFile, config.host, new Date());
+      certificate =
+        config.dataFile === ':memory:'
+          ? await generateCertificate(config.host, new Date())
+          : isPostgresUrl(config.dataFile)
+            ? await sharedCertificate(store, config.host, new Date())
+            : await persistentCertificate(config.dataFile, config.host, new Date());
       logger.info({ caFile: certificate.caFile, generated: certificate.generated }, 'TLS certificate ready');
     }
     app = await buildApp({
@@ -104,11 +110,26 @@ export async function serveMain(args: string[]): Promise<number> {
   const origin = originFor(config, port);
   const event = listeningEvent(config, origin, certificate);
   process.stdout.write(`${JSON.stringify(event)}\n`);
-  logger.info({ origin, env: config.environment, testControls: config.testControls, data: describeStore(config.dataFile), store: store.kind }, 'listening');
+  logger.info(
+    {
+      origin,
+      env: config.environment,
+      testControls: config.testControls,
+      data: describeStore(config.dataFile),
+      store: store.kind,
+    },
+    'listening',
+  );
 
   // System time, not the test clock: a clock moved forward by a test must not delete tokens that
   // become valid again when the clock is reset.
-  const purge = startPurge(store, () => Date.now(), config.lockout.lockSeconds * 1000, defaultPortalSettings.sessionAbsoluteSeconds * 1000, logger);
+  const purge = startPurge(
+    store,
+    () => Date.now(),
+    config.lockout.lockSeconds * 1000,
+    defaultPortalSettings.sessionAbsoluteSeconds * 1000,
+    logger,
+  );
   const signal = await stop.signal;
   logger.info({ signal }, 'shutting down');
   clearInterval(purge);
@@ -151,7 +172,9 @@ function startFailureExit(error: unknown, config: ServeConfig, logger: ReturnTyp
   }
   // A taken port is the user's to fix, not a crash: one line naming the option, exit 2.
   if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-    process.stderr.write(`token-conformance serve: --port ${config.port}: ${config.host}:${config.port} is already in use; stop what listens there or choose another port (--port 0 picks a free one; see serve --help)\n`);
+    process.stderr.write(
+      `token-conformance serve: --port ${config.port}: ${config.host}:${config.port} is already in use; stop what listens there or choose another port (--port 0 picks a free one; see serve --help)\n`,
+    );
     return 2;
   }
   process.stderr.write(`token-conformance serve: could not start: ${(error as Error).message}\n`);
@@ -160,11 +183,19 @@ function startFailureExit(error: unknown, config: ServeConfig, logger: ReturnTyp
 }
 
 /** The one line on stdout that says the server is ready, and where. */
-function listeningEvent(config: ServeConfig, origin: string, certificate: GeneratedCertificate | undefined): ListeningEvent {
+function listeningEvent(
+  config: ServeConfig,
+  origin: string,
+  certificate: GeneratedCertificate | undefined,
+): ListeningEvent {
   return {
-    event: 'listening', authUrlUs: origin, authUrlEu: origin, baseUrl: origin,
+    event: 'listening',
+    authUrlUs: origin,
+    authUrlEu: origin,
+    baseUrl: origin,
     ...(certificate && { caFile: certificate.caFile }),
-    env: config.environment, testControls: config.testControls,
+    env: config.environment,
+    testControls: config.testControls,
   };
 }
 
@@ -200,20 +231,42 @@ async function isSeededStore(dataFile: string): Promise<boolean> {
  * failure and no lock within the lock window) and ended portal sessions, in small batches, yielding between batches, from an
  * unref'd interval: it never keeps the process alive and never holds the database for long.
  */
-function startPurge(store: ServerStore, now: () => number, lockoutMs: number, sessionLifetimeMs: number, logger: ReturnType<typeof createLogger>): NodeJS.Timeout {
+function startPurge(
+  store: ServerStore,
+  now: () => number,
+  lockoutMs: number,
+  sessionLifetimeMs: number,
+  logger: ReturnType<typeof createLogger>,
+): NodeJS.Timeout {
   const timer = setInterval(() => {
     const at = now();
     const cutoffs = purgeCutoffs(at, lockoutMs);
-    purgeInBatches('expired refresh tokens', (limit) => store.purgeExpired(cutoffs.refreshTokensExpiredBefore, limit), logger);
-    purgeInBatches('stale failed-attempt counts', (limit) => store.purgeFailedAttempts(cutoffs.failedAttemptsBefore, limit), logger);
+    purgeInBatches(
+      'expired refresh tokens',
+      (limit) => store.purgeExpired(cutoffs.refreshTokensExpiredBefore, limit),
+      logger,
+    );
+    purgeInBatches(
+      'stale failed-attempt counts',
+      (limit) => store.purgeFailedAttempts(cutoffs.failedAttemptsBefore, limit),
+      logger,
+    );
     // Unused for longer than a session may last at all: over whatever the idle timeout.
-    purgeInBatches('ended portal sessions', (limit) => store.purgePortalSessions(at - sessionLifetimeMs, limit), logger);
+    purgeInBatches(
+      'ended portal sessions',
+      (limit) => store.purgePortalSessions(at - sessionLifetimeMs, limit),
+      logger,
+    );
   }, PURGE_INTERVAL_MS);
   timer.unref();
   return timer;
 }
 
-function purgeInBatches(what: string, purge: (limit: number) => Promise<number>, logger: ReturnType<typeof createLogger>): void {
+function purgeInBatches(
+  what: string,
+  purge: (limit: number) => Promise<number>,
+  logger: ReturnType<typeof createLogger>,
+): void {
   let total = 0;
   const batch = async (rounds: number): Promise<void> => {
     try {

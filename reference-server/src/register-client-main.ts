@@ -30,7 +30,7 @@ export function registerClientUsage(): string {
     '  --region REGION       us (default) or eu',
     '  --grants LIST         comma-separated: client_credentials (default), password, refresh_token',
     '  --client-id ID        the id to use (letters, digits, -._~; default: generated)',
-    '  --data FILE           the server\'s SQLite file (default ./data/reference-server/<env>.sqlite)',
+    "  --data FILE           the server's SQLite file (default ./data/reference-server/<env>.sqlite)",
     '  --json                print {"client_id", "client_secret", ...} as one JSON line',
     '  --help                this text',
   ].join('\n');
@@ -40,7 +40,10 @@ class UsageError extends Error {}
 
 const grantNames: readonly GrantType[] = ['client_credentials', 'password', 'refresh_token'];
 
-export function parseRegisterClientArgs(args: string[], cwd: string): { registration: OperatorRegistration; dataFile: string; json: boolean } | 'help' {
+export function parseRegisterClientArgs(
+  args: string[],
+  cwd: string,
+): { registration: OperatorRegistration; dataFile: string; json: boolean } | 'help' {
   let values;
   try {
     ({ values } = parseArgs({
@@ -48,9 +51,16 @@ export function parseRegisterClientArgs(args: string[], cwd: string): { registra
       strict: true,
       allowPositionals: false,
       options: {
-        'tenant-id': { type: 'string' }, role: { type: 'string' }, name: { type: 'string' }, env: { type: 'string' },
-        region: { type: 'string' }, grants: { type: 'string' }, 'client-id': { type: 'string' }, data: { type: 'string' },
-        json: { type: 'boolean' }, help: { type: 'boolean' },
+        'tenant-id': { type: 'string' },
+        role: { type: 'string' },
+        name: { type: 'string' },
+        env: { type: 'string' },
+        region: { type: 'string' },
+        grants: { type: 'string' },
+        'client-id': { type: 'string' },
+        data: { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean' },
       },
     }));
   } catch (error) {
@@ -63,21 +73,38 @@ export function parseRegisterClientArgs(args: string[], cwd: string): { registra
     return value;
   };
   const environment = (values.env ?? 'production') as Environment;
-  if (environment !== 'production' && environment !== 'sandbox') throw new UsageError('--env must be production or sandbox');
+  if (environment !== 'production' && environment !== 'sandbox')
+    throw new UsageError('--env must be production or sandbox');
   const region = (values.region ?? 'us') as Region;
   if (region !== 'us' && region !== 'eu') throw new UsageError('--region must be us or eu');
-  const grants = (values.grants ?? 'client_credentials').split(',').map((g) => g.trim()).filter((g) => g !== '');
+  const grants = (values.grants ?? 'client_credentials')
+    .split(',')
+    .map((g) => g.trim())
+    .filter((g) => g !== '');
   const unknown = grants.find((g) => !grantNames.includes(g as GrantType));
-  if (unknown !== undefined) throw new UsageError(`--grants: unknown grant '${unknown}' (use ${grantNames.join(', ')})`);
+  if (unknown !== undefined)
+    throw new UsageError(`--grants: unknown grant '${unknown}' (use ${grantNames.join(', ')})`);
   const registration: OperatorRegistration = {
-    tenantId: required('tenant-id'), role: required('role'), name: required('name'), environment, region,
-    grants: grants as GrantType[], ...(values['client-id'] !== undefined && { clientId: values['client-id'] }),
+    tenantId: required('tenant-id'),
+    role: required('role'),
+    name: required('name'),
+    environment,
+    region,
+    grants: grants as GrantType[],
+    ...(values['client-id'] !== undefined && { clientId: values['client-id'] }),
   };
-  const dataFile = values.data === undefined ? resolve(cwd, 'data', 'reference-server', `${environment}.sqlite`) : values.data === ':memory:' || isPostgresUrl(values.data) ? values.data : resolve(cwd, values.data);
+  const dataFile =
+    values.data === undefined
+      ? resolve(cwd, 'data', 'reference-server', `${environment}.sqlite`)
+      : values.data === ':memory:' || isPostgresUrl(values.data)
+        ? values.data
+        : resolve(cwd, values.data);
   // A named store must exist: registering into a new file no server reads would "succeed" uselessly
   // (a typo, or the placeholder FILE from the help).
   if (values.data !== undefined && dataFile !== ':memory:' && !isPostgresUrl(dataFile) && !existsSync(dataFile)) {
-    throw new UsageError(`--data: no store file at ${dataFile}; give the --data file of a reference server started with \`token-conformance serve --env ${environment} --data FILE\` (serve creates it), or leave --data out for ./data/reference-server/${environment}.sqlite (see register-client --help)`);
+    throw new UsageError(
+      `--data: no store file at ${dataFile}; give the --data file of a reference server started with \`token-conformance serve --env ${environment} --data FILE\` (serve creates it), or leave --data out for ./data/reference-server/${environment}.sqlite (see register-client --help)`,
+    );
   }
   return { registration, dataFile, json: values.json === true };
 }
@@ -98,20 +125,31 @@ export async function registerClientMain(args: string[]): Promise<number> {
   const { registration, dataFile, json } = parsed;
   const store = await openStore(dataFile);
   try {
-    const { client, clientSecret } = await registerClientByOperator({ store, clock: systemClock, random: nodeRandom, hasher: new ScryptSecretHasher() }, registration);
+    const { client, clientSecret } = await registerClientByOperator(
+      { store, clock: systemClock, random: nodeRandom, hasher: new ScryptSecretHasher() },
+      registration,
+    );
     const summary = {
-      client_id: client.clientId, client_secret: clientSecret, environment: client.environment, region: client.region,
-      grants: client.grants, tenant_id: client.registration?.tenantId, role: client.registration?.role, data: dataFile,
+      client_id: client.clientId,
+      client_secret: clientSecret,
+      environment: client.environment,
+      region: client.region,
+      grants: client.grants,
+      tenant_id: client.registration?.tenantId,
+      role: client.registration?.role,
+      data: dataFile,
     };
     if (json) {
       process.stdout.write(`${JSON.stringify(summary)}\n`);
     } else {
-      process.stdout.write([
-        `Registered ${client.environment} client '${client.name}' (${client.region.toUpperCase()}, ${client.grants.join(', ')}) for tenant ${summary.tenant_id}, role ${summary.role}, in ${dataFile}.`,
-        `client_id:     ${client.clientId}`,
-        `client_secret: ${clientSecret}`,
-        'Hand the secret over now: it is not stored and cannot be shown again.',
-      ].join('\n') + '\n');
+      process.stdout.write(
+        [
+          `Registered ${client.environment} client '${client.name}' (${client.region.toUpperCase()}, ${client.grants.join(', ')}) for tenant ${summary.tenant_id}, role ${summary.role}, in ${dataFile}.`,
+          `client_id:     ${client.clientId}`,
+          `client_secret: ${clientSecret}`,
+          'Hand the secret over now: it is not stored and cannot be shown again.',
+        ].join('\n') + '\n',
+      );
     }
     return 0;
   } catch (error) {

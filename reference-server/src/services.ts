@@ -4,8 +4,17 @@ import { TestClock } from './clock/test-clock.ts';
 import { systemClock } from './clock/system-clock.ts';
 import { JoseAccessTokenSigner, JoseAccessTokenVerifier, SigningKey } from './crypto/access-tokens.ts';
 import { nodeRandom, sha256Digest } from './crypto/random.ts';
-import { CachingSecretHasher, ScryptSecretHasher, productionScryptCost, type ScryptCost } from './crypto/scrypt-hasher.ts';
-import { AttemptThrottle, defaultAttemptThrottleSettings, type AttemptThrottleSettings } from './domain/attempt-throttle.ts';
+import {
+  CachingSecretHasher,
+  ScryptSecretHasher,
+  productionScryptCost,
+  type ScryptCost,
+} from './crypto/scrypt-hasher.ts';
+import {
+  AttemptThrottle,
+  defaultAttemptThrottleSettings,
+  type AttemptThrottleSettings,
+} from './domain/attempt-throttle.ts';
 import type { Environment } from './domain/model.ts';
 import type { PortalDeps } from './domain/portal/portal-deps.ts';
 import { defaultPortalSettings, type PortalSettings } from './domain/portal/portal-settings.ts';
@@ -65,10 +74,16 @@ export async function createServices(options: ServicesOptions): Promise<Services
     const now = clock.now();
     const cache = options.seedHashCache;
     const digest = cache !== undefined ? await seedDigest(options.seedFile) : '';
-    const known = cache !== undefined ? await readSeedHashCache(cache, digest, `scrypt$${cost.log2N}$${cost.r}$${cost.p}$`) : undefined;
+    const known =
+      cache !== undefined
+        ? await readSeedHashCache(cache, digest, `scrypt$${cost.log2N}$${cost.r}$${cost.p}$`)
+        : undefined;
     const records = await seedRecords(seed, hasher, now, known);
     seeded = await store.seedIfNew(records, new Date(now).toISOString());
-    const reused = known !== undefined && records.clients.every((c) => known.clients[c.clientId]) && records.users.every((u) => known.users[`${u.tenant}\\${u.userName}`]);
+    const reused =
+      known !== undefined &&
+      records.clients.every((c) => known.clients[c.clientId]) &&
+      records.users.every((u) => known.users[`${u.tenant}\\${u.userName}`]);
     if (cache !== undefined && !reused) await writeSeedHashCache(cache, digest, hashesOf(records));
   }
   const signingKey = await SigningKey.loadOrCreate(store, clock.now());
@@ -76,12 +91,41 @@ export async function createServices(options: ServicesOptions): Promise<Services
   const signer = new JoseAccessTokenSigner(signingKey, identity, nodeRandom);
   const verifier = new JoseAccessTokenVerifier(signingKey, identity, clock, environment);
   const throttle = new AttemptThrottle(store, { ...defaultAttemptThrottleSettings, ...options.throttle });
-  const tokenService = new TokenService({ store, clock, random: nodeRandom, digest: sha256Digest, hasher, signer, settings: tokens, environment, throttle });
+  const tokenService = new TokenService({
+    store,
+    clock,
+    random: nodeRandom,
+    digest: sha256Digest,
+    hasher,
+    signer,
+    settings: tokens,
+    environment,
+    throttle,
+  });
   let dummy: Promise<string> | undefined;
   const portal: PortalDeps = {
-    store, clock, random: nodeRandom, digest: sha256Digest, hasher, throttle, environment,
+    store,
+    clock,
+    random: nodeRandom,
+    digest: sha256Digest,
+    hasher,
+    throttle,
+    environment,
     settings: { ...defaultPortalSettings, passwordMaxAgeDays: tokens.passwordMaxAgeDays, ...options.portal },
     dummyHash: () => (dummy ??= hasher.hash(nodeRandom.token(32))),
   };
-  return { store, clock, testClock, environment, tokens, throttle, hasher, signingKey, verifier, tokenService, portal, seeded };
+  return {
+    store,
+    clock,
+    testClock,
+    environment,
+    tokens,
+    throttle,
+    hasher,
+    signingKey,
+    verifier,
+    tokenService,
+    portal,
+    seeded,
+  };
 }

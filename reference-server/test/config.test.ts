@@ -35,31 +35,64 @@ void describe('serve options', () => {
     const help = serveUsage().split('\n');
     const line = (flag: string) => help.find((l) => l.startsWith(`  --${flag} `)) ?? `no line for --${flag}`;
     const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    for (const [flag, value] of Object.entries(serveDefaults)) assert.match(line(flag), new RegExp(`\\(default ${escaped(String(value))}\\) \\[TC_`), flag);
+    for (const [flag, value] of Object.entries(serveDefaults))
+      assert.match(line(flag), new RegExp(`\\(default ${escaped(String(value))}\\) \\[TC_`), flag);
     assert.match(line('data'), /\(default \.\/data\/reference-server\/<env>\.sqlite\)/);
     assert.match(line('seed'), /\(default fixtures\/reference-seed\.json\)/);
-    for (const l of help.filter((x) => x.startsWith('  --'))) assert.ok((l.match(/default/g) ?? []).length <= 1, `one default: ${l}`);
+    for (const l of help.filter((x) => x.startsWith('  --')))
+      assert.ok((l.match(/default/g) ?? []).length <= 1, `one default: ${l}`);
     const c = parse([]);
     assert.deepEqual(
       [c.host, c.port, c.environment, c.synchronous, c.logLevel, c.maxHeaderSize, c.timeouts, c.rateLimits],
-      [serveDefaults.host, serveDefaults.port, serveDefaults.env, 'NORMAL', serveDefaults['log-level'], serveDefaults['max-header-size'],
+      [
+        serveDefaults.host,
+        serveDefaults.port,
+        serveDefaults.env,
+        'NORMAL',
+        serveDefaults['log-level'],
+        serveDefaults['max-header-size'],
         { headersMs: serveDefaults['headers-timeout'] * 1000, requestMs: serveDefaults['request-timeout'] * 1000 },
-        { spikePerSecond: serveDefaults['rate-spike'], quotaPerWindow: serveDefaults['rate-quota'], windowSeconds: serveDefaults['rate-window'] }],
+        {
+          spikePerSecond: serveDefaults['rate-spike'],
+          quotaPerWindow: serveDefaults['rate-quota'],
+          windowSeconds: serveDefaults['rate-window'],
+        },
+      ],
     );
   });
 
   void test('brute-force lock options: flags and variables', () => {
-    assert.deepEqual(parse(['--lockout-user', '5', '--lockout-client=20', '--lockout-seconds', '60', '--lockout-source', '7']).lockout, { userFailures: 5, clientFailures: 20, lockSeconds: 60, sourceFailures: 7 });
-    assert.deepEqual(parse([], { TC_LOCKOUT_USER: '3', TC_LOCKOUT_CLIENT: '4', TC_LOCKOUT_SECONDS: '5', TC_LOCKOUT_SOURCE: '6' }).lockout, { userFailures: 3, clientFailures: 4, lockSeconds: 5, sourceFailures: 6 });
+    assert.deepEqual(
+      parse(['--lockout-user', '5', '--lockout-client=20', '--lockout-seconds', '60', '--lockout-source', '7']).lockout,
+      { userFailures: 5, clientFailures: 20, lockSeconds: 60, sourceFailures: 7 },
+    );
+    assert.deepEqual(
+      parse([], { TC_LOCKOUT_USER: '3', TC_LOCKOUT_CLIENT: '4', TC_LOCKOUT_SECONDS: '5', TC_LOCKOUT_SOURCE: '6' })
+        .lockout,
+      { userFailures: 3, clientFailures: 4, lockSeconds: 5, sourceFailures: 6 },
+    );
     assert.match(usage(['--lockout-user', '0']), /--lockout-user/);
     assert.match(usage([], { TC_LOCKOUT_SECONDS: 'soon' }), /TC_LOCKOUT_SECONDS/);
   });
 
   void test('flags in both forms, environment variables, flags win', () => {
-    const c = parse(['--port', '0', '--http', '--test-controls', '--data=:memory:', '--env', 'sandbox', '--host=::1'], { TC_PORT: '9000', TC_HOST: 'x' });
+    const c = parse(['--port', '0', '--http', '--test-controls', '--data=:memory:', '--env', 'sandbox', '--host=::1'], {
+      TC_PORT: '9000',
+      TC_HOST: 'x',
+    });
     assert.deepEqual([c.port, c.http, c.testControls, c.dataFile, c.host], [0, true, true, ':memory:', '::1']);
-    const e = parse([], { TC_PORT: '9000', TC_HTTP: 'true', TC_TEST_CONTROLS: '0', TC_DATA: 'x.sqlite', TC_ENV: 'production', TC_SEED: BUNDLED_SEED });
-    assert.deepEqual([e.port, e.http, e.testControls, e.dataFile, e.environment, e.seedFile, e.seedExplicit], [9000, true, false, '/srv/x.sqlite', 'production', BUNDLED_SEED, true]);
+    const e = parse([], {
+      TC_PORT: '9000',
+      TC_HTTP: 'true',
+      TC_TEST_CONTROLS: '0',
+      TC_DATA: 'x.sqlite',
+      TC_ENV: 'production',
+      TC_SEED: BUNDLED_SEED,
+    });
+    assert.deepEqual(
+      [e.port, e.http, e.testControls, e.dataFile, e.environment, e.seedFile, e.seedExplicit],
+      [9000, true, false, '/srv/x.sqlite', 'production', BUNDLED_SEED, true],
+    );
   });
 
   void test('bad values name the flag (or the variable) in one line', () => {

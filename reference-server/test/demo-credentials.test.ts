@@ -8,7 +8,10 @@ import { describe, test } from 'node:test';
 import { PACKAGE_ROOT } from '../src/config.ts';
 import { demoClient, demoUser } from './demo-credentials.ts';
 
-interface ProfileSecret { value?: string; env?: string }
+interface ProfileSecret {
+  value?: string;
+  env?: string;
+}
 interface ReferenceProfile {
   credentials: {
     clients: Record<string, { clientId: string; clientSecret: ProfileSecret }>;
@@ -19,11 +22,13 @@ interface ReferenceProfile {
 const profile = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'profiles', 'reference.json'), 'utf8')) as ReferenceProfile;
 
 void describe('the reference profile and the seed', () => {
-  void test('every client and user the reference profile names has the seed\'s secret', () => {
+  void test("every client and user the reference profile names has the seed's secret", () => {
     const clients = Object.entries(profile.credentials.clients);
     const users = Object.entries(profile.credentials.users);
     assert.ok(clients.length > 0 && users.length > 0, 'setup: the profile names clients and users');
-    for (const [name, client] of clients) assert.equal(client.clientSecret.value, demoClient(client.clientId).secret, `credentials.clients.${name}`);
-    for (const [name, user] of users) assert.equal(user.password.value, demoUser(user.username).password, `credentials.users.${name}`);
+    for (const [name, client] of clients)
+      assert.equal(client.clientSecret.value, demoClient(client.clientId).secret, `credentials.clients.${name}`);
+    for (const [name, user] of users)
+      assert.equal(user.password.value, demoUser(user.username).password, `credentials.users.${name}`);
   });
 });

@@ -32,8 +32,10 @@ export function demoUser(username: string): DemoUser {
 }
 
 /** A client as token-request form fields. */
-export const clientFields = (client: DemoClient): { client_id: string; client_secret: string } =>
-  ({ client_id: client.id, client_secret: client.secret });
+export const clientFields = (client: DemoClient): { client_id: string; client_secret: string } => ({
+  client_id: client.id,
+  client_secret: client.secret,
+});
 
 /** The seed's clients and users the tests use, by role. */
 export const seed = {

@@ -28,7 +28,15 @@ export interface TestServices extends Services {
 }
 
 /** Services over a :memory: store; the clock is a ManualClock at T0 (a TestClock over it with testControls). */
-export async function testServices(options: { testControls?: boolean; tokens?: Partial<TokenSettings>; throttle?: Partial<AttemptThrottleSettings>; environment?: 'sandbox' | 'production'; store?: ServerStore } = {}): Promise<TestServices> {
+export async function testServices(
+  options: {
+    testControls?: boolean;
+    tokens?: Partial<TokenSettings>;
+    throttle?: Partial<AttemptThrottleSettings>;
+    environment?: 'sandbox' | 'production';
+    store?: ServerStore;
+  } = {},
+): Promise<TestServices> {
   const manual = new ManualClock(T0);
   const services = await createServices({
     store: options.store ?? new SqliteStore(':memory:'),
@@ -46,11 +54,24 @@ export async function testServices(options: { testControls?: boolean; tokens?: P
 export interface TestApp {
   app: FastifyInstance;
   services: TestServices;
-  token(body: Record<string, string> | string, options?: { eu?: boolean; headers?: Record<string, string> }): Promise<LightMyRequestResponse>;
+  token(
+    body: Record<string, string> | string,
+    options?: { eu?: boolean; headers?: Record<string, string> },
+  ): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 
-export async function testApp(options: { testControls?: boolean; logger?: Logger; tokens?: Partial<TokenSettings>; throttle?: Partial<AttemptThrottleSettings>; https?: { key: string; cert: string }; environment?: 'sandbox' | 'production'; timeouts?: HttpTimeouts } = {}): Promise<TestApp> {
+export async function testApp(
+  options: {
+    testControls?: boolean;
+    logger?: Logger;
+    tokens?: Partial<TokenSettings>;
+    throttle?: Partial<AttemptThrottleSettings>;
+    https?: { key: string; cert: string };
+    environment?: 'sandbox' | 'production';
+    timeouts?: HttpTimeouts;
+  } = {},
+): Promise<TestApp> {
   const services = await testServices(options);
   const app = await buildApp({
     ...(options.https && { https: options.https }),
@@ -64,12 +85,13 @@ export async function testApp(options: { testControls?: boolean; logger?: Logger
   return {
     app,
     services,
-    token: (body, opts = {}) => app.inject({
-      method: 'POST',
-      url: opts.eu ? EU_TOKEN_PATH : US_TOKEN_PATH,
-      headers: { host: '127.0.0.1', 'content-type': 'application/x-www-form-urlencoded', ...opts.headers },
-      payload: typeof body === 'string' ? body : new URLSearchParams(body).toString(),
-    }),
+    token: (body, opts = {}) =>
+      app.inject({
+        method: 'POST',
+        url: opts.eu ? EU_TOKEN_PATH : US_TOKEN_PATH,
+        headers: { host: '127.0.0.1', 'content-type': 'application/x-www-form-urlencoded', ...opts.headers },
+        payload: typeof body === 'string' ? body : new URLSearchParams(body).toString(),
+      }),
     close: async () => {
       await app.close();
       await services.store.close();
@@ -77,14 +99,40 @@ export async function testApp(options: { testControls?: boolean; logger?: Logger
   };
 }
 
-export const cc = (client: { id: string; secret: string }, extra: Record<string, string> = {}): Record<string, string> =>
-  ({ grant_type: 'client_credentials', client_id: client.id, client_secret: client.secret, ...extra });
+export const cc = (
+  client: { id: string; secret: string },
+  extra: Record<string, string> = {},
+): Record<string, string> => ({
+  grant_type: 'client_credentials',
+  client_id: client.id,
+  client_secret: client.secret,
+  ...extra,
+});
 
-export const pw = (client: { id: string; secret: string }, user: { username: string; password: string }, extra: Record<string, string> = {}): Record<string, string> =>
-  ({ grant_type: 'password', client_id: client.id, client_secret: client.secret, username: user.username, password: user.password, ...extra });
+export const pw = (
+  client: { id: string; secret: string },
+  user: { username: string; password: string },
+  extra: Record<string, string> = {},
+): Record<string, string> => ({
+  grant_type: 'password',
+  client_id: client.id,
+  client_secret: client.secret,
+  username: user.username,
+  password: user.password,
+  ...extra,
+});
 
-export const rt = (client: { id: string; secret: string }, refreshToken: string, extra: Record<string, string> = {}): Record<string, string> =>
-  ({ grant_type: 'refresh_token', client_id: client.id, client_secret: client.secret, refresh_token: refreshToken, ...extra });
+export const rt = (
+  client: { id: string; secret: string },
+  refreshToken: string,
+  extra: Record<string, string> = {},
+): Record<string, string> => ({
+  grant_type: 'refresh_token',
+  client_id: client.id,
+  client_secret: client.secret,
+  refresh_token: refreshToken,
+  ...extra,
+});
 
 /** RFC 6749 §2.3.1: form-urlencode each half, then base64. */
 export function basic(id: string, secret: string): string {
@@ -99,7 +147,11 @@ export function json(response: LightMyRequestResponse): Record<string, unknown> 
 export type Attempt = { ok: true; body: TokenResponseBody } | { ok: false; error: OAuthError };
 
 /** Calls the domain's token service directly (no HTTP). */
-export async function attempt(services: Services, params: Record<string, string>, options: { region?: 'us' | 'eu'; authorization?: PresentedAuthorization; source?: string } = {}): Promise<Attempt> {
+export async function attempt(
+  services: Services,
+  params: Record<string, string>,
+  options: { region?: 'us' | 'eu'; authorization?: PresentedAuthorization; source?: string } = {},
+): Promise<Attempt> {
   try {
     const result = await services.tokenService.handle({
       region: options.region ?? 'us',

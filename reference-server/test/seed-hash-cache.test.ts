@@ -11,10 +11,24 @@ import { testScryptCost, type ScryptCost } from '../src/crypto/scrypt-hasher.ts'
 import { createServices } from '../src/services.ts';
 import { SqliteStore } from '../src/store/sqlite-store.ts';
 
-const secretOf = (seedFile: string, clientId: string) => (JSON.parse(readFileSync(seedFile, 'utf8')) as { clients: { clientId: string; clientSecret: string }[] }).clients.find((c) => c.clientId === clientId)!.clientSecret;
+const secretOf = (seedFile: string, clientId: string) =>
+  (
+    JSON.parse(readFileSync(seedFile, 'utf8')) as { clients: { clientId: string; clientSecret: string }[] }
+  ).clients.find((c) => c.clientId === clientId)!.clientSecret;
 
-async function seededHash(seedFile: string, cache: string, cost: ScryptCost = testScryptCost): Promise<{ hash: string; verifies: boolean }> {
-  const services = await createServices({ store: new SqliteStore(':memory:'), environment: 'sandbox', testControls: false, scryptCost: cost, seedFile, seedHashCache: cache });
+async function seededHash(
+  seedFile: string,
+  cache: string,
+  cost: ScryptCost = testScryptCost,
+): Promise<{ hash: string; verifies: boolean }> {
+  const services = await createServices({
+    store: new SqliteStore(':memory:'),
+    environment: 'sandbox',
+    testControls: false,
+    scryptCost: cost,
+    seedFile,
+    seedHashCache: cache,
+  });
   try {
     const hash = (await services.store.findClient('us-cc-client'))!.secretHash;
     return { hash, verifies: await services.hasher.verify(secretOf(seedFile, 'us-cc-client'), hash) };
@@ -30,7 +44,10 @@ void test('a second server from the same seed reuses the hashes; another seed or
     const first = await seededHash(BUNDLED_SEED, cache);
     assert.ok(first.verifies);
     assert.equal(statSync(cache).mode & 0o777, 0o600, 'the cache file is private');
-    assert.ok(!readFileSync(cache, 'utf8').includes(secretOf(BUNDLED_SEED, 'us-cc-client')), 'the cache holds hashes, never a secret');
+    assert.ok(
+      !readFileSync(cache, 'utf8').includes(secretOf(BUNDLED_SEED, 'us-cc-client')),
+      'the cache holds hashes, never a secret',
+    );
 
     const second = await seededHash(BUNDLED_SEED, cache);
     assert.equal(second.hash, first.hash, 'the same salted hash: reused, not hashed again');
@@ -49,7 +66,7 @@ void test('a second server from the same seed reuses the hashes; another seed or
     const higher = { ...testScryptCost, log2N: testScryptCost.log2N + 1 };
     const costly = await seededHash(otherSeed, cache, higher);
     assert.notEqual(costly.hash, other.hash);
-    assert.ok(costly.hash.startsWith(`scrypt$${higher.log2N}$`), 'hashed at the server\'s own cost');
+    assert.ok(costly.hash.startsWith(`scrypt$${higher.log2N}$`), "hashed at the server's own cost");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

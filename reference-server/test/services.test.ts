@@ -20,7 +20,11 @@ void test('tokens, keys and data survive a restart; the seed is loaded once', as
     const second = await testServices({ store: new SqliteStore(file) });
     try {
       assert.equal(second.seeded, false);
-      assert.equal((await second.store.findUser('acme', 'carol'))?.role, 'changed-after-seed', 'the seed never overwrites');
+      assert.equal(
+        (await second.store.findUser('acme', 'carol'))?.role,
+        'changed-after-seed',
+        'the seed never overwrites',
+      );
       assert.equal((await second.verifier.verify(tokens.access_token)).ok, true, 'the signing key survived');
       issued(await attempt(second, rt(seed.usPw, tokens.refresh_token!)));
     } finally {

@@ -6,14 +6,23 @@ import { describe, test } from 'node:test';
 import { gatewayErrorCodes } from '../../schemas/gateway-error-codes.ts';
 import { createAjv, tokenErrorCodes, validate } from '../../schemas/index.ts';
 import {
-  catalogueFile, interpretationById, interpretations, interpretationsFile, requirementAreas, requirementById, requirements,
+  catalogueFile,
+  interpretationById,
+  interpretations,
+  interpretationsFile,
+  requirementAreas,
+  requirementById,
+  requirements,
 } from '../index.ts';
 
 const idPattern = /^[A-Z]+(-[A-Z]+)*-[0-9]{3,4}$/;
 
 void describe('requirement catalogue', () => {
   void test('requirements.json and interpretations.json are valid against their schemas', () => {
-    for (const [id, file] of [['requirement-catalogue', catalogueFile], ['interpretation-catalogue', interpretationsFile]] as const) {
+    for (const [id, file] of [
+      ['requirement-catalogue', catalogueFile],
+      ['interpretation-catalogue', interpretationsFile],
+    ] as const) {
       const result = validate(id, JSON.parse(readFileSync(file, 'utf8')));
       assert.ok(result.valid, result.valid ? '' : result.text);
     }
@@ -39,14 +48,16 @@ void describe('requirement catalogue', () => {
 
   void test('each statement is one sentence', () => {
     // A period followed by a space and a capital starts a second sentence.
-    for (const { id, statement } of requirements) assert.doesNotMatch(statement, /\.\s+[A-Z]/, `${id} has more than one sentence`);
+    for (const { id, statement } of requirements)
+      assert.doesNotMatch(statement, /\.\s+[A-Z]/, `${id} has more than one sentence`);
   });
 
   void test('every ERR-GW requirement is ERR-GW-GEN-nnn or names a code of the §7.2 table', () => {
     const codes = new Set<string>(gatewayErrorCodes);
     for (const { id, area } of requirements.filter((r) => r.id.startsWith('ERR-GW-'))) {
       assert.equal(area, 'gateway', `${id} is not in the gateway area`);
-      if (!id.startsWith('ERR-GW-GEN-')) assert.ok(codes.has(`000-${id.slice('ERR-GW-'.length)}`), `${id} names no gateway code`);
+      if (!id.startsWith('ERR-GW-GEN-'))
+        assert.ok(codes.has(`000-${id.slice('ERR-GW-'.length)}`), `${id} names no gateway code`);
     }
   });
 
@@ -64,26 +75,46 @@ void describe('requirement catalogue', () => {
   });
 
   void test('every area has requirements', () => {
-    for (const area of requirementAreas) assert.ok(requirements.some((r) => r.area === area), `area ${area} is empty`);
+    for (const area of requirementAreas)
+      assert.ok(
+        requirements.some((r) => r.area === area),
+        `area ${area} is empty`,
+      );
   });
 
   void test('every interpretation cited exists, and every INTERPRETATION requirement cites one', () => {
     for (const requirement of requirements) {
-      if (requirement.level === 'INTERPRETATION') assert.ok(requirement.interpretation, `${requirement.id} cites no interpretation`);
-      if (requirement.interpretation) assert.doesNotThrow(() => interpretationById(requirement.interpretation as string), `${requirement.id}: ${requirement.interpretation}`);
+      if (requirement.level === 'INTERPRETATION')
+        assert.ok(requirement.interpretation, `${requirement.id} cites no interpretation`);
+      if (requirement.interpretation)
+        assert.doesNotThrow(
+          () => interpretationById(requirement.interpretation as string),
+          `${requirement.id}: ${requirement.interpretation}`,
+        );
     }
   });
 
   void test('every interpretation is cited by a requirement (no key a profile could set to no effect)', () => {
-    for (const { id } of interpretations) assert.ok(requirements.some((r) => r.interpretation === id), `${id} is cited by no requirement`);
+    for (const { id } of interpretations)
+      assert.ok(
+        requirements.some((r) => r.interpretation === id),
+        `${id} is cited by no requirement`,
+      );
   });
 
   void test('interpretation ids and keys are unique, and each default is allowed by its own values or schema', () => {
     assert.equal(new Set(interpretations.map((i) => i.id)).size, interpretations.length, 'duplicate interpretation id');
-    assert.equal(new Set(interpretations.map((i) => i.key)).size, interpretations.length, 'duplicate interpretation key');
+    assert.equal(
+      new Set(interpretations.map((i) => i.key)).size,
+      interpretations.length,
+      'duplicate interpretation key',
+    );
     for (const interpretation of interpretations) {
       if (interpretation.values) {
-        assert.ok(interpretation.values.includes(interpretation.default as string | number | boolean), `${interpretation.id}: default not among the values`);
+        assert.ok(
+          interpretation.values.includes(interpretation.default as string | number | boolean),
+          `${interpretation.id}: default not among the values`,
+        );
       } else {
         const check = createAjv().compile(interpretation.schema as object);
         assert.ok(check(interpretation.default), `${interpretation.id}: default does not fit its schema`);
@@ -106,24 +137,38 @@ void describe('requirement catalogue', () => {
   void test('coverage: every token error code, the three grants at US and client_credentials at EU', () => {
     const text = requirements.map((r) => `${r.statement} ${r.note ?? ''}`).join('\n');
     for (const code of tokenErrorCodes) assert.ok(text.includes(code), `no requirement mentions ${code}`);
-    for (const id of ['GRANT-CC-001', 'GRANT-CC-002', 'GRANT-PW-001', 'GRANT-RT-001']) assert.equal(requirementById(id).level, 'MUST');
+    for (const id of ['GRANT-CC-001', 'GRANT-CC-002', 'GRANT-PW-001', 'GRANT-RT-001'])
+      assert.equal(requirementById(id).level, 'MUST');
   });
 
   void test('coverage: every limit of §8, versioning (§9) and TLS', () => {
-    for (const prefix of ['LIMIT-AT-LIFETIME-', 'LIMIT-RT-LIFETIME-', 'LIMIT-RT-USES-', 'LIMIT-PWD-', 'LIMIT-RATE-', 'SEC-TLS-', 'VER-']) {
-      assert.ok(requirements.some((r) => r.id.startsWith(prefix) && r.level === 'MUST'), `no MUST requirement ${prefix}nnn`);
+    for (const prefix of [
+      'LIMIT-AT-LIFETIME-',
+      'LIMIT-RT-LIFETIME-',
+      'LIMIT-RT-USES-',
+      'LIMIT-PWD-',
+      'LIMIT-RATE-',
+      'SEC-TLS-',
+      'VER-',
+    ]) {
+      assert.ok(
+        requirements.some((r) => r.id.startsWith(prefix) && r.level === 'MUST'),
+        `no MUST requirement ${prefix}nnn`,
+      );
     }
   });
 
   void test('the reference server cites no retired or unknown requirement ID', () => {
     // A retired ID (AUTH-CLI-010, LIMIT-RATE-004) left in a comment or the README points readers at nothing.
     const root = join(import.meta.dirname, '..', '..', 'reference-server');
-    const cited = /\b(?:TOKEN-REQ|TOKEN-RESP|GRANT-CC|GRANT-PW|GRANT-RT|AUTH-CLI|ERR-TOK|STATE(?:-[A-Z]+)+|BEARER|ERR-GW(?:-GEN)?|LIMIT(?:-[A-Z]+)+|SEC-TLS|VER)-[0-9]{3,4}\b/g;
+    const cited =
+      /\b(?:TOKEN-REQ|TOKEN-RESP|GRANT-CC|GRANT-PW|GRANT-RT|AUTH-CLI|ERR-TOK|STATE(?:-[A-Z]+)+|BEARER|ERR-GW(?:-GEN)?|LIMIT(?:-[A-Z]+)+|SEC-TLS|VER)-[0-9]{3,4}\b/g;
     const known = new Set(requirements.map((r) => r.id));
     const unknown: string[] = [];
     for (const entry of readdirSync(root, { recursive: true, encoding: 'utf8' })) {
       if (entry.split(/[\\/]/).includes('node_modules') || !/\.(ts|md)$/.test(entry)) continue;
-      for (const id of readFileSync(join(root, entry), 'utf8').match(cited) ?? []) if (!known.has(id)) unknown.push(`${entry}: ${id}`);
+      for (const id of readFileSync(join(root, entry), 'utf8').match(cited) ?? [])
+        if (!known.has(id)) unknown.push(`${entry}: ${id}`);
     }
     assert.deepEqual(unknown, []);
   });

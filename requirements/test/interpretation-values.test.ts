@@ -7,7 +7,11 @@ import { interpretationValuesFile, interpretationValuesText } from '../emit-inte
 import { interpretations } from '../index.ts';
 
 void test('requirements/interpretation-values.ts is up to date with interpretations.json', () => {
-  assert.equal(readFileSync(interpretationValuesFile, 'utf8'), interpretationValuesText(), 'stale: run `node --import tsx requirements/emit-interpretation-values.ts`');
+  assert.equal(
+    readFileSync(interpretationValuesFile, 'utf8'),
+    interpretationValuesText(),
+    'stale: run `node --import tsx requirements/emit-interpretation-values.ts`',
+  );
 });
 
 void test('every interpretation of the catalogue has its key in the generated type', () => {

@@ -16,7 +16,11 @@ export const gatewayErrorSchema = {
   required: ['code', 'message'],
   properties: {
     code: { enum: gatewayErrorCodes, description: 'A code of the spec §7.2 table.' },
-    message: { type: 'string', minLength: 1, description: 'The message §7.2 gives for the code (ERR-GW-GEN-003 checks the match).' },
+    message: {
+      type: 'string',
+      minLength: 1,
+      description: 'The message §7.2 gives for the code (ERR-GW-GEN-003 checks the match).',
+    },
   },
   additionalProperties: true,
   examples: [

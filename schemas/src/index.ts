@@ -4,9 +4,16 @@
 import { gatewayErrorSchema } from './gateway-error.ts';
 import { interpretationCatalogueSchema, requirementCatalogueSchema } from './requirement-catalogue.ts';
 import { tokenErrorSchema } from './token-error.ts';
-import { tokenRequestClientCredentialsSchema, tokenRequestPasswordSchema, tokenRequestRefreshTokenSchema } from './token-requests.ts';
 import {
-  tokenResponseEuClientCredentialsSchema, tokenResponsePasswordSchema, tokenResponseRefreshTokenSchema, tokenResponseUsClientCredentialsSchema,
+  tokenRequestClientCredentialsSchema,
+  tokenRequestPasswordSchema,
+  tokenRequestRefreshTokenSchema,
+} from './token-requests.ts';
+import {
+  tokenResponseEuClientCredentialsSchema,
+  tokenResponsePasswordSchema,
+  tokenResponseRefreshTokenSchema,
+  tokenResponseUsClientCredentialsSchema,
 } from './token-responses.ts';
 
 export const authoredSchemas = {

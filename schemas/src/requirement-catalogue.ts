@@ -7,7 +7,17 @@ import { jsonSchemaDialect, schemaId } from './common.ts';
 export const requirementLevels = ['MUST', 'SHOULD', 'ADVISORY', 'INTERPRETATION'] as const;
 
 export const requirementAreas = [
-  'grants', 'lifecycle', 'token-errors', 'gateway', 'limits', 'versioning', 'transport', 'client-auth', 'token-responses', 'token-requests', 'bearer',
+  'grants',
+  'lifecycle',
+  'token-errors',
+  'gateway',
+  'limits',
+  'versioning',
+  'transport',
+  'client-auth',
+  'token-responses',
+  'token-requests',
+  'bearer',
 ] as const;
 
 /**
@@ -15,7 +25,18 @@ export const requirementAreas = [
  * capability the profile declares, a region or surface it has, or one of its named entries
  * (profileEntryNeedPattern).
  */
-export const requirementCapabilities = ['clock-control', 'fault-injection', 'load', 'destructive', 'http-basic', 'us', 'eu', 'gateway', 'people', 'plain-http'] as const;
+export const requirementCapabilities = [
+  'clock-control',
+  'fault-injection',
+  'load',
+  'destructive',
+  'http-basic',
+  'us',
+  'eu',
+  'gateway',
+  'people',
+  'plain-http',
+] as const;
 
 export const requirementIdPattern = '^[A-Z]+(-[A-Z]+)*-[0-9]{3,4}$';
 export const interpretationIdPattern = '^OI-[1-9][0-9]*$';
@@ -29,9 +50,14 @@ export const requirementSchema = {
     id: {
       type: 'string',
       pattern: requirementIdPattern,
-      description: 'Stable ID: an upper-case prefix naming the area and subject, then a 3-digit sequence or, for ERR-GW, the 4 digits of the gateway code. Never renamed or reused once published.',
+      description:
+        'Stable ID: an upper-case prefix naming the area and subject, then a 3-digit sequence or, for ERR-GW, the 4 digits of the gateway code. Never renamed or reused once published.',
     },
-    level: { enum: requirementLevels, description: 'MUST broken → FAIL; SHOULD or ADVISORY broken → WARN; INTERPRETATION → judged against the choice the target declares.' },
+    level: {
+      enum: requirementLevels,
+      description:
+        'MUST broken → FAIL; SHOULD or ADVISORY broken → WARN; INTERPRETATION → judged against the choice the target declares.',
+    },
     area: { enum: requirementAreas, description: 'The part of the suite that checks it.' },
     source: { type: 'string', minLength: 2, description: 'Where it comes from: spec clause (§n) and/or RFC section.' },
     statement: {
@@ -44,7 +70,8 @@ export const requirementSchema = {
     interpretation: {
       type: 'string',
       pattern: interpretationIdPattern,
-      description: 'The open interpretation (requirements/interpretations.json) whose declared value fixes the expected outcome.',
+      description:
+        'The open interpretation (requirements/interpretations.json) whose declared value fixes the expected outcome.',
     },
     needs: {
       type: 'array',
@@ -54,9 +81,14 @@ export const requirementSchema = {
         type: 'string',
         anyOf: [{ enum: requirementCapabilities }, { pattern: profileEntryNeedPattern }],
       },
-      description: 'What the target must have for the check to run (a capability, a region or surface, or a named profile entry such as client:usCcOnlyClient); without it the check is SKIP, or NOT_APPLICABLE for a region or surface, with the reason.',
+      description:
+        'What the target must have for the check to run (a capability, a region or surface, or a named profile entry such as client:usCcOnlyClient); without it the check is SKIP, or NOT_APPLICABLE for a region or surface, with the reason.',
     },
-    note: { type: 'string', minLength: 1, description: 'Why the requirement reads as it does, for the vendor; not part of the check.' },
+    note: {
+      type: 'string',
+      minLength: 1,
+      description: 'Why the requirement reads as it does, for the vendor; not part of the check.',
+    },
   },
   additionalProperties: false,
   if: { properties: { level: { const: 'INTERPRETATION' } } },
@@ -80,12 +112,32 @@ export const requirementCatalogueSchema = {
   examples: [
     {
       requirements: [
-        { id: 'STATE-RT-USED-001', level: 'MUST', area: 'lifecycle', source: '§3 row 5', statement: 'A refresh token that has already been used for a successful refresh is refused with 400 invalid_grant.' },
         {
-          id: 'ERR-TOK-004', level: 'MUST', area: 'token-errors', source: 'RFC 6749 §5.2; §7.1', interpretation: 'OI-1',
-          statement: 'A token request with a grant_type the target does not support is refused with 400 and the error the target declares for unsupported grants.',
+          id: 'STATE-RT-USED-001',
+          level: 'MUST',
+          area: 'lifecycle',
+          source: '§3 row 5',
+          statement:
+            'A refresh token that has already been used for a successful refresh is refused with 400 invalid_grant.',
         },
-        { id: 'STATE-AT-EXP-001', level: 'MUST', area: 'lifecycle', source: '§3 row 3; §8', needs: ['clock-control'], statement: 'Once expires_in seconds have elapsed since issuance, the protected endpoint refuses the access token with 401.' },
+        {
+          id: 'ERR-TOK-004',
+          level: 'MUST',
+          area: 'token-errors',
+          source: 'RFC 6749 §5.2; §7.1',
+          interpretation: 'OI-1',
+          statement:
+            'A token request with a grant_type the target does not support is refused with 400 and the error the target declares for unsupported grants.',
+        },
+        {
+          id: 'STATE-AT-EXP-001',
+          level: 'MUST',
+          area: 'lifecycle',
+          source: '§3 row 3; §8',
+          needs: ['clock-control'],
+          statement:
+            'Once expires_in seconds have elapsed since issuance, the protected endpoint refuses the access token with 401.',
+        },
       ],
     },
   ],
@@ -96,10 +148,18 @@ export const interpretationSchema = {
   required: ['id', 'key', 'title', 'question', 'source', 'default', 'reference'],
   properties: {
     id: { type: 'string', pattern: interpretationIdPattern, description: 'OI-n, as cited by requirements.' },
-    key: { type: 'string', pattern: '^[a-z][A-Za-z0-9]*$', description: "The key under the target profile's `interpretations` object." },
+    key: {
+      type: 'string',
+      pattern: '^[a-z][A-Za-z0-9]*$',
+      description: "The key under the target profile's `interpretations` object.",
+    },
     title: { type: 'string', minLength: 1 },
     question: { type: 'string', minLength: 1, description: 'What the spec leaves open.' },
-    source: { type: 'string', minLength: 2, description: 'The spec clause that leaves it open, and the RFC text that bears on it.' },
+    source: {
+      type: 'string',
+      minLength: 2,
+      description: 'The spec clause that leaves it open, and the RFC text that bears on it.',
+    },
     values: {
       type: 'array',
       minItems: 2,
@@ -107,8 +167,15 @@ export const interpretationSchema = {
       items: { anyOf: [{ type: 'string' }, { type: 'integer' }, { type: 'boolean' }] },
       description: 'The values a target may declare, when the choice is one of a list.',
     },
-    schema: { type: 'object', description: 'When the declared value is structured: a JSON Schema (draft 2020-12) fragment for it, for the target-profile schema to embed.' },
-    default: { description: "The reference server's choice, assumed when a profile declares nothing: one of `values`, or valid against `schema`." },
+    schema: {
+      type: 'object',
+      description:
+        'When the declared value is structured: a JSON Schema (draft 2020-12) fragment for it, for the target-profile schema to embed.',
+    },
+    default: {
+      description:
+        "The reference server's choice, assumed when a profile declares nothing: one of `values`, or valid against `schema`.",
+    },
     reference: { type: 'string', minLength: 1, description: "The reference server's choice, in words." },
   },
   additionalProperties: false,

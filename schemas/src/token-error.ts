@@ -9,7 +9,14 @@ import { forbidden, jsonSchemaDialect, schemaId } from './common.ts';
  * unsupported grant type. A conforming server therefore needs it (catalogued as ERR-TOK-004,
  * interpretation OI-1, for targets that answer invalid_request instead).
  */
-export const tokenErrorCodes = ['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'invalid_scope', 'unsupported_grant_type'] as const;
+export const tokenErrorCodes = [
+  'invalid_request',
+  'invalid_client',
+  'invalid_grant',
+  'unauthorized_client',
+  'invalid_scope',
+  'unsupported_grant_type',
+] as const;
 
 export type TokenErrorCode = (typeof tokenErrorCodes)[number];
 
@@ -24,11 +31,15 @@ export const tokenErrorSchema = {
   type: 'object',
   required: ['error'],
   properties: {
-    error: { enum: tokenErrorCodes, description: 'One of the five codes of spec §2.3, or unsupported_grant_type (RFC 6749 §5.2).' },
+    error: {
+      enum: tokenErrorCodes,
+      description: 'One of the five codes of spec §2.3, or unsupported_grant_type (RFC 6749 §5.2).',
+    },
     error_description: {
       type: 'string',
       pattern: '^[\\x20\\x21\\x23-\\x5B\\x5D-\\x7E]*$',
-      description: 'Human-readable ASCII text; RFC 6749 §5.2 allows only %x20-21 / %x23-5B / %x5D-7E (no double quote, no backslash, no control or non-ASCII characters).',
+      description:
+        'Human-readable ASCII text; RFC 6749 §5.2 allows only %x20-21 / %x23-5B / %x5D-7E (no double quote, no backslash, no control or non-ASCII characters).',
     },
     error_uri: {
       type: 'string',
@@ -43,7 +54,11 @@ export const tokenErrorSchema = {
   examples: [
     { error: 'invalid_request', error_description: 'The grant_type parameter is missing.' },
     { error: 'invalid_client' },
-    { error: 'unsupported_grant_type', error_description: 'grant_type authorization_code is not supported.', error_uri: 'https://docs.example.com/errors/unsupported_grant_type' },
+    {
+      error: 'unsupported_grant_type',
+      error_description: 'grant_type authorization_code is not supported.',
+      error_uri: 'https://docs.example.com/errors/unsupported_grant_type',
+    },
   ],
 } as const satisfies JSONSchema;
 

@@ -10,13 +10,20 @@ const formDescription =
   'sends them in the Authorization header instead.';
 
 const clientFields = {
-  client_id: { ...vscharString, description: 'Issued at partner application registration (spec §2.1; RFC 6749 App. A.1).' },
-  client_secret: { ...vscharString, description: 'Issued at partner application registration (spec §2.1; RFC 6749 App. A.2).' },
+  client_id: {
+    ...vscharString,
+    description: 'Issued at partner application registration (spec §2.1; RFC 6749 App. A.1).',
+  },
+  client_secret: {
+    ...vscharString,
+    description: 'Issued at partner application registration (spec §2.1; RFC 6749 App. A.2).',
+  },
 } as const;
 
 const optionalScope = {
   ...scopeString,
-  description: 'Optional (RFC 6749 §3.3; not listed by spec §2.1). How a target treats it is catalogued as GRANT-CC-007, GRANT-CC-008, GRANT-PW-011 and GRANT-RT-003 to GRANT-RT-005.',
+  description:
+    'Optional (RFC 6749 §3.3; not listed by spec §2.1). How a target treats it is catalogued as GRANT-CC-007, GRANT-CC-008, GRANT-PW-011 and GRANT-RT-003 to GRANT-RT-005.',
 } as const;
 
 export const tokenRequestClientCredentialsSchema = {
@@ -34,7 +41,12 @@ export const tokenRequestClientCredentialsSchema = {
   additionalProperties: { type: 'string' },
   examples: [
     { client_id: 'us-cc-client', client_secret: 'example-secret-0001', grant_type: 'client_credentials' },
-    { client_id: 'eu-cc-client', client_secret: 'example-secret-0002', grant_type: 'client_credentials', scope: 'empty_default' },
+    {
+      client_id: 'eu-cc-client',
+      client_secret: 'example-secret-0002',
+      grant_type: 'client_credentials',
+      scope: 'empty_default',
+    },
   ],
 } as const satisfies JSONSchema;
 
@@ -51,7 +63,8 @@ export const tokenRequestPasswordSchema = {
     username: {
       type: 'string',
       pattern: '^[^\\\\\\r\\n]+\\\\[^\\r\\n]+$',
-      description: 'tenant_system_name\\user_name (spec §2.1, §5.5): a non-empty tenant system name without backslash, one backslash, a non-empty user name; no CR or LF (RFC 6749 App. A.3).',
+      description:
+        'tenant_system_name\\user_name (spec §2.1, §5.5): a non-empty tenant system name without backslash, one backslash, a non-empty user name; no CR or LF (RFC 6749 App. A.3).',
     },
     password: {
       type: 'string',
@@ -63,7 +76,13 @@ export const tokenRequestPasswordSchema = {
   },
   additionalProperties: { type: 'string' },
   examples: [
-    { client_id: 'us-cc-client', client_secret: 'example-secret-0001', grant_type: 'password', username: 'acme\\jdoe', password: 'correct horse battery staple' },
+    {
+      client_id: 'us-cc-client',
+      client_secret: 'example-secret-0001',
+      grant_type: 'password',
+      username: 'acme\\jdoe',
+      password: 'correct horse battery staple',
+    },
   ],
 } as const satisfies JSONSchema;
 
@@ -77,16 +96,32 @@ export const tokenRequestRefreshTokenSchema = {
   properties: {
     ...clientFields,
     grant_type: { const: 'refresh_token', description: 'Must equal the grant used (spec §2.1).' },
-    refresh_token: { ...vscharString, description: 'The refresh token of an earlier password-grant or refresh response (spec §2.1; RFC 6749 App. A.17).' },
+    refresh_token: {
+      ...vscharString,
+      description:
+        'The refresh token of an earlier password-grant or refresh response (spec §2.1; RFC 6749 App. A.17).',
+    },
     scope: {
       ...scopeString,
-      description: 'Optional (RFC 6749 §6): must not include a scope-token not originally granted; when omitted, the original scope applies.',
+      description:
+        'Optional (RFC 6749 §6): must not include a scope-token not originally granted; when omitted, the original scope applies.',
     },
   },
   additionalProperties: { type: 'string' },
   examples: [
-    { client_id: 'us-cc-client', client_secret: 'example-secret-0001', grant_type: 'refresh_token', refresh_token: 'tGzv3JOkF0XG5Qx2TlKWIA' },
-    { client_id: 'us-cc-client', client_secret: 'example-secret-0001', grant_type: 'refresh_token', refresh_token: 'tGzv3JOkF0XG5Qx2TlKWIA', scope: 'email profile' },
+    {
+      client_id: 'us-cc-client',
+      client_secret: 'example-secret-0001',
+      grant_type: 'refresh_token',
+      refresh_token: 'tGzv3JOkF0XG5Qx2TlKWIA',
+    },
+    {
+      client_id: 'us-cc-client',
+      client_secret: 'example-secret-0001',
+      grant_type: 'refresh_token',
+      refresh_token: 'tGzv3JOkF0XG5Qx2TlKWIA',
+      scope: 'email profile',
+    },
   ],
 } as const satisfies JSONSchema;
 

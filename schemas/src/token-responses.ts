@@ -16,7 +16,8 @@ const coreProperties = {
   expires_in: {
     type: 'integer',
     exclusiveMinimum: 0,
-    description: 'Lifetime of the access token in seconds from the response (spec §2.2, §8; RFC 6749 §5.1): a JSON integer, not a string, greater than 0.',
+    description:
+      'Lifetime of the access token in seconds from the response (spec §2.2, §8; RFC 6749 §5.1): a JSON integer, not a string, greater than 0.',
   },
 } as const;
 
@@ -26,11 +27,13 @@ const userTokenProperties = {
   ...coreProperties,
   refresh_token: {
     ...vscharString,
-    description: 'Single use (spec §3, §8); valid 7 days after the access token (spec §8). RFC 6749 App. A.17: one or more VSCHAR.',
+    description:
+      'Single use (spec §3, §8); valid 7 days after the access token (spec §8). RFC 6749 App. A.17: one or more VSCHAR.',
   },
   scope: {
     ...scopeString,
-    description: 'The granted scope, space-delimited (spec §2.2, §5.7; RFC 6749 §3.3). Which values: catalogued as GRANT-PW-002 (interpretation OI-3).',
+    description:
+      'The granted scope, space-delimited (spec §2.2, §5.7; RFC 6749 §3.3). Which values: catalogued as GRANT-PW-002 (interpretation OI-3).',
   },
 } as const;
 
@@ -47,7 +50,13 @@ export const tokenResponseUsClientCredentialsSchema = {
     scope: forbidden('Not returned by US client_credentials (spec §2.2, §4 row 1).'),
   },
   additionalProperties: true,
-  examples: [{ access_token: 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ1cy1jYy1jbGllbnQifQ.c2lnbmF0dXJl', token_type: 'Bearer', expires_in: 3600 }],
+  examples: [
+    {
+      access_token: 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ1cy1jYy1jbGllbnQifQ.c2lnbmF0dXJl',
+      token_type: 'Bearer',
+      expires_in: 3600,
+    },
+  ],
 } as const satisfies JSONSchema;
 
 export const tokenResponseEuClientCredentialsSchema = {
@@ -63,7 +72,14 @@ export const tokenResponseEuClientCredentialsSchema = {
     refresh_token: forbidden('Never returned for client_credentials (spec §2.2, §3 row 1, §5.6).'),
   },
   additionalProperties: true,
-  examples: [{ access_token: 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJldS1jYy1jbGllbnQifQ.c2lnbmF0dXJl', token_type: 'Bearer', expires_in: 3600, scope: 'empty_default' }],
+  examples: [
+    {
+      access_token: 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJldS1jYy1jbGllbnQifQ.c2lnbmF0dXJl',
+      token_type: 'Bearer',
+      expires_in: 3600,
+      scope: 'empty_default',
+    },
+  ],
 } as const satisfies JSONSchema;
 
 export const tokenResponsePasswordSchema = {

@@ -13,7 +13,12 @@ const schemasDir = join(import.meta.dirname, '..');
 
 const usCc = { access_token: 'eyJhbGciOiJFUzI1NiJ9.e30.c2ln', token_type: 'Bearer', expires_in: 3600 };
 const euCc = { ...usCc, scope: 'empty_default' };
-const pw = { ...usCc, expires_in: 604800, refresh_token: 'tGzv3JOkF0XG5Qx2TlKWIA', scope: 'email openid profile company' };
+const pw = {
+  ...usCc,
+  expires_in: 604800,
+  refresh_token: 'tGzv3JOkF0XG5Qx2TlKWIA',
+  scope: 'email openid profile company',
+};
 const ccRequest = { client_id: 'us-cc-client', client_secret: 's3cret', grant_type: 'client_credentials' };
 const pwRequest = { ...ccRequest, grant_type: 'password', username: 'acme\\jdoe', password: 'pw' };
 const rtRequest = { ...ccRequest, grant_type: 'refresh_token', refresh_token: 'tGzv3JOkF0XG5Qx2TlKWIA' };
@@ -98,17 +103,133 @@ const knownBad: Partial<Record<SchemaId, [string, unknown][]>> = {
   ],
   'requirement-catalogue': [
     ['no requirements', { requirements: [] }],
-    ['a malformed ID', { requirements: [{ id: 'grant-cc-1', level: 'MUST', area: 'grants', source: '§4', statement: 'A client_credentials request succeeds at the US endpoint.' }] }],
-    ['an unknown level', { requirements: [{ id: 'GRANT-CC-001', level: 'MUST-S', area: 'grants', source: '§4', statement: 'A client_credentials request succeeds at the US endpoint.' }] }],
-    ['an unknown area', { requirements: [{ id: 'GRANT-CC-001', level: 'MUST', area: 'events', source: '§4', statement: 'A client_credentials request succeeds at the US endpoint.' }] }],
-    ['INTERPRETATION without an interpretation', { requirements: [{ id: 'GRANT-CC-006', level: 'INTERPRETATION', area: 'grants', source: '§5.3', statement: 'An unregistered client gets the outcome the target declares.' }] }],
-    ['a statement without a final period', { requirements: [{ id: 'GRANT-CC-001', level: 'MUST', area: 'grants', source: '§4', statement: 'A client_credentials request succeeds at the US endpoint' }] }],
-    ['an unknown capability', { requirements: [{ id: 'GRANT-CC-001', level: 'MUST', area: 'grants', source: '§4', statement: 'A client_credentials request succeeds at the US endpoint.', needs: ['time-travel'] }] }],
-    ['an unknown member', { requirements: [{ id: 'GRANT-CC-001', level: 'MUST', area: 'grants', source: '§4', statement: 'A client_credentials request succeeds at the US endpoint.', verdict: 'PASS' }] }],
+    [
+      'a malformed ID',
+      {
+        requirements: [
+          {
+            id: 'grant-cc-1',
+            level: 'MUST',
+            area: 'grants',
+            source: '§4',
+            statement: 'A client_credentials request succeeds at the US endpoint.',
+          },
+        ],
+      },
+    ],
+    [
+      'an unknown level',
+      {
+        requirements: [
+          {
+            id: 'GRANT-CC-001',
+            level: 'MUST-S',
+            area: 'grants',
+            source: '§4',
+            statement: 'A client_credentials request succeeds at the US endpoint.',
+          },
+        ],
+      },
+    ],
+    [
+      'an unknown area',
+      {
+        requirements: [
+          {
+            id: 'GRANT-CC-001',
+            level: 'MUST',
+            area: 'events',
+            source: '§4',
+            statement: 'A client_credentials request succeeds at the US endpoint.',
+          },
+        ],
+      },
+    ],
+    [
+      'INTERPRETATION without an interpretation',
+      {
+        requirements: [
+          {
+            id: 'GRANT-CC-006',
+            level: 'INTERPRETATION',
+            area: 'grants',
+            source: '§5.3',
+            statement: 'An unregistered client gets the outcome the target declares.',
+          },
+        ],
+      },
+    ],
+    [
+      'a statement without a final period',
+      {
+        requirements: [
+          {
+            id: 'GRANT-CC-001',
+            level: 'MUST',
+            area: 'grants',
+            source: '§4',
+            statement: 'A client_credentials request succeeds at the US endpoint',
+          },
+        ],
+      },
+    ],
+    [
+      'an unknown capability',
+      {
+        requirements: [
+          {
+            id: 'GRANT-CC-001',
+            level: 'MUST',
+            area: 'grants',
+            source: '§4',
+            statement: 'A client_credentials request succeeds at the US endpoint.',
+            needs: ['time-travel'],
+          },
+        ],
+      },
+    ],
+    [
+      'an unknown member',
+      {
+        requirements: [
+          {
+            id: 'GRANT-CC-001',
+            level: 'MUST',
+            area: 'grants',
+            source: '§4',
+            statement: 'A client_credentials request succeeds at the US endpoint.',
+            verdict: 'PASS',
+          },
+        ],
+      },
+    ],
   ],
   'interpretation-catalogue': [
-    ['neither values nor schema', { interpretations: [{ id: 'OI-1', key: 'x', title: 't', question: 'q', source: '§2', default: 'a', reference: 'r' }] }],
-    ['a key that is not camelCase', { interpretations: [{ id: 'OI-1', key: 'Unsupported-Grant', title: 't', question: 'q', source: '§2', values: ['a', 'b'], default: 'a', reference: 'r' }] }],
+    [
+      'neither values nor schema',
+      {
+        interpretations: [
+          { id: 'OI-1', key: 'x', title: 't', question: 'q', source: '§2', default: 'a', reference: 'r' },
+        ],
+      },
+    ],
+    [
+      'a key that is not camelCase',
+      {
+        interpretations: [
+          {
+            id: 'OI-1',
+            key: 'Unsupported-Grant',
+            title: 't',
+            question: 'q',
+            source: '§2',
+            values: ['a', 'b'],
+            default: 'a',
+            reference: 'r',
+          },
+        ],
+      },
+    ],
   ],
 };
 
@@ -141,7 +262,11 @@ void describe('schemas', () => {
           for (const [reason, value] of bad) {
             const result = validate(id, value);
             assert.equal(result.valid, false, `${id} accepted ${reason}`);
-            if (!result.valid) assert.ok(result.errors.length > 0 && result.errors.every((line) => line.length > 0), `${id}: no readable error for ${reason}`);
+            if (!result.valid)
+              assert.ok(
+                result.errors.length > 0 && result.errors.every((line) => line.length > 0),
+                `${id}: no readable error for ${reason}`,
+              );
           }
         });
       }
@@ -149,7 +274,8 @@ void describe('schemas', () => {
   }
 
   void test('every schema authored in TypeScript has a table of known-bad values', () => {
-    for (const id of Object.keys(authoredSchemas)) assert.ok(knownBad[id as SchemaId]?.length, `no known-bad values for ${id}`);
+    for (const id of Object.keys(authoredSchemas))
+      assert.ok(knownBad[id as SchemaId]?.length, `no known-bad values for ${id}`);
   });
 
   void test('the committed .schema.json files equal their sources (run `npm run schemas:emit` when this fails)', () => {
@@ -168,7 +294,12 @@ void describe('schemas', () => {
 
   void test('error texts never echo the offending value', () => {
     const secret = 'sekrit value with spaces';
-    const result = validate('token-response-us-client-credentials', { access_token: secret, token_type: secret, expires_in: secret, refresh_token: secret });
+    const result = validate('token-response-us-client-credentials', {
+      access_token: secret,
+      token_type: secret,
+      expires_in: secret,
+      refresh_token: secret,
+    });
     assert.equal(result.valid, false);
     if (!result.valid) assert.ok(!result.text.includes(secret), result.text);
   });

@@ -22,7 +22,9 @@ void describe('import cycles', () => {
   void test('the tree has no import cycle (beyond the known ones, listed with their owner)', () => {
     const graph = readImportGraph(root);
     assert.ok(graph.files.length > 300, `the walker found the tree's files (${graph.files.length})`);
-    const unresolved = graph.edges.filter((e) => (e.specifier.startsWith('./') || e.specifier.startsWith('../')) && e.to === undefined);
+    const unresolved = graph.edges.filter(
+      (e) => (e.specifier.startsWith('./') || e.specifier.startsWith('../')) && e.to === undefined,
+    );
     assert.deepEqual(unresolved, [], 'every relative import resolves to a file (else the graph would miss edges)');
     assert.deepEqual(importCycles(graph), knownCycles);
   });
@@ -53,21 +55,36 @@ void describe('import cycles', () => {
         'a.ts': "import type { B } from './b.ts';\nexport type A = B;\n",
         'b.ts': "export { c } from './c.ts';\nexport type B = string;\n",
         'c.ts': "export const c = async () => import('./a.ts');\n",
-        'text.ts': "// import { a } from './a.ts' — a comment is no import\nexport const text = \"import './text.ts'\";\n",
+        'text.ts':
+          "// import { a } from './a.ts' — a comment is no import\nexport const text = \"import './text.ts'\";\n",
       });
       assert.deepEqual(importCycles(readImportGraph(tree)), [['a.ts', 'b.ts', 'c.ts']]);
     });
 
     void test('a module that imports itself; a folder index; no cycle in a clean tree', () => {
       assert.deepEqual(importCycles(readImportGraph(plant({ 'self.ts': "import './self.ts';\n" }))), [['self.ts']]);
-      assert.deepEqual(importCycles(readImportGraph(plant({
-        'lib/index.ts': "import { main } from '../main.ts';\nexport const lib = main;\n",
-        'main.ts': "import { lib } from './lib';\nexport const main = 1;\nexport const again = lib;\n",
-      }))), [['lib/index.ts', 'main.ts']]);
-      assert.deepEqual(importCycles(readImportGraph(plant({
-        'a.ts': "import { b } from './b.ts';\nexport const a = b;\n",
-        'b.ts': "import fs from 'node:fs';\nexport const b = fs;\n",
-      }))), []);
+      assert.deepEqual(
+        importCycles(
+          readImportGraph(
+            plant({
+              'lib/index.ts': "import { main } from '../main.ts';\nexport const lib = main;\n",
+              'main.ts': "import { lib } from './lib';\nexport const main = 1;\nexport const again = lib;\n",
+            }),
+          ),
+        ),
+        [['lib/index.ts', 'main.ts']],
+      );
+      assert.deepEqual(
+        importCycles(
+          readImportGraph(
+            plant({
+              'a.ts': "import { b } from './b.ts';\nexport const a = b;\n",
+              'b.ts': "import fs from 'node:fs';\nexport const b = fs;\n",
+            }),
+          ),
+        ),
+        [],
+      );
     });
   });
 });

@@ -22,7 +22,18 @@ export interface ImportGraph {
 }
 
 /** Output, dependencies and the bench's own installed peers: not our source. */
-const skippedDirectories = new Set(['node_modules', 'reports', 'test-results', 'playwright-report', 'blob-report', 'allure-results', 'allure-report', 'data', '.git', '.work']);
+const skippedDirectories = new Set([
+  'node_modules',
+  'reports',
+  'test-results',
+  'playwright-report',
+  'blob-report',
+  'allure-results',
+  'allure-report',
+  'data',
+  '.git',
+  '.work',
+]);
 
 function typeScriptFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((entry) => {
@@ -51,7 +62,11 @@ export function readImportGraph(root: string): ImportGraph {
     for (const { fileName: specifier } of info.importedFiles) {
       const isRelative = specifier.startsWith('./') || specifier.startsWith('../');
       const target = isRelative ? resolveRelative(file, specifier) : undefined;
-      edges.push({ from: toPosix(relative(root, file)), specifier, to: target === undefined ? undefined : toPosix(relative(root, target)) });
+      edges.push({
+        from: toPosix(relative(root, file)),
+        specifier,
+        to: target === undefined ? undefined : toPosix(relative(root, target)),
+      });
     }
   }
   return { root, files: absoluteFiles.map((file) => toPosix(relative(root, file))).sort(), edges };

@@ -41,25 +41,53 @@ void describe('lint fails on a forbidden import', () => {
     ['specs/gateway/planted.spec.ts', '../../harness/reporter/verdict.ts', 'a spec → harness/'],
     ['specs/bearer/planted.spec.ts', '../gateway/paths.spec.ts', 'a spec area → another'],
     ['specs/bearer/planted.spec.ts', './helper.ts', 'a spec → a support file beside it'],
-    ['specs/bearer/planted.spec.ts', '../../fixtures/support/gateway/gateway-trigger.ts', 'a spec → another area\'s support'],
-    ['specs/gateway/planted.spec.ts', '../../fixtures/support/gateway/../../target.ts', 'a spec → out of its own support through ..'],
-    ['specs/gateway/planted.spec.ts', '../../fixtures/support/gateway-extra/helper.ts', 'a spec → a support folder whose name only starts with its area'],
-    ['specs/new-area/planted.spec.ts', '../../fixtures/support/new-area/helper.ts', 'a spec of an area not yet known → area support'],
+    [
+      'specs/bearer/planted.spec.ts',
+      '../../fixtures/support/gateway/gateway-trigger.ts',
+      "a spec → another area's support",
+    ],
+    [
+      'specs/gateway/planted.spec.ts',
+      '../../fixtures/support/gateway/../../target.ts',
+      'a spec → out of its own support through ..',
+    ],
+    [
+      'specs/gateway/planted.spec.ts',
+      '../../fixtures/support/gateway-extra/helper.ts',
+      'a spec → a support folder whose name only starts with its area',
+    ],
+    [
+      'specs/new-area/planted.spec.ts',
+      '../../fixtures/support/new-area/helper.ts',
+      'a spec of an area not yet known → area support',
+    ],
     ['schemas/planted.ts', '../requirements/index.ts', 'schemas/ → requirements/'],
     ['requirements/planted.ts', '../core/catalogue/catalogue.ts', 'requirements/ → core/'],
     ['reference-server/src/http/planted.ts', '../../../core/redaction/redact.ts', 'reference-server/ → core/'],
     ['reference-server/test/planted.test.ts', '../../harness/cli.ts', 'a reference-server test → harness/'],
     ['reference-server/src/domain/planted.ts', '../http/logging.ts', 'the domain → http/'],
-    ['reference-server/src/domain/grants/planted.ts', '../../store/sqlite-store.ts', 'the domain (a subfolder) → store/'],
+    [
+      'reference-server/src/domain/grants/planted.ts',
+      '../../store/sqlite-store.ts',
+      'the domain (a subfolder) → store/',
+    ],
     ['reference-server/src/domain/planted.ts', 'fastify', 'the domain → an HTTP framework'],
     ['reference-server/src/domain/planted.ts', 'better-sqlite3', 'the domain → a database'],
     ['reference-server/src/domain/portal/planted.ts', 'node:crypto', 'the domain → a Node built-in'],
     ['reference-server/src/domain/planted.ts', 'fs', 'the domain → a Node built-in without the node: prefix'],
     ['bench/planted.ts', '../reference-server/src/main.ts', 'bench/ → reference-server/'],
     ['test/targets/oidc-provider/planted.ts', '../../../harness/cli.ts', 'test/targets/ → harness/'],
-    ['test/targets/oidc-provider/planted.ts', '../../../core/profile/load-profile.ts', 'test/targets/ → core/ beyond jsonc.ts'],
+    [
+      'test/targets/oidc-provider/planted.ts',
+      '../../../core/profile/load-profile.ts',
+      'test/targets/ → core/ beyond jsonc.ts',
+    ],
     ['harness/commands/planted.ts', '../../test/targets/oidc-provider/providers.ts', 'the suite → test/targets/'],
-    ['harness/commands/planted.ts', '../../self-validation/proxy.ts', 'harness/ (product) → self-validation/ (test tooling)'],
+    [
+      'harness/commands/planted.ts',
+      '../../self-validation/proxy.ts',
+      'harness/ (product) → self-validation/ (test tooling)',
+    ],
     ['harness/cli.ts', '../self-validation/run-self-validation.ts', 'the CLI → self-validation/'],
     ['core/run/planted.ts', '../../self-validation/fault.ts', 'core/ → self-validation/'],
     ['fixtures/planted.ts', '../self-validation/fault-switch.ts', 'fixtures/ → self-validation/'],
@@ -74,14 +102,26 @@ void describe('lint fails on a forbidden import', () => {
   }
 
   void test('an `export … from` and an `import type` are imports too', async () => {
-    assert.deepEqual(await violations('fixtures/planted.ts', "export { x } from '../harness/cli.ts';\n"), ['no-restricted-imports']);
-    assert.deepEqual(await violations('fixtures/planted.ts', "import type { X } from '../harness/cli.ts';\nexport type Y = X;\n"), ['no-restricted-imports']);
+    assert.deepEqual(await violations('fixtures/planted.ts', "export { x } from '../harness/cli.ts';\n"), [
+      'no-restricted-imports',
+    ]);
+    assert.deepEqual(
+      await violations('fixtures/planted.ts', "import type { X } from '../harness/cli.ts';\nexport type Y = X;\n"),
+      ['no-restricted-imports'],
+    );
   });
 
   void test('the domain reads no clock, no process, no randomness of its own', async () => {
-    assert.deepEqual(await violations('reference-server/src/domain/planted.ts', 'export const now = Date.now();\n'), ['no-restricted-globals']);
-    assert.deepEqual(await violations('reference-server/src/domain/grants/planted.ts', 'export const env = process.env.X;\n'), ['no-restricted-globals']);
-    assert.deepEqual(await violations('reference-server/src/domain/planted.ts', 'export const r = Math.random();\n'), ['no-restricted-properties']);
+    assert.deepEqual(await violations('reference-server/src/domain/planted.ts', 'export const now = Date.now();\n'), [
+      'no-restricted-globals',
+    ]);
+    assert.deepEqual(
+      await violations('reference-server/src/domain/grants/planted.ts', 'export const env = process.env.X;\n'),
+      ['no-restricted-globals'],
+    );
+    assert.deepEqual(await violations('reference-server/src/domain/planted.ts', 'export const r = Math.random();\n'), [
+      'no-restricted-properties',
+    ]);
   });
 });
 
@@ -124,8 +164,14 @@ void describe('lint allows what ARCHITECTURE.md allows', () => {
 // clock, a real-time wait and an obligation, so no spec forks on whether the clock moves.
 void describe('a spec never forks on the clock', () => {
   const forks: [string, string][] = [
-    ['if (!clock)', 'export async function body(clock?: { advance(s: number): Promise<void> }) {\n  if (!clock) return;\n  await clock.advance(1);\n}\n'],
-    ['if (clock === undefined)', 'export function body(clock?: object) {\n  if (clock === undefined) return 1;\n  return 2;\n}\n'],
+    [
+      'if (!clock)',
+      'export async function body(clock?: { advance(s: number): Promise<void> }) {\n  if (!clock) return;\n  await clock.advance(1);\n}\n',
+    ],
+    [
+      'if (clock === undefined)',
+      'export function body(clock?: object) {\n  if (clock === undefined) return 1;\n  return 2;\n}\n',
+    ],
     ['clock ? … : …', 'export const body = (clock?: object) => (clock ? 1 : 2);\n'],
     ['reading obligations.clock', 'export const body = (obligations: { clock?: object }) => obligations.clock;\n'],
   ];
@@ -136,14 +182,30 @@ void describe('a spec never forks on the clock', () => {
   }
 
   void test('a spec may still use the clock fixture it asks for, and .only stays refused', async () => {
-    assert.deepEqual(await violations('specs/limits/planted.spec.ts', 'export async function body(clock: { now(): Promise<number> }, a: number) {\n  if (a > await clock.now()) return 1;\n  return 2;\n}\n'), []);
-    assert.deepEqual(await violations('specs/limits/planted.spec.ts', "declare const test: { only(t: string): void };\ntest.only('x');\n"), ['no-restricted-syntax']);
+    assert.deepEqual(
+      await violations(
+        'specs/limits/planted.spec.ts',
+        'export async function body(clock: { now(): Promise<number> }, a: number) {\n  if (a > await clock.now()) return 1;\n  return 2;\n}\n',
+      ),
+      [],
+    );
+    assert.deepEqual(
+      await violations(
+        'specs/limits/planted.spec.ts',
+        "declare const test: { only(t: string): void };\ntest.only('x');\n",
+      ),
+      ['no-restricted-syntax'],
+    );
   });
 
   void test('no spec of the tree contains `if (!clock`', () => {
-    const specs = readdirSync(join(root, 'specs'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+    const specs = readdirSync(join(root, 'specs'), { recursive: true, encoding: 'utf8' }).filter((f) =>
+      f.endsWith('.ts'),
+    );
     assert.ok(specs.length > 0, 'the specs are found');
-    const forking = specs.filter((f) => /if\s*\(\s*!\s*(obligations\.)?clock\b/.test(readFileSync(join(root, 'specs', f), 'utf8')));
+    const forking = specs.filter((f) =>
+      /if\s*\(\s*!\s*(obligations\.)?clock\b/.test(readFileSync(join(root, 'specs', f), 'utf8')),
+    );
     assert.deepEqual(forking, []);
   });
 });

@@ -15,22 +15,42 @@ void describe('the test API (fixtures/index.ts)', () => {
   const exported = names.map((n) => n.name);
 
   void test(`exports at most ${maxNames} names`, () => {
-    assert.ok(exported.length <= maxNames, `fixtures/index.ts exports ${exported.length} names (at most ${maxNames}): ${exported.join(', ')}`);
+    assert.ok(
+      exported.length <= maxNames,
+      `fixtures/index.ts exports ${exported.length} names (at most ${maxNames}): ${exported.join(', ')}`,
+    );
   });
 
   void test('exports no name twice', () => {
-    assert.deepEqual(exported.filter((n, i) => exported.indexOf(n) !== i), []);
+    assert.deepEqual(
+      exported.filter((n, i) => exported.indexOf(n) !== i),
+      [],
+    );
   });
 
   void test('exports only names some spec imports', () => {
     const imported = new Set(imports.map((i) => i.name));
     const unused = exported.filter((n) => !imported.has(n));
-    assert.deepEqual(unused, [], `exported by fixtures/index.ts but imported by no spec (move a one-area helper to fixtures/support/<area>/, drop a dead one): ${unused.join(', ')}`);
+    assert.deepEqual(
+      unused,
+      [],
+      `exported by fixtures/index.ts but imported by no spec (move a one-area helper to fixtures/support/<area>/, drop a dead one): ${unused.join(', ')}`,
+    );
   });
 
   void test('the reading counts what it should, and refuses export *', () => {
-    const sample = ts.createSourceFile('sample.ts', "export { a, type B } from './x.ts';\nexport const c = 1, d = 2;\nexport function e() {}\nexport type F = 1;\nconst g = 1;\n", ts.ScriptTarget.Latest);
-    assert.deepEqual(exportedNames(sample).map((n) => n.name), ['a', 'B', 'c', 'd', 'e', 'F']);
-    assert.throws(() => exportedNames(ts.createSourceFile('star.ts', "export * from './x.ts';\n", ts.ScriptTarget.Latest)), /export \*/);
+    const sample = ts.createSourceFile(
+      'sample.ts',
+      "export { a, type B } from './x.ts';\nexport const c = 1, d = 2;\nexport function e() {}\nexport type F = 1;\nconst g = 1;\n",
+      ts.ScriptTarget.Latest,
+    );
+    assert.deepEqual(
+      exportedNames(sample).map((n) => n.name),
+      ['a', 'B', 'c', 'd', 'e', 'F'],
+    );
+    assert.throws(
+      () => exportedNames(ts.createSourceFile('star.ts', "export * from './x.ts';\n", ts.ScriptTarget.Latest)),
+      /export \*/,
+    );
   });
 });

@@ -22,11 +22,19 @@ const run = promisify(execFile);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 
-interface Result { code: number; stdout: string; stderr: string }
+interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 async function sh(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Result> {
   try {
-    const { stdout, stderr } = await run(command, args, { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, CI: '1', NO_COLOR: '1', ...env } });
+    const { stdout, stderr } = await run(command, args, {
+      cwd,
+      maxBuffer: 64 * 1024 * 1024,
+      env: { ...process.env, CI: '1', NO_COLOR: '1', ...env },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };
@@ -53,7 +61,7 @@ export function shellWords(line: string): string[] {
     if (quote) {
       if (c === quote) quote = undefined;
       else word += c;
-    } else if (c === '\'' || c === '"') {
+    } else if (c === "'" || c === '"') {
       quote = c;
       inWord = true;
     } else if (/\s/.test(c)) {
@@ -72,7 +80,11 @@ export function shellWords(line: string): string[] {
 
 /** The block's commands, one per entry (continuation lines joined). */
 export function commandsOf(block: string): string[][] {
-  return block.replace(/\\\n/g, ' ').split('\n').map(shellWords).filter((w) => w.length > 0);
+  return block
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map(shellWords)
+    .filter((w) => w.length > 0);
 }
 
 const screaming = (s: string): string => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
@@ -80,7 +92,8 @@ const screaming = (s: string): string => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2'
 void describe('the packed README: links, commands, and its own-target quickstart walked from the tarball', () => {
   const work = mkdtempSync(join(tmpdir(), 'tc-readme-'));
   const project = join(work, 'project');
-  const installedDir = () => dirname(createRequire(join(project, 'package.json')).resolve('token-conformance/package.json'));
+  const installedDir = () =>
+    dirname(createRequire(join(project, 'package.json')).resolve('token-conformance/package.json'));
   after(() => rmSync(work, { recursive: true, force: true }));
 
   before(async () => {
@@ -90,13 +103,22 @@ void describe('the packed README: links, commands, and its own-target quickstart
     mkdirSync(project, { recursive: true });
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'own-target', private: true }, null, 2));
     // The quickstart's first command, from the tarball instead of the registry.
-    const install = await sh(npm, ['install', '--save-dev', '--prefer-offline', '--no-audit', '--no-fund', join(work, filename)], project);
+    const install = await sh(
+      npm,
+      ['install', '--save-dev', '--prefer-offline', '--no-audit', '--no-fund', join(work, filename)],
+      project,
+    );
     assert.equal(install.code, 0, `npm install of the tarball failed: ${install.stderr}`);
   });
 
   void test('every relative link in the packed README and docs/ resolves inside the package', () => {
     const installed = installedDir();
-    const pages = ['README.md', ...readdirSync(join(installed, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    const pages = [
+      'README.md',
+      ...readdirSync(join(installed, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`),
+    ];
     const broken: string[] = [];
     for (const page of pages) {
       const text = readFileSync(join(installed, page), 'utf8');
@@ -113,44 +135,71 @@ void describe('the packed README: links, commands, and its own-target quickstart
     const readme = readFileSync(join(installedDir(), 'README.md'), 'utf8');
     // `version` and `help` are the CLI's own words beside its commands (harness/cli.ts).
     const commands = new Set([...commandNames(), 'version', 'help']);
-    const unknown = [...readme.matchAll(/npx token-conformance ([a-z][a-z-]*)/g)].map((m) => m[1]!).filter((c) => !commands.has(c));
+    const unknown = [...readme.matchAll(/npx token-conformance ([a-z][a-z-]*)/g)]
+      .map((m) => m[1]!)
+      .filter((c) => !commands.has(c));
     assert.deepEqual([...new Set(unknown)], [], 'commands the CLI does not have');
     const forUsers = readme.split(/^## Development$/m)[0]!;
-    const scripts = [...forUsers.matchAll(/^(?!.*in a clone).*npm run [a-z:-]+.*$/gm)].map((m) => m[0]).filter((l) => !l.startsWith('npm install && npm start'));
+    const scripts = [...forUsers.matchAll(/^(?!.*in a clone).*npm run [a-z:-]+.*$/gm)]
+      .map((m) => m[0])
+      .filter((l) => !l.startsWith('npm install && npm start'));
     assert.deepEqual(scripts, [], 'npm scripts exist only in a clone of the repository');
   });
 
   void test('the own-target quickstart, walked from the installed package against a target without test controls: init, check-profile, run, gate --require-verified verifiable', async () => {
     const readme = readFileSync(join(installedDir(), 'README.md'), 'utf8');
     const block = quickstartBlock(readme);
-    assert.equal(quickstartBlock(`<!-- own-target quickstart -->\n${readFileSync(join(installedDir(), 'docs', 'own-target.md'), 'utf8').split('## Quickstart')[1]!}`), block, 'docs/own-target.md shows the same quickstart');
+    assert.equal(
+      quickstartBlock(
+        `<!-- own-target quickstart -->\n${readFileSync(join(installedDir(), 'docs', 'own-target.md'), 'utf8').split('## Quickstart')[1]!}`,
+      ),
+      block,
+      'docs/own-target.md shows the same quickstart',
+    );
     const reference = JSON.parse(readFileSync(join(installedDir(), 'profiles', 'reference.json'), 'utf8')) as {
-      credentials: { clients: Record<string, { clientId: string; clientSecret: { value: string } }>; users: Record<string, { password: { value: string } }> };
+      credentials: {
+        clients: Record<string, { clientId: string; clientSecret: { value: string } }>;
+        users: Record<string, { password: { value: string } }>;
+      };
     };
     const bin = join(installedDir(), 'bin', 'token-conformance.js');
-    const server = spawn(process.execPath, [bin, 'serve', '--port', '0', '--data', ':memory:', '--log-level', 'warn'], { cwd: project, stdio: ['ignore', 'pipe', 'inherit'] });
+    const server = spawn(process.execPath, [bin, 'serve', '--port', '0', '--data', ':memory:', '--log-level', 'warn'], {
+      cwd: project,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const exited = new Promise((resolve) => server.once('exit', resolve));
     try {
-      const listening = await new Promise<{ authUrlUs: string; caFile: string; testControls: boolean }>((resolve, reject) => {
-        createInterface({ input: server.stdout }).on('line', (l) => {
-          if (l.includes('"listening"')) resolve(JSON.parse(l) as { authUrlUs: string; caFile: string; testControls: boolean });
-        });
-        server.once('exit', (code) => reject(new Error(`serve exited (${code}) before listening`)));
-      });
+      const listening = await new Promise<{ authUrlUs: string; caFile: string; testControls: boolean }>(
+        (resolve, reject) => {
+          createInterface({ input: server.stdout }).on('line', (l) => {
+            if (l.includes('"listening"'))
+              resolve(JSON.parse(l) as { authUrlUs: string; caFile: string; testControls: boolean });
+          });
+          server.once('exit', (code) => reject(new Error(`serve exited (${code}) before listening`)));
+        },
+      );
       assert.equal(listening.testControls, false, 'a staging-like target: no clock, no fault switch');
       // The placeholders of the quickstart, as this target spells them (each must appear: a README that changes them fails here).
       const placeholders: [string, string][] = [
-        ['https://auth-us.staging.example.com', listening.authUrlUs], ['https://api.staging.example.com', listening.authUrlUs],
+        ['https://auth-us.staging.example.com', listening.authUrlUs],
+        ['https://api.staging.example.com', listening.authUrlUs],
         ['usClient=0oa1-cc-client', `usClient=${reference.credentials.clients.usClient!.clientId}`],
-        ['usPasswordClient=0oa1-pw-client', `usPasswordClient=${reference.credentials.clients.usPasswordClient!.clientId}`],
+        [
+          'usPasswordClient=0oa1-pw-client',
+          `usPasswordClient=${reference.credentials.clients.usPasswordClient!.clientId}`,
+        ],
       ];
-      for (const [placeholder] of placeholders) assert.ok(block.includes(placeholder), `the quickstart no longer shows ${placeholder}`);
+      for (const [placeholder] of placeholders)
+        assert.ok(block.includes(placeholder), `the quickstart no longer shows ${placeholder}`);
       const secretOf = (variable: string): string => {
         const name = variable.replace(/^STAGING_/, '');
         const client = Object.entries(reference.credentials.clients).find(([n]) => `${screaming(n)}_SECRET` === name);
         const user = Object.entries(reference.credentials.users).find(([n]) => `${screaming(n)}_PASSWORD` === name);
         const value = client?.[1].clientSecret.value ?? user?.[1].password.value;
-        assert.ok(value !== undefined, `the quickstart exports ${variable}, which names no client or user of the reference seed`);
+        assert.ok(
+          value !== undefined,
+          `the quickstart exports ${variable}, which names no client or user of the reference seed`,
+        );
         return value;
       };
       const env: NodeJS.ProcessEnv = {};
@@ -172,11 +221,16 @@ void describe('the packed README: links, commands, and its own-target quickstart
         const result = await sh(npx, ['--no', 'token-conformance', ...args], project, env);
         seen.push(args[0]!);
         assert.equal(result.code, 0, `${args.join(' ')} exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
-        if (args[0] === 'init') assert.match(result.stdout, /^This profile lets a run verify up to \d+ of \d+ requirements/m);
+        if (args[0] === 'init')
+          assert.match(result.stdout, /^This profile lets a run verify up to \d+ of \d+ requirements/m);
         if (args[0] === 'run' && !args.includes('--check-profile')) {
           assert.match(result.stdout, /^Verified: verified \d+ of \d+ requirements/m);
-          const report = JSON.parse(readFileSync(join(project, 'reports', 'conformance.json'), 'utf8')) as { verification: { verified: number; total: number } };
-          process.stdout.write(`# quickstart run: verified ${report.verification.verified} of ${report.verification.total}\n`);
+          const report = JSON.parse(readFileSync(join(project, 'reports', 'conformance.json'), 'utf8')) as {
+            verification: { verified: number; total: number };
+          };
+          process.stdout.write(
+            `# quickstart run: verified ${report.verification.verified} of ${report.verification.total}\n`,
+          );
         }
         if (args[0] === 'gate') assert.match(result.stdout, /^GATE PASS: .*MUST not verifiable as declared/m);
       }

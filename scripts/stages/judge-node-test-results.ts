@@ -12,7 +12,11 @@
 import { resolve } from 'node:path';
 import type { RegisteredTests } from './registered-tests.ts';
 
-export interface Counts { passed: number; failed: number; skipped: number }
+export interface Counts {
+  passed: number;
+  failed: number;
+  skipped: number;
+}
 
 /** One finished test or suite, as scripts/stages/node-test-results.reporter.ts writes it. */
 export interface TestEvent {
@@ -49,7 +53,15 @@ const isFileResult = (event: TestEvent, file: string): boolean =>
   event.nesting === 0 && !event.suite && (event.name === file || resolve(event.name) === file);
 
 function judgeFile(file: string, registered: RegisteredTests, events: TestEvent[]): FileResult {
-  const result: FileResult = { file, registered: registered.tests, unreported: 0, passed: 0, failed: 0, skipped: 0, problems: [] };
+  const result: FileResult = {
+    file,
+    registered: registered.tests,
+    unreported: 0,
+    passed: 0,
+    failed: 0,
+    skipped: 0,
+    problems: [],
+  };
   let fileLevel: TestEvent | undefined;
   let skippedBySuite = 0;
   let suiteFailures = 0;
@@ -70,9 +82,12 @@ function judgeFile(file: string, registered: RegisteredTests, events: TestEvent[
     result.problems.push('registers no node:test test');
     result.failed += 1;
   } else if (missing > 0) {
-    const why = fileLevel?.outcome === 'pass'
-      ? 'its process exited 0 before they reported (a hook or test that never settled, then an exit from inside)'
-      : fileLevel ? `its process failed: ${fileLevel.error ?? fileLevel.failureType ?? 'no reason given'}` : 'nothing of it was reported';
+    const why =
+      fileLevel?.outcome === 'pass'
+        ? 'its process exited 0 before they reported (a hook or test that never settled, then an exit from inside)'
+        : fileLevel
+          ? `its process failed: ${fileLevel.error ?? fileLevel.failureType ?? 'no reason given'}`
+          : 'nothing of it was reported';
     result.problems.push(`registers ${registered.tests} tests, reported ${reported}: ${missing} never ran — ${why}`);
     result.failed += missing;
     result.unreported = missing;
@@ -82,7 +97,9 @@ function judgeFile(file: string, registered: RegisteredTests, events: TestEvent[
     result.failed += suiteFailures;
   }
   if (fileLevel?.outcome === 'fail' && fileLevel.failureType !== 'subtestsFailed' && result.failed === 0) {
-    result.problems.push(`its process failed after its tests: ${fileLevel.error ?? fileLevel.failureType ?? 'no reason given'}`);
+    result.problems.push(
+      `its process failed after its tests: ${fileLevel.error ?? fileLevel.failureType ?? 'no reason given'}`,
+    );
     result.failed += 1;
   }
   return result;

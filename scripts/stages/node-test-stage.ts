@@ -30,7 +30,10 @@ const reporter = join(import.meta.dirname, 'node-test-results.reporter.js');
 
 function readEvents(file: string): TestEvent[] {
   if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as TestEvent);
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as TestEvent);
 }
 
 export async function runNodeTestStage(options: NodeTestStageOptions): Promise<Counts> {
@@ -38,23 +41,35 @@ export async function runNodeTestStage(options: NodeTestStageOptions): Promise<C
   const name = (file: string): string => relative(options.root, file);
   const registered = new Map(options.files.map((f) => [f, registeredTestsOf(f)]));
   const minimum = [...registered.values()].reduce((n, r) => n + r.tests, 0);
-  log(`${options.name}: ${options.files.length} test files registering ${minimum} tests: at least ${minimum} must report`);
+  log(
+    `${options.name}: ${options.files.length} test files registering ${minimum} tests: at least ${minimum} must report`,
+  );
   const results = join(options.reportsDir, `${options.name}.results.jsonl`);
   rmSync(results, { force: true }); // a stale stream must not read as this run's
   // Inside a test file (this machinery's own tests) node:test marks the environment; a stage is a run of its own.
   const env = { ...(options.env ?? process.env) };
   delete env.NODE_TEST_CONTEXT;
-  const code = await runInGroup(process.execPath, [
-    '--import', 'tsx', '--test', `--test-concurrency=${options.concurrency}`,
-    '--test-reporter=spec', '--test-reporter-destination=stdout',
-    `--test-reporter=${reporter}`, `--test-reporter-destination=${results}`,
-    ...options.files,
-  ], { cwd: options.root, env, quiet: options.quiet === true });
+  const code = await runInGroup(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--test',
+      `--test-concurrency=${options.concurrency}`,
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      `--test-reporter=${reporter}`,
+      `--test-reporter-destination=${results}`,
+      ...options.files,
+    ],
+    { cwd: options.root, env, quiet: options.quiet === true },
+  );
   const judged = judgeNodeTestResults(readEvents(results), registered);
   const counts = judged.counts;
   for (const file of judged.files) {
     for (const problem of file.problems) log(`${options.name}: FAILED ${name(file.file)}: ${problem}`);
-    if (file.problems.length === 0 && file.failed > 0) log(`${options.name}: FAILED ${name(file.file)}: ${file.failed} failed`);
+    if (file.problems.length === 0 && file.failed > 0)
+      log(`${options.name}: FAILED ${name(file.file)}: ${file.failed} failed`);
   }
   if (code !== 0 && counts.failed === 0) {
     log(`${options.name}: FAILED the test runner exited with ${code} while every test passed`);
@@ -64,6 +79,9 @@ export async function runNodeTestStage(options: NodeTestStageOptions): Promise<C
     log(`${options.name}: FAILED no test ran (${counts.skipped} skipped): the stage proved nothing`);
     counts.failed = 1;
   }
-  if (judged.shortfall > 0) log(`${options.name}: FAILED shortfall: ${judged.shortfall} of the ${minimum} registered tests never reported (counted as failed)`);
+  if (judged.shortfall > 0)
+    log(
+      `${options.name}: FAILED shortfall: ${judged.shortfall} of the ${minimum} registered tests never reported (counted as failed)`,
+    );
   return counts;
 }

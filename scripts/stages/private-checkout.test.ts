@@ -4,7 +4,18 @@
 // once, with the reason in one line. (Not as root, PostgreSQL runs as this user: the first test then
 // proves the same path from a private directory, the second has nothing to prove.)
 import assert from 'node:assert/strict';
-import { copyFileSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import {
+  copyFileSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -30,12 +41,17 @@ function linkTree(from: string, to: string): void {
 /** The parts of the repository the store tests need, in `dir`: the server, the schemas and node_modules, as `cp -al` links them. */
 function privateCheckout(dir: string): string {
   const repo = join(dir, 'repo');
-  for (const folder of ['reference-server', 'schemas', 'node_modules']) linkTree(join(root, folder), join(repo, folder));
+  for (const folder of ['reference-server', 'schemas', 'node_modules'])
+    linkTree(join(root, folder), join(repo, folder));
   for (const file of ['package.json', 'tsconfig.json']) copyFileSync(join(root, file), join(repo, file));
   return repo;
 }
 
-const readEvents = (file: string): TestEvent[] => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as TestEvent);
+const readEvents = (file: string): TestEvent[] =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as TestEvent);
 
 void describe('a stage run from a private checkout (mktemp -d, mode 0700)', () => {
   let dir: string;
@@ -50,20 +66,47 @@ void describe('a stage run from a private checkout (mktemp -d, mode 0700)', () =
     assert.equal(statSync(dir).mode & 0o777, 0o700, 'setup: the checkout is private');
     const lines: string[] = [];
     const file = join(repo, STORE_TESTS);
-    const counts = await runNodeTestStage({ name: 'private', files: [file], concurrency: 1, root: repo, reportsDir: dir, quiet: true, log: (l) => lines.push(l) });
+    const counts = await runNodeTestStage({
+      name: 'private',
+      files: [file],
+      concurrency: 1,
+      root: repo,
+      reportsDir: dir,
+      quiet: true,
+      log: (l) => lines.push(l),
+    });
     const registered = registeredTestsOf(file).tests;
     assert.ok(registered > 0, 'setup: the store tests register tests');
     assert.deepEqual(counts, { passed: registered, failed: 0, skipped: 0 }, lines.join('\n'));
   });
 
-  void test('where the postgres user cannot reach its directory, the stage is red with the reason in one line', { skip: !asRoot && 'only under root does PostgreSQL run as another user' }, async () => {
-    const lines: string[] = [];
-    // TMPDIR inside the private directory: the cluster's own directory is out of the postgres user's reach.
-    const counts = await runNodeTestStage({ name: 'unreachable', files: [join(repo, STORE_TESTS)], concurrency: 1, root: repo, reportsDir: dir, quiet: true,
-      env: { ...process.env, TMPDIR: dir }, log: (l) => lines.push(l) });
-    assert.equal(counts.passed, 0, lines.join('\n'));
-    assert.ok(counts.failed >= registeredTestsOf(join(repo, STORE_TESTS)).tests, lines.join('\n'));
-    const reasons = readEvents(join(dir, 'unreachable.results.jsonl')).map((e) => e.error ?? '');
-    assert.ok(reasons.some((r) => /^setup: PostgreSQL cannot start: the postgres user \(uid \d+; PostgreSQL refuses root\) cannot run .*EACCES — /.test(r)), reasons.join('\n'));
-  });
+  void test(
+    'where the postgres user cannot reach its directory, the stage is red with the reason in one line',
+    { skip: !asRoot && 'only under root does PostgreSQL run as another user' },
+    async () => {
+      const lines: string[] = [];
+      // TMPDIR inside the private directory: the cluster's own directory is out of the postgres user's reach.
+      const counts = await runNodeTestStage({
+        name: 'unreachable',
+        files: [join(repo, STORE_TESTS)],
+        concurrency: 1,
+        root: repo,
+        reportsDir: dir,
+        quiet: true,
+        env: { ...process.env, TMPDIR: dir },
+        log: (l) => lines.push(l),
+      });
+      assert.equal(counts.passed, 0, lines.join('\n'));
+      assert.ok(counts.failed >= registeredTestsOf(join(repo, STORE_TESTS)).tests, lines.join('\n'));
+      const reasons = readEvents(join(dir, 'unreachable.results.jsonl')).map((e) => e.error ?? '');
+      assert.ok(
+        reasons.some((r) =>
+          /^setup: PostgreSQL cannot start: the postgres user \(uid \d+; PostgreSQL refuses root\) cannot run .*EACCES — /.test(
+            r,
+          ),
+        ),
+        reasons.join('\n'),
+      );
+    },
+  );
 });

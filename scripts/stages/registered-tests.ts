@@ -44,7 +44,8 @@ function nodeTestBindings(file: ts.SourceFile): { tests: Set<string>; suites: Se
 function calledName(call: ts.CallExpression): string | undefined {
   const callee = call.expression;
   if (ts.isIdentifier(callee)) return callee.text;
-  if (ts.isPropertyAccessExpression(callee) && MODIFIERS.has(callee.name.text) && ts.isIdentifier(callee.expression)) return callee.expression.text;
+  if (ts.isPropertyAccessExpression(callee) && MODIFIERS.has(callee.name.text) && ts.isIdentifier(callee.expression))
+    return callee.expression.text;
   return undefined;
 }
 
@@ -65,8 +66,11 @@ export function countRegisteredTests(source: string, fileName = 'file.ts'): Regi
     let inner = contexts;
     if (ts.isCallExpression(node)) {
       const name = calledName(node);
-      const subtest = ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'test'
-        && ts.isIdentifier(node.expression.expression) && contexts.has(node.expression.expression.text);
+      const subtest =
+        ts.isPropertyAccessExpression(node.expression) &&
+        node.expression.name.text === 'test' &&
+        ts.isIdentifier(node.expression.expression) &&
+        contexts.has(node.expression.expression.text);
       if ((name !== undefined && tests.has(name)) || subtest) {
         result.tests += 1;
         for (const suite of openSuites) suite.tests += 1;

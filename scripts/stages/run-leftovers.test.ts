@@ -23,7 +23,7 @@ void describe('the leftovers of a run', { skip: !linux && 'the process sweep rea
   const base = mkdtempSync(join(tmpdir(), 'tc-leftovers-'));
   after(() => rmSync(base, { recursive: true, force: true }));
 
-  void test('a detached process with the run\'s TMPDIR, one working inside it, a test\'s directory: killed, removed, named; the cache stays', async () => {
+  void test("a detached process with the run's TMPDIR, one working inside it, a test's directory: killed, removed, named; the cache stays", async () => {
     const scope = openRunScope(base);
     const env = { ...process.env, TMPDIR: scope.dir };
     const work = join(scope.dir, 'tc-postgres-x');
@@ -31,7 +31,12 @@ void describe('the leftovers of a run', { skip: !linux && 'the process sweep rea
     const cache = join(scope.dir, seedHashCacheDirName(process.getuid?.() ?? 0));
     mkdirSync(cache);
     const marked = spawn(process.execPath, ['-e', forever], { env, detached: true, stdio: 'ignore' });
-    const inside = spawn(process.execPath, ['-e', forever], { cwd: work, env: { ...process.env, TMPDIR: base }, detached: true, stdio: 'ignore' });
+    const inside = spawn(process.execPath, ['-e', forever], {
+      cwd: work,
+      env: { ...process.env, TMPDIR: base },
+      detached: true,
+      stdio: 'ignore',
+    });
     const exits = [marked, inside].map((c) => new Promise((resolve) => c.once('exit', resolve)));
     await processesReach(scope.dir, 2);
     const left = await scope.sweep();
@@ -56,7 +61,11 @@ void describe('the leftovers of a run', { skip: !linux && 'the process sweep rea
     await stopStageGroups();
     assert.equal(await stage, 128, 'the stage ended by a signal');
     const left = await scope.close();
-    assert.equal(left.processes.length, 1, `only the process that left the group was left: ${left.processes.join('; ')}`);
+    assert.equal(
+      left.processes.length,
+      1,
+      `only the process that left the group was left: ${left.processes.join('; ')}`,
+    );
     assert.deepEqual(runProcesses(scope.dir), []);
   });
 });

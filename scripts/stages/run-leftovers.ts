@@ -31,7 +31,11 @@ export function runProcesses(dir: string): { pid: number; command: string }[] {
     try {
       const environ = readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0');
       let cwd = '';
-      try { cwd = readlinkSync(`/proc/${pid}/cwd`); } catch { /* exited meanwhile, or not ours to read */ }
+      try {
+        cwd = readlinkSync(`/proc/${pid}/cwd`);
+      } catch {
+        /* exited meanwhile, or not ours to read */
+      }
       if (!environ.includes(marker) && !cwd.startsWith(`${dir}/`)) continue;
       const command = readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').join(' ').trim();
       if (command !== '') found.push({ pid, command }); // an empty command line: a zombie, already dead
@@ -44,11 +48,19 @@ export function runProcesses(dir: string): { pid: number; command: string }[] {
 
 async function killAll(pids: number[]): Promise<void> {
   for (const pid of pids) {
-    try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
   }
   const deadline = Date.now() + KILL_WAIT_MS;
   const alive = (pid: number): boolean => {
-    try { return readFileSync(`/proc/${pid}/cmdline`, 'latin1') !== ''; } catch { return false; }
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'latin1') !== '';
+    } catch {
+      return false;
+    }
   };
   while (pids.some(alive) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
 }
@@ -76,7 +88,10 @@ export function openRunScope(base = tmpdir()): RunScope {
     const cache = process.getuid ? seedHashCacheDirName(process.getuid()) : undefined;
     const paths = existsSync(dir) ? readdirSync(dir).filter((e) => TEST_ENTRY.test(e) && e !== cache) : [];
     for (const entry of paths) rmSync(join(dir, entry), { recursive: true, force: true });
-    return { processes: processes.map((p) => `${p.pid} ${p.command.slice(0, 160)}`), paths: paths.map((e) => join(dir, e)) };
+    return {
+      processes: processes.map((p) => `${p.pid} ${p.command.slice(0, 160)}`),
+      paths: paths.map((e) => join(dir, e)),
+    };
   };
   return {
     dir,

@@ -9,13 +9,28 @@ const GRACE_MS = 5000;
 const GONE_WAIT_MS = 5000;
 
 /** Runs `command` in a new process group (no stdin; stdout and stderr shared unless `quiet`); its exit code. */
-export function runInGroup(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; quiet?: boolean }): Promise<number> {
+export function runInGroup(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; quiet?: boolean },
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const output = options.quiet === true ? 'ignore' : 'inherit';
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', output, output], detached: true });
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ['ignore', output, output],
+      detached: true,
+    });
     running.add(child);
-    child.on('error', (error) => { running.delete(child); reject(error); });
-    child.on('exit', (code, signal) => { running.delete(child); resolve(code ?? (signal ? 128 : 1)); });
+    child.on('error', (error) => {
+      running.delete(child);
+      reject(error);
+    });
+    child.on('exit', (code, signal) => {
+      running.delete(child);
+      resolve(code ?? (signal ? 128 : 1));
+    });
   });
 }
 
@@ -48,11 +63,22 @@ function groupAlive(pgid: number): boolean {
 export async function stopStageGroups(): Promise<void> {
   const children = [...running];
   for (const child of children) signalGroup(child, 'SIGTERM');
-  await Promise.all(children.map((child) => new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) { resolve(); return; }
-    const timer = setTimeout(resolve, GRACE_MS);
-    child.once('exit', () => { clearTimeout(timer); resolve(); });
-  })));
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) {
+            resolve();
+            return;
+          }
+          const timer = setTimeout(resolve, GRACE_MS);
+          child.once('exit', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+        }),
+    ),
+  );
   for (const child of children) signalGroup(child, 'SIGKILL');
   const deadline = Date.now() + GONE_WAIT_MS;
   while (children.some((c) => c.pid !== undefined && groupAlive(c.pid)) && Date.now() < deadline) {

@@ -20,14 +20,21 @@ const dotSegmentsResolved = (): ReturnType<Fault['create']> => ({
 });
 
 /** OI-14 as the reference declares it, but without `triggers`: the reference triggers are then only assumed. */
-const gatewayCodesWithoutTriggers = { matching: 'exact', statuses: {}, notProduced: ['000-1200'], conditions: { nonBearerScheme: '000-1201', unknownToken: '000-1202', perSecondLimit: '000-2001' } };
+const gatewayCodesWithoutTriggers = {
+  matching: 'exact',
+  statuses: {},
+  notProduced: ['000-1200'],
+  conditions: { nonBearerScheme: '000-1201', unknownToken: '000-1202', perSecondLimit: '000-2001' },
+};
 
 /** A fault that rotates the codes of one family: codes[0] → codes[1] → … → codes[0]. */
 function rotate(id: string, what: string, codes: GatewayErrorCode[], extra: Partial<Fault> = {}): Fault {
   const next = new Map(codes.map((code, i) => [code, codes[(i + 1) % codes.length]!]));
   return {
-    id, title: `gateway codes of ${what} answered with the next code of the family (${codes.join(' → ')} → ${codes[0]})`,
-    breaks: codes.map(requirementOf), ...extra,
+    id,
+    title: `gateway codes of ${what} answered with the next code of the family (${codes.join(' → ')} → ${codes[0]})`,
+    breaks: codes.map(requirementOf),
+    ...extra,
     create: () => ({
       onResponse(res, _req, ctx) {
         const body = ctx.kind === 'gateway' ? jsonOf(res.body) : undefined;
@@ -39,30 +46,88 @@ function rotate(id: string, what: string, codes: GatewayErrorCode[], extra: Part
 }
 
 export const gatewayCodeFaults: Fault[] = [
-  rotate('gateway-codes-request-rotated', 'request framing, media type and path syntax', ['000-1000', '000-1001', '000-1002', '000-1005', '000-1010', '000-1020']),
-  rotate('gateway-codes-auth-rotated', 'authentication and authorization', ['000-1100', '000-1101', '000-1201', '000-1202', '000-1205'], { withProperties: true }),
-  rotate('gateway-codes-syntax-rotated', 'request syntax (headers, query, JSON body)', ['000-2100', '000-2101', '000-2102', '000-2110', '000-2111', '000-2112', '000-2120', '000-2121', '000-2122']),
-  rotate('gateway-codes-routing-rotated', 'routing and backend faults (switched on by the fault control)', ['000-1003', '000-1004', '000-1208', '000-3000', '000-3010', '000-5000']),
-  rotate('gateway-codes-backend-rotated', 'paths and backend answers', ['000-4000', '000-5001', '000-5002', '000-5003', '000-5004']),
-  rotate('gateway-codes-rate-limit-swapped', 'rate limits (the window quota and the spike limit)', ['000-2000', '000-2001'], {
-    freshServer: 'the quota and spike checks spend the client\'s quota',
-  }),
+  rotate('gateway-codes-request-rotated', 'request framing, media type and path syntax', [
+    '000-1000',
+    '000-1001',
+    '000-1002',
+    '000-1005',
+    '000-1010',
+    '000-1020',
+  ]),
+  rotate(
+    'gateway-codes-auth-rotated',
+    'authentication and authorization',
+    ['000-1100', '000-1101', '000-1201', '000-1202', '000-1205'],
+    { withProperties: true },
+  ),
+  rotate('gateway-codes-syntax-rotated', 'request syntax (headers, query, JSON body)', [
+    '000-2100',
+    '000-2101',
+    '000-2102',
+    '000-2110',
+    '000-2111',
+    '000-2112',
+    '000-2120',
+    '000-2121',
+    '000-2122',
+  ]),
+  rotate('gateway-codes-routing-rotated', 'routing and backend faults (switched on by the fault control)', [
+    '000-1003',
+    '000-1004',
+    '000-1208',
+    '000-3000',
+    '000-3010',
+    '000-5000',
+  ]),
+  rotate('gateway-codes-backend-rotated', 'paths and backend answers', [
+    '000-4000',
+    '000-5001',
+    '000-5002',
+    '000-5003',
+    '000-5004',
+  ]),
+  rotate(
+    'gateway-codes-rate-limit-swapped',
+    'rate limits (the window quota and the spike limit)',
+    ['000-2000', '000-2001'],
+    {
+      freshServer: "the quota and spike checks spend the client's quota",
+    },
+  ),
   {
-    id: 'gateway-dot-segments-served', title: 'the gateway resolves dot-segments and serves the path instead of 000-1010, although the profile declares those triggers', breaks: ['ERR-GW-1010'],
+    id: 'gateway-dot-segments-served',
+    title:
+      'the gateway resolves dot-segments and serves the path instead of 000-1010, although the profile declares those triggers',
+    breaks: ['ERR-GW-1010'],
     create: dotSegmentsResolved,
   },
   {
-    id: 'gateway-dot-segments-served-assumed', title: 'the same gateway, with a profile that declares no gatewayCodes.triggers (the reference triggers assumed)', breaks: ['ERR-GW-1010'],
-    declare: { gatewayCodes: gatewayCodesWithoutTriggers }, breaksAs: 'WARN', create: dotSegmentsResolved,
+    id: 'gateway-dot-segments-served-assumed',
+    title: 'the same gateway, with a profile that declares no gatewayCodes.triggers (the reference triggers assumed)',
+    breaks: ['ERR-GW-1010'],
+    declare: { gatewayCodes: gatewayCodesWithoutTriggers },
+    breaksAs: 'WARN',
+    create: dotSegmentsResolved,
   },
   {
-    id: 'gateway-1200-wrong-status', title: 'unparseable bearer credentials answered 000-1200 with status 400 instead of the declared 401', breaks: ['ERR-GW-1200', 'ERR-GW-1205'],
+    id: 'gateway-1200-wrong-status',
+    title: 'unparseable bearer credentials answered 000-1200 with status 400 instead of the declared 401',
+    breaks: ['ERR-GW-1200', 'ERR-GW-1205'],
     // The reference declares 000-1200 not produced (ERR-GW-1200 NOT_APPLICABLE); this target says it sends it.
-    declare: { gatewayCodes: { matching: 'exact', statuses: {}, notProduced: [], conditions: { nonBearerScheme: '000-1201', unknownToken: '000-1202', perSecondLimit: '000-2001' } } },
+    declare: {
+      gatewayCodes: {
+        matching: 'exact',
+        statuses: {},
+        notProduced: [],
+        conditions: { nonBearerScheme: '000-1201', unknownToken: '000-1202', perSecondLimit: '000-2001' },
+      },
+    },
     create: () => ({
       onResponse(res, _req, ctx) {
         const body = ctx.kind === 'gateway' ? jsonOf(res.body) : undefined;
-        return body?.code === '000-1205' ? { ...withJson(res, { ...body, code: '000-1200', message: gatewayErrors['000-1200'].message }), status: 400 } : res;
+        return body?.code === '000-1205'
+          ? { ...withJson(res, { ...body, code: '000-1200', message: gatewayErrors['000-1200'].message }), status: 400 }
+          : res;
       },
     }),
   },

@@ -7,7 +7,11 @@ import { bearerOf, freshToken, isToken, tokenBody, withBearer } from './helpers.
 const gateway = (kind: string) => kind === 'gateway';
 
 /** Records every access and refresh token the target issues (so that a fault can tell them apart). */
-function recordIssued(res: Parameters<NonNullable<ReturnType<Fault['create']>['onResponse']>>[0], state: Map<string, unknown>, kind: string): void {
+function recordIssued(
+  res: Parameters<NonNullable<ReturnType<Fault['create']>['onResponse']>>[0],
+  state: Map<string, unknown>,
+  kind: string,
+): void {
   const body = isToken({ kind } as never) ? tokenBody(res) : undefined;
   if (!body) return;
   state.set(`at:${String(body.access_token)}`, true);
@@ -16,12 +20,25 @@ function recordIssued(res: Parameters<NonNullable<ReturnType<Fault['create']>['o
 
 export const gatewayFaults: Fault[] = [
   {
-    id: 'api-text-html', title: 'successful protected calls answered with Content-Type text/html', breaks: ['BEARER-001'],
-    create: () => ({ onResponse: (res, _req, ctx) => (gateway(ctx.kind) && res.status === 200 ? { ...res, headers: { ...res.headers, 'content-type': 'text/html; charset=utf-8' } } : res) }),
+    id: 'api-text-html',
+    title: 'successful protected calls answered with Content-Type text/html',
+    breaks: ['BEARER-001'],
+    create: () => ({
+      onResponse: (res, _req, ctx) =>
+        gateway(ctx.kind) && res.status === 200
+          ? { ...res, headers: { ...res.headers, 'content-type': 'text/html; charset=utf-8' } }
+          : res,
+    }),
   },
   {
-    id: 'unauthenticated-let-through', title: 'a protected call without Authorization is let through (the gateway injects a valid token)', breaks: ['BEARER-002'],
-    collateral: { ids: ['BEARER-013', 'BEARER-019', 'BEARER-011', 'ERR-GW-1201'], reason: 'these checks also send calls without credentials and expect the 401 (ERR-GW-1201: its gateway code 000-1201 for a call without an Authorization header)' },
+    id: 'unauthenticated-let-through',
+    title: 'a protected call without Authorization is let through (the gateway injects a valid token)',
+    breaks: ['BEARER-002'],
+    collateral: {
+      ids: ['BEARER-013', 'BEARER-019', 'BEARER-011', 'ERR-GW-1201'],
+      reason:
+        'these checks also send calls without credentials and expect the 401 (ERR-GW-1201: its gateway code 000-1201 for a call without an Authorization header)',
+    },
     create: (env) => ({
       async onRequest(req, ctx) {
         const c = env.clients.usClient;
@@ -32,7 +49,9 @@ export const gatewayFaults: Fault[] = [
     }),
   },
   {
-    id: 'invalid-token-let-through', title: 'an unknown or altered JWT is let through (replaced by a valid token)', breaks: ['BEARER-003'],
+    id: 'invalid-token-let-through',
+    title: 'an unknown or altered JWT is let through (replaced by a valid token)',
+    breaks: ['BEARER-003'],
     collateral: { ids: ['BEARER-013', 'BEARER-020'], reason: 'their samples include an unknown and an altered token' },
     create: (env) => ({
       onResponse(res, _req, ctx) {
@@ -42,7 +61,15 @@ export const gatewayFaults: Fault[] = [
       async onRequest(req, ctx) {
         const bearer = bearerOf(req);
         const c = env.clients.usClient;
-        if (!gateway(ctx.kind) || !bearer || !c || bearer.split('.').length !== 3 || ctx.state.has(`at:${bearer}`) || bearer === env.otherEnvironmentToken) return req;
+        if (
+          !gateway(ctx.kind) ||
+          !bearer ||
+          !c ||
+          bearer.split('.').length !== 3 ||
+          ctx.state.has(`at:${bearer}`) ||
+          bearer === env.otherEnvironmentToken
+        )
+          return req;
         const token = await freshToken(ctx, c.clientId, c.clientSecret);
         if (token) ctx.state.set(`at:${token}`, true);
         return token ? withBearer(req, token) : req;
@@ -50,23 +77,47 @@ export const gatewayFaults: Fault[] = [
     }),
   },
   {
-    id: 'token-in-get-body-accepted', title: 'an access_token form field in a GET body is used as the bearer credential', breaks: ['BEARER-011'],
+    id: 'token-in-get-body-accepted',
+    title: 'an access_token form field in a GET body is used as the bearer credential',
+    breaks: ['BEARER-011'],
     create: () => ({
       onRequest(req, ctx) {
-        if (!gateway(ctx.kind) || req.body.length === 0 || header(req.headers, 'authorization') !== undefined) return req;
+        if (!gateway(ctx.kind) || req.body.length === 0 || header(req.headers, 'authorization') !== undefined)
+          return req;
         const token = new URLSearchParams(req.body.toString('utf8')).get('access_token');
-        return token ? { ...withBearer(req, token), body: Buffer.alloc(0), headers: { ...withoutHeader(withoutHeader(req.headers, 'content-type'), 'content-length'), authorization: `Bearer ${token}` } } : req;
+        return token
+          ? {
+              ...withBearer(req, token),
+              body: Buffer.alloc(0),
+              headers: {
+                ...withoutHeader(withoutHeader(req.headers, 'content-type'), 'content-length'),
+                authorization: `Bearer ${token}`,
+              },
+            }
+          : req;
       },
     }),
   },
   {
-    id: 'api-401-without-challenge', title: '401 from the protected API without WWW-Authenticate', breaks: ['BEARER-013'],
+    id: 'api-401-without-challenge',
+    title: '401 from the protected API without WWW-Authenticate',
+    breaks: ['BEARER-013'],
     collateral: { ids: ['BEARER-019', 'BEARER-020'], reason: 'they read the challenge the fault removes' },
-    create: () => ({ onResponse: (res, _req, ctx) => (gateway(ctx.kind) && res.status === 401 ? { ...res, headers: withoutHeader(res.headers, 'www-authenticate') } : res) }),
+    create: () => ({
+      onResponse: (res, _req, ctx) =>
+        gateway(ctx.kind) && res.status === 401
+          ? { ...res, headers: withoutHeader(res.headers, 'www-authenticate') }
+          : res,
+    }),
   },
   {
-    id: 'refresh-token-as-bearer', title: 'a refresh token used as the bearer credential is accepted (swapped for its access token)', breaks: ['BEARER-014'],
-    collateral: { ids: ['BEARER-013'], reason: 'BEARER-013 also sends a refresh token as the bearer credential and expects a 401' },
+    id: 'refresh-token-as-bearer',
+    title: 'a refresh token used as the bearer credential is accepted (swapped for its access token)',
+    breaks: ['BEARER-014'],
+    collateral: {
+      ids: ['BEARER-013'],
+      reason: 'BEARER-013 also sends a refresh token as the bearer credential and expects a 401',
+    },
     create: () => ({
       onResponse(res, _req, ctx) {
         recordIssued(res, ctx.state, ctx.kind);
@@ -80,19 +131,27 @@ export const gatewayFaults: Fault[] = [
     }),
   },
   {
-    id: 'other-environment-token-accepted', title: 'an access token of the other environment is accepted (swapped for a valid one)', breaks: ['BEARER-015'],
+    id: 'other-environment-token-accepted',
+    title: 'an access token of the other environment is accepted (swapped for a valid one)',
+    breaks: ['BEARER-015'],
     create: (env) => ({
       async onRequest(req, ctx) {
         const c = env.clients.usClient;
-        if (!gateway(ctx.kind) || !c || !env.otherEnvironmentToken || bearerOf(req) !== env.otherEnvironmentToken) return req;
+        if (!gateway(ctx.kind) || !c || !env.otherEnvironmentToken || bearerOf(req) !== env.otherEnvironmentToken)
+          return req;
         const token = await freshToken(ctx, c.clientId, c.clientSecret);
         return token ? withBearer(req, token) : req;
       },
     }),
   },
   {
-    id: 'version-check-missing', title: 'the gateway serves any version segment (and none) as v1', breaks: ['ERR-GW-1020'],
-    collateral: { ids: ['ERR-GW-GEN-001', 'ERR-GW-GEN-002', 'ERR-GW-GEN-003', 'ERR-GW-GEN-004'], reason: 'their sample of rejections includes a call without a version segment, now answered 200' },
+    id: 'version-check-missing',
+    title: 'the gateway serves any version segment (and none) as v1',
+    breaks: ['ERR-GW-1020'],
+    collateral: {
+      ids: ['ERR-GW-GEN-001', 'ERR-GW-GEN-002', 'ERR-GW-GEN-003', 'ERR-GW-GEN-004'],
+      reason: 'their sample of rejections includes a call without a version segment, now answered 200',
+    },
     create: () => ({
       onRequest(req, ctx) {
         if (!gateway(ctx.kind) || !req.path.startsWith('/')) return req;
@@ -103,8 +162,13 @@ export const gatewayFaults: Fault[] = [
     }),
   },
   {
-    id: 'gateway-code-outside-table', title: 'the 000-5003 rejection carries 000-9999, a code outside the §7.2 table', breaks: ['ERR-GW-GEN-001'],
-    collateral: { ids: ['ERR-GW-5003', 'ERR-GW-GEN-002', 'ERR-GW-GEN-003'], reason: 'the same response is the 000-5003 check\'s, and its message no longer matches its code' },
+    id: 'gateway-code-outside-table',
+    title: 'the 000-5003 rejection carries 000-9999, a code outside the §7.2 table',
+    breaks: ['ERR-GW-GEN-001'],
+    collateral: {
+      ids: ['ERR-GW-5003', 'ERR-GW-GEN-002', 'ERR-GW-GEN-003'],
+      reason: "the same response is the 000-5003 check's, and its message no longer matches its code",
+    },
     create: () => ({
       onResponse(res, _req, ctx) {
         const body = gateway(ctx.kind) ? jsonOf(res.body) : undefined;
@@ -113,13 +177,17 @@ export const gatewayFaults: Fault[] = [
     }),
   },
   {
-    id: 'gateway-codes-swapped', title: 'gateway codes 000-1201 and 000-1202 swapped', breaks: ['ERR-GW-1201', 'ERR-GW-1202'],
+    id: 'gateway-codes-swapped',
+    title: 'gateway codes 000-1201 and 000-1202 swapped',
+    breaks: ['ERR-GW-1201', 'ERR-GW-1202'],
     collateral: { ids: ['ERR-GW-GEN-003'], reason: 'the message no longer matches the code' },
     create: () => ({
       onResponse(res, _req, ctx) {
         const body = gateway(ctx.kind) ? jsonOf(res.body) : undefined;
         const swap: Record<string, string> = { '000-1201': '000-1202', '000-1202': '000-1201' };
-        return typeof body?.code === 'string' && swap[body.code] ? withJson(res, { ...body, code: swap[body.code] }) : res;
+        return typeof body?.code === 'string' && swap[body.code]
+          ? withJson(res, { ...body, code: swap[body.code] })
+          : res;
       },
     }),
   },

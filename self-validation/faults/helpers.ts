@@ -1,5 +1,13 @@
 // Small helpers the faults share: what a token request is, how to answer a token error.
-import { formOf, header, isTokenKind, jsonOf, type FaultContext, type ProxyRequest, type ProxyResponse } from '../proxy.ts';
+import {
+  formOf,
+  header,
+  isTokenKind,
+  jsonOf,
+  type FaultContext,
+  type ProxyRequest,
+  type ProxyResponse,
+} from '../proxy.ts';
 
 export const isToken = (ctx: FaultContext): boolean => isTokenKind(ctx.kind);
 
@@ -35,7 +43,12 @@ export function errorBody(res: ProxyResponse): Record<string, unknown> | undefin
 export function tokenError(status: number, error: string, description = 'refused by the broken target'): ProxyResponse {
   return {
     status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', pragma: 'no-cache', 'strict-transport-security': 'max-age=31536000' },
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+      pragma: 'no-cache',
+      'strict-transport-security': 'max-age=31536000',
+    },
     body: Buffer.from(JSON.stringify({ error, error_description: description })),
   };
 }
@@ -58,11 +71,26 @@ export function clientIdOf(req: ProxyRequest): string | undefined {
 }
 
 /** Forwards a fresh client_credentials request with the given credentials and returns its access token. */
-export async function freshToken(ctx: FaultContext, clientId: string, clientSecret: string): Promise<string | undefined> {
+export async function freshToken(
+  ctx: FaultContext,
+  clientId: string,
+  clientSecret: string,
+): Promise<string | undefined> {
   const res = await ctx.forward({
-    method: 'POST', path: '/api/v1/auth/oauth2/token',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', host: ctx.upstreamHost },
-    body: Buffer.from(new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }).toString()),
+    method: 'POST',
+    path: '/api/v1/auth/oauth2/token',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      accept: 'application/json',
+      host: ctx.upstreamHost,
+    },
+    body: Buffer.from(
+      new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: clientId,
+        client_secret: clientSecret,
+      }).toString(),
+    ),
   });
   const body = tokenBody(res);
   return typeof body?.access_token === 'string' ? body.access_token : undefined;
@@ -70,7 +98,12 @@ export async function freshToken(ctx: FaultContext, clientId: string, clientSecr
 
 /** The target's clock now (epoch ms), read through its clock control; undefined without one. */
 export async function targetNow(ctx: FaultContext): Promise<number | undefined> {
-  const res = await ctx.forward({ method: 'GET', path: '/__test/clock', headers: { accept: 'application/json', host: ctx.upstreamHost }, body: Buffer.alloc(0) });
+  const res = await ctx.forward({
+    method: 'GET',
+    path: '/__test/clock',
+    headers: { accept: 'application/json', host: ctx.upstreamHost },
+    body: Buffer.alloc(0),
+  });
   const body = jsonOf(res.body);
   return res.status === 200 && typeof body?.epochMs === 'number' ? body.epochMs : undefined;
 }
@@ -79,7 +112,11 @@ export async function targetNow(ctx: FaultContext): Promise<number | undefined> 
 export function gatewayUnauthorized(): ProxyResponse {
   return {
     status: 401,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'www-authenticate': 'Bearer error="invalid_token"', 'strict-transport-security': 'max-age=31536000' },
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'www-authenticate': 'Bearer error="invalid_token"',
+      'strict-transport-security': 'max-age=31536000',
+    },
     body: Buffer.from(JSON.stringify({ code: '000-1202', message: 'Unauthorized' })),
   };
 }
@@ -93,7 +130,12 @@ export function withBearer(req: ProxyRequest, token: string): ProxyRequest {
  * A gateway without a rate limit (for the calls `unlimited` picks): a 429 is replaced by the last
  * 200 the same call (method, path, bearer) got; every 200 is kept for that.
  */
-export function replayLastOkOn429(res: ProxyResponse, req: ProxyRequest, ctx: FaultContext, unlimited: (req: ProxyRequest) => boolean = () => true): ProxyResponse {
+export function replayLastOkOn429(
+  res: ProxyResponse,
+  req: ProxyRequest,
+  ctx: FaultContext,
+  unlimited: (req: ProxyRequest) => boolean = () => true,
+): ProxyResponse {
   if (ctx.kind !== 'gateway') return res;
   const key = `ok:${req.method} ${req.path} ${bearerOf(req) ?? ''}`;
   if (res.status === 200) ctx.state.set(key, res);

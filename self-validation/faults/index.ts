@@ -15,13 +15,23 @@ import { tokenResponseFaults } from './token-responses.ts';
 import { transportFaults } from './transport.ts';
 
 export const faults: Fault[] = [
-  ...tokenResponseFaults, ...oneFieldFaults, ...nothingIssuedFaults, ...tokenRequestFaults, ...grantFaults, ...errorFaults, ...gatewayFaults, ...lifecycleFaults, ...transportFaults,
-  ...gatewayCodeFaults, ...fieldBugFaults, ...advisory2026Faults, ...declarationFaults,
+  ...tokenResponseFaults,
+  ...oneFieldFaults,
+  ...nothingIssuedFaults,
+  ...tokenRequestFaults,
+  ...grantFaults,
+  ...errorFaults,
+  ...gatewayFaults,
+  ...lifecycleFaults,
+  ...transportFaults,
+  ...gatewayCodeFaults,
+  ...fieldBugFaults,
+  ...advisory2026Faults,
+  ...declarationFaults,
 ];
 
 /**
  * MUST requirements no fault reaches, each with the reason. The self-validation fails on any MUST
  * that is neither reached by a detected fault nor listed here.
  */
-export const unreachable: Record<string, string> = {
-};
+export const unreachable: Record<string, string> = {};

@@ -3,12 +3,30 @@
 import type { Fault } from '../fault.ts';
 import type { ProxyResponse } from '../proxy.ts';
 import { withForm } from '../proxy.ts';
-import { bearerOf, clientIdOf, field, fields, gatewayUnauthorized, grantOf, isToken, replayLastOkOn429, targetNow, tokenBody, tokenError } from './helpers.ts';
+import {
+  bearerOf,
+  clientIdOf,
+  field,
+  fields,
+  gatewayUnauthorized,
+  grantOf,
+  isToken,
+  replayLastOkOn429,
+  targetNow,
+  tokenBody,
+  tokenError,
+} from './helpers.ts';
 
-export interface Issued { at: number; expiresIn: number }
+export interface Issued {
+  at: number;
+  expiresIn: number;
+}
 
 /** Records, for every issued token, when (on the target's clock) and for how long. */
-export async function recordIssuance(res: ProxyResponse, ctx: Parameters<NonNullable<ReturnType<Fault['create']>['onResponse']>>[2]): Promise<void> {
+export async function recordIssuance(
+  res: ProxyResponse,
+  ctx: Parameters<NonNullable<ReturnType<Fault['create']>['onResponse']>>[2],
+): Promise<void> {
   const body = isToken(ctx) ? tokenBody(res) : undefined;
   if (!body) return;
   const now = await targetNow(ctx);
@@ -27,24 +45,37 @@ function refuseAccessTokensOf(grant: string): ReturnType<Fault['create']> {
       if (body) ctx.state.set(key(String(body.access_token)), true);
       return res;
     },
-    onRequest: (req, ctx) => (ctx.kind === 'gateway' && ctx.state.has(key(bearerOf(req) ?? '')) ? { respond: gatewayUnauthorized() } : req),
+    onRequest: (req, ctx) =>
+      ctx.kind === 'gateway' && ctx.state.has(key(bearerOf(req) ?? '')) ? { respond: gatewayUnauthorized() } : req,
   };
 }
 
 export const lifecycleFaults: Fault[] = [
   {
-    id: 'clock-control-ignored', title: 'access and refresh tokens never expire (the clock advance is swallowed; the current time is answered)', breaks: ['STATE-AT-EXP-001', 'STATE-RT-EXP-001'],
+    id: 'clock-control-ignored',
+    title: 'access and refresh tokens never expire (the clock advance is swallowed; the current time is answered)',
+    breaks: ['STATE-AT-EXP-001', 'STATE-RT-EXP-001'],
     create: () => ({
       async onRequest(req, ctx) {
         if (ctx.kind !== 'clock' || req.method !== 'POST') return req;
         const body = req.body.toString('utf8');
         if (/"reset"\s*:\s*true/.test(body)) return req;
-        return { respond: await ctx.forward({ ...req, method: 'GET', body: Buffer.alloc(0), headers: { accept: 'application/json', host: ctx.upstreamHost } }) };
+        return {
+          respond: await ctx.forward({
+            ...req,
+            method: 'GET',
+            body: Buffer.alloc(0),
+            headers: { accept: 'application/json', host: ctx.upstreamHost },
+          }),
+        };
       },
     }),
   },
   {
-    id: 'access-token-expires-early', title: 'access tokens refused after half of expires_in', breaks: ['LIMIT-AT-LIFETIME-001'], withProperties: true,
+    id: 'access-token-expires-early',
+    title: 'access tokens refused after half of expires_in',
+    breaks: ['LIMIT-AT-LIFETIME-001'],
+    withProperties: true,
     create: () => ({
       onResponse: async (res, _req, ctx) => {
         await recordIssuance(res, ctx);
@@ -52,15 +83,21 @@ export const lifecycleFaults: Fault[] = [
       },
       async onRequest(req, ctx) {
         const bearer = bearerOf(req);
-        const issued = ctx.kind === 'gateway' && bearer ? (ctx.state.get(`at:${bearer}`) as Issued | undefined) : undefined;
+        const issued =
+          ctx.kind === 'gateway' && bearer ? (ctx.state.get(`at:${bearer}`) as Issued | undefined) : undefined;
         if (!issued) return req;
         const now = await targetNow(ctx);
-        return now !== undefined && now - issued.at > (issued.expiresIn * 1000) / 2 ? { respond: gatewayUnauthorized() } : req;
+        return now !== undefined && now - issued.at > (issued.expiresIn * 1000) / 2
+          ? { respond: gatewayUnauthorized() }
+          : req;
       },
     }),
   },
   {
-    id: 'refresh-token-dies-with-access-token', title: 'a refresh token is refused once its access token has expired', breaks: ['STATE-RT-UNUSED-002', 'LIMIT-RT-LIFETIME-001'], withProperties: true,
+    id: 'refresh-token-dies-with-access-token',
+    title: 'a refresh token is refused once its access token has expired',
+    breaks: ['STATE-RT-UNUSED-002', 'LIMIT-RT-LIFETIME-001'],
+    withProperties: true,
     create: () => ({
       onResponse: async (res, _req, ctx) => {
         await recordIssuance(res, ctx);
@@ -71,13 +108,21 @@ export const lifecycleFaults: Fault[] = [
         const issued = ctx.state.get(`rt:${field(req, 'refresh_token') ?? ''}`) as Issued | undefined;
         if (!issued) return req;
         const now = await targetNow(ctx);
-        return now !== undefined && now - issued.at >= issued.expiresIn * 1000 ? { respond: tokenError(400, 'invalid_grant', 'refresh token expired') } : req;
+        return now !== undefined && now - issued.at >= issued.expiresIn * 1000
+          ? { respond: tokenError(400, 'invalid_grant', 'refresh token expired') }
+          : req;
       },
     }),
   },
   {
-    id: 'refresh-token-reusable', title: 'a used refresh token can be used again (the first successful refresh is replayed)', breaks: ['STATE-RT-USED-001', 'STATE-RT-USED-002', 'LIMIT-RT-USES-001'], withProperties: true,
-    collateral: { ids: ['STATE-RT-FAMILY-001', 'STATE-RT-FAMILY-002'], reason: 'family revocation on reuse is never triggered when reuse succeeds' },
+    id: 'refresh-token-reusable',
+    title: 'a used refresh token can be used again (the first successful refresh is replayed)',
+    breaks: ['STATE-RT-USED-001', 'STATE-RT-USED-002', 'LIMIT-RT-USES-001'],
+    withProperties: true,
+    collateral: {
+      ids: ['STATE-RT-FAMILY-001', 'STATE-RT-FAMILY-002'],
+      reason: 'family revocation on reuse is never triggered when reuse succeeds',
+    },
     create: () => ({
       async onRequest(req, ctx) {
         if (!isToken(ctx) || grantOf(req) !== 'refresh_token') return req;
@@ -96,7 +141,10 @@ export const lifecycleFaults: Fault[] = [
     }),
   },
   {
-    id: 'client-credentials-cached', title: 'client_credentials answered from a cache that ignores expiry (the first token of a client is returned forever)', breaks: ['STATE-AT-EXP-002'],
+    id: 'client-credentials-cached',
+    title:
+      'client_credentials answered from a cache that ignores expiry (the first token of a client is returned forever)',
+    breaks: ['STATE-AT-EXP-002'],
     create: () => ({
       async onRequest(req, ctx) {
         if (!isToken(ctx) || grantOf(req) !== 'client_credentials') return req;
@@ -110,21 +158,45 @@ export const lifecycleFaults: Fault[] = [
     }),
   },
   {
-    id: 'cc-token-refused-by-api', title: 'the protected API refuses client_credentials access tokens', breaks: ['STATE-CC-001'],
-    collateral: { ids: ['STATE-AT-EXP-001', 'STATE-AT-EXP-002', 'BEARER-001'], reason: 'their setup checks that a fresh client_credentials token is accepted (BEARER-001: a protected call with a client_credentials token must answer 200)' },
+    id: 'cc-token-refused-by-api',
+    title: 'the protected API refuses client_credentials access tokens',
+    breaks: ['STATE-CC-001'],
+    collateral: {
+      ids: ['STATE-AT-EXP-001', 'STATE-AT-EXP-002', 'BEARER-001'],
+      reason:
+        'their setup checks that a fresh client_credentials token is accepted (BEARER-001: a protected call with a client_credentials token must answer 200)',
+    },
     create: () => refuseAccessTokensOf('client_credentials'),
   },
   {
-    id: 'pw-token-refused-by-api', title: 'the protected API refuses password-grant access tokens', breaks: ['STATE-PW-001'],
-    collateral: { ids: ['STATE-AT-EXP-001', 'STATE-PW-002', 'STATE-RT-FAMILY-002', 'STATE-AT-AFTER-REFRESH-001', 'STATE-RT-USED-001', 'BEARER-001'], reason: 'their setup checks that a fresh password-grant token is accepted (BEARER-001: a protected call with a password-grant token must answer 200)' },
+    id: 'pw-token-refused-by-api',
+    title: 'the protected API refuses password-grant access tokens',
+    breaks: ['STATE-PW-001'],
+    collateral: {
+      ids: [
+        'STATE-AT-EXP-001',
+        'STATE-PW-002',
+        'STATE-RT-FAMILY-002',
+        'STATE-AT-AFTER-REFRESH-001',
+        'STATE-RT-USED-001',
+        'BEARER-001',
+      ],
+      reason:
+        'their setup checks that a fresh password-grant token is accepted (BEARER-001: a protected call with a password-grant token must answer 200)',
+    },
     create: () => refuseAccessTokensOf('password'),
   },
   {
-    id: 'refreshed-token-refused-by-api', title: 'the protected API refuses the access tokens that refreshes return', breaks: ['STATE-RT-UNUSED-003'],
+    id: 'refreshed-token-refused-by-api',
+    title: 'the protected API refuses the access tokens that refreshes return',
+    breaks: ['STATE-RT-UNUSED-003'],
     create: () => refuseAccessTokensOf('refresh_token'),
   },
   {
-    id: 'pw-grant-replayed-while-unused', title: 'a second password grant while the first refresh token is unused returns the first response again', breaks: ['STATE-PW-002'], withProperties: true,
+    id: 'pw-grant-replayed-while-unused',
+    title: 'a second password grant while the first refresh token is unused returns the first response again',
+    breaks: ['STATE-PW-002'],
+    withProperties: true,
     create: () => ({
       async onRequest(req, ctx) {
         if (!isToken(ctx)) return req;
@@ -136,7 +208,8 @@ export const lifecycleFaults: Fault[] = [
         const key = `pw:${clientIdOf(req) ?? ''}:${field(req, 'username') ?? ''}`;
         const previous = ctx.state.get(key) as ProxyResponse | undefined;
         const previousRt = previous ? tokenBody(previous)?.refresh_token : undefined;
-        if (previous && typeof previousRt === 'string' && !ctx.state.has(`used:${previousRt}`)) return { respond: previous };
+        if (previous && typeof previousRt === 'string' && !ctx.state.has(`used:${previousRt}`))
+          return { respond: previous };
         const res = await ctx.forward(req);
         if (tokenBody(res)) ctx.state.set(key, res);
         return { respond: res };
@@ -144,18 +217,34 @@ export const lifecycleFaults: Fault[] = [
     }),
   },
   {
-    id: 'password-age-ignored', title: 'the 45-day rule is ignored (the expired user\'s grant is made as the current user)', breaks: ['LIMIT-PWD-001'],
+    id: 'password-age-ignored',
+    title: "the 45-day rule is ignored (the expired user's grant is made as the current user)",
+    breaks: ['LIMIT-PWD-001'],
     create: (env) => ({
       onRequest(req, ctx) {
         const expired = env.users.expiredUser;
         const user = env.users.user;
-        if (!isToken(ctx) || grantOf(req) !== 'password' || !expired || !user || field(req, 'username') !== expired.username) return req;
-        return withForm(req, fields(req).map(([k, v]) => (k === 'username' ? [k, user.username] : k === 'password' ? [k, user.password] : [k, v])));
+        if (
+          !isToken(ctx) ||
+          grantOf(req) !== 'password' ||
+          !expired ||
+          !user ||
+          field(req, 'username') !== expired.username
+        )
+          return req;
+        return withForm(
+          req,
+          fields(req).map(([k, v]) =>
+            k === 'username' ? [k, user.username] : k === 'password' ? [k, user.password] : [k, v],
+          ),
+        );
       },
     }),
   },
   {
-    id: 'no-rate-limit', title: 'no rate limiting: a 429 from the gateway is replaced by a replay of the last 200 of that call', breaks: ['LIMIT-RATE-001'],
+    id: 'no-rate-limit',
+    title: 'no rate limiting: a 429 from the gateway is replaced by a replay of the last 200 of that call',
+    breaks: ['LIMIT-RATE-001'],
     collateral: { ids: ['LIMIT-RATE-002'], reason: 'LIMIT-RATE-002 needs a rate-limited response first' },
     create: () => ({
       onResponse: (res, req, ctx) => replayLastOkOn429(res, req, ctx),

@@ -9,19 +9,34 @@ import { isToken, tokenBody } from './helpers.ts';
 
 /** The checks that expect a variant of a token request to succeed, beside the issuance checks. */
 const variantChecks = [
-  'TOKEN-REQ-002', 'TOKEN-REQ-007', 'TOKEN-REQ-012', 'AUTH-CLI-002', 'AUTH-CLI-011', 'VER-001', 'VER-004',
-  'GRANT-CC-006', 'GRANT-CC-008', 'GRANT-CC-010', 'GRANT-RT-001', 'LIMIT-AT-LIFETIME-003', 'STATE-CC-001', 'STATE-PW-001', 'STATE-PW-002',
+  'TOKEN-REQ-002',
+  'TOKEN-REQ-007',
+  'TOKEN-REQ-012',
+  'AUTH-CLI-002',
+  'AUTH-CLI-011',
+  'VER-001',
+  'VER-004',
+  'GRANT-CC-006',
+  'GRANT-CC-008',
+  'GRANT-CC-010',
+  'GRANT-RT-001',
+  'LIMIT-AT-LIFETIME-003',
+  'STATE-CC-001',
+  'STATE-PW-001',
+  'STATE-PW-002',
 ];
 
 export const nothingIssuedFaults: Fault[] = [
   {
-    id: 'nothing-issued', title: 'every token request that would succeed is refused with 403 and an empty body; refusals unchanged',
+    id: 'nothing-issued',
+    title: 'every token request that would succeed is refused with 403 and an empty body; refusals unchanged',
     breaks: ['GRANT-CC-001', 'GRANT-CC-002', 'GRANT-PW-001'],
     alsoRun: variantChecks,
     create: () => ({
-      onResponse: (res, _req, ctx) => (isToken(ctx) && tokenBody(res)
-        ? { status: 403, headers: { 'content-length': '0', 'cache-control': 'no-store' }, body: Buffer.alloc(0) }
-        : res),
+      onResponse: (res, _req, ctx) =>
+        isToken(ctx) && tokenBody(res)
+          ? { status: 403, headers: { 'content-length': '0', 'cache-control': 'no-store' }, body: Buffer.alloc(0) }
+          : res,
     }),
   },
 ];

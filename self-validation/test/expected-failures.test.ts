@@ -30,8 +30,16 @@ function finishedCheck(status: TestResult['status'], expectedStatus: TestCase['e
 void describe('self-validation: expected failures are scheduling only', () => {
   void test('the outcome is the raw status whatever Playwright expected', () => {
     const redactor = redactorFromEnv({});
-    assert.equal(checkOutcome(finishedCheck('passed', 'failed'), redactor).status, 'passed', 'marked, passed: a pass (an undetected fault stays missed)');
-    assert.equal(checkOutcome(finishedCheck('failed', 'failed'), redactor).status, 'failed', 'marked, failed: a failure');
+    assert.equal(
+      checkOutcome(finishedCheck('passed', 'failed'), redactor).status,
+      'passed',
+      'marked, passed: a pass (an undetected fault stays missed)',
+    );
+    assert.equal(
+      checkOutcome(finishedCheck('failed', 'failed'), redactor).status,
+      'failed',
+      'marked, failed: a failure',
+    );
     assert.equal(checkOutcome(finishedCheck('failed', 'passed'), redactor).status, 'failed');
   });
 
@@ -41,7 +49,16 @@ void describe('self-validation: expected failures are scheduling only', () => {
       // The clean report is not under test here: an absent one only makes the exit code 1. Nor is the
       // clean run's checks.json: whatever run last wrote reports/checks.json (a --grep run selects a
       // handful of checks) would decide which spec files this fault loads, so none is read.
-      await selfValidate(['--only', 'success-status-201', '--out', out, '--clean-report', join(out, 'none.json'), '--clean-checks', join(out, 'none-checks.json')]);
+      await selfValidate([
+        '--only',
+        'success-status-201',
+        '--out',
+        out,
+        '--clean-report',
+        join(out, 'none.json'),
+        '--clean-checks',
+        join(out, 'none-checks.json'),
+      ]);
       const matrix = JSON.parse(readFileSync(join(out, 'matrix.json'), 'utf8')) as Matrix;
       const [fault] = matrix.faults;
       assert.equal(fault?.id, 'success-status-201');

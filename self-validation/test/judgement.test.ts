@@ -8,17 +8,44 @@ import type { ConformanceReport } from '../../harness/reporter/report.schema.ts'
 import type { CheckOutcome } from '../../harness/reporter/verdict.ts';
 import type { Fault } from '../fault.ts';
 import { faults } from '../faults/index.ts';
-import { brokenVerdict, coverageOf, grepFor, judge, planFor, sentinels, type CleanCheck } from '../run-self-validation.ts';
+import {
+  brokenVerdict,
+  coverageOf,
+  grepFor,
+  judge,
+  planFor,
+  sentinels,
+  type CleanCheck,
+} from '../run-self-validation.ts';
 
-const fault = (over: Partial<Fault>): Fault => ({ id: 'f', title: 'f', breaks: ['TOKEN-REQ-003'], create: () => ({}), ...over });
+const fault = (over: Partial<Fault>): Fault => ({
+  id: 'f',
+  title: 'f',
+  breaks: ['TOKEN-REQ-003'],
+  create: () => ({}),
+  ...over,
+});
 const report = (verdicts: Record<string, string>): ConformanceReport =>
-  ({ requirements: Object.entries(verdicts).map(([id, verdict]) => ({ id, verdict, checks: [] })) }) as unknown as ConformanceReport;
-const outcome = (title: string, ids: string[], status: CheckOutcome['status'], file = 'specs/x.spec.ts'): CheckOutcome => ({ title, file, requirementIds: ids, status, durationMs: 1 });
-const property = (ids: string[], status: CheckOutcome['status']) => outcome('specs/properties/p.spec.ts › property', ids, status, 'specs/properties/p.spec.ts');
+  ({
+    requirements: Object.entries(verdicts).map(([id, verdict]) => ({ id, verdict, checks: [] })),
+  }) as unknown as ConformanceReport;
+const outcome = (
+  title: string,
+  ids: string[],
+  status: CheckOutcome['status'],
+  file = 'specs/x.spec.ts',
+): CheckOutcome => ({ title, file, requirementIds: ids, status, durationMs: 1 });
+const property = (ids: string[], status: CheckOutcome['status']) =>
+  outcome('specs/properties/p.spec.ts › property', ids, status, 'specs/properties/p.spec.ts');
 
 void describe('self-validation: judging a fault run', () => {
   void test('a failed property check citing a break detects it, even where the scripted check passes', () => {
-    const j = judge(fault({}), report({ 'TOKEN-REQ-003': 'PASS' }), [], [property(['TOKEN-REQ-003', 'ERR-TOK-001'], 'failed')]);
+    const j = judge(
+      fault({}),
+      report({ 'TOKEN-REQ-003': 'PASS' }),
+      [],
+      [property(['TOKEN-REQ-003', 'ERR-TOK-001'], 'failed')],
+    );
     assert.equal(j.detected, true);
     assert.deepEqual(j.falseAlarms, []);
     assert.equal(j.caughtBy.length, 1);
@@ -34,38 +61,75 @@ void describe('self-validation: judging a fault run', () => {
   void test('a BLOCKED whose blocker FAILs nowhere in the run is a false alarm; one whose blocker FAILs, or a property check found broken, is not', () => {
     const blockedBy = (by: string): ConformanceReport => {
       const r = report({ 'TOKEN-REQ-003': 'FAIL', 'GRANT-RT-001': 'PASS', 'STATE-RT-USED-002': 'BLOCKED' });
-      r.requirements.find((x) => x.id === 'STATE-RT-USED-002')!.checks.push({ title: 'chain', verdict: 'BLOCKED', durationMs: 1, blockedBy: [by] });
+      r.requirements
+        .find((x) => x.id === 'STATE-RT-USED-002')!
+        .checks.push({ title: 'chain', verdict: 'BLOCKED', durationMs: 1, blockedBy: [by] });
       return r;
     };
     const j = judge(fault({}), blockedBy('GRANT-RT-001'));
-    assert.deepEqual(j.falseAlarms.map((f) => f.id), ['unjudged BLOCKED: STATE-RT-USED-002']);
+    assert.deepEqual(
+      j.falseAlarms.map((f) => f.id),
+      ['unjudged BLOCKED: STATE-RT-USED-002'],
+    );
     assert.match(j.falseAlarms[0]!.reason ?? '', /BLOCKED by GRANT-RT-001 \(PASS\)/);
     assert.deepEqual(judge(fault({}), blockedBy('TOKEN-REQ-003')).falseAlarms, []);
-    assert.deepEqual(judge(fault({}), blockedBy('GRANT-RT-001'), [], [property(['GRANT-RT-001'], 'failed')]).falseAlarms.filter((f) => f.id.startsWith('unjudged')), []);
+    assert.deepEqual(
+      judge(fault({}), blockedBy('GRANT-RT-001'), [], [property(['GRANT-RT-001'], 'failed')]).falseAlarms.filter((f) =>
+        f.id.startsWith('unjudged'),
+      ),
+      [],
+    );
   });
 
   void test('a failed property check citing none of the breaks and collateral is a false alarm', () => {
-    const j = judge(fault({}), report({ 'TOKEN-REQ-003': 'FAIL' }), [outcome('TOKEN-REQ-003 x', ['TOKEN-REQ-003'], 'failed')], [property(['BEARER-002'], 'failed')]);
+    const j = judge(
+      fault({}),
+      report({ 'TOKEN-REQ-003': 'FAIL' }),
+      [outcome('TOKEN-REQ-003 x', ['TOKEN-REQ-003'], 'failed')],
+      [property(['BEARER-002'], 'failed')],
+    );
     assert.equal(j.detected, true);
     assert.equal(j.falseAlarms.length, 1);
     assert.match(j.falseAlarms[0]!.id, /^property: /);
   });
 
   void test('moved lists every FAIL/WARN requirement; caughtBy the failed checks citing one of them', () => {
-    const j = judge(fault({}), report({ 'TOKEN-REQ-003': 'FAIL', 'BEARER-001': 'WARN', 'VER-001': 'PASS' }),
-      [outcome('a', ['TOKEN-REQ-003'], 'failed'), outcome('b', ['VER-001'], 'passed'), outcome('c', ['BEARER-001'], 'failed')]);
+    const j = judge(fault({}), report({ 'TOKEN-REQ-003': 'FAIL', 'BEARER-001': 'WARN', 'VER-001': 'PASS' }), [
+      outcome('a', ['TOKEN-REQ-003'], 'failed'),
+      outcome('b', ['VER-001'], 'passed'),
+      outcome('c', ['BEARER-001'], 'failed'),
+    ]);
     assert.deepEqual(j.moved, ['TOKEN-REQ-003', 'BEARER-001']);
-    assert.deepEqual(j.caughtBy.map((c) => c.title), ['a', 'c']);
-    assert.deepEqual(j.falseAlarms.map((a) => a.id), ['BEARER-001']);
+    assert.deepEqual(
+      j.caughtBy.map((c) => c.title),
+      ['a', 'c'],
+    );
+    assert.deepEqual(
+      j.falseAlarms.map((a) => a.id),
+      ['BEARER-001'],
+    );
   });
 });
 
 void describe('self-validation: coverage of every requirement', () => {
-  const requirements = [{ id: 'M', level: 'MUST' }, { id: 'I', level: 'INTERPRETATION' }, { id: 'S', level: 'SHOULD' }, { id: 'A', level: 'ADVISORY' }, { id: 'T', level: 'MUST' }];
+  const requirements = [
+    { id: 'M', level: 'MUST' },
+    { id: 'I', level: 'INTERPRETATION' },
+    { id: 'S', level: 'SHOULD' },
+    { id: 'A', level: 'ADVISORY' },
+    { id: 'T', level: 'MUST' },
+  ];
   void test('FAIL turns MUST and INTERPRETATION, WARN turns SHOULD and ADVISORY; the wrong verdict does not count', () => {
     assert.equal(brokenVerdict('INTERPRETATION'), 'FAIL');
     assert.equal(brokenVerdict('ADVISORY'), 'WARN');
-    const results = [{ detected: true, breaks: ['M', 'I', 'S', 'A'], verdicts: { M: 'FAIL', I: 'FAIL', S: 'WARN', A: 'FAIL' }, caughtBy: [] }];
+    const results = [
+      {
+        detected: true,
+        breaks: ['M', 'I', 'S', 'A'],
+        verdicts: { M: 'FAIL', I: 'FAIL', S: 'WARN', A: 'FAIL' },
+        caughtBy: [],
+      },
+    ];
     const c = coverageOf(requirements, results, { T: 'no fault can reach it' });
     assert.deepEqual(c.reached, ['M', 'I', 'S']);
     assert.deepEqual(c.unreachedWithReason, [{ id: 'T', reason: 'no fault can reach it' }]);
@@ -74,9 +138,24 @@ void describe('self-validation: coverage of every requirement', () => {
   });
 
   void test('an undetected fault turns nothing; a property catch turns the breaks it cites', () => {
-    const missed = coverageOf(requirements, [{ detected: false, breaks: ['M'], verdicts: { M: 'FAIL' }, caughtBy: [] }], {});
+    const missed = coverageOf(
+      requirements,
+      [{ detected: false, breaks: ['M'], verdicts: { M: 'FAIL' }, caughtBy: [] }],
+      {},
+    );
     assert.deepEqual(missed.reached, []);
-    const byProperty = coverageOf(requirements, [{ detected: true, breaks: ['M'], verdicts: { M: 'PASS' }, caughtBy: [{ title: 'p', requirementIds: ['M'], property: true }] }], {});
+    const byProperty = coverageOf(
+      requirements,
+      [
+        {
+          detected: true,
+          breaks: ['M'],
+          verdicts: { M: 'PASS' },
+          caughtBy: [{ title: 'p', requirementIds: ['M'], property: true }],
+        },
+      ],
+      {},
+    );
     assert.deepEqual(byProperty.reached, ['M']);
   });
 
@@ -95,7 +174,11 @@ void describe('self-validation: selection by mode', () => {
     assert.ok(new RegExp(grepFor(fault({ withProperties: true }))).test(propertyTitle));
     assert.ok(!new RegExp(grepFor(fault({ breaks: ['BEARER-002'], withProperties: true }))).test(propertyTitle));
     // Its scripted selection is unchanged, sentinels included.
-    assert.ok(new RegExp(grepFor(fault({ withProperties: true }))).test(`x › ${sentinels.find((s) => s.id === 'BEARER-001')!.title} y @BEARER-001`));
+    assert.ok(
+      new RegExp(grepFor(fault({ withProperties: true }))).test(
+        `x › ${sentinels.find((s) => s.id === 'BEARER-001')!.title} y @BEARER-001`,
+      ),
+    );
     assert.ok(!new RegExp(grepFor(fault({ withProperties: true }))).test('quota @ERR-GW-2000 @TOKEN-REQ-003'));
   });
 

@@ -10,7 +10,12 @@ import { tokenRequestFaults } from '../faults/token-requests.ts';
 import { lifecycleFaults } from '../faults/lifecycle.ts';
 import { faults } from '../faults/index.ts';
 
-interface Seen { method: string; url: string; headers: IncomingMessage['rawHeaders']; body: string }
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingMessage['rawHeaders'];
+  body: string;
+}
 
 /** A plain-HTTP upstream that echoes what it received and answers token-like JSON. */
 let upstream: Server;
@@ -27,7 +32,12 @@ function answer(req: IncomingMessage, res: ServerResponse, body: string) {
       return;
     }
     tokenCounter += 1;
-    res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', pragma: 'no-cache', 'x-multi': ['a', 'b'] });
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      'cache-control': 'no-store',
+      pragma: 'no-cache',
+      'x-multi': ['a', 'b'],
+    });
     res.end(JSON.stringify({ access_token: `at-${tokenCounter}`, token_type: 'Bearer', expires_in: 3600 }));
     return;
   }
@@ -51,7 +61,10 @@ void before(async () => {
 });
 void after(() => new Promise<void>((r) => upstream.close(() => r())));
 
-async function withProxy<T>(fault: ProxyFault | undefined, fn: (p: RunningProxy, agent: Agent) => Promise<T>): Promise<T> {
+async function withProxy<T>(
+  fault: ProxyFault | undefined,
+  fn: (p: RunningProxy, agent: Agent) => Promise<T>,
+): Promise<T> {
   const proxy = await startProxy({ upstream: upstreamUrl, ...(fault ? { fault } : {}) });
   const agent = new Agent({ connect: { ca: proxy.caPem } });
   try {
@@ -77,23 +90,36 @@ void describe('self-validation proxy', () => {
   void test('without a fault it is transparent: method, path, query, body, status, headers (repeated ones too) and TLS with its own CA', async () => {
     await withProxy(undefined, async (proxy, agent) => {
       seen.length = 0;
-      const res = await request(`${proxy.url}/v1/people/er/E-1?x=%zz&y=1`, { method: 'POST', headers: { 'content-type': 'text/plain', 'x-a': 'b' }, body: 'hello', dispatcher: agent });
+      const res = await request(`${proxy.url}/v1/people/er/E-1?x=%zz&y=1`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain', 'x-a': 'b' },
+        body: 'hello',
+        dispatcher: agent,
+      });
       assert.equal(res.statusCode, 418);
       assert.equal(res.headers['www-authenticate'], 'Bearer');
       assert.equal(await res.body.text(), 'echo POST /v1/people/er/E-1?x=%zz&y=1 hello');
       assert.equal(seen[0]?.url, '/v1/people/er/E-1?x=%zz&y=1');
       assert.ok(seen[0]?.headers.includes('x-a'));
-      const tok = await request(`${proxy.url}${tokenPath}`, { method: 'POST', headers: form, body: 'grant_type=client_credentials', dispatcher: agent });
+      const tok = await request(`${proxy.url}${tokenPath}`, {
+        method: 'POST',
+        headers: form,
+        body: 'grant_type=client_credentials',
+        dispatcher: agent,
+      });
       assert.deepEqual(tok.headers['x-multi'], ['a', 'b']);
       assert.equal(tok.headers['cache-control'], 'no-store');
-      assert.equal((await tok.body.json() as { token_type: string }).token_type, 'Bearer');
+      assert.equal(((await tok.body.json()) as { token_type: string }).token_type, 'Bearer');
     });
   });
 
   void test('keeps two Authorization headers as sent', async () => {
     await withProxy(undefined, async (proxy, agent) => {
       seen.length = 0;
-      const res = await request(`${proxy.url}/v1/x`, { headers: ['authorization', 'Bearer a', 'authorization', 'Bearer b'], dispatcher: agent });
+      const res = await request(`${proxy.url}/v1/x`, {
+        headers: ['authorization', 'Bearer a', 'authorization', 'Bearer b'],
+        dispatcher: agent,
+      });
       await res.body.dump();
       const auth = seen[0]!.headers.filter((_, i, a) => i % 2 === 0 && a[i]!.toLowerCase() === 'authorization');
       assert.equal(auth.length, 2);
@@ -103,8 +129,13 @@ void describe('self-validation proxy', () => {
   void test('a response rewrite (token_type "bearer") changes only successful token responses', async () => {
     const fault = tokenResponseFaults.find((f) => f.id === 'token-type-lowercase')!.create({ clients: {}, users: {} });
     await withProxy(fault, async (proxy, agent) => {
-      const ok = await request(`${proxy.url}${tokenPath}`, { method: 'POST', headers: form, body: 'grant_type=client_credentials', dispatcher: agent });
-      assert.equal((await ok.body.json() as { token_type: string }).token_type, 'bearer');
+      const ok = await request(`${proxy.url}${tokenPath}`, {
+        method: 'POST',
+        headers: form,
+        body: 'grant_type=client_credentials',
+        dispatcher: agent,
+      });
+      assert.equal(((await ok.body.json()) as { token_type: string }).token_type, 'bearer');
       const other = await request(`${proxy.url}/v1/x`, { dispatcher: agent });
       assert.equal(other.statusCode, 418);
       await other.body.dump();
@@ -114,7 +145,12 @@ void describe('self-validation proxy', () => {
   void test('a header rewrite (no Cache-Control) removes the header', async () => {
     const fault = tokenResponseFaults.find((f) => f.id === 'no-cache-control')!.create({ clients: {}, users: {} });
     await withProxy(fault, async (proxy, agent) => {
-      const ok = await request(`${proxy.url}${tokenPath}`, { method: 'POST', headers: form, body: 'grant_type=client_credentials', dispatcher: agent });
+      const ok = await request(`${proxy.url}${tokenPath}`, {
+        method: 'POST',
+        headers: form,
+        body: 'grant_type=client_credentials',
+        dispatcher: agent,
+      });
       await ok.body.dump();
       assert.equal(ok.headers['cache-control'], undefined);
       assert.equal(ok.headers.pragma, 'no-cache');
@@ -122,9 +158,16 @@ void describe('self-validation proxy', () => {
   });
 
   void test('a request rewrite (missing grant_type accepted) adds grant_type before forwarding', async () => {
-    const fault = tokenRequestFaults.find((f) => f.id === 'missing-grant-type-accepted')!.create({ clients: {}, users: {} });
+    const fault = tokenRequestFaults
+      .find((f) => f.id === 'missing-grant-type-accepted')!
+      .create({ clients: {}, users: {} });
     await withProxy(fault, async (proxy, agent) => {
-      const res = await request(`${proxy.url}${tokenPath}`, { method: 'POST', headers: form, body: 'client_id=c&client_secret=s', dispatcher: agent });
+      const res = await request(`${proxy.url}${tokenPath}`, {
+        method: 'POST',
+        headers: form,
+        body: 'client_id=c&client_secret=s',
+        dispatcher: agent,
+      });
       assert.equal(res.statusCode, 200);
       await res.body.dump();
     });
@@ -134,7 +177,12 @@ void describe('self-validation proxy', () => {
     const fault = tokenRequestFaults.find((f) => f.id === 'duplicates-accepted')!.create({ clients: {}, users: {} });
     await withProxy(fault, async (proxy, agent) => {
       seen.length = 0;
-      const res = await request(`${proxy.url}${tokenPath}`, { method: 'POST', headers: form, body: 'grant_type=client_credentials&grant_type=client_credentials&client_id=a', dispatcher: agent });
+      const res = await request(`${proxy.url}${tokenPath}`, {
+        method: 'POST',
+        headers: form,
+        body: 'grant_type=client_credentials&grant_type=client_credentials&client_id=a',
+        dispatcher: agent,
+      });
       await res.body.dump();
       assert.equal(seen[0]?.body, 'grant_type=client_credentials&client_id=a');
     });
@@ -144,8 +192,13 @@ void describe('self-validation proxy', () => {
     const fault = lifecycleFaults.find((f) => f.id === 'clock-control-ignored')!.create({ clients: {}, users: {} });
     await withProxy(fault, async (proxy, agent) => {
       seen.length = 0;
-      const res = await request(`${proxy.url}/__test/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advanceSeconds":3600}', dispatcher: agent });
-      assert.equal((await res.body.json() as { epochMs: number }).epochMs, 1000);
+      const res = await request(`${proxy.url}/__test/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"advanceSeconds":3600}',
+        dispatcher: agent,
+      });
+      assert.equal(((await res.body.json()) as { epochMs: number }).epochMs, 1000);
       assert.equal(seen[0]?.method, 'GET');
     });
   });
@@ -154,7 +207,11 @@ void describe('self-validation proxy', () => {
     const fault = faults.find((f) => f.id === 'plain-http-accepted')!.create({ clients: {}, users: {} });
     await withProxy(fault, async (proxy) => {
       assert.ok(proxy.plainUrl?.startsWith('http://'));
-      const res = await request(`${proxy.plainUrl}${tokenPath}`, { method: 'POST', headers: form, body: 'grant_type=client_credentials' });
+      const res = await request(`${proxy.plainUrl}${tokenPath}`, {
+        method: 'POST',
+        headers: form,
+        body: 'grant_type=client_credentials',
+      });
       assert.equal(res.statusCode, 200);
       await res.body.dump();
     });
@@ -167,7 +224,8 @@ void describe('self-validation proxy', () => {
       assert.ok(!ids.has(f.id), `duplicate fault id ${f.id}`);
       ids.add(f.id);
       assert.ok(f.breaks.length > 0, f.id);
-      for (const id of [...f.breaks, ...(f.collateral?.ids ?? [])]) assert.ok(hasRequirement(id), `${f.id}: unknown requirement ${id}`);
+      for (const id of [...f.breaks, ...(f.collateral?.ids ?? [])])
+        assert.ok(hasRequirement(id), `${f.id}: unknown requirement ${id}`);
     }
   });
 });

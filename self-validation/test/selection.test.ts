@@ -9,19 +9,44 @@ import { parseRunArgs } from '../../harness/commands/run.command.ts';
 import type { Fault } from '../fault.ts';
 import { faults } from '../faults/index.ts';
 import { passGrep } from '../batch-plan.ts';
-import { grepFor, main, planFor, selectedIds, sentinelProblems, sentinels, sentinelsOf, type CleanCheck } from '../run-self-validation.ts';
+import {
+  grepFor,
+  main,
+  planFor,
+  selectedIds,
+  sentinelProblems,
+  sentinels,
+  sentinelsOf,
+  type CleanCheck,
+} from '../run-self-validation.ts';
 
-const fault = (over: Partial<Fault>): Fault => ({ id: 'f', title: 'f', breaks: ['TOKEN-REQ-002'], create: () => ({}), ...over });
-const check = (title: string, file: string, project: string, ids: string[]): CleanCheck => ({ title: `${file} › ${title}`, file, project, requirementIds: ids });
+const fault = (over: Partial<Fault>): Fault => ({
+  id: 'f',
+  title: 'f',
+  breaks: ['TOKEN-REQ-002'],
+  create: () => ({}),
+  ...over,
+});
+const check = (title: string, file: string, project: string, ids: string[]): CleanCheck => ({
+  title: `${file} › ${title}`,
+  file,
+  project,
+  requirementIds: ids,
+});
 
 const clean: CleanCheck[] = [
   check('TOKEN-REQ-002 at US', 'specs/token-requests/media-type.spec.ts', 'conformance', ['TOKEN-REQ-002']),
   check('TOKEN-REQ-002x at US', 'specs/token-requests/other.spec.ts', 'conformance', ['TOKEN-REQ-0021']),
   check('STATE-AT-EXP-001 with the clock', 'specs/lifecycle/access-token.spec.ts', 'time-travel', ['STATE-AT-EXP-001']),
-  check('property: token endpoint input', 'specs/properties/token-endpoint-input.spec.ts', 'time-travel', ['TOKEN-REQ-002', 'ERR-TOK-004']),
+  check('property: token endpoint input', 'specs/properties/token-endpoint-input.spec.ts', 'time-travel', [
+    'TOKEN-REQ-002',
+    'ERR-TOK-004',
+  ]),
   check('ERR-GW-2000 quota', 'specs/gateway/rate-limits.spec.ts', 'time-travel', ['ERR-GW-2000']),
   ...sentinels.map((s) => check(`${s.title} (the sentinel)`, `specs/sentinel/${s.id}.spec.ts`, 'conformance', [s.id])),
-  ...sentinels.map((s) => check(`${s.id} a sibling of the sentinel`, `specs/sentinel/${s.id}.spec.ts`, 'conformance', [s.id])),
+  ...sentinels.map((s) =>
+    check(`${s.id} a sibling of the sentinel`, `specs/sentinel/${s.id}.spec.ts`, 'conformance', [s.id]),
+  ),
 ];
 
 void describe('self-validation: the selection of a fault', () => {
@@ -33,19 +58,26 @@ void describe('self-validation: the selection of a fault', () => {
     assert.deepEqual(sentinelsOf(fault({ onlyChecksOf: ['SEC-TLS-002'] })), []);
   });
 
-  void test('a sentinel runs its one check, not its requirement\'s siblings; a fault citing that requirement runs them all', () => {
+  void test("a sentinel runs its one check, not its requirement's siblings; a fault citing that requirement runs them all", () => {
     const plan = planFor(fault({}), clean);
     for (const s of sentinels) {
       assert.ok(new RegExp(plan.grep).test(`sentinel › ${s.title} (the sentinel) @${s.id}`), s.id);
       assert.ok(!new RegExp(plan.grep).test(`sentinel › ${s.id} a sibling of the sentinel @${s.id}`), s.id);
       assert.ok(!new RegExp(plan.grep).test(`other › ${s.title} @OTHER-001`), `${s.id}: the title without its tag`);
     }
-    assert.ok(new RegExp(grepFor(fault({ breaks: ['BEARER-001'] }))).test('sentinel › BEARER-001 a sibling of the sentinel @BEARER-001'));
+    assert.ok(
+      new RegExp(grepFor(fault({ breaks: ['BEARER-001'] }))).test(
+        'sentinel › BEARER-001 a sibling of the sentinel @BEARER-001',
+      ),
+    );
   });
 
   void test('each sentinel names exactly one check of the clean run', () => {
     assert.deepEqual(sentinelProblems(clean), []);
-    assert.match(sentinelProblems(clean.filter((c) => !c.title.includes(sentinels[0]!.title))).join(), new RegExp(`${sentinels[0]!.id}.*names 0 checks`));
+    assert.match(
+      sentinelProblems(clean.filter((c) => !c.title.includes(sentinels[0]!.title))).join(),
+      new RegExp(`${sentinels[0]!.id}.*names 0 checks`),
+    );
   });
 
   void test('the grep matches whole @<ID> tags only, and never a @property- check or the quota check', () => {
@@ -83,7 +115,16 @@ void describe('self-validation: the selection of a fault', () => {
 
 void describe('run: --passes and --spec', () => {
   void test('parses the passes in run order and the spec files', () => {
-    const o = parseRunArgs(['--target', 't.json', '--passes', 'time-travel,conformance', '--spec', 'specs/a.spec.ts', '--spec', 'specs/b.spec.ts']);
+    const o = parseRunArgs([
+      '--target',
+      't.json',
+      '--passes',
+      'time-travel,conformance',
+      '--spec',
+      'specs/a.spec.ts',
+      '--spec',
+      'specs/b.spec.ts',
+    ]);
     assert.ok(o !== 'help');
     assert.deepEqual(o.passes, ['conformance', 'time-travel']);
     assert.deepEqual(o.specs, ['specs/a.spec.ts', 'specs/b.spec.ts']);
@@ -104,7 +145,10 @@ void describe('run: --passes and --spec', () => {
     assert.ok(all.test(plain) && all.test(clocked), 'one batch for both sides: the selection alone');
     for (const re of [conformance, timeTravel, all]) {
       assert.ok(!re.test('other › x @must @TOKEN-REQ-0021 @serial'), 'outside the selection in either pass');
-      assert.ok(!re.test('property: input @TOKEN-REQ-002 @property-token-endpoint-input @serial'), 'never a property check');
+      assert.ok(
+        !re.test('property: input @TOKEN-REQ-002 @property-token-endpoint-input @serial'),
+        'never a property check',
+      );
     }
   });
 

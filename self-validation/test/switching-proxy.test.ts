@@ -15,7 +15,8 @@ const upstreams: Server[] = [];
 let release: () => void = () => undefined;
 async function upstream(name: string): Promise<string> {
   const server = createServer((req, res) => {
-    const send = () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ upstream: name, path: req.url }));
+    const send = () =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ upstream: name, path: req.url }));
     if (req.url === '/slow') release = send;
     else send();
   });
@@ -36,31 +37,47 @@ const stamping = (name: string): ProxyFault => ({
   onResponse: (res, _req, ctx) => {
     const n = ((ctx.state.get('n') as number | undefined) ?? 0) + 1;
     ctx.state.set('n', n);
-    return withJson(res, { ...JSON.parse(res.body.toString('utf8')) as object, fault: name, n });
+    return withJson(res, { ...(JSON.parse(res.body.toString('utf8')) as object), fault: name, n });
   },
 });
 
 void describe('switching proxy', () => {
   void test('the selected fault serves with its own state and upstream; a switch waits for exchanges under way', async () => {
-    const proxy = await startSwitchingProxy({ members: [{ id: 'one', upstream: a, fault: stamping('one') }, { id: 'two', upstream: b, fault: stamping('two') }] });
+    const proxy = await startSwitchingProxy({
+      members: [
+        { id: 'one', upstream: a, fault: stamping('one') },
+        { id: 'two', upstream: b, fault: stamping('two') },
+      ],
+    });
     const agent = new Agent({ connect: { ca: proxy.caPem } });
-    const get = async (path: string) => (await (await request(`${proxy.url}${path}`, { dispatcher: agent })).body.json()) as Record<string, unknown>;
+    const get = async (path: string) =>
+      (await (await request(`${proxy.url}${path}`, { dispatcher: agent })).body.json()) as Record<string, unknown>;
     try {
       assert.equal(proxy.selected(), 'one', 'the first member is in force at the start');
       assert.deepEqual(await get('/x'), { upstream: 'a', path: '/x', fault: 'one', n: 1 });
       await proxy.select('two');
       assert.deepEqual(await get('/y'), { upstream: 'b', path: '/y', fault: 'two', n: 1 });
       await proxy.select('one');
-      assert.deepEqual(await get('/z'), { upstream: 'a', path: '/z', fault: 'one', n: 2 }, 'its state kept across switches');
+      assert.deepEqual(
+        await get('/z'),
+        { upstream: 'a', path: '/z', fault: 'one', n: 2 },
+        'its state kept across switches',
+      );
 
       const slow = get('/slow');
       while (proxy.requests < 4) await new Promise((r) => setImmediate(r));
       let switched = false;
-      const switching = proxy.select('two').then(() => { switched = true; });
+      const switching = proxy.select('two').then(() => {
+        switched = true;
+      });
       await new Promise((r) => setTimeout(r, 50));
       assert.equal(switched, false, 'no switch while an exchange is under way');
       release();
-      assert.deepEqual(await slow, { upstream: 'a', path: '/slow', fault: 'one', n: 3 }, 'served by the fault in force when it arrived');
+      assert.deepEqual(
+        await slow,
+        { upstream: 'a', path: '/slow', fault: 'one', n: 3 },
+        'served by the fault in force when it arrived',
+      );
       await switching;
       assert.equal(proxy.selected(), 'two');
       await assert.rejects(proxy.select('three'), /no fault 'three'/);
@@ -72,8 +89,18 @@ void describe('switching proxy', () => {
 
   void test('a restart of the target is told to the fault in force alone, with its own state', async () => {
     const heard: string[] = [];
-    const listening = (name: string): ProxyFault => ({ ...stamping(name), onTargetRestart: (state) => { heard.push(`${name}:${(state.get('n') as number | undefined) ?? 0}`); } });
-    const proxy = await startSwitchingProxy({ members: [{ id: 'one', upstream: a, fault: listening('one') }, { id: 'two', upstream: b, fault: listening('two') }] });
+    const listening = (name: string): ProxyFault => ({
+      ...stamping(name),
+      onTargetRestart: (state) => {
+        heard.push(`${name}:${(state.get('n') as number | undefined) ?? 0}`);
+      },
+    });
+    const proxy = await startSwitchingProxy({
+      members: [
+        { id: 'one', upstream: a, fault: listening('one') },
+        { id: 'two', upstream: b, fault: listening('two') },
+      ],
+    });
     const agent = new Agent({ connect: { ca: proxy.caPem } });
     try {
       await (await request(`${proxy.url}/x`, { dispatcher: agent })).body.dump();
@@ -89,12 +116,23 @@ void describe('switching proxy', () => {
 
   void test('a member whose upstream is still starting is selected once it listens; a failed one is refused', async () => {
     let listen: (origin: { upstream: string }) => void = () => undefined;
-    const later = new Promise<{ upstream: string }>((resolve) => { listen = resolve; });
-    const proxy = await startSwitchingProxy({ members: [{ id: 'ready', upstream: a }, { id: 'starting', upstream: '', later }, { id: 'failed', upstream: '', later: Promise.reject(new Error('did not start')) }] });
+    const later = new Promise<{ upstream: string }>((resolve) => {
+      listen = resolve;
+    });
+    const proxy = await startSwitchingProxy({
+      members: [
+        { id: 'ready', upstream: a },
+        { id: 'starting', upstream: '', later },
+        { id: 'failed', upstream: '', later: Promise.reject(new Error('did not start')) },
+      ],
+    });
     const faultSwitch = await startFaultSwitch(new Map([['g', proxy]]));
     try {
       let selected = false;
-      const selecting = fetch(`${faultSwitch.url}/select?group=g&fault=starting`, { method: 'POST' }).then((r) => { selected = true; return r.status; });
+      const selecting = fetch(`${faultSwitch.url}/select?group=g&fault=starting`, { method: 'POST' }).then((r) => {
+        selected = true;
+        return r.status;
+      });
       await new Promise((r) => setTimeout(r, 50));
       assert.equal(selected, false, 'waits for the upstream');
       listen({ upstream: b });

@@ -18,11 +18,15 @@ test.describe('client authentication: HTTP Basic', () => {
   for (const region of regions) {
     const R = region.toUpperCase();
 
-    test(`AUTH-CLI-002 at ${R} client_id and client_secret sent by HTTP Basic, with no client_secret in the body, authenticate the client`,
+    test(
+      `AUTH-CLI-002 at ${R} client_id and client_secret sent by HTTP Basic, with no client_secret in the body, authenticate the client`,
       requirement('AUTH-CLI-002', needs(region)),
       async ({ tokenClient, rawHttp, control }) => {
         const client = tokenClient.credentials(clientOf(region));
-        control.issued(await tokenClient.clientCredentials({ region, client: clientOf(region) }), { what: 'the same request with the credentials as form fields', region });
+        control.issued(await tokenClient.clientCredentials({ region, client: clientOf(region) }), {
+          what: 'the same request with the credentials as form fields',
+          region,
+        });
         // Sent by hand, not with auth: 'basic', so that a target without Basic is judged (WARN), not skipped.
         const res = await tokenClient.post(region, [['grant_type', 'client_credentials']], {
           auth: 'none',
@@ -30,27 +34,50 @@ test.describe('client authentication: HTTP Basic', () => {
           label: `client_credentials at ${R} with HTTP Basic`,
         });
         await expect(res, 'client authenticated by HTTP Basic only').toBeTokenIssued();
-      });
+      },
+    );
 
-    test(`AUTH-CLI-003 at ${R} a wrong client_secret sent by HTTP Basic is refused with 401 invalid_client and a Basic challenge`,
+    test(
+      `AUTH-CLI-003 at ${R} a wrong client_secret sent by HTTP Basic is refused with 401 invalid_client and a Basic challenge`,
       requirement('AUTH-CLI-003', needs(region)),
       async ({ tokenClient }) => {
         const client = tokenClient.credentials(clientOf(region));
-        const res = await tokenClient.clientCredentials({ region, auth: 'basic', client: { clientId: client.clientId, clientSecret: `${client.clientSecret}-wrong` } });
+        const res = await tokenClient.clientCredentials({
+          region,
+          auth: 'basic',
+          client: { clientId: client.clientId, clientSecret: `${client.clientSecret}-wrong` },
+        });
         await expect(res, 'wrong client_secret by HTTP Basic').toBeTokenError('invalid_client', { status: 401 });
-        expect(hasBasicChallenge(res.header('www-authenticate')),
-          `WWW-Authenticate holds a Basic challenge — got WWW-Authenticate: ${res.header('www-authenticate') ?? '(none)'}`).toBe(true);
-      });
+        expect(
+          hasBasicChallenge(res.header('www-authenticate')),
+          `WWW-Authenticate holds a Basic challenge — got WWW-Authenticate: ${res.header('www-authenticate') ?? '(none)'}`,
+        ).toBe(true);
+      },
+    );
 
-    test(`AUTH-CLI-006 at ${R} a token request authenticating the client by HTTP Basic and by a client_secret form field is refused with 400 invalid_request`,
+    test(
+      `AUTH-CLI-006 at ${R} a token request authenticating the client by HTTP Basic and by a client_secret form field is refused with 400 invalid_request`,
       requirement('AUTH-CLI-006', needs(region)),
       async ({ tokenClient }) => {
         const client = tokenClient.credentials(clientOf(region));
         // Both methods carry the right credentials: the only fault is using two methods.
-        const res = await tokenClient.post(region, [['grant_type', 'client_credentials'], ['client_id', client.clientId], ['client_secret', client.clientSecret]], {
-          auth: 'basic', client, label: `client_credentials at ${R} with Basic and form credentials`,
+        const res = await tokenClient.post(
+          region,
+          [
+            ['grant_type', 'client_credentials'],
+            ['client_id', client.clientId],
+            ['client_secret', client.clientSecret],
+          ],
+          {
+            auth: 'basic',
+            client,
+            label: `client_credentials at ${R} with Basic and form credentials`,
+          },
+        );
+        await expect(res, 'HTTP Basic and a client_secret form field').toBeTokenError('invalid_request', {
+          status: 400,
         });
-        await expect(res, 'HTTP Basic and a client_secret form field').toBeTokenError('invalid_request', { status: 400 });
-      });
+      },
+    );
   }
 });

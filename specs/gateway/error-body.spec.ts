@@ -3,8 +3,17 @@
 // of the caller's credential (GEN-004, RFC 6750 §5.2). Checked over a sample of rejections that
 // need neither clock nor faults.
 import {
-  choiceLabel, expect, judgedOn, needs, requirement, test, alterOneCharacter, unknownToken, type ApiClient,
-  type ApiResponse, type Target,
+  choiceLabel,
+  expect,
+  judgedOn,
+  needs,
+  requirement,
+  test,
+  alterOneCharacter,
+  unknownToken,
+  type ApiClient,
+  type ApiResponse,
+  type Target,
 } from '../../fixtures/index.ts';
 import type { TestInfo } from '@playwright/test';
 import { gatewayErrorCodes, gatewayErrors, type GatewayErrorCode } from '../../schemas/gateway-error-codes.ts';
@@ -28,7 +37,12 @@ interface Rejection {
  * target produces it at all) is left out of the sample when the target declares that code not
  * produced or serves the call: it is then no gateway rejection, and the check notes it.
  */
-async function sampleRejections(target: Target, token: string, api: ApiClient, testInfo: TestInfo): Promise<Rejection[]> {
+async function sampleRejections(
+  target: Target,
+  token: string,
+  api: ApiClient,
+  testInfo: TestInfo,
+): Promise<Rejection[]> {
   const id = encodeURIComponent(target.profile.resources.people!.existing);
   const altered = alterOneCharacter(token);
   const unknown = unknownToken(token);
@@ -38,9 +52,27 @@ async function sampleRejections(target: Target, token: string, api: ApiClient, t
     ['an unknown token', `Bearer ${unknown}`, unknown, 'BEARER-003', () => api.person('existing', { token: unknown })],
     ['an altered token', `Bearer ${altered}`, altered, 'BEARER-003', () => api.person('existing', { token: altered })],
     ['no version segment', `Bearer ${token}`, token, 'ERR-GW-1020', () => api.get(`/people/er/${id}`, { token })],
-    ['an unparseable credential', `Bearer ${token} ${token}`, token, '000-1205', () => api.person('existing', { authorization: `Bearer ${token} ${token}` })],
-    ['a path not exposed', `Bearer ${token}`, token, '000-4000', () => api.get('/v1/conformance-not-exposed/resource', { token })],
-    ['an Accept header that excludes JSON', `Bearer ${token}`, token, '000-2102', () => api.person('existing', { token, accept: 'text/html' })],
+    [
+      'an unparseable credential',
+      `Bearer ${token} ${token}`,
+      token,
+      '000-1205',
+      () => api.person('existing', { authorization: `Bearer ${token} ${token}` }),
+    ],
+    [
+      'a path not exposed',
+      `Bearer ${token}`,
+      token,
+      '000-4000',
+      () => api.get('/v1/conformance-not-exposed/resource', { token }),
+    ],
+    [
+      'an Accept header that excludes JSON',
+      `Bearer ${token}`,
+      token,
+      '000-2102',
+      () => api.person('existing', { token, accept: 'text/html' }),
+    ],
     ['a missing identifier', `Bearer ${token}`, token, '000-5003', () => api.person('missing', { token })],
     ['a malformed identifier', `Bearer ${token}`, token, '000-5001', () => api.person('malformed', { token })],
   ];
@@ -48,15 +80,24 @@ async function sampleRejections(target: Target, token: string, api: ApiClient, t
   for (const [what, authorization, tok, because, call] of calls) {
     const interpreted = because.startsWith('000-');
     if (interpreted && target.gatewayCodeNotProduced(because)) {
-      testInfo.annotations.push({ type: 'sample', description: `${what}: left out, the target declares ${because} not produced (OI-14)` });
+      testInfo.annotations.push({
+        type: 'sample',
+        description: `${what}: left out, the target declares ${because} not produced (OI-14)`,
+      });
       continue;
     }
     const res = await call();
     if (interpreted && res.status < 400) {
-      testInfo.annotations.push({ type: 'sample', description: `${what}: left out, the target served it (${res.status}); whether it must be refused with ${because} is ERR-GW-${because.slice(4)}'s interpretation` });
+      testInfo.annotations.push({
+        type: 'sample',
+        description: `${what}: left out, the target served it (${res.status}); whether it must be refused with ${because} is ERR-GW-${because.slice(4)}'s interpretation`,
+      });
       continue;
     }
-    expect(res.status, `setup: ${what} is refused (${because}) — the target answered ${res.describe()}`).toBeGreaterThanOrEqual(400);
+    expect(
+      res.status,
+      `setup: ${what} is refused (${because}) — the target answered ${res.describe()}`,
+    ).toBeGreaterThanOrEqual(400);
     out.push({ what, res, ...(authorization ? { authorization } : {}), ...(tok ? { token: tok } : {}) });
   }
   return out;
@@ -66,19 +107,26 @@ async function sampleRejections(target: Target, token: string, api: ApiClient, t
 const declaredCode = (res: ApiResponse, format: BodyFormat): string | undefined => res.declaredGatewayCode(format);
 
 test.describe('gateway: error body', () => {
-  test('ERR-GW-GEN-001 every gateway rejection carries a §7.2 code where the target declares it (OI-25)',
+  test(
+    'ERR-GW-GEN-001 every gateway rejection carries a §7.2 code where the target declares it (OI-25)',
     requirement('ERR-GW-GEN-001', needs('people')),
     async ({ target, api, wire }, testInfo) => {
       const choice = target.choice('gatewayErrorBody');
       const format = choice.value;
       for (const r of await sampleRejections(target, await wire.token(), api, testInfo)) {
         const code = declaredCode(r.res, format);
-        await judgedOn(choice, () => expect(code, `${r.what}: a gateway code (${choiceLabel(choice)}) — ${r.res.describe()}`).toBeDefined());
-        expect(gatewayErrorCodes as readonly string[], `${r.what}: ${code} is a code of the §7.2 table`).toContain(code);
+        await judgedOn(choice, () =>
+          expect(code, `${r.what}: a gateway code (${choiceLabel(choice)}) — ${r.res.describe()}`).toBeDefined(),
+        );
+        expect(gatewayErrorCodes as readonly string[], `${r.what}: ${code} is a code of the §7.2 table`).toContain(
+          code,
+        );
       }
-    });
+    },
+  );
 
-  test('ERR-GW-GEN-002 every gateway rejection has the body format the target declares (OI-25)',
+  test(
+    'ERR-GW-GEN-002 every gateway rejection has the body format the target declares (OI-25)',
     requirement('ERR-GW-GEN-002', needs('people')),
     async ({ target, api, wire }, testInfo) => {
       const choice = target.choice('gatewayErrorBody');
@@ -86,39 +134,59 @@ test.describe('gateway: error body', () => {
       for (const r of await sampleRejections(target, await wire.token(), api, testInfo)) {
         await judgedOn(choice, () => {
           if (format === 'json-code-message') {
-            expect(r.res.mediaType, `${r.what}: Content-Type (${choiceLabel(choice)}) — ${r.res.describe()}`).toBe('application/json');
-            expect(r.res.schemaErrors, `${r.what}: valid against the gateway error schema — ${r.res.describe()}`).toEqual([]);
+            expect(r.res.mediaType, `${r.what}: Content-Type (${choiceLabel(choice)}) — ${r.res.describe()}`).toBe(
+              'application/json',
+            );
+            expect(
+              r.res.schemaErrors,
+              `${r.what}: valid against the gateway error schema — ${r.res.describe()}`,
+            ).toEqual([]);
             expect(typeof r.res.body.code, `${r.what}: a string code member`).toBe('string');
             expect(typeof r.res.body.message, `${r.what}: a string message member`).toBe('string');
           } else {
-            expect(declaredCode(r.res, format), `${r.what}: a 000-nnnn code in the body or a header (${choiceLabel(choice)}) — ${r.res.describe()}`).toBeDefined();
+            expect(
+              declaredCode(r.res, format),
+              `${r.what}: a 000-nnnn code in the body or a header (${choiceLabel(choice)}) — ${r.res.describe()}`,
+            ).toBeDefined();
           }
         });
       }
-    });
+    },
+  );
 
-  test('ERR-GW-GEN-003 the message of a gateway error body equals the §7.2 message of its code',
+  test(
+    'ERR-GW-GEN-003 the message of a gateway error body equals the §7.2 message of its code',
     requirement('ERR-GW-GEN-003', needs('people')),
     async ({ target, api, wire }, testInfo) => {
-      const withMessage = (await sampleRejections(target, await wire.token(), api, testInfo)).filter((r) => typeof r.res.body.message === 'string');
-      test.skip(withMessage.length === 0, 'the target\'s gateway error bodies have no message member');
+      const withMessage = (await sampleRejections(target, await wire.token(), api, testInfo)).filter(
+        (r) => typeof r.res.body.message === 'string',
+      );
+      test.skip(withMessage.length === 0, "the target's gateway error bodies have no message member");
       for (const r of withMessage) {
         const code = r.res.gatewayCode as GatewayErrorCode | undefined;
         expect(code !== undefined && code in gatewayErrors, `${r.what}: a §7.2 code — ${r.res.describe()}`).toBe(true);
         if (code === '000-1200') continue; // §7.2 gives 000-1200 no message
         expect(r.res.body.message, `${r.what}: the §7.2 message of ${code}`).toBe(gatewayErrors[code!].message);
       }
-    });
+    },
+  );
 
-  test('ERR-GW-GEN-004 no gateway error body echoes the access token or the Authorization header value',
+  test(
+    'ERR-GW-GEN-004 no gateway error body echoes the access token or the Authorization header value',
     requirement('ERR-GW-GEN-004', needs('people')),
     async ({ target, api, wire }, testInfo) => {
-      const withCredential = (await sampleRejections(target, await wire.token(), api, testInfo)).filter((r) => r.token !== undefined);
+      const withCredential = (await sampleRejections(target, await wire.token(), api, testInfo)).filter(
+        (r) => r.token !== undefined,
+      );
       expect(withCredential.length, 'setup: calls with a credential were refused').toBeGreaterThan(0);
       for (const r of withCredential) {
         // Never print the body itself: it may hold the very token this check looks for.
         expect(r.res.text.includes(r.token!), `${r.what}: the body does not contain the access token`).toBe(false);
-        expect(r.res.text.includes(r.authorization!), `${r.what}: the body does not contain the Authorization value`).toBe(false);
+        expect(
+          r.res.text.includes(r.authorization!),
+          `${r.what}: the body does not contain the Authorization value`,
+        ).toBe(false);
       }
-    });
+    },
+  );
 });

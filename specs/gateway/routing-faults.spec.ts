@@ -15,14 +15,19 @@ const cases: [string, GatewayErrorCode, string, string][] = [
 
 test.describe('gateway: upstream faults', () => {
   for (const [id, code, fault, when] of cases) {
-    test(`${id} a protected call ${when} (fault ${fault}) gets ${code}`,
+    test(
+      `${id} a protected call ${when} (fault ${fault}) gets ${code}`,
       requirement(id, needs('people')),
       async ({ api, faults, control, wire }) => {
         const token = await wire.token();
         const plain = await api.person('existing', { token });
-        control.answered(plain.status === 200, plain.describe(), { what: 'the call succeeds before the fault', by: 'BEARER-001' });
+        control.answered(plain.status === 200, plain.describe(), {
+          what: 'the call succeeds before the fault',
+          by: 'BEARER-001',
+        });
         await faults.set(fault);
         await expect(await api.person('existing', { token })).toBeGatewayError(code);
-      });
+      },
+    );
   }
 });

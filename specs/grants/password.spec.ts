@@ -11,7 +11,9 @@ const unknownScope = 'token-conformance.unknown-scope';
 function splitUser(tokenClient: TokenClient): { tenant: string; userName: string; password: string } {
   const { username, password } = tokenClient.userCredentials('user');
   const at = username.indexOf('\\');
-  expect(at > 0 && at < username.length - 1, 'setup: the profile user has the form tenant_system_name\\user_name').toBe(true);
+  expect(at > 0 && at < username.length - 1, 'setup: the profile user has the form tenant_system_name\\user_name').toBe(
+    true,
+  );
   return { tenant: username.slice(0, at), userName: username.slice(at + 1), password };
 }
 
@@ -19,79 +21,124 @@ function splitUser(tokenClient: TokenClient): { tenant: string; userName: string
 const scopeSet = (scope: string | undefined): string[] => [...new Set((scope ?? '').split(' '))].sort();
 
 test.describe('grant_type=password', () => {
-  test('GRANT-PW-001 a US password request with tenant_system_name\\user_name and its password gets a token with refresh_token and scope',
+  test(
+    'GRANT-PW-001 a US password request with tenant_system_name\\user_name and its password gets a token with refresh_token and scope',
     requirement('GRANT-PW-001', needs('us', 'client:usPasswordClient', 'user:user')),
     async ({ tokenClient }) => {
       splitUser(tokenClient);
-      const res = await tokenClient.password({ region: 'us', client: 'usPasswordClient', user: 'user', specShaped: true });
+      const res = await tokenClient.password({
+        region: 'us',
+        client: 'usPasswordClient',
+        user: 'user',
+        specShaped: true,
+      });
       await expect(res, tokenClient.declaredShapingNote('usPasswordClient', 'password', '§4 row 3')).toBeTokenIssued();
       expect(res.refreshToken, `a refresh_token string — got ${res.describe()}`).toBeTruthy();
       expect(res.scope, `a scope string — got ${res.describe()}`).toBeTruthy();
-    });
+    },
+  );
 
-  test('GRANT-PW-002 the scope of a password-grant token response equals the declared scope set',
+  test(
+    'GRANT-PW-002 the scope of a password-grant token response equals the declared scope set',
     requirement('GRANT-PW-002', needs('us', 'client:usPasswordClient', 'user:user')),
     async ({ tokenClient, target }) => {
       const declared = target.choice('passwordScopes');
       const token = await tokenClient.obtain.password({ region: 'us', client: 'usPasswordClient', user: 'user' });
-      await judgedOn(declared, () => expect(scopeSet(token.scope), `scope "${token.scope ?? '(none)'}" as a set, ${choiceLabel(declared)}`)
-        .toEqual([...new Set(declared.value)].sort()));
-    });
+      await judgedOn(declared, () =>
+        expect(scopeSet(token.scope), `scope "${token.scope ?? '(none)'}" as a set, ${choiceLabel(declared)}`).toEqual(
+          [...new Set(declared.value)].sort(),
+        ),
+      );
+    },
+  );
 
-  test('GRANT-PW-004 a password request without username, or without password, is refused with invalid_request',
+  test(
+    'GRANT-PW-004 a password request without username, or without password, is refused with invalid_request',
     requirement('GRANT-PW-004', needs('us', 'client:usPasswordClient', 'user:user')),
     async ({ tokenClient }) => {
       for (const field of ['username', 'password']) {
         await test.step(`without ${field}`, async () => {
-          const res = await tokenClient.password({ region: 'us', client: 'usPasswordClient', user: 'user', omit: [field] });
+          const res = await tokenClient.password({
+            region: 'us',
+            client: 'usPasswordClient',
+            user: 'user',
+            omit: [field],
+          });
           await expect(res).toBeTokenError('invalid_request');
         });
       }
-    });
+    },
+  );
 
-  test('GRANT-PW-005 a password request with a wrong password is refused with invalid_grant',
+  test(
+    'GRANT-PW-005 a password request with a wrong password is refused with invalid_grant',
     requirement('GRANT-PW-005', needs('us', 'client:usPasswordClient', 'user:user')),
     async ({ tokenClient }) => {
       const { username, password } = tokenClient.userCredentials('user');
-      const res = await tokenClient.password({ region: 'us', client: 'usPasswordClient', user: { username, password: `${password}-wrong` } });
+      const res = await tokenClient.password({
+        region: 'us',
+        client: 'usPasswordClient',
+        user: { username, password: `${password}-wrong` },
+      });
       await expect(res).toBeTokenError('invalid_grant');
-    });
+    },
+  );
 
-  test('GRANT-PW-006 a password request naming an unknown user or an unknown tenant is refused with invalid_grant',
+  test(
+    'GRANT-PW-006 a password request naming an unknown user or an unknown tenant is refused with invalid_grant',
     requirement('GRANT-PW-006', needs('us', 'client:usPasswordClient', 'user:user')),
     async ({ tokenClient }) => {
       const { tenant, userName, password } = splitUser(tokenClient);
       const nonce = randomUUID().slice(0, 8);
       const cases = [
-        { label: 'an unknown user in the user\'s tenant', username: `${tenant}\\tc-unknown-user-${nonce}` },
-        { label: 'the user\'s name in an unknown tenant', username: `tc-unknown-tenant-${nonce}\\${userName}` },
+        { label: "an unknown user in the user's tenant", username: `${tenant}\\tc-unknown-user-${nonce}` },
+        { label: "the user's name in an unknown tenant", username: `tc-unknown-tenant-${nonce}\\${userName}` },
       ];
       for (const { label, username } of cases) {
         await test.step(label, async () => {
-          const res = await tokenClient.password({ region: 'us', client: 'usPasswordClient', user: { username, password } });
+          const res = await tokenClient.password({
+            region: 'us',
+            client: 'usPasswordClient',
+            user: { username, password },
+          });
           await expect(res).toBeTokenError('invalid_grant');
         });
       }
-    });
+    },
+  );
 
-  test('GRANT-PW-007 a password request whose username lacks the tenant_system_name\\ prefix is refused with 400 and the declared error',
+  test(
+    'GRANT-PW-007 a password request whose username lacks the tenant_system_name\\ prefix is refused with 400 and the declared error',
     requirement('GRANT-PW-007', needs('us', 'client:usPasswordClient', 'user:user')),
     async ({ tokenClient, target }) => {
       const declared = target.choice('usernameWithoutTenantError');
       const { userName, password } = splitUser(tokenClient);
-      const res = await tokenClient.password({ region: 'us', client: 'usPasswordClient', user: { username: userName, password } });
-      await expect(res, 'refused with 400 and either error of OI-10').toBeTokenError(['invalid_grant', 'invalid_request'], { status: 400 });
-      await judgedOn(declared, () => expect(res, choiceLabel(declared)).toBeTokenError(declared.value, { status: 400 }));
-    });
+      const res = await tokenClient.password({
+        region: 'us',
+        client: 'usPasswordClient',
+        user: { username: userName, password },
+      });
+      await expect(res, 'refused with 400 and either error of OI-10').toBeTokenError(
+        ['invalid_grant', 'invalid_request'],
+        { status: 400 },
+      );
+      await judgedOn(declared, () =>
+        expect(res, choiceLabel(declared)).toBeTokenError(declared.value, { status: 400 }),
+      );
+    },
+  );
 
-  test('GRANT-PW-009 a password request by a client that may not use the password grant is refused with unauthorized_client',
+  test(
+    'GRANT-PW-009 a password request by a client that may not use the password grant is refused with unauthorized_client',
     requirement('GRANT-PW-009', needs('us', 'user:user')),
     async ({ tokenClient }) => {
       const res = await tokenClient.password({ region: 'us', client: 'usCcOnlyClient', user: 'user' });
       await expect(res).toBeTokenError('unauthorized_client');
-    });
+    },
+  );
 
-  test('GRANT-PW-010 a password request at the EU endpoint gets the declared outcome',
+  test(
+    'GRANT-PW-010 a password request at the EU endpoint gets the declared outcome',
     requirement('GRANT-PW-010', needs('eu', 'client:euClient', 'user:user')),
     async ({ tokenClient, target }) => {
       const declared = target.choice('euOtherGrants');
@@ -100,12 +147,20 @@ test.describe('grant_type=password', () => {
         if (declared.value === 'supported') await expect(res, choiceLabel(declared)).toBeTokenIssued();
         else await expect(res, choiceLabel(declared)).toBeTokenError(declared.value);
       });
-    });
+    },
+  );
 
-  test('GRANT-PW-011 a password request with an unknown scope value is refused with invalid_scope',
+  test(
+    'GRANT-PW-011 a password request with an unknown scope value is refused with invalid_scope',
     requirement('GRANT-PW-011', needs('us', 'client:usPasswordClient', 'user:user')),
     async ({ tokenClient }) => {
-      const res = await tokenClient.password({ region: 'us', client: 'usPasswordClient', user: 'user', extra: { scope: unknownScope } });
+      const res = await tokenClient.password({
+        region: 'us',
+        client: 'usPasswordClient',
+        user: 'user',
+        extra: { scope: unknownScope },
+      });
       await expect(res).toBeTokenError('invalid_scope');
-    });
+    },
+  );
 });

@@ -12,73 +12,125 @@ const notGrantedScope = 'token-conformance.not-granted';
 const usRefresh = ['us', 'client:usPasswordClient', 'user:burnableUser'] as const;
 
 /** Fresh tokens from a password grant with the burnable user (`setup:` when no refresh_token comes back). */
-async function freshTokens(tokenClient: TokenClient, options: Parameters<TokenClient['password']>[0] = {}): Promise<TokenSet & { refresh_token: string }> {
-  const tokens = await tokenClient.obtain.password({ region: 'us', client: 'usPasswordClient', user: 'burnableUser', ...options });
+async function freshTokens(
+  tokenClient: TokenClient,
+  options: Parameters<TokenClient['password']>[0] = {},
+): Promise<TokenSet & { refresh_token: string }> {
+  const tokens = await tokenClient.obtain.password({
+    region: 'us',
+    client: 'usPasswordClient',
+    user: 'burnableUser',
+    ...options,
+  });
   expect(tokens.refresh_token, 'setup: the password grant returns a refresh_token').toBeTruthy();
   return tokens as TokenSet & { refresh_token: string };
 }
 
 /** A refresh of `first` asking for its scope plus a value never granted (control first: `first` states its scope, GRANT-PW-001). */
-function refreshBeyondGrant(tokenClient: TokenClient, first: TokenSet & { refresh_token: string }): Promise<TokenResponse> {
-  return tokenClient.refresh(first.refresh_token, { region: 'us', client: 'usPasswordClient', extra: { scope: `${first.scope} ${notGrantedScope}` } });
+function refreshBeyondGrant(
+  tokenClient: TokenClient,
+  first: TokenSet & { refresh_token: string },
+): Promise<TokenResponse> {
+  return tokenClient.refresh(first.refresh_token, {
+    region: 'us',
+    client: 'usPasswordClient',
+    extra: { scope: `${first.scope} ${notGrantedScope}` },
+  });
 }
 
 /** A scope string as a sorted list of distinct values (compared as a set). */
 const scopeSet = (scope: string | undefined): string[] => [...new Set((scope ?? '').split(' '))].sort();
 
 test.describe('grant_type=refresh_token', () => {
-  test('GRANT-RT-001 a US refresh with an unused refresh token gets a token with refresh_token and scope',
+  test(
+    'GRANT-RT-001 a US refresh with an unused refresh token gets a token with refresh_token and scope',
     requirement('GRANT-RT-001', needs(...usRefresh)),
     async ({ tokenClient }) => {
       const first = await freshTokens(tokenClient);
-      const res = await tokenClient.refresh(first.refresh_token, { region: 'us', client: 'usPasswordClient', specShaped: true });
-      await expect(res, tokenClient.declaredShapingNote('usPasswordClient', 'refresh_token', '§4 row 4')).toBeTokenIssued();
+      const res = await tokenClient.refresh(first.refresh_token, {
+        region: 'us',
+        client: 'usPasswordClient',
+        specShaped: true,
+      });
+      await expect(
+        res,
+        tokenClient.declaredShapingNote('usPasswordClient', 'refresh_token', '§4 row 4'),
+      ).toBeTokenIssued();
       expect(res.refreshToken, `a refresh_token string — got ${res.describe()}`).toBeTruthy();
       expect(res.scope, `a scope string — got ${res.describe()}`).toBeTruthy();
-    });
+    },
+  );
 
-  test('GRANT-RT-002 a refresh returns a refresh_token and an access_token that differ from the ones it replaced',
+  test(
+    'GRANT-RT-002 a refresh returns a refresh_token and an access_token that differ from the ones it replaced',
     requirement('GRANT-RT-002', needs(...usRefresh)),
     async ({ tokenClient }) => {
       const first = await freshTokens(tokenClient);
-      const second = await tokenClient.obtain.refresh(first.refresh_token, { region: 'us', client: 'usPasswordClient' });
+      const second = await tokenClient.obtain.refresh(first.refresh_token, {
+        region: 'us',
+        client: 'usPasswordClient',
+      });
       expect(second.refresh_token, 'the refresh returns a refresh_token').toBeTruthy();
-      expect(second.refresh_token === first.refresh_token, 'the new refresh_token differs from the replaced one').toBe(false);
-      expect(second.access_token === first.access_token, 'the new access_token differs from the replaced one').toBe(false);
-    });
+      expect(second.refresh_token === first.refresh_token, 'the new refresh_token differs from the replaced one').toBe(
+        false,
+      );
+      expect(second.access_token === first.access_token, 'the new access_token differs from the replaced one').toBe(
+        false,
+      );
+    },
+  );
 
-  test('GRANT-RT-003 a refresh without a scope parameter returns the scope of the original grant',
+  test(
+    'GRANT-RT-003 a refresh without a scope parameter returns the scope of the original grant',
     requirement('GRANT-RT-003', needs(...usRefresh)),
     async ({ tokenClient, control }) => {
       const first = await freshTokens(tokenClient);
-      control.answered(Boolean(first.scope), `scope ${JSON.stringify(first.scope)}`, { what: 'the password grant\'s response (a scope)', by: 'GRANT-PW-001' });
+      control.answered(Boolean(first.scope), `scope ${JSON.stringify(first.scope)}`, {
+        what: "the password grant's response (a scope)",
+        by: 'GRANT-PW-001',
+      });
       const res = await tokenClient.refresh(first.refresh_token, { region: 'us', client: 'usPasswordClient' });
       await expect(res).toBeTokenIssued();
-      expect(scopeSet(res.scope), `scope "${res.scope ?? '(none)'}" as a set, original "${first.scope}"`).toEqual(scopeSet(first.scope));
-    });
+      expect(scopeSet(res.scope), `scope "${res.scope ?? '(none)'}" as a set, original "${first.scope}"`).toEqual(
+        scopeSet(first.scope),
+      );
+    },
+  );
 
-  test('GRANT-RT-004 a refresh whose scope includes a value not originally granted never gets that value',
+  test(
+    'GRANT-RT-004 a refresh whose scope includes a value not originally granted never gets that value',
     requirement('GRANT-RT-004', needs(...usRefresh)),
     async ({ tokenClient, control }) => {
       const first = await freshTokens(tokenClient);
-      control.answered(Boolean(first.scope), `scope ${JSON.stringify(first.scope)}`, { what: 'the password grant\'s response (a scope)', by: 'GRANT-PW-001' });
+      control.answered(Boolean(first.scope), `scope ${JSON.stringify(first.scope)}`, {
+        what: "the password grant's response (a scope)",
+        by: 'GRANT-PW-001',
+      });
       const res = await refreshBeyondGrant(tokenClient, first);
       if (res.accessToken === undefined) {
         expect(res.status, `no token, so a refusal — got ${res.describe()}`).toBeGreaterThanOrEqual(400);
         return;
       }
       // RFC 6749 §5.1: a granted scope other than the requested one must be stated; unstated, the token claims the requested scope.
-      expect(res.scope, `a token was issued, so the response states the scope it grants — got ${res.describe()}`).toBeDefined();
+      expect(
+        res.scope,
+        `a token was issued, so the response states the scope it grants — got ${res.describe()}`,
+      ).toBeDefined();
       const beyond = scopeSet(res.scope).filter((s) => !scopeSet(first.scope).includes(s));
       expect(beyond, `no scope value beyond the original grant "${first.scope}" — got "${res.scope}"`).toEqual([]);
-    });
+    },
+  );
 
-  test('GRANT-RT-014 a refresh whose scope includes a value not originally granted gets the declared answer (invalid_scope, or the original scope)',
+  test(
+    'GRANT-RT-014 a refresh whose scope includes a value not originally granted gets the declared answer (invalid_scope, or the original scope)',
     requirement('GRANT-RT-014', needs(...usRefresh)),
     async ({ tokenClient, control, target }) => {
       const declared = target.choice('refreshScopeBeyondGrant');
       const first = await freshTokens(tokenClient);
-      control.answered(Boolean(first.scope), `scope ${JSON.stringify(first.scope)}`, { what: 'the password grant\'s response (a scope)', by: 'GRANT-PW-001' });
+      control.answered(Boolean(first.scope), `scope ${JSON.stringify(first.scope)}`, {
+        what: "the password grant's response (a scope)",
+        by: 'GRANT-PW-001',
+      });
       const res = await refreshBeyondGrant(tokenClient, first);
       await judgedOn(declared, async () => {
         if (declared.value === 'invalid_scope') {
@@ -86,36 +138,56 @@ test.describe('grant_type=refresh_token', () => {
           return;
         }
         await expect(res, choiceLabel(declared)).toBeTokenIssued();
-        expect(scopeSet(res.scope), `${choiceLabel(declared)}: the response states the original scope "${first.scope}" — got "${res.scope ?? '(none)'}"`).toEqual(scopeSet(first.scope));
+        expect(
+          scopeSet(res.scope),
+          `${choiceLabel(declared)}: the response states the original scope "${first.scope}" — got "${res.scope ?? '(none)'}"`,
+        ).toEqual(scopeSet(first.scope));
       });
-    });
+    },
+  );
 
-  test('GRANT-RT-005 a refresh whose scope is a strict subset of the original grant gets exactly the requested scope',
+  test(
+    'GRANT-RT-005 a refresh whose scope is a strict subset of the original grant gets exactly the requested scope',
     requirement('GRANT-RT-005', needs(...usRefresh)),
     async ({ tokenClient }) => {
       const first = await freshTokens(tokenClient);
       const original = scopeSet(first.scope).filter((s) => s !== '');
-      expect(original.length, `setup: the password grant returns at least two scope values — got "${first.scope ?? '(none)'}"`).toBeGreaterThanOrEqual(2);
+      expect(
+        original.length,
+        `setup: the password grant returns at least two scope values — got "${first.scope ?? '(none)'}"`,
+      ).toBeGreaterThanOrEqual(2);
       const requested = original.slice(0, -1);
-      const res = await tokenClient.refresh(first.refresh_token, { region: 'us', client: 'usPasswordClient', extra: { scope: requested.join(' ') } });
+      const res = await tokenClient.refresh(first.refresh_token, {
+        region: 'us',
+        client: 'usPasswordClient',
+        extra: { scope: requested.join(' ') },
+      });
       await expect(res).toBeTokenIssued();
-      expect(scopeSet(res.scope), `scope "${res.scope ?? '(none)'}" as a set, requested "${requested.join(' ')}"`).toEqual(requested);
-    });
+      expect(
+        scopeSet(res.scope),
+        `scope "${res.scope ?? '(none)'}" as a set, requested "${requested.join(' ')}"`,
+      ).toEqual(requested);
+    },
+  );
 
-  test('GRANT-RT-006 a refresh token presented with another client\'s valid credentials is refused with invalid_grant',
+  test(
+    "GRANT-RT-006 a refresh token presented with another client's valid credentials is refused with invalid_grant",
     requirement('GRANT-RT-006', needs(...usRefresh)),
     async ({ tokenClient }) => {
       const first = await freshTokens(tokenClient);
       const res = await tokenClient.refresh(first.refresh_token, { region: 'us', client: 'usClient2' });
       await expect(res).toBeTokenError('invalid_grant');
-    });
+    },
+  );
 
-  test('GRANT-RT-007 a refresh_token request without the refresh_token parameter is refused with invalid_request',
+  test(
+    'GRANT-RT-007 a refresh_token request without the refresh_token parameter is refused with invalid_request',
     requirement('GRANT-RT-007', needs('us', 'client:usPasswordClient')),
     async ({ tokenClient }) => {
       const res = await tokenClient.refresh('', { region: 'us', client: 'usPasswordClient', omit: ['refresh_token'] });
       await expect(res).toBeTokenError('invalid_request');
-    });
+    },
+  );
 
   // One check per case: a target that already fails one of them still shows a new failure in another.
   const notRefreshTokens: { label: string; value: (first: TokenSet & { refresh_token: string }) => string }[] = [
@@ -124,42 +196,58 @@ test.describe('grant_type=refresh_token', () => {
     { label: 'a truncated refresh token', value: (first) => first.refresh_token.slice(0, -1) },
   ];
   for (const { label, value } of notRefreshTokens) {
-    test(`GRANT-RT-008 a refresh_token that is ${label} is refused with invalid_grant`,
+    test(
+      `GRANT-RT-008 a refresh_token that is ${label} is refused with invalid_grant`,
       requirement('GRANT-RT-008', needs(...usRefresh)),
       async ({ tokenClient }) => {
         const first = await freshTokens(tokenClient);
-        await expect(await tokenClient.refresh(value(first), { region: 'us', client: 'usPasswordClient' })).toBeTokenError('invalid_grant');
-      });
+        await expect(
+          await tokenClient.refresh(value(first), { region: 'us', client: 'usPasswordClient' }),
+        ).toBeTokenError('invalid_grant');
+      },
+    );
   }
 
-  test('GRANT-RT-009 a refresh with a valid refresh token and a wrong client_secret is refused with invalid_client',
+  test(
+    'GRANT-RT-009 a refresh with a valid refresh token and a wrong client_secret is refused with invalid_client',
     requirement('GRANT-RT-009', needs(...usRefresh)),
     async ({ tokenClient, target }) => {
       const status = target.choice('invalidClientStatus');
       const first = await freshTokens(tokenClient);
       const { clientId, clientSecret } = tokenClient.credentials('usPasswordClient');
-      const res = await tokenClient.refresh(first.refresh_token, { region: 'us', client: { clientId, clientSecret: `${clientSecret}-wrong` } });
+      const res = await tokenClient.refresh(first.refresh_token, {
+        region: 'us',
+        client: { clientId, clientSecret: `${clientSecret}-wrong` },
+      });
       await expect(res, 'a wrong client_secret').toBeTokenError('invalid_client');
       await judgedOn(status, () => expect(res.status, `${choiceLabel(status)} — ${res.describe()}`).toBe(status.value));
-    });
+    },
+  );
 
-  test('GRANT-RT-010 a refresh by a client allowed only client_credentials is refused with unauthorized_client or invalid_grant',
+  test(
+    'GRANT-RT-010 a refresh by a client allowed only client_credentials is refused with unauthorized_client or invalid_grant',
     requirement('GRANT-RT-010', needs(...usRefresh)),
     async ({ tokenClient }) => {
       const first = await freshTokens(tokenClient);
       const res = await tokenClient.refresh(first.refresh_token, { region: 'us', client: 'usCcOnlyClient' });
       await expect(res).toBeTokenError(['unauthorized_client', 'invalid_grant']);
-    });
+    },
+  );
 
-  test('GRANT-RT-010 a client allowed only client_credentials that presents its own access token as a refresh_token is refused with unauthorized_client or invalid_grant',
+  test(
+    'GRANT-RT-010 a client allowed only client_credentials that presents its own access token as a refresh_token is refused with unauthorized_client or invalid_grant',
     requirement('GRANT-RT-010', needs('us', 'client:usCcOnlyClient')),
     async ({ tokenClient }) => {
       // §5.6: a client that uses client_credentials cannot refresh; nor is its access token a refresh token (RFC 6749 §5.2).
       const cc = await tokenClient.obtain.clientCredentials({ region: 'us', client: 'usCcOnlyClient' });
-      await expect(await tokenClient.refresh(cc.access_token, { region: 'us', client: 'usCcOnlyClient' })).toBeTokenError(['unauthorized_client', 'invalid_grant']);
-    });
+      await expect(
+        await tokenClient.refresh(cc.access_token, { region: 'us', client: 'usCcOnlyClient' }),
+      ).toBeTokenError(['unauthorized_client', 'invalid_grant']);
+    },
+  );
 
-  test('GRANT-RT-011 a refresh_token request at the EU endpoint gets the declared outcome',
+  test(
+    'GRANT-RT-011 a refresh_token request at the EU endpoint gets the declared outcome',
     requirement('GRANT-RT-011', needs('eu', 'client:euClient', 'user:burnableUser')),
     async ({ tokenClient, target }) => {
       const declared = target.choice('euOtherGrants');
@@ -173,22 +261,36 @@ test.describe('grant_type=refresh_token', () => {
       // No EU refresh token can exist: present a fresh, unused US one with the EU client.
       const first = await freshTokens(tokenClient);
       const res = await tokenClient.refresh(first.refresh_token, { region: 'eu', client: 'euClient' });
-      expect(res.accessToken, `a US refresh token presented at EU issues no access_token — got ${res.describe()}`).toBeUndefined();
+      expect(
+        res.accessToken,
+        `a US refresh token presented at EU issues no access_token — got ${res.describe()}`,
+      ).toBeUndefined();
       await judgedOn(declared, () => expect(res, choiceLabel(declared)).toBeTokenError(refusal));
-    });
+    },
+  );
 
-  test('GRANT-RT-013 a refresh token presented with a wrong client_secret stays unused: the right credentials then refresh it',
+  test(
+    'GRANT-RT-013 a refresh token presented with a wrong client_secret stays unused: the right credentials then refresh it',
     requirement('GRANT-RT-013', needs(...usRefresh)),
     async ({ tokenClient }) => {
       const first = await freshTokens(tokenClient);
       const { clientId, clientSecret } = tokenClient.credentials('usPasswordClient');
       await test.step('refused for a wrong client_secret', async () => {
-        const refused = await tokenClient.refresh(first.refresh_token, { region: 'us', client: { clientId, clientSecret: `${clientSecret}-wrong` } });
+        const refused = await tokenClient.refresh(first.refresh_token, {
+          region: 'us',
+          client: { clientId, clientSecret: `${clientSecret}-wrong` },
+        });
         expect(refused.ok, `setup: the wrong client_secret is refused — got ${refused.describe()}`).toBe(false);
-        expect(refused.status, `setup: the refusal is an error status — got ${refused.describe()}`).toBeGreaterThanOrEqual(400);
+        expect(
+          refused.status,
+          `setup: the refusal is an error status — got ${refused.describe()}`,
+        ).toBeGreaterThanOrEqual(400);
       });
       await test.step('the same refresh token with the right credentials succeeds', async () => {
-        await expect(await tokenClient.refresh(first.refresh_token, { region: 'us', client: 'usPasswordClient' })).toBeTokenIssued();
+        await expect(
+          await tokenClient.refresh(first.refresh_token, { region: 'us', client: 'usPasswordClient' }),
+        ).toBeTokenIssued();
       });
-    });
+    },
+  );
 });

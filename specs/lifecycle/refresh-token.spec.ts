@@ -5,25 +5,40 @@
 // Checks that burn a family (replay a used refresh token) use the profile's burnableUser.
 import { credentialOf, passwordHolder } from '../../fixtures/index.ts';
 import {
-  choiceLabel, expect, judgedOn, markNotApplicable, needs, requirement, test, obtainPasswordTokens,
-  clockSkewSeconds, refreshTokenAnchorSeconds, refreshTokenValiditySeconds,
+  choiceLabel,
+  expect,
+  judgedOn,
+  markNotApplicable,
+  needs,
+  requirement,
+  test,
+  obtainPasswordTokens,
+  clockSkewSeconds,
+  refreshTokenAnchorSeconds,
+  refreshTokenValiditySeconds,
 } from '../../fixtures/index.ts';
 import { obtainRefreshed } from '../../fixtures/support/lifecycle/password-tokens.ts';
 import { beyondSeconds } from '../../fixtures/support/lifecycle/token-timeline.ts';
 
 test.describe('grant_type=refresh_token: unused', () => {
-  test('STATE-RT-UNUSED-003 the access token returned by a refresh is accepted by the protected endpoint',
+  test(
+    'STATE-RT-UNUSED-003 the access token returned by a refresh is accepted by the protected endpoint',
     requirement('STATE-RT-UNUSED-003', needs('us', 'gateway')),
     async ({ tokenClient, api }) => {
       const first = await obtainPasswordTokens(tokenClient, 'user');
       const refreshed = await obtainRefreshed(tokenClient, first.refresh_token);
       const res = await api.person('existing', { token: refreshed.access_token });
-      expect(res.status, `the refreshed access token is accepted (§3 row 4: a new access token is issued) — got ${res.describe()}`).toBe(200);
-    });
+      expect(
+        res.status,
+        `the refreshed access token is accepted (§3 row 4: a new access token is issued) — got ${res.describe()}`,
+      ).toBe(200);
+    },
+  );
 });
 
 test.describe('grant_type=refresh_token: used', () => {
-  test('STATE-RT-USED-001 a refresh token already used for a successful refresh is refused with invalid_grant',
+  test(
+    'STATE-RT-USED-001 a refresh token already used for a successful refresh is refused with invalid_grant',
     requirement('STATE-RT-USED-001', needs('us')),
     async ({ tokenClient }) => {
       const first = await obtainPasswordTokens(tokenClient, 'burnableUser');
@@ -33,9 +48,11 @@ test.describe('grant_type=refresh_token: used', () => {
       await test.step('refresh again with the same token', async () => {
         await expect(await tokenClient.refresh(first.refresh_token, { region: 'us' })).toBeTokenError('invalid_grant');
       });
-    });
+    },
+  );
 
-  test('STATE-RT-USED-002 a used refresh token is still refused after its replacement has been used in turn',
+  test(
+    'STATE-RT-USED-002 a used refresh token is still refused after its replacement has been used in turn',
     requirement('STATE-RT-USED-002', needs('us')),
     async ({ tokenClient }) => {
       const first = await obtainPasswordTokens(tokenClient, 'burnableUser');
@@ -46,57 +63,82 @@ test.describe('grant_type=refresh_token: used', () => {
       await test.step('the first refresh token again', async () => {
         await expect(await tokenClient.refresh(first.refresh_token, { region: 'us' })).toBeTokenError('invalid_grant');
       });
-    });
+    },
+  );
 });
 
 test.describe('grant_type=refresh_token: reuse detection (RFC 9700 §4.14.2)', () => {
-  test('STATE-RT-FAMILY-001 after a used refresh token is presented again, its replacement is refused too',
+  test(
+    'STATE-RT-FAMILY-001 after a used refresh token is presented again, its replacement is refused too',
     requirement('STATE-RT-FAMILY-001', needs('us')),
     async ({ tokenClient, control }) => {
       const first = await obtainPasswordTokens(tokenClient, 'burnableUser');
       const second = await test.step('refresh once', () => obtainRefreshed(tokenClient, first.refresh_token));
       await test.step('replay the used refresh token', async () => {
         const replay = await tokenClient.refresh(first.refresh_token, { region: 'us' });
-        control.answered(replay.status !== 200, replay.describe(), { what: 'the replayed refresh token (no new token)', by: 'STATE-RT-USED-001' });
+        control.answered(replay.status !== 200, replay.describe(), {
+          what: 'the replayed refresh token (no new token)',
+          by: 'STATE-RT-USED-001',
+        });
       });
       await test.step('the replacement refresh token', async () => {
         await expect(await tokenClient.refresh(second.refresh_token, { region: 'us' })).toBeTokenError('invalid_grant');
       });
-    });
+    },
+  );
 
-  test('STATE-RT-FAMILY-002 after a family was revoked for reuse, its access tokens are refused by the protected endpoint',
+  test(
+    'STATE-RT-FAMILY-002 after a family was revoked for reuse, its access tokens are refused by the protected endpoint',
     requirement('STATE-RT-FAMILY-002', needs('us', 'gateway')),
     async ({ tokenClient, api, control }) => {
       const first = await obtainPasswordTokens(tokenClient, 'burnableUser');
       const second = await test.step('refresh once; the new access token works', async () => {
         const refreshed = await obtainRefreshed(tokenClient, first.refresh_token);
         const res = await api.person('existing', { token: refreshed.access_token });
-        control.answered(res.status === 200, res.describe(), { what: 'the refreshed access token (accepted)', by: 'STATE-RT-UNUSED-003' });
+        control.answered(res.status === 200, res.describe(), {
+          what: 'the refreshed access token (accepted)',
+          by: 'STATE-RT-UNUSED-003',
+        });
         return refreshed;
       });
       await test.step('replay the used refresh token', async () => {
         const replay = await tokenClient.refresh(first.refresh_token, { region: 'us' });
-        control.answered(replay.status !== 200, replay.describe(), { what: 'the replayed refresh token (no new token)', by: 'STATE-RT-USED-001' });
+        control.answered(replay.status !== 200, replay.describe(), {
+          what: 'the replayed refresh token (no new token)',
+          by: 'STATE-RT-USED-001',
+        });
       });
-      for (const [which, token] of [['from the password grant', first.access_token], ['from the refresh', second.access_token]] as const) {
+      for (const [which, token] of [
+        ['from the password grant', first.access_token],
+        ['from the refresh', second.access_token],
+      ] as const) {
         await test.step(`the access token ${which} is refused`, async () => {
           const res = await api.person('existing', { token });
-          expect.soft(res.status, `the access token ${which} is refused (4xx) — got ${res.describe()}`).toBeGreaterThanOrEqual(400);
-          expect.soft(res.status, `the access token ${which} is refused (4xx) — got ${res.describe()}`).toBeLessThan(500);
+          expect
+            .soft(res.status, `the access token ${which} is refused (4xx) — got ${res.describe()}`)
+            .toBeGreaterThanOrEqual(400);
+          expect
+            .soft(res.status, `the access token ${which} is refused (4xx) — got ${res.describe()}`)
+            .toBeLessThan(500);
         });
       }
-    });
+    },
+  );
 });
 
 test.describe('grant_type=refresh_token: the previous access token (OI-15)', () => {
-  test('STATE-AT-AFTER-REFRESH-001 after a refresh, the earlier access token is accepted or refused as the target declares',
+  test(
+    'STATE-AT-AFTER-REFRESH-001 after a refresh, the earlier access token is accepted or refused as the target declares',
     requirement('STATE-AT-AFTER-REFRESH-001', needs('us', 'gateway')),
     async ({ tokenClient, api, target, control }) => {
       const declared = target.choice('accessTokenAfterRefresh');
       const first = await obtainPasswordTokens(tokenClient, 'user');
       await test.step('the access token works before the refresh', async () => {
         const res = await api.person('existing', { token: first.access_token });
-        control.answered(res.status === 200, res.describe(), { what: 'the access token before the refresh (accepted)', by: 'STATE-PW-001' });
+        control.answered(res.status === 200, res.describe(), {
+          what: 'the access token before the refresh (accepted)',
+          by: 'STATE-PW-001',
+        });
       });
       await test.step('refresh', async () => {
         await obtainRefreshed(tokenClient, first.refresh_token);
@@ -107,66 +149,89 @@ test.describe('grant_type=refresh_token: the previous access token (OI-15)', () 
           if (declared.value === 'valid-until-expiry') {
             expect(res.status, `${choiceLabel(declared)}: still accepted — got ${res.describe()}`).toBe(200);
           } else {
-            expect(res.status, `${choiceLabel(declared)}: refused (4xx) — got ${res.describe()}`).toBeGreaterThanOrEqual(400);
+            expect(
+              res.status,
+              `${choiceLabel(declared)}: refused (4xx) — got ${res.describe()}`,
+            ).toBeGreaterThanOrEqual(400);
             expect(res.status, `${choiceLabel(declared)}: refused (4xx) — got ${res.describe()}`).toBeLessThan(500);
           }
         });
       });
-    });
+    },
+  );
 });
 
 test.describe('grant_type=refresh_token: expiry (OI-4 refreshTokenAnchor)', () => {
-  test('STATE-RT-UNUSED-002 a refresh after the access token expired, before the refresh token has, succeeds',
+  test(
+    'STATE-RT-UNUSED-002 a refresh after the access token expired, before the refresh token has, succeeds',
     requirement('STATE-RT-UNUSED-002', needs('us', 'gateway'), { obligations: 'records' }),
     async ({ tokenClient, api, timeline, target }) => {
       // The window: past the access token's end by the clock skew, before the refresh token's end by the skew.
       const from = (expiresIn: number) => beyondSeconds(target, expiresIn);
-      const until = (expiresIn: number) => refreshTokenAnchorSeconds(target, expiresIn) + refreshTokenValiditySeconds - clockSkewSeconds(target);
+      const until = (expiresIn: number) =>
+        refreshTokenAnchorSeconds(target, expiresIn) + refreshTokenValiditySeconds - clockSkewSeconds(target);
       await timeline.holds({
         issue: () => obtainPasswordTokens(tokenClient, 'user'),
         atIssuance: (issued) => {
           const { expires_in: expiresIn } = issued.value;
           if ((issued.to - issued.from) / 1000 + from(expiresIn) > until(expiresIn)) {
-            markNotApplicable(test.info(), `with refreshTokenAnchor=${target.interpretation('refreshTokenAnchor')} and expires_in ${expiresIn} s the refresh token ends no later than its access token`);
+            markNotApplicable(
+              test.info(),
+              `with refreshTokenAnchor=${target.interpretation('refreshTokenAnchor')} and expires_in ${expiresIn} s the refresh token ends no later than its access token`,
+            );
           }
         },
-        moments: ({ value: tokens }) => [{
-          step: `the access token expires (expires_in ${tokens.expires_in} s + skew ${clockSkewSeconds(target)} s + 1 s)`,
-          at: { noEarlierThan: from(tokens.expires_in) },
-          holds: async () => {
-            const res = await api.person('existing', { token: tokens.access_token });
-            expect(res.status, `setup: the access token is no longer accepted — got ${res.describe()}`).not.toBe(200);
-            await test.step('refresh with the unused refresh token', async () => {
-              await expect(await tokenClient.refresh(tokens.refresh_token, { region: 'us' })).toBeTokenIssued();
-            });
+        moments: ({ value: tokens }) => [
+          {
+            step: `the access token expires (expires_in ${tokens.expires_in} s + skew ${clockSkewSeconds(target)} s + 1 s)`,
+            at: { noEarlierThan: from(tokens.expires_in) },
+            holds: async () => {
+              const res = await api.person('existing', { token: tokens.access_token });
+              expect(res.status, `setup: the access token is no longer accepted — got ${res.describe()}`).not.toBe(200);
+              await test.step('refresh with the unused refresh token', async () => {
+                await expect(await tokenClient.refresh(tokens.refresh_token, { region: 'us' })).toBeTokenIssued();
+              });
+            },
           },
-        }],
+        ],
         obligation: (issued) => ({
-          kind: 'refresh-after-access-token-expiry', requirements: ['STATE-RT-UNUSED-002'],
+          kind: 'refresh-after-access-token-expiry',
+          requirements: ['STATE-RT-UNUSED-002'],
           what: `a refresh after the access token expired (${from(issued.value.expires_in)} s after issuance) and before the refresh token did (${until(issued.value.expires_in)} s) succeeds`,
-          credential: credentialOf(issued, passwordHolder, 'refresh-token'), notBeforeSeconds: from(issued.value.expires_in), notAfterSeconds: until(issued.value.expires_in),
+          credential: credentialOf(issued, passwordHolder, 'refresh-token'),
+          notBeforeSeconds: from(issued.value.expires_in),
+          notAfterSeconds: until(issued.value.expires_in),
         }),
       });
-    });
+    },
+  );
 
-  test('STATE-RT-EXP-001 an unused refresh token presented after its 7 days (from the declared anchor) is refused with invalid_grant',
+  test(
+    'STATE-RT-EXP-001 an unused refresh token presented after its 7 days (from the declared anchor) is refused with invalid_grant',
     requirement('STATE-RT-EXP-001', needs('us'), { obligations: 'records' }),
     async ({ tokenClient, timeline, target }) => {
       const end = (expiresIn: number) => refreshTokenAnchorSeconds(target, expiresIn) + refreshTokenValiditySeconds;
       await timeline.holds({
         issue: () => obtainPasswordTokens(tokenClient, 'user'),
-        moments: ({ value: tokens }) => [{
-          step: `refresh at ${end(tokens.expires_in)} s + skew ${clockSkewSeconds(target)} s + 1 s after issuance (anchor ${target.interpretation('refreshTokenAnchor')})`,
-          at: { noEarlierThan: beyondSeconds(target, end(tokens.expires_in)) },
-          holds: async () => {
-            await expect(await tokenClient.refresh(tokens.refresh_token, { region: 'us' })).toBeTokenError('invalid_grant');
+        moments: ({ value: tokens }) => [
+          {
+            step: `refresh at ${end(tokens.expires_in)} s + skew ${clockSkewSeconds(target)} s + 1 s after issuance (anchor ${target.interpretation('refreshTokenAnchor')})`,
+            at: { noEarlierThan: beyondSeconds(target, end(tokens.expires_in)) },
+            holds: async () => {
+              await expect(await tokenClient.refresh(tokens.refresh_token, { region: 'us' })).toBeTokenError(
+                'invalid_grant',
+              );
+            },
           },
-        }],
+        ],
         obligation: (issued) => ({
-          kind: 'expired-refresh-token-refused', requirements: ['STATE-RT-EXP-001'],
+          kind: 'expired-refresh-token-refused',
+          requirements: ['STATE-RT-EXP-001'],
           what: `the unused refresh token is refused with invalid_grant after its 7 days (${end(issued.value.expires_in)} s from issuance, anchor ${target.interpretation('refreshTokenAnchor')}) + skew + 1 s`,
-          credential: credentialOf(issued, passwordHolder, 'refresh-token'), notBeforeSeconds: beyondSeconds(target, end(issued.value.expires_in)),
+          credential: credentialOf(issued, passwordHolder, 'refresh-token'),
+          notBeforeSeconds: beyondSeconds(target, end(issued.value.expires_in)),
         }),
       });
-    });
+    },
+  );
 });

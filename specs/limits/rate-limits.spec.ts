@@ -6,19 +6,31 @@
 // the brute-force check uses lockableUser. LIMIT-RATE-004/005 repeat the quota and brute-force
 // checks with a new X-Forwarded-For, Forwarded and X-Real-IP value on every request: a limit keyed
 // on a header the client writes is no limit.
-import { expect, needs, requirement, test, type ApiResponse, type Target, type TokenClient } from '../../fixtures/index.ts';
+import {
+  expect,
+  needs,
+  requirement,
+  test,
+  type ApiResponse,
+  type Target,
+  type TokenClient,
+} from '../../fixtures/index.ts';
 import { forwardedHeaders, forwardedHeadersUnverifiable } from '../../fixtures/support/limits/forwarded-address.ts';
 import { LoadBudget } from '../../fixtures/support/limits/load-budget.ts';
 import { RateLimitDriver, type QuotaClock } from '../../fixtures/support/limits/rate-limit-driver.ts';
 
 const rateLimitCodes = ['000-2000', '000-2001'] as const;
-const isRateLimited = (res: ApiResponse): boolean => (rateLimitCodes as readonly string[]).includes(res.gatewayCode ?? '');
+const isRateLimited = (res: ApiResponse): boolean =>
+  (rateLimitCodes as readonly string[]).includes(res.gatewayCode ?? '');
 
 /** Every refusal is a rate-limit gateway error with the status the target declares (OI-14); returns the refusals. */
 async function expectOnlyRateLimitRefusals(responses: ApiResponse[]): Promise<ApiResponse[]> {
   const refused = responses.filter((r) => r.status !== 200);
   const others = refused.filter((r) => !isRateLimited(r));
-  expect(others.map((r) => r.describe()), 'every refused call carries 000-2000 or 000-2001').toEqual([]);
+  expect(
+    others.map((r) => r.describe()),
+    'every refused call carries 000-2000 or 000-2001',
+  ).toEqual([]);
   for (const code of rateLimitCodes) {
     const sample = refused.find((r) => r.gatewayCode === code);
     if (sample) await expect(sample, `a ${code} refusal is a well-formed gateway error`).toBeGatewayError(code);
@@ -27,7 +39,8 @@ async function expectOnlyRateLimitRefusals(responses: ApiResponse[]): Promise<Ap
 }
 
 test.describe('limit: rate limits (capabilities.rateLimit)', () => {
-  test('LIMIT-RATE-001 protected calls of one client beyond spikePerSecond are refused with 000-2000 or 000-2001',
+  test(
+    'LIMIT-RATE-001 protected calls of one client beyond spikePerSecond are refused with 000-2000 or 000-2001',
     requirement('LIMIT-RATE-001', needs('us', 'gateway')),
     async ({ tokenClient, api, target }) => {
       const driver = RateLimitDriver.of(target);
@@ -35,48 +48,71 @@ test.describe('limit: rate limits (capabilities.rateLimit)', () => {
       const size = driver.spikeBurstSize(1);
       const token = await driver.token(tokenClient);
 
-      const responses = await test.step(`${size} calls at once (spikePerSecond ${spikePerSecond})`, () => driver.spike(size, () => api.person('existing', { token })));
+      const responses = await test.step(`${size} calls at once (spikePerSecond ${spikePerSecond})`, () =>
+        driver.spike(size, () => api.person('existing', { token })));
       const refused = await expectOnlyRateLimitRefusals(responses);
-      expect(refused.length, `at least one of ${size} calls within one second is refused (spikePerSecond ${spikePerSecond}) — ${responses.length - refused.length} accepted`).toBeGreaterThan(0);
-    });
+      expect(
+        refused.length,
+        `at least one of ${size} calls within one second is refused (spikePerSecond ${spikePerSecond}) — ${responses.length - refused.length} accepted`,
+      ).toBeGreaterThan(0);
+    },
+  );
 
-  test('LIMIT-RATE-001 protected calls of one client beyond quotaPerWindow are refused with 000-2000 or 000-2001',
+  test(
+    'LIMIT-RATE-001 protected calls of one client beyond quotaPerWindow are refused with 000-2000 or 000-2001',
     requirement('LIMIT-RATE-001', needs('us', 'gateway', 'clock-control')),
     async ({ tokenClient, api, target, clock }) => {
       await quotaIsRefused(target, tokenClient, clock, (token) => api.person('existing', { token }));
-    });
+    },
+  );
 
   // Driven on the target's clock, not as a spike: a spike must leave within one real second, which
   // a loaded machine cannot promise, and a forwarded-address key defeats both limits alike.
-  test('LIMIT-RATE-004 protected calls beyond quotaPerWindow are refused even with a new X-Forwarded-For, Forwarded and X-Real-IP on each',
+  test(
+    'LIMIT-RATE-004 protected calls beyond quotaPerWindow are refused even with a new X-Forwarded-For, Forwarded and X-Real-IP on each',
     requirement('LIMIT-RATE-004', needs('us', 'gateway', 'clock-control')),
     async ({ tokenClient, api, target, clock }) => {
       const unverifiable = forwardedHeadersUnverifiable(target);
       test.skip(unverifiable !== undefined, unverifiable);
       let sent = 0;
-      await quotaIsRefused(target, tokenClient, clock, (token) => api.person('existing', { token, headers: forwardedHeaders(sent++) }), ' (each with a new forwarded address)');
-    });
+      await quotaIsRefused(
+        target,
+        tokenClient,
+        clock,
+        (token) => api.person('existing', { token, headers: forwardedHeaders(sent++) }),
+        ' (each with a new forwarded address)',
+      );
+    },
+  );
 
-  test('LIMIT-RATE-002 a rate-limited response carries Retry-After, and calls succeed again once that delay has passed',
+  test(
+    'LIMIT-RATE-002 a rate-limited response carries Retry-After, and calls succeed again once that delay has passed',
     requirement('LIMIT-RATE-002', needs('us', 'gateway', 'clock-control')),
     async ({ tokenClient, api, target, clock }) => {
       const driver = RateLimitDriver.of(target);
       const size = driver.spikeBurstSize(2);
       const token = await driver.token(tokenClient);
 
-      const limited = await test.step(`${size} calls at once (spikePerSecond ${driver.limit.spikePerSecond})`, async () => {
-        const responses = await driver.spike(size, () => api.person('existing', { token }));
-        const rateLimited = responses.filter(isRateLimited);
-        expect(rateLimited.length, `setup: at least one call is refused with 000-2000 or 000-2001 — statuses ${[...new Set(responses.map((r) => r.status))].join(', ')}`).toBeGreaterThan(0);
-        return rateLimited.at(-1)!;
-      });
+      const limited =
+        await test.step(`${size} calls at once (spikePerSecond ${driver.limit.spikePerSecond})`, async () => {
+          const responses = await driver.spike(size, () => api.person('existing', { token }));
+          const rateLimited = responses.filter(isRateLimited);
+          expect(
+            rateLimited.length,
+            `setup: at least one call is refused with 000-2000 or 000-2001 — statuses ${[...new Set(responses.map((r) => r.status))].join(', ')}`,
+          ).toBeGreaterThan(0);
+          return rateLimited.at(-1)!;
+        });
 
       const delaySeconds = await test.step('the refusal carries Retry-After', async () => {
         const retryAfter = limited.header('retry-after');
         expect(retryAfter, `a Retry-After header — got ${limited.describe()}`).toBeDefined();
         if (/^\d+$/.test(retryAfter!)) return Number(retryAfter);
         const date = Date.parse(retryAfter!);
-        expect(Number.isNaN(date), `Retry-After is delay-seconds or an HTTP-date (RFC 9110 §10.2.3) — got "${retryAfter}"`).toBe(false);
+        expect(
+          Number.isNaN(date),
+          `Retry-After is delay-seconds or an HTTP-date (RFC 9110 §10.2.3) — got "${retryAfter}"`,
+        ).toBe(false);
         return Math.max(0, Math.ceil((date - (await clock.now())) / 1000));
       });
 
@@ -86,41 +122,60 @@ test.describe('limit: rate limits (capabilities.rateLimit)', () => {
         const res = await api.person('existing', { token });
         expect(res.status, `the call succeeds after Retry-After (${delaySeconds} s) — got ${res.describe()}`).toBe(200);
       });
-    });
+    },
+  );
 
   // Runs in the serial project (@serial): nothing else may use the lockableUser between the 50
   // wrong passwords, and a target that locks the account should do so after the parallel checks.
-  test('LIMIT-RATE-003 after 50 wrong passwords for one user, the password grant is throttled (429) or refused even with the right password',
+  test(
+    'LIMIT-RATE-003 after 50 wrong passwords for one user, the password grant is throttled (429) or refused even with the right password',
     requirement('LIMIT-RATE-003', needs('us'), { tag: ['@serial'] }),
     async ({ tokenClient, target }) => {
       await wrongPasswordsThrottle(target, tokenClient, { headers: () => [], rightPassword: 'lockableUser' });
-    });
+    },
+  );
 
   // The lockableUser may already be locked by LIMIT-RATE-003 (same serial project); a target that
   // locks per user then refuses here too, rightly. A target that keys the count on a forwarding
   // header gives every attempt, the right password's included, a fresh count.
-  test('LIMIT-RATE-005 after 50 wrong passwords for one user, each with a new X-Forwarded-For, Forwarded and X-Real-IP, the right password is throttled (429) or refused',
+  test(
+    'LIMIT-RATE-005 after 50 wrong passwords for one user, each with a new X-Forwarded-For, Forwarded and X-Real-IP, the right password is throttled (429) or refused',
     requirement('LIMIT-RATE-005', needs('us'), { tag: ['@serial'] }),
     async ({ tokenClient, target }) => {
       const unverifiable = forwardedHeadersUnverifiable(target);
       test.skip(unverifiable !== undefined, unverifiable);
       // The right password is sent by value, not by the profile's name: a lock LIMIT-RATE-003 drew
       // is the refusal expected here, not a reason to BLOCK.
-      await wrongPasswordsThrottle(target, tokenClient, { headers: forwardedHeaders, rightPassword: tokenClient.userCredentials('lockableUser'), variant: ' (each with a new forwarded address)' });
-    });
+      await wrongPasswordsThrottle(target, tokenClient, {
+        headers: forwardedHeaders,
+        rightPassword: tokenClient.userCredentials('lockableUser'),
+        variant: ' (each with a new forwarded address)',
+      });
+    },
+  );
 });
 
 /** Calls beyond quotaPerWindow, spent on the target's clock, draw at least one 000-2000/000-2001 and no other refusal. */
-async function quotaIsRefused(target: Target, tokenClient: TokenClient, clock: QuotaClock, call: (token: string) => Promise<ApiResponse>, variant = ''): Promise<void> {
+async function quotaIsRefused(
+  target: Target,
+  tokenClient: TokenClient,
+  clock: QuotaClock,
+  call: (token: string) => Promise<ApiResponse>,
+  variant = '',
+): Promise<void> {
   const driver = RateLimitDriver.of(target);
   const { quotaPerWindow, windowSeconds } = driver.limit;
   const plan = driver.quotaPlan(1);
   const token = await driver.token(tokenClient);
 
-  const { responses } = await test.step(`up to ${plan.cap} calls${variant}, ${plan.perSecond} per target second (quotaPerWindow ${quotaPerWindow} per ${windowSeconds} s)`,
-    () => driver.spendQuotaByClock(plan, clock, () => call(token)));
+  const { responses } =
+    await test.step(`up to ${plan.cap} calls${variant}, ${plan.perSecond} per target second (quotaPerWindow ${quotaPerWindow} per ${windowSeconds} s)`, () =>
+      driver.spendQuotaByClock(plan, clock, () => call(token)));
   const refused = await expectOnlyRateLimitRefusals(responses);
-  expect(refused.length, `a call beyond quotaPerWindow ${quotaPerWindow}${variant} is refused — ${responses.length - refused.length} of ${responses.length} accepted`).toBeGreaterThan(0);
+  expect(
+    refused.length,
+    `a call beyond quotaPerWindow ${quotaPerWindow}${variant} is refused — ${responses.length - refused.length} of ${responses.length} accepted`,
+  ).toBeGreaterThan(0);
 }
 
 interface ThrottleRun {
@@ -131,11 +186,20 @@ interface ThrottleRun {
 }
 
 /** 50 wrong passwords for lockableUser, then the right one: throttled (429) or refused. */
-async function wrongPasswordsThrottle(target: Target, tokenClient: TokenClient, { headers, rightPassword, variant = '' }: ThrottleRun): Promise<void> {
+async function wrongPasswordsThrottle(
+  target: Target,
+  tokenClient: TokenClient,
+  { headers, rightPassword, variant = '' }: ThrottleRun,
+): Promise<void> {
   const attempts = 50;
   const budget = LoadBudget.of(target);
   if (budget.remaining < attempts + 1) {
-    test.info().skip(true, `the load budget (capabilities.load.maxRequests ${budget.maxRequests}) is below ${attempts + 1} requests`);
+    test
+      .info()
+      .skip(
+        true,
+        `the load budget (capabilities.load.maxRequests ${budget.maxRequests}) is below ${attempts + 1} requests`,
+      );
   }
   const user = tokenClient.userCredentials('lockableUser');
   test.setTimeout(30_000 + Math.ceil((attempts + 1) / budget.maxRequestsPerSecond) * 1000);
@@ -143,7 +207,11 @@ async function wrongPasswordsThrottle(target: Target, tokenClient: TokenClient, 
   await test.step(`${attempts} consecutive password grants with a wrong password${variant}`, async () => {
     for (let i = 1; i <= attempts; i += 1) {
       await budget.slot();
-      const res = await tokenClient.password({ region: 'us', user: { username: user.username, password: `${user.password}-wrong-${i}` }, headers: headers(i) });
+      const res = await tokenClient.password({
+        region: 'us',
+        user: { username: user.username, password: `${user.password}-wrong-${i}` },
+        headers: headers(i),
+      });
       expect(res.ok, `setup: wrong password #${i} gets no token — got ${res.describe()}`).toBe(false);
     }
   });
@@ -153,6 +221,9 @@ async function wrongPasswordsThrottle(target: Target, tokenClient: TokenClient, 
     const res = await tokenClient.password({ region: 'us', user: rightPassword, headers: headers(attempts + 1) });
     const throttled = res.status === 429;
     const refused = res.status >= 400 && res.status < 500 && res.accessToken === undefined;
-    expect(throttled || refused, `throttled (429) or refused (4xx, no token) after ${attempts} wrong passwords${variant} — got ${res.describe()}`).toBe(true);
+    expect(
+      throttled || refused,
+      `throttled (429) or refused (4xx, no token) after ${attempts} wrong passwords${variant} — got ${res.describe()}`,
+    ).toBe(true);
   });
 }

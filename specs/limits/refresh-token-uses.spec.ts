@@ -4,7 +4,8 @@ import { expect, needs, requirement, test, obtainPasswordTokens } from '../../fi
 
 test.describe('limit: refresh token uses (1)', () => {
   for (const concurrent of [2, 10]) {
-    test(`LIMIT-RT-USES-001 of ${concurrent} concurrent refreshes with one unused refresh token exactly one succeeds, the others get invalid_grant`,
+    test(
+      `LIMIT-RT-USES-001 of ${concurrent} concurrent refreshes with one unused refresh token exactly one succeeds, the others get invalid_grant`,
       requirement('LIMIT-RT-USES-001', needs('us')),
       async ({ tokenClient }) => {
         const { refresh_token: refreshToken } = await obtainPasswordTokens(tokenClient, 'burnableUser');
@@ -12,11 +13,15 @@ test.describe('limit: refresh token uses (1)', () => {
           Promise.all(Array.from({ length: concurrent }, () => tokenClient.refresh(refreshToken, { region: 'us' }))));
 
         const succeeded = responses.filter((r) => r.status === 200);
-        expect(succeeded.length, `exactly one of ${concurrent} concurrent refreshes succeeds — statuses ${responses.map((r) => r.status).join(', ')}`).toBe(1);
+        expect(
+          succeeded.length,
+          `exactly one of ${concurrent} concurrent refreshes succeeds — statuses ${responses.map((r) => r.status).join(', ')}`,
+        ).toBe(1);
         await expect(succeeded[0]!, 'the one success is a token response').toBeTokenIssued();
         for (const [i, refused] of responses.filter((r) => r.status !== 200).entries()) {
           await expect.soft(refused, `refused refresh #${i + 1}`).toBeTokenError('invalid_grant');
         }
-      });
+      },
+    );
   }
 });

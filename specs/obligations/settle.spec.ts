@@ -9,10 +9,12 @@ import { settleSteps } from '../../fixtures/support/obligations/settle-steps.ts'
 
 test.describe('obligations: settled in this run', () => {
   for (const { obligation: o, needs: capabilities } of dueSettlements()) {
-    test(`${o.requirements.join(' ')} settle obligation ${o.id.slice(0, 8)}: ${o.what}`,
+    test(
+      `${o.requirements.join(' ')} settle obligation ${o.id.slice(0, 8)}: ${o.what}`,
       requirement(...(o.requirements as [string, ...string[]]), needs(...capabilities), { obligations: 'settles' }),
       async ({ tokenClient, api, obligations }) => {
         await obligations.settle(o, settleSteps(o, tokenClient, api));
-      });
+      },
+    );
   }
 });

@@ -7,18 +7,40 @@
 // (JWT or opaque, token-format.ts) decides the cases: tokens signed by a foreign key
 // (token-material.ts), tampered claims and alg none only for JWTs.
 import { needs, requirement, test } from '../../fixtures/index.ts';
-import { runAttributedProperty, sideBySideRuns, type Finding } from '../../fixtures/support/properties/attributed-property.ts';
+import {
+  runAttributedProperty,
+  sideBySideRuns,
+  type Finding,
+} from '../../fixtures/support/properties/attributed-property.ts';
 import { gatewayInputJudge } from '../../fixtures/support/properties/gateway-input.sender.ts';
-import { authorizationArbitrary, requestArbitrary, withPlainBearerScheme, type GatewayInput } from '../../fixtures/support/properties/gateway-request.oracle.ts';
+import {
+  authorizationArbitrary,
+  requestArbitrary,
+  withPlainBearerScheme,
+  type GatewayInput,
+} from '../../fixtures/support/properties/gateway-request.oracle.ts';
 import { propertyRuns, propertyTag, RequestDeadline } from '../../fixtures/support/properties/property-runner.ts';
 import { tokenMaterial } from '../../fixtures/support/properties/token-material.ts';
 
 const name = 'gateway-input';
 
 test.describe('property: gateway input', () => {
-  test('gateway input: every generated Authorization, version, path and method without a valid token gets a gateway error of the table with its declared status and body, never the protected data',
-    requirement('ERR-GW-GEN-001', 'ERR-GW-GEN-002', 'ERR-GW-1201', 'ERR-GW-1202', 'ERR-GW-1205', 'ERR-GW-1020', 'ERR-GW-4000', 'BEARER-002', 'BEARER-003', 'BEARER-013',
-      needs('gateway', 'people'), { tag: [propertyTag(name), '@serial'] }),
+  test(
+    'gateway input: every generated Authorization, version, path and method without a valid token gets a gateway error of the table with its declared status and body, never the protected data',
+    requirement(
+      'ERR-GW-GEN-001',
+      'ERR-GW-GEN-002',
+      'ERR-GW-1201',
+      'ERR-GW-1202',
+      'ERR-GW-1205',
+      'ERR-GW-1020',
+      'ERR-GW-4000',
+      'BEARER-002',
+      'BEARER-003',
+      'BEARER-013',
+      needs('gateway', 'people'),
+      { tag: [propertyTag(name), '@serial'] },
+    ),
     async ({ tokenClient, rawHttp, target, redactor }, testInfo) => {
       // Token material: a real access token (only ever sent altered), its format, a key the target never saw.
       const real = await tokenClient.obtain.clientCredentials();
@@ -42,9 +64,18 @@ test.describe('property: gateway input', () => {
 
       // The runs share no state on the target (no valid token: nothing counted, nothing issued): side by side.
       try {
-        await runAttributedProperty(requestArbitrary(authorizationArbitrary(material.format, target.gatewayCodes().conditions)), check, { name, testInfo, runs: propertyRuns(target, 'inputs'), ...sideBySideRuns(target) });
+        await runAttributedProperty(
+          requestArbitrary(authorizationArbitrary(material.format, target.gatewayCodes().conditions)),
+          check,
+          { name, testInfo, runs: propertyRuns(target, 'inputs'), ...sideBySideRuns(target) },
+        );
       } finally {
-        if (schemeOnly > 0) testInfo.annotations.push({ type: 'note', description: `${schemeOnly} answer(s) wrong only with the scheme written in another case than Bearer: the same credential with Bearer was answered right (BEARER-006 judges the scheme's case)` });
+        if (schemeOnly > 0)
+          testInfo.annotations.push({
+            type: 'note',
+            description: `${schemeOnly} answer(s) wrong only with the scheme written in another case than Bearer: the same credential with Bearer was answered right (BEARER-006 judges the scheme's case)`,
+          });
       }
-    });
+    },
+  );
 });

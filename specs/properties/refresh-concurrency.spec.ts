@@ -8,10 +8,12 @@ import { concurrentRefreshProperty } from '../../fixtures/support/properties/ref
 const name = 'refresh-concurrency';
 
 test.describe('property: concurrent refresh', () => {
-  test('concurrent refresh: of N parallel refreshes with one unused refresh token exactly one succeeds, the others get invalid_grant',
+  test(
+    'concurrent refresh: of N parallel refreshes with one unused refresh token exactly one succeeds, the others get invalid_grant',
     requirement('LIMIT-RT-USES-001', needs('us', 'user:burnableUser'), { tag: [propertyTag(name), '@serial'] }),
     async ({ tokenClient, target }, testInfo) => {
       const property = concurrentRefreshProperty(tokenClient, target);
       await runProperty(property, { name, testInfo, runs: propertyRuns(target, 'concurrency') });
-    });
+    },
+  );
 });

@@ -6,20 +6,46 @@
 // (token-request.oracle.ts, token-answer.judge.ts): a counterexample FAILs those, nothing else; with
 // several faults, only the fault(s) whose request alone is answered wrongly too (fault-isolation.ts).
 import { needs, requirement, test, type Region, type TokenResponse } from '../../fixtures/index.ts';
-import { citeRequirement, runAttributedProperty, type Finding } from '../../fixtures/support/properties/attributed-property.ts';
+import {
+  citeRequirement,
+  runAttributedProperty,
+  type Finding,
+} from '../../fixtures/support/properties/attributed-property.ts';
 import { isolateFaults } from '../../fixtures/support/properties/fault-isolation.ts';
 import { isolateNoise, withoutMalformedBody } from '../../fixtures/support/properties/noise-isolation.ts';
 import { propertyRuns, propertyTag, RequestDeadline } from '../../fixtures/support/properties/property-runner.ts';
 import { answerIsRight, judgeTokenAnswer } from '../../fixtures/support/properties/token-answer.judge.ts';
 import { noAnswerCause, tokenInputSender } from '../../fixtures/support/properties/token-input.sender.ts';
-import { oracleInterpretations, tokenInputArbitrary } from '../../fixtures/support/properties/token-request.arbitrary.ts';
-import { alternativeAnswers, describeExpected, describeInput, expectedAnswer, type TokenInput } from '../../fixtures/support/properties/token-request.oracle.ts';
+import {
+  oracleInterpretations,
+  tokenInputArbitrary,
+} from '../../fixtures/support/properties/token-request.arbitrary.ts';
+import {
+  alternativeAnswers,
+  describeExpected,
+  describeInput,
+  expectedAnswer,
+  type TokenInput,
+} from '../../fixtures/support/properties/token-request.oracle.ts';
 
 const regions: Region[] = ['us', 'eu'];
 /** Every requirement the oracle attributes answers to; AUTH-CLI-002/006 (HTTP Basic) are added at run time where the target takes Basic. */
 const common = [
-  'ERR-TOK-001', 'ERR-TOK-002', 'ERR-TOK-004', 'ERR-TOK-005', 'TOKEN-REQ-001', 'TOKEN-REQ-002', 'TOKEN-REQ-003', 'TOKEN-REQ-005',
-  'TOKEN-REQ-006', 'TOKEN-REQ-007', 'TOKEN-REQ-009', 'TOKEN-REQ-012', 'TOKEN-REQ-013', 'AUTH-CLI-005', 'AUTH-CLI-007',
+  'ERR-TOK-001',
+  'ERR-TOK-002',
+  'ERR-TOK-004',
+  'ERR-TOK-005',
+  'TOKEN-REQ-001',
+  'TOKEN-REQ-002',
+  'TOKEN-REQ-003',
+  'TOKEN-REQ-005',
+  'TOKEN-REQ-006',
+  'TOKEN-REQ-007',
+  'TOKEN-REQ-009',
+  'TOKEN-REQ-012',
+  'TOKEN-REQ-013',
+  'AUTH-CLI-005',
+  'AUTH-CLI-007',
 ] as const;
 const byRegion: Record<Region, readonly string[]> = {
   us: [...common, 'GRANT-PW-004', 'GRANT-PW-006', 'GRANT-PW-007', 'GRANT-RT-007', 'GRANT-RT-008'],
@@ -32,7 +58,8 @@ test.describe('property: token endpoint input', () => {
   for (const region of regions) {
     const name = `token-input-${region}`;
     const [first, ...rest] = byRegion[region];
-    test(`token endpoint input at ${region.toUpperCase()}: every generated request gets the answer the catalogue expects, never a 5xx, a hang or a token for an invalid request`,
+    test(
+      `token endpoint input at ${region.toUpperCase()}: every generated request gets the answer the catalogue expects, never a 5xx, a hang or a token for an invalid request`,
       requirement(first!, ...rest, needs(region), { tag: [propertyTag(name), '@serial'] }),
       async ({ tokenClient, rawHttp, target, redactor }, testInfo) => {
         const oi = oracleInterpretations((key) => target.interpretation(key));
@@ -40,7 +67,12 @@ test.describe('property: token endpoint input', () => {
         // Basic noise and the Basic-and-form-secret fault exist only where the target takes Basic:
         // only then does this check verify (and cite) the requirements they rely on.
         if (basic) for (const id of basicRequirements) citeRequirement(testInfo, id);
-        const send = tokenInputSender(region, { tokenClient, rawHttp, redactor, deadline: new RequestDeadline(testInfo) });
+        const send = tokenInputSender(region, {
+          tokenClient,
+          rawHttp,
+          redactor,
+          deadline: new RequestDeadline(testInfo),
+        });
         const notJudged: string[] = [];
         const judge = async (input: TokenInput): Promise<{ findings: Finding[]; res?: TokenResponse }> => {
           const expected = expectedAnswer(input, oi);
@@ -49,7 +81,13 @@ test.describe('property: token endpoint input', () => {
             return { findings: judgeTokenAnswer(input, expected, res), res };
           } catch (error) {
             const cause = noAnswerCause(error);
-            return { findings: expected.requirements.map((requirement) => ({ requirement, expected: describeExpected(expected), actual: `no answer: ${cause}` })) };
+            return {
+              findings: expected.requirements.map((requirement) => ({
+                requirement,
+                expected: describeExpected(expected),
+                actual: `no answer: ${cause}`,
+              })),
+            };
           }
         };
         // An answer that is right under another value of a choice the profile did not declare is a
@@ -57,7 +95,8 @@ test.describe('property: token endpoint input', () => {
         const assumedExplanation = (input: TokenInput, res: TokenResponse): Finding['assumed'] => {
           for (const alt of alternativeAnswers(input, oi)) {
             const choice = target.choice(alt.key);
-            if (!choice.declared && judgeTokenAnswer(input, alt.expected, res).length === 0) return [{ quoted: choice.quoted, field: choice.field }];
+            if (!choice.declared && judgeTokenAnswer(input, alt.expected, res).length === 0)
+              return [{ quoted: choice.quoted, field: choice.field }];
           }
           return undefined;
         };
@@ -77,7 +116,8 @@ test.describe('property: token endpoint input', () => {
           // Control first: a leniently read malformed parameter is blamed only when the same request
           // without it is answered as expected; otherwise that request is the one to judge.
           const control = withoutMalformedBody(input, oi.malformedFormBody);
-          if (control && findings.some((f) => own.includes(f.requirement)) && !(await answersRight(control))) return check(control);
+          if (control && findings.some((f) => own.includes(f.requirement)) && !(await answersRight(control)))
+            return check(control);
           const sorted = await isolateNoise(input, own, findings, answersRight);
           if (sorted === 'not-judged') {
             notJudged.push(describeInput(input));
@@ -89,10 +129,19 @@ test.describe('property: token endpoint input', () => {
         };
 
         try {
-          await runAttributedProperty(tokenInputArbitrary(region, oi, basic), check, { name, testInfo, runs: propertyRuns(target, 'inputs') });
+          await runAttributedProperty(tokenInputArbitrary(region, oi, basic), check, {
+            name,
+            testInfo,
+            runs: propertyRuns(target, 'inputs'),
+          });
         } finally {
-          if (notJudged.length > 0) testInfo.annotations.push({ type: 'note', description: `${notJudged.length} valid request(s) not judged: a plain valid request of the same grant got no token either (that grant's own checks judge it), e.g. ${notJudged[0]}` });
+          if (notJudged.length > 0)
+            testInfo.annotations.push({
+              type: 'note',
+              description: `${notJudged.length} valid request(s) not judged: a plain valid request of the same grant got no token either (that grant's own checks judge it), e.g. ${notJudged[0]}`,
+            });
         }
-      });
+      },
+    );
   }
 });

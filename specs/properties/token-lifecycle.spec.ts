@@ -11,7 +11,10 @@
 // variant is BLOCKED by it; the variant that cites it FAILs it.
 import { needs, requirement, test, type Target } from '../../fixtures/index.ts';
 import { citeRequirement, runAttributedProperty } from '../../fixtures/support/properties/attributed-property.ts';
-import { lifecycleProperty, passwordAgeSeconds } from '../../fixtures/support/properties/lifecycle/lifecycle.property.ts';
+import {
+  lifecycleProperty,
+  passwordAgeSeconds,
+} from '../../fixtures/support/properties/lifecycle/lifecycle.property.ts';
 import { propertyRuns, propertyTag } from '../../fixtures/support/properties/property-runner.ts';
 
 /**
@@ -23,13 +26,32 @@ import { propertyRuns, propertyTag } from '../../fixtures/support/properties/pro
  */
 const clockFreeRuns = (target: Target) => Math.max(1, Math.round(propertyRuns(target, 'lifecycle') / 5));
 
-const clockCited = ['STATE-AT-EXP-001', 'STATE-AT-EXP-002', 'STATE-RT-UNUSED-002', 'STATE-RT-EXP-001', 'LIMIT-AT-LIFETIME-001', 'LIMIT-RT-LIFETIME-001'] as const;
-const clockFreeCited = ['STATE-CC-001', 'STATE-PW-001', 'STATE-PW-002', 'STATE-RT-USED-001', 'STATE-RT-USED-002', 'GRANT-RT-001', 'GRANT-RT-002', 'STATE-AT-AFTER-REFRESH-001'] as const;
+const clockCited = [
+  'STATE-AT-EXP-001',
+  'STATE-AT-EXP-002',
+  'STATE-RT-UNUSED-002',
+  'STATE-RT-EXP-001',
+  'LIMIT-AT-LIFETIME-001',
+  'LIMIT-RT-LIFETIME-001',
+] as const;
+const clockFreeCited = [
+  'STATE-CC-001',
+  'STATE-PW-001',
+  'STATE-PW-002',
+  'STATE-RT-USED-001',
+  'STATE-RT-USED-002',
+  'GRANT-RT-001',
+  'GRANT-RT-002',
+  'STATE-AT-AFTER-REFRESH-001',
+] as const;
 const familyCited = ['STATE-RT-FAMILY-001', 'STATE-RT-FAMILY-002'] as const;
 
 test.describe('property: token lifecycle model', () => {
-  test('token lifecycle model with the clock: every answer across 1 h, 7 days and 45 days is the one the model predicts',
-    requirement(...clockCited, needs('us', 'gateway', 'people', 'user:burnableUser'), { tag: [propertyTag('lifecycle-clock')] }),
+  test(
+    'token lifecycle model with the clock: every answer across 1 h, 7 days and 45 days is the one the model predicts',
+    requirement(...clockCited, needs('us', 'gateway', 'people', 'user:burnableUser'), {
+      tag: [propertyTag('lifecycle-clock')],
+    }),
     async ({ tokenClient, api, target, clock }, testInfo) => {
       // The 45-day edge is predicted only from a declared password age: only then does this check verify LIMIT-PWD-001.
       const cited: string[] = [...clockCited];
@@ -37,21 +59,50 @@ test.describe('property: token lifecycle model', () => {
         cited.push('LIMIT-PWD-001');
         citeRequirement(testInfo, 'LIMIT-PWD-001');
       }
-      const { arbitrary, check } = lifecycleProperty({ tokenClient, api, target, clock }, { clock: true, familyRevocation: false }, cited);
-      await runAttributedProperty(arbitrary, check, { name: 'lifecycle-clock', testInfo, runs: propertyRuns(target, 'lifecycle') });
-    });
+      const { arbitrary, check } = lifecycleProperty(
+        { tokenClient, api, target, clock },
+        { clock: true, familyRevocation: false },
+        cited,
+      );
+      await runAttributedProperty(arbitrary, check, {
+        name: 'lifecycle-clock',
+        testInfo,
+        runs: propertyRuns(target, 'lifecycle'),
+      });
+    },
+  );
 
-  test('token lifecycle model without the clock: every answer of obtain, refresh, reuse and protected calls is the one the model predicts',
-    requirement(...clockFreeCited, needs('us', 'gateway', 'people', 'user:burnableUser'), { tag: [propertyTag('lifecycle'), '@serial'] }),
+  test(
+    'token lifecycle model without the clock: every answer of obtain, refresh, reuse and protected calls is the one the model predicts',
+    requirement(...clockFreeCited, needs('us', 'gateway', 'people', 'user:burnableUser'), {
+      tag: [propertyTag('lifecycle'), '@serial'],
+    }),
     async ({ tokenClient, api, target }, testInfo) => {
-      const { arbitrary, check } = lifecycleProperty({ tokenClient, api, target }, { clock: false, familyRevocation: false }, clockFreeCited);
+      const { arbitrary, check } = lifecycleProperty(
+        { tokenClient, api, target },
+        { clock: false, familyRevocation: false },
+        clockFreeCited,
+      );
       await runAttributedProperty(arbitrary, check, { name: 'lifecycle', testInfo, runs: clockFreeRuns(target) });
-    });
+    },
+  );
 
-  test('token lifecycle model with reuse detection: after a used refresh token is presented again, its family is refused',
-    requirement(...familyCited, needs('us', 'gateway', 'people', 'user:burnableUser'), { tag: [propertyTag('lifecycle-family'), '@serial'] }),
+  test(
+    'token lifecycle model with reuse detection: after a used refresh token is presented again, its family is refused',
+    requirement(...familyCited, needs('us', 'gateway', 'people', 'user:burnableUser'), {
+      tag: [propertyTag('lifecycle-family'), '@serial'],
+    }),
     async ({ tokenClient, api, target }, testInfo) => {
-      const { arbitrary, check } = lifecycleProperty({ tokenClient, api, target }, { clock: false, familyRevocation: true }, familyCited);
-      await runAttributedProperty(arbitrary, check, { name: 'lifecycle-family', testInfo, runs: clockFreeRuns(target) });
-    });
+      const { arbitrary, check } = lifecycleProperty(
+        { tokenClient, api, target },
+        { clock: false, familyRevocation: true },
+        familyCited,
+      );
+      await runAttributedProperty(arbitrary, check, {
+        name: 'lifecycle-family',
+        testInfo,
+        runs: clockFreeRuns(target),
+      });
+    },
+  );
 });

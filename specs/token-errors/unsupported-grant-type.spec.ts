@@ -11,14 +11,23 @@ test.describe('token endpoint: unsupported grant types', () => {
     const R = region.toUpperCase();
     // One check per grant_type: a target that already fails one still shows a new failure in another.
     for (const grantType of unsupportedGrants) {
-      test(`ERR-TOK-004 at ${R} grant_type=${grantType}, which the target does not support, is refused with 400 and the declared error (OI-1)`,
+      test(
+        `ERR-TOK-004 at ${R} grant_type=${grantType}, which the target does not support, is refused with 400 and the declared error (OI-1)`,
         requirement('ERR-TOK-004', needs(region)),
         async ({ tokenClient, target }) => {
           const declared = target.choice('unsupportedGrantError');
           const res = await tokenClient.clientCredentials({ region, override: { grant_type: grantType } });
-          await expect(res, `grant_type=${grantType}: refused with 400 and either error of OI-1`).toBeTokenError(['unsupported_grant_type', 'invalid_request'], { status: 400 });
-          await judgedOn(declared, () => expect(res, `grant_type=${grantType} (${choiceLabel(declared)})`).toBeTokenError(declared.value, { status: 400 }));
-        });
+          await expect(res, `grant_type=${grantType}: refused with 400 and either error of OI-1`).toBeTokenError(
+            ['unsupported_grant_type', 'invalid_request'],
+            { status: 400 },
+          );
+          await judgedOn(declared, () =>
+            expect(res, `grant_type=${grantType} (${choiceLabel(declared)})`).toBeTokenError(declared.value, {
+              status: 400,
+            }),
+          );
+        },
+      );
     }
   }
 });

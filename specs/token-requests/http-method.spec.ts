@@ -3,22 +3,30 @@
 import { choiceLabel, expect, judgedOn, needs, requirement, test, type Region } from '../../fixtures/index.ts';
 import { asClientCredentialsResponse } from '../../fixtures/support/token-requests/raw-response.ts';
 
-
 const regions: Region[] = ['us', 'eu'];
 
 test.describe('token endpoint: HTTP method', () => {
   for (const region of regions) {
     const R = region.toUpperCase();
-    test(`TOKEN-REQ-001 a GET to the ${R} token endpoint issues no token and is refused as the target declares (OI-12)`,
+    test(
+      `TOKEN-REQ-001 a GET to the ${R} token endpoint issues no token and is refused as the target declares (OI-12)`,
       requirement('TOKEN-REQ-001', needs(region)),
       async ({ rawHttp, tokenClient, target, redactor }) => {
         const client = tokenClient.credentials(region === 'eu' ? 'euClient' : 'usClient');
-        const query = rawHttp.form([['grant_type', 'client_credentials'], ['client_id', client.clientId], ['client_secret', client.clientSecret]]);
-        const res = asClientCredentialsResponse(await rawHttp.send({
-          method: 'GET',
-          url: `${rawHttp.tokenUrl(region)}?${query}`,
-          headers: [['accept', 'application/json']],
-        }), redactor, region);
+        const query = rawHttp.form([
+          ['grant_type', 'client_credentials'],
+          ['client_id', client.clientId],
+          ['client_secret', client.clientSecret],
+        ]);
+        const res = asClientCredentialsResponse(
+          await rawHttp.send({
+            method: 'GET',
+            url: `${rawHttp.tokenUrl(region)}?${query}`,
+            headers: [['accept', 'application/json']],
+          }),
+          redactor,
+          region,
+        );
 
         expect(res.accessToken, `a GET issues no access_token — got ${res.describe()}`).toBeUndefined();
         expect(res.refreshToken, `a GET issues no refresh_token — got ${res.describe()}`).toBeUndefined();
@@ -34,8 +42,13 @@ test.describe('token endpoint: HTTP method', () => {
             case '405':
               expect(res.status, `${label}: status — got ${res.describe()}`).toBe(405);
               // RFC 9110 §15.5.6: a 405 response carries Allow, listing the methods the resource takes.
-              expect(res.header('allow')?.split(',').map((m) => m.trim().toUpperCase()) ?? [],
-                `${label}: the Allow header lists POST — got Allow: ${res.header('allow') ?? '(none)'}`).toContain('POST');
+              expect(
+                res
+                  .header('allow')
+                  ?.split(',')
+                  .map((m) => m.trim().toUpperCase()) ?? [],
+                `${label}: the Allow header lists POST — got Allow: ${res.header('allow') ?? '(none)'}`,
+              ).toContain('POST');
               break;
             case 'invalid_request':
               await expect(res, label).toBeTokenError('invalid_request', { status: 400 });
@@ -44,9 +57,12 @@ test.describe('token endpoint: HTTP method', () => {
               expect(res.status, `${label}: status — got ${res.describe()}`).toBe(404);
               break;
             default:
-              throw new Error(`unknown nonPostTokenRequest value '${String(declared.value)}' (requirements/interpretations.json OI-12)`);
+              throw new Error(
+                `unknown nonPostTokenRequest value '${String(declared.value)}' (requirements/interpretations.json OI-12)`,
+              );
           }
         });
-      });
+      },
+    );
   }
 });

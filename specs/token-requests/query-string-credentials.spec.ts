@@ -8,19 +8,37 @@ const regions: Region[] = ['us', 'eu'];
 test.describe('token request: client credentials in the query string', () => {
   for (const region of regions) {
     const R = region.toUpperCase();
-    test(`TOKEN-REQ-008 at ${R} a client_credentials request with client_id and client_secret only in the URL query string issues no token`,
+    test(
+      `TOKEN-REQ-008 at ${R} a client_credentials request with client_id and client_secret only in the URL query string issues no token`,
       requirement('TOKEN-REQ-008', needs(region)),
       async ({ rawHttp, tokenClient, redactor }) => {
         const client = tokenClient.credentials(region === 'eu' ? 'euClient' : 'usClient');
-        const query = rawHttp.form([['client_id', client.clientId], ['client_secret', client.clientSecret]]);
-        const res = asClientCredentialsResponse(await rawHttp.send({
-          url: `${rawHttp.tokenUrl(region)}?${query}`,
-          headers: [['content-type', formContentType], ['accept', 'application/json']],
-          body: rawHttp.form([['grant_type', 'client_credentials']], { clientId: client.clientId }),
-        }), redactor, region);
+        const query = rawHttp.form([
+          ['client_id', client.clientId],
+          ['client_secret', client.clientSecret],
+        ]);
+        const res = asClientCredentialsResponse(
+          await rawHttp.send({
+            url: `${rawHttp.tokenUrl(region)}?${query}`,
+            headers: [
+              ['content-type', formContentType],
+              ['accept', 'application/json'],
+            ],
+            body: rawHttp.form([['grant_type', 'client_credentials']], { clientId: client.clientId }),
+          }),
+          redactor,
+          region,
+        );
 
-        expect(res.accessToken, `credentials only in the query string: no access_token — got ${res.describe()}`).toBeUndefined();
-        expect(res.refreshToken, `credentials only in the query string: no refresh_token — got ${res.describe()}`).toBeUndefined();
-      });
+        expect(
+          res.accessToken,
+          `credentials only in the query string: no access_token — got ${res.describe()}`,
+        ).toBeUndefined();
+        expect(
+          res.refreshToken,
+          `credentials only in the query string: no refresh_token — got ${res.describe()}`,
+        ).toBeUndefined();
+      },
+    );
   }
 });

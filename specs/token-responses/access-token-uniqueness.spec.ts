@@ -11,13 +11,20 @@ test.describe('token endpoint: access token uniqueness and length', () => {
   for (const region of regions) {
     const R = region.toUpperCase();
 
-    test(`TOKEN-RESP-009 at ${R} no two token responses carry the same access_token, and every access_token has at least 22 characters`,
+    test(
+      `TOKEN-RESP-009 at ${R} no two token responses carry the same access_token, and every access_token has at least 22 characters`,
       requirement('TOKEN-RESP-009', needs(region)),
       async ({ tokenClient, target, control }) => {
         // One response per grant, then the same grants again (same client, same user).
         const samples = [
-          ...(await successSamples(region, tokenClient, target, control)).map((s) => ({ ...s, label: `${s.label} (1st)` })),
-          ...(await successSamples(region, tokenClient, target, control)).map((s) => ({ ...s, label: `${s.label} (2nd)` })),
+          ...(await successSamples(region, tokenClient, target, control)).map((s) => ({
+            ...s,
+            label: `${s.label} (1st)`,
+          })),
+          ...(await successSamples(region, tokenClient, target, control)).map((s) => ({
+            ...s,
+            label: `${s.label} (2nd)`,
+          })),
         ];
         const firstSeen = new Map<string, string>();
         for (const { label, res } of samples) {
@@ -27,6 +34,7 @@ test.describe('token endpoint: access token uniqueness and length', () => {
           expect.soft(earlier, `${label}: access_token differs from every earlier one`).toBeUndefined();
           if (earlier === undefined) firstSeen.set(token, label);
         }
-      });
+      },
+    );
   }
 });

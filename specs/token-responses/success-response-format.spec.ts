@@ -15,7 +15,8 @@ test.describe('token endpoint: successful responses', () => {
   for (const region of regions) {
     const R = region.toUpperCase();
 
-    test(`TOKEN-RESP-001 at ${R} every successful token response has status 200, Content-Type application/json and a JSON object body`,
+    test(
+      `TOKEN-RESP-001 at ${R} every successful token response has status 200, Content-Type application/json and a JSON object body`,
       requirement('TOKEN-RESP-001', needs(region)),
       async ({ tokenClient, target, control }) => {
         for (const { label, res } of await successSamples(region, tokenClient, target, control)) {
@@ -24,9 +25,11 @@ test.describe('token endpoint: successful responses', () => {
           const isObject = res.json !== null && typeof res.json === 'object' && !Array.isArray(res.json);
           expect.soft(isObject, `${label}: the body is a JSON object — got ${res.describe()}`).toBe(true);
         }
-      });
+      },
+    );
 
-    test(`TOKEN-RESP-002 at ${R} the access_token of every token response is a non-empty string of visible ASCII characters`,
+    test(
+      `TOKEN-RESP-002 at ${R} the access_token of every token response is a non-empty string of visible ASCII characters`,
       requirement('TOKEN-RESP-002', needs(region)),
       async ({ tokenClient, target, control }) => {
         for (const { label, res } of await successSamples(region, tokenClient, target, control)) {
@@ -34,29 +37,48 @@ test.describe('token endpoint: successful responses', () => {
           expect.soft(typeof token, `${label}: access_token is a string — got ${res.describe()}`).toBe('string');
           if (typeof token === 'string') {
             // The token itself is never shown: only which rule it breaks.
-            const bad = [...token].filter((ch) => !visibleAscii.test(ch)).map((ch) => `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`);
+            const bad = [...token]
+              .filter((ch) => !visibleAscii.test(ch))
+              .map((ch) => `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`);
             expect.soft(token.length, `${label}: access_token is non-empty`).toBeGreaterThan(0);
-            expect.soft(bad, `${label}: access_token has only visible ASCII (%x21-7E); characters outside it`).toEqual([]);
+            expect
+              .soft(bad, `${label}: access_token has only visible ASCII (%x21-7E); characters outside it`)
+              .toEqual([]);
           }
         }
-      });
+      },
+    );
 
-    test(`TOKEN-RESP-003 at ${R} the token_type of every token response is exactly Bearer`,
+    test(
+      `TOKEN-RESP-003 at ${R} the token_type of every token response is exactly Bearer`,
       requirement('TOKEN-RESP-003', needs(region)),
       async ({ tokenClient, target, control }) => {
         for (const { label, res } of await successSamples(region, tokenClient, target, control)) {
           expect.soft(res.body.token_type, `${label}: token_type — got ${res.describe()}`).toBe('Bearer');
         }
-      });
+      },
+    );
 
-    test(`TOKEN-RESP-004 at ${R} the expires_in of every token response is a JSON integer greater than 0`,
+    test(
+      `TOKEN-RESP-004 at ${R} the expires_in of every token response is a JSON integer greater than 0`,
       requirement('TOKEN-RESP-004', needs(region)),
       async ({ tokenClient, target, control }) => {
         for (const { label, res } of await successSamples(region, tokenClient, target, control)) {
           const v = res.body.expires_in;
-          expect.soft(typeof v === 'number' && Number.isInteger(v) && v > 0, `${label}: expires_in is an integer > 0 — got ${res.describe()}`).toBe(true);
-          expect.soft(integerLiteral.test(res.text), `${label}: expires_in is written as a JSON integer — got ${res.describe()}`).toBe(true);
+          expect
+            .soft(
+              typeof v === 'number' && Number.isInteger(v) && v > 0,
+              `${label}: expires_in is an integer > 0 — got ${res.describe()}`,
+            )
+            .toBe(true);
+          expect
+            .soft(
+              integerLiteral.test(res.text),
+              `${label}: expires_in is written as a JSON integer — got ${res.describe()}`,
+            )
+            .toBe(true);
         }
-      });
+      },
+    );
   }
 });

@@ -11,19 +11,34 @@ import { plainSend } from '../../fixtures/support/transport/plain-send.ts';
 import { tokenPaths } from '../../schemas/token-paths.ts';
 
 /** Real credentials for a local target, made-up ones otherwise (see the file comment). */
-function credentialsFor(target: Target, tokenClient: TokenClient, region: Region): { clientId: string; clientSecret: string } {
-  return target.local ? tokenClient.credentials(region === 'us' ? 'usClient' : 'euClient') : { clientId: 'conformance-plain-http-probe', clientSecret: 'not-a-secret' };
+function credentialsFor(
+  target: Target,
+  tokenClient: TokenClient,
+  region: Region,
+): { clientId: string; clientSecret: string } {
+  return target.local
+    ? tokenClient.credentials(region === 'us' ? 'usClient' : 'euClient')
+    : { clientId: 'conformance-plain-http-probe', clientSecret: 'not-a-secret' };
 }
 
 async function accessTokenFor(target: Target, tokenClient: TokenClient): Promise<string> {
-  return target.local ? (await tokenClient.obtain.clientCredentials({ client: 'usClient' })).access_token : 'conformance-plain-http-probe-token';
+  return target.local
+    ? (await tokenClient.obtain.clientCredentials({ client: 'usClient' })).access_token
+    : 'conformance-plain-http-probe-token';
 }
 
 const isSuccess = (status: number) => status >= 200 && status < 300;
 const isRedirect = (status: number) => status >= 300 && status < 400;
 
 /** The RFC 6749 §5.2 error codes: a body carrying one was written by a token endpoint. */
-const oauthErrors = ['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope'];
+const oauthErrors = [
+  'invalid_request',
+  'invalid_client',
+  'invalid_grant',
+  'unauthorized_client',
+  'unsupported_grant_type',
+  'invalid_scope',
+];
 
 /** The `error` member of a JSON body, when it is an RFC 6749 §5.2 code. */
 function oauthError(text: string): string | undefined {
@@ -43,27 +58,42 @@ const plainUrl = (target: Target, path: string) => target.profile.plainHttpUrl!.
 
 test.describe('transport: plain HTTP', () => {
   for (const [region, path] of Object.entries(tokenPaths) as [Region, string][]) {
-    test(`SEC-TLS-002 a client_credentials request to the ${region.toUpperCase()} token path at the plain-HTTP address yields no token`,
+    test(
+      `SEC-TLS-002 a client_credentials request to the ${region.toUpperCase()} token path at the plain-HTTP address yields no token`,
       requirement('SEC-TLS-002'),
       async ({ target, tokenClient, rawHttp }) => {
-        expect(new URL(target.profile.plainHttpUrl!).protocol, 'setup: plainHttpUrl is an http:// address').toBe('http:');
+        expect(new URL(target.profile.plainHttpUrl!).protocol, 'setup: plainHttpUrl is an http:// address').toBe(
+          'http:',
+        );
         const client = credentialsFor(target, tokenClient, region);
         const out = await plainSend(rawHttp, {
           method: 'POST',
           url: plainUrl(target, path),
-          headers: [['content-type', 'application/x-www-form-urlencoded'], ['accept', 'application/json']],
-          body: rawHttp.form([['grant_type', 'client_credentials'], ['client_id', client.clientId], ['client_secret', client.clientSecret]]),
+          headers: [
+            ['content-type', 'application/x-www-form-urlencoded'],
+            ['accept', 'application/json'],
+          ],
+          body: rawHttp.form([
+            ['grant_type', 'client_credentials'],
+            ['client_id', client.clientId],
+            ['client_secret', client.clientSecret],
+          ]),
         });
         if (out.error !== undefined) return; // no connection: nothing was issued
         expect(out.text.includes('access_token'), `no access_token in the answer (HTTP ${out.status})`).toBe(false);
         expect(isSuccess(out.status!), `no success answer (HTTP ${out.status})`).toBe(false);
         if (isRedirect(out.status!)) return;
         const error = oauthError(out.text);
-        expect(error, `the plain-HTTP token path is not served: HTTP ${out.status} with the token-endpoint error "${error}" shows the ${target.local ? '' : 'made-up '}client credentials were evaluated over plain HTTP`).toBeUndefined();
-      });
+        expect(
+          error,
+          `the plain-HTTP token path is not served: HTTP ${out.status} with the token-endpoint error "${error}" shows the ${target.local ? '' : 'made-up '}client credentials were evaluated over plain HTTP`,
+        ).toBeUndefined();
+      },
+    );
   }
 
-  test('SEC-TLS-002 a protected call to the plain-HTTP address yields no resource data',
+  test(
+    'SEC-TLS-002 a protected call to the plain-HTTP address yields no resource data',
     requirement('SEC-TLS-002'),
     async ({ target, tokenClient, rawHttp }) => {
       const token = await accessTokenFor(target, tokenClient);
@@ -71,12 +101,19 @@ test.describe('transport: plain HTTP', () => {
       const out = await plainSend(rawHttp, {
         method: 'GET',
         url: plainUrl(target, `/v1/people/er/${id}`),
-        headers: [['authorization', `Bearer ${token}`], ['accept', 'application/json']],
+        headers: [
+          ['authorization', `Bearer ${token}`],
+          ['accept', 'application/json'],
+        ],
       });
       if (out.error !== undefined) return; // no connection: no resource data
       expect(isSuccess(out.status!), `no resource data (HTTP ${out.status})`).toBe(false);
       if (isRedirect(out.status!)) return;
       const code = gatewayCodeIn(out.text);
-      expect(code, `the gateway is not served over plain HTTP: HTTP ${out.status} with gateway code ${code} shows the ${target.local ? '' : 'made-up '}token was evaluated over plain HTTP`).toBeUndefined();
-    });
+      expect(
+        code,
+        `the gateway is not served over plain HTTP: HTTP ${out.status} with gateway code ${code} shows the ${target.local ? '' : 'made-up '}token was evaluated over plain HTTP`,
+      ).toBeUndefined();
+    },
+  );
 });

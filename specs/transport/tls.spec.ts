@@ -12,75 +12,113 @@ import { tlsOutcome } from '../../fixtures/support/transport/tls-outcome.ts';
 const surfaces: [string, 'us' | 'eu' | 'gateway', (t: Target) => string][] = [
   ['the US token endpoint', 'us', (t) => t.tokenUrl('us')],
   ['the EU token endpoint', 'eu', (t) => t.tokenUrl('eu')],
-  ['the protected API', 'gateway', (t) => t.apiUrl(`/v1/people/er/${encodeURIComponent(t.profile.resources.people?.existing ?? 'conformance')}`)],
+  [
+    'the protected API',
+    'gateway',
+    (t) => t.apiUrl(`/v1/people/er/${encodeURIComponent(t.profile.resources.people?.existing ?? 'conformance')}`),
+  ],
 ];
 
 /** BLOCKED by SEC-TLS-001 when `address` is not https: the transport check has nothing to judge there. */
 function requireHttps(testInfo: TestInfo, what: string, address: string): void {
   if (new URL(address).protocol === 'https:') return;
-  markBlocked(testInfo, `${what} is a plain-http address (${new URL(address).origin}): no TLS to judge (SEC-TLS-001)`, { by: ['SEC-TLS-001'] });
+  markBlocked(testInfo, `${what} is a plain-http address (${new URL(address).origin}): no TLS to judge (SEC-TLS-001)`, {
+    by: ['SEC-TLS-001'],
+  });
 }
 
 test.describe('transport: TLS', () => {
   for (const [what, need, url] of surfaces) {
-    test(`SEC-TLS-001 ${what} is served over HTTPS with a certificate that verifies for its host name`,
+    test(
+      `SEC-TLS-001 ${what} is served over HTTPS with a certificate that verifies for its host name`,
       requirement('SEC-TLS-001', needs(need)),
       async ({ target, rawHttp }) => {
         const address = new URL(url(target));
         expect(address.protocol, `${what} is an https address`).toBe('https:');
         // The sender verifies the chain (system CAs + caFile) and the host name; a failure throws.
-        const res = await rawHttp.send({ method: 'GET', url: address.toString(), headers: [['accept', 'application/json']] });
+        const res = await rawHttp.send({
+          method: 'GET',
+          url: address.toString(),
+          headers: [['accept', 'application/json']],
+        });
         expect(res.status, 'an HTTP answer over the verified TLS connection').toBeGreaterThanOrEqual(100);
-      });
+      },
+    );
 
     for (const version of ['TLSv1', 'TLSv1.1'] as const) {
-      test(`SEC-TLS-004 ${what} refuses a client that offers only ${version === 'TLSv1' ? 'TLS 1.0' : 'TLS 1.1'}`,
+      test(
+        `SEC-TLS-004 ${what} refuses a client that offers only ${version === 'TLSv1' ? 'TLS 1.0' : 'TLS 1.1'}`,
         requirement('SEC-TLS-004', needs(need)),
         async ({ target, rawHttp }, testInfo) => {
           requireHttps(testInfo, what, url(target));
           const modern = await tlsOutcome(rawHttp, url(target), 'TLSv1.2', 'TLSv1.3');
-          expect(modern.kind, `setup: the address answers over TLS 1.2+ (${'error' in modern ? modern.error : 'answered'})`).toBe('answered');
+          expect(
+            modern.kind,
+            `setup: the address answers over TLS 1.2+ (${'error' in modern ? modern.error : 'answered'})`,
+          ).toBe('answered');
           const old = await tlsOutcome(rawHttp, url(target), version, version);
-          expect(old.kind, `setup: our client offered ${version} (${'error' in old ? old.error : ''})`).not.toBe('not-offered');
-          expect(old.kind, `setup: the address is reachable (${'error' in old ? old.error : ''})`).not.toBe('unreachable');
+          expect(old.kind, `setup: our client offered ${version} (${'error' in old ? old.error : ''})`).not.toBe(
+            'not-offered',
+          );
+          expect(old.kind, `setup: the address is reachable (${'error' in old ? old.error : ''})`).not.toBe(
+            'unreachable',
+          );
           expect(old, `a handshake offering only ${version} is refused`).toMatchObject({ kind: 'refused' });
-        });
+        },
+      );
     }
 
-    test(`SEC-TLS-004 ${what} accepts a TLS 1.2 handshake`,
+    test(
+      `SEC-TLS-004 ${what} accepts a TLS 1.2 handshake`,
       requirement('SEC-TLS-004', needs(need)),
       async ({ target, rawHttp }, testInfo) => {
         requireHttps(testInfo, what, url(target));
         const outcome = await tlsOutcome(rawHttp, url(target), 'TLSv1.2', 'TLSv1.2');
         expect(outcome, 'a client offering only TLS 1.2 gets an HTTP answer').toMatchObject({ kind: 'answered' });
-      });
+      },
+    );
   }
 
-  test('SEC-TLS-005 a token response of the US token endpoint carries Strict-Transport-Security',
+  test(
+    'SEC-TLS-005 a token response of the US token endpoint carries Strict-Transport-Security',
     requirement('SEC-TLS-005', needs('us')),
     async ({ target, tokenClient }, testInfo) => {
       requireHttps(testInfo, 'the US token endpoint', target.tokenUrl('us'));
       const res = await tokenClient.clientCredentials({ region: 'us', client: 'usClient' });
       await expect(res, 'setup: a token is issued').toBeTokenIssued();
-      expect(res.header('strict-transport-security') ?? '(no Strict-Transport-Security header)', 'Strict-Transport-Security with max-age').toMatch(/max-age\s*=\s*"?\d+/i);
-    });
+      expect(
+        res.header('strict-transport-security') ?? '(no Strict-Transport-Security header)',
+        'Strict-Transport-Security with max-age',
+      ).toMatch(/max-age\s*=\s*"?\d+/i);
+    },
+  );
 
-  test('SEC-TLS-005 a token response of the EU token endpoint carries Strict-Transport-Security',
+  test(
+    'SEC-TLS-005 a token response of the EU token endpoint carries Strict-Transport-Security',
     requirement('SEC-TLS-005', needs('eu')),
     async ({ target, tokenClient }, testInfo) => {
       requireHttps(testInfo, 'the EU token endpoint', target.tokenUrl('eu'));
       const res = await tokenClient.clientCredentials({ region: 'eu', client: 'euClient' });
       await expect(res, 'setup: a token is issued').toBeTokenIssued();
-      expect(res.header('strict-transport-security') ?? '(no Strict-Transport-Security header)', 'Strict-Transport-Security with max-age').toMatch(/max-age\s*=\s*"?\d+/i);
-    });
+      expect(
+        res.header('strict-transport-security') ?? '(no Strict-Transport-Security header)',
+        'Strict-Transport-Security with max-age',
+      ).toMatch(/max-age\s*=\s*"?\d+/i);
+    },
+  );
 
-  test('SEC-TLS-005 a response of the protected API carries Strict-Transport-Security',
+  test(
+    'SEC-TLS-005 a response of the protected API carries Strict-Transport-Security',
     requirement('SEC-TLS-005', needs('people')),
     async ({ target, api, wire }, testInfo) => {
       requireHttps(testInfo, 'the protected API', target.apiUrl('/'));
       const token = await wire.token();
       const res = await api.person('existing', { token });
       expect(res.status, `setup: the call succeeds — ${res.describe()}`).toBe(200);
-      expect(res.header('strict-transport-security') ?? '(no Strict-Transport-Security header)', 'Strict-Transport-Security with max-age').toMatch(/max-age\s*=\s*"?\d+/i);
-    });
+      expect(
+        res.header('strict-transport-security') ?? '(no Strict-Transport-Security header)',
+        'Strict-Transport-Security with max-age',
+      ).toMatch(/max-age\s*=\s*"?\d+/i);
+    },
+  );
 });

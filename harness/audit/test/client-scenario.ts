@@ -22,27 +22,43 @@ const usPath = '/api/v1/auth/oauth2/token';
 const euPath = '/oauth2/default/v1/token';
 
 function oidcConfig(authUrl: string, path: string, c: { clientId: string; clientSecret: string }): oidc.Configuration {
-  const config = new oidc.Configuration({ issuer: authUrl, token_endpoint: `${authUrl}${path}` }, c.clientId, undefined, oidc.ClientSecretPost(c.clientSecret));
+  const config = new oidc.Configuration(
+    { issuer: authUrl, token_endpoint: `${authUrl}${path}` },
+    c.clientId,
+    undefined,
+    oidc.ClientSecretPost(c.clientSecret),
+  );
   // The recorder listens on loopback plain HTTP; it speaks TLS to the target.
   oidc.allowInsecureRequests(config);
   return config;
 }
 
 async function call(baseUrl: string, token: string | undefined, log: string[], label: string): Promise<number> {
-  const res = await fetch(`${baseUrl}/v1/people/er/E-1001`, { headers: { accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+  const res = await fetch(`${baseUrl}/v1/people/er/E-1001`, {
+    headers: { accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+  });
   await res.arrayBuffer();
   log.push(`${label}: ${res.status}`);
   return res.status;
 }
 
 async function clock(authUrlUs: string, body: object | undefined): Promise<void> {
-  const res = await fetch(`${authUrlUs}/__test/clock`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(
+    `${authUrlUs}/__test/clock`,
+    body === undefined
+      ? {}
+      : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+  );
   await res.arrayBuffer();
   if (res.status !== 200) throw new Error(`clock control answered ${res.status}`);
 }
 
 /** Runs the scenario; a client library's refusal of a reused refresh token is expected and logged, not thrown. */
-export async function runClientScenario(urls: { authUrlUs: string; authUrlEu: string; baseUrl: string }, creds: ScenarioCredentials, ccLifetimeSeconds: number): Promise<ScenarioOutcome> {
+export async function runClientScenario(
+  urls: { authUrlUs: string; authUrlEu: string; baseUrl: string },
+  creds: ScenarioCredentials,
+  ccLifetimeSeconds: number,
+): Promise<ScenarioOutcome> {
   const log: string[] = [];
   await clock(urls.authUrlUs, undefined);
 
@@ -52,7 +68,10 @@ export async function runClientScenario(urls: { authUrlUs: string; authUrlEu: st
   const euCc = await oidc.clientCredentialsGrant(oidcConfig(urls.authUrlEu, euPath, creds.euClient));
   log.push(`openid-client cc EU: ${euCc.token_type}`);
   const pwConfig = oidcConfig(urls.authUrlUs, usPath, creds.passwordClient);
-  const pw = await oidc.genericGrantRequest(pwConfig, 'password', { username: creds.user.username, password: creds.user.password });
+  const pw = await oidc.genericGrantRequest(pwConfig, 'password', {
+    username: creds.user.username,
+    password: creds.user.password,
+  });
   const rt1 = pw.refresh_token!;
   const second = await oidc.refreshTokenGrant(pwConfig, rt1);
   const third = await oidc.refreshTokenGrant(pwConfig, second.refresh_token!);
@@ -68,10 +87,17 @@ export async function runClientScenario(urls: { authUrlUs: string; authUrlEu: st
   }
 
   // simple-oauth2 5 (HTTP Basic by default).
-  const cc = new ClientCredentials({ client: { id: creds.usClient.clientId, secret: creds.usClient.clientSecret }, auth: { tokenHost: urls.authUrlUs, tokenPath: usPath } });
+  const cc = new ClientCredentials({
+    client: { id: creds.usClient.clientId, secret: creds.usClient.clientSecret },
+    auth: { tokenHost: urls.authUrlUs, tokenPath: usPath },
+  });
   const ccToken = await cc.getToken({});
   const ccAccess = ccToken.token.access_token as string;
-  const owner = new ResourceOwnerPassword({ client: { id: creds.passwordClient.clientId, secret: creds.passwordClient.clientSecret }, auth: { tokenHost: urls.authUrlUs, tokenPath: usPath }, options: { authorizationMethod: 'body' } });
+  const owner = new ResourceOwnerPassword({
+    client: { id: creds.passwordClient.clientId, secret: creds.passwordClient.clientSecret },
+    auth: { tokenHost: urls.authUrlUs, tokenPath: usPath },
+    options: { authorizationMethod: 'body' },
+  });
   const ownerToken = await owner.getToken({ username: creds.user.username, password: creds.user.password });
   const refreshed = await ownerToken.refresh();
   log.push(`simple-oauth2 cc + password + refresh: ${String(refreshed.token.token_type)}`);

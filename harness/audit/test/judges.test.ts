@@ -18,46 +18,142 @@ void after(() => rmSync(dir, { recursive: true, force: true }));
 
 const origin = 'https://svc.example';
 const profile: TargetProfile = buildProfileSchema().parse({
-  name: 'synthetic', authUrlUs: origin, authUrlEu: 'https://eu.svc.example', baseUrl: origin,
+  name: 'synthetic',
+  authUrlUs: origin,
+  authUrlEu: 'https://eu.svc.example',
+  baseUrl: origin,
   credentials: { clients: { usCcOnlyClient: { clientId: 'cc-only', clientSecret: { env: 'UNUSED_SECRET' } } } },
-  capabilities: { rateLimit: { spikePerSecond: 2, quotaPerWindow: 100, windowSeconds: 60 }, clockControlUrl: `${origin}/__test/clock` },
+  capabilities: {
+    rateLimit: { spikePerSecond: 2, quotaPerWindow: 100, windowSeconds: 60 },
+    clockControlUrl: `${origin}/__test/clock`,
+  },
   expectations: { clockSkewSeconds: 5 },
-  interpretations: { passwordScopes: ['email', 'openid'], gatewayCodes: { matching: 'exact' }, accessTokenAfterRefresh: 'valid-until-expiry' },
+  interpretations: {
+    passwordScopes: ['email', 'openid'],
+    gatewayCodes: { matching: 'exact' },
+    accessTokenAfterRefresh: 'valid-until-expiry',
+  },
 });
 
 let clock = Date.UTC(2026, 0, 1);
 const at = (advanceMs = 1000) => new Date((clock += advanceMs)).toISOString();
-const json = (status: number, body: unknown, headers: HeaderList = []) => ({ status, headers: [['content-type', 'application/json'], ['strict-transport-security', 'max-age=1'], ...headers] as HeaderList, body: { text: JSON.stringify(body), size: 1 } });
-const tokenHeaders: HeaderList = [['cache-control', 'no-store'], ['pragma', 'no-cache']];
+const json = (status: number, body: unknown, headers: HeaderList = []) => ({
+  status,
+  headers: [['content-type', 'application/json'], ['strict-transport-security', 'max-age=1'], ...headers] as HeaderList,
+  body: { text: JSON.stringify(body), size: 1 },
+});
+const tokenHeaders: HeaderList = [
+  ['cache-control', 'no-store'],
+  ['pragma', 'no-cache'],
+];
 let n = 0;
 const token = (prefix: string) => `${prefix}-${++n}-abcdefghijklmnopqrstuvwxyz0123456789`;
 
-interface TokenOptions { url?: string; method?: string; basic?: string; type?: string; time?: string; headers?: HeaderList }
+interface TokenOptions {
+  url?: string;
+  method?: string;
+  basic?: string;
+  type?: string;
+  time?: string;
+  headers?: HeaderList;
+}
 function tok(form: string, response: ReturnType<typeof json>, o: TokenOptions = {}): RecordedExchange {
   return {
-    index: 0, startedAt: o.time ?? at(),
-    request: { method: o.method ?? 'POST', url: o.url ?? `${origin}/api/v1/auth/oauth2/token`, headers: [['content-type', o.type ?? 'application/x-www-form-urlencoded'], ...(o.basic ? [['authorization', `Basic ${Buffer.from(o.basic).toString('base64')}`] as [string, string]] : [])], body: { text: form, size: form.length } },
+    index: 0,
+    startedAt: o.time ?? at(),
+    request: {
+      method: o.method ?? 'POST',
+      url: o.url ?? `${origin}/api/v1/auth/oauth2/token`,
+      headers: [
+        ['content-type', o.type ?? 'application/x-www-form-urlencoded'],
+        ...(o.basic ? [['authorization', `Basic ${Buffer.from(o.basic).toString('base64')}`] as [string, string]] : []),
+      ],
+      body: { text: form, size: form.length },
+    },
     response: { ...response, headers: [...response.headers, ...(o.headers ?? [])] },
   };
 }
 const cc = (id = 'client-a', body: Record<string, unknown> = {}, headers = tokenHeaders, status = 200) =>
-  tok(`grant_type=client_credentials&client_id=${id}&client_secret=secret-of-${id}`, json(status, { access_token: token('at'), token_type: 'Bearer', expires_in: 3600, ...body }, headers));
+  tok(
+    `grant_type=client_credentials&client_id=${id}&client_secret=secret-of-${id}`,
+    json(status, { access_token: token('at'), token_type: 'Bearer', expires_in: 3600, ...body }, headers),
+  );
 const pw = (id = 'client-a', body: Record<string, unknown> = {}) => {
   const rt = token('rt');
-  return { rt, exchange: tok(`grant_type=password&client_id=${id}&client_secret=secret-of-${id}&username=t%5Cu&password=pass-word-1`, json(200, { access_token: token('at'), token_type: 'Bearer', expires_in: 604800, refresh_token: rt, scope: 'email openid', ...body }, tokenHeaders)) };
+  return {
+    rt,
+    exchange: tok(
+      `grant_type=password&client_id=${id}&client_secret=secret-of-${id}&username=t%5Cu&password=pass-word-1`,
+      json(
+        200,
+        {
+          access_token: token('at'),
+          token_type: 'Bearer',
+          expires_in: 604800,
+          refresh_token: rt,
+          scope: 'email openid',
+          ...body,
+        },
+        tokenHeaders,
+      ),
+    ),
+  };
 };
 const refresh = (rt: string, id = 'client-a', response?: ReturnType<typeof json>, time?: string) => {
   const next = token('rt');
-  return { rt: next, exchange: tok(`grant_type=refresh_token&client_id=${id}&client_secret=secret-of-${id}&refresh_token=${rt}`, response ?? json(200, { access_token: token('at'), token_type: 'Bearer', expires_in: 604800, refresh_token: next, scope: 'email openid' }, tokenHeaders), { ...(time ? { time } : {}) }) };
+  return {
+    rt: next,
+    exchange: tok(
+      `grant_type=refresh_token&client_id=${id}&client_secret=secret-of-${id}&refresh_token=${rt}`,
+      response ??
+        json(
+          200,
+          {
+            access_token: token('at'),
+            token_type: 'Bearer',
+            expires_in: 604800,
+            refresh_token: next,
+            scope: 'email openid',
+          },
+          tokenHeaders,
+        ),
+      { ...(time ? { time } : {}) },
+    ),
+  };
 };
 const invalidGrant = () => json(400, { error: 'invalid_grant', error_description: 'used' }, tokenHeaders);
-const err = (status: number, error: string, headers: HeaderList = tokenHeaders) => json(status, { error, error_description: 'why' }, headers);
+const err = (status: number, error: string, headers: HeaderList = tokenHeaders) =>
+  json(status, { error, error_description: 'why' }, headers);
 const bearerOf = (e: RecordedExchange) => (JSON.parse(e.response!.body.text!) as { access_token: string }).access_token;
-const gw = (code: string, status = gatewayErrors[code as keyof typeof gatewayErrors]?.status ?? 400, extra: HeaderList = []) => json(status, { code, message: gatewayErrors[code as keyof typeof gatewayErrors]?.message ?? 'x' }, code.startsWith('000-12') ? [['www-authenticate', code === '000-1201' ? 'Bearer realm="api"' : 'Bearer error="invalid_token"'], ...extra] : extra);
-function api(bearer: string | undefined, response: ReturnType<typeof json>, o: { path?: string; time?: string; accept?: string } = {}): RecordedExchange {
+const gw = (
+  code: string,
+  status = gatewayErrors[code as keyof typeof gatewayErrors]?.status ?? 400,
+  extra: HeaderList = [],
+) =>
+  json(
+    status,
+    { code, message: gatewayErrors[code as keyof typeof gatewayErrors]?.message ?? 'x' },
+    code.startsWith('000-12')
+      ? [['www-authenticate', code === '000-1201' ? 'Bearer realm="api"' : 'Bearer error="invalid_token"'], ...extra]
+      : extra,
+  );
+function api(
+  bearer: string | undefined,
+  response: ReturnType<typeof json>,
+  o: { path?: string; time?: string; accept?: string } = {},
+): RecordedExchange {
   return {
-    index: 0, startedAt: o.time ?? at(),
-    request: { method: 'GET', url: `${origin}${o.path ?? '/v1/people/er/E-1'}`, headers: [['accept', o.accept ?? 'application/json'], ...(bearer ? [['authorization', `Bearer ${bearer}`] as [string, string]] : [])], body: { size: 0 } },
+    index: 0,
+    startedAt: o.time ?? at(),
+    request: {
+      method: 'GET',
+      url: `${origin}${o.path ?? '/v1/people/er/E-1'}`,
+      headers: [
+        ['accept', o.accept ?? 'application/json'],
+        ...(bearer ? [['authorization', `Bearer ${bearer}`] as [string, string]] : []),
+      ],
+      body: { size: 0 },
+    },
     response,
   };
 }
@@ -65,77 +161,586 @@ const ok = () => json(200, { id: 'E-1' });
 
 async function broken(exchanges: RecordedExchange[]): Promise<string[]> {
   const file = join(dir, `t${++n}.jsonl`);
-  writeFileSync(file, `{"format":"token-conformance-recording/1","startedAt":"2026-01-01T00:00:00.000Z","key":"test"}\n${exchanges.map((e) => JSON.stringify(e)).join('\n')}\n`);
+  writeFileSync(
+    file,
+    `{"format":"token-conformance-recording/1","startedAt":"2026-01-01T00:00:00.000Z","key":"test"}\n${exchanges.map((e) => JSON.stringify(e)).join('\n')}\n`,
+  );
   const result = await audit([file], { profile, digester: new Digester(Buffer.from('k'), 'test') });
-  const report = auditReport(result, { level: 'all', strict: false, profile, suiteVersion: 't', startedAt: new Date(), durationMs: 0, digestKey: 'test' });
-  return report.requirements.filter((r) => r.verdict === 'FAIL' || r.verdict === 'WARN').map((r) => r.id).sort();
+  const report = auditReport(result, {
+    level: 'all',
+    strict: false,
+    profile,
+    suiteVersion: 't',
+    startedAt: new Date(),
+    durationMs: 0,
+    digestKey: 'test',
+  });
+  return report.requirements
+    .filter((r) => r.verdict === 'FAIL' || r.verdict === 'WARN')
+    .map((r) => r.id)
+    .sort();
 }
 
 const cases: { name: string; breaks: string[]; exchanges: () => RecordedExchange[] }[] = [
   { name: 'a token answered 201', breaks: ['TOKEN-RESP-001'], exchanges: () => [cc('a', {}, tokenHeaders, 201)] },
-  { name: 'a token as text/plain', breaks: ['TOKEN-RESP-001'], exchanges: () => [tok('grant_type=client_credentials&client_id=a&client_secret=s-abcdef', { ...json(200, { access_token: token('at'), token_type: 'Bearer', expires_in: 3600 }, tokenHeaders), headers: [['content-type', 'text/plain'], ['strict-transport-security', 'x'], ...tokenHeaders] })] },
-  { name: 'an access_token with a space', breaks: ['TOKEN-RESP-002'], exchanges: () => [cc('a', { access_token: 'has a space in it 0123456789abcdef' })] },
-  { name: 'token_type bearer', breaks: ['TOKEN-RESP-003', 'GRANT-CC-001'], exchanges: () => [cc('a', { token_type: 'bearer' })] },
-  { name: 'expires_in a string', breaks: ['TOKEN-RESP-004', 'GRANT-CC-001'], exchanges: () => [cc('a', { expires_in: '3600' })] },
+  {
+    name: 'a token as text/plain',
+    breaks: ['TOKEN-RESP-001'],
+    exchanges: () => [
+      tok('grant_type=client_credentials&client_id=a&client_secret=s-abcdef', {
+        ...json(200, { access_token: token('at'), token_type: 'Bearer', expires_in: 3600 }, tokenHeaders),
+        headers: [['content-type', 'text/plain'], ['strict-transport-security', 'x'], ...tokenHeaders],
+      }),
+    ],
+  },
+  {
+    name: 'an access_token with a space',
+    breaks: ['TOKEN-RESP-002'],
+    exchanges: () => [cc('a', { access_token: 'has a space in it 0123456789abcdef' })],
+  },
+  {
+    name: 'token_type bearer',
+    breaks: ['TOKEN-RESP-003', 'GRANT-CC-001'],
+    exchanges: () => [cc('a', { token_type: 'bearer' })],
+  },
+  {
+    name: 'expires_in a string',
+    breaks: ['TOKEN-RESP-004', 'GRANT-CC-001'],
+    exchanges: () => [cc('a', { expires_in: '3600' })],
+  },
   { name: 'no Cache-Control', breaks: ['TOKEN-RESP-005'], exchanges: () => [cc('a', {}, [['pragma', 'no-cache']])] },
   { name: 'no Pragma', breaks: ['TOKEN-RESP-006'], exchanges: () => [cc('a', {}, [['cache-control', 'no-store']])] },
-  { name: 'an error without no-store', breaks: ['TOKEN-RESP-008'], exchanges: () => [tok('grant_type=password&client_id=a&client_secret=s-abcdef&username=t%5Cu&password=wrong-pass', err(400, 'invalid_grant', [['pragma', 'no-cache']]))] },
-  { name: 'the same access_token twice', breaks: ['TOKEN-RESP-009'], exchanges: () => { const a = cc(); const b = cc(); b.response!.body.text = a.response!.body.text; return [a, b]; } },
-  { name: 'US client_credentials with a refresh_token', breaks: ['GRANT-CC-001'], exchanges: () => [cc('a', { refresh_token: token('rt') })] },
-  { name: 'EU client_credentials without scope', breaks: ['GRANT-CC-002'], exchanges: () => [tok('grant_type=client_credentials&client_id=e&client_secret=s-abcdef', json(200, { access_token: token('at'), token_type: 'Bearer', expires_in: 3600 }, tokenHeaders), { url: 'https://eu.svc.example/oauth2/default/v1/token' })] },
-  { name: 'a password response without refresh_token', breaks: ['GRANT-PW-001'], exchanges: () => { const p = pw(); const body = JSON.parse(p.exchange.response!.body.text!) as Record<string, unknown>; delete body.refresh_token; p.exchange.response!.body.text = JSON.stringify(body); return [p.exchange]; } },
-  { name: 'a password scope not the declared set', breaks: ['GRANT-PW-002'], exchanges: () => [pw('a', { scope: 'email' }).exchange] },
-  { name: 'a refresh response without refresh_token', breaks: ['GRANT-RT-001'], exchanges: () => { const p = pw(); return [p.exchange, refresh(p.rt, 'client-a', json(200, { access_token: token('at'), token_type: 'Bearer', expires_in: 604800, scope: 'email openid' }, tokenHeaders)).exchange]; } },
-  { name: 'a refresh returning the same refresh token', breaks: ['GRANT-RT-002'], exchanges: () => { const p = pw(); return [p.exchange, refresh(p.rt, 'client-a', json(200, { access_token: token('at'), token_type: 'Bearer', expires_in: 604800, refresh_token: p.rt, scope: 'email openid' }, tokenHeaders)).exchange]; } },
-  { name: 'a refresh widening nothing but returning another scope', breaks: ['GRANT-RT-003'], exchanges: () => { const p = pw('client-a', { scope: 'email openid' }); return [p.exchange, refresh(p.rt, 'client-a', json(200, { access_token: token('at'), token_type: 'Bearer', expires_in: 604800, refresh_token: token('rt'), scope: 'email' }, tokenHeaders)).exchange]; } },
-  { name: 'a refresh token redeemed by another client', breaks: ['GRANT-RT-006'], exchanges: () => { const p = pw('client-a'); return [p.exchange, refresh(p.rt, 'client-b').exchange]; } },
-  { name: 'a refresh by a client_credentials-only client', breaks: ['GRANT-RT-010'], exchanges: () => [refresh(token('rt'), 'cc-only').exchange] },
-  { name: 'a refresh token answered 200 twice', breaks: ['STATE-RT-USED-001'], exchanges: () => { const p = pw(); return [p.exchange, refresh(p.rt).exchange, refresh(p.rt).exchange]; } },
-  { name: 'a used refresh token, its replacement used too, answered 200', breaks: ['STATE-RT-USED-001', 'STATE-RT-USED-002'], exchanges: () => { const p = pw(); const r1 = refresh(p.rt); const r2 = refresh(r1.rt); return [p.exchange, r1.exchange, r2.exchange, refresh(p.rt).exchange]; } },
-  { name: 'after reuse, the family\'s live refresh token still works', breaks: ['STATE-RT-FAMILY-001'], exchanges: () => { const p = pw(); const r1 = refresh(p.rt); return [p.exchange, r1.exchange, refresh(p.rt, 'client-a', invalidGrant()).exchange, refresh(r1.rt).exchange]; } },
-  { name: 'after reuse, the family\'s access token still accepted', breaks: ['STATE-RT-FAMILY-002'], exchanges: () => { const p = pw(); const r1 = refresh(p.rt); return [p.exchange, r1.exchange, refresh(p.rt, 'client-a', invalidGrant()).exchange, api(bearerOf(r1.exchange), ok())]; } },
-  { name: 'a refresh token accepted after its 7 days', breaks: ['STATE-RT-EXP-001'], exchanges: () => { const p = pw(); return [p.exchange, refresh(p.rt, 'client-a', undefined, at(14 * 86_400_000 + 60_000)).exchange]; } },
-  { name: 'an access token accepted after expires_in + skew', breaks: ['STATE-AT-EXP-001'], exchanges: () => { const c = cc(); return [c, api(bearerOf(c), ok(), { time: at(3600_000 + 10_000) })]; } },
-  { name: 'an access token accepted after expires_in, the target clock moved by its control', breaks: ['STATE-AT-EXP-001'], exchanges: () => { const c = cc(); const t = at(); return [c, { index: 0, startedAt: t, durationMs: 0, request: { method: 'POST', url: `${origin}/__test/clock`, headers: [], body: { size: 0 } }, response: json(200, { epochMs: Date.parse(t) + 3700_000 }) }, api(bearerOf(c), ok())]; } },
-  { name: 'the previous access token refused after a refresh, against valid-until-expiry', breaks: ['STATE-AT-AFTER-REFRESH-001'], exchanges: () => { const p = pw(); return [p.exchange, refresh(p.rt).exchange, api(bearerOf(p.exchange), gw('000-1202'))]; } },
-  { name: 'a refresh token accepted as bearer', breaks: ['BEARER-014'], exchanges: () => { const p = pw(); return [p.exchange, api(p.rt, ok())]; } },
-  { name: 'an issued token refused as unparseable', breaks: ['ERR-GW-1202'], exchanges: () => { const c = cc(); return [c, api(bearerOf(c), gw('000-1205'))]; } },
-  { name: 'an accepted call answered text/html', breaks: ['BEARER-001'], exchanges: () => { const c = cc(); return [c, api(bearerOf(c), { ...ok(), headers: [['content-type', 'text/html'], ['strict-transport-security', 'x']] })]; } },
+  {
+    name: 'an error without no-store',
+    breaks: ['TOKEN-RESP-008'],
+    exchanges: () => [
+      tok(
+        'grant_type=password&client_id=a&client_secret=s-abcdef&username=t%5Cu&password=wrong-pass',
+        err(400, 'invalid_grant', [['pragma', 'no-cache']]),
+      ),
+    ],
+  },
+  {
+    name: 'the same access_token twice',
+    breaks: ['TOKEN-RESP-009'],
+    exchanges: () => {
+      const a = cc();
+      const b = cc();
+      b.response!.body.text = a.response!.body.text;
+      return [a, b];
+    },
+  },
+  {
+    name: 'US client_credentials with a refresh_token',
+    breaks: ['GRANT-CC-001'],
+    exchanges: () => [cc('a', { refresh_token: token('rt') })],
+  },
+  {
+    name: 'EU client_credentials without scope',
+    breaks: ['GRANT-CC-002'],
+    exchanges: () => [
+      tok(
+        'grant_type=client_credentials&client_id=e&client_secret=s-abcdef',
+        json(200, { access_token: token('at'), token_type: 'Bearer', expires_in: 3600 }, tokenHeaders),
+        { url: 'https://eu.svc.example/oauth2/default/v1/token' },
+      ),
+    ],
+  },
+  {
+    name: 'a password response without refresh_token',
+    breaks: ['GRANT-PW-001'],
+    exchanges: () => {
+      const p = pw();
+      const body = JSON.parse(p.exchange.response!.body.text!) as Record<string, unknown>;
+      delete body.refresh_token;
+      p.exchange.response!.body.text = JSON.stringify(body);
+      return [p.exchange];
+    },
+  },
+  {
+    name: 'a password scope not the declared set',
+    breaks: ['GRANT-PW-002'],
+    exchanges: () => [pw('a', { scope: 'email' }).exchange],
+  },
+  {
+    name: 'a refresh response without refresh_token',
+    breaks: ['GRANT-RT-001'],
+    exchanges: () => {
+      const p = pw();
+      return [
+        p.exchange,
+        refresh(
+          p.rt,
+          'client-a',
+          json(
+            200,
+            { access_token: token('at'), token_type: 'Bearer', expires_in: 604800, scope: 'email openid' },
+            tokenHeaders,
+          ),
+        ).exchange,
+      ];
+    },
+  },
+  {
+    name: 'a refresh returning the same refresh token',
+    breaks: ['GRANT-RT-002'],
+    exchanges: () => {
+      const p = pw();
+      return [
+        p.exchange,
+        refresh(
+          p.rt,
+          'client-a',
+          json(
+            200,
+            {
+              access_token: token('at'),
+              token_type: 'Bearer',
+              expires_in: 604800,
+              refresh_token: p.rt,
+              scope: 'email openid',
+            },
+            tokenHeaders,
+          ),
+        ).exchange,
+      ];
+    },
+  },
+  {
+    name: 'a refresh widening nothing but returning another scope',
+    breaks: ['GRANT-RT-003'],
+    exchanges: () => {
+      const p = pw('client-a', { scope: 'email openid' });
+      return [
+        p.exchange,
+        refresh(
+          p.rt,
+          'client-a',
+          json(
+            200,
+            {
+              access_token: token('at'),
+              token_type: 'Bearer',
+              expires_in: 604800,
+              refresh_token: token('rt'),
+              scope: 'email',
+            },
+            tokenHeaders,
+          ),
+        ).exchange,
+      ];
+    },
+  },
+  {
+    name: 'a refresh token redeemed by another client',
+    breaks: ['GRANT-RT-006'],
+    exchanges: () => {
+      const p = pw('client-a');
+      return [p.exchange, refresh(p.rt, 'client-b').exchange];
+    },
+  },
+  {
+    name: 'a refresh by a client_credentials-only client',
+    breaks: ['GRANT-RT-010'],
+    exchanges: () => [refresh(token('rt'), 'cc-only').exchange],
+  },
+  {
+    name: 'a refresh token answered 200 twice',
+    breaks: ['STATE-RT-USED-001'],
+    exchanges: () => {
+      const p = pw();
+      return [p.exchange, refresh(p.rt).exchange, refresh(p.rt).exchange];
+    },
+  },
+  {
+    name: 'a used refresh token, its replacement used too, answered 200',
+    breaks: ['STATE-RT-USED-001', 'STATE-RT-USED-002'],
+    exchanges: () => {
+      const p = pw();
+      const r1 = refresh(p.rt);
+      const r2 = refresh(r1.rt);
+      return [p.exchange, r1.exchange, r2.exchange, refresh(p.rt).exchange];
+    },
+  },
+  {
+    name: "after reuse, the family's live refresh token still works",
+    breaks: ['STATE-RT-FAMILY-001'],
+    exchanges: () => {
+      const p = pw();
+      const r1 = refresh(p.rt);
+      return [p.exchange, r1.exchange, refresh(p.rt, 'client-a', invalidGrant()).exchange, refresh(r1.rt).exchange];
+    },
+  },
+  {
+    name: "after reuse, the family's access token still accepted",
+    breaks: ['STATE-RT-FAMILY-002'],
+    exchanges: () => {
+      const p = pw();
+      const r1 = refresh(p.rt);
+      return [
+        p.exchange,
+        r1.exchange,
+        refresh(p.rt, 'client-a', invalidGrant()).exchange,
+        api(bearerOf(r1.exchange), ok()),
+      ];
+    },
+  },
+  {
+    name: 'a refresh token accepted after its 7 days',
+    breaks: ['STATE-RT-EXP-001'],
+    exchanges: () => {
+      const p = pw();
+      return [p.exchange, refresh(p.rt, 'client-a', undefined, at(14 * 86_400_000 + 60_000)).exchange];
+    },
+  },
+  {
+    name: 'an access token accepted after expires_in + skew',
+    breaks: ['STATE-AT-EXP-001'],
+    exchanges: () => {
+      const c = cc();
+      return [c, api(bearerOf(c), ok(), { time: at(3600_000 + 10_000) })];
+    },
+  },
+  {
+    name: 'an access token accepted after expires_in, the target clock moved by its control',
+    breaks: ['STATE-AT-EXP-001'],
+    exchanges: () => {
+      const c = cc();
+      const t = at();
+      return [
+        c,
+        {
+          index: 0,
+          startedAt: t,
+          durationMs: 0,
+          request: { method: 'POST', url: `${origin}/__test/clock`, headers: [], body: { size: 0 } },
+          response: json(200, { epochMs: Date.parse(t) + 3700_000 }),
+        },
+        api(bearerOf(c), ok()),
+      ];
+    },
+  },
+  {
+    name: 'the previous access token refused after a refresh, against valid-until-expiry',
+    breaks: ['STATE-AT-AFTER-REFRESH-001'],
+    exchanges: () => {
+      const p = pw();
+      return [p.exchange, refresh(p.rt).exchange, api(bearerOf(p.exchange), gw('000-1202'))];
+    },
+  },
+  {
+    name: 'a refresh token accepted as bearer',
+    breaks: ['BEARER-014'],
+    exchanges: () => {
+      const p = pw();
+      return [p.exchange, api(p.rt, ok())];
+    },
+  },
+  {
+    name: 'an issued token refused as unparseable',
+    breaks: ['ERR-GW-1202'],
+    exchanges: () => {
+      const c = cc();
+      return [c, api(bearerOf(c), gw('000-1205'))];
+    },
+  },
+  {
+    name: 'an accepted call answered text/html',
+    breaks: ['BEARER-001'],
+    exchanges: () => {
+      const c = cc();
+      return [
+        c,
+        api(bearerOf(c), {
+          ...ok(),
+          headers: [
+            ['content-type', 'text/html'],
+            ['strict-transport-security', 'x'],
+          ],
+        }),
+      ];
+    },
+  },
   { name: 'a call without credentials served', breaks: ['BEARER-002'], exchanges: () => [api(undefined, ok())] },
-  { name: 'a token in the query string accepted', breaks: ['BEARER-009'], exchanges: () => [api(undefined, ok(), { path: `/v1/people/er/E-1?access_token=${token('at')}` })] },
-  { name: 'a 401 without WWW-Authenticate', breaks: ['BEARER-013'], exchanges: () => [api(undefined, json(401, { code: '000-1201', message: 'Unauthorized' }))] },
-  { name: 'a no-credentials challenge with an error attribute', breaks: ['BEARER-019'], exchanges: () => [api(undefined, json(401, { code: '000-1201', message: 'Unauthorized' }, [['www-authenticate', 'Bearer error="invalid_token"']]))] },
-  { name: 'a gateway code outside the table', breaks: ['ERR-GW-GEN-001'], exchanges: () => [api(token('x'), json(404, { code: '000-9999', message: 'Not Found' }))] },
-  { name: 'a gateway body that is not {code, message}', breaks: ['ERR-GW-GEN-002'], exchanges: () => [api(token('x'), json(404, { code: '000-5003' }))] },
-  { name: 'a gateway message not the table\'s', breaks: ['ERR-GW-GEN-003'], exchanges: () => [api(token('x'), json(404, { code: '000-5003', message: 'Missing' }))] },
-  { name: 'a gateway body echoing the token', breaks: ['ERR-GW-GEN-004'], exchanges: () => { const t = token('x'); return [api(t, json(404, { code: '000-5003', message: 'Not Found', token: t }))]; } },
-  { name: 'a wrong version served', breaks: ['ERR-GW-1020'], exchanges: () => [api(token('x'), ok(), { path: '/v2/people/er/E-1' })] },
-  { name: 'a wrong version with another code', breaks: ['ERR-GW-1020'], exchanges: () => [api(token('x'), gw('000-4000'), { path: '/v0/people' })] },
-  { name: 'no credentials refused with 000-1202', breaks: ['ERR-GW-1201'], exchanges: () => [api(undefined, json(401, { code: '000-1202', message: 'Unauthorized' }, [['www-authenticate', 'Bearer realm="api"']]))] },
-  { name: 'a rate-limited answer without Retry-After', breaks: ['LIMIT-RATE-002'], exchanges: () => [api(token('x'), gw('000-2001'))] },
-  { name: 'more accepted calls in one second than two windows allow', breaks: ['LIMIT-RATE-001'], exchanges: () => { const c = cc(); const t = Date.parse(at()); return [c, ...[0, 1, 2, 3, 4].map((i) => api(bearerOf(c), ok(), { time: new Date(t + 1000 + i * 100).toISOString() }))]; } },
-  { name: 'a token error that is not JSON', breaks: ['ERR-TOK-001'], exchanges: () => [tok('grant_type=password&client_id=a&client_secret=s-abcdef&username=t%5Cu&password=wrong-pass', { status: 400, headers: [['content-type', 'text/plain'], ['strict-transport-security', 'x'], ...tokenHeaders], body: { text: 'error=invalid_grant', size: 1 } })] },
-  { name: 'invalid_grant with status 401', breaks: ['ERR-TOK-002'], exchanges: () => [tok('grant_type=password&client_id=a&client_secret=s-abcdef&username=t%5Cu&password=wrong-pass', err(401, 'invalid_grant', [...tokenHeaders, ['www-authenticate', 'Bearer']]))] },
-  { name: 'an error_description with a quote', breaks: ['ERR-TOK-003'], exchanges: () => [tok('grant_type=password&client_id=a&client_secret=s-abcdef&username=t%5Cu&password=wrong-pass', json(400, { error: 'invalid_grant', error_description: 'say "no"' }, tokenHeaders))] },
-  { name: 'an error carrying an access_token', breaks: ['ERR-TOK-005'], exchanges: () => [tok('grant_type=password&client_id=a&client_secret=s-abcdef&username=t%5Cu&password=wrong-pass', json(400, { error: 'invalid_grant', error_description: 'x', access_token: 'x' }, tokenHeaders))] },
-  { name: 'an error without error_description', breaks: ['ERR-TOK-006'], exchanges: () => [tok('grant_type=password&client_id=a&client_secret=s-abcdef&username=t%5Cu&password=wrong-pass', json(400, { error: 'invalid_grant' }, tokenHeaders))] },
-  { name: 'an error echoing the password', breaks: ['ERR-TOK-008'], exchanges: () => [tok('grant_type=password&client_id=a&client_secret=s-abcdef&username=t%5Cu&password=wrong-pass', json(400, { error: 'invalid_grant', error_description: 'bad password wrong-pass' }, tokenHeaders))] },
-  { name: 'Basic invalid_client without a Basic challenge', breaks: ['AUTH-CLI-003'], exchanges: () => [tok('grant_type=client_credentials', err(401, 'invalid_client'), { basic: 'a:wrong-secret' })] },
-  { name: 'form invalid_client with an undeclared status', breaks: ['AUTH-CLI-004'], exchanges: () => [tok('grant_type=client_credentials&client_id=a&client_secret=wrong-secret', err(401, 'invalid_client', [...tokenHeaders, ['www-authenticate', 'Basic']]))] },
-  { name: 'Basic and a client_secret field accepted', breaks: ['AUTH-CLI-006'], exchanges: () => [tok('grant_type=client_credentials&client_secret=s-abcdef', json(200, { access_token: token('at'), token_type: 'Bearer', expires_in: 3600 }, tokenHeaders), { basic: 'a:s-abcdef' })] },
-  { name: 'a GET that issues a token', breaks: ['TOKEN-REQ-001'], exchanges: () => [tok('', json(200, { access_token: token('at'), token_type: 'Bearer', expires_in: 3600 }, tokenHeaders), { method: 'GET' })] },
-  { name: 'a JSON body that issues a token', breaks: ['TOKEN-REQ-003'], exchanges: () => [tok('{"grant_type":"client_credentials"}', json(200, { access_token: token('at'), token_type: 'Bearer', expires_in: 3600 }, tokenHeaders), { type: 'application/json' })] },
-  { name: 'a repeated grant_type accepted', breaks: ['TOKEN-REQ-005'], exchanges: () => [tok('grant_type=client_credentials&grant_type=client_credentials&client_id=a&client_secret=s-abcdef', json(200, { access_token: token('at'), token_type: 'Bearer', expires_in: 3600 }, tokenHeaders))] },
-  { name: 'an empty grant_type answered invalid_grant', breaks: ['TOKEN-REQ-006'], exchanges: () => [tok('grant_type=&client_id=a&client_secret=s-abcdef', err(400, 'invalid_grant'))] },
-  { name: 'credentials only in the query string accepted', breaks: ['TOKEN-REQ-008'], exchanges: () => [tok('grant_type=client_credentials', json(200, { access_token: token('at'), token_type: 'Bearer', expires_in: 3600 }, tokenHeaders), { url: `${origin}/api/v1/auth/oauth2/token?client_id=a&client_secret=s-abcdef` })] },
-  { name: 'no grant_type answered invalid_grant', breaks: ['TOKEN-REQ-009'], exchanges: () => [tok('client_id=a&client_secret=s-abcdef', err(400, 'invalid_grant'))] },
-  { name: 'a password request without username answered invalid_grant', breaks: ['GRANT-PW-004'], exchanges: () => [tok('grant_type=password&client_id=a&client_secret=s-abcdef&password=pass-word-1', err(400, 'invalid_grant'))] },
-  { name: 'a refresh without refresh_token answered invalid_grant', breaks: ['GRANT-RT-007'], exchanges: () => [tok('grant_type=refresh_token&client_id=a&client_secret=s-abcdef', err(400, 'invalid_grant'))] },
-  { name: 'an unknown grant answered invalid_grant', breaks: ['ERR-TOK-004'], exchanges: () => [tok('grant_type=authorization_code&client_id=a&client_secret=s-abcdef', err(400, 'invalid_grant'))] },
-  { name: 'another version\'s token path issues a token', breaks: ['VER-004'], exchanges: () => [tok('grant_type=client_credentials&client_id=a&client_secret=s-abcdef', json(200, { access_token: token('at'), token_type: 'Bearer', expires_in: 3600 }, tokenHeaders), { url: `${origin}/api/v2/auth/oauth2/token` })] },
-  { name: 'a client_credentials lifetime above 3600', breaks: ['LIMIT-AT-LIFETIME-002'], exchanges: () => [cc('a', { expires_in: 7200 })] },
-  { name: 'a token over plain HTTP', breaks: ['SEC-TLS-002'], exchanges: () => [tok('grant_type=client_credentials&client_id=a&client_secret=s-abcdef', json(200, { access_token: token('at'), token_type: 'Bearer', expires_in: 3600 }, tokenHeaders), { url: 'http://svc.example/api/v1/auth/oauth2/token' })] },
-  { name: 'an HTTPS answer without HSTS', breaks: ['SEC-TLS-005'], exchanges: () => [{ ...api(undefined, gw('000-1201')), response: { ...gw('000-1201'), headers: gw('000-1201').headers.filter(([h]) => h !== 'strict-transport-security') } }] },
+  {
+    name: 'a token in the query string accepted',
+    breaks: ['BEARER-009'],
+    exchanges: () => [api(undefined, ok(), { path: `/v1/people/er/E-1?access_token=${token('at')}` })],
+  },
+  {
+    name: 'a 401 without WWW-Authenticate',
+    breaks: ['BEARER-013'],
+    exchanges: () => [api(undefined, json(401, { code: '000-1201', message: 'Unauthorized' }))],
+  },
+  {
+    name: 'a no-credentials challenge with an error attribute',
+    breaks: ['BEARER-019'],
+    exchanges: () => [
+      api(
+        undefined,
+        json(401, { code: '000-1201', message: 'Unauthorized' }, [
+          ['www-authenticate', 'Bearer error="invalid_token"'],
+        ]),
+      ),
+    ],
+  },
+  {
+    name: 'a gateway code outside the table',
+    breaks: ['ERR-GW-GEN-001'],
+    exchanges: () => [api(token('x'), json(404, { code: '000-9999', message: 'Not Found' }))],
+  },
+  {
+    name: 'a gateway body that is not {code, message}',
+    breaks: ['ERR-GW-GEN-002'],
+    exchanges: () => [api(token('x'), json(404, { code: '000-5003' }))],
+  },
+  {
+    name: "a gateway message not the table's",
+    breaks: ['ERR-GW-GEN-003'],
+    exchanges: () => [api(token('x'), json(404, { code: '000-5003', message: 'Missing' }))],
+  },
+  {
+    name: 'a gateway body echoing the token',
+    breaks: ['ERR-GW-GEN-004'],
+    exchanges: () => {
+      const t = token('x');
+      return [api(t, json(404, { code: '000-5003', message: 'Not Found', token: t }))];
+    },
+  },
+  {
+    name: 'a wrong version served',
+    breaks: ['ERR-GW-1020'],
+    exchanges: () => [api(token('x'), ok(), { path: '/v2/people/er/E-1' })],
+  },
+  {
+    name: 'a wrong version with another code',
+    breaks: ['ERR-GW-1020'],
+    exchanges: () => [api(token('x'), gw('000-4000'), { path: '/v0/people' })],
+  },
+  {
+    name: 'no credentials refused with 000-1202',
+    breaks: ['ERR-GW-1201'],
+    exchanges: () => [
+      api(
+        undefined,
+        json(401, { code: '000-1202', message: 'Unauthorized' }, [['www-authenticate', 'Bearer realm="api"']]),
+      ),
+    ],
+  },
+  {
+    name: 'a rate-limited answer without Retry-After',
+    breaks: ['LIMIT-RATE-002'],
+    exchanges: () => [api(token('x'), gw('000-2001'))],
+  },
+  {
+    name: 'more accepted calls in one second than two windows allow',
+    breaks: ['LIMIT-RATE-001'],
+    exchanges: () => {
+      const c = cc();
+      const t = Date.parse(at());
+      return [
+        c,
+        ...[0, 1, 2, 3, 4].map((i) => api(bearerOf(c), ok(), { time: new Date(t + 1000 + i * 100).toISOString() })),
+      ];
+    },
+  },
+  {
+    name: 'a token error that is not JSON',
+    breaks: ['ERR-TOK-001'],
+    exchanges: () => [
+      tok('grant_type=password&client_id=a&client_secret=s-abcdef&username=t%5Cu&password=wrong-pass', {
+        status: 400,
+        headers: [['content-type', 'text/plain'], ['strict-transport-security', 'x'], ...tokenHeaders],
+        body: { text: 'error=invalid_grant', size: 1 },
+      }),
+    ],
+  },
+  {
+    name: 'invalid_grant with status 401',
+    breaks: ['ERR-TOK-002'],
+    exchanges: () => [
+      tok(
+        'grant_type=password&client_id=a&client_secret=s-abcdef&username=t%5Cu&password=wrong-pass',
+        err(401, 'invalid_grant', [...tokenHeaders, ['www-authenticate', 'Bearer']]),
+      ),
+    ],
+  },
+  {
+    name: 'an error_description with a quote',
+    breaks: ['ERR-TOK-003'],
+    exchanges: () => [
+      tok(
+        'grant_type=password&client_id=a&client_secret=s-abcdef&username=t%5Cu&password=wrong-pass',
+        json(400, { error: 'invalid_grant', error_description: 'say "no"' }, tokenHeaders),
+      ),
+    ],
+  },
+  {
+    name: 'an error carrying an access_token',
+    breaks: ['ERR-TOK-005'],
+    exchanges: () => [
+      tok(
+        'grant_type=password&client_id=a&client_secret=s-abcdef&username=t%5Cu&password=wrong-pass',
+        json(400, { error: 'invalid_grant', error_description: 'x', access_token: 'x' }, tokenHeaders),
+      ),
+    ],
+  },
+  {
+    name: 'an error without error_description',
+    breaks: ['ERR-TOK-006'],
+    exchanges: () => [
+      tok(
+        'grant_type=password&client_id=a&client_secret=s-abcdef&username=t%5Cu&password=wrong-pass',
+        json(400, { error: 'invalid_grant' }, tokenHeaders),
+      ),
+    ],
+  },
+  {
+    name: 'an error echoing the password',
+    breaks: ['ERR-TOK-008'],
+    exchanges: () => [
+      tok(
+        'grant_type=password&client_id=a&client_secret=s-abcdef&username=t%5Cu&password=wrong-pass',
+        json(400, { error: 'invalid_grant', error_description: 'bad password wrong-pass' }, tokenHeaders),
+      ),
+    ],
+  },
+  {
+    name: 'Basic invalid_client without a Basic challenge',
+    breaks: ['AUTH-CLI-003'],
+    exchanges: () => [tok('grant_type=client_credentials', err(401, 'invalid_client'), { basic: 'a:wrong-secret' })],
+  },
+  {
+    name: 'form invalid_client with an undeclared status',
+    breaks: ['AUTH-CLI-004'],
+    exchanges: () => [
+      tok(
+        'grant_type=client_credentials&client_id=a&client_secret=wrong-secret',
+        err(401, 'invalid_client', [...tokenHeaders, ['www-authenticate', 'Basic']]),
+      ),
+    ],
+  },
+  {
+    name: 'Basic and a client_secret field accepted',
+    breaks: ['AUTH-CLI-006'],
+    exchanges: () => [
+      tok(
+        'grant_type=client_credentials&client_secret=s-abcdef',
+        json(200, { access_token: token('at'), token_type: 'Bearer', expires_in: 3600 }, tokenHeaders),
+        { basic: 'a:s-abcdef' },
+      ),
+    ],
+  },
+  {
+    name: 'a GET that issues a token',
+    breaks: ['TOKEN-REQ-001'],
+    exchanges: () => [
+      tok('', json(200, { access_token: token('at'), token_type: 'Bearer', expires_in: 3600 }, tokenHeaders), {
+        method: 'GET',
+      }),
+    ],
+  },
+  {
+    name: 'a JSON body that issues a token',
+    breaks: ['TOKEN-REQ-003'],
+    exchanges: () => [
+      tok(
+        '{"grant_type":"client_credentials"}',
+        json(200, { access_token: token('at'), token_type: 'Bearer', expires_in: 3600 }, tokenHeaders),
+        { type: 'application/json' },
+      ),
+    ],
+  },
+  {
+    name: 'a repeated grant_type accepted',
+    breaks: ['TOKEN-REQ-005'],
+    exchanges: () => [
+      tok(
+        'grant_type=client_credentials&grant_type=client_credentials&client_id=a&client_secret=s-abcdef',
+        json(200, { access_token: token('at'), token_type: 'Bearer', expires_in: 3600 }, tokenHeaders),
+      ),
+    ],
+  },
+  {
+    name: 'an empty grant_type answered invalid_grant',
+    breaks: ['TOKEN-REQ-006'],
+    exchanges: () => [tok('grant_type=&client_id=a&client_secret=s-abcdef', err(400, 'invalid_grant'))],
+  },
+  {
+    name: 'credentials only in the query string accepted',
+    breaks: ['TOKEN-REQ-008'],
+    exchanges: () => [
+      tok(
+        'grant_type=client_credentials',
+        json(200, { access_token: token('at'), token_type: 'Bearer', expires_in: 3600 }, tokenHeaders),
+        { url: `${origin}/api/v1/auth/oauth2/token?client_id=a&client_secret=s-abcdef` },
+      ),
+    ],
+  },
+  {
+    name: 'no grant_type answered invalid_grant',
+    breaks: ['TOKEN-REQ-009'],
+    exchanges: () => [tok('client_id=a&client_secret=s-abcdef', err(400, 'invalid_grant'))],
+  },
+  {
+    name: 'a password request without username answered invalid_grant',
+    breaks: ['GRANT-PW-004'],
+    exchanges: () => [
+      tok('grant_type=password&client_id=a&client_secret=s-abcdef&password=pass-word-1', err(400, 'invalid_grant')),
+    ],
+  },
+  {
+    name: 'a refresh without refresh_token answered invalid_grant',
+    breaks: ['GRANT-RT-007'],
+    exchanges: () => [tok('grant_type=refresh_token&client_id=a&client_secret=s-abcdef', err(400, 'invalid_grant'))],
+  },
+  {
+    name: 'an unknown grant answered invalid_grant',
+    breaks: ['ERR-TOK-004'],
+    exchanges: () => [
+      tok('grant_type=authorization_code&client_id=a&client_secret=s-abcdef', err(400, 'invalid_grant')),
+    ],
+  },
+  {
+    name: "another version's token path issues a token",
+    breaks: ['VER-004'],
+    exchanges: () => [
+      tok(
+        'grant_type=client_credentials&client_id=a&client_secret=s-abcdef',
+        json(200, { access_token: token('at'), token_type: 'Bearer', expires_in: 3600 }, tokenHeaders),
+        { url: `${origin}/api/v2/auth/oauth2/token` },
+      ),
+    ],
+  },
+  {
+    name: 'a client_credentials lifetime above 3600',
+    breaks: ['LIMIT-AT-LIFETIME-002'],
+    exchanges: () => [cc('a', { expires_in: 7200 })],
+  },
+  {
+    name: 'a token over plain HTTP',
+    breaks: ['SEC-TLS-002'],
+    exchanges: () => [
+      tok(
+        'grant_type=client_credentials&client_id=a&client_secret=s-abcdef',
+        json(200, { access_token: token('at'), token_type: 'Bearer', expires_in: 3600 }, tokenHeaders),
+        { url: 'http://svc.example/api/v1/auth/oauth2/token' },
+      ),
+    ],
+  },
+  {
+    name: 'an HTTPS answer without HSTS',
+    breaks: ['SEC-TLS-005'],
+    exchanges: () => [
+      {
+        ...api(undefined, gw('000-1201')),
+        response: {
+          ...gw('000-1201'),
+          headers: gw('000-1201').headers.filter(([h]) => h !== 'strict-transport-security'),
+        },
+      },
+    ],
+  },
 ];
 
 void describe('audit judges', () => {
@@ -143,16 +748,46 @@ void describe('audit judges', () => {
     const p = pw();
     const r = refresh(p.rt);
     const c = cc();
-    assert.deepEqual(await broken([c, p.exchange, r.exchange, api(bearerOf(c), ok()), api(bearerOf(r.exchange), ok()), refresh(p.rt, 'client-a', invalidGrant()).exchange, api(undefined, gw('000-1201')), api(bearerOf(c), gw('000-1202'), { time: at(3700_000) })]), []);
+    assert.deepEqual(
+      await broken([
+        c,
+        p.exchange,
+        r.exchange,
+        api(bearerOf(c), ok()),
+        api(bearerOf(r.exchange), ok()),
+        refresh(p.rt, 'client-a', invalidGrant()).exchange,
+        api(undefined, gw('000-1201')),
+        api(bearerOf(c), gw('000-1202'), { time: at(3700_000) }),
+      ]),
+      [],
+    );
   });
   void test('throttling (429) of a token request is no ERR-TOK-002 finding; a clock moved back leaves later-stamped calls out of the rate window', async () => {
-    const throttled = tok('grant_type=password&client_id=a&client_secret=s-abcdef&username=t%5Cu&password=wrong-pass', err(429, 'invalid_grant'));
+    const throttled = tok(
+      'grant_type=password&client_id=a&client_secret=s-abcdef&username=t%5Cu&password=wrong-pass',
+      err(429, 'invalid_grant'),
+    );
     const c = cc();
     const t = Date.parse(at());
-    const clockAt = (time: number, epochMs: number): RecordedExchange => ({ index: 0, startedAt: new Date(time).toISOString(), durationMs: 0, request: { method: 'POST', url: `${origin}/__test/clock`, headers: [], body: { size: 0 } }, response: json(200, { epochMs }) });
+    const clockAt = (time: number, epochMs: number): RecordedExchange => ({
+      index: 0,
+      startedAt: new Date(time).toISOString(),
+      durationMs: 0,
+      request: { method: 'POST', url: `${origin}/__test/clock`, headers: [], body: { size: 0 } },
+      response: json(200, { epochMs }),
+    });
     // Three calls on a clock moved forward, then the clock reset and three more: never more than two windows' worth (4) within a second on the target's clock.
     const call = (ms: number) => api(bearerOf(c), ok(), { time: new Date(t + ms).toISOString() });
-    const calls = [clockAt(t, t + 100_000), call(1), call(2), call(3), clockAt(t + 4, t + 4), call(5), call(6), call(7)];
+    const calls = [
+      clockAt(t, t + 100_000),
+      call(1),
+      call(2),
+      call(3),
+      clockAt(t + 4, t + 4),
+      call(5),
+      call(6),
+      call(7),
+    ];
     assert.deepEqual(await broken([throttled, c, ...calls]), []);
   });
   for (const c of cases) {
@@ -164,7 +799,13 @@ void describe('audit judges', () => {
     for (const code of gatewayErrorCodes) {
       const wrong = gatewayErrors[code].status === 400 ? 422 : 400;
       const extra: HeaderList = code === '000-2000' || code === '000-2001' ? [['retry-after', '1']] : [];
-      const got = await broken([api(code.startsWith('000-12') ? undefined : token('x'), gw(code, wrong, extra), code === '000-1020' ? { path: '/v2/x' } : {})]);
+      const got = await broken([
+        api(
+          code.startsWith('000-12') ? undefined : token('x'),
+          gw(code, wrong, extra),
+          code === '000-1020' ? { path: '/v2/x' } : {},
+        ),
+      ]);
       assert.ok(got.includes(`ERR-GW-${code.slice(4)}`), `${code}: ${got.join(' ')}`);
     }
   });

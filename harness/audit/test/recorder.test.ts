@@ -34,7 +34,14 @@ void before(async () => {
         return;
       }
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-      res.end(JSON.stringify({ access_token: 'upstream-access-token-0123456789abcdef', token_type: 'Bearer', expires_in: 3600, echo: body }));
+      res.end(
+        JSON.stringify({
+          access_token: 'upstream-access-token-0123456789abcdef',
+          token_type: 'Bearer',
+          expires_in: 3600,
+          echo: body,
+        }),
+      );
     });
   });
   await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
@@ -50,13 +57,23 @@ const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Bo
 void describe('record', () => {
   void test('forwards untouched and records a bounded, digested copy', async () => {
     const out = join(dir, 'a.jsonl');
-    const rec = await startRecorder({ upstreams: { authUrlUs: origin, authUrlEu: origin, baseUrl: origin }, out, digester: new Digester(Buffer.from('k'), 'env:K') });
+    const rec = await startRecorder({
+      upstreams: { authUrlUs: origin, authUrlEu: origin, baseUrl: origin },
+      out,
+      digester: new Digester(Buffer.from('k'), 'env:K'),
+    });
     try {
-      const token = await request(`${rec.urls.authUrlUs}/api/v1/auth/oauth2/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=password&client_id=c&client_secret=client-secret-value&username=t%5Cu&password=user-password-value' });
+      const token = await request(`${rec.urls.authUrlUs}/api/v1/auth/oauth2/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'grant_type=password&client_id=c&client_secret=client-secret-value&username=t%5Cu&password=user-password-value',
+      });
       const tokenText = await token.body.text();
       assert.equal(token.statusCode, 200);
       assert.match(tokenText, /client-secret-value/, 'the client gets the answer untouched');
-      const res = await request(`${rec.urls.baseUrl}/v1/big`, { headers: { authorization: 'Bearer upstream-access-token-0123456789abcdef' } });
+      const res = await request(`${rec.urls.baseUrl}/v1/big`, {
+        headers: { authorization: 'Bearer upstream-access-token-0123456789abcdef' },
+      });
       const got = Buffer.from(await res.body.arrayBuffer());
       assert.equal(createHash('sha256').update(got).digest('hex'), createHash('sha256').update(big).digest('hex'));
       assert.deepEqual(res.headers['x-twice'], ['a', 'b']);
@@ -70,23 +87,35 @@ void describe('record', () => {
     assert.equal(second!.response!.body.truncated, true);
     assert.ok(second!.response!.body.text!.length <= recordedBodyLimit);
     const text = readFileSync(out, 'utf8');
-    for (const secret of ['client-secret-value', 'user-password-value', 'upstream-access-token-0123456789abcdef']) assert.ok(!text.includes(secret), `${secret} in clear`);
+    for (const secret of ['client-secret-value', 'user-password-value', 'upstream-access-token-0123456789abcdef'])
+      assert.ok(!text.includes(secret), `${secret} in clear`);
     assert.match(first!.request.body.text ?? '', /client_secret=hmac-sha256/);
-    assert.equal(first!.request.url, `${origin}/api/v1/auth/oauth2/token`, 'the target\'s address is recorded');
+    assert.equal(first!.request.url, `${origin}/api/v1/auth/oauth2/token`, "the target's address is recorded");
   });
 
   void test('a recorder killed with SIGKILL leaves every completed exchange whole', async () => {
     const profile = join(dir, 'p.json');
-    writeFileSync(profile, JSON.stringify({ name: 'plain', local: true, authUrlUs: origin, authUrlEu: origin, baseUrl: origin }));
+    writeFileSync(
+      profile,
+      JSON.stringify({ name: 'plain', local: true, authUrlUs: origin, authUrlEu: origin, baseUrl: origin }),
+    );
     const out = join(dir, 'killed.jsonl');
-    const child = spawn(process.execPath, [join(repoRoot, 'bin', 'token-conformance.js'), 'record', '--target', profile, '--out', out], { env: { ...process.env, CONFORMANCE_RECORD_KEY: 'k-0123456789' }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(
+      process.execPath,
+      [join(repoRoot, 'bin', 'token-conformance.js'), 'record', '--target', profile, '--out', out],
+      { env: { ...process.env, CONFORMANCE_RECORD_KEY: 'k-0123456789' }, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     const ready = await new Promise<string>((resolve, reject) => {
       createInterface({ input: child.stdout }).once('line', resolve);
       child.once('exit', (c) => reject(new Error(`record exited ${c}`)));
     });
     const urls = JSON.parse(ready) as { authUrlUs: string };
     for (let i = 0; i < 5; i++) {
-      const r = await request(`${urls.authUrlUs}/api/v1/auth/oauth2/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `grant_type=client_credentials&client_id=c&client_secret=secret-${i}-value` });
+      const r = await request(`${urls.authUrlUs}/api/v1/auth/oauth2/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `grant_type=client_credentials&client_id=c&client_secret=secret-${i}-value`,
+      });
       await r.body.text();
     }
     const exited = new Promise((r) => child.once('exit', r));

@@ -21,21 +21,43 @@ const io = () => {
   return { lines, io: { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) } };
 };
 const t0 = Date.UTC(2026, 0, 1);
-const line = (i: number, status: number, body: unknown, extra: [string, string][] = []) => JSON.stringify({
-  index: i, startedAt: new Date(t0 + i * 1000).toISOString(),
-  request: { method: 'POST', url: 'https://svc.example/api/v1/auth/oauth2/token', headers: [['content-type', 'application/x-www-form-urlencoded']], body: { text: 'grant_type=client_credentials&client_id=a&client_secret=the-secret-value', size: 1 } },
-  response: { status, headers: [['content-type', 'application/json'], ['pragma', 'no-cache'], ['strict-transport-security', 'x'], ...extra], body: { text: JSON.stringify(body), size: 1 } },
-});
+const line = (i: number, status: number, body: unknown, extra: [string, string][] = []) =>
+  JSON.stringify({
+    index: i,
+    startedAt: new Date(t0 + i * 1000).toISOString(),
+    request: {
+      method: 'POST',
+      url: 'https://svc.example/api/v1/auth/oauth2/token',
+      headers: [['content-type', 'application/x-www-form-urlencoded']],
+      body: { text: 'grant_type=client_credentials&client_id=a&client_secret=the-secret-value', size: 1 },
+    },
+    response: {
+      status,
+      headers: [
+        ['content-type', 'application/json'],
+        ['pragma', 'no-cache'],
+        ['strict-transport-security', 'x'],
+        ...extra,
+      ],
+      body: { text: JSON.stringify(body), size: 1 },
+    },
+  });
 function recording(name: string, cacheControl: boolean): string {
   const f = join(dir, name);
-  writeFileSync(f, `{"format":"token-conformance-recording/1","startedAt":"2026-01-01T00:00:00.000Z","key":"test"}\n${line(0, 200, { access_token: 'at-0123456789abcdefghijklmnop', token_type: 'Bearer', expires_in: 3600 }, cacheControl ? [['cache-control', 'no-store']] : [])}\n`);
+  writeFileSync(
+    f,
+    `{"format":"token-conformance-recording/1","startedAt":"2026-01-01T00:00:00.000Z","key":"test"}\n${line(0, 200, { access_token: 'at-0123456789abcdefghijklmnop', token_type: 'Bearer', expires_in: 3600 }, cacheControl ? [['cache-control', 'no-store']] : [])}\n`,
+  );
   return f;
 }
 
 let clean: string;
 let broken: string;
 void before(async () => {
-  for (const [name, cc] of [['clean', true], ['broken', false]] as const) {
+  for (const [name, cc] of [
+    ['clean', true],
+    ['broken', false],
+  ] as const) {
     const o = io();
     const code = await auditMain([recording(`${name}.jsonl`, cc), '--out', join(dir, name)], o.io, {});
     assert.equal(code, cc ? 0 : 1, o.lines.join('\n'));
@@ -69,7 +91,15 @@ void describe('an audit report in the report commands', () => {
   void test('bundle and verify: an audit is signed and verified like a run', async () => {
     assert.equal(await keygenMain(['--private', join(dir, 'k.pem'), '--public', join(dir, 'k.pub')], io().io), 0);
     const o = io();
-    assert.equal(await bundleMain(['--key', join(dir, 'k.pem'), '--out', join(dir, 'b.json'), '--reports', join(dir, 'broken')], o.io, {}), 0, o.lines.join('\n'));
+    assert.equal(
+      await bundleMain(
+        ['--key', join(dir, 'k.pem'), '--out', join(dir, 'b.json'), '--reports', join(dir, 'broken')],
+        o.io,
+        {},
+      ),
+      0,
+      o.lines.join('\n'),
+    );
     assert.equal(await verifyMain([join(dir, 'b.json'), '--key', join(dir, 'k.pub')], io().io), 0);
   });
   void test('merge refuses an audit with the reason', async () => {
@@ -84,13 +114,22 @@ void describe('usage', () => {
     const cases: [Promise<number>, RegExp][] = [];
     const run = (p: (o: ReturnType<typeof io>['io']) => Promise<number>, re: RegExp) => {
       const o = io();
-      cases.push([p(o.io).then((c) => { assert.match(o.lines[0] ?? '', re); return c; }), re]);
+      cases.push([
+        p(o.io).then((c) => {
+          assert.match(o.lines[0] ?? '', re);
+          return c;
+        }),
+        re,
+      ]);
     };
     run((o) => auditMain([], o, {}), /give at least one traffic file/);
     run((o) => auditMain([join(dir, 'missing.har')], o, {}), /missing\.har: no such file/);
     run((o) => auditMain([join(dir, 'clean.jsonl'), '--level', 'x'], o, {}), /--level must be/);
     run((o) => recordMain(['--target', 'p.json'], o, {}), /--out FILE are required/);
-    run((o) => recordMain(['--target', 'p.json', '--out', join(dir, 'r.jsonl')], o, {}), /CONFORMANCE_RECORD_KEY is not set/);
+    run(
+      (o) => recordMain(['--target', 'p.json', '--out', join(dir, 'r.jsonl')], o, {}),
+      /CONFORMANCE_RECORD_KEY is not set/,
+    );
     for (const [p] of cases) assert.equal(await p, 2);
   });
 });

@@ -35,24 +35,65 @@ void after(async () => {
   else console.error(`kept ${dir}`);
 });
 
-function profile(name: string, urls: { authUrlUs: string; authUrlEu: string; baseUrl: string }, caFile: string | undefined): string {
-  const reference = parseJsonc(readFileSync(join(repoRoot, 'profiles', 'reference.json'), 'utf8')) as { capabilities: Record<string, unknown> };
+function profile(
+  name: string,
+  urls: { authUrlUs: string; authUrlEu: string; baseUrl: string },
+  caFile: string | undefined,
+): string {
+  const reference = parseJsonc(readFileSync(join(repoRoot, 'profiles', 'reference.json'), 'utf8')) as {
+    capabilities: Record<string, unknown>;
+  };
   const file = join(dir, `${name}.json`);
-  writeFileSync(file, JSON.stringify({
-    ...reference, $schema: undefined, name, ...urls, ...(caFile ? { caFile } : {}),
-    capabilities: { ...reference.capabilities, clockControlUrl: `${urls.authUrlUs}/__test/clock`, faultControlUrl: `${urls.baseUrl}/__test/faults` },
-  }, null, 2));
+  writeFileSync(
+    file,
+    JSON.stringify(
+      {
+        ...reference,
+        $schema: undefined,
+        name,
+        ...urls,
+        ...(caFile ? { caFile } : {}),
+        capabilities: {
+          ...reference.capabilities,
+          clockControlUrl: `${urls.authUrlUs}/__test/clock`,
+          faultControlUrl: `${urls.baseUrl}/__test/faults`,
+        },
+      },
+      null,
+      2,
+    ),
+  );
   return file;
 }
 
-void test('the suite\'s traffic through record: the audit FAILs nothing, recording and HAR alike', async () => {
+void test("the suite's traffic through record: the audit FAILs nothing, recording and HAR alike", async () => {
   const l = server.listening;
   const recording = join(dir, 'suite.jsonl');
   const upstreams = { authUrlUs: l.authUrlUs, authUrlEu: l.authUrlEu, baseUrl: l.baseUrl };
-  recorder = await startRecorder({ upstreams, ca: readFileSync(l.caFile!, 'utf8'), out: recording, digester: Digester.fromEnv('CONFORMANCE_RECORD_KEY', env)! });
+  recorder = await startRecorder({
+    upstreams,
+    ca: readFileSync(l.caFile!, 'utf8'),
+    out: recording,
+    digester: Digester.fromEnv('CONFORMANCE_RECORD_KEY', env)!,
+  });
   const suiteProfile = profile('through-recorder', recorder.urls, undefined);
   const code = await new Promise<number>((resolve) => {
-    const child = spawn(process.execPath, [join(repoRoot, 'bin', 'token-conformance.js'), 'run', '--target', suiteProfile, ...(grep ? ['--grep', grep] : []), '--reports', join(dir, 'run'), '--skip-preflight', '--workers', '1'], { cwd: repoRoot, env, stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn(
+      process.execPath,
+      [
+        join(repoRoot, 'bin', 'token-conformance.js'),
+        'run',
+        '--target',
+        suiteProfile,
+        ...(grep ? ['--grep', grep] : []),
+        '--reports',
+        join(dir, 'run'),
+        '--skip-preflight',
+        '--workers',
+        '1',
+      ],
+      { cwd: repoRoot, env, stdio: ['ignore', 'ignore', 'inherit'] },
+    );
     child.on('exit', (c) => resolve(c ?? 1));
   });
   assert.ok(code === 0 || code === 1, `run exited ${code}`);
@@ -60,15 +101,30 @@ void test('the suite\'s traffic through record: the audit FAILs nothing, recordi
   const auditProfile = profile('reference-audited', upstreams, l.caFile);
   const audited = async (file: string, out: string) => {
     const lines: string[] = [];
-    await auditMain([file, '--target', auditProfile, '--out', join(dir, out)], { out: (x) => lines.push(x), err: (x) => lines.push(x) }, env);
-    return { report: JSON.parse(readFileSync(join(dir, out, 'conformance.json'), 'utf8')) as ConformanceReport, text: lines.join('\n') };
+    await auditMain(
+      [file, '--target', auditProfile, '--out', join(dir, out)],
+      { out: (x) => lines.push(x), err: (x) => lines.push(x) },
+      env,
+    );
+    return {
+      report: JSON.parse(readFileSync(join(dir, out, 'conformance.json'), 'utf8')) as ConformanceReport,
+      text: lines.join('\n'),
+    };
   };
   const fromRecording = await audited(recording, 'audit-recording');
   const har = join(dir, 'suite.har');
   await writeHar(recording, har);
   const fromHar = await audited(har, 'audit-har');
   console.error(fromRecording.text);
-  const verdicts = (r: ConformanceReport) => Object.fromEntries(r.requirements.map((x) => [x.id, `${x.verdict} ${x.reason ?? ''}`.replace(/ — .*$/, '')]));
-  assert.deepEqual(verdicts(fromHar.report), verdicts(fromRecording.report), 'the HAR and the recording of the same traffic are judged alike');
-  assert.deepEqual(fromRecording.report.requirements.filter((r) => r.verdict === 'FAIL').map((r) => `${r.id}: ${r.reason ?? ''}`), []);
+  const verdicts = (r: ConformanceReport) =>
+    Object.fromEntries(r.requirements.map((x) => [x.id, `${x.verdict} ${x.reason ?? ''}`.replace(/ — .*$/, '')]));
+  assert.deepEqual(
+    verdicts(fromHar.report),
+    verdicts(fromRecording.report),
+    'the HAR and the recording of the same traffic are judged alike',
+  );
+  assert.deepEqual(
+    fromRecording.report.requirements.filter((r) => r.verdict === 'FAIL').map((r) => `${r.id}: ${r.reason ?? ''}`),
+    [],
+  );
 });

@@ -17,12 +17,23 @@ import type { PhaseIo, RunIo } from './phase-io.ts';
 import type { RunEnvironment } from './environment.phase.ts';
 
 /** Runs Playwright as a child, its output redacted line by line on the way to the terminal. */
-export function runPlaywright(args: string[], env: NodeJS.ProcessEnv, redactor: () => Redactor, io: RunIo): Promise<number> {
+export function runPlaywright(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  redactor: () => Redactor,
+  io: RunIo,
+): Promise<number> {
   return new Promise((resolveExit, reject) => {
-    const child = spawn(process.execPath, playwrightCommand(['test', '--config', join(repoRoot, 'playwright.config.ts'), ...args]), {
-      // The user's directory, not the package's: paths printed by the reporters read from where the user stands.
-      cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      playwrightCommand(['test', '--config', join(repoRoot, 'playwright.config.ts'), ...args]),
+      {
+        // The user's directory, not the package's: paths printed by the reporters read from where the user stands.
+        cwd: process.cwd(),
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const pipeThrough = (input: NodeJS.ReadableStream, write: (line: string) => void) => {
       createInterface({ input, crlfDelay: Infinity }).on('line', (line) => write(redactor().redact(line)));
     };
@@ -51,16 +62,31 @@ export function readJson<T>(file: string): T | undefined {
  * of a second Playwright run's start-up following them. Returns Playwright's exit code.
  */
 export async function runChecks(options: RunOptions, run: RunEnvironment, io: PhaseIo): Promise<number> {
-  return runPlaywright([...run.playwrightArgs, ...projectsArgs(options.passes ?? allPasses)], run.env, run.redactor, io);
+  return runPlaywright(
+    [...run.playwrightArgs, ...projectsArgs(options.passes ?? allPasses)],
+    run.env,
+    run.redactor,
+    io,
+  );
 }
 
 /** The verdict: the report (with the waivers applied), the clients the run stopped using, the exit code. */
-export function judgeRun(options: RunOptions, reportsDir: string, waivers: LoadedWaivers | undefined, locks: { locks: ClientLocks }, playwrightCode: number, io: PhaseIo): number {
+export function judgeRun(
+  options: RunOptions,
+  reportsDir: string,
+  waivers: LoadedWaivers | undefined,
+  locks: { locks: ClientLocks },
+  playwrightCode: number,
+  io: PhaseIo,
+): number {
   let report = readJson<ConformanceReport>(join(reportsDir, 'conformance.json'));
-  if (report && options.catalogue !== undefined) report = scoreRunInCatalogue(reportsDir, report, catalogueVersion(options.catalogue), io.out);
+  if (report && options.catalogue !== undefined)
+    report = scoreRunInCatalogue(reportsDir, report, catalogueVersion(options.catalogue), io.out);
   if (report && waivers) report = applyWaiversToRun(reportsDir, report, waivers, io.out);
   if (!report) {
-    io.err(`token-conformance run: Playwright ended (code ${playwrightCode}) without a conformance report; see the output above.`);
+    io.err(
+      `token-conformance run: Playwright ended (code ${playwrightCode}) without a conformance report; see the output above.`,
+    );
     return 1;
   }
   const stopped = lockSummary(locks.locks.all());

@@ -43,10 +43,22 @@ export interface RunEnvironment {
  * Obligations (harness/obligations/): with a state file, its lock and its due obligations, handed to
  * the workers through the environment; undefined without one.
  */
-export async function openObligations(options: RunOptions, loaded: LoadedProfile, profile: TargetProfile, temp: string, io: PhaseIo): Promise<StatePhase | undefined | Exit> {
+export async function openObligations(
+  options: RunOptions,
+  loaded: LoadedProfile,
+  profile: TargetProfile,
+  temp: string,
+  io: PhaseIo,
+): Promise<StatePhase | undefined | Exit> {
   let state: StatePhase | undefined;
   try {
-    state = await openStatePhase({ loaded, profile, stateFlag: options.state, runTemp: temp, seenTokensFile: join(temp, seenTokensFileName) });
+    state = await openStatePhase({
+      loaded,
+      profile,
+      stateFlag: options.state,
+      runTemp: temp,
+      seenTokensFile: join(temp, seenTokensFileName),
+    });
   } catch (error) {
     if (error instanceof StateFileError) return io.fail(error.message);
     throw error;
@@ -60,14 +72,30 @@ export async function openObligations(options: RunOptions, loaded: LoadedProfile
  * manifest (core/run/run-manifest.ts) that tells Playwright's config, workers and reporters about
  * the run; the environment carries the manifest's name and the secrets, nothing else of ours.
  */
-export function prepareRunEnvironment(options: RunOptions, target: LoadedProfile, clockTargets: string | undefined, files: { temp: string; locks: { dir: string }; parityFile: string; obligations?: StatePhase | undefined }, io: PhaseIo): RunEnvironment {
+export function prepareRunEnvironment(
+  options: RunOptions,
+  target: LoadedProfile,
+  clockTargets: string | undefined,
+  files: { temp: string; locks: { dir: string }; parityFile: string; obligations?: StatePhase | undefined },
+  io: PhaseIo,
+): RunEnvironment {
   const { temp } = files;
   const handoff = toWorkerProfile(target);
   const profileFile = writeWorkerProfile(handoff.profile, temp);
   const seenTokens = join(temp, seenTokensFileName);
   const reportsDir = options.reportsDir;
   mkdirSync(reportsDir, { recursive: true });
-  for (const stale of ['allure-results', 'transcripts', 'blob-report', 'conformance.json', 'traceability.html', 'ctrf.json', 'checks.json', 'junit.xml', 'junit-time-travel.xml']) {
+  for (const stale of [
+    'allure-results',
+    'transcripts',
+    'blob-report',
+    'conformance.json',
+    'traceability.html',
+    'ctrf.json',
+    'checks.json',
+    'junit.xml',
+    'junit-time-travel.xml',
+  ]) {
     rmSync(join(reportsDir, stale), { recursive: true, force: true });
   }
   const seed = options.seed ?? (options.freshSeed ? String(randomInt(0, 2 ** 31 - 1)) : undefined);
@@ -94,7 +122,12 @@ export function prepareRunEnvironment(options: RunOptions, target: LoadedProfile
     ...(files.obligations ? { obligationsDir: files.obligations.dir } : {}),
     ...(clockTargets !== undefined ? { clockTargets } : {}),
     replayArgs: `--target ${options.target}${options.startReference ? ' --start-reference' : ''}`,
-    terminalReporter: options.terminalReporter === 'compact' ? (process.stdout.isTTY ? 'line' : 'null') : (options.terminalReporter ?? 'list'),
+    terminalReporter:
+      options.terminalReporter === 'compact'
+        ? process.stdout.isTTY
+          ? 'line'
+          : 'null'
+        : (options.terminalReporter ?? 'list'),
   });
   const env: NodeJS.ProcessEnv = {
     ...withoutRunVariables(process.env),

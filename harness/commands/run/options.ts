@@ -113,7 +113,6 @@ export interface RunOptions {
   timings?: boolean;
 }
 
-
 export type TerminalReporter = 'compact' | 'list' | 'dot';
 
 export type Pass = 'conformance' | 'time-travel';
@@ -180,14 +179,18 @@ export function parseRunArgs(args: string[]): RunOptions | 'help' {
   let grep = v.grep;
   if (v.requirement !== undefined) {
     const { ids, unknown } = requirementSelection(v.requirement);
-    if (unknown.length > 0) throw new UsageError(`--requirement: unknown requirement ID${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (the IDs are those of requirements/requirements.json; run --list shows what a selection covers)`);
+    if (unknown.length > 0)
+      throw new UsageError(
+        `--requirement: unknown requirement ID${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (the IDs are those of requirements/requirements.json; run --list shows what a selection covers)`,
+      );
     if (ids.length === 0) throw new UsageError('--requirement needs at least one requirement ID');
     grep = bothGreps(grep, requirementGrep(ids));
   }
   let passes: Pass[] | undefined;
   if (v.passes !== undefined) {
     const named = v.passes.split(',').map((p) => p.trim());
-    if (named.length === 0 || named.some((p) => !allPasses.includes(p as Pass))) throw new UsageError(`--passes must list conformance and/or time-travel (got '${v.passes}')`);
+    if (named.length === 0 || named.some((p) => !allPasses.includes(p as Pass)))
+      throw new UsageError(`--passes must list conformance and/or time-travel (got '${v.passes}')`);
     passes = allPasses.filter((p) => named.includes(p));
   }
   return {
@@ -222,11 +225,14 @@ export function parseRunArgs(args: string[]): RunOptions | 'help' {
 
 /** Each option's value on its own, and the options that exclude or need each other (a UsageError naming them). */
 function checkOptionValues(v: ReturnType<typeof parseRunOptions>['values']): void {
-  if (!['must', 'should', 'all'].includes(v.level)) throw new UsageError(`--level must be must, should or all (got '${v.level}')`);
-  if (v.workers !== undefined && !/^[1-9]\d*$/.test(v.workers)) throw new UsageError(`--workers must be a positive integer (got '${v.workers}')`);
+  if (!['must', 'should', 'all'].includes(v.level))
+    throw new UsageError(`--level must be must, should or all (got '${v.level}')`);
+  if (v.workers !== undefined && !/^[1-9]\d*$/.test(v.workers))
+    throw new UsageError(`--workers must be a positive integer (got '${v.workers}')`);
   if (v.shard !== undefined) {
     const m = /^(\d+)\/(\d+)$/.exec(v.shard);
-    if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2])) throw new UsageError(`--shard must be I/N with 1 ≤ I ≤ N (got '${v.shard}')`);
+    if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2]))
+      throw new UsageError(`--shard must be I/N with 1 ≤ I ≤ N (got '${v.shard}')`);
   }
   if (v.grep !== undefined) {
     try {
@@ -235,16 +241,27 @@ function checkOptionValues(v: ReturnType<typeof parseRunOptions>['values']): voi
       throw new UsageError(`--grep is not a valid regular expression: ${v.grep}`);
     }
   }
-  if (v.seed !== undefined && !/^-?\d+$/.test(v.seed)) throw new UsageError(`--seed must be an integer (got '${v.seed}')`);
-  if (v['replay-path'] !== undefined && !/^\d+(?::\d+)*$/.test(v['replay-path'])) throw new UsageError(`--replay-path must be a fast-check path such as 3:0:1 (got '${v['replay-path']}')`);
-  if (v['replay-path'] !== undefined && v.seed === undefined) throw new UsageError('--replay-path needs the --seed it was found with');
-  if (v['reference-log'] !== undefined && !v['start-reference']) throw new UsageError('--reference-log needs --start-reference');
-  if (v.state !== undefined && v.shard !== undefined) throw new UsageError('--state and --shard exclude each other: one unsharded run settles and records the obligations of a state file');
+  if (v.seed !== undefined && !/^-?\d+$/.test(v.seed))
+    throw new UsageError(`--seed must be an integer (got '${v.seed}')`);
+  if (v['replay-path'] !== undefined && !/^\d+(?::\d+)*$/.test(v['replay-path']))
+    throw new UsageError(`--replay-path must be a fast-check path such as 3:0:1 (got '${v['replay-path']}')`);
+  if (v['replay-path'] !== undefined && v.seed === undefined)
+    throw new UsageError('--replay-path needs the --seed it was found with');
+  if (v['reference-log'] !== undefined && !v['start-reference'])
+    throw new UsageError('--reference-log needs --start-reference');
+  if (v.state !== undefined && v.shard !== undefined)
+    throw new UsageError(
+      '--state and --shard exclude each other: one unsharded run settles and records the obligations of a state file',
+    );
   if (v.seed !== undefined && v['fresh-seed']) throw new UsageError('--seed and --fresh-seed exclude each other');
-  if (v['max-failures'] !== undefined && !/^[1-9]\d*$/.test(v['max-failures'])) throw new UsageError(`--max-failures must be a positive integer (got '${v['max-failures']}')`);
-  if (v['clock-servers'] !== undefined && !/^\d+$/.test(v['clock-servers'])) throw new UsageError(`--clock-servers must be a whole number (got '${v['clock-servers']}')`);
-  if (v['clock-servers'] !== undefined && !v['start-reference']) throw new UsageError('--clock-servers needs --start-reference (a real target has the one clock of its profile)');
-  if (!['compact', 'list', 'dot'].includes(v.reporter)) throw new UsageError(`--reporter must be compact, list or dot (got '${v.reporter}')`);
+  if (v['max-failures'] !== undefined && !/^[1-9]\d*$/.test(v['max-failures']))
+    throw new UsageError(`--max-failures must be a positive integer (got '${v['max-failures']}')`);
+  if (v['clock-servers'] !== undefined && !/^\d+$/.test(v['clock-servers']))
+    throw new UsageError(`--clock-servers must be a whole number (got '${v['clock-servers']}')`);
+  if (v['clock-servers'] !== undefined && !v['start-reference'])
+    throw new UsageError('--clock-servers needs --start-reference (a real target has the one clock of its profile)');
+  if (!['compact', 'list', 'dot'].includes(v.reporter))
+    throw new UsageError(`--reporter must be compact, list or dot (got '${v.reporter}')`);
 }
 
 /** The level selection and the user's --grep, as one Playwright --grep (both must match). */
@@ -260,7 +277,10 @@ export function combinedGrep(level: Level, grep?: string): string | undefined {
  * The selection, as the user gave it, when it matched no check (a typo in a CI job must not be a
  * green build); undefined when checks ran, nothing was selected, or this is a shard (an empty shard is fine).
  */
-export function emptySelection(options: Pick<RunOptions, 'grep' | 'level' | 'specs' | 'passes' | 'shard'>, checks: number): string | undefined {
+export function emptySelection(
+  options: Pick<RunOptions, 'grep' | 'level' | 'specs' | 'passes' | 'shard'>,
+  checks: number,
+): string | undefined {
   if (checks > 0 || options.shard !== undefined) return undefined;
   const parts = [
     ...(options.grep !== undefined ? [`--grep ${options.grep}`] : []),

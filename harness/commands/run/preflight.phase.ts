@@ -13,25 +13,38 @@ import { Exit, type PhaseIo } from './phase-io.ts';
  * Self-diagnosis (preflight.ts): a profile that does not fit the target is one line, not a wall of
  * FAILs. `--check-profile` ends here (exit 0).
  */
-export async function preflightTarget(options: RunOptions, target: LoadedProfile, io: PhaseIo): Promise<PreflightResult | Exit> {
+export async function preflightTarget(
+  options: RunOptions,
+  target: LoadedProfile,
+  io: PhaseIo,
+): Promise<PreflightResult | Exit> {
   const preflight = await runPreflight({ profile: target.profile, secrets: target.secrets });
   for (const note of preflight.notes) io.err(`token-conformance run: note: ${note}`);
   const profileErrors = preflight.profileErrors ?? [];
   for (const e of profileErrors) io.err(`token-conformance run: ${profileErrorLine(e)}`);
   if (options.checkProfile && profileErrors.length > 0) {
-    io.err(`token-conformance run: setup problem: the target refused ${profileErrors.length} credential(s) of the profile (above); fix them and check again. No check was run (--check-profile).`);
+    io.err(
+      `token-conformance run: setup problem: the target refused ${profileErrors.length} credential(s) of the profile (above); fix them and check again. No check was run (--check-profile).`,
+    );
     return new Exit(2);
   }
-  if (profileErrors.length > 0) io.err(`token-conformance run: the checks that need ${profileErrors.length === 1 ? 'this credential' : 'these credentials'} are BLOCKED by the profile (not FAILs of the target); the report opens with ${profileErrors.length === 1 ? 'it' : 'them'}.`);
+  if (profileErrors.length > 0)
+    io.err(
+      `token-conformance run: the checks that need ${profileErrors.length === 1 ? 'this credential' : 'these credentials'} are BLOCKED by the profile (not FAILs of the target); the report opens with ${profileErrors.length === 1 ? 'it' : 'them'}.`,
+    );
   if (preflight.problem !== undefined) {
     if (!options.skipPreflight) {
-      io.err(`token-conformance run: setup problem: ${preflight.problem}; nothing was run (--skip-preflight judges the target anyway).`);
+      io.err(
+        `token-conformance run: setup problem: ${preflight.problem}; nothing was run (--skip-preflight judges the target anyway).`,
+      );
       return new Exit(2);
     }
     io.err(`token-conformance run: preflight (skipped on request): ${preflight.problem}`);
   }
   if (options.checkProfile) {
-    io.out(`token-conformance run: profile ${options.target} is valid, every address answers and the preflight found no setup problem; no check was run (--check-profile).`);
+    io.out(
+      `token-conformance run: profile ${options.target} is valid, every address answers and the preflight found no setup problem; no check was run (--check-profile).`,
+    );
     return new Exit(0);
   }
   return preflight;
@@ -46,15 +59,27 @@ export function lockRefusedClients(preflight: PreflightResult, temp: string): { 
   const locks = new ClientLocks(dir);
   for (const c of preflight.refusedClients ?? []) {
     locks.lock({
-      key: `${c.region}:${c.client}`, client: c.client, region: c.region, kind: c.answer.status === 429 ? '429' : 'invalid_client',
+      key: `${c.region}:${c.client}`,
+      client: c.client,
+      region: c.region,
+      kind: c.answer.status === 429 ? '429' : 'invalid_client',
       ...(c.answer.retryAfter !== undefined ? { retryAfter: c.answer.retryAfter } : {}),
-      response: `HTTP ${c.answer.status}${c.answer.error ? ` ${c.answer.error}` : ''}`, check: 'the preflight', at: new Date().toISOString(),
+      response: `HTTP ${c.answer.status}${c.answer.error ? ` ${c.answer.error}` : ''}`,
+      check: 'the preflight',
+      at: new Date().toISOString(),
     });
   }
   for (const e of preflight.profileErrors ?? []) {
     locks.lock({
-      key: profileLockKey(e.kind, e.name), client: e.client, ...(e.kind === 'user' ? { user: e.name } : {}), region: e.region, kind: 'profile',
-      field: e.field, response: e.answer, check: 'the preflight', at: new Date().toISOString(),
+      key: profileLockKey(e.kind, e.name),
+      client: e.client,
+      ...(e.kind === 'user' ? { user: e.name } : {}),
+      region: e.region,
+      kind: 'profile',
+      field: e.field,
+      response: e.answer,
+      check: 'the preflight',
+      at: new Date().toISOString(),
     });
   }
   return { dir, locks };
@@ -67,13 +92,21 @@ export function lockRefusedClients(preflight: PreflightResult, temp: string): { 
  * `--check-profile`) ends the run as before, whatever the parity probes met; `--check-profile`
  * sends no parity probe at all.
  */
-export async function preflightAndParity(options: RunOptions, target: LoadedProfile, temp: string, io: PhaseIo): Promise<{ preflight: PreflightResult; parityFile: string } | Exit> {
+export async function preflightAndParity(
+  options: RunOptions,
+  target: LoadedProfile,
+  temp: string,
+  io: PhaseIo,
+): Promise<{ preflight: PreflightResult; parityFile: string } | Exit> {
   if (options.checkProfile) {
     const preflight = await preflightTarget(options, target, io);
     if (preflight instanceof Exit) return preflight;
     return { preflight, parityFile: await measureRegionParity(target, temp) };
   }
-  const [preflight, parity] = await Promise.allSettled([preflightTarget(options, target, io), measureRegionParity(target, temp)]);
+  const [preflight, parity] = await Promise.allSettled([
+    preflightTarget(options, target, io),
+    measureRegionParity(target, temp),
+  ]);
   if (preflight.status === 'rejected') throw preflight.reason;
   if (preflight.value instanceof Exit) return preflight.value;
   if (parity.status === 'rejected') throw parity.reason;

@@ -41,17 +41,27 @@ export async function prepareSelection(args: string[], io: PhaseIo): Promise<Sel
   }
   // A state file settles and records obligations in one unsharded run (shards would each write it).
   const stateFile = options.shard !== undefined ? stateFileOf(loaded, options.state) : undefined;
-  if (stateFile !== undefined) return io.fail(`the profile keeps a state file (${stateFile}) and --shard was given: they exclude each other, one unsharded run settles and records the obligations of a state file; run the shards with a profile without "state" and the obligations in one unsharded run`);
+  if (stateFile !== undefined)
+    return io.fail(
+      `the profile keeps a state file (${stateFile}) and --shard was given: they exclude each other, one unsharded run settles and records the obligations of a state file; run the shards with a profile without "state" and the obligations in one unsharded run`,
+    );
   // --last-failed: the previous run's failures, read before this run removes its reports.
   if (options.lastFailed) {
     const last = lastFailedSelection(options.reportsDir);
-    if (!last) return io.fail(`--last-failed: no previous run in ${options.reportsDir} (checks.json); run once without it`);
+    if (!last)
+      return io.fail(`--last-failed: no previous run in ${options.reportsDir} (checks.json); run once without it`);
     if (last.failed === 0) {
-      io.out(`token-conformance run: no check failed in the previous run (${join(options.reportsDir, 'checks.json')}); nothing to run.`);
+      io.out(
+        `token-conformance run: no check failed in the previous run (${join(options.reportsDir, 'checks.json')}); nothing to run.`,
+      );
       return new Exit(0);
     }
     io.out(`token-conformance run: re-running the ${last.failed} check(s) that failed in the previous run`);
-    options = { ...options, grep: bothGreps(options.grep, last.grep), specs: [...(options.specs ?? []), ...last.files] };
+    options = {
+      ...options,
+      grep: bothGreps(options.grep, last.grep),
+      specs: [...(options.specs ?? []), ...last.files],
+    };
   }
   if (options.list) return listSelection(options, io);
   try {

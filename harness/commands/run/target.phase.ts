@@ -3,10 +3,22 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LoadedProfile } from '../../../core/profile/load-profile.ts';
-import { toWorkerProfile, withOtherEnvironmentToken, writeWorkerProfile } from '../../../core/profile/worker-profile.ts';
+import {
+  toWorkerProfile,
+  withOtherEnvironmentToken,
+  writeWorkerProfile,
+} from '../../../core/profile/worker-profile.ts';
 import { checkReachability, unreachableProblem } from '../../reference/reachability.ts';
 import { clockSandboxLabel, clockSandboxProfile } from '../../../core/profile/clock-sandboxes.ts';
-import { applyListening, ReferenceStartError, startClockServers, startReferenceServers, type ListeningLine, type ReferenceServer, type ReferenceServers } from '../../reference/start-reference.ts';
+import {
+  applyListening,
+  ReferenceStartError,
+  startClockServers,
+  startReferenceServers,
+  type ListeningLine,
+  type ReferenceServer,
+  type ReferenceServers,
+} from '../../reference/start-reference.ts';
 import { writeClockTargets } from '../../../core/run/clock-targets.ts';
 import { startRestartControl, type RestartControl } from '../../reference/restart-control.ts';
 import { runSeedHashCache } from '../../reference/run-seed-hash-cache.ts';
@@ -32,42 +44,82 @@ export interface StartedTarget {
  * run: no more servers start at once than before, which a loaded machine pays in start time).
  * Without `--start-reference` the profile's own target, untouched.
  */
-export async function startTarget(options: RunOptions, loaded: LoadedProfile, temp: string, io: PhaseIo): Promise<StartedTarget | Exit> {
+export async function startTarget(
+  options: RunOptions,
+  loaded: LoadedProfile,
+  temp: string,
+  io: PhaseIo,
+): Promise<StartedTarget | Exit> {
   if (!options.startReference) return { target: loaded };
   const cacheFile = runSeedHashCache();
-  const seedHashCache = { ...(cacheFile !== undefined ? { seedHashCache: cacheFile } : {}), ...(options.referenceLog !== undefined ? { logTee: options.referenceLog } : {}) };
+  const seedHashCache = {
+    ...(cacheFile !== undefined ? { seedHashCache: cacheFile } : {}),
+    ...(options.referenceLog !== undefined ? { logTee: options.referenceLog } : {}),
+  };
   // A run without the time-travel pass needs no clock of its own; `--check-profile` runs no check at all.
-  const count = (options.passes ?? allPasses).includes('time-travel') && !options.checkProfile ? options.clockServers ?? defaultClockServers : 0;
+  const count =
+    (options.passes ?? allPasses).includes('time-travel') && !options.checkProfile
+      ? (options.clockServers ?? defaultClockServers)
+      : 0;
   // The servers the time-travel checks run on (the clock servers, else the sandbox) keep their
   // store in a file of the run's temporary directory: the restart control (STATE-RT-USED-003)
   // restarts them without losing what they issued. The others keep theirs in memory.
   const restartControl = await startRestartControl();
   let servers: ReferenceServers;
   try {
-    servers = await startReferenceServers({ logDir: temp, profile: loaded.profile, ...(count === 0 ? { sandboxDataFile: join(temp, 'reference-sandbox.sqlite') } : {}), ...seedHashCache });
+    servers = await startReferenceServers({
+      logDir: temp,
+      profile: loaded.profile,
+      ...(count === 0 ? { sandboxDataFile: join(temp, 'reference-sandbox.sqlite') } : {}),
+      ...seedHashCache,
+    });
   } catch (error) {
     await restartControl.close();
     if (error instanceof ReferenceStartError) return io.fail(error.message);
     throw error;
   }
-  const clockServers = count > 0 ? startClockServers(count, { logDir: temp, profile: loaded.profile, restartable: true, ...seedHashCache }) : undefined;
+  const clockServers =
+    count > 0
+      ? startClockServers(count, { logDir: temp, profile: loaded.profile, restartable: true, ...seedHashCache })
+      : undefined;
   // Settled later (writeClockTargetProfiles); never an unhandled rejection meanwhile.
   clockServers?.catch(() => undefined);
   const onServer = (l: ListeningLine, restartControlUrl?: string): LoadedProfile => {
     const withServer = { ...loaded, profile: applyListening(loaded.profile, l, restartControlUrl) };
-    return servers.otherEnvironmentToken !== undefined ? withOtherEnvironmentToken(withServer, servers.otherEnvironmentToken) : withServer;
+    return servers.otherEnvironmentToken !== undefined
+      ? withOtherEnvironmentToken(withServer, servers.otherEnvironmentToken)
+      : withServer;
   };
-  io.out(`token-conformance run: reference server listening at ${servers.server.listening.authUrlUs} (test controls on)`);
+  io.out(
+    `token-conformance run: reference server listening at ${servers.server.listening.authUrlUs} (test controls on)`,
+  );
   const declared = loaded.profile.capabilities.clockSandboxes?.length ?? 0;
-  if (declared > 0) io.err(`token-conformance run: note: --start-reference ignores the profile's ${declared} clock sandbox(es) (capabilities.clockSandboxes): the time-travel checks use the clock servers it starts (--clock-servers)`);
-  if (servers.production) io.out(`token-conformance run: production reference server listening at ${servers.production.listening.authUrlUs} (issues credentials.tokens.otherEnvironment)`);
-  if (servers.otherEnvironmentProblem) io.err(`token-conformance run: no access token of the other environment (BEARER-015 will be SKIPPED): ${servers.otherEnvironmentProblem}`);
-  const target = onServer(servers.server.listening, count === 0 ? restartControl.register('sandbox', servers.server) : undefined);
+  if (declared > 0)
+    io.err(
+      `token-conformance run: note: --start-reference ignores the profile's ${declared} clock sandbox(es) (capabilities.clockSandboxes): the time-travel checks use the clock servers it starts (--clock-servers)`,
+    );
+  if (servers.production)
+    io.out(
+      `token-conformance run: production reference server listening at ${servers.production.listening.authUrlUs} (issues credentials.tokens.otherEnvironment)`,
+    );
+  if (servers.otherEnvironmentProblem)
+    io.err(
+      `token-conformance run: no access token of the other environment (BEARER-015 will be SKIPPED): ${servers.otherEnvironmentProblem}`,
+    );
+  const target = onServer(
+    servers.server.listening,
+    count === 0 ? restartControl.register('sandbox', servers.server) : undefined,
+  );
   return { target, servers, onServer, restartControl, ...(clockServers ? { clockServers } : {}) };
 }
 
 /** The clock servers' (or the declared clock sandboxes') worker profiles and the clock targets' file naming them; undefined when the run has none. */
-export async function writeClockTargetProfiles(options: RunOptions, started: StartedTarget, temp: string, io: PhaseIo): Promise<string | undefined | Exit> {
+export async function writeClockTargetProfiles(
+  options: RunOptions,
+  started: StartedTarget,
+  temp: string,
+  io: PhaseIo,
+): Promise<string | undefined | Exit> {
   const sandboxes = options.checkProfile ? [] : clockSandboxesOfRun(options, started.target);
   if (sandboxes.length > 0) {
     const profiles = sandboxes.map((s, i) => {
@@ -75,7 +127,9 @@ export async function writeClockTargetProfiles(options: RunOptions, started: Sta
       mkdirSync(dir, { recursive: true });
       return writeWorkerProfile(toWorkerProfile(clockSandboxProfile(started.target, s)).profile, dir);
     });
-    io.out(`token-conformance run: ${sandboxes.length} clock sandbox(es) of the profile for the time-travel checks, one worker each`);
+    io.out(
+      `token-conformance run: ${sandboxes.length} clock sandbox(es) of the profile for the time-travel checks, one worker each`,
+    );
     return writeClockTargets(temp, profiles);
   }
   if (!started.clockServers || !started.onServer) return undefined;
@@ -83,19 +137,36 @@ export async function writeClockTargetProfiles(options: RunOptions, started: Sta
   try {
     clockServers = await started.clockServers;
   } catch (error) {
-    if (error instanceof ReferenceStartError) return io.fail(`a reference server for the time-travel checks: ${error.message} (--clock-servers 0 runs them on the one server)`);
+    if (error instanceof ReferenceStartError)
+      return io.fail(
+        `a reference server for the time-travel checks: ${error.message} (--clock-servers 0 runs them on the one server)`,
+      );
     throw error;
   }
   const restartUrl = (s: ReferenceServer, i: number) => started.restartControl?.register(`clock-target-${i}`, s);
-  const profiles = clockServers.map((s, i) => writeWorkerProfile(toWorkerProfile(started.onServer!(s.listening, restartUrl(s, i))).profile, join(temp, `clock-target-${i}`)));
-  io.out(`token-conformance run: ${clockServers.length} more reference server(s) for the time-travel checks, a clock of their own each`);
+  const profiles = clockServers.map((s, i) =>
+    writeWorkerProfile(
+      toWorkerProfile(started.onServer!(s.listening, restartUrl(s, i))).profile,
+      join(temp, `clock-target-${i}`),
+    ),
+  );
+  io.out(
+    `token-conformance run: ${clockServers.length} more reference server(s) for the time-travel checks, a clock of their own each`,
+  );
   return writeClockTargets(temp, profiles);
 }
 
 /** Every address of the profile answers, and every clock sandbox the run will use (exit 2 naming the field, or the sandbox, when one does not). */
-export async function checkTargetAnswers(options: RunOptions, target: LoadedProfile, io: PhaseIo): Promise<undefined | Exit> {
+export async function checkTargetAnswers(
+  options: RunOptions,
+  target: LoadedProfile,
+  io: PhaseIo,
+): Promise<undefined | Exit> {
   const profile = target.profile;
-  const [unreachable, sandboxes] = await Promise.all([checkReachability(profile), checkClockSandboxesAnswer(options, target)]);
+  const [unreachable, sandboxes] = await Promise.all([
+    checkReachability(profile),
+    checkClockSandboxesAnswer(options, target),
+  ]);
   if (unreachable.length === 0 && sandboxes.length === 0) return undefined;
   // A sandbox that does not answer: one line each, naming it.
   for (const line of sandboxes) io.err(`token-conformance run: setup problem: ${line}; nothing was run.`);
@@ -103,7 +174,10 @@ export async function checkTargetAnswers(options: RunOptions, target: LoadedProf
   for (const u of unreachable) io.err(`token-conformance run: ${u.field} ${u.url} is not reachable: ${u.problem}`);
   io.err(`token-conformance run: setup problem: ${unreachableProblem(unreachable)}; nothing was run.`);
   // The bundled server's profile names addresses of a server nobody started.
-  if (!options.startReference && profile.name === 'reference') io.err('token-conformance run: hint: this is the bundled reference server\'s profile; add --start-reference to start one for the run (or start one yourself with `token-conformance serve --test-controls`)');
+  if (!options.startReference && profile.name === 'reference')
+    io.err(
+      "token-conformance run: hint: this is the bundled reference server's profile; add --start-reference to start one for the run (or start one yourself with `token-conformance serve --test-controls`)",
+    );
   return new Exit(2);
 }
 
@@ -120,7 +194,11 @@ function clockSandboxesOfRun(options: RunOptions, target: LoadedProfile) {
 async function checkClockSandboxesAnswer(options: RunOptions, target: LoadedProfile): Promise<string[]> {
   const sandboxes = clockSandboxesOfRun(options, target);
   const answers = await Promise.all(sandboxes.map((s) => checkReachability(clockSandboxProfile(target, s).profile)));
-  return answers.flatMap((unreachable, i) => unreachable.length === 0 ? [] : [
-    `clock sandbox ${clockSandboxLabel(sandboxes[i]!, i)} does not answer: ${unreachable.map((u) => `${u.field} ${u.url} ${u.problem}`).join('; ')} — start it or remove it from the profile`,
-  ]);
+  return answers.flatMap((unreachable, i) =>
+    unreachable.length === 0
+      ? []
+      : [
+          `clock sandbox ${clockSandboxLabel(sandboxes[i]!, i)} does not answer: ${unreachable.map((u) => `${u.field} ${u.url} ${u.problem}`).join('; ')} — start it or remove it from the profile`,
+        ],
+  );
 }

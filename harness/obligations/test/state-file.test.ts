@@ -16,9 +16,26 @@ const credential = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ0ZXN0In0.c2lnbmF0dXJlLXZhbHV
 
 function obligation(): Obligation {
   return {
-    id: 'o-1', check: 'a › check', requirements: ['STATE-AT-EXP-001'], kind: 'expired-access-token-refused', expect: 'status-401', what: 'refused once expired',
-    recordedRun: 'r1', recordedAt: new Date(0).toISOString(), issued: { localFrom: new Date(0).toISOString(), localTo: new Date(0).toISOString() },
-    clock: 'local', notBefore: 3_600_000, credential: { kind: 'access-token', value: credential, region: 'us', client: 'usClient', clientId: 'c', grant: 'client_credentials', expiresIn: 3600 },
+    id: 'o-1',
+    check: 'a › check',
+    requirements: ['STATE-AT-EXP-001'],
+    kind: 'expired-access-token-refused',
+    expect: 'status-401',
+    what: 'refused once expired',
+    recordedRun: 'r1',
+    recordedAt: new Date(0).toISOString(),
+    issued: { localFrom: new Date(0).toISOString(), localTo: new Date(0).toISOString() },
+    clock: 'local',
+    notBefore: 3_600_000,
+    credential: {
+      kind: 'access-token',
+      value: credential,
+      region: 'us',
+      client: 'usClient',
+      clientId: 'c',
+      grant: 'client_credentials',
+      expiresIn: 3600,
+    },
     principalFingerprint: 'f',
   };
 }
@@ -38,9 +55,12 @@ void describe('state file', () => {
     assert.deepEqual(readState(join(dir, 'none.json'), secret, 'KEY', 't').obligations, []);
   });
 
-  void test('a wrong key, a damaged, truncated, foreign or other target\'s file: StateFileError, one line', () => {
+  void test("a wrong key, a damaged, truncated, foreign or other target's file: StateFileError, one line", () => {
     const text = readFileSync(file, 'utf8');
-    assert.throws(() => readState(file, 'another-secret-0123456789', 'KEY', 't'), (e: Error) => e instanceof StateFileError && /KEY .*wrong key/.test(e.message));
+    assert.throws(
+      () => readState(file, 'another-secret-0123456789', 'KEY', 't'),
+      (e: Error) => e instanceof StateFileError && /KEY .*wrong key/.test(e.message),
+    );
     const envelope = JSON.parse(text) as { data: string };
     const damaged = join(dir, 'damaged.json');
     writeFileSync(damaged, JSON.stringify({ ...envelope, data: `A${envelope.data.slice(1)}` }));
@@ -53,13 +73,21 @@ void describe('state file', () => {
     for (const f of [file, damaged]) assert.doesNotThrow(() => readFileSync(f), 'files left in place');
   });
 
-  void test('the lock: a live holder refuses a second taker; a gone holder\'s lock is stale and taken over', () => {
+  void test("the lock: a live holder refuses a second taker; a gone holder's lock is stale and taken over", () => {
     const first = lockState(file);
-    assert.throws(() => lockState(file), (e: Error) => e instanceof StateFileError && e.message.includes(`pid ${process.pid}`));
+    assert.throws(
+      () => lockState(file),
+      (e: Error) => e instanceof StateFileError && e.message.includes(`pid ${process.pid}`),
+    );
     first.release();
     // A pid that is gone: a child that has exited.
-    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
-    writeFileSync(`${file}.lock`, JSON.stringify({ pid: Number(gone), host: hostname(), since: new Date().toISOString() }));
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+      encoding: 'utf8',
+    }).stdout;
+    writeFileSync(
+      `${file}.lock`,
+      JSON.stringify({ pid: Number(gone), host: hostname(), since: new Date().toISOString() }),
+    );
     const taken = lockState(file);
     assert.match(taken.note ?? '', /stale lock/);
     taken.release();

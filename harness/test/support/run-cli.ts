@@ -8,10 +8,18 @@ const cli = join(repoRoot, 'bin', 'token-conformance.js');
 
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { cwd: repoRoot, env: { ...process.env, CI: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, ...args], {
+      cwd: repoRoot,
+      env: { ...process.env, CI: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
-    child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { out += d.toString(); });
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
     child.once('error', reject);
     child.once('close', (code) => resolve({ code: code ?? 1, out }));
   });

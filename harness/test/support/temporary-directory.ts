@@ -8,7 +8,10 @@ import { join } from 'node:path';
 const made = new Set<string>();
 
 export function temporaryDirectory(prefix: string): string {
-  if (made.size === 0) process.once('exit', () => { for (const dir of made) rmSync(dir, { recursive: true, force: true }); });
+  if (made.size === 0)
+    process.once('exit', () => {
+      for (const dir of made) rmSync(dir, { recursive: true, force: true });
+    });
   const dir = mkdtempSync(join(tmpdir(), prefix));
   made.add(dir);
   return dir;

@@ -40,7 +40,8 @@ export class TestClock implements Clock {
       else this.reset();
       return;
     }
-    if ('advanceSeconds' in command) this.#offsetMs = await this.shared.moveBy(Math.round(command.advanceSeconds * 1000));
+    if ('advanceSeconds' in command)
+      this.#offsetMs = await this.shared.moveBy(Math.round(command.advanceSeconds * 1000));
     else if ('setToMs' in command) this.#offsetMs = await this.shared.set(command.setToMs - this.base.now());
     else this.#offsetMs = await this.shared.set(0);
   }

@@ -2,9 +2,25 @@
 // generated on first start and kept in the store, so that tokens survive a restart and processes
 // sharing one data file share one key. Verification reads the injected clock (jose `currentDate`).
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign as signBytes, type KeyObject } from 'node:crypto';
-import { calculateJwkThumbprint, decodeJwt, decodeProtectedHeader, errors, jwtVerify, type JWK, type JWTPayload } from 'jose';
+import {
+  calculateJwkThumbprint,
+  decodeJwt,
+  decodeProtectedHeader,
+  errors,
+  jwtVerify,
+  type JWK,
+  type JWTPayload,
+} from 'jose';
 import type {
-  AccessTokenClaims, AccessTokenSigner, AccessTokenVerification, AccessTokenVerifier, Clock, RandomSource, SignedAccessToken, Store, VerifiedAccessToken,
+  AccessTokenClaims,
+  AccessTokenSigner,
+  AccessTokenVerification,
+  AccessTokenVerifier,
+  Clock,
+  RandomSource,
+  SignedAccessToken,
+  Store,
+  VerifiedAccessToken,
 } from '../domain/ports.ts';
 import type { Environment } from '../domain/model.ts';
 
@@ -28,7 +44,12 @@ export class SigningKey {
     this.kid = stored.kid;
     this.privateKey = createPrivateKey(stored.privateKeyPem);
     this.publicKey = createPublicKey(this.privateKey);
-    this.publicJwk = { ...(this.publicKey.export({ format: 'jwk' }) as JWK), kid: stored.kid, alg: ACCESS_TOKEN_ALG, use: 'sig' };
+    this.publicJwk = {
+      ...(this.publicKey.export({ format: 'jwk' }) as JWK),
+      kid: stored.kid,
+      alg: ACCESS_TOKEN_ALG,
+      use: 'sig',
+    };
   }
 
   /** The stored key, or a new one stored now (the first writer wins across processes). */
@@ -37,7 +58,11 @@ export class SigningKey {
     if (existing !== undefined) return new SigningKey(JSON.parse(existing) as StoredKey);
     const { privateKey, publicKey } = generateKeyPairSync('ed25519');
     const kid = await calculateJwkThumbprint(publicKey.export({ format: 'jwk' }));
-    const candidate: StoredKey = { kid, privateKeyPem: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(), createdAt: now };
+    const candidate: StoredKey = {
+      kid,
+      privateKeyPem: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+      createdAt: now,
+    };
     return new SigningKey(JSON.parse(await store.putMetaIfAbsent(META_NAME, JSON.stringify(candidate))) as StoredKey);
   }
 
@@ -137,10 +162,22 @@ const isString = (v: unknown): v is string => typeof v === 'string';
 
 function asVerifiedClaims(p: JWTPayload): VerifiedAccessToken | undefined {
   const { sub, client_id, scope, region, env, grant, fid, jti, iat, exp } = p as Record<string, unknown>;
-  if (!isString(sub) || !isString(client_id) || !isString(jti) || typeof iat !== 'number' || typeof exp !== 'number') return undefined;
+  if (!isString(sub) || !isString(client_id) || !isString(jti) || typeof iat !== 'number' || typeof exp !== 'number')
+    return undefined;
   if (region !== 'us' && region !== 'eu') return undefined;
   if (env !== 'sandbox' && env !== 'production') return undefined;
   if (grant !== 'client_credentials' && grant !== 'password' && grant !== 'refresh_token') return undefined;
   if ((scope !== undefined && !isString(scope)) || (fid !== undefined && !isString(fid))) return undefined;
-  return { sub, client_id, region, env, grant, jti, iat, exp, ...(scope !== undefined && { scope }), ...(fid !== undefined && { fid }) };
+  return {
+    sub,
+    client_id,
+    region,
+    env,
+    grant,
+    jti,
+    iat,
+    exp,
+    ...(scope !== undefined && { scope }),
+    ...(fid !== undefined && { fid }),
+  };
 }

@@ -80,16 +80,19 @@ export class CachingSecretHasher implements SecretHasher {
     // connections logging in at once cost one 16 MiB, ~50 ms computation, not sixteen).
     const running = this.#inFlight.get(entry);
     if (running) return running;
-    const verification = this.#inner.verify(secret, encodedHash).then((ok) => {
-      if (ok) {
-        if (this.#hits.size >= this.#capacity) {
-          const oldest = this.#hits.values().next();
-          if (!oldest.done) this.#hits.delete(oldest.value);
+    const verification = this.#inner
+      .verify(secret, encodedHash)
+      .then((ok) => {
+        if (ok) {
+          if (this.#hits.size >= this.#capacity) {
+            const oldest = this.#hits.values().next();
+            if (!oldest.done) this.#hits.delete(oldest.value);
+          }
+          this.#hits.add(entry);
         }
-        this.#hits.add(entry);
-      }
-      return ok;
-    }).finally(() => this.#inFlight.delete(entry));
+        return ok;
+      })
+      .finally(() => this.#inFlight.delete(entry));
     this.#inFlight.set(entry, verification);
     return verification;
   }

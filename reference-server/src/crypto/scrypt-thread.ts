@@ -22,7 +22,10 @@ parentPort.on('message', ({ id, secret, salt, keyLength, options }) => {
 });
 `;
 
-interface Pending { resolve(key: Buffer): void; reject(error: Error): void }
+interface Pending {
+  resolve(key: Buffer): void;
+  reject(error: Error): void;
+}
 
 let worker: Worker | undefined;
 let nextId = 0;
@@ -50,7 +53,12 @@ function thread(): Worker {
 }
 
 /** scrypt on the dedicated thread; the thread never keeps the process alive when idle. */
-export function scryptOnThread(secret: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
+export function scryptOnThread(
+  secret: string,
+  salt: Buffer,
+  keyLength: number,
+  options: ScryptOptions,
+): Promise<Buffer> {
   const target = thread();
   const id = nextId++;
   return new Promise((resolve, reject) => {

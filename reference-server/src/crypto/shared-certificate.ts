@@ -8,7 +8,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Store } from '../domain/ports.ts';
-import { certificateProblem, createCertificatePems, generateCertificate, type CertificatePems, type GeneratedCertificate } from './tls.ts';
+import {
+  certificateProblem,
+  createCertificatePems,
+  generateCertificate,
+  type CertificatePems,
+  type GeneratedCertificate,
+} from './tls.ts';
 
 const META_NAME = 'tls-certificate.v1';
 const SHARED_VALIDITY_DAYS = 365;
@@ -23,7 +29,11 @@ function parse(value: string | undefined): CertificatePems | undefined {
   }
 }
 
-export async function sharedCertificate(store: Pick<Store, 'getMeta' | 'putMetaIfAbsent'>, host: string, now: Date): Promise<GeneratedCertificate> {
+export async function sharedCertificate(
+  store: Pick<Store, 'getMeta' | 'putMetaIfAbsent'>,
+  host: string,
+  now: Date,
+): Promise<GeneratedCertificate> {
   let pems = parse(await store.getMeta(META_NAME));
   let generated = false;
   if (pems === undefined) {

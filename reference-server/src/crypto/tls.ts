@@ -44,7 +44,9 @@ export function certificateNames(host: string): string[] {
 
 /** A new self-signed key pair and certificate (PEM). */
 export async function createCertificatePems(host: string, now: Date, validityDays: number): Promise<CertificatePems> {
-  const altNames = certificateNames(host).map((n) => (isIP(n) ? { type: 7 as const, ip: n } : { type: 2 as const, value: n }));
+  const altNames = certificateNames(host).map((n) =>
+    isIP(n) ? { type: 7 as const, ip: n } : { type: 2 as const, value: n },
+  );
   const pems = await generate([{ name: 'commonName', value: 'token-conformance reference server' }], {
     keyType: 'ec',
     curve: 'P-256',
@@ -72,7 +74,9 @@ export function certificateProblem(pems: CertificatePems, host: string, now: Dat
   }
   if (Date.parse(certificate.validFrom) > now.getTime()) return 'not yet valid';
   if (Date.parse(certificate.validTo) - RENEWAL_MARGIN_MS <= now.getTime()) return 'expired or about to expire';
-  const uncovered = certificateNames(host).find((n) => (isIP(n) ? certificate.checkIP(n) : certificate.checkHost(n)) === undefined);
+  const uncovered = certificateNames(host).find(
+    (n) => (isIP(n) ? certificate.checkIP(n) : certificate.checkHost(n)) === undefined,
+  );
   return uncovered === undefined ? undefined : `does not cover ${uncovered}`;
 }
 

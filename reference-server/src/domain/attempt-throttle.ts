@@ -47,7 +47,10 @@ export const defaultAttemptThrottleSettings: AttemptThrottleSettings = {
   sourceFailures: 1000,
 };
 
-export type ThrottleStore = Pick<Store, 'findFailedAttempts' | 'recordFailedAttempt' | 'lockPrincipal' | 'clearFailedAttempts'>;
+export type ThrottleStore = Pick<
+  Store,
+  'findFailedAttempts' | 'recordFailedAttempt' | 'lockPrincipal' | 'clearFailedAttempts'
+>;
 
 /**
  * What assertNotLocked saw, for recordSuccess: whether the principal had no run of failures, and
@@ -86,14 +89,23 @@ export class AttemptThrottle {
    * its failures; call before looking anything up or verifying anything. What it saw goes to
    * recordSuccess. `reads`: the reads of the decision this check is part of (Store.readsOfOneDecision).
    */
-  async assertNotLocked(principal: AttemptPrincipal, now: number, reads: Pick<Store, 'findFailedAttempts'> = this.#store): Promise<AttemptCheck> {
+  async assertNotLocked(
+    principal: AttemptPrincipal,
+    now: number,
+    reads: Pick<Store, 'findFailedAttempts'> = this.#store,
+  ): Promise<AttemptCheck> {
     const wait = this.#sources.waitSeconds(principal.source ?? '', now);
     if (wait > 0) {
-      throw new TooManyAttempts(principal.kind === 'user' ? 'invalid_grant' : 'invalid_client', wait, 'source spent its failed attempts');
+      throw new TooManyAttempts(
+        principal.kind === 'user' ? 'invalid_grant' : 'invalid_client',
+        wait,
+        'source spent its failed attempts',
+      );
     }
     const state = await reads.findFailedAttempts(principal);
     const lockedUntil = state?.lockedUntil ?? null;
-    if (lockedUntil === null || now >= lockedUntil) return { noRun: state === undefined, failuresRecorded: this.#failuresRecorded };
+    if (lockedUntil === null || now >= lockedUntil)
+      return { noRun: state === undefined, failuresRecorded: this.#failuresRecorded };
     throw new TooManyAttempts(
       principal.kind === 'user' ? 'invalid_grant' : 'invalid_client',
       Math.max(1, Math.ceil((lockedUntil - now) / 1000)),
@@ -123,6 +135,7 @@ export class AttemptThrottle {
   async recordSuccess(principal: AttemptPrincipal, check?: AttemptCheck): Promise<void> {
     if (check?.noRun === true && check.failuresRecorded === this.#failuresRecorded) return;
     // A read first: the common case (nothing to forget) then costs no write.
-    if ((await this.#store.findFailedAttempts(principal)) !== undefined) await this.#store.clearFailedAttempts(principal);
+    if ((await this.#store.findFailedAttempts(principal)) !== undefined)
+      await this.#store.clearFailedAttempts(principal);
   }
 }

@@ -68,10 +68,15 @@ export async function authenticateClient(
     clientSecret = param(params, 'client_secret');
   }
   if (clientId === undefined || clientSecret === undefined) {
-    throw new InvalidClient(descriptions.clientAuthRequired, viaHeader, clientId === undefined ? 'no client_id' : 'no client_secret');
+    throw new InvalidClient(
+      descriptions.clientAuthRequired,
+      viaHeader,
+      clientId === undefined ? 'no client_id' : 'no client_secret',
+    );
   }
   // Cannot be a client id: refused like an unknown one, at no cost (no lookup, hash or record).
-  if (!isPlausibleClientId(clientId)) throw new InvalidClient(descriptions.clientAuthFailed, viaHeader, 'client_id cannot be a client id');
+  if (!isPlausibleClientId(clientId))
+    throw new InvalidClient(descriptions.clientAuthFailed, viaHeader, 'client_id cannot be a client id');
   const principal = { kind: 'client', name: clientId, ...(source !== undefined && { source }) } as const;
   // The lock and the client are read as of one moment, after one look for other processes' changes.
   const reads = deps.store.readsOfOneDecision?.() ?? deps.store;

@@ -1,6 +1,14 @@
 // Minting of access and refresh tokens, shared by the grants.
 import type { Client, RefreshTokenRecord } from './model.ts';
-import type { AccessTokenClaims, AccessTokenSigner, Clock, RandomSource, SignedAccessToken, Store, TokenDigest } from './ports.ts';
+import type {
+  AccessTokenClaims,
+  AccessTokenSigner,
+  Clock,
+  RandomSource,
+  SignedAccessToken,
+  Store,
+  TokenDigest,
+} from './ports.ts';
 import type { Environment, Region } from './model.ts';
 import type { TokenSettings } from './settings.ts';
 
@@ -25,11 +33,20 @@ export interface IssueDeps {
 /** 32 random bytes: 256 bits, base64url (43 characters). */
 export const REFRESH_TOKEN_BYTES = 32;
 
-export function baseClaims(client: Client, region: Region, environment: Environment): Pick<AccessTokenClaims, 'client_id' | 'region' | 'env'> {
+export function baseClaims(
+  client: Client,
+  region: Region,
+  environment: Environment,
+): Pick<AccessTokenClaims, 'client_id' | 'region' | 'env'> {
   return { client_id: client.clientId, region, env: environment };
 }
 
-export async function issueAccessToken(deps: IssueDeps, claims: AccessTokenClaims, now: number, lifetimeSeconds: number): Promise<SignedAccessToken> {
+export async function issueAccessToken(
+  deps: IssueDeps,
+  claims: AccessTokenClaims,
+  now: number,
+  lifetimeSeconds: number,
+): Promise<SignedAccessToken> {
   return deps.signer.sign(claims, now, lifetimeSeconds);
 }
 
@@ -68,17 +85,41 @@ export interface UserTokenPair {
 }
 
 /** The answer of the password and refresh_token grants: an access token and a refresh token of one family. */
-export async function issueUserTokenPair(deps: IssueDeps, pair: UserTokenPair, now: number): Promise<TokenResponseBody> {
+export async function issueUserTokenPair(
+  deps: IssueDeps,
+  pair: UserTokenPair,
+  now: number,
+): Promise<TokenResponseBody> {
   const lifetime = deps.settings.passwordLifetimeSeconds;
-  const accessToken = await issueAccessToken(deps, {
-    sub: userSubject(pair.tenant, pair.userName),
-    ...baseClaims(pair.client, pair.region, deps.environment),
+  const accessToken = await issueAccessToken(
+    deps,
+    {
+      sub: userSubject(pair.tenant, pair.userName),
+      ...baseClaims(pair.client, pair.region, deps.environment),
+      scope: pair.scope,
+      grant: pair.grant,
+      fid: pair.familyId,
+    },
+    now,
+    lifetime,
+  );
+  const refreshToken = await issueRefreshToken(
+    deps,
+    {
+      familyId: pair.familyId,
+      clientId: pair.client.clientId,
+      tenant: pair.tenant,
+      userName: pair.userName,
+      scope: pair.refreshScope,
+    },
+    now,
+    accessToken,
+  );
+  return {
+    access_token: accessToken.token,
+    token_type: 'Bearer',
+    expires_in: lifetime,
+    refresh_token: refreshToken,
     scope: pair.scope,
-    grant: pair.grant,
-    fid: pair.familyId,
-  }, now, lifetime);
-  const refreshToken = await issueRefreshToken(deps, {
-    familyId: pair.familyId, clientId: pair.client.clientId, tenant: pair.tenant, userName: pair.userName, scope: pair.refreshScope,
-  }, now, accessToken);
-  return { access_token: accessToken.token, token_type: 'Bearer', expires_in: lifetime, refresh_token: refreshToken, scope: pair.scope };
+  };
 }

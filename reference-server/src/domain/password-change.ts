@@ -17,7 +17,12 @@ export interface PasswordChangeDeps {
   hasher: SecretHasher;
 }
 
-export async function changePassword(deps: PasswordChangeDeps, tenant: string, userName: string, newPassword: string): Promise<{ revokedRefreshTokens: number }> {
+export async function changePassword(
+  deps: PasswordChangeDeps,
+  tenant: string,
+  userName: string,
+  newPassword: string,
+): Promise<{ revokedRefreshTokens: number }> {
   if (newPassword === '') throw new Error('a password must not be empty');
   const user = await deps.store.findUser(tenant, userName);
   if (!user) throw new UnknownUserError();

@@ -5,11 +5,18 @@ import type { User } from './model.ts';
 export const DAY_MS = 86_400_000;
 export const DEFAULT_PASSWORD_MAX_AGE_DAYS = 45;
 
-export function passwordExpiresAt(user: Pick<User, 'passwordChangedAt'>, maxAgeDays = DEFAULT_PASSWORD_MAX_AGE_DAYS): number {
+export function passwordExpiresAt(
+  user: Pick<User, 'passwordChangedAt'>,
+  maxAgeDays = DEFAULT_PASSWORD_MAX_AGE_DAYS,
+): number {
   return user.passwordChangedAt + maxAgeDays * DAY_MS;
 }
 
-export function isPasswordExpired(user: Pick<User, 'passwordChangedAt'>, now: number, maxAgeDays = DEFAULT_PASSWORD_MAX_AGE_DAYS): boolean {
+export function isPasswordExpired(
+  user: Pick<User, 'passwordChangedAt'>,
+  now: number,
+  maxAgeDays = DEFAULT_PASSWORD_MAX_AGE_DAYS,
+): boolean {
   return now >= passwordExpiresAt(user, maxAgeDays);
 }
 
@@ -27,14 +34,22 @@ export const passwordPolicyRules: readonly string[] = [
 ];
 
 /** The rules a candidate password breaks (empty: it is acceptable). Lengths count code points. */
-export function passwordPolicyProblems(candidate: string, context: { userName: string; currentPassword: string }): string[] {
+export function passwordPolicyProblems(
+  candidate: string,
+  context: { userName: string; currentPassword: string },
+): string[] {
   const problems: string[] = [];
   const length = [...candidate].length;
-  if (length < PASSWORD_MIN_LENGTH) problems.push(`The new password is shorter than ${PASSWORD_MIN_LENGTH} characters.`);
+  if (length < PASSWORD_MIN_LENGTH)
+    problems.push(`The new password is shorter than ${PASSWORD_MIN_LENGTH} characters.`);
   if (length > PASSWORD_MAX_LENGTH) problems.push(`The new password is longer than ${PASSWORD_MAX_LENGTH} characters.`);
-  const classes = [/\p{Ll}/u, /\p{Lu}/u, /\p{Nd}/u, /[^\p{Ll}\p{Lu}\p{Nd}]/u].filter((kind) => kind.test(candidate)).length;
+  const classes = [/\p{Ll}/u, /\p{Lu}/u, /\p{Nd}/u, /[^\p{Ll}\p{Lu}\p{Nd}]/u].filter((kind) =>
+    kind.test(candidate),
+  ).length;
   if (classes < PASSWORD_MIN_CHARACTER_CLASSES) {
-    problems.push(`The new password uses ${classes} kind(s) of characters; at least ${PASSWORD_MIN_CHARACTER_CLASSES} are needed.`);
+    problems.push(
+      `The new password uses ${classes} kind(s) of characters; at least ${PASSWORD_MIN_CHARACTER_CLASSES} are needed.`,
+    );
   }
   if (context.userName !== '' && candidate.toLowerCase().includes(context.userName.toLowerCase())) {
     problems.push('The new password contains your user name.');

@@ -145,7 +145,10 @@ export interface VerifiedAccessToken extends AccessTokenClaims {
 export type AccessTokenVerification =
   | { ok: true; token: VerifiedAccessToken }
   /** `malformed`: not a parseable JWT (gateway 000-1205); the others: a parseable but invalid token (000-1202). */
-  | { ok: false; reason: 'malformed' | 'invalid-signature' | 'expired' | 'not-yet-valid' | 'wrong-environment' | 'wrong-audience' };
+  | {
+      ok: false;
+      reason: 'malformed' | 'invalid-signature' | 'expired' | 'not-yet-valid' | 'wrong-environment' | 'wrong-audience';
+    };
 
 export interface AccessTokenVerifier {
   /** Verifies signature, audience, environment and expiry against the injected clock. */

@@ -7,7 +7,8 @@ const scopeToken = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
 export function parseScope(value: string | undefined): string[] | undefined {
   if (value === undefined || value === '') return undefined;
   const tokens = value.split(' ');
-  if (tokens.some((t) => !scopeToken.test(t))) throw new InvalidScope(descriptions.invalidScope, 'malformed scope value');
+  if (tokens.some((t) => !scopeToken.test(t)))
+    throw new InvalidScope(descriptions.invalidScope, 'malformed scope value');
   return [...new Set(tokens)];
 }
 
@@ -18,7 +19,8 @@ export function parseScope(value: string | undefined): string[] | undefined {
 export function narrowScope(granted: readonly string[], requested: readonly string[] | undefined): string[] {
   if (requested === undefined) return [...granted];
   const unknown = requested.filter((s) => !granted.includes(s));
-  if (unknown.length > 0) throw new InvalidScope(descriptions.invalidScope, `scope beyond grant (${unknown.length} value(s))`);
+  if (unknown.length > 0)
+    throw new InvalidScope(descriptions.invalidScope, `scope beyond grant (${unknown.length} value(s))`);
   return granted.filter((s) => requested.includes(s));
 }
 

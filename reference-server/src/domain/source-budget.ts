@@ -26,7 +26,8 @@ export class SourceBudget {
     private readonly settings: SourceBudgetSettings,
     private readonly maxSources = 10_000,
   ) {
-    if (!(settings.failures >= 1 && settings.windowMs > 0)) throw new RangeError('a source budget needs failures >= 1 and windowMs > 0');
+    if (!(settings.failures >= 1 && settings.windowMs > 0))
+      throw new RangeError('a source budget needs failures >= 1 and windowMs > 0');
   }
 
   /** 0 when `source` may try; else the seconds until it may (at least 1). */

@@ -2,7 +2,13 @@
 // checked the method, the media type and the form syntax (duplicates, escapes, UTF-8).
 // Precedence (OI-19): syntax (invalid_request) > client authentication (invalid_client) >
 // grant type (unsupported_grant_type, unauthorized_client) > grant (invalid_grant) > scope.
-import { authenticateClient, checkClientAuthSyntax, param, type PresentedAuthorization, type TokenParams } from './client-auth.ts';
+import {
+  authenticateClient,
+  checkClientAuthSyntax,
+  param,
+  type PresentedAuthorization,
+  type TokenParams,
+} from './client-auth.ts';
 import { InvalidRequest, UnauthorizedClient, UnsupportedGrantType, descriptions } from './errors.ts';
 import { grants as knownGrants, type Grant, type GrantDeps } from './grants/index.ts';
 import type { TokenResponseBody } from './issue.ts';
@@ -49,10 +55,22 @@ export class TokenService {
     // The clock's one reading for this request (client lock, grant, expiry).
     const now = this.#deps.clock.now();
     const client = await authenticateClient(this.#deps, region, authorization, params, now, request.source);
-    if (!grant) throw new UnsupportedGrantType(descriptions.unsupportedGrantType, candidate ? `${candidate.grantType} not offered in ${region}` : 'unknown grant_type');
-    if (!client.grants.includes(grant.grantType)) throw new UnauthorizedClient(descriptions.unauthorizedClient, `grant ${grant.grantType} not allowed`);
+    if (!grant)
+      throw new UnsupportedGrantType(
+        descriptions.unsupportedGrantType,
+        candidate ? `${candidate.grantType} not offered in ${region}` : 'unknown grant_type',
+      );
+    if (!client.grants.includes(grant.grantType))
+      throw new UnauthorizedClient(descriptions.unauthorizedClient, `grant ${grant.grantType} not allowed`);
 
-    const body = await grant.handle({ client, params, region, now, deps: this.#deps, ...(request.source !== undefined && { source: request.source }) });
+    const body = await grant.handle({
+      client,
+      params,
+      region,
+      now,
+      deps: this.#deps,
+      ...(request.source !== undefined && { source: request.source }),
+    });
     return { body, clientId: client.clientId, grantType: grant.grantType };
   }
 }

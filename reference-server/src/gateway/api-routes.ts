@@ -26,7 +26,9 @@ export const exposedApis: Readonly<Record<ApiName, { method: 'GET' | 'POST'; pat
 export function resolveApi(method: string, segments: readonly string[]): ApiRoute | GatewayRejection {
   const [version, ...rest] = segments;
   if (version !== supportedVersion) {
-    return reject('000-1020', { detail: version === undefined || version === '' ? 'no version segment' : 'unsupported version segment' });
+    return reject('000-1020', {
+      detail: version === undefined || version === '' ? 'no version segment' : 'unsupported version segment',
+    });
   }
   const route = matchRoute(rest);
   if (route === undefined) return reject('000-4000', { detail: 'path not exposed' });

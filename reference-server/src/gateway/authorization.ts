@@ -20,12 +20,17 @@ export const rolePermissions: ReadonlyMap<string, ReadonlySet<ApiName>> = new Ma
 
 const forbiddenHeaders = { 'www-authenticate': bearerChallenge('insufficient_scope') };
 
-export async function authorize(principal: Principal, api: ApiName, store: Pick<GatewayStore, 'findClient' | 'findUser'>): Promise<GatewayRejection | undefined> {
+export async function authorize(
+  principal: Principal,
+  api: ApiName,
+  store: Pick<GatewayStore, 'findClient' | 'findUser'>,
+): Promise<GatewayRejection | undefined> {
   let role: string;
   if (principal.kind === 'client') {
     const client = await store.findClient(principal.clientId);
     if (client === undefined) return undefined;
-    if (client.registration === null) return reject('000-1100', { headers: forbiddenHeaders, detail: 'client not registered with Data Services' });
+    if (client.registration === null)
+      return reject('000-1100', { headers: forbiddenHeaders, detail: 'client not registered with Data Services' });
     role = client.registration.role;
   } else {
     const user = await store.findUser(principal.tenant, principal.userName);

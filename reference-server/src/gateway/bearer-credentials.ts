@@ -19,8 +19,12 @@ const base64urlSegment = /^[A-Za-z0-9_-]+$/;
  * @param knownWellFormed  tokens already known to parse (a verified-token cache hit): their
  *   structure is not decoded again, since it cannot have changed.
  */
-export function readBearerCredential(authorization: string | undefined, knownWellFormed?: (token: string) => boolean): BearerCredential {
-  if (authorization === undefined || authorization.trim() === '') return { kind: 'none', reason: 'no Authorization header' };
+export function readBearerCredential(
+  authorization: string | undefined,
+  knownWellFormed?: (token: string) => boolean,
+): BearerCredential {
+  if (authorization === undefined || authorization.trim() === '')
+    return { kind: 'none', reason: 'no Authorization header' };
   const schemeEnd = authorization.search(/[ \t]/);
   const scheme = schemeEnd < 0 ? authorization : authorization.slice(0, schemeEnd);
   if (scheme.toLowerCase() !== 'bearer') return { kind: 'none', reason: 'another scheme' };

@@ -10,7 +10,14 @@ import type { GatewayErrorCode } from '../../../schemas/gateway-error-codes.ts';
 import { reject } from './gateway-rejection.ts';
 import type { GatewayRejection } from './gateway-rejection.ts';
 
-export const faultNames = ['route-failure', 'multi-route-failure', 'unavailable', 'key-source-failure', 'invalid-gateway', 'gateway-config-error'] as const;
+export const faultNames = [
+  'route-failure',
+  'multi-route-failure',
+  'unavailable',
+  'key-source-failure',
+  'invalid-gateway',
+  'gateway-config-error',
+] as const;
 
 export type FaultName = (typeof faultNames)[number];
 
@@ -43,13 +50,16 @@ export class FaultSwitch {
 
   /** 000-1208 when the key source is switched to failing. */
   keySourceFault(): GatewayRejection | undefined {
-    return this.current === 'key-source-failure' ? reject('000-1208', { detail: 'fault switch key-source-failure' }) : undefined;
+    return this.current === 'key-source-failure'
+      ? reject('000-1208', { detail: 'fault switch key-source-failure' })
+      : undefined;
   }
 
   /** The routing fault in front of the backend, if one is switched on. */
   routingFault(): GatewayRejection | undefined {
     if (this.current === null || this.current === 'key-source-failure') return undefined;
-    const headers: Record<string, string> = this.current === 'unavailable' ? { 'retry-after': String(unavailableRetryAfterSeconds) } : {};
+    const headers: Record<string, string> =
+      this.current === 'unavailable' ? { 'retry-after': String(unavailableRetryAfterSeconds) } : {};
     return reject(faultCodes[this.current], { headers, detail: `fault switch ${this.current}` });
   }
 }

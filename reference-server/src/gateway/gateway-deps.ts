@@ -16,7 +16,10 @@ export interface RateLimitSettings {
  * The part of the Store the gateway reads and writes (a full Store satisfies it). `isFamilyRevoked`
  * refuses access tokens of a revoked refresh-token family (000-1202).
  */
-export type GatewayStore = Pick<Store, 'findClient' | 'saveClient' | 'findUser' | 'saveUser' | 'findPerson' | 'isFamilyRevoked'> & {
+export type GatewayStore = Pick<
+  Store,
+  'findClient' | 'saveClient' | 'findUser' | 'saveUser' | 'findPerson' | 'isFamilyRevoked'
+> & {
   /** Optional: the client, user and person reads of one decision, checked for changes once (store/sqlite-store.ts). */
   readsOfOneDecision?(): Pick<Store, 'findClient' | 'findUser' | 'findPerson'>;
 };

@@ -51,7 +51,13 @@ import { invalidTokenRejection, authenticateToken } from './token-authentication
 import { decodePath } from './uri-path.ts';
 
 /** Paths the app builder serves; a request for one that reaches the gateway is not its to decide. */
-export const nonGatewayPaths: ReadonlySet<string> = new Set(['/api/v1/auth/oauth2/token', '/oauth2/default/v1/token', '/.well-known/jwks.json', '/__test/clock', '/__test/purge']);
+export const nonGatewayPaths: ReadonlySet<string> = new Set([
+  '/api/v1/auth/oauth2/token',
+  '/oauth2/default/v1/token',
+  '/.well-known/jwks.json',
+  '/__test/clock',
+  '/__test/purge',
+]);
 
 export type GatewayDecision =
   | { kind: 'rejected'; rejection: GatewayRejection }
@@ -89,7 +95,9 @@ export class GatewayPipeline {
 
     const credential = readBearerCredential(request.header('authorization'), this.#knownWellFormed);
     if (credential.kind === 'none') {
-      return rejected(reject('000-1201', { headers: { 'www-authenticate': bearerChallenge() }, detail: credential.reason }));
+      return rejected(
+        reject('000-1201', { headers: { 'www-authenticate': bearerChallenge() }, detail: credential.reason }),
+      );
     }
     if (credential.kind === 'malformed') {
       const rejection = invalidTokenRejection('malformed');
@@ -106,7 +114,10 @@ export class GatewayPipeline {
     if (forbidden) return rejected(forbidden);
 
     const rate = this.rateLimiter.take(token.client_id);
-    if (!rate.allowed) return rejected(reject(rate.code, { headers: { 'retry-after': String(rate.retryAfterSeconds) }, detail: 'rate limit' }));
+    if (!rate.allowed)
+      return rejected(
+        reject(rate.code, { headers: { 'retry-after': String(rate.retryAfterSeconds) }, detail: 'rate limit' }),
+      );
 
     const apiRequest = checkRequestSyntax(routed.route, routed.target.rawQuery, request);
     if ('code' in apiRequest) return rejected(apiRequest);

@@ -42,7 +42,9 @@ export async function registerGateway(app: FastifyInstance, deps: GatewayDeps): 
 
   await app.register((gateway, _options, done) => {
     gateway.removeAllContentTypeParsers();
-    gateway.addContentTypeParser('*', (_request: FastifyRequest, payload: FastifyRequest['raw']) => collectRawBody(payload));
+    gateway.addContentTypeParser('*', (_request: FastifyRequest, payload: FastifyRequest['raw']) =>
+      collectRawBody(payload),
+    );
 
     const handle = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
       const raw = rawRequestFrom(request.raw, request.body as RawBody | undefined);
@@ -69,7 +71,9 @@ export async function registerGateway(app: FastifyInstance, deps: GatewayDeps): 
         return handle(request, reply);
       }
       if (!aborted) request.log.error({ err: error }, 'gateway failed unexpectedly');
-      const rejection = aborted ? reject('000-1000', { detail: 'the client aborted the request' }) : reject('000-1004', { detail: 'unexpected gateway error' });
+      const rejection = aborted
+        ? reject('000-1000', { detail: 'the client aborted the request' })
+        : reject('000-1004', { detail: 'unexpected gateway error' });
       return sendDecision(request, reply, { kind: 'rejected', rejection });
     });
     gateway.all('*', handle);
@@ -91,7 +95,10 @@ export async function registerGateway(app: FastifyInstance, deps: GatewayDeps): 
 export function gatewayFrameworkError(error: Error, request: FastifyRequest, reply: FastifyReply): void {
   const pipeline = pipelines.get(request.server);
   const routed = pipeline?.route(rawRequestFrom(request.raw, undefined));
-  const rejection = routed !== undefined && 'code' in routed ? routed : reject('000-1010', { detail: `router refused the URL (${errorCode(error)})` });
+  const rejection =
+    routed !== undefined && 'code' in routed
+      ? routed
+      : reject('000-1010', { detail: `router refused the URL (${errorCode(error)})` });
   void sendDecision(request, reply, { kind: 'rejected', rejection });
 }
 
@@ -104,8 +111,12 @@ export function gatewayClientError(error: Error, socket: Duplex): void {
  * `gatewayClientError` with extra response headers (e.g. Strict-Transport-Security over HTTPS):
  * this answer is written to the socket directly, so no Fastify hook sees it.
  */
-export function gatewayClientErrorWith(headers: Readonly<Record<string, string>>): (error: Error, socket: Duplex) => void {
-  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+export function gatewayClientErrorWith(
+  headers: Readonly<Record<string, string>>,
+): (error: Error, socket: Duplex) => void {
+  const extra = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   return (error, socket) => writeClientError(error, socket, extra);
 }
 
@@ -135,7 +146,8 @@ function answerJson(body: unknown): string {
   let json = unchangeableBodies.get(body);
   if (json === undefined) {
     json = JSON.stringify(body);
-    if (Object.values(body).every((value) => typeof value !== 'object' || value === null)) unchangeableBodies.set(body, json);
+    if (Object.values(body).every((value) => typeof value !== 'object' || value === null))
+      unchangeableBodies.set(body, json);
   }
   return json;
 }

@@ -12,7 +12,10 @@ export interface GatewayRejection {
   readonly detail?: string;
 }
 
-export function reject(code: GatewayErrorCode, options: { headers?: Record<string, string>; detail?: string } = {}): GatewayRejection {
+export function reject(
+  code: GatewayErrorCode,
+  options: { headers?: Record<string, string>; detail?: string } = {},
+): GatewayRejection {
   return { code, headers: options.headers ?? {}, ...(options.detail === undefined ? {} : { detail: options.detail }) };
 }
 

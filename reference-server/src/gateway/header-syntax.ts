@@ -19,14 +19,16 @@ interface AcceptRange {
 }
 
 export function checkHeaderSyntax(request: RawRequest): GatewayRejection | undefined {
-  if (request.headerValues('authorization').length > 1) return reject('000-2102', { detail: 'two Authorization headers' });
+  if (request.headerValues('authorization').length > 1)
+    return reject('000-2102', { detail: 'two Authorization headers' });
   const accept = request.header('accept');
   if (accept === undefined || accept.trim() === '') return undefined;
   // The values nearly every client sends: a single range that admits JSON at q=1.
   if (accept === 'application/json' || accept === '*/*') return undefined;
   const ranges = parseAccept(accept);
   if (ranges === undefined) return reject('000-2100', { detail: 'Accept is not a media-range list' });
-  if (ranges.length > 0 && jsonQuality(ranges) === 0) return reject('000-2102', { detail: 'Accept excludes application/json' });
+  if (ranges.length > 0 && jsonQuality(ranges) === 0)
+    return reject('000-2102', { detail: 'Accept excludes application/json' });
   return undefined;
 }
 

@@ -36,7 +36,11 @@ export class PeopleBackend {
   }
 
   /** @param lookups  the store as this decision reads it (request-lookups.ts); the backend's store by default. */
-  async handle(principal: Principal, request: ApiRequest, lookups: DecisionLookups = this.store): Promise<BackendAnswer | GatewayRejection> {
+  async handle(
+    principal: Principal,
+    request: ApiRequest,
+    lookups: DecisionLookups = this.store,
+  ): Promise<BackendAnswer | GatewayRejection> {
     if (request.api === 'person-history') return reject('000-5004', { detail: 'backend has no history route' });
     const identity = await this.checkIdentity(principal, lookups);
     if (identity !== undefined) return identity;
@@ -65,7 +69,9 @@ export class PeopleBackend {
     const userOk = principal.kind === 'client' || user?.active === true;
     if (clientOk && userOk) return undefined;
     return reject('000-5002', {
-      headers: { 'www-authenticate': bearerChallenge('invalid_token', "The token's user or client is no longer active") },
+      headers: {
+        'www-authenticate': bearerChallenge('invalid_token', "The token's user or client is no longer active"),
+      },
       detail: `backend refused the ${clientOk ? 'user' : 'client'}`,
     });
   }

@@ -11,7 +11,8 @@ const controlCharacter = /[\u0000-\u001f\u007f]/;
 export function parseQuery(rawQuery: string | undefined): Map<string, string> | GatewayRejection {
   const parameters = new Map<string, string>();
   if (rawQuery === undefined || rawQuery === '') return parameters;
-  if (!queryCharacters.test(rawQuery) || badEscape.test(rawQuery)) return reject('000-2110', { detail: 'unparseable query string' });
+  if (!queryCharacters.test(rawQuery) || badEscape.test(rawQuery))
+    return reject('000-2110', { detail: 'unparseable query string' });
   for (const pair of rawQuery.split('&')) {
     if (pair === '') continue;
     const equals = pair.indexOf('=');
@@ -25,7 +26,8 @@ export function parseQuery(rawQuery: string | undefined): Map<string, string> | 
     } catch {
       return reject('000-2110', { detail: 'percent-escape that is not UTF-8 in the query' });
     }
-    if (controlCharacter.test(name) || controlCharacter.test(value)) return reject('000-2110', { detail: 'control character in the query' });
+    if (controlCharacter.test(name) || controlCharacter.test(value))
+      return reject('000-2110', { detail: 'control character in the query' });
     if (parameters.has(name)) return reject('000-2110', { detail: 'repeated query parameter' });
     parameters.set(name, value);
   }

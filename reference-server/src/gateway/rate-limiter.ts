@@ -11,8 +11,7 @@ import type { Clock } from '../domain/ports.ts';
 import type { RateLimitSettings } from './gateway-deps.ts';
 
 export type RateLimitDecision =
-  | { allowed: true }
-  | { allowed: false; code: '000-2000' | '000-2001'; retryAfterSeconds: number };
+  { allowed: true } | { allowed: false; code: '000-2000' | '000-2001'; retryAfterSeconds: number };
 
 interface ClientWindows {
   quotaWindow: number;

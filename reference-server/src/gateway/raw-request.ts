@@ -33,7 +33,10 @@ class MessageRawRequest implements RawRequest {
   // about half a dozen fields per request).
   #byName: Map<string, string[]> | undefined;
 
-  constructor(private readonly message: IncomingMessage, readonly body: RawBody | undefined) {
+  constructor(
+    private readonly message: IncomingMessage,
+    readonly body: RawBody | undefined,
+  ) {
     this.method = message.method ?? 'GET';
     this.target = message.url ?? '';
   }

@@ -22,7 +22,11 @@ export type ApiRequest =
 export const searchLimits = { defaultLimit: 20, maxLimit: 100, maxLastNameLength: 100 } as const;
 export const noteLimits = { maxTextLength: 2000 } as const;
 
-export function checkRequestSyntax(route: ApiRoute, rawQuery: string | undefined, request: RawRequest): ApiRequest | GatewayRejection {
+export function checkRequestSyntax(
+  route: ApiRoute,
+  rawQuery: string | undefined,
+  request: RawRequest,
+): ApiRequest | GatewayRejection {
   const query = parseQuery(rawQuery);
   if (!(query instanceof Map)) return query;
   switch (route.api) {
@@ -43,23 +47,27 @@ function checkSearch(query: Map<string, string>): ApiRequest | GatewayRejection 
   const rawLimit = query.get('limit');
   if (rawLimit === undefined) return { api: 'search-people', lastName, limit: searchLimits.defaultLimit };
   const limit = /^[0-9]{1,3}$/.test(rawLimit) ? Number(rawLimit) : Number.NaN;
-  if (!(limit >= 1 && limit <= searchLimits.maxLimit)) return reject('000-2112', { detail: 'limit not an integer from 1 to 100' });
+  if (!(limit >= 1 && limit <= searchLimits.maxLimit))
+    return reject('000-2112', { detail: 'limit not an integer from 1 to 100' });
   return { api: 'search-people', lastName, limit };
 }
 
 function checkNoteBody(identifier: string, request: RawRequest): ApiRequest | GatewayRejection {
   const contentType = request.header('content-type');
-  if (contentType === undefined || contentType.trim() === '') return reject('000-2101', { detail: 'Content-Type missing' });
+  if (contentType === undefined || contentType.trim() === '')
+    return reject('000-2101', { detail: 'Content-Type missing' });
   if (!isJsonMediaType(contentType)) return reject('000-1005', { detail: 'Content-Type is not application/json' });
   const body = request.body;
-  if (body === undefined || body.tooLarge) return reject('000-2120', { detail: body === undefined ? 'no body' : 'body too large' });
+  if (body === undefined || body.tooLarge)
+    return reject('000-2120', { detail: body === undefined ? 'no body' : 'body too large' });
   let parsed: unknown;
   try {
     parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body.bytes));
   } catch {
     return reject('000-2120', { detail: 'body is not UTF-8 JSON' });
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return reject('000-2120', { detail: 'body is not a JSON object' });
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    return reject('000-2120', { detail: 'body is not a JSON object' });
   if (!Object.hasOwn(parsed, 'text')) return reject('000-2121', { detail: 'text missing' });
   const text: unknown = (parsed as Record<string, unknown>)['text'];
   if (typeof text !== 'string' || text.length < 1 || text.length > noteLimits.maxTextLength) {

@@ -22,7 +22,10 @@ export function carriesBody(request: RawRequest): boolean {
   return length !== undefined && length.trim() !== '0';
 }
 
-export function checkFramingHostAndTarget(request: RawRequest, allowedHosts: readonly string[]): RequestTarget | GatewayRejection {
+export function checkFramingHostAndTarget(
+  request: RawRequest,
+  allowedHosts: readonly string[],
+): RequestTarget | GatewayRejection {
   if ((request.method === 'GET' || request.method === 'HEAD') && carriesBody(request)) {
     return reject('000-1000', { detail: `${request.method} with a body` });
   }
@@ -53,7 +56,9 @@ export function checkFramingHostAndTarget(request: RawRequest, allowedHosts: rea
     return splitTarget(rest.startsWith('/') ? rest : `/${rest}`);
   }
 
-  return reject('000-1002', { detail: target === '*' ? 'asterisk-form target' : 'target in neither origin- nor absolute-form' });
+  return reject('000-1002', {
+    detail: target === '*' ? 'asterisk-form target' : 'target in neither origin- nor absolute-form',
+  });
 }
 
 /** The normalised set of each configured host list, built once (the list is fixed for the server's life). */

@@ -17,15 +17,27 @@ const principalRequest = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('client'), clientId: z.string().min(1) }),
 ]);
 
-export const testControlPaths = ['/__test/faults', '/__test/principals/deactivate', '/__test/principals/activate'] as const;
+export const testControlPaths = [
+  '/__test/faults',
+  '/__test/principals/deactivate',
+  '/__test/principals/activate',
+] as const;
 
-export function registerTestControls(app: FastifyInstance, faults: FaultSwitch, store: GatewayStore, shared?: { set(name: string | null): Promise<void> }): void {
+export function registerTestControls(
+  app: FastifyInstance,
+  faults: FaultSwitch,
+  store: GatewayStore,
+  shared?: { set(name: string | null): Promise<void> },
+): void {
   app.get('/__test/faults', async (_request, reply) => sendJson(reply, 200, { active: faults.active }));
 
   app.post('/__test/faults', async (request, reply) => {
     const parsed = faultRequest.safeParse(jsonBody(request.body));
     if (!parsed.success) {
-      return sendJson(reply, 400, { error: 'invalid_request', message: `expected {"fault": null | ${faultNames.map((n) => `"${n}"`).join(' | ')}}` });
+      return sendJson(reply, 400, {
+        error: 'invalid_request',
+        message: `expected {"fault": null | ${faultNames.map((n) => `"${n}"`).join(' | ')}}`,
+      });
     }
     await shared?.set(parsed.data.fault);
     faults.set(parsed.data.fault);
@@ -33,11 +45,17 @@ export function registerTestControls(app: FastifyInstance, faults: FaultSwitch, 
     return sendJson(reply, 200, { active: faults.active });
   });
 
-  for (const [path, active] of [['/__test/principals/deactivate', false], ['/__test/principals/activate', true]] as const) {
+  for (const [path, active] of [
+    ['/__test/principals/deactivate', false],
+    ['/__test/principals/activate', true],
+  ] as const) {
     app.post(path, async (request, reply) => {
       const parsed = principalRequest.safeParse(jsonBody(request.body));
       if (!parsed.success) {
-        return sendJson(reply, 400, { error: 'invalid_request', message: 'expected {"kind":"user","tenant","userName"} or {"kind":"client","clientId"}' });
+        return sendJson(reply, 400, {
+          error: 'invalid_request',
+          message: 'expected {"kind":"user","tenant","userName"} or {"kind":"client","clientId"}',
+        });
       }
       const principal = parsed.data;
       if (principal.kind === 'user') {
@@ -65,5 +83,9 @@ function jsonBody(body: unknown): unknown {
 }
 
 function sendJson(reply: FastifyReply, status: number, body: unknown): FastifyReply {
-  return reply.code(status).header('content-type', 'application/json').header('cache-control', 'no-store').send(JSON.stringify(body));
+  return reply
+    .code(status)
+    .header('content-type', 'application/json')
+    .header('cache-control', 'no-store')
+    .send(JSON.stringify(body));
 }

@@ -41,7 +41,9 @@ export async function authenticateToken(
   try {
     verification = await verifier.verify(token);
   } catch (error) {
-    return reject('000-1208', { detail: `token verifier failed: ${error instanceof Error ? error.name : 'unknown error'}` });
+    return reject('000-1208', {
+      detail: `token verifier failed: ${error instanceof Error ? error.name : 'unknown error'}`,
+    });
   }
   if (!verification.ok) return invalidTokenRejection(verification.reason);
   if (verification.token.env !== environment) return invalidTokenRejection('wrong-environment');

@@ -5,7 +5,12 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { Logger } from 'pino';
 import { serveDefaults, type HttpTimeouts } from '../config.ts';
 import type { RateLimitSettings } from '../gateway/gateway-deps.ts';
-import { gatewayClientError, gatewayClientErrorWith, gatewayFrameworkError, registerGateway } from '../gateway/gateway-plugin.ts';
+import {
+  gatewayClientError,
+  gatewayClientErrorWith,
+  gatewayFrameworkError,
+  registerGateway,
+} from '../gateway/gateway-plugin.ts';
 import { portalRoutes } from '../portal/portal-routes.ts';
 import { handleEdgeEvents } from './edge-events.ts';
 import type { Services } from '../services.ts';
@@ -34,7 +39,10 @@ export interface AppDeps {
 
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
 /** The serve options' defaults (config.ts), for an app built without them (tests). */
-export const DEFAULT_TIMEOUTS: HttpTimeouts = { headersMs: serveDefaults['headers-timeout'] * 1000, requestMs: serveDefaults['request-timeout'] * 1000 };
+export const DEFAULT_TIMEOUTS: HttpTimeouts = {
+  headersMs: serveDefaults['headers-timeout'] * 1000,
+  requestMs: serveDefaults['request-timeout'] * 1000,
+};
 export const DEFAULT_MAX_HEADER_SIZE: number = serveDefaults['max-header-size'];
 
 /**
@@ -45,8 +53,15 @@ export const DEFAULT_MAX_HEADER_SIZE: number = serveDefaults['max-header-size'];
  * `connectionsCheckingInterval` (30 s by default), which would stretch a 10 s timeout to 40 s: the
  * interval follows the timeouts (a quarter of the shorter one, 50 ms to 1 s).
  */
-export function httpServerOptions(timeouts: HttpTimeouts, maxHeaderSize: number): {
-  headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number; maxHeaderSize: number; handshakeTimeout: number;
+export function httpServerOptions(
+  timeouts: HttpTimeouts,
+  maxHeaderSize: number,
+): {
+  headersTimeout: number;
+  requestTimeout: number;
+  connectionsCheckingInterval: number;
+  maxHeaderSize: number;
+  handshakeTimeout: number;
 } {
   const shorter = Math.min(timeouts.headersMs, timeouts.requestMs);
   return {
@@ -73,7 +88,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const timeouts = deps.timeouts ?? DEFAULT_TIMEOUTS;
   const serverOptions = httpServerOptions(timeouts, deps.maxHeaderSize ?? DEFAULT_MAX_HEADER_SIZE);
   type NodeServerOptions = ReturnType<typeof httpServerOptions> & { requireHostHeader: boolean };
-  const options: FastifyServerOptions & { https?: NodeServerOptions & { key: string; cert: string }; http?: NodeServerOptions } = {
+  const options: FastifyServerOptions & {
+    https?: NodeServerOptions & { key: string; cert: string };
+    http?: NodeServerOptions;
+  } = {
     bodyLimit,
     // Idle sockets (no byte in either direction): never shorter than a whole request may take.
     connectionTimeout: Math.max(60_000, timeouts.requestMs),
@@ -86,18 +104,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     forceCloseConnections: 'idle',
     // A message Node's HTTP parser rejects: 400 (000-1000) with Connection: close, written to the
     // socket directly (so with HSTS added here over HTTPS).
-    clientErrorHandler: deps.https ? gatewayClientErrorWith({ 'Strict-Transport-Security': HSTS_VALUE }) : gatewayClientError,
+    clientErrorHandler: deps.https
+      ? gatewayClientErrorWith({ 'Strict-Transport-Security': HSTS_VALUE })
+      : gatewayClientError,
     // Router-level refusals skip the onSend hooks: they get HSTS here.
     frameworkErrors: deps.https
       ? (error, request, reply) => {
-        reply.header('strict-transport-security', HSTS_VALUE);
-        gatewayFrameworkError(error, request, reply);
-      }
+          reply.header('strict-transport-security', HSTS_VALUE);
+          gatewayFrameworkError(error, request, reply);
+        }
       : gatewayFrameworkError,
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     // Node answers a request without Host with its own bare 400 unless told not to; the gateway
     // answers it with 000-1001 instead.
-    ...(deps.https ? { https: { ...deps.https, ...serverOptions, requireHostHeader: false } } : { http: { ...serverOptions, requireHostHeader: false } }),
+    ...(deps.https
+      ? { https: { ...deps.https, ...serverOptions, requireHostHeader: false } }
+      : { http: { ...serverOptions, requireHostHeader: false } }),
   };
   const app = Fastify(options) as unknown as FastifyInstance;
   // HSTS on every HTTPS answer (token endpoints, JWKS, clock control, the gateway's answers and
@@ -139,7 +161,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(wellKnownRoutes, { signingKey: services.signingKey });
   if (deps.testControls && services.testClock) {
     await app.register(testClockRoutes, { clock: services.testClock });
-    await app.register(testPurgeRoutes, { store: services.store, clock: services.clock, lockoutSeconds: services.throttle.settings.lockSeconds });
+    await app.register(testPurgeRoutes, {
+      store: services.store,
+      clock: services.clock,
+      lockoutSeconds: services.throttle.settings.lockSeconds,
+    });
   }
   // The portal (/portal/…): over HTTPS only, since its cookies are Secure.
   await app.register(portalRoutes, { portal: services.portal, secure: deps.https !== undefined });

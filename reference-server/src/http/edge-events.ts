@@ -75,11 +75,17 @@ export function limitBodyAfterAnswer(app: FastifyInstance, lingerBytes: number):
 }
 
 /** A gateway refusal written to a socket Fastify never saw, then the connection closed. */
-export function writeGatewayAnswerAndClose(socket: Duplex, code: keyof typeof gatewayErrors, extraHeaders: Readonly<Record<string, string>>): void {
+export function writeGatewayAnswerAndClose(
+  socket: Duplex,
+  code: keyof typeof gatewayErrors,
+  extraHeaders: Readonly<Record<string, string>>,
+): void {
   if (socket.destroyed) return;
   const { status, message } = gatewayErrors[code];
   const body = JSON.stringify({ code, message });
-  const extra = Object.entries(extraHeaders).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const extra = Object.entries(extraHeaders)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   socket.on('error', () => socket.destroy());
   socket.end(
     `HTTP/1.1 ${status} ${status === 400 ? 'Bad Request' : 'Error'}\r\n` +

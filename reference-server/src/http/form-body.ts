@@ -4,7 +4,10 @@
 export type FormBodyProblem = 'not-form' | 'malformed' | 'repeated';
 
 export class FormBodyError extends Error {
-  constructor(readonly problem: FormBodyProblem, detail: string) {
+  constructor(
+    readonly problem: FormBodyProblem,
+    detail: string,
+  ) {
     super(detail);
     this.name = 'FormBodyError';
   }
@@ -87,7 +90,11 @@ export function isFormContentType(header: string | undefined): boolean {
       return false;
     }
     const name = parameter.slice(0, eq).trim().toLowerCase();
-    const value = parameter.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+    const value = parameter
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .toLowerCase();
     if (name === 'charset' && value !== 'utf-8' && value !== 'utf8' && value !== 'us-ascii') return false;
   }
   return true;

@@ -26,15 +26,27 @@ export const logSerializers = {
 };
 
 export const redactPaths = [
-  'client_secret', 'password', 'access_token', 'refresh_token', 'authorization',
-  '*.client_secret', '*.password', '*.access_token', '*.refresh_token', '*.authorization', '*.headers',
+  'client_secret',
+  'password',
+  'access_token',
+  'refresh_token',
+  'authorization',
+  '*.client_secret',
+  '*.password',
+  '*.access_token',
+  '*.refresh_token',
+  '*.authorization',
+  '*.headers',
 ];
 
 export function createLogger(options: { level?: string; destination?: DestinationStream } = {}): Logger {
-  return pino({
-    level: options.level ?? 'info',
-    base: { service: 'reference-server' },
-    serializers: logSerializers,
-    redact: { paths: redactPaths, censor: '[redacted]' },
-  }, options.destination ?? pino.destination({ fd: 2, sync: true }));
+  return pino(
+    {
+      level: options.level ?? 'info',
+      base: { service: 'reference-server' },
+      serializers: logSerializers,
+      redact: { paths: redactPaths, censor: '[redacted]' },
+    },
+    options.destination ?? pino.destination({ fd: 2, sync: true }),
+  );
 }

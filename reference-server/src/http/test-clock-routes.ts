@@ -33,7 +33,8 @@ export function testClockRoutes(app: FastifyInstance, options: { clock: TestCloc
     } catch {
       return reply.code(400).send({
         error: 'invalid_request',
-        error_description: 'Send one of {"advanceSeconds": n}, {"setTo": "ISO 8601 date-time"} or {"reset": true} as JSON.',
+        error_description:
+          'Send one of {"advanceSeconds": n}, {"setTo": "ISO 8601 date-time"} or {"reset": true} as JSON.',
       });
     }
     await clock.apply('setTo' in parsed ? { setToMs: Date.parse(parsed.setTo) } : parsed);

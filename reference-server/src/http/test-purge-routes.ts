@@ -9,7 +9,10 @@ import { purgeAll, purgeCutoffs, type PurgeStore } from '../store/purge.ts';
 
 export const TEST_PURGE_PATH = '/__test/purge';
 
-export function testPurgeRoutes(app: FastifyInstance, options: { store: PurgeStore; clock: Clock; lockoutSeconds: number }): Promise<void> {
+export function testPurgeRoutes(
+  app: FastifyInstance,
+  options: { store: PurgeStore; clock: Clock; lockoutSeconds: number },
+): Promise<void> {
   app.post(TEST_PURGE_PATH, async (_request, reply) => {
     const count = await purgeAll(options.store, purgeCutoffs(options.clock.now(), options.lockoutSeconds * 1000));
     return reply.header('cache-control', 'no-store').send(count);

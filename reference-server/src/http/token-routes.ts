@@ -2,7 +2,15 @@
 // Authorization header, the response headers (no-store on every answer) and the mapping of
 // domain errors to status codes. The decisions are the domain's (TokenService).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { InvalidClient, InvalidRequest, MethodNotAllowed, OAuthError, ServerError, TooManyAttempts, descriptions } from '../domain/errors.ts';
+import {
+  InvalidClient,
+  InvalidRequest,
+  MethodNotAllowed,
+  OAuthError,
+  ServerError,
+  TooManyAttempts,
+  descriptions,
+} from '../domain/errors.ts';
 import type { Region } from '../domain/model.ts';
 import type { TokenService } from '../domain/token-service.ts';
 import { readAuthorization } from './authorization-header.ts';
@@ -31,24 +39,38 @@ export function tokenRoutes(app: FastifyInstance, options: TokenRoutesOptions): 
     done(null, payload);
   });
   app.setErrorHandler((error: Error & { code?: string; statusCode?: number }, request, reply) => {
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(request, reply, new InvalidRequest(descriptions.bodyTooLarge));
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+      return sendError(request, reply, new InvalidRequest(descriptions.bodyTooLarge));
     if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
       return sendError(request, reply, new InvalidRequest(descriptions.malformedBody, error.code));
     }
     return sendError(request, reply, unexpected(request, error));
   });
 
-  for (const [url, region] of [[US_TOKEN_PATH, 'us'], [EU_TOKEN_PATH, 'eu']] as const) {
+  for (const [url, region] of [
+    [US_TOKEN_PATH, 'us'],
+    [EU_TOKEN_PATH, 'eu'],
+  ] as const) {
     app.all(url, async (request, reply) => handleToken(options.tokenService, region, request, reply));
   }
   return Promise.resolve();
 }
 
-async function handleToken(service: TokenService, region: Region, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+async function handleToken(
+  service: TokenService,
+  region: Region,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   try {
     if (request.method !== 'POST') throw new MethodNotAllowed();
     const params = readForm(request);
-    const result = await service.handle({ region, params, authorization: readAuthorization(request.headers.authorization), source: sourceOf(request.ip) });
+    const result = await service.handle({
+      region,
+      params,
+      authorization: readAuthorization(request.headers.authorization),
+      source: sourceOf(request.ip),
+    });
     request.log.info({ client_id: result.clientId, grant_type: result.grantType, region }, 'token issued');
     return reply.code(200).type('application/json; charset=utf-8').send(result.body);
   } catch (error) {

@@ -6,6 +6,10 @@ export const JWKS_PATH = '/.well-known/jwks.json';
 
 export function wellKnownRoutes(app: FastifyInstance, options: { signingKey: SigningKey }): Promise<void> {
   app.get(JWKS_PATH, async (_request, reply) =>
-    reply.header('cache-control', 'public, max-age=300').type('application/json; charset=utf-8').send(options.signingKey.jwks()));
+    reply
+      .header('cache-control', 'public, max-age=300')
+      .type('application/json; charset=utf-8')
+      .send(options.signingKey.jwks()),
+  );
   return Promise.resolve();
 }

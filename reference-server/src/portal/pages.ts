@@ -40,7 +40,11 @@ function csrfField(token: string): SafeHtml {
 function navigation(viewer: Viewer): SafeHtml {
   const links: [string, string][] = viewer.status.expired
     ? [[portalPaths.password, 'Change password']]
-    : [[portalPaths.home, 'Home'], [portalPaths.password, 'Change password'], ...(viewer.user.tenantAdmin ? [[portalPaths.clients, 'Client applications'] as [string, string]] : [])];
+    : [
+        [portalPaths.home, 'Home'],
+        [portalPaths.password, 'Change password'],
+        ...(viewer.user.tenantAdmin ? [[portalPaths.clients, 'Client applications'] as [string, string]] : []),
+      ];
   return html`<nav aria-label="Portal">
     <ul>${links.map(([href, label]) => html`<li><a href="${href}">${label}</a></li>`)}</ul>
     <p class="who">Signed in as <strong>${viewer.user.tenant}\\${viewer.user.userName}</strong></p>
@@ -49,7 +53,8 @@ function navigation(viewer: Viewer): SafeHtml {
 }
 
 export function page(frame: PageFrame, body: SafeHtml): string {
-  return `<!doctype html>\n${html`<html lang="en">
+  return `<!doctype html>\n${
+    html`<html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -68,7 +73,8 @@ ${body}
 </main>
 <footer><p>Reference server of token-conformance. Demo data only.</p></footer>
 </body>
-</html>`.value}\n`;
+</html>`.value
+  }\n`;
 }
 
 export function problemList(message: string, problems: readonly string[]): SafeHtml {
@@ -78,7 +84,12 @@ export function problemList(message: string, problems: readonly string[]): SafeH
 </div>`;
 }
 
-export function signInBody(options: { csrfToken: string; username?: string; error?: string; notice?: string }): SafeHtml {
+export function signInBody(options: {
+  csrfToken: string;
+  username?: string;
+  error?: string;
+  notice?: string;
+}): SafeHtml {
   return html`${options.notice && html`<p class="notice" role="status">${options.notice}</p>`}
 ${options.error && problemList(options.error, [])}
 <p>Sign in with your platform account to change your password (every 45 days) or, as a tenant administrator, to register your sandbox client applications.</p>
@@ -106,10 +117,15 @@ export function homeBody(viewer: Viewer, environment: Environment): SafeHtml {
   return html`<h2>Your password</h2>
 ${passwordStatusBody(viewer.status)}
 <p>Passwords must be changed every 45 days. <a href="${portalPaths.password}">Change your password</a>.</p>
-${viewer.user.tenantAdmin && html`<h2>Client applications</h2>
-<p>${environment === 'sandbox'
-    ? html`As an administrator of tenant <strong>${viewer.user.tenant}</strong> you can <a href="${portalPaths.clients}">register sandbox client applications</a>, rotate their secrets and delete them.`
-    : html`See <a href="${portalPaths.clients}">how client applications are registered</a> in production.`}</p>`}`;
+${
+  viewer.user.tenantAdmin &&
+  html`<h2>Client applications</h2>
+<p>${
+    environment === 'sandbox'
+      ? html`As an administrator of tenant <strong>${viewer.user.tenant}</strong> you can <a href="${portalPaths.clients}">register sandbox client applications</a>, rotate their secrets and delete them.`
+      : html`See <a href="${portalPaths.clients}">how client applications are registered</a> in production.`
+  }</p>`
+}`;
 }
 
 export const tokenEffects = html`<h2>What happens to your tokens</h2>
@@ -120,7 +136,12 @@ export const tokenEffects = html`<h2>What happens to your tokens</h2>
   <li>Your other portal sessions are signed out; this one stays signed in.</li>
 </ul>`;
 
-export function passwordBody(options: { viewer: Viewer; rules: readonly string[]; message?: string; problems?: readonly string[] }): SafeHtml {
+export function passwordBody(options: {
+  viewer: Viewer;
+  rules: readonly string[];
+  message?: string;
+  problems?: readonly string[];
+}): SafeHtml {
   return html`${options.message && problemList(options.message, options.problems ?? [])}
 ${passwordStatusBody(options.viewer.status)}
 <h2 id="policy">Password policy</h2>
@@ -141,7 +162,10 @@ ${tokenEffects}
 </form>`;
 }
 
-export function passwordChangedBody(outcome: { revokedRefreshTokens: number; endedOtherSessions: number }, status: PasswordStatus): SafeHtml {
+export function passwordChangedBody(
+  outcome: { revokedRefreshTokens: number; endedOtherSessions: number },
+  status: PasswordStatus,
+): SafeHtml {
   return html`<p class="notice success" role="status">Your password was changed.</p>
 ${passwordStatusBody(status)}
 <ul>
@@ -160,7 +184,13 @@ export interface ClientFormValues {
   role: string;
 }
 
-export const emptyClientForm: ClientFormValues = { name: '', region: 'us', clientCredentials: true, password: false, role: 'people-reader' };
+export const emptyClientForm: ClientFormValues = {
+  name: '',
+  region: 'us',
+  clientCredentials: true,
+  password: false,
+  role: 'people-reader',
+};
 
 function productionNotice(contact: string): SafeHtml {
   return html`<h2>Production client applications</h2>
@@ -185,17 +215,20 @@ export function clientsBody(options: {
 }): SafeHtml {
   if (options.environment !== 'sandbox') return productionNotice(options.contact);
   const v = options.values ?? emptyClientForm;
-  const list = options.clients.length === 0
-    ? html`<p>Your tenant has no sandbox client applications yet.</p>`
-    : html`<table>
+  const list =
+    options.clients.length === 0
+      ? html`<p>Your tenant has no sandbox client applications yet.</p>`
+      : html`<table>
   <caption>Sandbox client applications of tenant ${options.viewer.user.tenant}</caption>
   <thead><tr><th scope="col">Name</th><th scope="col">client_id</th><th scope="col">Secret</th><th scope="col">Region</th><th scope="col">Grants</th><th scope="col">Role</th><th scope="col">Registered</th><th scope="col">Actions</th></tr></thead>
-  <tbody>${options.clients.map((c) => html`<tr>
+  <tbody>${options.clients.map(
+    (c) => html`<tr>
     <th scope="row">${c.name}</th><td><code>${c.clientId}</code></td><td><code>${c.secretHint ?? '—'}</code></td>
     <td>${c.region.toUpperCase()}</td><td>${grantsOf(c)}</td><td>${c.registration?.role ?? '—'}</td><td>${utc(c.createdAt)}</td>
     <td><a href="${portalPaths.rotate(c.clientId)}">Rotate secret<span class="visually-hidden"> of ${c.name}</span></a>
         <a href="${portalPaths.remove(c.clientId)}">Delete<span class="visually-hidden"> ${c.name}</span></a></td>
-  </tr>`)}</tbody>
+  </tr>`,
+  )}</tbody>
 </table>`;
   return html`${options.message && problemList(options.message, options.problems ?? [])}
 <p>Client applications registered here are <strong>sandbox</strong> clients of tenant <strong>${options.viewer.user.tenant}</strong>, registered with Data Services for that tenant and the role you choose: their client_credentials tokens work on the sandbox APIs at once.</p>
@@ -245,9 +278,11 @@ export function confirmBody(viewer: Viewer, client: Client, action: 'rotate' | '
   <dt>client_id</dt><dd><code>${client.clientId}</code></dd>
   <dt>Secret</dt><dd><code>${client.secretHint ?? '—'}</code></dd>
 </dl>
-<p>${rotate
-    ? 'A new secret replaces the current one at once: the application stops getting tokens until it uses the new secret. Access tokens already issued stay valid until they expire.'
-    : 'The client application is deleted: its secret stops working at once, and the APIs refuse the access tokens already issued to it.'}</p>
+<p>${
+    rotate
+      ? 'A new secret replaces the current one at once: the application stops getting tokens until it uses the new secret. Access tokens already issued stay valid until they expire.'
+      : 'The client application is deleted: its secret stops working at once, and the APIs refuse the access tokens already issued to it.'
+  }</p>
 <form method="post" action="${rotate ? portalPaths.rotate(client.clientId) : portalPaths.remove(client.clientId)}" class="inline">
   ${csrfField(viewer.csrfToken)}
   <button type="submit" class="${rotate ? '' : 'danger'}">${rotate ? 'Rotate the secret' : 'Delete the client'}</button>

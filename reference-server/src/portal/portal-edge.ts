@@ -27,14 +27,23 @@ export interface PortalEdge {
 }
 
 export const refusalStatus: Record<PortalRefusalReason, number> = {
-  'invalid-credentials': 401, locked: 429, 'invalid-input': 400, forbidden: 403, 'not-found': 404, 'production-closed': 403, 'limit-reached': 409,
+  'invalid-credentials': 401,
+  locked: 429,
+  'invalid-input': 400,
+  forbidden: 403,
+  'not-found': 404,
+  'production-closed': 403,
+  'limit-reached': 409,
 };
 
 export const homeLink = { href: portalPaths.home, label: 'Portal home' } as const;
 
 export function portalEdge(deps: PortalDeps): PortalEdge {
   const send = (reply: FastifyReply, status: number, title: string, body: SafeHtml, viewer?: Viewer): FastifyReply =>
-    reply.code(status).type('text/html; charset=utf-8').send(page({ title, environment: deps.environment, ...(viewer && { viewer }) }, body));
+    reply
+      .code(status)
+      .type('text/html; charset=utf-8')
+      .send(page({ title, environment: deps.environment, ...(viewer && { viewer }) }, body));
 
   return {
     deps,
@@ -42,14 +51,24 @@ export function portalEdge(deps: PortalDeps): PortalEdge {
     redirect: (reply, to) => reply.code(303).header('location', to).send(),
     readForm(request, reply) {
       if (!isFormContentType(request.headers['content-type'])) {
-        void send(reply, 415, 'Bad request', messageBody('Portal forms are sent as application/x-www-form-urlencoded.'));
+        void send(
+          reply,
+          415,
+          'Bad request',
+          messageBody('Portal forms are sent as application/x-www-form-urlencoded.'),
+        );
         return undefined;
       }
       try {
         return request.body instanceof Uint8Array ? parseFormBody(request.body) : new Map();
       } catch (error) {
         if (!(error instanceof FormBodyError)) throw error;
-        void send(reply, 400, 'Bad request', messageBody('The form could not be read (a repeated or malformed field).'));
+        void send(
+          reply,
+          400,
+          'Bad request',
+          messageBody('The form could not be read (a repeated or malformed field).'),
+        );
         return undefined;
       }
     },
@@ -60,7 +79,17 @@ export function portalEdge(deps: PortalDeps): PortalEdge {
       return origin !== undefined && origin !== `https://${request.headers.host ?? ''}`;
     },
     forged: (reply, viewer) =>
-      send(reply, 403, 'Form refused', messageBody('The form could not be verified: it is out of date or was sent from another site. Nothing was changed. Open the page again and resend it.', homeLink), viewer),
-    passwordStatusOf: (user) => passwordStatus(user, deps.clock.now(), deps.settings.passwordMaxAgeDays, deps.settings.passwordWarningDays),
+      send(
+        reply,
+        403,
+        'Form refused',
+        messageBody(
+          'The form could not be verified: it is out of date or was sent from another site. Nothing was changed. Open the page again and resend it.',
+          homeLink,
+        ),
+        viewer,
+      ),
+    passwordStatusOf: (user) =>
+      passwordStatus(user, deps.clock.now(), deps.settings.passwordMaxAgeDays, deps.settings.passwordWarningDays),
   };
 }

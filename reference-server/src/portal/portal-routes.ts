@@ -34,7 +34,8 @@ export interface PortalRoutesOptions {
 /** Portal forms are small: a few fields of at most a few hundred characters. */
 export const PORTAL_BODY_LIMIT = 16 * 1024;
 
-const CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 const stylesheet = readFileSync(join(import.meta.dirname, 'portal.css'), 'utf8');
 
 export async function portalRoutes(app: FastifyInstance, options: PortalRoutesOptions): Promise<void> {
@@ -77,19 +78,32 @@ function acceptFormsOnly(app: FastifyInstance, edge: PortalEdge): void {
     done(null, body);
   });
   app.setErrorHandler((error: Error & { code?: string; statusCode?: number }, request, reply) => {
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return edge.send(reply, 413, 'Form too large', messageBody('The form sent was too large.'));
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+      return edge.send(reply, 413, 'Form too large', messageBody('The form sent was too large.'));
     if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
       return edge.send(reply, 400, 'Bad request', messageBody('The request could not be read.'));
     }
     request.log.error({ err: error }, 'unexpected error in the portal');
-    return edge.send(reply, 500, 'Something went wrong', messageBody('The portal could not complete the request. Nothing secret was logged; try again.', homeLink));
+    return edge.send(
+      reply,
+      500,
+      'Something went wrong',
+      messageBody('The portal could not complete the request. Nothing secret was logged; try again.', homeLink),
+    );
   });
 }
 
 /** Route group over plain HTTP (--http): every portal path says the portal needs HTTPS. */
 function closedPortalRoutes(app: FastifyInstance, { edge }: { edge: PortalEdge }): Promise<void> {
   const closed = (_request: FastifyRequest, reply: FastifyReply) =>
-    edge.send(reply, 404, 'The portal needs HTTPS', messageBody('This server was started with --http. The portal uses Secure cookies and is served over HTTPS only: start the server without --http and open https://…/portal/.'));
+    edge.send(
+      reply,
+      404,
+      'The portal needs HTTPS',
+      messageBody(
+        'This server was started with --http. The portal uses Secure cookies and is served over HTTPS only: start the server without --http and open https://…/portal/.',
+      ),
+    );
   app.all(PORTAL_PREFIX, closed);
   app.all(`${PORTAL_PREFIX}/*`, closed);
   return Promise.resolve();
@@ -98,7 +112,8 @@ function closedPortalRoutes(app: FastifyInstance, { edge }: { edge: PortalEdge }
 /** Route group: the stylesheet and /portal itself (→ the home page). */
 function portalEntryRoutes(app: FastifyInstance): Promise<void> {
   app.get(portalPaths.stylesheet, (_request, reply) =>
-    reply.type('text/css; charset=utf-8').header('cache-control', 'max-age=3600').send(stylesheet));
+    reply.type('text/css; charset=utf-8').header('cache-control', 'max-age=3600').send(stylesheet),
+  );
   app.get(PORTAL_PREFIX, (_request, reply) => reply.code(308).header('location', portalPaths.home).send());
   return Promise.resolve();
 }
@@ -107,7 +122,13 @@ function portalEntryRoutes(app: FastifyInstance): Promise<void> {
 function portalNotFoundRoutes(app: FastifyInstance, { edge, guard }: PortalRouteOptions): Promise<void> {
   app.all(`${PORTAL_PREFIX}/*`, async (request, reply) => {
     const who = await guard.signedIn(request, reply);
-    return edge.send(reply, 404, 'Page not found', messageBody('There is no such page in the portal.', homeLink), who?.viewer);
+    return edge.send(
+      reply,
+      404,
+      'Page not found',
+      messageBody('There is no such page in the portal.', homeLink),
+      who?.viewer,
+    );
   });
   return Promise.resolve();
 }

@@ -18,7 +18,11 @@ export interface SignedIn {
 }
 
 export type WithForm = SignedIn & { form: Map<string, string> };
-export type SessionHandler = (request: FastifyRequest, reply: FastifyReply, who: WithForm) => Promise<FastifyReply> | FastifyReply;
+export type SessionHandler = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  who: WithForm,
+) => Promise<FastifyReply> | FastifyReply;
 
 export interface SessionGuard {
   /** The signed-in user of a request, or undefined (the stale cookie is then cleared). */
@@ -28,7 +32,10 @@ export interface SessionGuard {
    * its CSRF token checked; an expired password → only the password change (and sign-out) open.
    * A PortalRefusal the handler throws becomes the portal's refusal page.
    */
-  withSession(handler: SessionHandler, options?: { openWhenExpired?: boolean }): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
+  withSession(
+    handler: SessionHandler,
+    options?: { openWhenExpired?: boolean },
+  ): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
 }
 
 /** The options of every route group of the portal (each a Fastify plugin under portalRoutes). */
@@ -44,13 +51,18 @@ export function sessionGuard(edge: PortalEdge): SessionGuard {
     const sessionId = readCookies(request.headers.cookie).get(SESSION_COOKIE);
     if (sessionId === undefined) return undefined;
     const session = await resumeSession(deps, sessionId);
-    const user = session && await deps.store.findUser(session.tenant, session.userName);
+    const user = session && (await deps.store.findUser(session.tenant, session.userName));
     if (!session || !user || !user.active) {
       if (session) await endSession(deps, sessionId);
       reply.header('set-cookie', clearCookie(SESSION_COOKIE));
       return undefined;
     }
-    return { sessionId, session, user, viewer: { user, status: edge.passwordStatusOf(user), csrfToken: session.csrfToken } };
+    return {
+      sessionId,
+      session,
+      user,
+      viewer: { user, status: edge.passwordStatusOf(user), csrfToken: session.csrfToken },
+    };
   }
 
   function withSession(handler: SessionHandler, options: { openWhenExpired?: boolean } = {}) {
@@ -76,7 +88,13 @@ export function sessionGuard(edge: PortalEdge): SessionGuard {
         if (!(error instanceof PortalRefusal)) throw error;
         request.log.info({ reason: error.reason }, 'portal request refused');
         if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
-        return edge.send(reply, refusalStatus[error.reason], error.reason === 'not-found' ? 'Not found' : 'Not allowed', messageBody(error.message, homeLink), who.viewer);
+        return edge.send(
+          reply,
+          refusalStatus[error.reason],
+          error.reason === 'not-found' ? 'Not found' : 'Not allowed',
+          messageBody(error.message, homeLink),
+          who.viewer,
+        );
       }
     };
   }

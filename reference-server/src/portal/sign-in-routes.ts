@@ -14,7 +14,11 @@ import type { PortalRouteOptions } from './session-guard.ts';
 export function signInRoutes(app: FastifyInstance, { edge, guard }: PortalRouteOptions): Promise<void> {
   const { deps } = edge;
 
-  const signInPage = (reply: FastifyReply, status: number, extra: { username?: string; error?: string; notice?: string } = {}): FastifyReply => {
+  const signInPage = (
+    reply: FastifyReply,
+    status: number,
+    extra: { username?: string; error?: string; notice?: string } = {},
+  ): FastifyReply => {
     const token = deps.random.token(32);
     reply.header('set-cookie', setCookie(SIGN_IN_COOKIE, token));
     return edge.send(reply, status, 'Sign in', signInBody({ csrfToken: token, ...extra }));
@@ -31,7 +35,11 @@ export function signInRoutes(app: FastifyInstance, { edge, guard }: PortalRouteO
     if (!form) return reply;
     const cookieToken = readCookies(request.headers.cookie).get(SIGN_IN_COOKIE);
     const formToken = form.get('csrf');
-    if (cookieToken === undefined || formToken === undefined || deps.digest.digest(cookieToken) !== deps.digest.digest(formToken)) {
+    if (
+      cookieToken === undefined ||
+      formToken === undefined ||
+      deps.digest.digest(cookieToken) !== deps.digest.digest(formToken)
+    ) {
       request.log.warn('portal sign-in refused: CSRF token missing or wrong');
       return edge.forged(reply);
     }
@@ -45,7 +53,10 @@ export function signInRoutes(app: FastifyInstance, { edge, guard }: PortalRouteO
       request.log.info({ reason: error.reason }, 'portal sign-in refused');
       if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
       const minutes = Math.ceil((error.retryAfterSeconds ?? 0) / 60);
-      const message = error.reason === 'locked' ? `${error.message} (about ${minutes} minute${minutes === 1 ? '' : 's'})` : error.message;
+      const message =
+        error.reason === 'locked'
+          ? `${error.message} (about ${minutes} minute${minutes === 1 ? '' : 's'})`
+          : error.message;
       return signInPage(reply, refusalStatus[error.reason], { username, error: message });
     }
     // A new session id at every sign-in (no fixation); an older session of this browser ends.
@@ -57,11 +68,17 @@ export function signInRoutes(app: FastifyInstance, { edge, guard }: PortalRouteO
     return edge.redirect(reply, edge.passwordStatusOf(user).expired ? portalPaths.password : portalPaths.home);
   });
 
-  app.post(portalPaths.signOut, guard.withSession(async (request, reply, who) => {
-    await endSession(deps, who.sessionId);
-    request.log.info({ tenant: who.user.tenant, user: who.user.userName }, 'portal sign-out');
-    reply.header('set-cookie', clearCookie(SESSION_COOKIE));
-    return edge.send(reply, 200, 'Signed out', signedOutBody());
-  }, { openWhenExpired: true }));
+  app.post(
+    portalPaths.signOut,
+    guard.withSession(
+      async (request, reply, who) => {
+        await endSession(deps, who.sessionId);
+        request.log.info({ tenant: who.user.tenant, user: who.user.userName }, 'portal sign-out');
+        reply.header('set-cookie', clearCookie(SESSION_COOKIE));
+        return edge.send(reply, 200, 'Signed out', signedOutBody());
+      },
+      { openWhenExpired: true },
+    ),
+  );
   return Promise.resolve();
 }

@@ -20,7 +20,6 @@ import { MAX_FAILED_ATTEMPT_ROWS } from './sqlite-store.ts';
 import { lostConsumption } from './lost-consumption.ts';
 import { int, str, strOrNull, toFailedAttempts, toPerson, toRefreshToken, toSession, type Row } from './row-mapping.ts';
 
-
 /** Forward-only migrations; the index + 1 is the schema version. Never edit a shipped entry. */
 const migrations: readonly string[] = [
   `CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -67,7 +66,8 @@ const TEST_FAULT = 'test-fault';
 /** Connections per replica: requests wait for a free one; PostgreSQL's default limit is 100 in all. */
 const POOL_SIZE = 10;
 
-const CLIENT_COLUMNS = 'client_id, secret_hash, name, region, environment, grants, registration_tenant_id, registration_role, active, created_at, managed_by_tenant, secret_hint';
+const CLIENT_COLUMNS =
+  'client_id, secret_hash, name, region, environment, grants, registration_tenant_id, registration_role, active, created_at, managed_by_tenant, secret_hint';
 const USER_COLUMNS = 'tenant, user_name, password_hash, password_changed_at, role, active, tenant_admin';
 const PERSON_COLUMNS = 'identifier, tenant_id, given_name, family_name, email, employment_status, hire_date';
 
@@ -120,7 +120,8 @@ const sql = {
       failures = CASE WHEN a.last_failure_at < $5 THEN 1 ELSE a.failures + 1 END,
       last_failure_at = $4
     RETURNING *`,
-  lockPrincipal: 'UPDATE failed_attempts SET failures = 0, locked_until = $4 WHERE kind = $1 AND name = $2 AND source = $3',
+  lockPrincipal:
+    'UPDATE failed_attempts SET failures = 0, locked_until = $4 WHERE kind = $1 AND name = $2 AND source = $3',
   clearFailedAttempts: 'DELETE FROM failed_attempts WHERE kind = $1 AND name = $2 AND source = $3',
   countFailedAttempts: 'SELECT count(*) AS n FROM failed_attempts',
   trimFailedAttempts: `DELETE FROM failed_attempts WHERE (kind, name, source) IN (
@@ -130,7 +131,8 @@ const sql = {
     WHERE last_failure_at < $1 AND (locked_until IS NULL OR locked_until < $1) LIMIT $2)`,
   findPerson: 'SELECT * FROM people WHERE identifier = $1',
   // SQLite's NOCASE folds ASCII only; lower() under the "C" collation does the same.
-  searchPeople: 'SELECT * FROM people WHERE lower(family_name COLLATE "C") = lower($1::TEXT COLLATE "C") ORDER BY identifier COLLATE "C" LIMIT $2',
+  searchPeople:
+    'SELECT * FROM people WHERE lower(family_name COLLATE "C") = lower($1::TEXT COLLATE "C") ORDER BY identifier COLLATE "C" LIMIT $2',
   savePerson: `INSERT INTO people (${PERSON_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)
     ON CONFLICT (identifier) DO UPDATE SET tenant_id = excluded.tenant_id, given_name = excluded.given_name,
       family_name = excluded.family_name, email = excluded.email, employment_status = excluded.employment_status, hire_date = excluded.hire_date`,
@@ -180,7 +182,10 @@ export class PostgresStore implements ServerStore {
       await client.query('BEGIN');
       await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
       await client.query('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)');
-      const current = Number((await client.query<{ version: number }>('SELECT max(version) AS version FROM schema_version')).rows[0]?.version ?? 0);
+      const current = Number(
+        (await client.query<{ version: number }>('SELECT max(version) AS version FROM schema_version')).rows[0]
+          ?.version ?? 0,
+      );
       for (let version = current; version < migrations.length; version += 1) {
         await client.query(migrations[version] ?? '');
         await client.query('INSERT INTO schema_version (version) VALUES ($1)', [version + 1]);
@@ -213,7 +218,8 @@ export class PostgresStore implements ServerStore {
   }
 
   async schemaVersion(): Promise<number> {
-    const row = (await this.#pool.query<{ version: number }>('SELECT max(version) AS version FROM schema_version')).rows[0];
+    const row = (await this.#pool.query<{ version: number }>('SELECT max(version) AS version FROM schema_version'))
+      .rows[0];
     return Number(row?.version ?? 0);
   }
 
@@ -248,7 +254,14 @@ export class PostgresStore implements ServerStore {
   }
 
   async saveSession(session: PortalSession): Promise<void> {
-    await this.#run('saveSession', [session.idHash, session.tenant, session.userName, session.csrfToken, session.createdAt, session.lastSeenAt]);
+    await this.#run('saveSession', [
+      session.idHash,
+      session.tenant,
+      session.userName,
+      session.csrfToken,
+      session.createdAt,
+      session.lastSeenAt,
+    ]);
   }
 
   async findSession(idHash: string): Promise<PortalSession | undefined> {
@@ -273,7 +286,18 @@ export class PostgresStore implements ServerStore {
   }
 
   async saveRefreshToken(r: RefreshTokenRecord): Promise<void> {
-    await this.#run('saveRefreshToken', [r.tokenHash, r.familyId, r.clientId, r.tenant, r.userName, r.scope, r.issuedAt, r.expiresAt, r.usedAt, r.revokedAt]);
+    await this.#run('saveRefreshToken', [
+      r.tokenHash,
+      r.familyId,
+      r.clientId,
+      r.tenant,
+      r.userName,
+      r.scope,
+      r.issuedAt,
+      r.expiresAt,
+      r.usedAt,
+      r.revokedAt,
+    ]);
   }
 
   async findRefreshToken(tokenHash: string): Promise<RefreshTokenRecord | undefined> {
@@ -393,7 +417,9 @@ export class PostgresStore implements ServerStore {
   /** The gateway's fault switch, one row for every replica ('' is none). */
   readonly sharedFault: SharedFaultSetting = {
     read: async () => (await this.getMeta(TEST_FAULT)) || null,
-    set: async (name) => { await this.#run('setMeta', [TEST_FAULT, name ?? '']); },
+    set: async (name) => {
+      await this.#run('setMeta', [TEST_FAULT, name ?? '']);
+    },
   };
 
   async ping(): Promise<void> {
@@ -405,12 +431,23 @@ export class PostgresStore implements ServerStore {
   }
 }
 
-
 const principalKey = (p: AttemptPrincipal): [string, string, string] => [p.kind, p.name, p.source ?? ''];
 
 function clientValues(c: Client): unknown[] {
-  return [c.clientId, c.secretHash, c.name, c.region, c.environment, JSON.stringify(c.grants), c.registration?.tenantId ?? null,
-    c.registration?.role ?? null, c.active, c.createdAt, c.managedByTenant, c.secretHint];
+  return [
+    c.clientId,
+    c.secretHash,
+    c.name,
+    c.region,
+    c.environment,
+    JSON.stringify(c.grants),
+    c.registration?.tenantId ?? null,
+    c.registration?.role ?? null,
+    c.active,
+    c.createdAt,
+    c.managedByTenant,
+    c.secretHint,
+  ];
 }
 
 function userValues(u: User): unknown[] {
@@ -425,19 +462,28 @@ function toClient(r: Row): Client {
   const tenantId = strOrNull(r.registration_tenant_id);
   const role = strOrNull(r.registration_role);
   return {
-    clientId: str(r.client_id), secretHash: str(r.secret_hash), name: str(r.name),
-    region: str(r.region) as Client['region'], environment: str(r.environment) as Client['environment'],
+    clientId: str(r.client_id),
+    secretHash: str(r.secret_hash),
+    name: str(r.name),
+    region: str(r.region) as Client['region'],
+    environment: str(r.environment) as Client['environment'],
     grants: JSON.parse(str(r.grants)) as Client['grants'],
     registration: tenantId === null || role === null ? null : { tenantId, role },
-    active: r.active === true, createdAt: int(r.created_at),
-    managedByTenant: strOrNull(r.managed_by_tenant), secretHint: strOrNull(r.secret_hint),
+    active: r.active === true,
+    createdAt: int(r.created_at),
+    managedByTenant: strOrNull(r.managed_by_tenant),
+    secretHint: strOrNull(r.secret_hint),
   };
 }
 
 function toUser(r: Row): User {
   return {
-    tenant: str(r.tenant), userName: str(r.user_name), passwordHash: str(r.password_hash),
-    passwordChangedAt: int(r.password_changed_at), role: str(r.role), active: r.active === true, tenantAdmin: r.tenant_admin === true,
+    tenant: str(r.tenant),
+    userName: str(r.user_name),
+    passwordHash: str(r.password_hash),
+    passwordChangedAt: int(r.password_changed_at),
+    role: str(r.role),
+    active: r.active === true,
+    tenantAdmin: r.tenant_admin === true,
   };
 }
-

@@ -67,7 +67,10 @@ export class RowCache {
   }
 
   keepFailedAttempts(principal: AttemptPrincipal, state: FailedAttempts | undefined): FailedAttempts | undefined {
-    return this.#keep(this.#failedAttempts, principalKey(principal), state === undefined ? null : Object.freeze(state)) ?? undefined;
+    return (
+      this.#keep(this.#failedAttempts, principalKey(principal), state === undefined ? null : Object.freeze(state)) ??
+      undefined
+    );
   }
 
   #keep<T>(map: Map<string, T>, key: string, value: T): T {

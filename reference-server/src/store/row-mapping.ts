@@ -14,16 +14,27 @@ export const strOrNull = (v: unknown): string | null => (v === null || v === und
 
 export function toSession(r: Row): PortalSession {
   return {
-    idHash: str(r.id_hash), tenant: str(r.tenant), userName: str(r.user_name), csrfToken: str(r.csrf_token),
-    createdAt: int(r.created_at), lastSeenAt: int(r.last_seen_at),
+    idHash: str(r.id_hash),
+    tenant: str(r.tenant),
+    userName: str(r.user_name),
+    csrfToken: str(r.csrf_token),
+    createdAt: int(r.created_at),
+    lastSeenAt: int(r.last_seen_at),
   };
 }
 
 export function toRefreshToken(r: Row): RefreshTokenRecord {
   return {
-    tokenHash: str(r.token_hash), familyId: str(r.family_id), clientId: str(r.client_id), tenant: str(r.tenant),
-    userName: str(r.user_name), scope: str(r.scope), issuedAt: int(r.issued_at), expiresAt: int(r.expires_at),
-    usedAt: intOrNull(r.used_at), revokedAt: intOrNull(r.revoked_at),
+    tokenHash: str(r.token_hash),
+    familyId: str(r.family_id),
+    clientId: str(r.client_id),
+    tenant: str(r.tenant),
+    userName: str(r.user_name),
+    scope: str(r.scope),
+    issuedAt: int(r.issued_at),
+    expiresAt: int(r.expires_at),
+    usedAt: intOrNull(r.used_at),
+    revokedAt: intOrNull(r.revoked_at),
   };
 }
 
@@ -33,7 +44,12 @@ export function toFailedAttempts(r: Row): FailedAttempts {
 
 export function toPerson(r: Row): PersonRecord {
   return {
-    identifier: str(r.identifier), tenantId: str(r.tenant_id), givenName: str(r.given_name), familyName: str(r.family_name),
-    email: str(r.email), employmentStatus: str(r.employment_status) as PersonRecord['employmentStatus'], hireDate: str(r.hire_date),
+    identifier: str(r.identifier),
+    tenantId: str(r.tenant_id),
+    givenName: str(r.given_name),
+    familyName: str(r.family_name),
+    email: str(r.email),
+    employmentStatus: str(r.employment_status) as PersonRecord['employmentStatus'],
+    hireDate: str(r.hire_date),
   };
 }

@@ -24,14 +24,20 @@ const cacheSchema = z.strictObject({
 });
 
 export async function seedDigest(seedFile: string): Promise<string> {
-  return createHash('sha256').update(await readFile(seedFile)).digest('hex');
+  return createHash('sha256')
+    .update(await readFile(seedFile))
+    .digest('hex');
 }
 
 /**
  * The hashes of the cache file that were written for this seed (digest) with this cost (the
  * prefix of an encoded hash, e.g. `scrypt$14$8$1$`); undefined when there is no usable file.
  */
-export async function readSeedHashCache(file: string, digest: string, costPrefix: string): Promise<SeedHashes | undefined> {
+export async function readSeedHashCache(
+  file: string,
+  digest: string,
+  costPrefix: string,
+): Promise<SeedHashes | undefined> {
   let parsed: z.infer<typeof cacheSchema>;
   try {
     parsed = cacheSchema.parse(JSON.parse(await readFile(file, 'utf8')));
@@ -39,7 +45,8 @@ export async function readSeedHashCache(file: string, digest: string, costPrefix
     return undefined;
   }
   if (parsed.seedDigest !== digest) return undefined;
-  const withCost = (hashes: Record<string, string>) => Object.fromEntries(Object.entries(hashes).filter(([, h]) => h.startsWith(costPrefix)));
+  const withCost = (hashes: Record<string, string>) =>
+    Object.fromEntries(Object.entries(hashes).filter(([, h]) => h.startsWith(costPrefix)));
   return { clients: withCost(parsed.clients), users: withCost(parsed.users) };
 }
 

@@ -28,7 +28,9 @@ const seedClient = z.strictObject({
 });
 
 const seedUser = z.strictObject({
-  username: z.string().regex(/^[^\\]+\\[^\\]+$/, 'a username is tenant_system_name\\user_name')
+  username: z
+    .string()
+    .regex(/^[^\\]+\\[^\\]+$/, 'a username is tenant_system_name\\user_name')
     .refine(isPlausibleUsername, 'a username has at most 256 characters and no control characters'),
   password: z.string().min(1),
   role: z.string().min(1),
@@ -49,23 +51,37 @@ const seedPerson = z.strictObject({
   hireDate: z.iso.date(),
 });
 
-export const seedFileSchema = z.strictObject({
-  $comment: z.string().optional(),
-  clients: z.array(seedClient),
-  users: z.array(seedUser),
-  people: z.array(seedPerson),
-}).superRefine((seed, ctx) => {
-  const dup = (values: string[], what: string, path: string): void => {
-    const seen = new Set<string>();
-    for (const v of values) {
-      if (seen.has(v)) ctx.addIssue({ code: 'custom', message: `duplicate ${what} '${v}'`, path: [path] });
-      seen.add(v);
-    }
-  };
-  dup(seed.clients.map((c) => c.clientId), 'clientId', 'clients');
-  dup(seed.users.map((u) => u.username), 'username', 'users');
-  dup(seed.people.map((p) => p.identifier), 'identifier', 'people');
-});
+export const seedFileSchema = z
+  .strictObject({
+    $comment: z.string().optional(),
+    clients: z.array(seedClient),
+    users: z.array(seedUser),
+    people: z.array(seedPerson),
+  })
+  .superRefine((seed, ctx) => {
+    const dup = (values: string[], what: string, path: string): void => {
+      const seen = new Set<string>();
+      for (const v of values) {
+        if (seen.has(v)) ctx.addIssue({ code: 'custom', message: `duplicate ${what} '${v}'`, path: [path] });
+        seen.add(v);
+      }
+    };
+    dup(
+      seed.clients.map((c) => c.clientId),
+      'clientId',
+      'clients',
+    );
+    dup(
+      seed.users.map((u) => u.username),
+      'username',
+      'users',
+    );
+    dup(
+      seed.people.map((p) => p.identifier),
+      'identifier',
+      'people',
+    );
+  });
 
 export type SeedFile = z.infer<typeof seedFileSchema>;
 
@@ -96,19 +112,41 @@ export async function readSeedFile(path: string): Promise<SeedFile> {
  * Turns a validated seed into store records: secrets hashed, ages anchored at `now`. `known`: hashes
  * of this very seed's secrets made earlier (store/seed-hash-cache.ts), used instead of hashing again.
  */
-export async function seedRecords(seed: SeedFile, hasher: SecretHasher, now: number, known?: SeedHashes): Promise<SeedRecords> {
-  const clients = await Promise.all(seed.clients.map(async (c): Promise<Client> => ({
-    clientId: c.clientId, secretHash: known?.clients[c.clientId] ?? await hasher.hash(c.clientSecret), name: c.name, region: c.region,
-    environment: c.environment, grants: c.grants, registration: c.registration, active: c.active, createdAt: now,
-    managedByTenant: null, secretHint: null,
-  })));
-  const users = await Promise.all(seed.users.map(async (u): Promise<User> => {
-    const [tenant = '', userName = ''] = u.username.split('\\');
-    return {
-      tenant, userName, passwordHash: known?.users[u.username] ?? await hasher.hash(u.password), role: u.role, active: u.active, tenantAdmin: u.tenantAdmin,
-      passwordChangedAt: now - Math.round(u.passwordChangedDaysAgo * DAY_MS),
-    };
-  }));
+export async function seedRecords(
+  seed: SeedFile,
+  hasher: SecretHasher,
+  now: number,
+  known?: SeedHashes,
+): Promise<SeedRecords> {
+  const clients = await Promise.all(
+    seed.clients.map(async (c): Promise<Client> => ({
+      clientId: c.clientId,
+      secretHash: known?.clients[c.clientId] ?? (await hasher.hash(c.clientSecret)),
+      name: c.name,
+      region: c.region,
+      environment: c.environment,
+      grants: c.grants,
+      registration: c.registration,
+      active: c.active,
+      createdAt: now,
+      managedByTenant: null,
+      secretHint: null,
+    })),
+  );
+  const users = await Promise.all(
+    seed.users.map(async (u): Promise<User> => {
+      const [tenant = '', userName = ''] = u.username.split('\\');
+      return {
+        tenant,
+        userName,
+        passwordHash: known?.users[u.username] ?? (await hasher.hash(u.password)),
+        role: u.role,
+        active: u.active,
+        tenantAdmin: u.tenantAdmin,
+        passwordChangedAt: now - Math.round(u.passwordChangedDaysAgo * DAY_MS),
+      };
+    }),
+  );
   const people = seed.people.map((p): PersonRecord => ({ ...p }));
   return { clients, users, people };
 }

@@ -14,7 +14,6 @@ import { RowCache } from './row-cache.ts';
 import { lostConsumption } from './lost-consumption.ts';
 import { int, str, toFailedAttempts, toPerson, toRefreshToken, toSession, type Row } from './row-mapping.ts';
 
-
 /** Forward-only migrations; the index + 1 is the schema version. Never edit a shipped entry. */
 const migrations: readonly string[] = [
   `CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -71,7 +70,6 @@ export const MAX_FAILED_ATTEMPT_ROWS = 50_000;
 /** How many new rows between two checks of that bound (a count is a table scan). */
 const FAILED_ATTEMPT_TRIM_EVERY = 1_000;
 
-
 export interface SqliteStoreOptions {
   /** SQLite's `synchronous` in WAL mode: NORMAL survives process crashes, FULL power loss too. */
   synchronous?: 'NORMAL' | 'FULL';
@@ -109,40 +107,50 @@ export class SqliteStore implements ServerStore {
     const db = this.#db;
     this.#s = {
       findClient: db.prepare('SELECT * FROM clients WHERE client_id = ?'),
-      saveClient: db.prepare(`INSERT INTO clients (client_id, secret_hash, name, region, environment, grants, registration_tenant_id, registration_role, active, created_at, managed_by_tenant, secret_hint)
+      saveClient:
+        db.prepare(`INSERT INTO clients (client_id, secret_hash, name, region, environment, grants, registration_tenant_id, registration_role, active, created_at, managed_by_tenant, secret_hint)
         VALUES (@client_id, @secret_hash, @name, @region, @environment, @grants, @registration_tenant_id, @registration_role, @active, @created_at, @managed_by_tenant, @secret_hint)
         ON CONFLICT (client_id) DO UPDATE SET secret_hash = excluded.secret_hash, name = excluded.name, region = excluded.region,
           environment = excluded.environment, grants = excluded.grants, registration_tenant_id = excluded.registration_tenant_id,
           registration_role = excluded.registration_role, active = excluded.active, managed_by_tenant = excluded.managed_by_tenant,
           secret_hint = excluded.secret_hint`),
-      insertClient: db.prepare(`INSERT OR IGNORE INTO clients (client_id, secret_hash, name, region, environment, grants, registration_tenant_id, registration_role, active, created_at, managed_by_tenant, secret_hint)
+      insertClient:
+        db.prepare(`INSERT OR IGNORE INTO clients (client_id, secret_hash, name, region, environment, grants, registration_tenant_id, registration_role, active, created_at, managed_by_tenant, secret_hint)
         VALUES (@client_id, @secret_hash, @name, @region, @environment, @grants, @registration_tenant_id, @registration_role, @active, @created_at, @managed_by_tenant, @secret_hint)`),
       clientsManagedBy: db.prepare('SELECT * FROM clients WHERE managed_by_tenant = ? ORDER BY created_at, client_id'),
       deleteClient: db.prepare('DELETE FROM clients WHERE client_id = ?'),
       findUser: db.prepare('SELECT * FROM users WHERE tenant = ? AND user_name = ?'),
-      saveUser: db.prepare(`INSERT INTO users (tenant, user_name, password_hash, password_changed_at, role, active, tenant_admin)
+      saveUser:
+        db.prepare(`INSERT INTO users (tenant, user_name, password_hash, password_changed_at, role, active, tenant_admin)
         VALUES (@tenant, @user_name, @password_hash, @password_changed_at, @role, @active, @tenant_admin)
         ON CONFLICT (tenant, user_name) DO UPDATE SET password_hash = excluded.password_hash,
           password_changed_at = excluded.password_changed_at, role = excluded.role, active = excluded.active,
           tenant_admin = excluded.tenant_admin`),
-      insertUser: db.prepare(`INSERT OR IGNORE INTO users (tenant, user_name, password_hash, password_changed_at, role, active, tenant_admin)
+      insertUser:
+        db.prepare(`INSERT OR IGNORE INTO users (tenant, user_name, password_hash, password_changed_at, role, active, tenant_admin)
         VALUES (@tenant, @user_name, @password_hash, @password_changed_at, @role, @active, @tenant_admin)`),
-      saveSession: db.prepare(`INSERT INTO portal_sessions (id_hash, tenant, user_name, csrf_token, created_at, last_seen_at)
+      saveSession:
+        db.prepare(`INSERT INTO portal_sessions (id_hash, tenant, user_name, csrf_token, created_at, last_seen_at)
         VALUES (@id_hash, @tenant, @user_name, @csrf_token, @created_at, @last_seen_at)`),
       findSession: db.prepare('SELECT * FROM portal_sessions WHERE id_hash = ?'),
       touchSession: db.prepare('UPDATE portal_sessions SET last_seen_at = ? WHERE id_hash = ?'),
       deleteSession: db.prepare('DELETE FROM portal_sessions WHERE id_hash = ?'),
-      deleteUserSessions: db.prepare('DELETE FROM portal_sessions WHERE tenant = @tenant AND user_name = @user AND id_hash <> @keep'),
+      deleteUserSessions: db.prepare(
+        'DELETE FROM portal_sessions WHERE tenant = @tenant AND user_name = @user AND id_hash <> @keep',
+      ),
       purgeSessions: db.prepare(`DELETE FROM portal_sessions WHERE rowid IN (
         SELECT rowid FROM portal_sessions WHERE last_seen_at < @before LIMIT @limit)`),
-      saveRefreshToken: db.prepare(`INSERT INTO refresh_tokens (token_hash, family_id, client_id, tenant, user_name, scope, issued_at, expires_at, used_at, revoked_at)
+      saveRefreshToken:
+        db.prepare(`INSERT INTO refresh_tokens (token_hash, family_id, client_id, tenant, user_name, scope, issued_at, expires_at, used_at, revoked_at)
         VALUES (@token_hash, @family_id, @client_id, @tenant, @user_name, @scope, @issued_at, @expires_at, @used_at, @revoked_at)`),
       findRefreshToken: db.prepare('SELECT * FROM refresh_tokens WHERE token_hash = ?'),
       consume: db.prepare(`UPDATE refresh_tokens SET used_at = @now
         WHERE token_hash = @hash AND client_id = @client AND used_at IS NULL AND revoked_at IS NULL AND expires_at > @now
           AND NOT EXISTS (SELECT 1 FROM revoked_families f WHERE f.family_id = refresh_tokens.family_id)
         RETURNING *`),
-      revokeFamilyTokens: db.prepare('UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL'),
+      revokeFamilyTokens: db.prepare(
+        'UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL',
+      ),
       markFamilyRevoked: db.prepare('INSERT OR IGNORE INTO revoked_families (family_id, revoked_at) VALUES (?, ?)'),
       isFamilyRevoked: db.prepare('SELECT 1 FROM revoked_families WHERE family_id = ?'),
       revokeUserTokens: db.prepare(`UPDATE refresh_tokens SET revoked_at = @now
@@ -150,33 +158,41 @@ export class SqliteStore implements ServerStore {
       markUserFamiliesRevoked: db.prepare(`INSERT OR IGNORE INTO revoked_families (family_id, revoked_at)
         SELECT DISTINCT family_id, @now FROM refresh_tokens WHERE tenant = @tenant AND user_name = @user`),
       findFailedAttempts: db.prepare('SELECT * FROM failed_attempts WHERE kind = ? AND name = ? AND source = ?'),
-      recordFailedAttempt: db.prepare(`INSERT INTO failed_attempts (kind, name, source, failures, last_failure_at, locked_until)
+      recordFailedAttempt:
+        db.prepare(`INSERT INTO failed_attempts (kind, name, source, failures, last_failure_at, locked_until)
         VALUES (@kind, @name, @source, 1, @now, NULL)
         ON CONFLICT (kind, name, source) DO UPDATE SET
           failures = CASE WHEN failed_attempts.last_failure_at < @restartBefore THEN 1 ELSE failed_attempts.failures + 1 END,
           last_failure_at = @now
         RETURNING *`),
-      lockPrincipal: db.prepare('UPDATE failed_attempts SET failures = 0, locked_until = @until WHERE kind = @kind AND name = @name AND source = @source'),
+      lockPrincipal: db.prepare(
+        'UPDATE failed_attempts SET failures = 0, locked_until = @until WHERE kind = @kind AND name = @name AND source = @source',
+      ),
       clearFailedAttempts: db.prepare('DELETE FROM failed_attempts WHERE kind = ? AND name = ? AND source = ?'),
       countFailedAttempts: db.prepare('SELECT count(*) AS n FROM failed_attempts'),
       trimFailedAttempts: db.prepare(`DELETE FROM failed_attempts WHERE rowid IN (SELECT rowid FROM failed_attempts
         ORDER BY last_failure_at LIMIT @excess)`),
       purgeFailedAttempts: db.prepare(`DELETE FROM failed_attempts WHERE rowid IN (SELECT rowid FROM failed_attempts
         WHERE last_failure_at < @before AND (locked_until IS NULL OR locked_until < @before) LIMIT @limit)`),
-      purge: db.prepare('DELETE FROM refresh_tokens WHERE rowid IN (SELECT rowid FROM refresh_tokens WHERE expires_at < ? LIMIT ?)'),
+      purge: db.prepare(
+        'DELETE FROM refresh_tokens WHERE rowid IN (SELECT rowid FROM refresh_tokens WHERE expires_at < ? LIMIT ?)',
+      ),
       findPerson: db.prepare('SELECT * FROM people WHERE identifier = ?'),
       searchPeople: db.prepare('SELECT * FROM people WHERE family_name = ? COLLATE NOCASE ORDER BY identifier LIMIT ?'),
-      savePerson: db.prepare(`INSERT INTO people (identifier, tenant_id, given_name, family_name, email, employment_status, hire_date)
+      savePerson:
+        db.prepare(`INSERT INTO people (identifier, tenant_id, given_name, family_name, email, employment_status, hire_date)
         VALUES (@identifier, @tenant_id, @given_name, @family_name, @email, @employment_status, @hire_date)
         ON CONFLICT (identifier) DO UPDATE SET tenant_id = excluded.tenant_id, given_name = excluded.given_name,
           family_name = excluded.family_name, email = excluded.email, employment_status = excluded.employment_status, hire_date = excluded.hire_date`),
-      insertPerson: db.prepare(`INSERT OR IGNORE INTO people (identifier, tenant_id, given_name, family_name, email, employment_status, hire_date)
+      insertPerson:
+        db.prepare(`INSERT OR IGNORE INTO people (identifier, tenant_id, given_name, family_name, email, employment_status, hire_date)
         VALUES (@identifier, @tenant_id, @given_name, @family_name, @email, @employment_status, @hire_date)`),
       getMeta: db.prepare('SELECT value FROM meta WHERE name = ?'),
       putMetaIfAbsent: db.prepare('INSERT OR IGNORE INTO meta (name, value) VALUES (?, ?)'),
     };
     const rows = this.#rows;
-    for (const statement of Object.values(this.#s)) if (writesCachedRows(statement.source)) emptyBeforeEveryRun(statement, rows);
+    for (const statement of Object.values(this.#s))
+      if (writesCachedRows(statement.source)) emptyBeforeEveryRun(statement, rows);
     this.#dataVersion = file === ':memory:' ? undefined : db.prepare('PRAGMA data_version').pluck();
     this.#seenDataVersion = this.#dataVersion?.get();
   }
@@ -196,10 +212,12 @@ export class SqliteStore implements ServerStore {
   #migrate(): void {
     const current = this.#db.pragma('user_version', { simple: true }) as number;
     for (let version = current; version < migrations.length; version += 1) {
-      this.#db.transaction(() => {
-        this.#db.exec(migrations[version] ?? '');
-        this.#db.pragma(`user_version = ${version + 1}`);
-      }).immediate();
+      this.#db
+        .transaction(() => {
+          this.#db.exec(migrations[version] ?? '');
+          this.#db.pragma(`user_version = ${version + 1}`);
+        })
+        .immediate();
     }
   }
 
@@ -259,8 +277,12 @@ export class SqliteStore implements ServerStore {
 
   async saveSession(session: PortalSession): Promise<void> {
     this.#s.saveSession.run({
-      id_hash: session.idHash, tenant: session.tenant, user_name: session.userName, csrf_token: session.csrfToken,
-      created_at: session.createdAt, last_seen_at: session.lastSeenAt,
+      id_hash: session.idHash,
+      tenant: session.tenant,
+      user_name: session.userName,
+      csrf_token: session.csrfToken,
+      created_at: session.createdAt,
+      last_seen_at: session.lastSeenAt,
     });
   }
 
@@ -306,8 +328,16 @@ export class SqliteStore implements ServerStore {
 
   async saveRefreshToken(r: RefreshTokenRecord): Promise<void> {
     this.#s.saveRefreshToken.run({
-      token_hash: r.tokenHash, family_id: r.familyId, client_id: r.clientId, tenant: r.tenant, user_name: r.userName,
-      scope: r.scope, issued_at: r.issuedAt, expires_at: r.expiresAt, used_at: r.usedAt, revoked_at: r.revokedAt,
+      token_hash: r.tokenHash,
+      family_id: r.familyId,
+      client_id: r.clientId,
+      tenant: r.tenant,
+      user_name: r.userName,
+      scope: r.scope,
+      issued_at: r.issuedAt,
+      expires_at: r.expiresAt,
+      used_at: r.usedAt,
+      revoked_at: r.revokedAt,
     });
   }
 
@@ -323,17 +353,21 @@ export class SqliteStore implements ServerStore {
   }
 
   async revokeFamily(familyId: string, now: number): Promise<number> {
-    return this.#db.transaction(() => {
-      this.#s.markFamilyRevoked.run(familyId, now);
-      return this.#s.revokeFamilyTokens.run(now, familyId).changes;
-    }).immediate();
+    return this.#db
+      .transaction(() => {
+        this.#s.markFamilyRevoked.run(familyId, now);
+        return this.#s.revokeFamilyTokens.run(now, familyId).changes;
+      })
+      .immediate();
   }
 
   async revokeUserTokens(tenant: string, userName: string, now: number): Promise<number> {
-    return this.#db.transaction(() => {
-      this.#s.markUserFamiliesRevoked.run({ tenant, user: userName, now });
-      return this.#s.revokeUserTokens.run({ tenant, user: userName, now }).changes;
-    }).immediate();
+    return this.#db
+      .transaction(() => {
+        this.#s.markUserFamiliesRevoked.run({ tenant, user: userName, now });
+        return this.#s.revokeUserTokens.run({ tenant, user: userName, now }).changes;
+      })
+      .immediate();
   }
 
   async isFamilyRevoked(familyId: string): Promise<boolean> {
@@ -351,12 +385,21 @@ export class SqliteStore implements ServerStore {
   #failedAttempts(rows: RowCache, principal: AttemptPrincipal): FailedAttempts | undefined {
     const cached = rows.failedAttempts(principal);
     if (cached !== undefined) return cached ?? undefined;
-    const row = this.#s.findFailedAttempts.get(principal.kind, principal.name, principal.source ?? '') as Row | undefined;
+    const row = this.#s.findFailedAttempts.get(principal.kind, principal.name, principal.source ?? '') as
+      Row | undefined;
     return rows.keepFailedAttempts(principal, row && toFailedAttempts(row));
   }
 
   async recordFailedAttempt(principal: AttemptPrincipal, now: number, restartBefore: number): Promise<FailedAttempts> {
-    const state = toFailedAttempts(this.#s.recordFailedAttempt.get({ kind: principal.kind, name: principal.name, source: principal.source ?? '', now, restartBefore }) as Row);
+    const state = toFailedAttempts(
+      this.#s.recordFailedAttempt.get({
+        kind: principal.kind,
+        name: principal.name,
+        source: principal.source ?? '',
+        now,
+        restartBefore,
+      }) as Row,
+    );
     // A new row (or a restarted run): every so often, hold the table to its bound.
     if (state.failures === 1 && (this.#newFailedAttemptRows += 1) >= FAILED_ATTEMPT_TRIM_EVERY) {
       this.#newFailedAttemptRows = 0;
@@ -418,13 +461,15 @@ export class SqliteStore implements ServerStore {
    * file seed it once. Returns whether this call seeded.
    */
   async seedIfNew(records: SeedRecords, marker: string): Promise<boolean> {
-    return this.#db.transaction(() => {
-      if (this.#s.putMetaIfAbsent.run('seeded', marker).changes === 0) return false;
-      for (const c of records.clients) this.#s.insertClient.run(clientRow(c));
-      for (const u of records.users) this.#s.insertUser.run(userRow(u));
-      for (const p of records.people) this.#s.insertPerson.run(personRow(p));
-      return true;
-    }).immediate();
+    return this.#db
+      .transaction(() => {
+        if (this.#s.putMetaIfAbsent.run('seeded', marker).changes === 0) return false;
+        for (const c of records.clients) this.#s.insertClient.run(clientRow(c));
+        for (const u of records.users) this.#s.insertUser.run(userRow(u));
+        for (const p of records.people) this.#s.insertPerson.run(personRow(p));
+        return true;
+      })
+      .immediate();
   }
 
   async ping(): Promise<void> {
@@ -435,7 +480,6 @@ export class SqliteStore implements ServerStore {
     if (this.#db.open) this.#db.close();
   }
 }
-
 
 /**
  * Whether a statement may change a row the row cache keeps: an INSERT, UPDATE, DELETE or REPLACE
@@ -464,46 +508,70 @@ function toClient(r: Row): Client {
   const tenantId = r.registration_tenant_id;
   const role = r.registration_role;
   return {
-    clientId: str(r.client_id), secretHash: str(r.secret_hash), name: str(r.name),
-    region: str(r.region) as Client['region'], environment: str(r.environment) as Client['environment'],
+    clientId: str(r.client_id),
+    secretHash: str(r.secret_hash),
+    name: str(r.name),
+    region: str(r.region) as Client['region'],
+    environment: str(r.environment) as Client['environment'],
     grants: JSON.parse(str(r.grants)) as Client['grants'],
     registration: tenantId === null || role === null ? null : { tenantId: str(tenantId), role: str(role) },
-    active: r.active === 1, createdAt: int(r.created_at),
-    managedByTenant: r.managed_by_tenant === null || r.managed_by_tenant === undefined ? null : str(r.managed_by_tenant),
+    active: r.active === 1,
+    createdAt: int(r.created_at),
+    managedByTenant:
+      r.managed_by_tenant === null || r.managed_by_tenant === undefined ? null : str(r.managed_by_tenant),
     secretHint: r.secret_hint === null || r.secret_hint === undefined ? null : str(r.secret_hint),
   };
 }
 
 function clientRow(client: Client): Record<string, unknown> {
   return {
-    client_id: client.clientId, secret_hash: client.secretHash, name: client.name, region: client.region,
-    environment: client.environment, grants: JSON.stringify(client.grants),
-    registration_tenant_id: client.registration?.tenantId ?? null, registration_role: client.registration?.role ?? null,
-    active: client.active ? 1 : 0, created_at: client.createdAt,
-    managed_by_tenant: client.managedByTenant, secret_hint: client.secretHint,
+    client_id: client.clientId,
+    secret_hash: client.secretHash,
+    name: client.name,
+    region: client.region,
+    environment: client.environment,
+    grants: JSON.stringify(client.grants),
+    registration_tenant_id: client.registration?.tenantId ?? null,
+    registration_role: client.registration?.role ?? null,
+    active: client.active ? 1 : 0,
+    created_at: client.createdAt,
+    managed_by_tenant: client.managedByTenant,
+    secret_hint: client.secretHint,
   };
 }
 
 function userRow(user: User): Record<string, unknown> {
   return {
-    tenant: user.tenant, user_name: user.userName, password_hash: user.passwordHash,
-    password_changed_at: user.passwordChangedAt, role: user.role, active: user.active ? 1 : 0,
+    tenant: user.tenant,
+    user_name: user.userName,
+    password_hash: user.passwordHash,
+    password_changed_at: user.passwordChangedAt,
+    role: user.role,
+    active: user.active ? 1 : 0,
     tenant_admin: user.tenantAdmin ? 1 : 0,
   };
 }
 
 function personRow(p: PersonRecord): Record<string, unknown> {
   return {
-    identifier: p.identifier, tenant_id: p.tenantId, given_name: p.givenName, family_name: p.familyName,
-    email: p.email, employment_status: p.employmentStatus, hire_date: p.hireDate,
+    identifier: p.identifier,
+    tenant_id: p.tenantId,
+    given_name: p.givenName,
+    family_name: p.familyName,
+    email: p.email,
+    employment_status: p.employmentStatus,
+    hire_date: p.hireDate,
   };
 }
 
 function toUser(r: Row): User {
   return {
-    tenant: str(r.tenant), userName: str(r.user_name), passwordHash: str(r.password_hash),
-    passwordChangedAt: int(r.password_changed_at), role: str(r.role), active: r.active === 1,
+    tenant: str(r.tenant),
+    userName: str(r.user_name),
+    passwordHash: str(r.password_hash),
+    passwordChangedAt: int(r.password_changed_at),
+    role: str(r.role),
+    active: r.active === 1,
     tenantAdmin: r.tenant_admin === 1,
   };
 }
-

@@ -9,14 +9,26 @@ import type { AccessTokenClaims } from '../../src/domain/ports.ts';
 import { SqliteStore } from '../../src/store/sqlite-store.ts';
 
 const identity = { issuer: 'urn:test:issuer', audience: 'urn:test:aud' };
-const claims: AccessTokenClaims = { sub: 'us-cc-client', client_id: 'us-cc-client', region: 'us', env: 'sandbox', grant: 'client_credentials' };
+const claims: AccessTokenClaims = {
+  sub: 'us-cc-client',
+  client_id: 'us-cc-client',
+  region: 'us',
+  env: 'sandbox',
+  grant: 'client_credentials',
+};
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0, 500);
 
 async function setup() {
   const store = new SqliteStore(':memory:');
   const clock = new ManualClock(T0);
   const key = await SigningKey.loadOrCreate(store, T0);
-  return { store, clock, key, signer: new JoseAccessTokenSigner(key, identity, nodeRandom), verifier: new JoseAccessTokenVerifier(key, identity, clock, 'sandbox') };
+  return {
+    store,
+    clock,
+    key,
+    signer: new JoseAccessTokenSigner(key, identity, nodeRandom),
+    verifier: new JoseAccessTokenVerifier(key, identity, clock, 'sandbox'),
+  };
 }
 
 void describe('access tokens (EdDSA JWT)', () => {
@@ -25,7 +37,10 @@ void describe('access tokens (EdDSA JWT)', () => {
     const signed = await signer.sign(claims, T0, 3600);
     const header = decodeProtectedHeader(signed.token);
     assert.deepEqual(header, { alg: 'EdDSA', typ: 'at+jwt', kid: key.kid });
-    assert.deepEqual(key.jwks().keys.map((k) => [k.kty, k.crv, k.alg, k.use, k.kid]), [['OKP', 'Ed25519', 'EdDSA', 'sig', key.kid]]);
+    assert.deepEqual(
+      key.jwks().keys.map((k) => [k.kty, k.crv, k.alg, k.use, k.kid]),
+      [['OKP', 'Ed25519', 'EdDSA', 'sig', key.kid]],
+    );
     assert.equal('d' in (key.jwks().keys[0] ?? {}), false, 'no private part in the JWKS');
     const result = await verifier.verify(signed.token);
     assert.ok(result.ok, 'verifies');
@@ -50,16 +65,43 @@ void describe('access tokens (EdDSA JWT)', () => {
     const { store, signer, verifier, clock, key } = await setup();
     const signed = await signer.sign(claims, T0, 3600);
     const [h, p, sig] = signed.token.split('.') as [string, string, string];
-    const reason = async (token: string) => { const r = await verifier.verify(token); return r.ok ? 'ok' : r.reason; };
-    for (const bad of ['', 'abc', 'a.b', 'a.b.c.d', `${h}.${p}`, `${h}.${p}.${sig}=`, 'e30.e30.', `${h}.!!!.${sig}`, 'eyJhbGciOiJ.eyJz.c2ln']) {
+    const reason = async (token: string) => {
+      const r = await verifier.verify(token);
+      return r.ok ? 'ok' : r.reason;
+    };
+    for (const bad of [
+      '',
+      'abc',
+      'a.b',
+      'a.b.c.d',
+      `${h}.${p}`,
+      `${h}.${p}.${sig}=`,
+      'e30.e30.',
+      `${h}.!!!.${sig}`,
+      'eyJhbGciOiJ.eyJz.c2ln',
+    ]) {
       assert.equal(await reason(bad), 'malformed', bad);
     }
     const flipped = `${h}.${p}.${sig.startsWith('A') ? 'B' : 'A'}${sig.slice(1)}`;
     assert.equal(await reason(flipped), 'invalid-signature');
     const other = generateKeyPairSync('ed25519').privateKey;
-    const foreign = await new SignJWT({ ...claims }).setProtectedHeader({ alg: 'EdDSA', typ: 'at+jwt' }).setIssuer(identity.issuer).setAudience(identity.audience).setIssuedAt().setExpirationTime('1h').setJti('x').sign(other);
+    const foreign = await new SignJWT({ ...claims })
+      .setProtectedHeader({ alg: 'EdDSA', typ: 'at+jwt' })
+      .setIssuer(identity.issuer)
+      .setAudience(identity.audience)
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .setJti('x')
+      .sign(other);
     assert.equal(await reason(foreign), 'invalid-signature');
-    const wrongAud = await new SignJWT({ ...claims }).setProtectedHeader({ alg: 'EdDSA', typ: 'at+jwt' }).setIssuer(identity.issuer).setAudience('urn:other').setIssuedAt(Math.floor(T0 / 1000)).setExpirationTime(Math.floor(T0 / 1000) + 60).setJti('x').sign(key.privateKey);
+    const wrongAud = await new SignJWT({ ...claims })
+      .setProtectedHeader({ alg: 'EdDSA', typ: 'at+jwt' })
+      .setIssuer(identity.issuer)
+      .setAudience('urn:other')
+      .setIssuedAt(Math.floor(T0 / 1000))
+      .setExpirationTime(Math.floor(T0 / 1000) + 60)
+      .setJti('x')
+      .sign(key.privateKey);
     assert.equal(await reason(wrongAud), 'wrong-audience');
     const prod = await signer.sign({ ...claims, env: 'production' }, T0, 3600);
     assert.equal(await reason(prod.token), 'wrong-environment');

@@ -18,8 +18,10 @@ void describe('secret hashing', () => {
 
   void test('wrong, case-changed, padded secrets and malformed hashes fail', async () => {
     const h = await hasher.hash('s3cret-value');
-    for (const wrong of ['S3cret-value', 's3cret-value ', '', 's3cret-valu']) assert.equal(await hasher.verify(wrong, h), false, wrong);
-    for (const bad of ['', 'plain', 'scrypt$4$8$1$x', 'scrypt$99$8$1$AAAA$AAAA', h.slice(0, -2)]) assert.equal(await hasher.verify('s3cret-value', bad), false, bad);
+    for (const wrong of ['S3cret-value', 's3cret-value ', '', 's3cret-valu'])
+      assert.equal(await hasher.verify(wrong, h), false, wrong);
+    for (const bad of ['', 'plain', 'scrypt$4$8$1$x', 'scrypt$99$8$1$AAAA$AAAA', h.slice(0, -2)])
+      assert.equal(await hasher.verify('s3cret-value', bad), false, bad);
   });
 
   void test('hashes made with another cost still verify (the cost is in the hash)', async () => {
@@ -29,7 +31,13 @@ void describe('secret hashing', () => {
 
   void test('the cache remembers successes only, and is bounded', async () => {
     let calls = 0;
-    const counting: SecretHasher = { hash: (s) => hasher.hash(s), verify: async (s, h) => { calls += 1; return hasher.verify(s, h); } };
+    const counting: SecretHasher = {
+      hash: (s) => hasher.hash(s),
+      verify: async (s, h) => {
+        calls += 1;
+        return hasher.verify(s, h);
+      },
+    };
     const cached = new CachingSecretHasher(counting, 2);
     const h = await hasher.hash('good-secret');
     assert.equal(await cached.verify('good-secret', h), true);
@@ -49,12 +57,26 @@ void describe('secret hashing', () => {
 
   void test('concurrent verifications of one secret share one computation; a failure is not remembered after it', async () => {
     let calls = 0;
-    const counting: SecretHasher = { hash: (s) => hasher.hash(s), verify: async (s, h) => { calls += 1; return hasher.verify(s, h); } };
+    const counting: SecretHasher = {
+      hash: (s) => hasher.hash(s),
+      verify: async (s, h) => {
+        calls += 1;
+        return hasher.verify(s, h);
+      },
+    };
     const cached = new CachingSecretHasher(counting);
     const h = await hasher.hash('good-secret');
-    assert.deepEqual(await Promise.all([1, 2, 3, 4].map(() => cached.verify('good-secret', h))), [true, true, true, true]);
+    assert.deepEqual(await Promise.all([1, 2, 3, 4].map(() => cached.verify('good-secret', h))), [
+      true,
+      true,
+      true,
+      true,
+    ]);
     assert.equal(calls, 1, 'one computation for four concurrent requests');
-    assert.deepEqual(await Promise.all([cached.verify('bad-secret', h), cached.verify('bad-secret', h), cached.verify('other', h)]), [false, false, false]);
+    assert.deepEqual(
+      await Promise.all([cached.verify('bad-secret', h), cached.verify('bad-secret', h), cached.verify('other', h)]),
+      [false, false, false],
+    );
     assert.equal(calls, 3, 'the two identical wrong secrets shared one computation, the other secret had its own');
     assert.equal(await cached.verify('bad-secret', h), false);
     assert.equal(calls, 4, 'a failure is computed again later');

@@ -8,7 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
-  certificateProblem, createCertificatePems, generateCertificate, persistedCertificatePaths, persistentCertificate,
+  certificateProblem,
+  createCertificatePems,
+  generateCertificate,
+  persistedCertificatePaths,
+  persistentCertificate,
 } from '../../src/crypto/tls.ts';
 
 const DAY = 86_400_000;
@@ -19,7 +23,9 @@ void describe('TLS certificate', () => {
   let dir: string;
   let n = 0;
   const dataFile = () => join(dir, `store-${(n += 1)}.sqlite`);
-  before(() => { dir = mkdtempSync(join(tmpdir(), 'tc-tls-')); });
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'tc-tls-'));
+  });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   void test('a store file gets a key file (0600, key + certificate) and a cert file (the caFile) next to it', async () => {
@@ -72,7 +78,10 @@ void describe('TLS certificate', () => {
     const stranger = await createCertificatePems('tc.example.test', now, 30);
     const current = await persistentCertificate(data, 'tc.example.test', now);
     writeFileSync(keyFile, `${stranger.key}${current.cert}`, { mode: 0o600 });
-    assert.equal(certificateProblem({ key: stranger.key, cert: current.cert }, 'tc.example.test', now), 'the key does not match the certificate');
+    assert.equal(
+      certificateProblem({ key: stranger.key, cert: current.cert }, 'tc.example.test', now),
+      'the key does not match the certificate',
+    );
     const replaced = await persistentCertificate(data, 'tc.example.test', now);
     assert.equal(replaced.generated, true);
     if (process.platform !== 'win32') assert.equal(mode(keyFile), 0o600);
@@ -80,7 +89,10 @@ void describe('TLS certificate', () => {
 
   void test('two processes creating it at once on a fresh data file end with one certificate', async () => {
     const data = dataFile();
-    const [a, b] = await Promise.all([persistentCertificate(data, '127.0.0.1', now), persistentCertificate(data, '127.0.0.1', now)]);
+    const [a, b] = await Promise.all([
+      persistentCertificate(data, '127.0.0.1', now),
+      persistentCertificate(data, '127.0.0.1', now),
+    ]);
     assert.equal(a.cert, b.cert);
     assert.equal(readFileSync(persistedCertificatePaths(data).certFile, 'utf8'), a.cert);
   });

@@ -11,14 +11,24 @@ import { TooManyAttempts } from '../../src/domain/errors.ts';
 import { SqliteStore } from '../../src/store/sqlite-store.ts';
 import { attempt, cc, issued, outcome, pw, seed, testServices, type Attempt, type TestServices } from '../helpers.ts';
 
-const wrong = (user: { username: string; password: string }, i = 0) => ({ username: user.username, password: `${user.password}-wrong-${i}` });
+const wrong = (user: { username: string; password: string }, i = 0) => ({
+  username: user.username,
+  password: `${user.password}-wrong-${i}`,
+});
 
 function locked(a: Attempt): TooManyAttempts {
-  assert.ok(!a.ok && a.error instanceof TooManyAttempts, `expected a lock, got ${a.ok ? 'a token' : `${a.error.error} (${a.error.detail ?? ''})`}`);
+  assert.ok(
+    !a.ok && a.error instanceof TooManyAttempts,
+    `expected a lock, got ${a.ok ? 'a token' : `${a.error.error} (${a.error.detail ?? ''})`}`,
+  );
   return a.error;
 }
 
-async function failPasswords(s: TestServices, user: { username: string; password: string }, n: number): Promise<string[]> {
+async function failPasswords(
+  s: TestServices,
+  user: { username: string; password: string },
+  n: number,
+): Promise<string[]> {
   const outcomes: string[] = [];
   for (let i = 0; i < n; i += 1) {
     const a = await attempt(s, pw(seed.usPw, wrong(user, i)));
@@ -30,14 +40,39 @@ async function failPasswords(s: TestServices, user: { username: string; password
 void describe('AttemptThrottle (pure, over a store)', () => {
   void test('locks at the threshold, for the window, with Retry-After rounded up; the kinds keep their own thresholds', async () => {
     const store = new SqliteStore(':memory:');
-    const throttle = new AttemptThrottle(store, { userFailures: 3, clientFailures: 5, lockSeconds: 60, sourceFailures: 1000 });
+    const throttle = new AttemptThrottle(store, {
+      userFailures: 3,
+      clientFailures: 5,
+      lockSeconds: 60,
+      sourceFailures: 1000,
+    });
     const user = { kind: 'user', name: 'acme\\x' } as const;
     const client = { kind: 'client', name: 'c' } as const;
-    assert.deepEqual([await throttle.recordFailure(user, 1000), await throttle.recordFailure(user, 2000), await throttle.recordFailure(user, 3000)], [false, false, true]);
-    assert.deepEqual([await throttle.recordFailure(client, 1000), await throttle.recordFailure(client, 2000), await throttle.recordFailure(client, 3000)], [false, false, false]);
-    await assert.rejects(() => throttle.assertNotLocked(user, 3000), (e: unknown) =>
-      e instanceof TooManyAttempts && e.status === 429 && e.error === 'invalid_grant' && e.retryAfterSeconds === 60);
-    await assert.rejects(() => throttle.assertNotLocked(user, 62_500), (e: unknown) => e instanceof TooManyAttempts && e.retryAfterSeconds === 1);
+    assert.deepEqual(
+      [
+        await throttle.recordFailure(user, 1000),
+        await throttle.recordFailure(user, 2000),
+        await throttle.recordFailure(user, 3000),
+      ],
+      [false, false, true],
+    );
+    assert.deepEqual(
+      [
+        await throttle.recordFailure(client, 1000),
+        await throttle.recordFailure(client, 2000),
+        await throttle.recordFailure(client, 3000),
+      ],
+      [false, false, false],
+    );
+    await assert.rejects(
+      () => throttle.assertNotLocked(user, 3000),
+      (e: unknown) =>
+        e instanceof TooManyAttempts && e.status === 429 && e.error === 'invalid_grant' && e.retryAfterSeconds === 60,
+    );
+    await assert.rejects(
+      () => throttle.assertNotLocked(user, 62_500),
+      (e: unknown) => e instanceof TooManyAttempts && e.retryAfterSeconds === 1,
+    );
     await throttle.assertNotLocked(user, 63_000); // the lock ends at exactly now + window
     await throttle.assertNotLocked(client, 3000);
     await store.close();
@@ -45,32 +80,52 @@ void describe('AttemptThrottle (pure, over a store)', () => {
 
   void test('a client lock is invalid_client', async () => {
     const store = new SqliteStore(':memory:');
-    const throttle = new AttemptThrottle(store, { userFailures: 3, clientFailures: 2, lockSeconds: 60, sourceFailures: 1000 });
+    const throttle = new AttemptThrottle(store, {
+      userFailures: 3,
+      clientFailures: 2,
+      lockSeconds: 60,
+      sourceFailures: 1000,
+    });
     const client = { kind: 'client', name: 'c' } as const;
     await throttle.recordFailure(client, 0);
     await throttle.recordFailure(client, 0);
-    await assert.rejects(() => throttle.assertNotLocked(client, 1), (e: unknown) => e instanceof TooManyAttempts && e.error === 'invalid_client');
+    await assert.rejects(
+      () => throttle.assertNotLocked(client, 1),
+      (e: unknown) => e instanceof TooManyAttempts && e.error === 'invalid_client',
+    );
     await store.close();
   });
 });
 
 void describe('brute-force locks at the token endpoint (domain)', () => {
   let s: TestServices;
-  beforeEach(async () => { s = await testServices({ throttle: { userFailures: 10, clientFailures: 5, lockSeconds: 900 } }); });
+  beforeEach(async () => {
+    s = await testServices({ throttle: { userFailures: 10, clientFailures: 5, lockSeconds: 900 } });
+  });
   afterEach(() => s.store.close());
 
   void test('10 wrong passwords lock the user: the 11th attempt is refused even with the right password, and not verified', async () => {
-    assert.deepEqual(await failPasswords(s, seed.dave, 10), Array<string>(10).fill('invalid_grant'), 'the failures themselves are ordinary invalid_grant');
+    assert.deepEqual(
+      await failPasswords(s, seed.dave, 10),
+      Array<string>(10).fill('invalid_grant'),
+      'the failures themselves are ordinary invalid_grant',
+    );
     const refused = locked(await attempt(s, pw(seed.usPw, seed.dave)));
     assert.equal(refused.error, 'invalid_grant');
     assert.equal(refused.status, 429);
     assert.equal(refused.retryAfterSeconds, 900);
-    assert.deepEqual(refused.toJSON(), { error: 'invalid_grant', error_description: 'Too many failed attempts; try again later.' });
+    assert.deepEqual(refused.toJSON(), {
+      error: 'invalid_grant',
+      error_description: 'Too many failed attempts; try again later.',
+    });
   });
 
   void test('LIMIT-RATE-003: after 50 consecutive wrong passwords the right one is refused (429)', async () => {
     const outcomes = await failPasswords(s, seed.dave, 50);
-    assert.ok(outcomes.every((o) => o === 'invalid_grant' || o === 'locked'), outcomes.join());
+    assert.ok(
+      outcomes.every((o) => o === 'invalid_grant' || o === 'locked'),
+      outcomes.join(),
+    );
     assert.equal(outcomes.filter((o) => o === 'locked').length, 40);
     assert.equal(locked(await attempt(s, pw(seed.usPw, seed.dave))).status, 429);
   });
@@ -167,7 +222,11 @@ void describe('strangers cannot turn the locks against a client or user (per sou
   let s: TestServices;
   const stranger = '203.0.113.7';
   const owner = '198.51.100.20';
-  beforeEach(async () => { s = await testServices({ throttle: { userFailures: 10, clientFailures: 50, lockSeconds: 900, sourceFailures: 200 } }); });
+  beforeEach(async () => {
+    s = await testServices({
+      throttle: { userFailures: 10, clientFailures: 50, lockSeconds: 900, sourceFailures: 200 },
+    });
+  });
   afterEach(() => s.store.close());
 
   void test('1,000 wrong secrets for a client id from a stranger: the stranger is locked out of it, the client keeps getting tokens', async () => {
@@ -180,7 +239,11 @@ void describe('strangers cannot turn the locks against a client or user (per sou
     }
     assert.deepEqual(Object.fromEntries(outcomes), { invalid_client: 50, locked: 950 });
     issued(await attempt(s, cc(seed.usCc), { source: owner }));
-    assert.equal(locked(await attempt(s, cc(seed.usCc), { source: stranger })).status, 429, 'from the stranger\'s source even the right secret is refused');
+    assert.equal(
+      locked(await attempt(s, cc(seed.usCc), { source: stranger })).status,
+      429,
+      "from the stranger's source even the right secret is refused",
+    );
   });
 
   void test('wrong passwords for a user from a stranger: the user signs in from elsewhere (password grant)', async () => {
@@ -192,32 +255,52 @@ void describe('strangers cannot turn the locks against a client or user (per sou
   void test('a source that spent its failures on many principals gets 429 for every principal, before any hashing; others do not', async () => {
     let verifications = 0;
     const verify = s.hasher.verify.bind(s.hasher);
-    s.hasher.verify = async (secret, hash) => { verifications += 1; return verify(secret, hash); };
+    s.hasher.verify = async (secret, hash) => {
+      verifications += 1;
+      return verify(secret, hash);
+    };
     for (let i = 0; i < 200; i += 1) {
-      assert.equal(outcome(await attempt(s, cc({ id: `ghost-${i}`, secret: 'x' }), { source: stranger })), 'invalid_client');
+      assert.equal(
+        outcome(await attempt(s, cc({ id: `ghost-${i}`, secret: 'x' }), { source: stranger })),
+        'invalid_client',
+      );
     }
     assert.equal(verifications, 200, 'an unknown client costs one verification, like a known one');
     const refused = locked(await attempt(s, cc({ id: 'ghost-x', secret: 'x' }), { source: stranger }));
     assert.equal(refused.error, 'invalid_client');
-    assert.ok(refused.retryAfterSeconds >= 1 && refused.retryAfterSeconds <= 5, `Retry-After ${refused.retryAfterSeconds}: one failure's refill (900 s / 200)`);
+    assert.ok(
+      refused.retryAfterSeconds >= 1 && refused.retryAfterSeconds <= 5,
+      `Retry-After ${refused.retryAfterSeconds}: one failure's refill (900 s / 200)`,
+    );
     locked(await attempt(s, cc(seed.usCc), { source: stranger }));
     assert.equal(verifications, 200, 'refused before any hashing');
     issued(await attempt(s, cc(seed.usCc), { source: owner }));
     s.manual.advance(5);
-    assert.equal(outcome(await attempt(s, cc({ id: 'ghost-y', secret: 'x' }), { source: stranger })), 'invalid_client', 'the budget refills over the window');
+    assert.equal(
+      outcome(await attempt(s, cc({ id: 'ghost-y', secret: 'x' }), { source: stranger })),
+      'invalid_client',
+      'the budget refills over the window',
+    );
   });
 
   void test('input that cannot be a client id or username: refused like an unknown one, with no lookup, hashing or record', async () => {
     let verifications = 0;
     const verify = s.hasher.verify.bind(s.hasher);
-    s.hasher.verify = async (secret, hash) => { verifications += 1; return verify(secret, hash); };
+    s.hasher.verify = async (secret, hash) => {
+      verifications += 1;
+      return verify(secret, hash);
+    };
     const long = 'a'.repeat(60_000);
     for (const id of [long, 'a'.repeat(129), 'with space', 'ümlaut', 'semi;colon', 'nul\u0000']) {
       const a = await attempt(s, cc({ id, secret: 'x' }), { source: stranger });
       assert.equal(outcome(a), 'invalid_client', JSON.stringify(id.slice(0, 20)));
     }
     for (const username of [`acme\\${long}`, 'dave', 'acme\\', '\\dave', 'a\\b\\c', 'acme\\da\u0007ve']) {
-      assert.equal(outcome(await attempt(s, pw(seed.usPw, { username, password: 'x' }), { source: stranger })), 'invalid_grant', JSON.stringify(username.slice(0, 20)));
+      assert.equal(
+        outcome(await attempt(s, pw(seed.usPw, { username, password: 'x' }), { source: stranger })),
+        'invalid_grant',
+        JSON.stringify(username.slice(0, 20)),
+      );
     }
     // The client's own verification (us-pw-client) for the password grants, and nothing else.
     assert.equal(verifications, 6);

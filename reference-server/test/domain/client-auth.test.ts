@@ -5,15 +5,27 @@ import { attempt, cc, issued, outcome, pw, rt, seed, testServices, type TestServ
 
 void describe('client authentication', () => {
   let s: TestServices;
-  before(async () => { s = await testServices(); });
+  before(async () => {
+    s = await testServices();
+  });
   after(() => s.store.close());
 
-  const basicAuth = (client: { id: string; secret: string }) => ({ kind: 'basic' as const, clientId: client.id, clientSecret: client.secret });
+  const basicAuth = (client: { id: string; secret: string }) => ({
+    kind: 'basic' as const,
+    clientId: client.id,
+    clientSecret: client.secret,
+  });
 
   void test('form fields and HTTP Basic both authenticate', async () => {
     issued(await attempt(s, cc(seed.usCc)));
     issued(await attempt(s, { grant_type: 'client_credentials' }, { authorization: basicAuth(seed.usCc) }));
-    issued(await attempt(s, { grant_type: 'client_credentials', client_id: seed.usCc.id }, { authorization: basicAuth(seed.usCc) }));
+    issued(
+      await attempt(
+        s,
+        { grant_type: 'client_credentials', client_id: seed.usCc.id },
+        { authorization: basicAuth(seed.usCc) },
+      ),
+    );
   });
 
   void test('failures are invalid_client: 400 for form fields, 401 with a challenge for the Authorization header', async () => {
@@ -21,12 +33,19 @@ void describe('client authentication', () => {
     assert.ok(!form.ok && form.error instanceof InvalidClient, 'form: invalid_client');
     assert.equal(form.error.status, 400);
     assert.equal(form.error.challenge, false);
-    const header = await attempt(s, { grant_type: 'client_credentials' }, { authorization: basicAuth({ ...seed.usCc, secret: 'wrong-secret-value' }) });
+    const header = await attempt(
+      s,
+      { grant_type: 'client_credentials' },
+      { authorization: basicAuth({ ...seed.usCc, secret: 'wrong-secret-value' }) },
+    );
     assert.ok(!header.ok && header.error instanceof InvalidClient, 'basic: invalid_client');
     assert.equal(header.error.status, 401);
     assert.equal(header.error.challenge, true);
     const unusable = await attempt(s, cc(seed.usCc), { authorization: { kind: 'unusable' } });
-    assert.ok(!unusable.ok && unusable.error instanceof InvalidClient && unusable.error.status === 401, 'unusable header: 401');
+    assert.ok(
+      !unusable.ok && unusable.error instanceof InvalidClient && unusable.error.status === 401,
+      'unusable header: 401',
+    );
   });
 
   void test('unknown client, wrong secret, case change, trailing space, deactivated, other region, other environment: the same answer', async () => {
@@ -51,14 +70,29 @@ void describe('client authentication', () => {
 
   void test('missing credentials are invalid_client (OI-13); empty values count as missing', async () => {
     assert.equal(outcome(await attempt(s, { grant_type: 'client_credentials' })), 'invalid_client');
-    assert.equal(outcome(await attempt(s, { grant_type: 'client_credentials', client_id: seed.usCc.id })), 'invalid_client');
-    assert.equal(outcome(await attempt(s, { grant_type: 'client_credentials', client_secret: seed.usCc.secret })), 'invalid_client');
+    assert.equal(
+      outcome(await attempt(s, { grant_type: 'client_credentials', client_id: seed.usCc.id })),
+      'invalid_client',
+    );
+    assert.equal(
+      outcome(await attempt(s, { grant_type: 'client_credentials', client_secret: seed.usCc.secret })),
+      'invalid_client',
+    );
     assert.equal(outcome(await attempt(s, cc({ ...seed.usCc, secret: '' }))), 'invalid_client');
   });
 
   void test('Basic plus a body client_secret, or a different body client_id, is invalid_request', async () => {
     assert.equal(outcome(await attempt(s, cc(seed.usCc), { authorization: basicAuth(seed.usCc) })), 'invalid_request');
-    assert.equal(outcome(await attempt(s, { grant_type: 'client_credentials', client_id: seed.usPw.id }, { authorization: basicAuth(seed.usCc) })), 'invalid_request');
+    assert.equal(
+      outcome(
+        await attempt(
+          s,
+          { grant_type: 'client_credentials', client_id: seed.usPw.id },
+          { authorization: basicAuth(seed.usCc) },
+        ),
+      ),
+      'invalid_request',
+    );
   });
 
   void test('a grant the client may not use is unauthorized_client', async () => {

@@ -5,7 +5,9 @@ import { attempt, cc, issued, outcome, seed, testServices, type TestServices } f
 
 void describe('grant_type=client_credentials', () => {
   let s: TestServices;
-  before(async () => { s = await testServices(); });
+  before(async () => {
+    s = await testServices();
+  });
   after(() => s.store.close());
 
   void test('US: access token, Bearer, 3600, no refresh_token and no scope', async () => {
@@ -39,7 +41,10 @@ void describe('grant_type=client_credentials', () => {
 
   void test('EU: any other scope is invalid_scope', async () => {
     assert.equal(outcome(await attempt(s, cc(seed.eu, { scope: 'unknown_x' }), { region: 'eu' })), 'invalid_scope');
-    assert.equal(outcome(await attempt(s, cc(seed.eu, { scope: 'empty_default openid' }), { region: 'eu' })), 'invalid_scope');
+    assert.equal(
+      outcome(await attempt(s, cc(seed.eu, { scope: 'empty_default openid' }), { region: 'eu' })),
+      'invalid_scope',
+    );
   });
 
   void test('registration does not gate issuance (OI-7: the gateway answers 000-1100 / 000-1101)', async () => {

@@ -5,8 +5,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import {
-  InvalidClient, InvalidGrant, InvalidRequest, InvalidScope, MethodNotAllowed, ServerError, UnauthorizedClient, UnsupportedGrantType,
-  descriptions, errorDescriptionPattern,
+  InvalidClient,
+  InvalidGrant,
+  InvalidRequest,
+  InvalidScope,
+  MethodNotAllowed,
+  ServerError,
+  UnauthorizedClient,
+  UnsupportedGrantType,
+  descriptions,
+  errorDescriptionPattern,
 } from '../../src/domain/errors.ts';
 
 void describe('error catalogue', () => {
@@ -43,8 +51,22 @@ void describe('error catalogue', () => {
 
   void test('the README documents every error code the server sends, and no other', () => {
     const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
-    const documented = new Set([...readme.matchAll(/`(invalid_request|invalid_client|invalid_grant|unauthorized_client|unsupported_grant_type|invalid_scope|server_error|[a-z_]+_error|access_denied)`/g)].map((m) => m[1]));
-    const sent = ['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope', 'server_error'];
+    const documented = new Set(
+      [
+        ...readme.matchAll(
+          /`(invalid_request|invalid_client|invalid_grant|unauthorized_client|unsupported_grant_type|invalid_scope|server_error|[a-z_]+_error|access_denied)`/g,
+        ),
+      ].map((m) => m[1]),
+    );
+    const sent = [
+      'invalid_request',
+      'invalid_client',
+      'invalid_grant',
+      'unauthorized_client',
+      'unsupported_grant_type',
+      'invalid_scope',
+      'server_error',
+    ];
     assert.deepEqual([...documented].sort(), [...sent].sort());
   });
 });

@@ -8,7 +8,9 @@ import { DAY, attempt, issued, outcome, pw, seed, testServices, type TestService
 
 void describe('grant_type=password', () => {
   let s: TestServices;
-  before(async () => { s = await testServices(); });
+  before(async () => {
+    s = await testServices();
+  });
   after(() => s.store.close());
 
   void test('issues an access token (604800 s), a refresh token and the full scope', async () => {
@@ -34,7 +36,10 @@ void describe('grant_type=password', () => {
   });
 
   void test('a requested subset narrows the scope; an unknown value is invalid_scope', async () => {
-    assert.equal(issued(await attempt(s, pw(seed.usPw, seed.alice, { scope: 'profile email' }))).scope, 'email profile');
+    assert.equal(
+      issued(await attempt(s, pw(seed.usPw, seed.alice, { scope: 'profile email' }))).scope,
+      'email profile',
+    );
     assert.equal(outcome(await attempt(s, pw(seed.usPw, seed.alice, { scope: 'email bogus' }))), 'invalid_scope');
     assert.equal(outcome(await attempt(s, pw(seed.usPw, seed.alice, { scope: 'email  profile' }))), 'invalid_scope');
   });

@@ -7,18 +7,31 @@ import { DAY, HOUR, attempt, issued, outcome, pw, rt, seed, testServices, type T
 
 void describe('grant_type=refresh_token', () => {
   let s: TestServices;
-  beforeEach(async () => { s = await testServices(); });
+  beforeEach(async () => {
+    s = await testServices();
+  });
   afterEach(() => s.store.close());
 
-  const login = async (client: { id: string; secret: string } = seed.usPw, user: { username: string; password: string } = seed.alice) =>
-    issued(await attempt(s, pw(client, user)));
-  const refresh = (token: string, client: { id: string; secret: string } = seed.usPw, extra: Record<string, string> = {}) =>
-    attempt(s, rt(client, token, extra));
+  const login = async (
+    client: { id: string; secret: string } = seed.usPw,
+    user: { username: string; password: string } = seed.alice,
+  ) => issued(await attempt(s, pw(client, user)));
+  const refresh = (
+    token: string,
+    client: { id: string; secret: string } = seed.usPw,
+    extra: Record<string, string> = {},
+  ) => attempt(s, rt(client, token, extra));
 
   void test('rotates: a new access token and a new refresh token, same scope and shape as the password grant', async () => {
     const first = await login();
     const second = issued(await refresh(first.refresh_token!));
-    assert.deepEqual(Object.keys(second).sort(), ['access_token', 'expires_in', 'refresh_token', 'scope', 'token_type']);
+    assert.deepEqual(Object.keys(second).sort(), [
+      'access_token',
+      'expires_in',
+      'refresh_token',
+      'scope',
+      'token_type',
+    ]);
     assert.notEqual(second.refresh_token, first.refresh_token);
     assert.notEqual(second.access_token, first.access_token);
     assert.equal(second.scope, first.scope);
@@ -87,7 +100,10 @@ void describe('grant_type=refresh_token', () => {
 
   void test('a wrong client secret is invalid_client and does not consume the token', async () => {
     const first = await login();
-    assert.equal(outcome(await refresh(first.refresh_token!, { ...seed.usPw, secret: 'wrong-secret-value' })), 'invalid_client');
+    assert.equal(
+      outcome(await refresh(first.refresh_token!, { ...seed.usPw, secret: 'wrong-secret-value' })),
+      'invalid_client',
+    );
     issued(await refresh(first.refresh_token!));
   });
 
@@ -142,8 +158,14 @@ void describe('grant_type=refresh_token', () => {
     assert.equal(outcome(await refresh(a1.refresh_token!)), 'invalid_grant');
     assert.equal(outcome(await refresh(a2.refresh_token!, seed.usPw2)), 'invalid_grant');
     issued(await refresh(other.refresh_token!));
-    assert.equal(outcome(await attempt(s, pw(seed.usPw, seed.carol))), 'invalid_grant', 'the old password no longer works');
-    const after = issued(await attempt(s, pw(seed.usPw, { username: seed.carol.username, password: 'Carol-new-pass-2025!' })));
+    assert.equal(
+      outcome(await attempt(s, pw(seed.usPw, seed.carol))),
+      'invalid_grant',
+      'the old password no longer works',
+    );
+    const after = issued(
+      await attempt(s, pw(seed.usPw, { username: seed.carol.username, password: 'Carol-new-pass-2025!' })),
+    );
     issued(await refresh(after.refresh_token!));
   });
 

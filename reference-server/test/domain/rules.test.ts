@@ -11,7 +11,8 @@ void describe('scope', () => {
   });
   void test('space-separated, de-duplicated; malformed values are invalid_scope', () => {
     assert.deepEqual(parseScope('email profile email'), ['email', 'profile']);
-    for (const bad of [' email', 'email ', 'a  b', 'a"b', 'a\\b', 'é']) assert.throws(() => parseScope(bad), { error: 'invalid_scope' } as object, bad);
+    for (const bad of [' email', 'email ', 'a  b', 'a"b', 'a\\b', 'é'])
+      assert.throws(() => parseScope(bad), { error: 'invalid_scope' } as object, bad);
   });
   void test('narrowing keeps the granted order; anything beyond is invalid_scope', () => {
     assert.deepEqual(narrowScope(['email', 'openid', 'profile'], ['profile', 'email']), ['email', 'profile']);

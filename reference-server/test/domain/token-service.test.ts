@@ -5,11 +5,16 @@ import { attempt, cc, outcome, pw, rt, seed, testServices, type TestServices } f
 
 void describe('token service decisions', () => {
   let s: TestServices;
-  before(async () => { s = await testServices(); });
+  before(async () => {
+    s = await testServices();
+  });
   after(() => s.store.close());
 
   void test('grant_type missing or empty: invalid_request with a description', async () => {
-    for (const params of [{ client_id: seed.usCc.id, client_secret: seed.usCc.secret }, cc(seed.usCc, { grant_type: '' })]) {
+    for (const params of [
+      { client_id: seed.usCc.id, client_secret: seed.usCc.secret },
+      cc(seed.usCc, { grant_type: '' }),
+    ]) {
       const a = await attempt(s, params);
       assert.equal(outcome(a), 'invalid_request');
       assert.match(a.ok ? '' : a.error.description, /grant_type/);
@@ -25,16 +30,34 @@ void describe('token service decisions', () => {
   void test('EU: password and refresh_token are unsupported_grant_type (OI-9)', async () => {
     assert.equal(outcome(await attempt(s, { ...pw(seed.eu, seed.alice) }, { region: 'eu' })), 'unsupported_grant_type');
     assert.equal(outcome(await attempt(s, rt(seed.eu, 'x'), { region: 'eu' })), 'unsupported_grant_type');
-    assert.equal(outcome(await attempt(s, { grant_type: 'password', client_id: seed.eu.id, client_secret: seed.eu.secret }, { region: 'eu' })), 'unsupported_grant_type');
+    assert.equal(
+      outcome(
+        await attempt(
+          s,
+          { grant_type: 'password', client_id: seed.eu.id, client_secret: seed.eu.secret },
+          { region: 'eu' },
+        ),
+      ),
+      'unsupported_grant_type',
+    );
   });
 
-  void test('missing grant parameters are invalid_request, other grants\' parameters do not count', async () => {
+  void test("missing grant parameters are invalid_request, other grants' parameters do not count", async () => {
     const base = { client_id: seed.usPw.id, client_secret: seed.usPw.secret };
     assert.equal(outcome(await attempt(s, { ...base, grant_type: 'password', password: 'x' })), 'invalid_request');
-    assert.equal(outcome(await attempt(s, { ...base, grant_type: 'password', username: 'acme\\alice' })), 'invalid_request');
+    assert.equal(
+      outcome(await attempt(s, { ...base, grant_type: 'password', username: 'acme\\alice' })),
+      'invalid_request',
+    );
     assert.equal(outcome(await attempt(s, { ...base, grant_type: 'password', refresh_token: 'x' })), 'invalid_request');
-    assert.equal(outcome(await attempt(s, { ...base, grant_type: 'refresh_token', username: 'acme\\alice', password: 'x' })), 'invalid_request');
-    assert.equal(outcome(await attempt(s, { ...base, grant_type: 'refresh_token', refresh_token: '' })), 'invalid_request');
+    assert.equal(
+      outcome(await attempt(s, { ...base, grant_type: 'refresh_token', username: 'acme\\alice', password: 'x' })),
+      'invalid_request',
+    );
+    assert.equal(
+      outcome(await attempt(s, { ...base, grant_type: 'refresh_token', refresh_token: '' })),
+      'invalid_request',
+    );
   });
 
   void test('unknown extra parameters are ignored', async () => {
@@ -43,9 +66,15 @@ void describe('token service decisions', () => {
 
   void test('precedence: syntax > client authentication > grant type > grant > scope (OI-19)', async () => {
     const badClient = { ...seed.usPw, secret: 'wrong-secret-value' };
-    assert.equal(outcome(await attempt(s, { grant_type: 'password', client_id: badClient.id, client_secret: badClient.secret })), 'invalid_request');
+    assert.equal(
+      outcome(await attempt(s, { grant_type: 'password', client_id: badClient.id, client_secret: badClient.secret })),
+      'invalid_request',
+    );
     assert.equal(outcome(await attempt(s, cc(badClient, { grant_type: 'urn:x:foo' }))), 'invalid_client');
     assert.equal(outcome(await attempt(s, pw(seed.usCcOnly, { username: 'x', password: 'y' }))), 'unauthorized_client');
-    assert.equal(outcome(await attempt(s, pw(seed.usPw, { username: 'acme\\alice', password: 'wrong' }, { scope: 'bogus' }))), 'invalid_grant');
+    assert.equal(
+      outcome(await attempt(s, pw(seed.usPw, { username: 'acme\\alice', password: 'wrong' }, { scope: 'bogus' }))),
+      'invalid_grant',
+    );
   });
 });

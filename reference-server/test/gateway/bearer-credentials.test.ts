@@ -17,7 +17,19 @@ void test('the scheme is case-insensitive and one or more spaces may follow it',
 });
 
 void test('present but unparseable credentials are malformed (000-1205)', () => {
-  for (const value of ['Bearer', 'Bearer ', `Bearer\t${jwt}`, `Bearer ${jwt} x`, 'Bearer a,b', 'Bearer ä', 'Bearer abc', 'Bearer a.b.c.d', 'Bearer a.b.c', `Bearer ${jwt}=`, 'Bearer =abc']) {
+  for (const value of [
+    'Bearer',
+    'Bearer ',
+    `Bearer\t${jwt}`,
+    `Bearer ${jwt} x`,
+    'Bearer a,b',
+    'Bearer ä',
+    'Bearer abc',
+    'Bearer a.b.c.d',
+    'Bearer a.b.c',
+    `Bearer ${jwt}=`,
+    'Bearer =abc',
+  ]) {
     assert.equal(readBearerCredential(value).kind, 'malformed', value);
   }
 });
@@ -32,7 +44,13 @@ void test('a JWT needs three base64url segments whose header and claims are JSON
 void test('a token known to be well formed (a verified-token cache hit) is taken without decoding it again; an unknown one is decoded', () => {
   // b64token characters, but not three base64url segments: only a decoding can tell.
   const notAJwt = 'abc.def';
-  assert.deepEqual(readBearerCredential(`Bearer ${notAJwt}`, () => false), { kind: 'malformed', reason: 'not three base64url segments' });
-  assert.deepEqual(readBearerCredential(`Bearer ${notAJwt}`, (t) => t === notAJwt), { kind: 'token', token: notAJwt });
+  assert.deepEqual(
+    readBearerCredential(`Bearer ${notAJwt}`, () => false),
+    { kind: 'malformed', reason: 'not three base64url segments' },
+  );
+  assert.deepEqual(
+    readBearerCredential(`Bearer ${notAJwt}`, (t) => t === notAJwt),
+    { kind: 'token', token: notAJwt },
+  );
   assert.equal(readBearerCredential('Bearer a b', () => true).kind, 'malformed', 'the header syntax is still checked');
 });

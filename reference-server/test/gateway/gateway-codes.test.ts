@@ -28,7 +28,12 @@ before(async () => {
   await issue('euReader', { client_id: 'eu-reader-cc', region: 'eu' });
   await issue('reporting', { client_id: 'reporting-cc' });
   await issue('unregistered', { client_id: 'unregistered-cc' });
-  await issue('alice', { client_id: 'app-pw', sub: 'acme\\alice', grant: 'password', scope: 'email openid profile company' });
+  await issue('alice', {
+    client_id: 'app-pw',
+    sub: 'acme\\alice',
+    grant: 'password',
+    scope: 'email openid profile company',
+  });
   await issue('walter', { client_id: 'app-pw', sub: 'acme\\walter', grant: 'refresh_token' });
   await issue('rita', { client_id: 'app-pw', sub: 'acme\\rita', grant: 'password' });
 });
@@ -40,8 +45,20 @@ const auth = (name: string) => ({ authorization: `Bearer ${t(name)}` });
 async function get(url: string, headers: Record<string, string | string[]> = {}) {
   return fromInject(await f.app.inject({ method: 'GET', url, headers }));
 }
-async function postNote(identifier: string, payload: string | undefined, headers: Record<string, string> = {}, who = 'writer') {
-  return fromInject(await f.app.inject({ method: 'POST', url: `/v1/people/er/${identifier}/notes`, headers: { ...auth(who), ...headers }, ...(payload === undefined ? {} : { payload }) }));
+async function postNote(
+  identifier: string,
+  payload: string | undefined,
+  headers: Record<string, string> = {},
+  who = 'writer',
+) {
+  return fromInject(
+    await f.app.inject({
+      method: 'POST',
+      url: `/v1/people/er/${identifier}/notes`,
+      headers: { ...auth(who), ...headers },
+      ...(payload === undefined ? {} : { payload }),
+    }),
+  );
 }
 async function withFault<T>(fault: FaultName, run: () => Promise<T>): Promise<T> {
   f.gateway.faults.set(fault);
@@ -68,30 +85,64 @@ void describe('success', () => {
   void test('search, a note (201), HEAD, password and refresh_token tokens by role, EU tokens', async () => {
     const search = await get('/v1/people/search?lastName=lovelace&limit=1', auth('alice'));
     assert.equal(search.status, 200);
-    assert.deepEqual((JSON.parse(search.body) as { items: { identifier: string }[] }).items.map((p) => p.identifier), ['E1001']);
-    const note = await postNote('E1003', JSON.stringify({ text: 'hello' }), { 'content-type': 'application/json; charset=utf-8' }, 'walter');
+    assert.deepEqual(
+      (JSON.parse(search.body) as { items: { identifier: string }[] }).items.map((p) => p.identifier),
+      ['E1001'],
+    );
+    const note = await postNote(
+      'E1003',
+      JSON.stringify({ text: 'hello' }),
+      { 'content-type': 'application/json; charset=utf-8' },
+      'walter',
+    );
     assert.equal(note.status, 201);
     assert.equal((JSON.parse(note.body) as { text: string }).text, 'hello');
-    assert.equal((await f.app.inject({ method: 'HEAD', url: '/v1/people/er/E1001', headers: auth('reader') })).statusCode, 200);
+    assert.equal(
+      (await f.app.inject({ method: 'HEAD', url: '/v1/people/er/E1001', headers: auth('reader') })).statusCode,
+      200,
+    );
     assert.equal((await get('/v1/people/er/E1002', auth('euReader'))).status, 200);
-    assert.equal((await get('/v1/people/er/E1002', { accept: 'text/html, application/*;q=0.5' , ...auth('reader') })).status, 200);
+    assert.equal(
+      (await get('/v1/people/er/E1002', { accept: 'text/html, application/*;q=0.5', ...auth('reader') })).status,
+      200,
+    );
   });
 });
 
 void describe('framing, host, target and URI (1000, 1001, 1002, 1010)', () => {
   void test('000-1000 a GET carrying a body', async () => {
-    expectGatewayError(fromInject(await f.app.inject({ method: 'GET', url: '/v1/people/er/E1001', headers: auth('reader'), payload: 'x=1' })), '000-1000');
+    expectGatewayError(
+      fromInject(
+        await f.app.inject({ method: 'GET', url: '/v1/people/er/E1001', headers: auth('reader'), payload: 'x=1' }),
+      ),
+      '000-1000',
+    );
   });
   void test('000-1000 messages Node cannot frame: broken chunking, a malformed header line', async () => {
-    expectGatewayError(await raw(['POST /v1/people/er/E1001/notes HTTP/1.1', 'Host: localhost', 'Transfer-Encoding: chunked'], 'zz\r\n'), '000-1000');
+    expectGatewayError(
+      await raw(['POST /v1/people/er/E1001/notes HTTP/1.1', 'Host: localhost', 'Transfer-Encoding: chunked'], 'zz\r\n'),
+      '000-1000',
+    );
     expectGatewayError(await raw(['GET /v1/people/er/E1001 HTTP/1.1', 'Host: localhost', 'Bad Header: x']), '000-1000');
-    expectGatewayError(await raw(['GET /v1/people/er/E1001 HTTP/1.1', 'Host: localhost', 'Content-Length: 1', 'Content-Length: 2']), '000-1000');
+    expectGatewayError(
+      await raw(['GET /v1/people/er/E1001 HTTP/1.1', 'Host: localhost', 'Content-Length: 1', 'Content-Length: 2']),
+      '000-1000',
+    );
   });
   void test('000-1001 a foreign, missing, repeated or unparseable Host', async () => {
     expectGatewayError(await get('/v1/people/er/E1001', { host: 'evil.test', ...auth('reader') }), '000-1001');
-    expectGatewayError(await raw(['GET /v1/people/er/E1001 HTTP/1.1', `Authorization: Bearer ${t('reader')}`, 'Connection: close']), '000-1001');
-    expectGatewayError(await raw(['GET /v1/people/er/E1001 HTTP/1.1', 'Host: localhost', 'Host: localhost', 'Connection: close']), '000-1001');
-    expectGatewayError(await raw(['GET /v1/people/er/E1001 HTTP/1.1', 'Host: local host:x', 'Connection: close']), '000-1001');
+    expectGatewayError(
+      await raw(['GET /v1/people/er/E1001 HTTP/1.1', `Authorization: Bearer ${t('reader')}`, 'Connection: close']),
+      '000-1001',
+    );
+    expectGatewayError(
+      await raw(['GET /v1/people/er/E1001 HTTP/1.1', 'Host: localhost', 'Host: localhost', 'Connection: close']),
+      '000-1001',
+    );
+    expectGatewayError(
+      await raw(['GET /v1/people/er/E1001 HTTP/1.1', 'Host: local host:x', 'Connection: close']),
+      '000-1001',
+    );
   });
   void test('allowed hosts: port stripped, IPv6 brackets handled, case ignored', async () => {
     for (const host of ['LOCALHOST:8443', '[::1]:443', 'api.example.test']) {
@@ -99,12 +150,23 @@ void describe('framing, host, target and URI (1000, 1001, 1002, 1010)', () => {
     }
   });
   void test('000-1002 absolute-form naming a foreign host, another scheme, or asterisk-form', async () => {
-    expectGatewayError(await raw(['GET http://evil.test/v1/people/er/E1001 HTTP/1.1', 'Host: localhost', 'Connection: close']), '000-1002');
-    expectGatewayError(await raw(['GET ftp://localhost/v1/people/er/E1001 HTTP/1.1', 'Host: localhost', 'Connection: close']), '000-1002');
+    expectGatewayError(
+      await raw(['GET http://evil.test/v1/people/er/E1001 HTTP/1.1', 'Host: localhost', 'Connection: close']),
+      '000-1002',
+    );
+    expectGatewayError(
+      await raw(['GET ftp://localhost/v1/people/er/E1001 HTTP/1.1', 'Host: localhost', 'Connection: close']),
+      '000-1002',
+    );
     expectGatewayError(await raw(['OPTIONS * HTTP/1.1', 'Host: localhost', 'Connection: close']), '000-1002');
   });
   void test('absolute-form naming a configured host is served (its authority wins over Host)', async () => {
-    const response = await raw([`GET http://api.example.test:${port}/v1/people/er/E1001 HTTP/1.1`, 'Host: evil.test', `Authorization: Bearer ${t('reader')}`, 'Connection: close']);
+    const response = await raw([
+      `GET http://api.example.test:${port}/v1/people/er/E1001 HTTP/1.1`,
+      'Host: evil.test',
+      `Authorization: Bearer ${t('reader')}`,
+      'Connection: close',
+    ]);
     assert.equal(response.status, 200);
   });
   void test('000-1010 bad escape, encoded NUL, control characters, dot-segments, illegal characters', async () => {
@@ -112,11 +174,26 @@ void describe('framing, host, target and URI (1000, 1001, 1002, 1010)', () => {
     expectGatewayError(await get('/v1/people/er/%C3%28', auth('reader')), '000-1010');
     expectGatewayError(await get('/v1/people/er/a%00b', auth('reader')), '000-1010');
     expectGatewayError(await get('/v1/people/er/a%0Ab', auth('reader')), '000-1010');
-    expectGatewayError(await raw(['GET /v1/people/er/%2e%2E HTTP/1.1', 'Host: localhost', 'Connection: close']), '000-1010'); // inject would normalise it
-    expectGatewayError(await raw(['GET /v1/../v1/people/er/E1001 HTTP/1.1', 'Host: localhost', 'Connection: close']), '000-1010');
-    expectGatewayError(await raw(['GET /v1/people/er/./E1001 HTTP/1.1', 'Host: localhost', 'Connection: close']), '000-1010');
-    expectGatewayError(await raw(['GET /v1/people/er/E1\x01001 HTTP/1.1', 'Host: localhost', 'Connection: close']), '000-1010'); // Node's parser: clientErrorHandler
-    expectGatewayError(await raw(['GET /v1/people/er/E1001{} HTTP/1.1', 'Host: localhost', 'Connection: close']), '000-1010');
+    expectGatewayError(
+      await raw(['GET /v1/people/er/%2e%2E HTTP/1.1', 'Host: localhost', 'Connection: close']),
+      '000-1010',
+    ); // inject would normalise it
+    expectGatewayError(
+      await raw(['GET /v1/../v1/people/er/E1001 HTTP/1.1', 'Host: localhost', 'Connection: close']),
+      '000-1010',
+    );
+    expectGatewayError(
+      await raw(['GET /v1/people/er/./E1001 HTTP/1.1', 'Host: localhost', 'Connection: close']),
+      '000-1010',
+    );
+    expectGatewayError(
+      await raw(['GET /v1/people/er/E1\x01001 HTTP/1.1', 'Host: localhost', 'Connection: close']),
+      '000-1010',
+    ); // Node's parser: clientErrorHandler
+    expectGatewayError(
+      await raw(['GET /v1/people/er/E1001{} HTTP/1.1', 'Host: localhost', 'Connection: close']),
+      '000-1010',
+    );
   });
   void test('the host is checked before the URI (decision order)', async () => {
     expectGatewayError(await get('/v1/people/er/%zz', { host: 'evil.test' }), '000-1001');
@@ -125,19 +202,45 @@ void describe('framing, host, target and URI (1000, 1001, 1002, 1010)', () => {
 
 void describe('version and path (1020, 4000)', () => {
   void test('000-1020 no version segment, or a version other than v1', async () => {
-    for (const path of ['/people/er/E1001', '/v0/people/er/E1001', '/v2/people/er/E1001', '/v99/people/er/E1001', '/vx/people/er/E1001', '/V1/people/er/E1001', '/', '/__test/clock-not']) {
+    for (const path of [
+      '/people/er/E1001',
+      '/v0/people/er/E1001',
+      '/v2/people/er/E1001',
+      '/v99/people/er/E1001',
+      '/vx/people/er/E1001',
+      '/V1/people/er/E1001',
+      '/',
+      '/__test/clock-not',
+    ]) {
       expectGatewayError(await get(path, auth('reader')), '000-1020');
     }
   });
   void test('000-4000 a path under /v1/ that is not exposed, or an exposed path with another method', async () => {
-    for (const path of ['/v1', '/v1/', '/v1/internal/x', '/v1/people/er', '/v1/people/er/', '/v1/people/er/E1001/', '/v1/people/er/E1001/notes/x']) {
+    for (const path of [
+      '/v1',
+      '/v1/',
+      '/v1/internal/x',
+      '/v1/people/er',
+      '/v1/people/er/',
+      '/v1/people/er/E1001/',
+      '/v1/people/er/E1001/notes/x',
+    ]) {
       expectGatewayError(await get(path, auth('reader')), '000-4000');
     }
-    expectGatewayError(fromInject(await f.app.inject({ method: 'DELETE', url: '/v1/people/er/E1001', headers: auth('writer') })), '000-4000');
-    expectGatewayError(fromInject(await f.app.inject({ method: 'GET', url: '/v1/people/er/E1001/notes', headers: auth('writer') })), '000-4000');
+    expectGatewayError(
+      fromInject(await f.app.inject({ method: 'DELETE', url: '/v1/people/er/E1001', headers: auth('writer') })),
+      '000-4000',
+    );
+    expectGatewayError(
+      fromInject(await f.app.inject({ method: 'GET', url: '/v1/people/er/E1001/notes', headers: auth('writer') })),
+      '000-4000',
+    );
   });
   void test('methods Fastify does not route (PROPFIND) still get a gateway decision', async () => {
-    expectGatewayError(await raw(['PROPFIND /v1/people/er/E1001 HTTP/1.1', 'Host: localhost', 'Connection: close']), '000-4000');
+    expectGatewayError(
+      await raw(['PROPFIND /v1/people/er/E1001 HTTP/1.1', 'Host: localhost', 'Connection: close']),
+      '000-4000',
+    );
   });
   void test('the exposed path is checked before credentials (decision order)', async () => {
     expectGatewayError(await get('/v1/internal/x'), '000-4000');
@@ -152,24 +255,60 @@ void describe('header syntax (2100, 2102)', () => {
   });
   void test('000-2102 an Accept that excludes application/json', async () => {
     expectGatewayError(await get('/v1/people/er/E1001', { accept: 'application/xml', ...auth('reader') }), '000-2102');
-    expectGatewayError(await get('/v1/people/er/E1001', { accept: 'application/json;q=0, */*', ...auth('reader') }), '000-2102');
+    expectGatewayError(
+      await get('/v1/people/er/E1001', { accept: 'application/json;q=0, */*', ...auth('reader') }),
+      '000-2102',
+    );
   });
   void test('000-2102 two Authorization headers (raw socket)', async () => {
-    expectGatewayError(await raw(['GET /v1/people/er/E1001 HTTP/1.1', 'Host: localhost', `Authorization: Bearer ${t('reader')}`, `Authorization: Bearer ${t('reader')}`, 'Connection: close']), '000-2102');
+    expectGatewayError(
+      await raw([
+        'GET /v1/people/er/E1001 HTTP/1.1',
+        'Host: localhost',
+        `Authorization: Bearer ${t('reader')}`,
+        `Authorization: Bearer ${t('reader')}`,
+        'Connection: close',
+      ]),
+      '000-2102',
+    );
   });
 });
 
 void describe('authentication (1201, 1205, 1202, 1208)', () => {
   void test('000-1201 no Authorization header, another scheme, a token only in the query or a form body', async () => {
     expectGatewayError(await get('/v1/people/er/E1001'), '000-1201');
-    expectGatewayError(await get('/v1/people/er/E1001', { authorization: 'Basic cmVhZGVyLWNjOnNlY3JldA==' }), '000-1201');
+    expectGatewayError(
+      await get('/v1/people/er/E1001', { authorization: 'Basic cmVhZGVyLWNjOnNlY3JldA==' }),
+      '000-1201',
+    );
     expectGatewayError(await get('/v1/people/er/E1001', { authorization: `Token ${t('reader')}` }), '000-1201');
     expectGatewayError(await get(`/v1/people/er/E1001?access_token=${t('reader')}`), '000-1201');
-    expectGatewayError(fromInject(await f.app.inject({ method: 'POST', url: '/v1/people/er/E1001/notes', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `access_token=${t('writer')}` })), '000-1201');
+    expectGatewayError(
+      fromInject(
+        await f.app.inject({
+          method: 'POST',
+          url: '/v1/people/er/E1001/notes',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          payload: `access_token=${t('writer')}`,
+        }),
+      ),
+      '000-1201',
+    );
   });
   void test('000-1205 Bearer without a token, a token outside b64token, or not a parseable JWT', async () => {
     const [header, claims] = t('reader').split('.');
-    for (const value of ['Bearer', 'Bearer a b', 'Bearer a,b', `Bearer\t${t('reader')}`, 'Bearer abc', 'Bearer a.b', 'Bearer ===', `Bearer xxx.${claims}.sig`, `Bearer ${header}.e30x.sig`, `Bearer ${header}.${claims}.`]) {
+    for (const value of [
+      'Bearer',
+      'Bearer a b',
+      'Bearer a,b',
+      `Bearer\t${t('reader')}`,
+      'Bearer abc',
+      'Bearer a.b',
+      'Bearer ===',
+      `Bearer xxx.${claims}.sig`,
+      `Bearer ${header}.e30x.sig`,
+      `Bearer ${header}.${claims}.`,
+    ]) {
       expectGatewayError(await get('/v1/people/er/E1001', { authorization: value }), '000-1205');
     }
   });
@@ -188,7 +327,11 @@ void describe('authentication (1201, 1205, 1202, 1208)', () => {
   void test('000-1202 an expired token (clock advanced past exp)', async () => {
     const short = await f.tokens.issue({ client_id: 'reader-cc' }, { lifetimeSeconds: 60 });
     issuedTokens.push(short);
-    assert.equal((await get('/v1/people/er/E1001', { authorization: `Bearer ${short}` })).status, 200, 'setup: valid before expiry');
+    assert.equal(
+      (await get('/v1/people/er/E1001', { authorization: `Bearer ${short}` })).status,
+      200,
+      'setup: valid before expiry',
+    );
     f.clock.advance(61_000);
     expectGatewayError(await get('/v1/people/er/E1001', { authorization: `Bearer ${short}` }), '000-1202');
   });
@@ -198,23 +341,42 @@ void describe('authentication (1201, 1205, 1202, 1208)', () => {
     const sibling = await f.tokens.issue({ ...user, grant: 'refresh_token', fid: 'family-1' });
     const otherFamily = await f.tokens.issue({ ...user, fid: 'family-2' });
     issuedTokens.push(family, sibling, otherFamily);
-    assert.equal((await get('/v1/people/er/E1001', { authorization: `Bearer ${family}` })).status, 200, 'setup: valid before the revocation');
+    assert.equal(
+      (await get('/v1/people/er/E1001', { authorization: `Bearer ${family}` })).status,
+      200,
+      'setup: valid before the revocation',
+    );
     f.store.revokedFamilies.add('family-1');
     try {
       for (const token of [family, sibling]) {
         const res = await get('/v1/people/er/E1001', { authorization: `Bearer ${token}` });
         expectGatewayError(res, '000-1202');
-        assert.match(String(res.headers['www-authenticate']), /error="invalid_token", error_description="The access token was revoked"/);
+        assert.match(
+          String(res.headers['www-authenticate']),
+          /error="invalid_token", error_description="The access token was revoked"/,
+        );
       }
-      assert.equal((await get('/v1/people/er/E1001', { authorization: `Bearer ${otherFamily}` })).status, 200, 'another family');
-      assert.equal((await get('/v1/people/er/E1001', { authorization: `Bearer ${t('reader')}` })).status, 200, 'client_credentials tokens carry no family');
+      assert.equal(
+        (await get('/v1/people/er/E1001', { authorization: `Bearer ${otherFamily}` })).status,
+        200,
+        'another family',
+      );
+      assert.equal(
+        (await get('/v1/people/er/E1001', { authorization: `Bearer ${t('reader')}` })).status,
+        200,
+        'client_credentials tokens carry no family',
+      );
     } finally {
       f.store.revokedFamilies.delete('family-1');
     }
   });
   void test('the scheme is case-insensitive; one or more spaces are accepted (RFC 6750 grammar)', async () => {
     for (const scheme of ['bearer', 'BEARER', 'BeArEr']) {
-      assert.equal((await get('/v1/people/er/E1001', { authorization: `${scheme} ${t('reader')}` })).status, 200, scheme);
+      assert.equal(
+        (await get('/v1/people/er/E1001', { authorization: `${scheme} ${t('reader')}` })).status,
+        200,
+        scheme,
+      );
     }
     assert.equal((await get('/v1/people/er/E1001', { authorization: `Bearer   ${t('reader')}` })).status, 200);
   });
@@ -246,8 +408,14 @@ void describe('authorization (1100, 1101)', () => {
   void test('000-1101 a role that does not grant the API', async () => {
     expectGatewayError(await get('/v1/people/er/E1001', auth('reporting')), '000-1101');
     expectGatewayError(await get('/v1/people/er/E1001', auth('rita')), '000-1101');
-    expectGatewayError(await postNote('E1001', JSON.stringify({ text: 'x' }), { 'content-type': 'application/json' }, 'reader'), '000-1101');
-    expectGatewayError(await postNote('E1001', JSON.stringify({ text: 'x' }), { 'content-type': 'application/json' }, 'alice'), '000-1101');
+    expectGatewayError(
+      await postNote('E1001', JSON.stringify({ text: 'x' }), { 'content-type': 'application/json' }, 'reader'),
+      '000-1101',
+    );
+    expectGatewayError(
+      await postNote('E1001', JSON.stringify({ text: 'x' }), { 'content-type': 'application/json' }, 'alice'),
+      '000-1101',
+    );
   });
   void test('users are authorized by their role, not by their client registration', async () => {
     assert.equal((await get('/v1/people/er/E1001', auth('alice'))).status, 200);
@@ -265,8 +433,21 @@ void describe('request syntax (2110, 2111, 2112, 2101, 1005, 2120, 2121, 2122)',
     expectGatewayError(await get('/v1/people/search?lastName=&limit=5', auth('reader')), '000-2111');
   });
   void test('000-2112 limit not an integer from 1 to 100, lastName too long', async () => {
-    for (const query of ['limit=0', 'limit=101', 'limit=abc', 'limit=1.5', 'limit=-1', `limit=5&x=1&lastName=${'a'.repeat(101)}`]) {
-      expectGatewayError(await get(`/v1/people/search?lastName=Hopper&${query}`.replace('lastName=Hopper&limit=5&x=1&', ''), auth('reader')), '000-2112');
+    for (const query of [
+      'limit=0',
+      'limit=101',
+      'limit=abc',
+      'limit=1.5',
+      'limit=-1',
+      `limit=5&x=1&lastName=${'a'.repeat(101)}`,
+    ]) {
+      expectGatewayError(
+        await get(
+          `/v1/people/search?lastName=Hopper&${query}`.replace('lastName=Hopper&limit=5&x=1&', ''),
+          auth('reader'),
+        ),
+        '000-2112',
+      );
     }
   });
   void test('000-2101 a note without Content-Type', async () => {
@@ -275,36 +456,72 @@ void describe('request syntax (2110, 2111, 2112, 2101, 1005, 2120, 2121, 2122)',
   });
   void test('000-1005 a note body that is not application/json', async () => {
     expectGatewayError(await postNote('E1001', 'text=x', { 'content-type': 'text/plain' }), '000-1005');
-    expectGatewayError(await postNote('E1001', '{"text":"x"}', { 'content-type': 'application/json; charset=latin1' }), '000-1005');
+    expectGatewayError(
+      await postNote('E1001', '{"text":"x"}', { 'content-type': 'application/json; charset=latin1' }),
+      '000-1005',
+    );
   });
   void test('000-2120 invalid JSON, not an object, not UTF-8, over 64 KiB', async () => {
     for (const body of ['{"text":', '', '[1]', '"text"', JSON.stringify({ text: 'x', pad: 'y'.repeat(70_000) })]) {
       expectGatewayError(await postNote('E1001', body, { 'content-type': 'application/json' }), '000-2120');
     }
-    expectGatewayError(fromInject(await f.app.inject({ method: 'POST', url: '/v1/people/er/E1001/notes', headers: { ...auth('writer'), 'content-type': 'application/json' }, payload: Buffer.from([0x7b, 0xff, 0x7d]) })), '000-2120');
+    expectGatewayError(
+      fromInject(
+        await f.app.inject({
+          method: 'POST',
+          url: '/v1/people/er/E1001/notes',
+          headers: { ...auth('writer'), 'content-type': 'application/json' },
+          payload: Buffer.from([0x7b, 0xff, 0x7d]),
+        }),
+      ),
+      '000-2120',
+    );
   });
   void test('000-2121 text missing', async () => {
     expectGatewayError(await postNote('E1001', '{"note":"x"}', { 'content-type': 'application/json' }), '000-2121');
   });
   void test('000-2122 text not a string of 1 to 2000 characters', async () => {
     for (const text of [5, '', null, 'x'.repeat(2001), ['x']]) {
-      expectGatewayError(await postNote('E1001', JSON.stringify({ text }), { 'content-type': 'application/json' }), '000-2122');
+      expectGatewayError(
+        await postNote('E1001', JSON.stringify({ text }), { 'content-type': 'application/json' }),
+        '000-2122',
+      );
     }
-    assert.equal((await postNote('E1001', JSON.stringify({ text: 'x'.repeat(2000) }), { 'content-type': 'application/json' })).status, 201);
+    assert.equal(
+      (await postNote('E1001', JSON.stringify({ text: 'x'.repeat(2000) }), { 'content-type': 'application/json' }))
+        .status,
+      201,
+    );
   });
 });
 
 void describe('routing faults (1003, 1004, 3000, 3010, 5000)', () => {
-  const faultCases: [FaultName, GatewayErrorCode][] = [['invalid-gateway', '000-1003'], ['gateway-config-error', '000-1004'], ['route-failure', '000-3000'], ['multi-route-failure', '000-3010'], ['unavailable', '000-5000']];
+  const faultCases: [FaultName, GatewayErrorCode][] = [
+    ['invalid-gateway', '000-1003'],
+    ['gateway-config-error', '000-1004'],
+    ['route-failure', '000-3000'],
+    ['multi-route-failure', '000-3010'],
+    ['unavailable', '000-5000'],
+  ];
   for (const [fault, code] of faultCases) {
     void test(`${code} fault switch ${fault} (set through POST /__test/faults)`, async () => {
-      const set = await f.app.inject({ method: 'POST', url: '/__test/faults', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ fault }) });
+      const set = await f.app.inject({
+        method: 'POST',
+        url: '/__test/faults',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ fault }),
+      });
       assert.deepEqual(set.json(), { active: fault }, 'setup: fault switched on');
       try {
         expectGatewayError(await get('/v1/people/er/E1001', auth('reader')), code);
         expectGatewayError(await get('/v1/people/er/E1001'), '000-1201'); // a fault is only reached by valid requests
       } finally {
-        await f.app.inject({ method: 'POST', url: '/__test/faults', headers: { 'content-type': 'application/json' }, payload: '{"fault":null}' });
+        await f.app.inject({
+          method: 'POST',
+          url: '/__test/faults',
+          headers: { 'content-type': 'application/json' },
+          payload: '{"fault":null}',
+        });
       }
       assert.equal((await get('/v1/people/er/E1001', auth('reader'))).status, 200);
     });
@@ -341,21 +558,46 @@ void describe('backend (5001, 5002, 5003, 5004)', () => {
     expectGatewayError(await get('/v1/people/er/E1001/history', auth('reader')), '000-5004');
   });
   void test('000-5002 the user was deactivated after the token was issued, and activated again', async () => {
-    const deactivate = await f.app.inject({ method: 'POST', url: '/__test/principals/deactivate', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ kind: 'user', tenant: 'acme', userName: 'alice' }) });
+    const deactivate = await f.app.inject({
+      method: 'POST',
+      url: '/__test/principals/deactivate',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ kind: 'user', tenant: 'acme', userName: 'alice' }),
+    });
     assert.equal(deactivate.statusCode, 200, 'setup: deactivated');
     expectGatewayError(await get('/v1/people/er/E1001', auth('alice')), '000-5002');
-    await f.app.inject({ method: 'POST', url: '/__test/principals/activate', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ kind: 'user', tenant: 'acme', userName: 'alice' }) });
+    await f.app.inject({
+      method: 'POST',
+      url: '/__test/principals/activate',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ kind: 'user', tenant: 'acme', userName: 'alice' }),
+    });
     assert.equal((await get('/v1/people/er/E1001', auth('alice'))).status, 200);
   });
   void test('000-5002 the client was deactivated (its client_credentials and password tokens)', async () => {
-    await f.app.inject({ method: 'POST', url: '/__test/principals/deactivate', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ kind: 'client', clientId: 'app-pw' }) });
-    await f.app.inject({ method: 'POST', url: '/__test/principals/deactivate', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ kind: 'client', clientId: 'reader-cc' }) });
+    await f.app.inject({
+      method: 'POST',
+      url: '/__test/principals/deactivate',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ kind: 'client', clientId: 'app-pw' }),
+    });
+    await f.app.inject({
+      method: 'POST',
+      url: '/__test/principals/deactivate',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ kind: 'client', clientId: 'reader-cc' }),
+    });
     try {
       expectGatewayError(await get('/v1/people/er/E1001', auth('alice')), '000-5002');
       expectGatewayError(await get('/v1/people/er/E1001', auth('reader')), '000-5002');
     } finally {
       for (const clientId of ['app-pw', 'reader-cc']) {
-        await f.app.inject({ method: 'POST', url: '/__test/principals/activate', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ kind: 'client', clientId }) });
+        await f.app.inject({
+          method: 'POST',
+          url: '/__test/principals/activate',
+          headers: { 'content-type': 'application/json' },
+          payload: JSON.stringify({ kind: 'client', clientId }),
+        });
       }
     }
   });
@@ -373,13 +615,20 @@ void describe('rate limits (2000, 2001), per client, from the injected clock', (
   });
   after(() => limited.close());
   const call = async (authorization?: string) =>
-    fromInject(await limited.app.inject({ method: 'GET', url: '/v1/people/er/E1001', headers: authorization === undefined ? {} : { authorization } }));
+    fromInject(
+      await limited.app.inject({
+        method: 'GET',
+        url: '/v1/people/er/E1001',
+        headers: authorization === undefined ? {} : { authorization },
+      }),
+    );
 
   void test('000-2001 spike, then 000-2000 quota, each with Retry-After; both reset when the clock moves on', async () => {
     const reader = `Bearer ${await limited.tokens.issue({ client_id: 'reader-cc' })}`;
     const writer = `Bearer ${await limited.tokens.issue({ client_id: 'writer-cc' })}`;
     limited.clock.set(Date.UTC(2030, 0, 1, 12, 0, 0, 200));
-    for (let i = 0; i < 3; i += 1) assert.equal((await call(reader)).status, 200, `setup: call ${i + 1} within the spike limit`);
+    for (let i = 0; i < 3; i += 1)
+      assert.equal((await call(reader)).status, 200, `setup: call ${i + 1} within the spike limit`);
     for (let i = 0; i < 3; i += 1) expectGatewayError(await call(), '000-1201'); // unauthenticated calls do not count
     const spike = await call(reader);
     expectGatewayError(spike, '000-2001');
@@ -402,7 +651,10 @@ void describe('rate limits (2000, 2001), per client, from the injected clock', (
 void describe('secrets', () => {
   void test('no response body, header or log line carries a token or an Authorization value', () => {
     const logText = f.logs.join('\n');
-    assert.ok(f.logs.some((line) => line.includes('000-1202')), 'setup: gateway decisions were logged');
+    assert.ok(
+      f.logs.some((line) => line.includes('000-1202')),
+      'setup: gateway decisions were logged',
+    );
     for (const issued of issuedTokens) {
       assert.ok(!logText.includes(issued), 'a token reached the log');
       assert.ok(!logText.includes(issued.split('.')[2] ?? issued), 'a token signature reached the log');
@@ -412,7 +664,10 @@ void describe('secrets', () => {
     const reader = t('reader');
     for (const authorization of [`Bearer ${reader}x`, `Bearer ${reader}`.replace('.', '!'), `Token ${reader}`]) {
       const response = await get('/v1/people/er/E1001', { authorization });
-      assert.ok(!response.body.includes(reader.slice(0, 20)) && !String(response.headers['www-authenticate']).includes(reader.slice(0, 20)));
+      assert.ok(
+        !response.body.includes(reader.slice(0, 20)) &&
+          !String(response.headers['www-authenticate']).includes(reader.slice(0, 20)),
+      );
     }
   });
 });

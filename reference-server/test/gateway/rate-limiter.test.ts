@@ -45,5 +45,8 @@ void test('memory stays bounded: stale windows and then the oldest clients are d
 });
 
 void test('nonsense settings are refused', () => {
-  assert.throws(() => new FixedWindowRateLimiter({ spikePerSecond: 1, quotaPerWindow: 1, windowSeconds: 0 }, new FakeClock()), RangeError);
+  assert.throws(
+    () => new FixedWindowRateLimiter({ spikePerSecond: 1, quotaPerWindow: 1, windowSeconds: 0 }, new FakeClock()),
+    RangeError,
+  );
 });

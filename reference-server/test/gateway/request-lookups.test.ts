@@ -11,9 +11,18 @@ function counting(store: DecisionLookups): DecisionLookups & { calls: Record<str
   const calls: Record<string, number> = { findClient: 0, findUser: 0, findPerson: 0 };
   return {
     calls,
-    findClient: (id: string): Promise<Client | undefined> => { calls.findClient! += 1; return store.findClient(id); },
-    findUser: (t: string, u: string): Promise<User | undefined> => { calls.findUser! += 1; return store.findUser(t, u); },
-    findPerson: (id: string): Promise<PersonRecord | undefined> => { calls.findPerson! += 1; return store.findPerson(id); },
+    findClient: (id: string): Promise<Client | undefined> => {
+      calls.findClient! += 1;
+      return store.findClient(id);
+    },
+    findUser: (t: string, u: string): Promise<User | undefined> => {
+      calls.findUser! += 1;
+      return store.findUser(t, u);
+    },
+    findPerson: (id: string): Promise<PersonRecord | undefined> => {
+      calls.findPerson! += 1;
+      return store.findPerson(id);
+    },
   };
 }
 
@@ -42,7 +51,12 @@ void describe('LookupsOfOneDecision', () => {
     const { app, services } = testing;
     try {
       const token = issued(await attempt(services, cc(seed.usCc))).access_token;
-      const get = () => app.inject({ method: 'GET', url: '/v1/people/er/E-1001', headers: { authorization: `Bearer ${token}`, host: '127.0.0.1' } });
+      const get = () =>
+        app.inject({
+          method: 'GET',
+          url: '/v1/people/er/E-1001',
+          headers: { authorization: `Bearer ${token}`, host: '127.0.0.1' },
+        });
       const first = await get();
       assert.equal(first.statusCode, 200, first.body);
       assert.deepEqual(JSON.parse((await get()).body), JSON.parse(first.body));
@@ -87,10 +101,17 @@ void describe('LookupsOfOneDecision', () => {
       return view;
     };
     try {
-      for (const [grant, userReads] of [[cc(seed.usCc), 0], [pw(seed.usPw, seed.alice), 1]] as const) {
+      for (const [grant, userReads] of [
+        [cc(seed.usCc), 0],
+        [pw(seed.usPw, seed.alice), 1],
+      ] as const) {
         const token = issued(await attempt(services, grant)).access_token;
         Object.assign(reads, { findClient: 0, findUser: 0, findPerson: 0, readsOfOneDecision: 0 });
-        const res = await app.inject({ method: 'GET', url: '/v1/people/er/E-1001', headers: { authorization: `Bearer ${token}`, host: '127.0.0.1' } });
+        const res = await app.inject({
+          method: 'GET',
+          url: '/v1/people/er/E-1001',
+          headers: { authorization: `Bearer ${token}`, host: '127.0.0.1' },
+        });
         assert.equal(res.statusCode, 200, res.body);
         assert.deepEqual(reads, { findClient: 1, findUser: userReads, findPerson: 1, readsOfOneDecision: 1 });
       }

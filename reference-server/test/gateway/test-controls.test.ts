@@ -9,9 +9,16 @@ void test('GET/POST /__test/faults reads and sets the switch; an unknown name is
   const f = await createGatewayFixture();
   try {
     assert.deepEqual((await f.app.inject({ method: 'GET', url: '/__test/faults' })).json(), { active: null });
-    const set = await f.app.inject({ method: 'POST', url: '/__test/faults', headers: json, payload: '{"fault":"route-failure"}' });
+    const set = await f.app.inject({
+      method: 'POST',
+      url: '/__test/faults',
+      headers: json,
+      payload: '{"fault":"route-failure"}',
+    });
     assert.deepEqual(set.json(), { active: 'route-failure' });
-    assert.deepEqual((await f.app.inject({ method: 'GET', url: '/__test/faults' })).json(), { active: 'route-failure' });
+    assert.deepEqual((await f.app.inject({ method: 'GET', url: '/__test/faults' })).json(), {
+      active: 'route-failure',
+    });
     for (const payload of ['{"fault":"meteor"}', '{}', 'nope']) {
       const refused = await f.app.inject({ method: 'POST', url: '/__test/faults', headers: json, payload });
       assert.equal(refused.statusCode, 400, payload);
@@ -26,11 +33,26 @@ void test('GET/POST /__test/faults reads and sets the switch; an unknown name is
 void test('principals: unknown ones are 404, bad bodies 400', async () => {
   const f = await createGatewayFixture();
   try {
-    const unknown = await f.app.inject({ method: 'POST', url: '/__test/principals/deactivate', headers: json, payload: '{"kind":"client","clientId":"nobody"}' });
+    const unknown = await f.app.inject({
+      method: 'POST',
+      url: '/__test/principals/deactivate',
+      headers: json,
+      payload: '{"kind":"client","clientId":"nobody"}',
+    });
     assert.equal(unknown.statusCode, 404);
-    const bad = await f.app.inject({ method: 'POST', url: '/__test/principals/activate', headers: json, payload: '{"kind":"robot"}' });
+    const bad = await f.app.inject({
+      method: 'POST',
+      url: '/__test/principals/activate',
+      headers: json,
+      payload: '{"kind":"robot"}',
+    });
     assert.equal(bad.statusCode, 400);
-    const ok = await f.app.inject({ method: 'POST', url: '/__test/principals/deactivate', headers: json, payload: '{"kind":"client","clientId":"reader-cc"}' });
+    const ok = await f.app.inject({
+      method: 'POST',
+      url: '/__test/principals/deactivate',
+      headers: json,
+      payload: '{"kind":"client","clientId":"reader-cc"}',
+    });
     assert.deepEqual(ok.json(), { kind: 'client', clientId: 'reader-cc', active: false });
     assert.equal((await f.store.findClient('reader-cc'))?.active, false);
   } finally {
@@ -42,7 +64,12 @@ void test('without test controls the control paths are ordinary gateway paths (0
   const f = await createGatewayFixture({ testControls: false });
   try {
     expectGatewayError(fromInject(await f.app.inject({ method: 'GET', url: '/__test/faults' })), '000-1020');
-    expectGatewayError(fromInject(await f.app.inject({ method: 'POST', url: '/__test/principals/deactivate', headers: json, payload: '{}' })), '000-1020');
+    expectGatewayError(
+      fromInject(
+        await f.app.inject({ method: 'POST', url: '/__test/principals/deactivate', headers: json, payload: '{}' }),
+      ),
+      '000-1020',
+    );
   } finally {
     await f.close();
   }
@@ -51,7 +78,12 @@ void test('without test controls the control paths are ordinary gateway paths (0
 void test("the app builder's paths are not the gateway's: a method it does not serve there is a plain 404", async () => {
   const f = await createGatewayFixture();
   try {
-    for (const url of ['/api/v1/auth/oauth2/token', '/oauth2/default/v1/token', '/.well-known/jwks.json', '/__test/clock']) {
+    for (const url of [
+      '/api/v1/auth/oauth2/token',
+      '/oauth2/default/v1/token',
+      '/.well-known/jwks.json',
+      '/__test/clock',
+    ]) {
       const response = await f.app.inject({ method: 'GET', url });
       assert.equal(response.statusCode, 404, url);
       assert.deepEqual(response.json(), { error: 'not_found', message: 'Not Found' });

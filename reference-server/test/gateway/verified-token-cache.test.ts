@@ -8,7 +8,13 @@ import { attempt, cc, issued, json, pw, rt, seed, testApp, testServices } from '
 
 /** Counts the calls that reach the real verifier. */
 function counting(inner: AccessTokenVerifier): AccessTokenVerifier & { calls: number } {
-  const spy = { calls: 0, verify: (token: string) => { spy.calls += 1; return inner.verify(token); } };
+  const spy = {
+    calls: 0,
+    verify: (token: string) => {
+      spy.calls += 1;
+      return inner.verify(token);
+    },
+  };
   return spy;
 }
 
@@ -27,7 +33,11 @@ void describe('CachingAccessTokenVerifier', () => {
       assert.equal((await cache.verify(token)).ok, true, 'one second before exp');
       services.manual.advance(1);
       assert.deepEqual(await cache.verify(token), { ok: false, reason: 'expired' });
-      assert.deepEqual(await cache.verify(token), { ok: false, reason: 'expired' }, 'still expired (now from the verifier)');
+      assert.deepEqual(
+        await cache.verify(token),
+        { ok: false, reason: 'expired' },
+        'still expired (now from the verifier)',
+      );
       assert.equal(inner.calls, 2);
     } finally {
       await services.store.close();
@@ -42,7 +52,11 @@ void describe('CachingAccessTokenVerifier', () => {
       assert.equal((await cache.verify(token)).ok, true);
       services.manual.advance(-10);
       assert.deepEqual(await cache.verify(token), { ok: false, reason: 'not-yet-valid' });
-      assert.deepEqual(await services.verifier.verify(token), { ok: false, reason: 'not-yet-valid' }, 'the verifier agrees');
+      assert.deepEqual(
+        await services.verifier.verify(token),
+        { ok: false, reason: 'not-yet-valid' },
+        'the verifier agrees',
+      );
     } finally {
       await services.store.close();
     }
@@ -51,7 +65,9 @@ void describe('CachingAccessTokenVerifier', () => {
   void test('refusals are not cached; the cache is bounded (oldest out first)', async () => {
     const services = await testServices();
     try {
-      const tokens = await Promise.all([1, 2, 3].map(async () => issued(await attempt(services, cc(seed.usCc))).access_token));
+      const tokens = await Promise.all(
+        [1, 2, 3].map(async () => issued(await attempt(services, cc(seed.usCc))).access_token),
+      );
       const inner = counting(services.verifier);
       const cache = new CachingAccessTokenVerifier(inner, services.clock, 2);
       const forged = `${tokens[0]!.slice(0, -4)}AAAA`;
@@ -74,7 +90,11 @@ void describe('CachingAccessTokenVerifier', () => {
 });
 
 void describe('the gateway with the cache', () => {
-  const people = (token: string) => ({ method: 'GET' as const, url: '/v1/people/er/E-1001', headers: { host: '127.0.0.1', authorization: `Bearer ${token}`, accept: 'application/json' } });
+  const people = (token: string) => ({
+    method: 'GET' as const,
+    url: '/v1/people/er/E-1001',
+    headers: { host: '127.0.0.1', authorization: `Bearer ${token}`, accept: 'application/json' },
+  });
 
   void test('a token accepted before is refused once its refresh-token family is revoked (reuse of a refresh token)', async () => {
     const t = await testApp();
@@ -84,7 +104,11 @@ void describe('the gateway with the cache', () => {
       assert.equal((await t.app.inject(people(accessToken))).statusCode, 200);
       assert.equal((await t.app.inject(people(accessToken))).statusCode, 200, 'now from the cache');
       assert.equal((await t.token(rt(seed.usPw, first.refresh_token as string))).statusCode, 200);
-      assert.equal(json(await t.token(rt(seed.usPw, first.refresh_token as string))).error, 'invalid_grant', 'reuse revokes the family');
+      assert.equal(
+        json(await t.token(rt(seed.usPw, first.refresh_token as string))).error,
+        'invalid_grant',
+        'reuse revokes the family',
+      );
       const refused = await t.app.inject(people(accessToken));
       assert.equal(refused.statusCode, 401);
       assert.equal(json(refused).code, '000-1202');

@@ -14,7 +14,13 @@ import { cc, seed, testApp, type TestApp } from '../helpers.ts';
 const US_TOKEN = '/api/v1/auth/oauth2/token';
 const EU_TOKEN = '/oauth2/default/v1/token';
 
-interface Exchange { head: string; status: number; headers: Map<string, string>; body: string; closed: boolean }
+interface Exchange {
+  head: string;
+  status: number;
+  headers: Map<string, string>;
+  body: string;
+  closed: boolean;
+}
 
 /** Writes `request`, reads until the connection closes or one whole answer (by Content-Length) arrived. */
 function exchange(socket: Socket | ReturnType<typeof connectTls>, request: string): Promise<Exchange> {
@@ -27,7 +33,18 @@ function exchange(socket: Socket | ReturnType<typeof connectTls>, request: strin
       const end = text.indexOf('\r\n\r\n', start);
       if (end < 0) return undefined;
       const head = text.slice(start, end);
-      const headers = new Map(head.split('\r\n').slice(1).map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()] as [string, string]));
+      const headers = new Map(
+        head
+          .split('\r\n')
+          .slice(1)
+          .map(
+            (line) =>
+              [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()] as [
+                string,
+                string,
+              ],
+          ),
+      );
       const length = Number(headers.get('content-length') ?? 'NaN');
       const body = data.subarray(end + 4).toString('utf8');
       if (!closed && !(Buffer.byteLength(body) >= length)) return undefined;
@@ -64,18 +81,37 @@ void describe('what Node and Fastify would answer on their own (plain HTTP, loop
     port = (t.app.server.address() as AddressInfo).port;
   });
   after(() => t.close());
-  const open = (): Promise<Socket> => new Promise((resolve) => { const s = connectTcp({ host: '127.0.0.1', port }, () => resolve(s)); });
+  const open = (): Promise<Socket> =>
+    new Promise((resolve) => {
+      const s = connectTcp({ host: '127.0.0.1', port }, () => resolve(s));
+    });
   const send = async (request: string): Promise<Exchange> => {
     const socket = await open();
-    try { return await exchange(socket, request); } finally { socket.destroy(); }
+    try {
+      return await exchange(socket, request);
+    } finally {
+      socket.destroy();
+    }
   };
 
-  const badMediaTypes = ['application/', ';', '/', '/json', '', 'a, b', 'word', 'application/json;;', 'text/plain; charset'];
+  const badMediaTypes = [
+    'application/',
+    ';',
+    '/',
+    '/json',
+    '',
+    'a, b',
+    'word',
+    'application/json;;',
+    'text/plain; charset',
+  ];
   void test('an unparseable Content-Type on any gateway path and method: a 4xx with a 000- code, never a 5xx', async () => {
     for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
       for (const path of ['/anything', '/v1/people/er/E-1001/notes', '/v1/people/search']) {
         for (const type of badMediaTypes) {
-          const r = await send(`${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${type}\r\nContent-Length: 1\r\n\r\nx`);
+          const r = await send(
+            `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${type}\r\nContent-Length: 1\r\n\r\nx`,
+          );
           const body = assertJson(r, `${method} ${path} Content-Type "${type}"`);
           assert.match(String(body.code), /^000-\d{4}$/, `${method} ${path} "${type}": ${r.body}`);
           assert.notEqual(body.code, '000-1004');
@@ -87,7 +123,9 @@ void describe('what Node and Fastify would answer on their own (plain HTTP, loop
   void test('an unparseable Content-Type at the token endpoints: 400 invalid_request', async () => {
     for (const path of [US_TOKEN, EU_TOKEN]) {
       for (const type of badMediaTypes) {
-        const r = await send(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${type}\r\nContent-Length: 1\r\n\r\nx`);
+        const r = await send(
+          `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${type}\r\nContent-Length: 1\r\n\r\nx`,
+        );
         assert.equal(r.status, 400, `${path} "${type}": ${r.head}`);
         assert.equal(assertJson(r, path).error, 'invalid_request');
       }
@@ -95,7 +133,9 @@ void describe('what Node and Fastify would answer on their own (plain HTTP, loop
   });
 
   void test('an Expect other than 100-continue: served as without it (no bare 417)', async () => {
-    const token = await send(`POST ${US_TOKEN} HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: something-else\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 10\r\n\r\ngrant_typ=`);
+    const token = await send(
+      `POST ${US_TOKEN} HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: something-else\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 10\r\n\r\ngrant_typ=`,
+    );
     assert.equal(token.status, 400, token.head);
     assert.equal(assertJson(token, 'token endpoint').error, 'invalid_request');
     const gateway = await send('GET /v1/people/er/E-1001 HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 200-ok\r\n\r\n');
@@ -105,11 +145,16 @@ void describe('what Node and Fastify would answer on their own (plain HTTP, loop
 
   void test('Expect: 100-continue with a declared body over the limit: the refusal at once, no 100 Continue', async () => {
     const socket = await open();
-    const r = await exchange(socket, `POST ${US_TOKEN} HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 100-continue\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 10000000\r\n\r\n`);
+    const r = await exchange(
+      socket,
+      `POST ${US_TOKEN} HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 100-continue\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 10000000\r\n\r\n`,
+    );
     socket.destroy();
     assert.ok(!r.head.startsWith('HTTP/1.1 100'), r.head);
     assert.equal(assertJson(r, 'oversized with Expect').error, 'invalid_request');
-    const small = await send(`POST ${US_TOKEN} HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 100-continue\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 10\r\n\r\ngrant_typ=`);
+    const small = await send(
+      `POST ${US_TOKEN} HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 100-continue\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 10\r\n\r\ngrant_typ=`,
+    );
     assert.equal(small.status, 400);
   });
 
@@ -126,7 +171,9 @@ void describe('what Node and Fastify would answer on their own (plain HTTP, loop
       const socket = await open();
       const answer = new Promise<string>((resolve) => {
         let data = '';
-        socket.on('data', (chunk: Buffer) => { data += chunk.toString('latin1'); });
+        socket.on('data', (chunk: Buffer) => {
+          data += chunk.toString('latin1');
+        });
         socket.on('close', () => resolve(data));
       });
       socket.end(request);
@@ -145,7 +192,10 @@ void describe('what Node and Fastify would answer on their own (plain HTTP, loop
   // plus the linger allowance and closes the connection; the client's writes then fail.
   for (const [what, head] of [
     ['the gateway (catch-all)', 'POST /v1/anything HTTP/1.1\r\nContent-Type: application/json\r\n'],
-    ['a note (the gateway reads the body)', 'POST /v1/people/er/E-1001/notes HTTP/1.1\r\nContent-Type: application/json\r\nAuthorization: Bearer x.y.z\r\n'],
+    [
+      'a note (the gateway reads the body)',
+      'POST /v1/people/er/E-1001/notes HTTP/1.1\r\nContent-Type: application/json\r\nAuthorization: Bearer x.y.z\r\n',
+    ],
     ['the token endpoint', `POST ${US_TOKEN} HTTP/1.1\r\nContent-Type: application/x-www-form-urlencoded\r\n`],
     ['the portal', 'POST /portal/sign-in HTTP/1.1\r\nContent-Type: application/x-www-form-urlencoded\r\n'],
     ['the JWKS path', 'POST /.well-known/jwks.json HTTP/1.1\r\nContent-Type: application/json\r\n'],
@@ -154,30 +204,44 @@ void describe('what Node and Fastify would answer on their own (plain HTTP, loop
       const total = 256 * 1024 * 1024;
       const socket = await open();
       let answered = '';
-      socket.on('data', (chunk: Buffer) => { answered += chunk.toString('latin1'); });
+      socket.on('data', (chunk: Buffer) => {
+        answered += chunk.toString('latin1');
+      });
       socket.on('error', () => undefined);
       const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
       socket.write(`${head}Host: 127.0.0.1\r\nContent-Length: ${total}\r\n\r\n`);
       const chunk = Buffer.alloc(64 * 1024, 0x61);
       let written = 0;
       let open_ = true;
-      void closed.then(() => { open_ = false; });
+      void closed.then(() => {
+        open_ = false;
+      });
       while (open_ && written < total) {
-        if (!socket.write(chunk)) await new Promise<void>((resolve) => { socket.once('drain', resolve); socket.once('close', resolve); });
+        if (!socket.write(chunk))
+          await new Promise<void>((resolve) => {
+            socket.once('drain', resolve);
+            socket.once('close', resolve);
+          });
         written += chunk.length;
       }
       await closed;
       assert.match(answered, /^HTTP\/1\.1 4\d\d /, `${what}: an answer before the close: ${answered.slice(0, 200)}`);
       // What the server read is at most the limit plus the linger allowance; what the client
       // wrote also holds the kernel's socket buffers (a few MiB on loopback), far below 256 MiB.
-      assert.ok(written < 64 * 1024 * 1024, `${what}: the client could write ${written} bytes (linger ${DEFAULT_LINGER_BYTES})`);
+      assert.ok(
+        written < 64 * 1024 * 1024,
+        `${what}: the client could write ${written} bytes (linger ${DEFAULT_LINGER_BYTES})`,
+      );
     });
   }
 
   void test('a body a little over the limit, sent whole: answered, and the connection stays usable', async () => {
     const socket = await open();
     const body = 'a'.repeat(70 * 1024);
-    const first = await exchange(socket, `POST /v1/people/er/E-1001/notes HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    const first = await exchange(
+      socket,
+      `POST /v1/people/er/E-1001/notes HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
     assert.equal(assertJson(first, 'first').code, '000-1201');
     socket.removeAllListeners('data');
     socket.removeAllListeners('close');
@@ -207,10 +271,14 @@ void describe('HTTPS: CONNECT with HSTS, and the TLS handshake under the header 
     assert.equal(r.headers.get('strict-transport-security'), HSTS_VALUE);
   });
 
-  void test('a connection that never starts its TLS handshake is closed (after --headers-timeout, not 120 s)', { timeout: 30_000 }, async () => {
-    const socket = connectTcp({ host: '127.0.0.1', port });
-    socket.on('error', () => undefined);
-    // The test's own timeout (far below Node's 120 s default) is the bound; the close is the event.
-    await new Promise<void>((resolve) => socket.on('close', () => resolve()));
-  });
+  void test(
+    'a connection that never starts its TLS handshake is closed (after --headers-timeout, not 120 s)',
+    { timeout: 30_000 },
+    async () => {
+      const socket = connectTcp({ host: '127.0.0.1', port });
+      socket.on('error', () => undefined);
+      // The test's own timeout (far below Node's 120 s default) is the bound; the close is the event.
+      await new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    },
+  );
 });

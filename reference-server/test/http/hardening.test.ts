@@ -15,7 +15,9 @@ const tokenHeaders = { host: '127.0.0.1', 'content-type': 'application/x-www-for
 
 void describe('brute-force lock at the token endpoint (HTTP)', () => {
   let t: TestApp;
-  before(async () => { t = await testApp({ throttle: { userFailures: 3, clientFailures: 3, lockSeconds: 900 } }); });
+  before(async () => {
+    t = await testApp({ throttle: { userFailures: 3, clientFailures: 3, lockSeconds: 900 } });
+  });
   after(() => t.close());
 
   void test('a locked user: 429, Retry-After, the JSON invalid_grant body, no-store and no-cache', async () => {
@@ -32,7 +34,10 @@ void describe('brute-force lock at the token endpoint (HTTP)', () => {
     assert.equal(r.headers['cache-control'], 'no-store');
     assert.equal(r.headers.pragma, 'no-cache');
     assert.equal(r.headers['www-authenticate'], undefined);
-    assert.deepEqual(json(r), { error: 'invalid_grant', error_description: 'Too many failed attempts; try again later.' });
+    assert.deepEqual(json(r), {
+      error: 'invalid_grant',
+      error_description: 'Too many failed attempts; try again later.',
+    });
     assert.equal((await t.token(pw(seed.usPw, seed.alice))).statusCode, 200, 'another user is not affected');
   });
 
@@ -42,12 +47,18 @@ void describe('brute-force lock at the token endpoint (HTTP)', () => {
       const r = await t.token({ grant_type: 'client_credentials' }, { headers: wrongBasic });
       assert.equal(r.statusCode, 401);
     }
-    const r = await t.token({ grant_type: 'client_credentials' }, { headers: { authorization: basic(seed.usCcOnly.id, seed.usCcOnly.secret) } });
+    const r = await t.token(
+      { grant_type: 'client_credentials' },
+      { headers: { authorization: basic(seed.usCcOnly.id, seed.usCcOnly.secret) } },
+    );
     assert.equal(r.statusCode, 429);
     assert.equal(r.headers['retry-after'], '900');
     assert.equal(r.headers['www-authenticate'], undefined);
     assert.equal(r.headers['cache-control'], 'no-store');
-    assert.deepEqual(json(r), { error: 'invalid_client', error_description: 'Too many failed attempts; try again later.' });
+    assert.deepEqual(json(r), {
+      error: 'invalid_client',
+      error_description: 'Too many failed attempts; try again later.',
+    });
     assert.equal((await t.token(cc(seed.usCc))).statusCode, 200, 'another client is not affected');
   });
 });
@@ -81,16 +92,21 @@ void describe('Strict-Transport-Security (HTTPS only)', () => {
       ['gateway 000-1201', await gateway(t, '/v1/people/er/E-1001')],
       ['gateway 000-1020', await gateway(t, '/v2/people/er/E-1001')],
       ['gateway 000-1010 (router)', await gateway(t, '/v1/people/er/%E0%A4%A')],
-      ['not-found (method not served)', await t.app.inject({ method: 'PUT', url: JWKS_PATH, headers: { host: '127.0.0.1' } })],
+      [
+        'not-found (method not served)',
+        await t.app.inject({ method: 'PUT', url: JWKS_PATH, headers: { host: '127.0.0.1' } }),
+      ],
     ];
   }
 
   void test(`every HTTPS answer carries ${HSTS_VALUE}`, async () => {
-    for (const [what, r] of await answers(https)) assert.equal(r.headers['strict-transport-security'], HSTS_VALUE, `${what} (${r.statusCode})`);
+    for (const [what, r] of await answers(https))
+      assert.equal(r.headers['strict-transport-security'], HSTS_VALUE, `${what} (${r.statusCode})`);
   });
 
   void test('no plain-HTTP answer carries it', async () => {
-    for (const [what, r] of await answers(plain)) assert.equal(r.headers['strict-transport-security'], undefined, `${what} (${r.statusCode})`);
+    for (const [what, r] of await answers(plain))
+      assert.equal(r.headers['strict-transport-security'], undefined, `${what} (${r.statusCode})`);
   });
 
   void test('the gateway answer to an unframeable message (written to the socket) carries it too', async () => {
@@ -101,7 +117,9 @@ void describe('Strict-Transport-Security (HTTPS only)', () => {
         socket.write('GET /v1/people/er/E-1001 HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header\r\n\r\n');
       });
       let text = '';
-      socket.on('data', (chunk: Buffer) => { text += chunk.toString(); });
+      socket.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+      });
       socket.on('end', () => resolve(text));
       socket.on('close', () => resolve(text));
       socket.on('error', reject);
@@ -114,10 +132,17 @@ void describe('Strict-Transport-Security (HTTPS only)', () => {
 
 void describe('access tokens of a revoked refresh-token family (gateway 000-1202)', () => {
   let t: TestApp;
-  before(async () => { t = await testApp(); });
+  before(async () => {
+    t = await testApp();
+  });
   after(() => t.close());
 
-  const people = (token: string) => t.app.inject({ method: 'GET', url: '/v1/people/er/E-1001', headers: { host: '127.0.0.1', accept: 'application/json', authorization: `Bearer ${token}` } });
+  const people = (token: string) =>
+    t.app.inject({
+      method: 'GET',
+      url: '/v1/people/er/E-1001',
+      headers: { host: '127.0.0.1', accept: 'application/json', authorization: `Bearer ${token}` },
+    });
   const grant = async (body: Record<string, string>) => {
     const r = await t.token(body);
     assert.equal(r.statusCode, 200, r.body);
@@ -127,14 +152,22 @@ void describe('access tokens of a revoked refresh-token family (gateway 000-1202
     const r = await people(token);
     assert.equal(r.statusCode, 401, what);
     assert.deepEqual(json(r), { code: '000-1202', message: 'Unauthorized' }, what);
-    assert.equal(r.headers['www-authenticate'], 'Bearer realm="data-services", error="invalid_token", error_description="The access token was revoked"', what);
+    assert.equal(
+      r.headers['www-authenticate'],
+      'Bearer realm="data-services", error="invalid_token", error_description="The access token was revoked"',
+      what,
+    );
   };
 
   void test('reuse of a refresh token: every access token of the family is refused; other families and earlier refreshes are not touched', async () => {
     const first = await grant(pw(seed.usPw, seed.dave));
     const other = await grant(pw(seed.usPw, seed.dave));
     const second = await grant(rt(seed.usPw, first.refresh_token));
-    assert.equal((await people(first.access_token)).statusCode, 200, 'a refresh alone leaves the earlier access token valid (OI-15)');
+    assert.equal(
+      (await people(first.access_token)).statusCode,
+      200,
+      'a refresh alone leaves the earlier access token valid (OI-15)',
+    );
     assert.equal((await people(second.access_token)).statusCode, 200);
     assert.equal((await t.token(rt(seed.usPw, first.refresh_token))).statusCode, 400, 'the replay');
     await assertRevoked(first.access_token, 'the access token of the password grant');
@@ -142,7 +175,7 @@ void describe('access tokens of a revoked refresh-token family (gateway 000-1202
     assert.equal((await people(other.access_token)).statusCode, 200, 'another family of the same user');
   });
 
-  void test('a password change: the user\'s access tokens are refused, others\' are not; a new password grant works', async () => {
+  void test("a password change: the user's access tokens are refused, others' are not; a new password grant works", async () => {
     const carol = await grant(pw(seed.usPw, seed.carol));
     const refreshed = await grant(rt(seed.usPw, carol.refresh_token));
     const alice = await grant(pw(seed.usPw, seed.alice));

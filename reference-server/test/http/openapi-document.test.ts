@@ -12,15 +12,22 @@ import { EU_TOKEN_PATH, US_TOKEN_PATH } from '../../src/http/token-routes.ts';
 import { basic, cc, json, pw, rt, seed, testApp, type TestApp } from '../helpers.ts';
 
 type Json = Record<string, unknown>;
-interface DocumentedResponse { headers?: Record<string, unknown>; content?: Record<string, { schema: unknown }> }
+interface DocumentedResponse {
+  headers?: Record<string, unknown>;
+  content?: Record<string, { schema: unknown }>;
+}
 
-const document = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', '..', 'schemas', 'openapi.json'), 'utf8')) as Json;
+const document = JSON.parse(
+  readFileSync(join(import.meta.dirname, '..', '..', '..', 'schemas', 'openapi.json'), 'utf8'),
+) as Json;
 const compile = openApiSchemaCompiler(document);
 
 /** Asserts that `response` is an answer the document gives to `method path` (a documented path template). */
 function assertDocumented(pathTemplate: string, method: string, response: LightMyRequestResponse): void {
   const where = `${method.toUpperCase()} ${pathTemplate} → ${response.statusCode}`;
-  const operation = (document.paths as Record<string, Record<string, { responses: Record<string, DocumentedResponse> }>>)[pathTemplate]?.[method];
+  const operation = (
+    document.paths as Record<string, Record<string, { responses: Record<string, DocumentedResponse> }>>
+  )[pathTemplate]?.[method];
   assert.ok(operation, `${method.toUpperCase()} ${pathTemplate} is not in the document`);
   const documented = operation.responses[String(response.statusCode)];
   assert.ok(documented, `${where}: status not documented (documented: ${Object.keys(operation.responses).join(', ')})`);
@@ -31,7 +38,10 @@ function assertDocumented(pathTemplate: string, method: string, response: LightM
   assert.ok(media, `${where}: no application/json content documented`);
   assert.match(String(response.headers['content-type']), /^application\/json\b/, `${where}: content type`);
   const check = compile(media.schema);
-  assert.ok(check(json(response)), `${where}: body does not match the documented schema: ${JSON.stringify(check.errors)}`);
+  assert.ok(
+    check(json(response)),
+    `${where}: body does not match the documented schema: ${JSON.stringify(check.errors)}`,
+  );
 }
 
 void describe('schemas/openapi.json against the reference server', () => {
@@ -46,9 +56,10 @@ void describe('schemas/openapi.json against the reference server', () => {
   const usPath = '/api/v1/auth/oauth2/token';
   const euPath = '/oauth2/default/v1/token';
   const personPath = '/v1/people/er/{identifier}';
-  const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers: { host: '127.0.0.1', accept: 'application/json', ...headers } });
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'GET', url, headers: { host: '127.0.0.1', accept: 'application/json', ...headers } });
 
-  void test('the documented paths are the server\'s token paths', () => {
+  void test("the documented paths are the server's token paths", () => {
     assert.equal(US_TOKEN_PATH, usPath);
     assert.equal(EU_TOKEN_PATH, euPath);
   });
@@ -70,10 +81,18 @@ void describe('schemas/openapi.json against the reference server', () => {
     const missingGrant = await t.token({ client_id: seed.usCc.id, client_secret: seed.usCc.secret });
     assert.equal(missingGrant.statusCode, 400);
     assertDocumented(usPath, 'post', missingGrant);
-    const basicWrongSecret = await t.token({ grant_type: 'client_credentials' }, { headers: { authorization: basic(seed.usCc.id, 'wrong-secret') } });
+    const basicWrongSecret = await t.token(
+      { grant_type: 'client_credentials' },
+      { headers: { authorization: basic(seed.usCc.id, 'wrong-secret') } },
+    );
     assert.equal(basicWrongSecret.statusCode, 401);
     assertDocumented(usPath, 'post', basicWrongSecret);
-    for (const [path, method] of [[usPath, 'GET'], [euPath, 'DELETE'], [usPath, 'PUT'], [euPath, 'PATCH']] as const) {
+    for (const [path, method] of [
+      [usPath, 'GET'],
+      [euPath, 'DELETE'],
+      [usPath, 'PUT'],
+      [euPath, 'PATCH'],
+    ] as const) {
       const refused = await t.app.inject({ method, url: path, headers: { host: '127.0.0.1' } });
       assert.equal(refused.statusCode, 405, `${method} ${path}`);
       assertDocumented(path, method.toLowerCase(), refused);

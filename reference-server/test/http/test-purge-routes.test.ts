@@ -22,7 +22,13 @@ void describe('purge control', () => {
     const t = await testApp({ testControls: true, tokens: { passwordLifetimeSeconds: 100 } });
     try {
       const purge = async () => json(await t.app.inject({ method: 'POST', url: TEST_PURGE_PATH }));
-      const advance = (seconds: number) => t.app.inject({ method: 'POST', url: TEST_CLOCK_PATH, headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ advanceSeconds: seconds }) });
+      const advance = (seconds: number) =>
+        t.app.inject({
+          method: 'POST',
+          url: TEST_CLOCK_PATH,
+          headers: { 'content-type': 'application/json' },
+          payload: JSON.stringify({ advanceSeconds: seconds }),
+        });
       const old = json(await t.token(pw(seed.usPw, seed.alice))).refresh_token as string;
       assert.deepEqual(await purge(), { refreshTokens: 0, failedAttempts: 0 }, 'nothing has expired yet');
 

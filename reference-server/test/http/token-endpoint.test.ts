@@ -27,7 +27,9 @@ function assertError(r: LightMyRequestResponse, error: string, status = 400): Re
 
 void describe('token endpoints over HTTP', () => {
   let t: TestApp;
-  before(async () => { t = await testApp(); });
+  before(async () => {
+    t = await testApp();
+  });
   after(() => t.close());
 
   void test('US client_credentials: 200, exact shape, no-store headers', async () => {
@@ -60,15 +62,23 @@ void describe('token endpoints over HTTP', () => {
   });
 
   void test('the charset parameter and an encoded backslash are accepted', async () => {
-    const r = await t.token(new URLSearchParams(pw(seed.usPw, seed.erin)).toString(), { headers: { 'content-type': 'application/x-www-form-urlencoded; charset=UTF-8' } });
+    const r = await t.token(new URLSearchParams(pw(seed.usPw, seed.erin)).toString(), {
+      headers: { 'content-type': 'application/x-www-form-urlencoded; charset=UTF-8' },
+    });
     assert.equal(r.statusCode, 200, r.body);
   });
 
   void test('invalid_request: missing or empty grant_type, with a description', async () => {
-    const body = assertError(await t.token({ client_id: seed.usCc.id, client_secret: seed.usCc.secret }), 'invalid_request');
+    const body = assertError(
+      await t.token({ client_id: seed.usCc.id, client_secret: seed.usCc.secret }),
+      'invalid_request',
+    );
     assert.match(body.error_description as string, /grant_type/);
     assertError(await t.token(cc(seed.usCc, { grant_type: '' })), 'invalid_request');
-    assertError(await t.token(`GRANT_TYPE=client_credentials&client_id=${seed.usCc.id}&client_secret=${seed.usCc.secret}`), 'invalid_request');
+    assertError(
+      await t.token(`GRANT_TYPE=client_credentials&client_id=${seed.usCc.id}&client_secret=${seed.usCc.secret}`),
+      'invalid_request',
+    );
   });
 
   void test('invalid_request: a repeated parameter, even with the same value', async () => {
@@ -79,7 +89,12 @@ void describe('token endpoints over HTTP', () => {
 
   void test('invalid_request: malformed escapes or invalid UTF-8', async () => {
     assertError(await t.token(`${new URLSearchParams(cc(seed.usCc)).toString()}&x=%zz`), 'invalid_request');
-    const r = await t.app.inject({ method: 'POST', url: US_TOKEN_PATH, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: Buffer.concat([Buffer.from('grant_type=client_credentials&x='), Buffer.from([0xc3, 0x28])]) });
+    const r = await t.app.inject({
+      method: 'POST',
+      url: US_TOKEN_PATH,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: Buffer.concat([Buffer.from('grant_type=client_credentials&x='), Buffer.from([0xc3, 0x28])]),
+    });
     assertError(r, 'invalid_request');
   });
 
@@ -87,23 +102,43 @@ void describe('token endpoints over HTTP', () => {
     const fields = cc(seed.usCc);
     const cases = [
       { 'content-type': 'application/json', payload: JSON.stringify(fields) },
-      { 'content-type': 'multipart/form-data; boundary=x', payload: '--x\r\nContent-Disposition: form-data; name="grant_type"\r\n\r\nclient_credentials\r\n--x--' },
+      {
+        'content-type': 'multipart/form-data; boundary=x',
+        payload: '--x\r\nContent-Disposition: form-data; name="grant_type"\r\n\r\nclient_credentials\r\n--x--',
+      },
       { 'content-type': 'text/plain', payload: new URLSearchParams(fields).toString() },
     ];
     for (const { payload, ...headers } of cases) {
       assertError(await t.app.inject({ method: 'POST', url: US_TOKEN_PATH, headers, payload }), 'invalid_request');
     }
-    assertError(await t.app.inject({ method: 'POST', url: US_TOKEN_PATH, payload: new URLSearchParams(fields).toString() }), 'invalid_request');
+    assertError(
+      await t.app.inject({ method: 'POST', url: US_TOKEN_PATH, payload: new URLSearchParams(fields).toString() }),
+      'invalid_request',
+    );
     assertError(await t.app.inject({ method: 'POST', url: US_TOKEN_PATH }), 'invalid_request');
   });
 
   void test('invalid_request: an oversized body', async () => {
-    assertError(await t.token(`${new URLSearchParams(cc(seed.usCc)).toString()}&pad=${'x'.repeat(70 * 1024)}`), 'invalid_request');
+    assertError(
+      await t.token(`${new URLSearchParams(cc(seed.usCc)).toString()}&pad=${'x'.repeat(70 * 1024)}`),
+      'invalid_request',
+    );
   });
 
   void test('invalid_request: grant parameters missing', async () => {
-    assertError(await t.token({ grant_type: 'password', client_id: seed.usPw.id, client_secret: seed.usPw.secret, password: 'x' }), 'invalid_request');
-    assertError(await t.token({ grant_type: 'refresh_token', client_id: seed.usPw.id, client_secret: seed.usPw.secret }), 'invalid_request');
+    assertError(
+      await t.token({
+        grant_type: 'password',
+        client_id: seed.usPw.id,
+        client_secret: seed.usPw.secret,
+        password: 'x',
+      }),
+      'invalid_request',
+    );
+    assertError(
+      await t.token({ grant_type: 'refresh_token', client_id: seed.usPw.id, client_secret: seed.usPw.secret }),
+      'invalid_request',
+    );
   });
 
   void test('unknown extra parameters are ignored', async () => {
@@ -138,20 +173,49 @@ void describe('token endpoints over HTTP', () => {
 
   void test('credentials in the query string never authenticate', async () => {
     const query = new URLSearchParams({ client_id: seed.usCc.id, client_secret: seed.usCc.secret }).toString();
-    const r = await t.app.inject({ method: 'POST', url: `${US_TOKEN_PATH}?${query}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'grant_type=client_credentials' });
+    const r = await t.app.inject({
+      method: 'POST',
+      url: `${US_TOKEN_PATH}?${query}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'grant_type=client_credentials',
+    });
     assertError(r, 'invalid_client');
   });
 
   void test('HTTP Basic: urlencoded credentials are decoded; both endpoints', async () => {
     const encodedId = 'us%2Dcc%2Dclient';
     const header = `Basic ${Buffer.from(`${encodedId}:${encodeURIComponent(seed.usCc.secret)}`).toString('base64')}`;
-    assert.equal((await t.token({ grant_type: 'client_credentials' }, { headers: { authorization: header } })).statusCode, 200);
-    assert.equal((await t.token({ grant_type: 'client_credentials' }, { headers: { authorization: basic(seed.eu.id, seed.eu.secret) } , eu: true })).statusCode, 200);
-    assert.equal((await t.token({ grant_type: 'client_credentials' }, { headers: { authorization: basic(seed.usCc.id, seed.usCc.secret).replace('Basic', 'basic') } })).statusCode, 200);
+    assert.equal(
+      (await t.token({ grant_type: 'client_credentials' }, { headers: { authorization: header } })).statusCode,
+      200,
+    );
+    assert.equal(
+      (
+        await t.token(
+          { grant_type: 'client_credentials' },
+          { headers: { authorization: basic(seed.eu.id, seed.eu.secret) }, eu: true },
+        )
+      ).statusCode,
+      200,
+    );
+    assert.equal(
+      (
+        await t.token(
+          { grant_type: 'client_credentials' },
+          { headers: { authorization: basic(seed.usCc.id, seed.usCc.secret).replace('Basic', 'basic') } },
+        )
+      ).statusCode,
+      200,
+    );
   });
 
   void test('HTTP Basic failure: 401 invalid_client with WWW-Authenticate: Basic', async () => {
-    for (const authorization of [basic(seed.usCc.id, 'wrong-secret-value'), 'Basic !!!', `Basic ${Buffer.from('no-colon').toString('base64')}`, 'Bearer abc']) {
+    for (const authorization of [
+      basic(seed.usCc.id, 'wrong-secret-value'),
+      'Basic !!!',
+      `Basic ${Buffer.from('no-colon').toString('base64')}`,
+      'Bearer abc',
+    ]) {
       const r = await t.token({ grant_type: 'client_credentials' }, { headers: { authorization } });
       assertError(r, 'invalid_client', 401);
       assert.equal(r.headers['www-authenticate'], 'Basic realm="token-service"');
@@ -159,7 +223,10 @@ void describe('token endpoints over HTTP', () => {
   });
 
   void test('HTTP Basic plus client_secret in the body: invalid_request', async () => {
-    assertError(await t.token(cc(seed.usCc), { headers: { authorization: basic(seed.usCc.id, seed.usCc.secret) } }), 'invalid_request');
+    assertError(
+      await t.token(cc(seed.usCc), { headers: { authorization: basic(seed.usCc.id, seed.usCc.secret) } }),
+      'invalid_request',
+    );
   });
 
   void test('unauthorized_client: a grant the client may not use', async () => {
@@ -187,10 +254,15 @@ void describe('token endpoints over HTTP', () => {
 
   void test('an unexpected failure is a 500 server_error without detail', async () => {
     const store = t.services.store;
-    const original = { findClient: store.findClient.bind(store), readsOfOneDecision: store.readsOfOneDecision?.bind(store) };
+    const original = {
+      findClient: store.findClient.bind(store),
+      readsOfOneDecision: store.readsOfOneDecision?.bind(store),
+    };
     // The client is read through the request's decision reads when the store has them: the store itself here.
     store.readsOfOneDecision = () => store;
-    store.findClient = () => { throw new Error('SQLITE_CORRUPT: database disk image is malformed at /data/x'); };
+    store.findClient = () => {
+      throw new Error('SQLITE_CORRUPT: database disk image is malformed at /data/x');
+    };
     try {
       const r = await t.token(cc(seed.usCc));
       const body = assertError(r, 'server_error', 500);

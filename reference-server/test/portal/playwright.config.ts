@@ -27,16 +27,27 @@ export default defineConfig({
     ['junit', { outputFile: join(reportsDir, 'junit.xml') }],
     ['allure-playwright', { resultsDir: join(reportsDir, 'allure-results'), detail: true, suiteTitle: true }],
   ],
-  projects: [{
-    name: 'portal',
-    use: {
-      browserName: 'chromium',
-      launchOptions: {
-        executablePath: '/usr/bin/chromium',
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  projects: [
+    {
+      name: 'portal',
+      use: {
+        browserName: 'chromium',
+        launchOptions: {
+          executablePath: '/usr/bin/chromium',
+          args: [
+            '--headless',
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-quic',
+            '--no-first-run',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+          ],
+        },
+        trace: 'retain-on-failure',
+        screenshot: 'only-on-failure',
       },
-      trace: 'retain-on-failure',
-      screenshot: 'only-on-failure',
     },
-  }],
+  ],
 });

@@ -8,14 +8,25 @@ import { cc, json, pw, seed, testApp, DAY, type TestApp } from '../helpers.ts';
 import { PortalClient } from './support/portal-client.ts';
 
 let pems: CertificatePems;
-before(async () => { pems = await createCertificatePems('127.0.0.1', new Date(), 1); });
+before(async () => {
+  pems = await createCertificatePems('127.0.0.1', new Date(), 1);
+});
 
 let t: TestApp;
-beforeEach(async () => { t = await testApp({ https: pems, throttle: { userFailures: 3 } }); });
-afterEach(async () => { await t.close(); });
+beforeEach(async () => {
+  t = await testApp({ https: pems, throttle: { userFailures: 3 } });
+});
+afterEach(async () => {
+  await t.close();
+});
 
-const registerForm = (browser: PortalClient, name = 'HR sync') =>
-  ({ csrf: browser.csrf, name, region: 'us', grant_client_credentials: 'on', role: 'people-reader' });
+const registerForm = (browser: PortalClient, name = 'HR sync') => ({
+  csrf: browser.csrf,
+  name,
+  region: 'us',
+  grant_client_credentials: 'on',
+  role: 'people-reader',
+});
 
 /** The value shown in `<code id="…">` of the last page. */
 function code(browser: PortalClient, id: string): string {
@@ -24,7 +35,12 @@ function code(browser: PortalClient, id: string): string {
   return match[1];
 }
 
-const people = (token: string) => t.app.inject({ method: 'GET', url: '/v1/people/er/E-1001', headers: { host: '127.0.0.1', accept: 'application/json', authorization: `Bearer ${token}` } });
+const people = (token: string) =>
+  t.app.inject({
+    method: 'GET',
+    url: '/v1/people/er/E-1001',
+    headers: { host: '127.0.0.1', accept: 'application/json', authorization: `Bearer ${token}` },
+  });
 
 void describe('portal: transport, headers, cookies', () => {
   void test('pages carry CSP, HSTS, nosniff, frame denial and no-store; cookies are __Host-, Secure, HttpOnly, SameSite=Strict', async () => {
@@ -32,24 +48,37 @@ void describe('portal: transport, headers, cookies', () => {
     const page = await browser.get('/portal/sign-in');
     assert.equal(page.statusCode, 200);
     assert.match(String(page.headers['content-type']), /^text\/html; charset=utf-8/);
-    assert.match(String(page.headers['content-security-policy']), /default-src 'none'.*form-action 'self'.*frame-ancestors 'none'/);
+    assert.match(
+      String(page.headers['content-security-policy']),
+      /default-src 'none'.*form-action 'self'.*frame-ancestors 'none'/,
+    );
     assert.equal(page.headers['strict-transport-security'], 'max-age=31536000');
     assert.equal(page.headers['x-content-type-options'], 'nosniff');
     assert.equal(page.headers['x-frame-options'], 'DENY');
     assert.equal(page.headers['cache-control'], 'no-store');
     assert.equal(page.headers['referrer-policy'], 'same-origin');
-    assert.match(String(page.headers['set-cookie']), /^__Host-tc-portal-signin=[A-Za-z0-9_-]{43}; Path=\/; Secure; HttpOnly; SameSite=Strict$/);
-    const signedIn = await browser.post('/portal/sign-in', { csrf: browser.csrf, username: seed.alice.username, password: seed.alice.password });
+    assert.match(
+      String(page.headers['set-cookie']),
+      /^__Host-tc-portal-signin=[A-Za-z0-9_-]{43}; Path=\/; Secure; HttpOnly; SameSite=Strict$/,
+    );
+    const signedIn = await browser.post('/portal/sign-in', {
+      csrf: browser.csrf,
+      username: seed.alice.username,
+      password: seed.alice.password,
+    });
     assert.equal(signedIn.statusCode, 303);
     assert.equal(signedIn.headers.location, '/portal/');
     const cookies = signedIn.headers['set-cookie'] as string[];
-    assert.match(cookies[0] ?? '', /^__Host-tc-portal-session=[A-Za-z0-9_-]{43}; Path=\/; Secure; HttpOnly; SameSite=Strict$/);
+    assert.match(
+      cookies[0] ?? '',
+      /^__Host-tc-portal-session=[A-Za-z0-9_-]{43}; Path=\/; Secure; HttpOnly; SameSite=Strict$/,
+    );
     assert.match(cookies[1] ?? '', /^__Host-tc-portal-signin=; .*Max-Age=0/);
     const css = await browser.get('/portal/portal.css');
     assert.match(String(css.headers['content-type']), /^text\/css/);
   });
 
-  void test('every route group answers with the portal\'s headers and error pages; none of them leaks to the token endpoint or the gateway', async () => {
+  void test("every route group answers with the portal's headers and error pages; none of them leaks to the token endpoint or the gateway", async () => {
     const browser = new PortalClient(t);
     assert.equal((await browser.signIn(seed.olivia)).statusCode, 303);
     const answers = {
@@ -67,13 +96,13 @@ void describe('portal: transport, headers, cookies', () => {
     }
     assert.equal(answers.account.statusCode, 200);
     assert.equal(answers['sandbox clients'].statusCode, 200);
-    assert.equal(answers['form too large'].statusCode, 413, 'the portal\'s error page, inherited by its route groups');
+    assert.equal(answers['form too large'].statusCode, 413, "the portal's error page, inherited by its route groups");
     const token = await t.token(cc(seed.usCc));
     assert.equal(token.statusCode, 200, 'the token endpoint still parses its own forms');
     const gateway = await people(String(json(token).access_token));
     assert.equal(gateway.statusCode, 200);
     for (const r of [token, gateway]) {
-      assert.equal(r.headers['content-security-policy'], undefined, 'the portal\'s headers stay in the portal');
+      assert.equal(r.headers['content-security-policy'], undefined, "the portal's headers stay in the portal");
       assert.equal(r.headers['x-frame-options'], undefined);
     }
   });
@@ -92,22 +121,36 @@ void describe('portal: transport, headers, cookies', () => {
     }
   });
 
-  void test('/portal redirects to /portal/; unknown portal paths get the portal\'s own 404 page', async () => {
+  void test("/portal redirects to /portal/; unknown portal paths get the portal's own 404 page", async () => {
     const browser = new PortalClient(t);
     assert.equal((await browser.get('/portal')).headers.location, '/portal/');
     const missing = await browser.get('/portal/nothing-here');
     assert.equal(missing.statusCode, 404);
     assert.match(missing.body, /<h1>Page not found<\/h1>/);
-    assert.equal((await browser.get('/portal/')).headers.location, '/portal/sign-in', 'signed out: home sends to the sign-in page');
+    assert.equal(
+      (await browser.get('/portal/')).headers.location,
+      '/portal/sign-in',
+      'signed out: home sends to the sign-in page',
+    );
   });
 
   void test('bad bodies get a page, not a crash: not a form (415), a repeated field (400), too large (413)', async () => {
     const browser = new PortalClient(t);
     await browser.get('/portal/sign-in');
     assert.equal((await browser.post('/portal/sign-in', {}, { 'content-type': 'application/json' })).statusCode, 415);
-    const repeated = await t.app.inject({ method: 'POST', url: '/portal/sign-in', payload: 'a=1&a=2', headers: { host: '127.0.0.1', 'content-type': 'application/x-www-form-urlencoded', cookie: browser.cookieHeader } });
+    const repeated = await t.app.inject({
+      method: 'POST',
+      url: '/portal/sign-in',
+      payload: 'a=1&a=2',
+      headers: { host: '127.0.0.1', 'content-type': 'application/x-www-form-urlencoded', cookie: browser.cookieHeader },
+    });
     assert.equal(repeated.statusCode, 400);
-    const large = await t.app.inject({ method: 'POST', url: '/portal/sign-in', payload: `a=${'x'.repeat(20_000)}`, headers: { host: '127.0.0.1', 'content-type': 'application/x-www-form-urlencoded' } });
+    const large = await t.app.inject({
+      method: 'POST',
+      url: '/portal/sign-in',
+      payload: `a=${'x'.repeat(20_000)}`,
+      headers: { host: '127.0.0.1', 'content-type': 'application/x-www-form-urlencoded' },
+    });
     assert.equal(large.statusCode, 413);
     assert.match(large.body, /too large/);
   });
@@ -120,11 +163,23 @@ void describe('portal: CSRF', () => {
     const token = browser.csrf;
     const creds = { username: seed.alice.username, password: seed.alice.password };
     assert.equal((await browser.post('/portal/sign-in', { ...creds })).statusCode, 403, 'no token in the form');
-    assert.equal((await browser.post('/portal/sign-in', { csrf: `${token}x`, ...creds })).statusCode, 403, 'another token');
+    assert.equal(
+      (await browser.post('/portal/sign-in', { csrf: `${token}x`, ...creds })).statusCode,
+      403,
+      'another token',
+    );
     const stranger = new PortalClient(t);
     assert.equal((await stranger.post('/portal/sign-in', { csrf: token, ...creds })).statusCode, 403, 'no cookie');
-    assert.equal((await browser.post('/portal/sign-in', { csrf: token, ...creds }, { origin: 'https://evil.example' })).statusCode, 403, 'another origin');
-    assert.equal((await browser.post('/portal/sign-in', { csrf: token, ...creds }, { 'sec-fetch-site': 'cross-site' })).statusCode, 403, 'cross-site fetch');
+    assert.equal(
+      (await browser.post('/portal/sign-in', { csrf: token, ...creds }, { origin: 'https://evil.example' })).statusCode,
+      403,
+      'another origin',
+    );
+    assert.equal(
+      (await browser.post('/portal/sign-in', { csrf: token, ...creds }, { 'sec-fetch-site': 'cross-site' })).statusCode,
+      403,
+      'cross-site fetch',
+    );
     assert.equal(browser.cookies.has('__Host-tc-portal-session'), false);
     assert.equal((await browser.post('/portal/sign-in', { csrf: token, ...creds })).statusCode, 303);
   });
@@ -140,7 +195,14 @@ void describe('portal: CSRF', () => {
       ['/portal/clients', { name: 'forged', region: 'us', grant_client_credentials: 'on', role: 'people-reader' }],
       [`/portal/clients/${clientId}/rotate`, {}],
       [`/portal/clients/${clientId}/delete`, {}],
-      ['/portal/password', { current_password: seed.olivia.password, new_password: 'Forged-pass-2026', confirm_password: 'Forged-pass-2026' }],
+      [
+        '/portal/password',
+        {
+          current_password: seed.olivia.password,
+          new_password: 'Forged-pass-2026',
+          confirm_password: 'Forged-pass-2026',
+        },
+      ],
       ['/portal/sign-out', {}],
     ];
     for (const [url, fields] of attacks) {
@@ -149,7 +211,11 @@ void describe('portal: CSRF', () => {
         assert.equal(r.statusCode, 403, `${url} with csrf=${String(csrf)}`);
         assert.match(r.body, /could not be verified/);
       }
-      const crossSite = await admin.post(url, { ...fields, csrf: (await admin.get('/portal/'), admin.csrf) }, { origin: 'https://evil.example' });
+      const crossSite = await admin.post(
+        url,
+        { ...fields, csrf: (await admin.get('/portal/'), admin.csrf) },
+        { origin: 'https://evil.example' },
+      );
       assert.equal(crossSite.statusCode, 403, `${url} from another origin`);
     }
     assert.equal((await t.services.store.listClientsManagedBy('acme')).length, 1, 'no client registered or deleted');
@@ -164,12 +230,20 @@ void describe('portal: sign-in throttling', () => {
     const browser = new PortalClient(t);
     for (let i = 0; i < 3; i += 1) {
       await browser.get('/portal/sign-in');
-      const r = await browser.post('/portal/sign-in', { csrf: browser.csrf, username: seed.ivy.username, password: `wrong-${i}` });
+      const r = await browser.post('/portal/sign-in', {
+        csrf: browser.csrf,
+        username: seed.ivy.username,
+        password: `wrong-${i}`,
+      });
       assert.equal(r.statusCode, 401);
       assert.match(r.body, /user name or password is wrong/);
     }
     await browser.get('/portal/sign-in');
-    const locked = await browser.post('/portal/sign-in', { csrf: browser.csrf, username: seed.ivy.username, password: seed.ivy.password });
+    const locked = await browser.post('/portal/sign-in', {
+      csrf: browser.csrf,
+      username: seed.ivy.username,
+      password: seed.ivy.password,
+    });
     assert.equal(locked.statusCode, 429);
     assert.equal(locked.headers['retry-after'], '900');
     assert.match(locked.body, /Too many failed attempts.*about 15 minutes/);
@@ -198,19 +272,33 @@ void describe('portal: password', () => {
     const paul = new PortalClient(t);
     const signIn = await paul.signIn(seed.paul);
     assert.equal(signIn.headers.location, '/portal/password');
-    for (const url of ['/portal/', '/portal/clients']) assert.equal((await paul.get(url)).headers.location, '/portal/password', url);
+    for (const url of ['/portal/', '/portal/clients'])
+      assert.equal((await paul.get(url)).headers.location, '/portal/password', url);
     const page = await paul.get('/portal/password');
     assert.match(page.body, /Your password has expired/);
     assert.match(page.body, /What happens to your tokens/);
     assert.match(page.body, /At least 12 and at most 128 characters/);
-    const weak = await paul.post('/portal/password', { csrf: paul.csrf, current_password: seed.paul.password, new_password: 'weak', confirm_password: 'weak' });
+    const weak = await paul.post('/portal/password', {
+      csrf: paul.csrf,
+      current_password: seed.paul.password,
+      new_password: 'weak',
+      confirm_password: 'weak',
+    });
     assert.equal(weak.statusCode, 400);
     assert.match(weak.body, /role="alert"[\s\S]*shorter than 12/);
-    const done = await paul.post('/portal/password', { csrf: paul.csrf, current_password: seed.paul.password, new_password: 'Paul-renewed-2026', confirm_password: 'Paul-renewed-2026' });
+    const done = await paul.post('/portal/password', {
+      csrf: paul.csrf,
+      current_password: seed.paul.password,
+      new_password: 'Paul-renewed-2026',
+      confirm_password: 'Paul-renewed-2026',
+    });
     assert.equal(done.statusCode, 200);
     assert.match(done.body, /Your password was changed/);
     assert.match(done.body, /45 more days/);
-    assert.equal(json(await t.token(pw(seed.usPw, { ...seed.paul, password: 'Paul-renewed-2026' }))).token_type, 'Bearer');
+    assert.equal(
+      json(await t.token(pw(seed.usPw, { ...seed.paul, password: 'Paul-renewed-2026' }))).token_type,
+      'Bearer',
+    );
     assert.equal((await paul.get('/portal/')).statusCode, 200, 'the whole portal is open again');
   });
 });
@@ -221,12 +309,22 @@ void describe('portal: password change throttling', () => {
     await carol.signIn(seed.carol);
     for (let i = 0; i < 3; i += 1) {
       await carol.get('/portal/password');
-      const r = await carol.post('/portal/password', { csrf: carol.csrf, current_password: `wrong-${i}`, new_password: 'Carol-new-pass-2026', confirm_password: 'Carol-new-pass-2026' });
+      const r = await carol.post('/portal/password', {
+        csrf: carol.csrf,
+        current_password: `wrong-${i}`,
+        new_password: 'Carol-new-pass-2026',
+        confirm_password: 'Carol-new-pass-2026',
+      });
       assert.equal(r.statusCode, 400);
       assert.match(r.body, /The current password is wrong/);
     }
     await carol.get('/portal/password');
-    const locked = await carol.post('/portal/password', { csrf: carol.csrf, current_password: seed.carol.password, new_password: 'Carol-new-pass-2026', confirm_password: 'Carol-new-pass-2026' });
+    const locked = await carol.post('/portal/password', {
+      csrf: carol.csrf,
+      current_password: seed.carol.password,
+      new_password: 'Carol-new-pass-2026',
+      confirm_password: 'Carol-new-pass-2026',
+    });
     assert.equal(locked.statusCode, 429);
     assert.equal(locked.headers['retry-after'], '900');
     assert.match(locked.body, /Too many failed attempts/);
@@ -273,7 +371,13 @@ void describe('portal: sandbox clients', () => {
     const admin = new PortalClient(t);
     await admin.signIn(seed.olivia);
     await admin.get('/portal/clients');
-    const r = await admin.post('/portal/clients', { csrf: admin.csrf, name: 'EU app', region: 'eu', grant_password: 'on', role: 'people-reader' });
+    const r = await admin.post('/portal/clients', {
+      csrf: admin.csrf,
+      name: 'EU app',
+      region: 'eu',
+      grant_password: 'on',
+      role: 'people-reader',
+    });
     assert.equal(r.statusCode, 400);
     assert.match(r.body, /EU token endpoint offers client_credentials only/);
     assert.match(r.body, /value="EU app"/);

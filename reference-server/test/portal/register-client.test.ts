@@ -11,14 +11,28 @@ import { SqliteStore } from '../../src/store/sqlite-store.ts';
 import { attempt, cc, issued, testServices } from '../helpers.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
-const run = (args: string[]) => spawnSync(process.execPath, [join(root, 'bin', 'token-conformance.js'), 'register-client', ...args], { cwd: root, encoding: 'utf8' });
+const run = (args: string[]) =>
+  spawnSync(process.execPath, [join(root, 'bin', 'token-conformance.js'), 'register-client', ...args], {
+    cwd: root,
+    encoding: 'utf8',
+  });
 
 void describe('register-client options', () => {
-  void test('defaults: production, US, client_credentials, the environment\'s data file', () => {
-    const parsed = parseRegisterClientArgs(['--tenant-id', 'acme', '--role', 'people-reader', '--name', 'Acme HR'], '/srv');
+  void test("defaults: production, US, client_credentials, the environment's data file", () => {
+    const parsed = parseRegisterClientArgs(
+      ['--tenant-id', 'acme', '--role', 'people-reader', '--name', 'Acme HR'],
+      '/srv',
+    );
     assert.notEqual(parsed, 'help');
     if (parsed === 'help') return;
-    assert.deepEqual(parsed.registration, { tenantId: 'acme', role: 'people-reader', name: 'Acme HR', environment: 'production', region: 'us', grants: ['client_credentials'] });
+    assert.deepEqual(parsed.registration, {
+      tenantId: 'acme',
+      role: 'people-reader',
+      name: 'Acme HR',
+      environment: 'production',
+      region: 'us',
+      grants: ['client_credentials'],
+    });
     assert.equal(parsed.dataFile, '/srv/data/reference-server/production.sqlite');
   });
 
@@ -44,18 +58,44 @@ void describe('register-client (the real binary)', () => {
       // A --data file that does not exist is refused (one line, exit 2), not created.
       const missing = run(['--data', data, '--tenant-id', 'acme', '--role', 'people-reader', '--name', 'Acme HR']);
       assert.equal(missing.status, 2);
-      assert.match(missing.stderr, /^token-conformance register-client: --data: no store file at .*serve --env production --data FILE/);
+      assert.match(
+        missing.stderr,
+        /^token-conformance register-client: --data: no store file at .*serve --env production --data FILE/,
+      );
       assert.equal(missing.stderr.trim().split('\n').length, 1);
       assert.equal(existsSync(data), false);
       await new SqliteStore(data).close(); // the data file of a server that ran once
-      const ok = run(['--data', data, '--tenant-id', 'acme', '--role', 'people-reader', '--name', 'Acme HR', '--client-id', 'acme-hr', '--json']);
+      const ok = run([
+        '--data',
+        data,
+        '--tenant-id',
+        'acme',
+        '--role',
+        'people-reader',
+        '--name',
+        'Acme HR',
+        '--client-id',
+        'acme-hr',
+        '--json',
+      ]);
       assert.equal(ok.status, 0, ok.stderr);
       const printed = JSON.parse(ok.stdout) as { client_id: string; client_secret: string; environment: string };
       assert.equal(printed.client_id, 'acme-hr');
       assert.equal(printed.environment, 'production');
       assert.match(printed.client_secret, /^[A-Za-z0-9_-]{43}$/);
 
-      const taken = run(['--data', data, '--tenant-id', 'acme', '--role', 'people-reader', '--name', 'Again', '--client-id', 'acme-hr']);
+      const taken = run([
+        '--data',
+        data,
+        '--tenant-id',
+        'acme',
+        '--role',
+        'people-reader',
+        '--name',
+        'Again',
+        '--client-id',
+        'acme-hr',
+      ]);
       assert.equal(taken.status, 1);
       assert.match(taken.stderr, /already exists/);
       const bad = run(['--data', data, '--role', 'people-reader', '--name', 'x']);
@@ -65,7 +105,10 @@ void describe('register-client (the real binary)', () => {
       const store = new SqliteStore(data);
       const s = await testServices({ store, environment: 'production' });
       try {
-        assert.deepEqual((await store.findClient('acme-hr'))?.registration, { tenantId: 'acme', role: 'people-reader' });
+        assert.deepEqual((await store.findClient('acme-hr'))?.registration, {
+          tenantId: 'acme',
+          role: 'people-reader',
+        });
         assert.equal((await store.findClient('acme-hr'))?.secretHash.includes(printed.client_secret), false);
         issued(await attempt(s, cc({ id: 'acme-hr', secret: printed.client_secret })));
       } finally {

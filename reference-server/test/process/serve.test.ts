@@ -15,14 +15,23 @@ const root = join(import.meta.dirname, '..', '..', '..');
 const bin = join(root, 'bin', 'token-conformance.js');
 
 function run(args: string[]) {
-  const child = spawn(process.execPath, [bin, 'serve', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TC_LOG_LEVEL: 'warn' } });
+  const child = spawn(process.execPath, [bin, 'serve', ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, TC_LOG_LEVEL: 'warn' },
+  });
   let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
   const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const lines = createInterface({ input: child.stdout });
   const stdout: string[] = [];
   const firstLine = new Promise<string>((resolve, reject) => {
-    lines.on('line', (line) => { stdout.push(line); if (stdout.length === 1) resolve(line); });
+    lines.on('line', (line) => {
+      stdout.push(line);
+      if (stdout.length === 1) resolve(line);
+    });
     void exit.then((code) => reject(new Error(`exited with ${code} before listening: ${stderr}`)));
   });
   firstLine.catch(() => undefined); // only awaited by the tests that expect a start
@@ -69,7 +78,9 @@ void describe('token-conformance serve (process)', { concurrency: true }, () => 
       server = run(['--port', '0', '--data', ':memory:', '--http']);
       port = Number(new URL((JSON.parse(await server.firstLine) as { baseUrl: string }).baseUrl).port);
     });
-    after(() => { server.child.kill('SIGKILL'); });
+    after(() => {
+      server.child.kill('SIGKILL');
+    });
 
     void test('the server cuts that connection and exits 0', { timeout: 15_000 }, async () => {
       const socket = connect(port, '127.0.0.1');

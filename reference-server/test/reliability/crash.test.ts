@@ -40,8 +40,14 @@ void describe('SIGKILL under load, restart on the same data', () => {
     let server = await startServer(['--data', store.file, ...SERVE]);
     try {
       const before = new Database(store.file, { readonly: true });
-      const registrations = before.prepare('SELECT client_id, secret_hash, registration_tenant_id, registration_role, active FROM clients ORDER BY client_id').all();
-      const userRows = before.prepare('SELECT tenant, user_name, password_hash FROM users ORDER BY tenant, user_name').all();
+      const registrations = before
+        .prepare(
+          'SELECT client_id, secret_hash, registration_tenant_id, registration_role, active FROM clients ORDER BY client_id',
+        )
+        .all();
+      const userRows = before
+        .prepare('SELECT tenant, user_name, password_hash FROM users ORDER BY tenant, user_name')
+        .all();
       before.close();
 
       let killed = false;
@@ -58,24 +64,34 @@ void describe('SIGKILL under load, restart on the same data', () => {
       };
       const refreshedBy = new Set<number>();
       let reached!: () => void;
-      const loadReached = new Promise<void>((resolve) => { reached = resolve; });
+      const loadReached = new Promise<void>((resolve) => {
+        reached = resolve;
+      });
       const worker = async (w: number) => {
         const [username, password] = users[w % users.length]!;
         while (!killed) {
           let current: string | undefined;
           try {
-            const g = await call(`${server.baseUrl}${US_TOKEN}`, form({ grant_type: 'password', ...client, username, password }));
+            const g = await call(
+              `${server.baseUrl}${US_TOKEN}`,
+              form({ grant_type: 'password', ...client, username, password }),
+            );
             calls += 1;
             assert.equal(g.status, 200, g.body);
             current = String(g.json?.refresh_token);
             issued.add(current);
-            const people = await call(`${server.baseUrl}/v1/people/er/E-1001`, { headers: { authorization: `Bearer ${String(g.json?.access_token)}`, accept: 'application/json' } });
+            const people = await call(`${server.baseUrl}/v1/people/er/E-1001`, {
+              headers: { authorization: `Bearer ${String(g.json?.access_token)}`, accept: 'application/json' },
+            });
             calls += 1;
             assert.equal(people.status, 200, people.body);
             for (let i = 0; i < CHAIN && !killed; i += 1) {
               const used: string = current;
               inFlight.add(used);
-              const pending = call(`${server.baseUrl}${US_TOKEN}`, form({ grant_type: 'refresh_token', ...client, refresh_token: used }));
+              const pending = call(
+                `${server.baseUrl}${US_TOKEN}`,
+                form({ grant_type: 'refresh_token', ...client, refresh_token: used }),
+              );
               if (refreshedBy.size === WORKERS && acknowledgedUsed.size >= REFRESHES_BEFORE_KILL) reached();
               const r = await pending;
               calls += 1;
@@ -93,7 +109,10 @@ void describe('SIGKILL under load, restart on the same data', () => {
         }
       };
       // A worker's failure before the kill is the test's failure (kept, not left unhandled).
-      const load = Promise.all(Array.from({ length: WORKERS }, (_, w) => worker(w))).then(() => undefined, (error: unknown) => error);
+      const load = Promise.all(Array.from({ length: WORKERS }, (_, w) => worker(w))).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
       // Killed as soon as the load has reached its events (or at once, when a worker failed first).
       await Promise.race([loadReached, load]);
       killed = true;
@@ -107,19 +126,44 @@ void describe('SIGKILL under load, restart on the same data', () => {
       // process dies mid-traffic and not between calls.
       assert.ok(outstandingAtKill > 0, `setup: the kill met requests in flight (${outstandingAtKill})`);
       assert.ok(refreshesInFlightAtKill > 0, `setup: the kill met refreshes in flight (${refreshesInFlightAtKill})`);
-      assert.ok(acknowledgedUsed.size >= REFRESHES_BEFORE_KILL, `setup: refreshes were acknowledged (${acknowledgedUsed.size})`);
+      assert.ok(
+        acknowledgedUsed.size >= REFRESHES_BEFORE_KILL,
+        `setup: refreshes were acknowledged (${acknowledgedUsed.size})`,
+      );
 
-      t.diagnostic(`before the kill: ${calls} calls, ${outstandingAtKill} requests in flight, ${issued.size} refresh tokens acknowledged, ${acknowledgedUsed.size} refreshes acknowledged, ${inFlight.size} in flight`);
+      t.diagnostic(
+        `before the kill: ${calls} calls, ${outstandingAtKill} requests in flight, ${issued.size} refresh tokens acknowledged, ${acknowledgedUsed.size} refreshes acknowledged, ${inFlight.size} in flight`,
+      );
       server = await startServer(['--data', store.file, ...SERVE]);
       const db = new Database(store.file, { readonly: true });
       try {
         const row = db.prepare('SELECT used_at, revoked_at FROM refresh_tokens WHERE token_hash = ?');
         const missing = [...issued].filter((token) => row.get(hash(token)) === undefined);
-        assert.deepEqual(missing.length, 0, `${missing.length} of ${issued.size} acknowledged refresh tokens were lost`);
-        const revived = [...acknowledgedUsed].filter((token) => (row.get(hash(token)) as { used_at: number | null }).used_at === null);
-        assert.equal(revived.length, 0, `${revived.length} of ${acknowledgedUsed.size} acknowledged refreshes were rolled back`);
-        assert.deepEqual(db.prepare('SELECT client_id, secret_hash, registration_tenant_id, registration_role, active FROM clients ORDER BY client_id').all(), registrations);
-        assert.deepEqual(db.prepare('SELECT tenant, user_name, password_hash FROM users ORDER BY tenant, user_name').all(), userRows);
+        assert.deepEqual(
+          missing.length,
+          0,
+          `${missing.length} of ${issued.size} acknowledged refresh tokens were lost`,
+        );
+        const revived = [...acknowledgedUsed].filter(
+          (token) => (row.get(hash(token)) as { used_at: number | null }).used_at === null,
+        );
+        assert.equal(
+          revived.length,
+          0,
+          `${revived.length} of ${acknowledgedUsed.size} acknowledged refreshes were rolled back`,
+        );
+        assert.deepEqual(
+          db
+            .prepare(
+              'SELECT client_id, secret_hash, registration_tenant_id, registration_role, active FROM clients ORDER BY client_id',
+            )
+            .all(),
+          registrations,
+        );
+        assert.deepEqual(
+          db.prepare('SELECT tenant, user_name, password_hash FROM users ORDER BY tenant, user_name').all(),
+          userRows,
+        );
       } finally {
         db.close();
       }
@@ -128,21 +172,39 @@ void describe('SIGKILL under load, restart on the same data', () => {
       const unused = [...issued].filter((token) => !acknowledgedUsed.has(token) && !inFlight.has(token));
       assert.ok(unused.length >= WORKERS - inFlight.size, `setup: unused tokens to check (${unused.length})`);
       for (const token of unused) {
-        const first = await send(http, `${server.baseUrl}${US_TOKEN}`, form({ grant_type: 'refresh_token', ...client, refresh_token: token }));
+        const first = await send(
+          http,
+          `${server.baseUrl}${US_TOKEN}`,
+          form({ grant_type: 'refresh_token', ...client, refresh_token: token }),
+        );
         assert.equal(first.status, 200, `an acknowledged, unused refresh token works after the restart: ${first.body}`);
-        const second = await send(http, `${server.baseUrl}${US_TOKEN}`, form({ grant_type: 'refresh_token', ...client, refresh_token: token }));
+        const second = await send(
+          http,
+          `${server.baseUrl}${US_TOKEN}`,
+          form({ grant_type: 'refresh_token', ...client, refresh_token: token }),
+        );
         assert.equal(second.status, 400, 'and only once');
       }
       // A sample of the used ones, end to end.
       for (const token of [...acknowledgedUsed].slice(0, 20)) {
-        const r = await send(http, `${server.baseUrl}${US_TOKEN}`, form({ grant_type: 'refresh_token', ...client, refresh_token: token }));
+        const r = await send(
+          http,
+          `${server.baseUrl}${US_TOKEN}`,
+          form({ grant_type: 'refresh_token', ...client, refresh_token: token }),
+        );
         assert.equal(r.status, 400, 'a used refresh token stays used');
         assert.equal(r.json?.error, 'invalid_grant');
       }
       // The registrations work: a client_credentials token and a call the registration authorizes.
-      const cc = await send(http, `${server.baseUrl}${US_TOKEN}`, form({ grant_type: 'client_credentials', ...clientFields(seed.usCc) }));
+      const cc = await send(
+        http,
+        `${server.baseUrl}${US_TOKEN}`,
+        form({ grant_type: 'client_credentials', ...clientFields(seed.usCc) }),
+      );
       assert.equal(cc.status, 200, cc.body);
-      const people = await send(http, `${server.baseUrl}/v1/people/er/E-1001`, { headers: { authorization: `Bearer ${String(cc.json?.access_token)}`, accept: 'application/json' } });
+      const people = await send(http, `${server.baseUrl}/v1/people/er/E-1001`, {
+        headers: { authorization: `Bearer ${String(cc.json?.access_token)}`, accept: 'application/json' },
+      });
       assert.equal(people.status, 200, people.body);
     } finally {
       await http.close();

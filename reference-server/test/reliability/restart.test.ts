@@ -16,19 +16,35 @@ async function usedThenRestarted(data: string): Promise<void> {
   const http = agent(2);
   let server = await startServer(['--data', data]);
   try {
-    const granted = await send(http, `${server.baseUrl}${US_TOKEN}`, form({ grant_type: 'password', ...client, username: seed.alice.username, password: seed.alice.password }));
+    const granted = await send(
+      http,
+      `${server.baseUrl}${US_TOKEN}`,
+      form({ grant_type: 'password', ...client, username: seed.alice.username, password: seed.alice.password }),
+    );
     assert.equal(granted.status, 200, `setup: password grant: ${granted.body}`);
     const used = String(granted.json?.refresh_token);
-    const refreshed = await send(http, `${server.baseUrl}${US_TOKEN}`, form({ grant_type: 'refresh_token', ...client, refresh_token: used }));
+    const refreshed = await send(
+      http,
+      `${server.baseUrl}${US_TOKEN}`,
+      form({ grant_type: 'refresh_token', ...client, refresh_token: used }),
+    );
     assert.equal(refreshed.status, 200, `setup: the first refresh: ${refreshed.body}`);
     const unused = String(refreshed.json?.refresh_token);
 
     await server.stop();
     server = await startServer(['--data', data]);
 
-    const control = await send(http, `${server.baseUrl}${US_TOKEN}`, form({ grant_type: 'refresh_token', ...client, refresh_token: unused }));
+    const control = await send(
+      http,
+      `${server.baseUrl}${US_TOKEN}`,
+      form({ grant_type: 'refresh_token', ...client, refresh_token: unused }),
+    );
     assert.equal(control.status, 200, `the unused refresh token still refreshes after the restart: ${control.body}`);
-    const replay = await send(http, `${server.baseUrl}${US_TOKEN}`, form({ grant_type: 'refresh_token', ...client, refresh_token: used }));
+    const replay = await send(
+      http,
+      `${server.baseUrl}${US_TOKEN}`,
+      form({ grant_type: 'refresh_token', ...client, refresh_token: used }),
+    );
     assert.equal(replay.status, 400, `the used refresh token is refused after the restart: ${replay.body}`);
     assert.equal(replay.json?.error, 'invalid_grant');
   } finally {
@@ -49,8 +65,12 @@ void describe('a used refresh token stays used across a restart on the same stor
 
   void describe('PostgreSQL', () => {
     let postgres: TestPostgres | undefined;
-    before(async () => { postgres = await startTestPostgres(); });
-    after(async () => { await postgres?.stop(); });
+    before(async () => {
+      postgres = await startTestPostgres();
+    });
+    after(async () => {
+      await postgres?.stop();
+    });
     void test('PostgreSQL database', async () => {
       await usedThenRestarted(await postgres!.createDatabase('restart_used'));
     });

@@ -23,17 +23,42 @@ void describe('slow clients and large headers: options', () => {
   });
 
   void test('flags and variables, decimals allowed; the request timeout may not be shorter than the header timeout', () => {
-    assert.deepEqual(parse(['--headers-timeout', '0.3', '--request-timeout=0.6']).timeouts, { headersMs: 300, requestMs: 600 });
-    assert.deepEqual(parse([], { TC_HEADERS_TIMEOUT: '2', TC_REQUEST_TIMEOUT: '5', TC_MAX_HEADER_SIZE: '8192' }).timeouts, { headersMs: 2000, requestMs: 5000 });
+    assert.deepEqual(parse(['--headers-timeout', '0.3', '--request-timeout=0.6']).timeouts, {
+      headersMs: 300,
+      requestMs: 600,
+    });
+    assert.deepEqual(
+      parse([], { TC_HEADERS_TIMEOUT: '2', TC_REQUEST_TIMEOUT: '5', TC_MAX_HEADER_SIZE: '8192' }).timeouts,
+      { headersMs: 2000, requestMs: 5000 },
+    );
     assert.equal(parse(['--max-header-size', '8192']).maxHeaderSize, 8192);
-    assert.throws(() => parse(['--headers-timeout', '5', '--request-timeout', '1']), (e: unknown) => e instanceof UsageError && /--request-timeout: must be at least --headers-timeout/.test(e.message));
-    for (const bad of [['--headers-timeout', '0'], ['--headers-timeout', 'soon'], ['--request-timeout', '-1'], ['--max-header-size', '10']]) {
-      assert.throws(() => parse(bad), (e: unknown) => e instanceof UsageError && e.message.includes(bad[0]!), bad.join(' '));
+    assert.throws(
+      () => parse(['--headers-timeout', '5', '--request-timeout', '1']),
+      (e: unknown) =>
+        e instanceof UsageError && /--request-timeout: must be at least --headers-timeout/.test(e.message),
+    );
+    for (const bad of [
+      ['--headers-timeout', '0'],
+      ['--headers-timeout', 'soon'],
+      ['--request-timeout', '-1'],
+      ['--max-header-size', '10'],
+    ]) {
+      assert.throws(
+        () => parse(bad),
+        (e: unknown) => e instanceof UsageError && e.message.includes(bad[0]!),
+        bad.join(' '),
+      );
     }
   });
 
   void test('Node checks for expired requests at a quarter of the shorter timeout (50 ms to 1 s), not every 30 s', () => {
-    assert.deepEqual(httpServerOptions({ headersMs: 10_000, requestMs: 30_000 }, 16_384), { handshakeTimeout: 10_000, headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 1000, maxHeaderSize: 16_384 });
+    assert.deepEqual(httpServerOptions({ headersMs: 10_000, requestMs: 30_000 }, 16_384), {
+      handshakeTimeout: 10_000,
+      headersTimeout: 10_000,
+      requestTimeout: 30_000,
+      connectionsCheckingInterval: 1000,
+      maxHeaderSize: 16_384,
+    });
     assert.equal(httpServerOptions({ headersMs: 300, requestMs: 600 }, 16_384).connectionsCheckingInterval, 75);
     assert.equal(httpServerOptions({ headersMs: 50, requestMs: 50 }, 16_384).connectionsCheckingInterval, 50);
   });

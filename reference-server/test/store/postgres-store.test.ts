@@ -9,7 +9,9 @@ import { startTestPostgres, type TestPostgres } from './support/embedded-postgre
 
 void describe('PostgresStore', () => {
   let pg: TestPostgres;
-  before(async () => { pg = await startTestPostgres(); });
+  before(async () => {
+    pg = await startTestPostgres();
+  });
   after(() => pg.stop());
 
   void test('five replicas starting at once on a new database: each migration applied once, all at the latest version', async () => {
@@ -60,7 +62,10 @@ void describe('PostgresStore', () => {
       await b.sharedFault.set(null);
       assert.equal(await a.sharedFault.read(), null);
       const now = new Date();
-      const [ca, cb] = await Promise.all([sharedCertificate(a, '127.0.0.1', now), sharedCertificate(b, '127.0.0.1', now)]);
+      const [ca, cb] = await Promise.all([
+        sharedCertificate(a, '127.0.0.1', now),
+        sharedCertificate(b, '127.0.0.1', now),
+      ]);
       assert.equal(ca.cert, cb.cert, 'one certificate');
       assert.equal([ca.generated, cb.generated].filter(Boolean).length, 1, 'created by one replica');
       await ca.dispose();
@@ -71,7 +76,7 @@ void describe('PostgresStore', () => {
     }
   });
 
-  void test('an unreachable database: open fails with the driver\'s error, ping rejects once the database is gone', async () => {
+  void test("an unreachable database: open fails with the driver's error, ping rejects once the database is gone", async () => {
     await assert.rejects(() => PostgresStore.open(pg.url('no_such_database')), /no_such_database/);
     const url = await pg.createDatabase('goes_away');
     const store = await PostgresStore.open(url);

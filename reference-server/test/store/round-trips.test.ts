@@ -39,8 +39,24 @@ void test('store round trips: 5 per password grant, 7 per refresh', async () => 
     calls.length = 0;
     issued(await attempt(s, rt(seed.usPw, tokens.refresh_token!)));
     const refresh = [...calls];
-    assert.deepEqual(password, ['findFailedAttempts', 'findClient', 'findFailedAttempts', 'findUser', 'saveRefreshToken'], 'password grant');
-    assert.deepEqual(refresh, ['findFailedAttempts', 'findClient', 'findRefreshToken', 'isFamilyRevoked', 'findUser', 'consumeRefreshToken', 'saveRefreshToken'], 'refresh');
+    assert.deepEqual(
+      password,
+      ['findFailedAttempts', 'findClient', 'findFailedAttempts', 'findUser', 'saveRefreshToken'],
+      'password grant',
+    );
+    assert.deepEqual(
+      refresh,
+      [
+        'findFailedAttempts',
+        'findClient',
+        'findRefreshToken',
+        'isFamilyRevoked',
+        'findUser',
+        'consumeRefreshToken',
+        'saveRefreshToken',
+      ],
+      'refresh',
+    );
   } finally {
     await s.store.close();
   }

@@ -9,16 +9,31 @@ import { SeedFileError, readSeedFile, seedRecords } from '../../src/store/seed.t
 
 void describe('seed file', () => {
   let dir: string;
-  before(() => { dir = mkdtempSync(join(tmpdir(), 'tc-seed-')); });
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'tc-seed-'));
+  });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   void test('the bundled seed is valid and has the documented fixtures', async () => {
     const seed = await readSeedFile(BUNDLED_SEED);
     const ids = seed.clients.map((c) => c.clientId);
-    for (const id of ['us-cc-client', 'us-reporting-client', 'us-unregistered-client', 'us-pw-client', 'us-pw-client-2', 'us-cc-only-client', 'us-ratelimit-client', 'eu-cc-client', 'us-prod-client']) {
+    for (const id of [
+      'us-cc-client',
+      'us-reporting-client',
+      'us-unregistered-client',
+      'us-pw-client',
+      'us-pw-client-2',
+      'us-cc-only-client',
+      'us-ratelimit-client',
+      'eu-cc-client',
+      'us-prod-client',
+    ]) {
       assert.ok(ids.includes(id), id);
     }
-    assert.ok(seed.users.some((u) => u.passwordChangedDaysAgo > 45), 'a user with an expired password');
+    assert.ok(
+      seed.users.some((u) => u.passwordChangedDaysAgo > 45),
+      'a user with an expired password',
+    );
     assert.ok(seed.people.length >= 5);
   });
 
@@ -35,7 +50,24 @@ void describe('seed file', () => {
 
   void test('a bad seed file is refused with a message naming the file and the problem', async () => {
     const file = join(dir, 'bad.json');
-    writeFileSync(file, JSON.stringify({ clients: [{ clientId: 'bad id!', clientSecret: 'short', name: 'x', region: 'us', environment: 'sandbox', grants: [], registration: null }], users: [], people: [] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        clients: [
+          {
+            clientId: 'bad id!',
+            clientSecret: 'short',
+            name: 'x',
+            region: 'us',
+            environment: 'sandbox',
+            grants: [],
+            registration: null,
+          },
+        ],
+        users: [],
+        people: [],
+      }),
+    );
     await assert.rejects(readSeedFile(file), (error: Error) => {
       assert.ok(error instanceof SeedFileError);
       assert.match(error.message, /bad\.json/);

@@ -14,7 +14,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import {
-  expectedVerdicts, pinDifferences, runSuite, startedProfile, startTarget, verdictCounts, type Deviation, type Report,
+  expectedVerdicts,
+  pinDifferences,
+  runSuite,
+  startedProfile,
+  startTarget,
+  verdictCounts,
+  type Deviation,
+  type Report,
 } from '../shared/suite-run.ts';
 
 const here = import.meta.dirname;
@@ -44,19 +51,28 @@ const pinned = JSON.parse(readFileSync(join(here, 'deviations.json'), 'utf8')) a
 
 void test('README lists the rule and every deviation of deviations.json under its requirement IDs', () => {
   const readme = readFileSync(join(here, 'README.md'), 'utf8');
-  const ids = [...expectedVerdicts([pinned.rule, ...pinned.deviations]).keys(), ...pinned.suiteErrors.flatMap((e) => e.requirements)];
+  const ids = [
+    ...expectedVerdicts([pinned.rule, ...pinned.deviations]).keys(),
+    ...pinned.suiteErrors.flatMap((e) => e.requirements),
+  ];
   const missing = ids.filter((id) => !readme.includes(id));
   assert.deepEqual(missing, [], `README.md does not name ${missing.join(', ')}`);
 });
 
 /** The problems of one run against its pinned FAIL/WARN list, as lines (empty: pinned). */
-function differences(label: string, run: { report: Report; code: number | null; reportFile: string }, expected: Deviation[]): string[] {
+function differences(
+  label: string,
+  run: { report: Report; code: number | null; reportFile: string },
+  expected: Deviation[],
+): string[] {
   const { unexpected, missing } = pinDifferences(run.report, expectedVerdicts(expected));
   if (unexpected.length === 0 && missing.length === 0) return [];
   return [
     `${label}: FAIL/WARN requirements differ from deviations.json (run exit code ${run.code}; report ${run.reportFile}).`,
-    `Unexpected FAIL/WARN (${unexpected.length}):`, ...unexpected,
-    `Listed deviations not seen (${missing.length}):`, ...missing,
+    `Unexpected FAIL/WARN (${unexpected.length}):`,
+    ...unexpected,
+    `Listed deviations not seen (${missing.length}):`,
+    ...missing,
   ];
 }
 
@@ -64,7 +80,9 @@ function differences(label: string, run: { report: Report; code: number | null; 
 function suiteErrorsOf(run: SuiteError['run']): { judged: Deviation[]; blocked: Set<string> } {
   const errors = pinned.suiteErrors.filter((e) => e.run === run);
   return {
-    judged: errors.filter((e): e is SuiteError & { verdict: 'FAIL' | 'WARN' } => e.verdict !== 'BLOCKED').map((e) => ({ requirements: e.requirements, verdict: e.verdict, clause: '(suite error)', behaviour: e.why })),
+    judged: errors
+      .filter((e): e is SuiteError & { verdict: 'FAIL' | 'WARN' } => e.verdict !== 'BLOCKED')
+      .map((e) => ({ requirements: e.requirements, verdict: e.verdict, clause: '(suite error)', behaviour: e.why })),
     blocked: new Set(errors.filter((e) => e.verdict === 'BLOCKED').flatMap((e) => e.requirements)),
   };
 }
@@ -74,10 +92,21 @@ function suiteErrorsOf(run: SuiteError['run']): { judged: Deviation[]; blocked: 
  * and pinned BLOCKED suite errors that are not BLOCKED (one line each).
  */
 function blockedDifferences(report: Report, allowed: Set<string>, pinnedBlocked: Set<string>): string[] {
-  const outside = report.requirements.filter((r) => r.verdict === 'BLOCKED' && !pinnedBlocked.has(r.id) && !(r.blockedBy && r.blockedBy.length > 0 && r.blockedBy.every((id) => allowed.has(id))))
-    .map((r) => `  ${r.id} BLOCKED by ${r.blockedBy?.join(', ') ?? '(no blocker named)'}: ${(r.reason ?? '').replace(/\s+/g, ' ').slice(0, 200)}`);
-  const gone = [...pinnedBlocked].map((id) => report.requirements.find((r) => r.id === id))
-    .filter((r) => r?.verdict !== 'BLOCKED').map((r) => `  ${r?.id} pinned as a BLOCKED suite error, got ${r?.verdict}`);
+  const outside = report.requirements
+    .filter(
+      (r) =>
+        r.verdict === 'BLOCKED' &&
+        !pinnedBlocked.has(r.id) &&
+        !(r.blockedBy && r.blockedBy.length > 0 && r.blockedBy.every((id) => allowed.has(id))),
+    )
+    .map(
+      (r) =>
+        `  ${r.id} BLOCKED by ${r.blockedBy?.join(', ') ?? '(no blocker named)'}: ${(r.reason ?? '').replace(/\s+/g, ' ').slice(0, 200)}`,
+    );
+  const gone = [...pinnedBlocked]
+    .map((id) => report.requirements.find((r) => r.id === id))
+    .filter((r) => r?.verdict !== 'BLOCKED')
+    .map((r) => `  ${r?.id} pinned as a BLOCKED suite error, got ${r?.verdict}`);
   return [...outside, ...gone];
 }
 
@@ -85,7 +114,9 @@ void test('the suite against @jmondi/oauth2-server, its scope rule undeclared an
   const work = mkdtempSync(join(tmpdir(), 'jmondi-oauth2-server-run-'));
   let passed = false;
   // A failed run keeps its reports (the message names them) for reading.
-  t.after(() => { if (passed) rmSync(work, { recursive: true, force: true }); });
+  t.after(() => {
+    if (passed) rmSync(work, { recursive: true, force: true });
+  });
   const target = await startTarget(join(here, 'start.ts'));
   t.after(() => target.stop());
   const { profile, env } = startedProfile(join(here, 'profile.jsonc'), target.listening);
@@ -96,29 +127,51 @@ void test('the suite against @jmondi/oauth2-server, its scope rule undeclared an
   const declared = await runSuite(work, 'declared', profile, env);
 
   const ruleIds = new Set(pinned.rule.requirements);
-  const failing = (report: Report) => new Set(report.requirements.filter((r) => r.verdict === 'FAIL' || r.verdict === 'WARN').map((r) => r.id));
+  const failing = (report: Report) =>
+    new Set(report.requirements.filter((r) => r.verdict === 'FAIL' || r.verdict === 'WARN').map((r) => r.id));
   const errorsUndeclared = suiteErrorsOf('undeclared');
   const errorsDeclared = suiteErrorsOf('declared');
   const problems = [
-    ...differences('rule undeclared', undeclared, [pinned.rule, ...pinned.deviations.filter((d) => d.seenWithoutToken), ...errorsUndeclared.judged]),
+    ...differences('rule undeclared', undeclared, [
+      pinned.rule,
+      ...pinned.deviations.filter((d) => d.seenWithoutToken),
+      ...errorsUndeclared.judged,
+    ]),
     ...differences('rule declared', declared, [pinned.rule, ...pinned.deviations, ...errorsDeclared.judged]),
   ];
   const undeclaredBlocked = blockedDifferences(undeclared.report, ruleIds, errorsUndeclared.blocked);
-  if (undeclaredBlocked.length > 0) problems.push('rule undeclared: BLOCKED by something other than the rule\'s requirements (or a pinned BLOCKED suite error changed):', ...undeclaredBlocked);
+  if (undeclaredBlocked.length > 0)
+    problems.push(
+      "rule undeclared: BLOCKED by something other than the rule's requirements (or a pinned BLOCKED suite error changed):",
+      ...undeclaredBlocked,
+    );
   const declaredBlocked = blockedDifferences(declared.report, failing(declared.report), errorsDeclared.blocked);
-  if (declaredBlocked.length > 0) problems.push('rule declared: BLOCKED by a requirement that is not FAIL/WARN in the same run (or a pinned BLOCKED suite error changed):', ...declaredBlocked);
+  if (declaredBlocked.length > 0)
+    problems.push(
+      'rule declared: BLOCKED by a requirement that is not FAIL/WARN in the same run (or a pinned BLOCKED suite error changed):',
+      ...declaredBlocked,
+    );
   const grants = ['client_credentials', 'password', 'refresh_token'];
   const shapings = Object.values(profile.credentials.clients).reduce((n, c) => {
     const keys = Object.keys(c.tokenParameters ?? {});
     return n + (keys.length === 0 ? 0 : keys.every((k) => grants.includes(k)) ? keys.length : grants.length);
   }, 0);
-  assert.equal(declared.report.target.requestShaping?.length, shapings, 'the declared run\'s report lists the declared shaping (one line per client and grant)');
-  assert.equal(undeclared.report.target.requestShaping, undefined, 'the undeclared run\'s report lists no shaping');
+  assert.equal(
+    declared.report.target.requestShaping?.length,
+    shapings,
+    "the declared run's report lists the declared shaping (one line per client and grant)",
+  );
+  assert.equal(undeclared.report.target.requestShaping, undefined, "the undeclared run's report lists no shaping");
 
   const before = verdictCounts(undeclared.report);
   const after = verdictCounts(declared.report);
-  t.diagnostic(`undeclared ${JSON.stringify(before)}; declared ${JSON.stringify(after)}; BLOCKED ${before.BLOCKED ?? 0} -> ${after.BLOCKED ?? 0}`);
+  t.diagnostic(
+    `undeclared ${JSON.stringify(before)}; declared ${JSON.stringify(after)}; BLOCKED ${before.BLOCKED ?? 0} -> ${after.BLOCKED ?? 0}`,
+  );
   assert.ok(problems.length === 0, problems.join('\n'));
-  assert.ok((after.BLOCKED ?? 0) < (before.BLOCKED ?? 0), `declaring the rule unblocks checks: BLOCKED ${before.BLOCKED ?? 0} -> ${after.BLOCKED ?? 0}`);
+  assert.ok(
+    (after.BLOCKED ?? 0) < (before.BLOCKED ?? 0),
+    `declaring the rule unblocks checks: BLOCKED ${before.BLOCKED ?? 0} -> ${after.BLOCKED ?? 0}`,
+  );
   passed = true;
 });

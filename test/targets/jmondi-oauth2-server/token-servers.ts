@@ -12,9 +12,19 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, RequestListener } from 'node:http';
 import {
-  AuthorizationServer, DateInterval, OAuthException, OAuthRequest,
-  type GrantIdentifier, type OAuthClient, type OAuthClientRepository, type OAuthScope, type OAuthScopeRepository,
-  type OAuthToken, type OAuthTokenRepository, type OAuthUser, type OAuthUserRepository,
+  AuthorizationServer,
+  DateInterval,
+  OAuthException,
+  OAuthRequest,
+  type GrantIdentifier,
+  type OAuthClient,
+  type OAuthClientRepository,
+  type OAuthScope,
+  type OAuthScopeRepository,
+  type OAuthToken,
+  type OAuthTokenRepository,
+  type OAuthUser,
+  type OAuthUserRepository,
 } from '@jmondi/oauth2-server';
 import { handleVanillaError, requestFromVanilla, responseToVanilla } from '@jmondi/oauth2-server/vanilla';
 import type { FindToken } from '../shared/gateway.ts';
@@ -34,16 +44,30 @@ const scopeRequired = new Set<GrantIdentifier>(['client_credentials', 'password'
 const sameSecret = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 function clientRepository(clients: TargetClient[]): OAuthClientRepository {
-  const byId = new Map(clients.map((c): [string, OAuthClient] => [c.clientId, {
-    id: c.clientId, name: c.name, secret: c.clientSecret, redirectUris: [], allowedGrants: c.grantTypes as GrantIdentifier[], scopes: [],
-  }]));
+  const byId = new Map(
+    clients.map((c): [string, OAuthClient] => [
+      c.clientId,
+      {
+        id: c.clientId,
+        name: c.name,
+        secret: c.clientSecret,
+        redirectUris: [],
+        allowedGrants: c.grantTypes as GrantIdentifier[],
+        scopes: [],
+      },
+    ]),
+  );
   return {
     getByIdentifier(clientId) {
       const client = byId.get(clientId);
       return client ? Promise.resolve(client) : Promise.reject(OAuthException.invalidClient());
     },
     isClientValid(grantType, client, clientSecret) {
-      return Promise.resolve(client.allowedGrants.includes(grantType) && clientSecret !== undefined && sameSecret(client.secret ?? '', clientSecret));
+      return Promise.resolve(
+        client.allowedGrants.includes(grantType) &&
+          clientSecret !== undefined &&
+          sameSecret(client.secret ?? '', clientSecret),
+      );
     },
   };
 }
@@ -53,7 +77,9 @@ const scopeRepository: OAuthScopeRepository = {
     return Promise.resolve(names.filter((n) => knownScopes.includes(n)).map((name): OAuthScope => ({ name })));
   },
   finalize(scopes, grant) {
-    return scopes.length === 0 && scopeRequired.has(grant) ? Promise.reject(OAuthException.invalidScope()) : Promise.resolve(scopes);
+    return scopes.length === 0 && scopeRequired.has(grant)
+      ? Promise.reject(OAuthException.invalidScope())
+      : Promise.resolve(scopes);
   },
 };
 
@@ -62,7 +88,11 @@ function userRepository(users: TargetUser[]): OAuthUserRepository {
   return {
     getUserByCredentials(identifier, password) {
       const user = byUsername.get(String(identifier));
-      return Promise.resolve(user && password !== undefined && sameSecret(user.password, password) ? ({ id: user.username } satisfies OAuthUser) : undefined);
+      return Promise.resolve(
+        user && password !== undefined && sameSecret(user.password, password)
+          ? ({ id: user.username } satisfies OAuthUser)
+          : undefined,
+      );
     },
   };
 }
@@ -73,7 +103,13 @@ class TokenRepository implements OAuthTokenRepository {
   private readonly byRefreshToken = new Map<string, OAuthToken>();
 
   issueToken(client: OAuthClient, scopes: OAuthScope[], user?: OAuthUser | null): Promise<OAuthToken> {
-    return Promise.resolve({ accessToken: randomBytes(32).toString('base64url'), accessTokenExpiresAt: new Date(), client, user: user ?? null, scopes });
+    return Promise.resolve({
+      accessToken: randomBytes(32).toString('base64url'),
+      accessTokenExpiresAt: new Date(),
+      client,
+      user: user ?? null,
+      scopes,
+    });
   }
   issueRefreshToken(token: OAuthToken): Promise<OAuthToken> {
     token.refreshToken = randomBytes(32).toString('base64url');
@@ -95,7 +131,9 @@ class TokenRepository implements OAuthTokenRepository {
   }
   getByRefreshToken(id: string): Promise<OAuthToken> {
     const token = this.byRefreshToken.get(id);
-    return token ? Promise.resolve(token) : Promise.reject(OAuthException.invalidParameter('refresh_token', 'Token not found'));
+    return token
+      ? Promise.resolve(token)
+      : Promise.reject(OAuthException.invalidParameter('refresh_token', 'Token not found'));
   }
   getByAccessToken(id: string): Promise<OAuthToken> {
     const token = this.byAccessToken.get(id);
@@ -117,10 +155,22 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 
 /** The gateway's own client at each token server, for introspection only (a resource server's credentials). */
 export function gatewayClient(region: Region): TargetClient {
-  return { name: `gateway-${region}`, clientId: `people-gateway-${region}`, clientSecret: randomBytes(24).toString('base64url'), region, grantTypes: ['client_credentials'], registeredWithProvider: true };
+  return {
+    name: `gateway-${region}`,
+    clientId: `people-gateway-${region}`,
+    clientSecret: randomBytes(24).toString('base64url'),
+    region,
+    grantTypes: ['client_credentials'],
+    registeredWithProvider: true,
+  };
 }
 
-export function createTokenServer(region: Region, origin: string, clients: TargetClient[], users: TargetUser[]): TokenServer {
+export function createTokenServer(
+  region: Region,
+  origin: string,
+  clients: TargetClient[],
+  users: TargetUser[],
+): TokenServer {
   const gateway = gatewayClient(region);
   const server = new AuthorizationServer(
     clientRepository([...clients.filter((c) => c.region === region && c.registeredWithProvider), gateway]),
@@ -128,7 +178,10 @@ export function createTokenServer(region: Region, origin: string, clients: Targe
     scopeRepository,
     randomBytes(32).toString('base64url'),
   );
-  server.enableGrantTypes('client_credentials', 'refresh_token', { grant: 'password', userRepository: userRepository(users) });
+  server.enableGrantTypes('client_credentials', 'refresh_token', {
+    grant: 'password',
+    userRepository: userRepository(users),
+  });
 
   const handler: RequestListener = (req, res) => {
     void (async () => {
@@ -139,7 +192,8 @@ export function createTokenServer(region: Region, origin: string, clients: Targe
         return;
       }
       const headers = new Headers();
-      for (const [name, values] of Object.entries(req.headersDistinct)) if (name !== 'host') for (const v of values ?? []) headers.append(name, v);
+      for (const [name, values] of Object.entries(req.headersDistinct))
+        if (name !== 'host') for (const v of values ?? []) headers.append(name, v);
       const request = new Request(url, { method: 'POST', headers, body: await readBody(req) });
       let answer;
       try {
@@ -148,7 +202,9 @@ export function createTokenServer(region: Region, origin: string, clients: Targe
         answer = handleVanillaError(error);
       }
       const response = responseToVanilla(answer);
-      res.writeHead(response.status, Object.fromEntries(response.headers)).end(Buffer.from(await response.arrayBuffer()));
+      res
+        .writeHead(response.status, Object.fromEntries(response.headers))
+        .end(Buffer.from(await response.arrayBuffer()));
     })().catch((error: unknown) => {
       process.stderr.write(`token server error: ${String(error)}\n`);
       if (!res.headersSent) res.writeHead(500).end();
@@ -158,7 +214,9 @@ export function createTokenServer(region: Region, origin: string, clients: Targe
   return {
     handler,
     async introspect(token) {
-      const request = new OAuthRequest({ body: { token, client_id: gateway.clientId, client_secret: gateway.clientSecret } });
+      const request = new OAuthRequest({
+        body: { token, client_id: gateway.clientId, client_secret: gateway.clientSecret },
+      });
       return (await server.introspect(request)).body as { active: boolean; client_id?: string; sub?: string };
     },
   };
@@ -169,7 +227,8 @@ export function findIntrospectedToken(servers: TokenServer[]): FindToken {
   return async (value) => {
     for (const server of servers) {
       const answer = await server.introspect(value);
-      if (answer.active && answer.client_id) return { clientId: answer.client_id, ...(answer.sub !== undefined ? { accountId: answer.sub } : {}) };
+      if (answer.active && answer.client_id)
+        return { clientId: answer.client_id, ...(answer.sub !== undefined ? { accountId: answer.sub } : {}) };
     }
     return undefined;
   };

@@ -7,11 +7,20 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { expectedVerdicts, pinDifferences, runSuite, startedProfile, startTarget, type Deviation } from '../shared/suite-run.ts';
+import {
+  expectedVerdicts,
+  pinDifferences,
+  runSuite,
+  startedProfile,
+  startTarget,
+  type Deviation,
+} from '../shared/suite-run.ts';
 
 const here = import.meta.dirname;
 
-export const deviations = (JSON.parse(readFileSync(join(here, 'deviations.json'), 'utf8')) as { deviations: Deviation[] }).deviations;
+export const deviations = (
+  JSON.parse(readFileSync(join(here, 'deviations.json'), 'utf8')) as { deviations: Deviation[] }
+).deviations;
 
 void test('README lists every deviation of deviations.json under its requirement IDs', () => {
   const readme = readFileSync(join(here, 'README.md'), 'utf8');
@@ -23,7 +32,9 @@ void test('the suite against oidc-provider: FAIL/WARN requirements are exactly t
   const work = mkdtempSync(join(tmpdir(), 'oidc-provider-run-'));
   let pinned = false;
   // A failed run keeps its reports (the message names them) for reading.
-  t.after(() => { if (pinned) rmSync(work, { recursive: true, force: true }); });
+  t.after(() => {
+    if (pinned) rmSync(work, { recursive: true, force: true });
+  });
   const target = await startTarget(join(here, 'start.ts'));
   t.after(() => target.stop());
 
@@ -31,10 +42,15 @@ void test('the suite against oidc-provider: FAIL/WARN requirements are exactly t
   const { profile, env } = startedProfile(join(here, 'profile.jsonc'), target.listening);
   const run = await runSuite(work, 'oidc-provider', profile, env);
   const { unexpected, missing } = pinDifferences(run.report, expectedVerdicts(deviations));
-  assert.ok(unexpected.length === 0 && missing.length === 0, [
-    `FAIL/WARN requirements differ from deviations.json (run exit code ${run.code}; report ${run.reportFile}).`,
-    `Unexpected FAIL/WARN (${unexpected.length}):`, ...unexpected,
-    `Listed deviations not seen (${missing.length}):`, ...missing,
-  ].join('\n'));
+  assert.ok(
+    unexpected.length === 0 && missing.length === 0,
+    [
+      `FAIL/WARN requirements differ from deviations.json (run exit code ${run.code}; report ${run.reportFile}).`,
+      `Unexpected FAIL/WARN (${unexpected.length}):`,
+      ...unexpected,
+      `Listed deviations not seen (${missing.length}):`,
+      ...missing,
+    ].join('\n'),
+  );
   pinned = true;
 });

@@ -95,12 +95,22 @@ function passwordGrant(users: TargetUser[]) {
     const accessToken = new provider.AccessToken(fields);
     const accessTokenValue = await accessToken.save();
     const refreshTokenValue = await new provider.RefreshToken(fields).save();
-    ctx.body = { access_token: accessTokenValue, token_type: accessToken.tokenType, expires_in: accessToken.expiration, refresh_token: refreshTokenValue, scope };
+    ctx.body = {
+      access_token: accessTokenValue,
+      token_type: accessToken.tokenType,
+      expires_in: accessToken.expiration,
+      refresh_token: refreshTokenValue,
+      scope,
+    };
   };
 }
 
 export function createProvider(region: Region, issuer: string, clients: TargetClient[], users: TargetUser[]): Provider {
-  const signingKey = { ...generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }), alg: 'ES256', use: 'sig' };
+  const signingKey = {
+    ...generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }),
+    alg: 'ES256',
+    use: 'sig',
+  };
   const byUsername = new Set(users.map((u) => u.username));
   const provider = new ProviderClass(issuer, {
     clients: clients.filter((c) => c.region === region && c.registeredWithProvider).map(providerClient),

@@ -61,7 +61,9 @@ function reject(res: ServerResponse, code: string, challenge?: string): void {
 export function rejectUnframable(_error: Error, socket: Duplex): void {
   if (!socket.writable) return;
   const [, body] = errorBody('000-1000');
-  socket.end(`HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** Whether a query string parses: valid percent-escapes, no parameter repeated. */
@@ -103,9 +105,14 @@ function decodeSegments(path: string): string[] | undefined {
 function acceptsJson(accept: string): boolean | undefined {
   const token = "[a-z0-9!#$%&'*+.^_`|~-]+";
   const range = new RegExp(`^${token}/${token}(\\s*;\\s*${token}=(${token}|"[^"]*"))*$`);
-  const ranges = accept.toLowerCase().split(',').map((r) => r.trim());
+  const ranges = accept
+    .toLowerCase()
+    .split(',')
+    .map((r) => r.trim());
   if (ranges.some((r) => !range.test(r))) return undefined;
-  return ranges.map((r) => r.split(';')[0]!).some((r) => r === 'application/json' || r === 'application/*' || r === '*/*');
+  return ranges
+    .map((r) => r.split(';')[0]!)
+    .some((r) => r === 'application/json' || r === 'application/*' || r === '*/*');
 }
 
 /**
@@ -113,10 +120,17 @@ function acceptsJson(accept: string): boolean | undefined {
  * proxy), which forwards the client's Host unchanged, as a reverse proxy in front of a real gateway
  * does: any port of its own host names is then served (a Host naming another host still is not).
  */
-export function createGateway(origin: string, findToken: FindToken, clients: TargetClient[], users: TargetUser[], behindProxy = false): RequestListener {
+export function createGateway(
+  origin: string,
+  findToken: FindToken,
+  clients: TargetClient[],
+  users: TargetUser[],
+  behindProxy = false,
+): RequestListener {
   const { port } = new URL(origin);
   const servedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
-  const served = (host: string): boolean => servedHosts.has(host) || (behindProxy && /^(127\.0\.0\.1|localhost):\d{1,5}$/.test(host));
+  const served = (host: string): boolean =>
+    servedHosts.has(host) || (behindProxy && /^(127\.0\.0\.1|localhost):\d{1,5}$/.test(host));
   const clientRoles = new Map(clients.filter((c) => c.dataServicesRole).map((c) => [c.clientId, c.dataServicesRole!]));
   const userRoles = new Map(users.map((u) => [u.username, u.role]));
 
@@ -132,9 +146,15 @@ export function createGateway(origin: string, findToken: FindToken, clients: Tar
     if (!segments) return reject(res, '000-1010');
     if (segments[0] !== 'v1') return reject(res, '000-1020');
     const [, collection, kind, identifier, sub, ...rest] = segments;
-    const exposed = collection === 'people' && kind === 'er' && identifier !== undefined && rest.length === 0 && (sub === undefined || sub === 'history');
+    const exposed =
+      collection === 'people' &&
+      kind === 'er' &&
+      identifier !== undefined &&
+      rest.length === 0 &&
+      (sub === undefined || sub === 'history');
     if (!exposed || req.method !== 'GET') return reject(res, '000-4000');
-    if (Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined) return reject(res, '000-1000');
+    if (Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined)
+      return reject(res, '000-1000');
 
     const authorizations = req.headersDistinct.authorization ?? [];
     if (authorizations.length > 1) return reject(res, '000-2102');
@@ -148,9 +168,11 @@ export function createGateway(origin: string, findToken: FindToken, clients: Tar
     const match = authorization === undefined ? null : /^Bearer(?: (.*))?$/i.exec(authorization);
     if (!match) return reject(res, '000-1201');
     const value = match[1] ?? '';
-    if (!b64token.test(value)) return reject(res, '000-1205', 'Bearer error="invalid_token", error_description="token parse error"');
+    if (!b64token.test(value))
+      return reject(res, '000-1205', 'Bearer error="invalid_token", error_description="token parse error"');
     const token = await findToken(value);
-    if (!token) return reject(res, '000-1202', 'Bearer error="invalid_token", error_description="the access token is not valid"');
+    if (!token)
+      return reject(res, '000-1202', 'Bearer error="invalid_token", error_description="the access token is not valid"');
     const clientRole = clientRoles.get(token.clientId);
     if (clientRole === undefined) return reject(res, '000-1100');
     const role = token.accountId === undefined ? clientRole : userRoles.get(token.accountId);
@@ -166,7 +188,10 @@ export function createGateway(origin: string, findToken: FindToken, clients: Tar
   return (req, res) => {
     handle(req, res).catch((error: unknown) => {
       process.stderr.write(`gateway error: ${String(error)}\n`);
-      if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ code: '000-1004', message: 'Invalid Gateway Error' }));
+      if (!res.headersSent)
+        res
+          .writeHead(502, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ code: '000-1004', message: 'Invalid Gateway Error' }));
     });
   };
 }

@@ -37,8 +37,22 @@ export const peopleReaderRole = 'people-reader';
 const secret = () => randomBytes(24).toString('base64url');
 
 export function generatePrincipals(): { clients: TargetClient[]; users: TargetUser[] } {
-  const client = (name: string, clientId: string, region: Region, grantTypes: string[], dataServicesRole: string | undefined, registeredWithProvider = true): TargetClient =>
-    ({ name, clientId, clientSecret: secret(), region, grantTypes, registeredWithProvider, dataServicesRole });
+  const client = (
+    name: string,
+    clientId: string,
+    region: Region,
+    grantTypes: string[],
+    dataServicesRole: string | undefined,
+    registeredWithProvider = true,
+  ): TargetClient => ({
+    name,
+    clientId,
+    clientSecret: secret(),
+    region,
+    grantTypes,
+    registeredWithProvider,
+    dataServicesRole,
+  });
   const clients = [
     client('usClient', 'us-cc-client', 'us', ['client_credentials'], peopleReaderRole),
     client('usClient2', 'us-pw-client-2', 'us', ['password', 'refresh_token'], peopleReaderRole),
@@ -53,8 +67,12 @@ export function generatePrincipals(): { clients: TargetClient[]; users: TargetUs
     client('otherEnvironmentClient', 'us-prod-client', 'us', ['client_credentials'], peopleReaderRole, false),
   ];
   const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
-  const user = (name: string, username: string, role = peopleReaderRole, passwordChangedAt = daysAgo(1)): TargetUser =>
-    ({ name, username, password: secret(), role, passwordChangedAt });
+  const user = (
+    name: string,
+    username: string,
+    role = peopleReaderRole,
+    passwordChangedAt = daysAgo(1),
+  ): TargetUser => ({ name, username, password: secret(), role, passwordChangedAt });
   const users = [
     user('user', 'acme\\alice'),
     user('expiredUser', 'acme\\bob-expired', peopleReaderRole, daysAgo(50)),

@@ -20,7 +20,11 @@ export interface TokenServers {
   findToken: FindToken;
 }
 
-export type BuildTokenServers = (origins: Record<Region, string>, clients: TargetClient[], users: TargetUser[]) => TokenServers;
+export type BuildTokenServers = (
+  origins: Record<Region, string>,
+  clients: TargetClient[],
+  users: TargetUser[],
+) => TokenServers;
 
 /** Starts the target named `name` (the certificate's common name and the temporary folder's prefix). */
 export async function serveTarget(name: string, build: BuildTokenServers): Promise<void> {
@@ -35,7 +39,13 @@ export async function serveTarget(name: string, build: BuildTokenServers): Promi
       { name: 'basicConstraints', cA: false },
       { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
       { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+        ],
+      },
     ],
   });
   const certDir = mkdtempSync(join(tmpdir(), `${name.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}-target-`));
@@ -49,7 +59,13 @@ export async function serveTarget(name: string, build: BuildTokenServers): Promi
     const server = createServer({ key, cert, requireHostHeader: false }, (req, res) => handler(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    return { server, origin: `https://127.0.0.1:${port}`, serve: (h) => { handler = h; } };
+    return {
+      server,
+      origin: `https://127.0.0.1:${port}`,
+      serve: (h) => {
+        handler = h;
+      },
+    };
   }
 
   const [us, eu, gateway] = await Promise.all([listen(), listen(), listen()]);
@@ -58,7 +74,9 @@ export async function serveTarget(name: string, build: BuildTokenServers): Promi
   us.serve(servers.handlers.us);
   eu.serve(servers.handlers.eu);
   // --behind-proxy: the gateway is reached through a proxy on other ports (the bench's latency proxy; gateway.ts).
-  gateway.serve(createGateway(gateway.origin, servers.findToken, clients, users, process.argv.includes('--behind-proxy')));
+  gateway.serve(
+    createGateway(gateway.origin, servers.findToken, clients, users, process.argv.includes('--behind-proxy')),
+  );
   gateway.server.on('clientError', rejectUnframable);
 
   const stop = (): void => {
@@ -72,13 +90,15 @@ export async function serveTarget(name: string, build: BuildTokenServers): Promi
   process.once('SIGINT', stop);
 
   // Stopping is set up before the line is printed: whoever reads it may stop the target at once.
-  process.stdout.write(`${JSON.stringify({
-    event: 'listening',
-    authUrlUs: us.origin,
-    authUrlEu: eu.origin,
-    baseUrl: gateway.origin,
-    caFile,
-    clients: Object.fromEntries(clients.map((c) => [c.name, { clientId: c.clientId, clientSecret: c.clientSecret }])),
-    users: Object.fromEntries(users.map((u) => [u.name, { username: u.username, password: u.password }])),
-  })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({
+      event: 'listening',
+      authUrlUs: us.origin,
+      authUrlEu: eu.origin,
+      baseUrl: gateway.origin,
+      caFile,
+      clients: Object.fromEntries(clients.map((c) => [c.name, { clientId: c.clientId, clientSecret: c.clientSecret }])),
+      users: Object.fromEntries(users.map((u) => [u.name, { username: u.username, password: u.password }])),
+    })}\n`,
+  );
 }

@@ -21,8 +21,13 @@ const { profile, env } = startedProfile(join(here, 'profile.jsonc'), target.list
 const profileFile = join(dir, 'profile.json');
 writeFileSync(profileFile, JSON.stringify(profile, null, 2), { mode: 0o600 });
 // Only the variables the profile names: the reading process has the rest of its environment.
-const names = [...Object.values(profile.credentials.clients).map((c) => c.clientSecret.env), ...Object.values(profile.credentials.users).map((u) => u.password.env)];
+const names = [
+  ...Object.values(profile.credentials.clients).map((c) => c.clientSecret.env),
+  ...Object.values(profile.credentials.users).map((u) => u.password.env),
+];
 const stop = () => void target.stop().finally(() => process.exit(0));
 process.once('SIGTERM', stop);
 process.once('SIGINT', stop);
-process.stdout.write(`${JSON.stringify({ event: 'ready', profileFile, env: Object.fromEntries(names.map((n) => [n, env[n]])) })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ event: 'ready', profileFile, env: Object.fromEntries(names.map((n) => [n, env[n]])) })}\n`,
+);

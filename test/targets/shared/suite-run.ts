@@ -38,15 +38,27 @@ export interface Deviation {
   clause: string;
   behaviour: string;
 }
-export interface RequirementVerdict { id: string; verdict: string; reason?: string; blockedBy?: string[]; checks?: { title: string; verdict: string; blockedBy?: string[] }[] }
+export interface RequirementVerdict {
+  id: string;
+  verdict: string;
+  reason?: string;
+  blockedBy?: string[];
+  checks?: { title: string; verdict: string; blockedBy?: string[] }[];
+}
 export interface Report {
   requirements: RequirementVerdict[];
   target: { requestShaping?: { client: string; grant: string; parameters: Record<string, string> }[] };
 }
 
 /** Starts `startFile` (with `args`) and resolves with its listening line; `stop()` ends it (SIGTERM) and waits. */
-export async function startTarget(startFile: string, args: readonly string[] = []): Promise<{ listening: Listening; stop(): Promise<void> }> {
-  const target: ChildProcess = spawn(process.execPath, ['--import', 'tsx', startFile, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startTarget(
+  startFile: string,
+  args: readonly string[] = [],
+): Promise<{ listening: Listening; stop(): Promise<void> }> {
+  const target: ChildProcess = spawn(process.execPath, ['--import', 'tsx', startFile, ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const stderr: string[] = [];
   target.stderr!.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
   const stop = async () => {
@@ -56,7 +68,9 @@ export async function startTarget(startFile: string, args: readonly string[] = [
     await exited;
   };
   const listening = await new Promise<Listening>((resolve, reject) => {
-    target.once('exit', (code) => reject(new Error(`the target exited (code ${code}) before listening: ${stderr.join('').slice(-2000)}`)));
+    target.once('exit', (code) =>
+      reject(new Error(`the target exited (code ${code}) before listening: ${stderr.join('').slice(-2000)}`)),
+    );
     createInterface({ input: target.stdout! }).on('line', (line) => {
       if (!line.startsWith('{')) return; // a library's own notices
       const parsed = JSON.parse(line) as { event?: string };
@@ -70,7 +84,10 @@ export async function startTarget(startFile: string, args: readonly string[] = [
  * The committed profile (JSONC) with this start's addresses and CA, and the environment holding the
  * started secrets under the profile's variable names.
  */
-export function startedProfile(profileFile: string, listening: Listening): { profile: Profile; env: NodeJS.ProcessEnv } {
+export function startedProfile(
+  profileFile: string,
+  listening: Listening,
+): { profile: Profile; env: NodeJS.ProcessEnv } {
   const profile = parseJsonc(readFileSync(profileFile, 'utf8')) as Profile;
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const [name, client] of Object.entries(profile.credentials.clients)) {
@@ -97,12 +114,20 @@ export function startedProfile(profileFile: string, listening: Listening): { pro
 }
 
 /** Runs `token-conformance run` with the profile (written into `work`) and reads conformance.json. */
-export async function runSuite(work: string, name: string, profile: Profile, env: NodeJS.ProcessEnv): Promise<{ report: Report; code: number | null; reportFile: string }> {
+export async function runSuite(
+  work: string,
+  name: string,
+  profile: Profile,
+  env: NodeJS.ProcessEnv,
+): Promise<{ report: Report; code: number | null; reportFile: string }> {
   const profileFile = join(work, `${name}.json`);
   writeFileSync(profileFile, JSON.stringify(profile, null, 2));
   const reports = join(work, `reports-${name}`);
-  const run = spawn(process.execPath, [join(root, 'bin', 'token-conformance.js'), 'run', '--target', profileFile, '--reports', reports],
-    { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const run = spawn(
+    process.execPath,
+    [join(root, 'bin', 'token-conformance.js'), 'run', '--target', profileFile, '--reports', reports],
+    { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const output: string[] = [];
   run.stdout.setEncoding('utf8').on('data', (chunk: string) => output.push(chunk));
   run.stderr.setEncoding('utf8').on('data', (chunk: string) => output.push(chunk));
@@ -120,15 +145,26 @@ export function expectedVerdicts(deviations: Deviation[]): Map<string, string> {
 }
 
 /** The FAIL/WARN requirements that differ from `expected`, both ways, one line each (empty: pinned). */
-export function pinDifferences(report: Report, expected: Map<string, string>): { unexpected: string[]; missing: string[] } {
+export function pinDifferences(
+  report: Report,
+  expected: Map<string, string>,
+): { unexpected: string[]; missing: string[] } {
   const oneLine = (text: string | undefined, max: number) => (text ?? '').replace(/\s+/g, ' ').slice(0, max);
-  const actual = new Map(report.requirements.filter((r) => r.verdict === 'FAIL' || r.verdict === 'WARN').map((r) => [r.id, r]));
-  const unexpected = [...actual.values()].filter((r) => expected.get(r.id) !== r.verdict)
-    .map((r) => `  ${r.id} ${r.verdict}${expected.has(r.id) ? ` (listed as ${expected.get(r.id)})` : ''}: ${oneLine(r.reason, 300)}`);
-  const missing = [...expected].filter(([id]) => !actual.has(id)).map(([id, verdict]) => {
-    const r = report.requirements.find((x) => x.id === id);
-    return `  ${id} listed as ${verdict}, got ${r?.verdict ?? '(not in the report)'}${r?.reason ? `: ${oneLine(r.reason, 200)}` : ''}`;
-  });
+  const actual = new Map(
+    report.requirements.filter((r) => r.verdict === 'FAIL' || r.verdict === 'WARN').map((r) => [r.id, r]),
+  );
+  const unexpected = [...actual.values()]
+    .filter((r) => expected.get(r.id) !== r.verdict)
+    .map(
+      (r) =>
+        `  ${r.id} ${r.verdict}${expected.has(r.id) ? ` (listed as ${expected.get(r.id)})` : ''}: ${oneLine(r.reason, 300)}`,
+    );
+  const missing = [...expected]
+    .filter(([id]) => !actual.has(id))
+    .map(([id, verdict]) => {
+      const r = report.requirements.find((x) => x.id === id);
+      return `  ${id} listed as ${verdict}, got ${r?.verdict ?? '(not in the report)'}${r?.reason ? `: ${oneLine(r.reason, 200)}` : ''}`;
+    });
   return { unexpected: [...unexpected, ...unjudgedBlocks(report)], missing };
 }
 
@@ -140,9 +176,14 @@ export function pinDifferences(report: Report, expected: Map<string, string>): {
 export function unjudgedBlocks(report: Report): string[] {
   const verdictOf = new Map(report.requirements.map((r) => [r.id, r.verdict]));
   const judged = (id: string) => ['FAIL', 'WARN'].includes(verdictOf.get(id) ?? '');
-  return report.requirements.flatMap((r) => (r.checks ?? [])
-    .filter((c) => c.verdict === 'BLOCKED' && (c.blockedBy ?? []).length > 0 && !c.blockedBy!.some(judged))
-    .map((c) => `  ${r.id} BLOCKED by ${c.blockedBy!.map((id) => `${id} (${verdictOf.get(id) ?? 'absent'})`).join(', ')}, a blocker judged nowhere in this run: "${c.title}"`));
+  return report.requirements.flatMap((r) =>
+    (r.checks ?? [])
+      .filter((c) => c.verdict === 'BLOCKED' && (c.blockedBy ?? []).length > 0 && !c.blockedBy!.some(judged))
+      .map(
+        (c) =>
+          `  ${r.id} BLOCKED by ${c.blockedBy!.map((id) => `${id} (${verdictOf.get(id) ?? 'absent'})`).join(', ')}, a blocker judged nowhere in this run: "${c.title}"`,
+      ),
+  );
 }
 
 /** Requirements per verdict, e.g. { PASS: 80, FAIL: 10, … }. */

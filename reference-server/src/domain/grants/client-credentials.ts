@@ -11,11 +11,20 @@ export const clientCredentialsGrant: Grant = {
   requiredParams: [],
   async handle({ client, params, region, now, deps }): Promise<TokenResponseBody> {
     const lifetime = deps.settings.clientCredentialsLifetimeSeconds;
-    const claims = { sub: client.clientId, ...baseClaims(client, region, deps.environment), grant: 'client_credentials' as const };
+    const claims = {
+      sub: client.clientId,
+      ...baseClaims(client, region, deps.environment),
+      grant: 'client_credentials' as const,
+    };
     if (region === 'eu') {
       const scope = narrowScope([deps.settings.euDefaultScope], parseScope(params.get('scope')));
       const token = await issueAccessToken(deps, { ...claims, scope: scope.join(' ') }, now, lifetime);
-      return { access_token: token.token, token_type: 'Bearer', expires_in: lifetime, scope: deps.settings.euDefaultScope };
+      return {
+        access_token: token.token,
+        token_type: 'Bearer',
+        expires_in: lifetime,
+        scope: deps.settings.euDefaultScope,
+      };
     }
     const token = await issueAccessToken(deps, claims, now, lifetime);
     return { access_token: token.token, token_type: 'Bearer', expires_in: lifetime };

@@ -30,7 +30,8 @@ export const passwordGrant: Grant = {
     const password = params.get('password') ?? '';
     const username = params.get('username') ?? '';
     // Cannot be a username: refused like an unknown one, at no cost (no lookup, hash or record).
-    if (!isPlausibleUsername(username)) throw new InvalidGrant(descriptions.invalidUserCredentials, 'username cannot be a username');
+    if (!isPlausibleUsername(username))
+      throw new InvalidGrant(descriptions.invalidUserCredentials, 'username cannot be a username');
     const principal = { kind: 'user', name: username, ...(source !== undefined && { source }) } as const;
     const check = await deps.throttle.assertNotLocked(principal, now);
     const name = parseUsername(username);
@@ -51,8 +52,19 @@ export const passwordGrant: Grant = {
 
     const scope = formatScope(narrowScope(deps.settings.passwordScopes, parseScope(params.get('scope'))));
     const familyId = deps.random.token(16);
-    return issueUserTokenPair(deps, {
-      client, region, tenant: user.tenant, userName: user.userName, grant: 'password', familyId, scope, refreshScope: scope,
-    }, now);
+    return issueUserTokenPair(
+      deps,
+      {
+        client,
+        region,
+        tenant: user.tenant,
+        userName: user.userName,
+        grant: 'password',
+        familyId,
+        scope,
+        refreshScope: scope,
+      },
+      now,
+    );
   },
 };

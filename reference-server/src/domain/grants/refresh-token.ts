@@ -30,13 +30,15 @@ export const refreshTokenGrant: Grant = {
       const revoked = await store.revokeFamily(record.familyId, now);
       return invalid(`reuse of a used refresh token: family revoked (${revoked} token(s))`);
     }
-    if (record.revokedAt !== null || await store.isFamilyRevoked(record.familyId)) return invalid('revoked refresh token');
+    if (record.revokedAt !== null || (await store.isFamilyRevoked(record.familyId)))
+      return invalid('revoked refresh token');
     if (record.expiresAt <= now) return invalid('expired refresh token');
 
     const originalScope = splitScope(record.scope);
     const scope = formatScope(narrowScope(originalScope, parseScope(params.get('scope'))));
     const user = await store.findUser(record.tenant, record.userName);
-    if (!user || !user.active) throw new InvalidGrant(descriptions.refreshUserNotAllowed, 'user unknown or deactivated');
+    if (!user || !user.active)
+      throw new InvalidGrant(descriptions.refreshUserNotAllowed, 'user unknown or deactivated');
     if (isPasswordExpired(user, now, deps.settings.passwordMaxAgeDays)) {
       throw new InvalidGrant(descriptions.passwordExpired, 'password expired since the refresh token was issued');
     }
@@ -56,8 +58,19 @@ export const refreshTokenGrant: Grant = {
         return invalid(`refresh token ${result.outcome} at consume`);
     }
 
-    return issueUserTokenPair(deps, {
-      client, region, tenant: record.tenant, userName: record.userName, grant: 'refresh_token', familyId: record.familyId, scope, refreshScope: record.scope,
-    }, now);
+    return issueUserTokenPair(
+      deps,
+      {
+        client,
+        region,
+        tenant: record.tenant,
+        userName: record.userName,
+        grant: 'refresh_token',
+        familyId: record.familyId,
+        scope,
+        refreshScope: record.scope,
+      },
+      now,
+    );
   },
 };

@@ -39,7 +39,10 @@ export async function changeOwnPassword(
     throw new PortalRefusal('invalid-input', portalMessages.formProblems, ['The current password is wrong.']);
   }
   await deps.throttle.recordSuccess(principal);
-  const problems = passwordPolicyProblems(form.newPassword, { userName: user.userName, currentPassword: form.currentPassword });
+  const problems = passwordPolicyProblems(form.newPassword, {
+    userName: user.userName,
+    currentPassword: form.currentPassword,
+  });
   if (form.newPassword !== form.confirmation) problems.push('The two new passwords differ.');
   if (problems.length > 0) throw new PortalRefusal('invalid-input', portalMessages.formProblems, problems);
   const { revokedRefreshTokens } = await changePassword(deps, user.tenant, user.userName, form.newPassword);

@@ -38,19 +38,30 @@ export function operatorRegistrationProblems(input: OperatorRegistration): strin
   return problems;
 }
 
-export async function registerClientByOperator(deps: OperatorRegistrationDeps, input: OperatorRegistration): Promise<{ client: Client; clientSecret: string }> {
+export async function registerClientByOperator(
+  deps: OperatorRegistrationDeps,
+  input: OperatorRegistration,
+): Promise<{ client: Client; clientSecret: string }> {
   const problems = operatorRegistrationProblems(input);
   if (problems.length > 0) throw new PortalRefusal('invalid-input', portalMessages.formProblems, problems);
   const clientSecret = newClientSecret(deps.random);
   const client: Client = {
     clientId: input.clientId ?? newClientId(deps.random, input.environment === 'production' ? 'prod' : 'sandbox'),
-    secretHash: await deps.hasher.hash(clientSecret), secretHint: secretHint(clientSecret),
-    name: input.name.trim(), region: input.region, environment: input.environment, grants: [...new Set(input.grants)],
-    registration: { tenantId: input.tenantId.trim(), role: input.role.trim() }, active: true,
-    createdAt: deps.clock.now(), managedByTenant: null,
+    secretHash: await deps.hasher.hash(clientSecret),
+    secretHint: secretHint(clientSecret),
+    name: input.name.trim(),
+    region: input.region,
+    environment: input.environment,
+    grants: [...new Set(input.grants)],
+    registration: { tenantId: input.tenantId.trim(), role: input.role.trim() },
+    active: true,
+    createdAt: deps.clock.now(),
+    managedByTenant: null,
   };
-  if (!await deps.store.insertClientIfAbsent(client)) {
-    throw new PortalRefusal('invalid-input', portalMessages.formProblems, [`a client with the id ${client.clientId} already exists`]);
+  if (!(await deps.store.insertClientIfAbsent(client))) {
+    throw new PortalRefusal('invalid-input', portalMessages.formProblems, [
+      `a client with the id ${client.clientId} already exists`,
+    ]);
   }
   return { client, clientSecret };
 }

@@ -12,7 +12,12 @@ export interface PasswordStatus {
   warning: boolean;
 }
 
-export function passwordStatus(user: Pick<User, 'passwordChangedAt'>, now: number, maxAgeDays: number, warningDays: number): PasswordStatus {
+export function passwordStatus(
+  user: Pick<User, 'passwordChangedAt'>,
+  now: number,
+  maxAgeDays: number,
+  warningDays: number,
+): PasswordStatus {
   const expiresAt = passwordExpiresAt(user, maxAgeDays);
   const expired = isPasswordExpired(user, now, maxAgeDays);
   const daysLeft = expired ? 0 : Math.ceil((expiresAt - now) / DAY_MS);

@@ -36,6 +36,7 @@ export const portalMessages = {
   notAdmin: 'Only tenant administrators can register client applications.',
   passwordExpired: 'Your password has expired: change it before you do anything else.',
   clientNotFound: 'There is no such client application in your tenant.',
-  productionClosed: 'This server is a production environment: client applications are registered by the Data Services team, not on the portal.',
+  productionClosed:
+    'This server is a production environment: client applications are registered by the Data Services team, not on the portal.',
   limitReached: 'Your tenant has reached its number of sandbox client applications; delete one first.',
 } as const;

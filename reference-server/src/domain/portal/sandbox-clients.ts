@@ -41,25 +41,35 @@ export async function listSandboxClients(deps: SandboxClientDeps, admin: User): 
 }
 
 /** The form's problems, in the order of its fields; the valid registration when there are none. */
-export function validateSandboxClientForm(form: SandboxClientForm, roles: readonly string[]): { problems: string[]; name: string; region: Region; grants: GrantType[]; role: string } {
+export function validateSandboxClientForm(
+  form: SandboxClientForm,
+  roles: readonly string[],
+): { problems: string[]; name: string; region: Region; grants: GrantType[]; role: string } {
   const problems: string[] = [];
   const name = form.name.trim();
   if (name === '') problems.push('Give the application a name.');
-  else if ([...name].length > CLIENT_NAME_MAX_LENGTH) problems.push(`The name is longer than ${CLIENT_NAME_MAX_LENGTH} characters.`);
+  else if ([...name].length > CLIENT_NAME_MAX_LENGTH)
+    problems.push(`The name is longer than ${CLIENT_NAME_MAX_LENGTH} characters.`);
   // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
   else if (/[\u0000-\u001f\u007f]/.test(name)) problems.push('The name contains control characters.');
   const region: Region = form.region === 'eu' ? 'eu' : 'us';
-  if (form.region !== 'us' && form.region !== 'eu') problems.push('Choose the region: United States or European Union.');
+  if (form.region !== 'us' && form.region !== 'eu')
+    problems.push('Choose the region: United States or European Union.');
   const grants: GrantType[] = [];
   if (form.clientCredentials) grants.push('client_credentials');
   if (form.password) grants.push('password', 'refresh_token');
   if (grants.length === 0) problems.push('Choose at least one grant.');
-  if (form.password && region === 'eu') problems.push('The EU token endpoint offers client_credentials only: the password grant is for US clients.');
+  if (form.password && region === 'eu')
+    problems.push('The EU token endpoint offers client_credentials only: the password grant is for US clients.');
   if (!roles.includes(form.role)) problems.push('Choose one of the listed roles.');
   return { problems, name, region, grants, role: form.role };
 }
 
-export async function registerSandboxClient(deps: SandboxClientDeps, admin: User, form: SandboxClientForm): Promise<IssuedCredentials> {
+export async function registerSandboxClient(
+  deps: SandboxClientDeps,
+  admin: User,
+  form: SandboxClientForm,
+): Promise<IssuedCredentials> {
   requireAdmin(deps, admin);
   const valid = validateSandboxClientForm(form, deps.settings.sandboxRoles);
   if (valid.problems.length > 0) throw new PortalRefusal('invalid-input', portalMessages.formProblems, valid.problems);
@@ -68,9 +78,15 @@ export async function registerSandboxClient(deps: SandboxClientDeps, admin: User
   }
   const clientSecret = newClientSecret(deps.random);
   const base = {
-    secretHash: await deps.hasher.hash(clientSecret), secretHint: secretHint(clientSecret), name: valid.name,
-    region: valid.region, environment: 'sandbox' as const, grants: valid.grants,
-    registration: { tenantId: admin.tenant, role: valid.role }, active: true, createdAt: deps.clock.now(),
+    secretHash: await deps.hasher.hash(clientSecret),
+    secretHint: secretHint(clientSecret),
+    name: valid.name,
+    region: valid.region,
+    environment: 'sandbox' as const,
+    grants: valid.grants,
+    registration: { tenantId: admin.tenant, role: valid.role },
+    active: true,
+    createdAt: deps.clock.now(),
     managedByTenant: admin.tenant,
   };
   // 96 random bits make a collision all but impossible; never overwrite another client if one happens.
@@ -84,15 +100,24 @@ export async function registerSandboxClient(deps: SandboxClientDeps, admin: User
 async function ownClient(deps: SandboxClientDeps, admin: User, clientId: string): Promise<Client> {
   requireAdmin(deps, admin);
   const client = await deps.store.findClient(clientId);
-  if (!client || client.managedByTenant !== admin.tenant) throw new PortalRefusal('not-found', portalMessages.clientNotFound);
+  if (!client || client.managedByTenant !== admin.tenant)
+    throw new PortalRefusal('not-found', portalMessages.clientNotFound);
   return client;
 }
 
 /** A new secret replaces the old one at once (the old one stops working); access tokens already issued live until they expire. */
-export async function rotateSandboxClientSecret(deps: SandboxClientDeps, admin: User, clientId: string): Promise<IssuedCredentials> {
+export async function rotateSandboxClientSecret(
+  deps: SandboxClientDeps,
+  admin: User,
+  clientId: string,
+): Promise<IssuedCredentials> {
   const client = await ownClient(deps, admin, clientId);
   const clientSecret = newClientSecret(deps.random);
-  const rotated: Client = { ...client, secretHash: await deps.hasher.hash(clientSecret), secretHint: secretHint(clientSecret) };
+  const rotated: Client = {
+    ...client,
+    secretHash: await deps.hasher.hash(clientSecret),
+    secretHint: secretHint(clientSecret),
+  };
   await deps.store.saveClient(rotated);
   return { client: rotated, clientSecret };
 }

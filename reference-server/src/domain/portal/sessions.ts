@@ -9,12 +9,19 @@ export type SessionDeps = Pick<PortalDeps, 'store' | 'clock' | 'random' | 'diges
 
 export const SESSION_ID_BYTES = 32;
 
-export async function startSession(deps: SessionDeps, user: Pick<User, 'tenant' | 'userName'>): Promise<{ sessionId: string; session: PortalSession }> {
+export async function startSession(
+  deps: SessionDeps,
+  user: Pick<User, 'tenant' | 'userName'>,
+): Promise<{ sessionId: string; session: PortalSession }> {
   const now = deps.clock.now();
   const sessionId = deps.random.token(SESSION_ID_BYTES);
   const session: PortalSession = {
-    idHash: deps.digest.digest(sessionId), tenant: user.tenant, userName: user.userName,
-    csrfToken: deps.random.token(SESSION_ID_BYTES), createdAt: now, lastSeenAt: now,
+    idHash: deps.digest.digest(sessionId),
+    tenant: user.tenant,
+    userName: user.userName,
+    csrfToken: deps.random.token(SESSION_ID_BYTES),
+    createdAt: now,
+    lastSeenAt: now,
   };
   await deps.store.saveSession(session);
   return { sessionId, session };
@@ -45,7 +52,11 @@ export async function endSession(deps: Pick<PortalDeps, 'store' | 'digest'>, ses
  * Whether a form's CSRF token is the session's. Digests are compared, not the tokens, so that the
  * comparison's timing says nothing about the token.
  */
-export function csrfTokenMatches(deps: Pick<PortalDeps, 'digest'>, session: PortalSession, presented: string | undefined): boolean {
+export function csrfTokenMatches(
+  deps: Pick<PortalDeps, 'digest'>,
+  session: PortalSession,
+  presented: string | undefined,
+): boolean {
   if (presented === undefined || presented === '') return false;
   return deps.digest.digest(presented) === deps.digest.digest(session.csrfToken);
 }

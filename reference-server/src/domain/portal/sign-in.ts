@@ -13,11 +13,17 @@ import { PortalRefusal, portalMessages } from './portal-errors.ts';
 export type SignInDeps = Pick<PortalDeps, 'store' | 'clock' | 'hasher' | 'throttle' | 'dummyHash'>;
 
 /** Throws PortalRefusal('locked') while the user name is locked. */
-export async function assertNotLocked(deps: Pick<PortalDeps, 'throttle'>, username: string, now: number, source?: string): Promise<void> {
+export async function assertNotLocked(
+  deps: Pick<PortalDeps, 'throttle'>,
+  username: string,
+  now: number,
+  source?: string,
+): Promise<void> {
   try {
     await deps.throttle.assertNotLocked({ kind: 'user', name: username, ...(source !== undefined && { source }) }, now);
   } catch (error) {
-    if (error instanceof TooManyAttempts) throw new PortalRefusal('locked', portalMessages.locked, [], error.retryAfterSeconds);
+    if (error instanceof TooManyAttempts)
+      throw new PortalRefusal('locked', portalMessages.locked, [], error.retryAfterSeconds);
     throw error;
   }
 }
@@ -34,6 +40,7 @@ export async function signIn(deps: SignInDeps, username: string, password: strin
   const principal = { kind: 'user', name: username, ...(source !== undefined && { source }) } as const;
   if (matches && user) await deps.throttle.recordSuccess(principal);
   else await deps.throttle.recordFailure(principal, now);
-  if (!user || !matches || !user.active) throw new PortalRefusal('invalid-credentials', portalMessages.invalidCredentials);
+  if (!user || !matches || !user.active)
+    throw new PortalRefusal('invalid-credentials', portalMessages.invalidCredentials);
   return user;
 }

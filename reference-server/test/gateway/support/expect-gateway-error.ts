@@ -19,7 +19,11 @@ export const challenge = {
   insufficientScope: 'Bearer realm="data-services", error="insufficient_scope"',
 };
 
-export function fromInject(response: { statusCode: number; headers: SeenResponse['headers']; body: string }): SeenResponse {
+export function fromInject(response: {
+  statusCode: number;
+  headers: SeenResponse['headers'];
+  body: string;
+}): SeenResponse {
   return { status: response.statusCode, headers: response.headers, body: response.body };
 }
 
@@ -31,8 +35,10 @@ export function expectGatewayError(response: SeenResponse, code: GatewayErrorCod
   const wwwAuthenticate = response.headers['www-authenticate'];
   if (code === '000-1201') assert.equal(wwwAuthenticate, challenge.bare);
   else if (definition.status === 401) assert.match(String(wwwAuthenticate), challenge.invalidToken);
-  else if (definition.status === 403 && definition.family === 'auth') assert.equal(wwwAuthenticate, challenge.insufficientScope);
+  else if (definition.status === 403 && definition.family === 'auth')
+    assert.equal(wwwAuthenticate, challenge.insufficientScope);
   else assert.equal(wwwAuthenticate, undefined, `${code} carries no challenge`);
-  if (code === '000-2000' || code === '000-2001' || code === '000-5000') assert.match(String(response.headers['retry-after']), /^[1-9][0-9]*$/);
+  if (code === '000-2000' || code === '000-2001' || code === '000-5000')
+    assert.match(String(response.headers['retry-after']), /^[1-9][0-9]*$/);
   producedCodes.add(code);
 }

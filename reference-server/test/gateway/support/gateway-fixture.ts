@@ -27,9 +27,15 @@ export interface GatewayFixture {
   close(): Promise<void>;
 }
 
-export const generousLimits: RateLimitSettings = { spikePerSecond: 10_000, quotaPerWindow: 1_000_000, windowSeconds: 3600 };
+export const generousLimits: RateLimitSettings = {
+  spikePerSecond: 10_000,
+  quotaPerWindow: 1_000_000,
+  windowSeconds: 3600,
+};
 
-export async function createGatewayFixture(overrides: Partial<Omit<GatewayDeps, 'store' | 'clock' | 'verifier'>> = {}): Promise<GatewayFixture> {
+export async function createGatewayFixture(
+  overrides: Partial<Omit<GatewayDeps, 'store' | 'clock' | 'verifier'>> = {},
+): Promise<GatewayFixture> {
   const clock = new FakeClock();
   const store = seededStore();
   const environment = overrides.environment ?? 'sandbox';

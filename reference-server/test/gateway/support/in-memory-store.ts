@@ -78,8 +78,38 @@ export function seededStore(): InMemoryGatewayStore {
   store.users.set(...userKeyed(user('alice', 'people-reader')));
   store.users.set(...userKeyed(user('walter', 'people-writer')));
   store.users.set(...userKeyed(user('rita', 'reporting')));
-  store.people.set(...personKeyed({ identifier: 'E1001', tenantId: 'acme', givenName: 'Ada', familyName: 'Lovelace', email: 'ada@acme.test', employmentStatus: 'active', hireDate: '2020-01-01' }));
-  store.people.set(...personKeyed({ identifier: 'E1002', tenantId: 'acme', givenName: 'Byron', familyName: 'Lovelace', email: 'byron@acme.test', employmentStatus: 'leave', hireDate: '2021-02-01' }));
-  store.people.set(...personKeyed({ identifier: 'E1003', tenantId: 'acme', givenName: 'Grace', familyName: 'Hopper', email: 'grace@acme.test', employmentStatus: 'active', hireDate: '2019-03-01' }));
+  store.people.set(
+    ...personKeyed({
+      identifier: 'E1001',
+      tenantId: 'acme',
+      givenName: 'Ada',
+      familyName: 'Lovelace',
+      email: 'ada@acme.test',
+      employmentStatus: 'active',
+      hireDate: '2020-01-01',
+    }),
+  );
+  store.people.set(
+    ...personKeyed({
+      identifier: 'E1002',
+      tenantId: 'acme',
+      givenName: 'Byron',
+      familyName: 'Lovelace',
+      email: 'byron@acme.test',
+      employmentStatus: 'leave',
+      hireDate: '2021-02-01',
+    }),
+  );
+  store.people.set(
+    ...personKeyed({
+      identifier: 'E1003',
+      tenantId: 'acme',
+      givenName: 'Grace',
+      familyName: 'Hopper',
+      email: 'grace@acme.test',
+      employmentStatus: 'active',
+      hireDate: '2019-03-01',
+    }),
+  );
   return store;
 }

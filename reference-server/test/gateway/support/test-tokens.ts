@@ -3,14 +3,22 @@
 // keeps the same contract: `malformed` for what cannot be parsed, a reason for the rest).
 import { SignJWT, errors, generateKeyPair, jwtVerify } from 'jose';
 import type { CryptoKey } from 'jose';
-import type { AccessTokenClaims, AccessTokenVerification, AccessTokenVerifier, Clock } from '../../../src/domain/ports.ts';
+import type {
+  AccessTokenClaims,
+  AccessTokenVerification,
+  AccessTokenVerifier,
+  Clock,
+} from '../../../src/domain/ports.ts';
 import type { Environment } from '../../../src/domain/model.ts';
 
 export const testAudience = 'data-services';
 export const testIssuer = 'https://auth.test';
 
 export interface TestTokens {
-  issue(claims: Partial<AccessTokenClaims> & Pick<AccessTokenClaims, 'client_id'>, options?: { lifetimeSeconds?: number; issuedAt?: number; audience?: string; key?: CryptoKey }): Promise<string>;
+  issue(
+    claims: Partial<AccessTokenClaims> & Pick<AccessTokenClaims, 'client_id'>,
+    options?: { lifetimeSeconds?: number; issuedAt?: number; audience?: string; key?: CryptoKey },
+  ): Promise<string>;
   verifier: AccessTokenVerifier;
   /** A key the verifier does not know, for bad-signature tokens. */
   foreignKey: CryptoKey;
@@ -49,13 +57,19 @@ export async function createTestTokens(clock: Clock, environment: Environment): 
   const verifier: AccessTokenVerifier = {
     async verify(token: string): Promise<AccessTokenVerification> {
       try {
-        const { payload } = await jwtVerify(token, publicKey, { issuer: testIssuer, audience: testAudience, currentDate: new Date(clock.now()), clockTolerance: 0 });
+        const { payload } = await jwtVerify(token, publicKey, {
+          issuer: testIssuer,
+          audience: testAudience,
+          currentDate: new Date(clock.now()),
+          clockTolerance: 0,
+        });
         const claims = payload as unknown as AccessTokenClaims & { jti: string; iat: number; exp: number };
         if (claims.env !== environment) return { ok: false, reason: 'wrong-environment' };
         return { ok: true, token: claims };
       } catch (error) {
         if (error instanceof errors.JWTExpired) return { ok: false, reason: 'expired' };
-        if (error instanceof errors.JWTClaimValidationFailed) return { ok: false, reason: error.claim === 'nbf' ? 'not-yet-valid' : 'wrong-audience' };
+        if (error instanceof errors.JWTClaimValidationFailed)
+          return { ok: false, reason: error.claim === 'nbf' ? 'not-yet-valid' : 'wrong-audience' };
         if (error instanceof errors.JWSSignatureVerificationFailed) return { ok: false, reason: 'invalid-signature' };
         return { ok: false, reason: 'malformed' };
       }

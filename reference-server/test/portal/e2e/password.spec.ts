@@ -8,10 +8,22 @@ test.describe('the 45-day password change', () => {
     await server.call('POST', '/__test/clock', { json: { reset: true } });
   });
 
-  test('the countdown warns in the last days; an expired password is refused by the grant until it is changed in the browser', async ({ page, signIn, checkPage, server }) => {
-    const grant = (password: string) => server.call('POST', '/api/v1/auth/oauth2/token', {
-      form: { grant_type: 'password', client_id: demo.passwordClient.id, client_secret: demo.passwordClient.secret, username: demo.expiring.username, password },
-    });
+  test('the countdown warns in the last days; an expired password is refused by the grant until it is changed in the browser', async ({
+    page,
+    signIn,
+    checkPage,
+    server,
+  }) => {
+    const grant = (password: string) =>
+      server.call('POST', '/api/v1/auth/oauth2/token', {
+        form: {
+          grant_type: 'password',
+          client_id: demo.passwordClient.id,
+          client_secret: demo.passwordClient.secret,
+          username: demo.expiring.username,
+          password,
+        },
+      });
     const before = await grant(demo.expiring.password);
     expect(before.status).toBe(200);
 
@@ -23,9 +35,14 @@ test.describe('the 45-day password change', () => {
     await checkPage('home with the password warning');
 
     // Six days later the password is 46 days old.
-    expect((await server.call('POST', '/__test/clock', { json: { advanceSeconds: 6 * DAY_SECONDS } })).status).toBe(200);
+    expect((await server.call('POST', '/__test/clock', { json: { advanceSeconds: 6 * DAY_SECONDS } })).status).toBe(
+      200,
+    );
     const refused = await grant(demo.expiring.password);
-    expect(refused).toMatchObject({ status: 400, body: { error: 'invalid_grant', error_description: expect.stringContaining('expired') as unknown } });
+    expect(refused).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_grant', error_description: expect.stringContaining('expired') as unknown },
+    });
 
     // The session ended with the clock move (idle); signing in again leads to the password page only.
     await signIn(demo.expiring);
@@ -59,7 +76,12 @@ test.describe('the 45-day password change', () => {
     expect(after.status).toBe(200);
     expect((await grant(demo.expiring.password)).body.error).toBe('invalid_grant');
     const reuse = await server.call('POST', '/api/v1/auth/oauth2/token', {
-      form: { grant_type: 'refresh_token', client_id: demo.passwordClient.id, client_secret: demo.passwordClient.secret, refresh_token: String(before.body.refresh_token) },
+      form: {
+        grant_type: 'refresh_token',
+        client_id: demo.passwordClient.id,
+        client_secret: demo.passwordClient.secret,
+        refresh_token: String(before.body.refresh_token),
+      },
     });
     expect(reuse.body.error).toBe('invalid_grant');
     await page.getByRole('link', { name: 'Back to the portal home' }).click();

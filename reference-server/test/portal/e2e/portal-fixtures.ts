@@ -28,18 +28,27 @@ export interface PortalFixtures {
 }
 
 export const test = base.extend<PortalFixtures, { server: PortalServer }>({
-  // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern: none
-  server: [async ({}, use, workerInfo) => {
-    const server = await startPortalServer(workerInfo.project.outputDir + `/server-${workerInfo.workerIndex}.log`);
-    try {
-      await use(server);
-    } finally {
-      await server.stop();
-    }
-  }, { scope: 'worker' }],
-  launchOptions: [async ({ launchOptions, server }, use) => {
-    await use({ ...launchOptions, args: [...(launchOptions.args ?? []), `--ignore-certificate-errors-spki-list=${server.spkiHash}`] });
-  }, { scope: 'worker' }],
+  server: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern: none
+    async ({}, use, workerInfo) => {
+      const server = await startPortalServer(workerInfo.project.outputDir + `/server-${workerInfo.workerIndex}.log`);
+      try {
+        await use(server);
+      } finally {
+        await server.stop();
+      }
+    },
+    { scope: 'worker' },
+  ],
+  launchOptions: [
+    async ({ launchOptions, server }, use) => {
+      await use({
+        ...launchOptions,
+        args: [...(launchOptions.args ?? []), `--ignore-certificate-errors-spki-list=${server.spkiHash}`],
+      });
+    },
+    { scope: 'worker' },
+  ],
   baseURL: async ({ server }, use) => {
     await use(server.baseUrl);
   },
@@ -59,13 +68,34 @@ export const test = base.extend<PortalFixtures, { server: PortalServer }>({
 export { expect };
 
 async function checkPage(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze();
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+    .analyze();
   const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  await testInfo.attach(`${name} (screenshot)`, { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
+  await testInfo.attach(`${name} (screenshot)`, {
+    body: await page.screenshot({ fullPage: true }),
+    contentType: 'image/png',
+  });
   await testInfo.attach(`${name} (axe)`, {
-    body: JSON.stringify({ url: page.url(), violations: results.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length })), passes: results.passes.length }, null, 2),
+    body: JSON.stringify(
+      {
+        url: page.url(),
+        violations: results.violations.map((v) => ({
+          id: v.id,
+          impact: v.impact,
+          help: v.help,
+          nodes: v.nodes.length,
+        })),
+        passes: results.passes.length,
+      },
+      null,
+      2,
+    ),
     contentType: 'application/json',
   });
-  expect(blocking.map((v) => `${v.id} (${v.impact}): ${v.help}`), `serious or critical accessibility violations on ${name}`).toEqual([]);
+  expect(
+    blocking.map((v) => `${v.id} (${v.impact}): ${v.help}`),
+    `serious or critical accessibility violations on ${name}`,
+  ).toEqual([]);
   expect(results.passes.length, `axe ran its rules on ${name}`).toBeGreaterThan(10);
 }

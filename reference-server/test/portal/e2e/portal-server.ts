@@ -19,7 +19,11 @@ export interface PortalServer {
   /** base64 SHA-256 of the certificate's public key (SPKI), for Chromium's pin list. */
   spkiHash: string;
   /** A JSON request to the server, trusting its certificate (never turning verification off). */
-  call(method: 'GET' | 'POST', path: string, options?: { form?: Record<string, string>; json?: unknown; bearer?: string }): Promise<{ status: number; body: Record<string, unknown> }>;
+  call(
+    method: 'GET' | 'POST',
+    path: string,
+    options?: { form?: Record<string, string>; json?: unknown; bearer?: string },
+  ): Promise<{ status: number; body: Record<string, unknown> }>;
   /** The server's log so far (stderr, pino JSON lines). */
   log(): string;
   stop(): Promise<void>;
@@ -27,19 +31,41 @@ export interface PortalServer {
 
 export async function startPortalServer(logFile: string, env: NodeJS.ProcessEnv = {}): Promise<PortalServer> {
   const { dir, file } = await seededStoreFile();
-  const child = spawn(process.execPath, [join(root, 'bin', 'token-conformance.js'), 'serve', '--port', '0', '--data', file, '--test-controls', '--lockout-user', '3'], {
-    cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TC_LOG_LEVEL: 'info', ...env },
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      join(root, 'bin', 'token-conformance.js'),
+      'serve',
+      '--port',
+      '0',
+      '--data',
+      file,
+      '--test-controls',
+      '--lockout-user',
+      '3',
+    ],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, TC_LOG_LEVEL: 'info', ...env },
+    },
+  );
   const log = createWriteStream(logFile);
   child.stderr.pipe(log);
   const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const listening = await new Promise<{ baseUrl: string; caFile: string }>((resolve, reject) => {
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error('the reference server printed no listening line within 20 s')); }, 20_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error('the reference server printed no listening line within 20 s'));
+    }, 20_000);
     createInterface({ input: child.stdout }).once('line', (line) => {
       clearTimeout(timer);
       resolve(JSON.parse(line) as { baseUrl: string; caFile: string });
     });
-    void exit.then((code) => { clearTimeout(timer); reject(new Error(`the reference server exited with ${code} before listening (log: ${logFile})`)); });
+    void exit.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`the reference server exited with ${code} before listening (log: ${logFile})`));
+    });
   });
   const ca = readFileSync(listening.caFile, 'utf8');
   const spki = new X509Certificate(ca).publicKey.export({ type: 'spki', format: 'der' });
@@ -61,7 +87,7 @@ export async function startPortalServer(logFile: string, env: NodeJS.ProcessEnv 
       if (options.bearer) headers.authorization = `Bearer ${options.bearer}`;
       const r = await request(`${listening.baseUrl}${path}`, { method, headers, body, dispatcher: agent });
       const text = await r.body.text();
-      return { status: r.statusCode, body: text === '' ? {} : JSON.parse(text) as Record<string, unknown> };
+      return { status: r.statusCode, body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>) };
     },
     log: () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : ''),
     async stop() {

@@ -3,7 +3,12 @@
 import { demo, expect, test } from './portal-fixtures.ts';
 
 test.describe('sandbox self-registration', () => {
-  test('an administrator registers a client; its credentials get a token that the people API accepts; the secret is shown once', async ({ page, signIn, checkPage, server }) => {
+  test('an administrator registers a client; its credentials get a token that the people API accepts; the secret is shown once', async ({
+    page,
+    signIn,
+    checkPage,
+    server,
+  }) => {
     await signIn(demo.admin);
     await expect(page.getByRole('heading', { name: 'Portal home' })).toBeVisible();
     await page.getByRole('link', { name: 'Client applications' }).first().click();
@@ -24,7 +29,9 @@ test.describe('sandbox self-registration', () => {
     expect(clientId).toMatch(/^sandbox-[A-Za-z0-9_-]{16}$/);
     expect(clientSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
-    const token = await server.call('POST', '/api/v1/auth/oauth2/token', { form: { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret } });
+    const token = await server.call('POST', '/api/v1/auth/oauth2/token', {
+      form: { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret },
+    });
     expect(token.status).toBe(200);
     expect(token.body).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
     const person = await server.call('GET', '/v1/people/er/E-1001', { bearer: String(token.body.access_token) });
@@ -61,24 +68,41 @@ test.describe('sandbox self-registration', () => {
     const clientId = (await page.locator('#client-id').textContent()) ?? '';
     const clientSecret = (await page.locator('#client-secret').textContent()) ?? '';
     const token = await server.call('POST', '/api/v1/auth/oauth2/token', {
-      form: { grant_type: 'password', client_id: clientId, client_secret: clientSecret, username: demo.user.username, password: demo.user.password },
+      form: {
+        grant_type: 'password',
+        client_id: clientId,
+        client_secret: clientSecret,
+        username: demo.user.username,
+        password: demo.user.password,
+      },
     });
     expect(token.status).toBe(200);
     expect(typeof token.body.refresh_token).toBe('string');
   });
 
-  test('rotating the secret: the old one stops working; deleting the client: its credentials and tokens are refused', async ({ page, signIn, checkPage, server }) => {
+  test('rotating the secret: the old one stops working; deleting the client: its credentials and tokens are refused', async ({
+    page,
+    signIn,
+    checkPage,
+    server,
+  }) => {
     await signIn(demo.admin);
     await page.goto('/portal/clients');
     await page.getByLabel('Application name').fill('Rotate and delete');
     await page.getByRole('button', { name: 'Register sandbox client' }).click();
     const clientId = (await page.locator('#client-id').textContent()) ?? '';
     const firstSecret = (await page.locator('#client-secret').textContent()) ?? '';
-    const cc = (secret: string) => server.call('POST', '/api/v1/auth/oauth2/token', { form: { grant_type: 'client_credentials', client_id: clientId, client_secret: secret } });
+    const cc = (secret: string) =>
+      server.call('POST', '/api/v1/auth/oauth2/token', {
+        form: { grant_type: 'client_credentials', client_id: clientId, client_secret: secret },
+      });
     const accessToken = String((await cc(firstSecret)).body.access_token);
 
     await page.getByRole('link', { name: 'Back to your client applications' }).click();
-    await page.getByRole('row', { name: /Rotate and delete/ }).getByRole('link', { name: /Rotate secret/ }).click();
+    await page
+      .getByRole('row', { name: /Rotate and delete/ })
+      .getByRole('link', { name: /Rotate secret/ })
+      .click();
     await expect(page.getByRole('heading', { level: 1, name: 'Rotate the client secret' })).toBeVisible();
     await checkPage('rotate confirmation');
     await page.getByRole('button', { name: 'Rotate the secret' }).click();
@@ -90,7 +114,10 @@ test.describe('sandbox self-registration', () => {
     expect((await cc(secondSecret)).status).toBe(200);
 
     await page.getByRole('link', { name: 'Back to your client applications' }).click();
-    await page.getByRole('row', { name: /Rotate and delete/ }).getByRole('link', { name: /Delete/ }).click();
+    await page
+      .getByRole('row', { name: /Rotate and delete/ })
+      .getByRole('link', { name: /Delete/ })
+      .click();
     await expect(page.getByRole('heading', { level: 1, name: 'Delete the client application' })).toBeVisible();
     await checkPage('delete confirmation');
     await page.getByRole('button', { name: 'Delete the client' }).click();
@@ -102,7 +129,11 @@ test.describe('sandbox self-registration', () => {
     await expect(page.getByRole('row', { name: /Rotate and delete/ })).toHaveCount(0);
   });
 
-  test('mistakes in the form are listed and the values kept; a user who is not an administrator is refused', async ({ page, signIn, checkPage }) => {
+  test('mistakes in the form are listed and the values kept; a user who is not an administrator is refused', async ({
+    page,
+    signIn,
+    checkPage,
+  }) => {
     await signIn(demo.admin);
     await page.goto('/portal/clients');
     await page.getByLabel('Application name').fill('EU with password');

@@ -36,18 +36,28 @@ test.describe('sign-in and sign-out', () => {
     await expect(page).toHaveURL(/\/portal\/sign-in$/);
   });
 
-  test('the session cookie is Secure, HttpOnly and SameSite=Strict, and no secret is in a URL', async ({ page, context, signIn }) => {
+  test('the session cookie is Secure, HttpOnly and SameSite=Strict, and no secret is in a URL', async ({
+    page,
+    context,
+    signIn,
+  }) => {
     const urls: string[] = [];
     page.on('request', (r) => urls.push(r.url()));
     await signIn(demo.user);
     await expect(page.getByRole('heading', { name: 'Portal home' })).toBeVisible();
     const session = (await context.cookies()).find((c) => c.name === '__Host-tc-portal-session');
     expect(session).toMatchObject({ secure: true, httpOnly: true, sameSite: 'Strict', path: '/' });
-    expect(urls.some((u) => u.includes('Alice-pass') || u.includes(encodeURIComponent(demo.user.password)))).toBe(false);
+    expect(urls.some((u) => u.includes('Alice-pass') || u.includes(encodeURIComponent(demo.user.password)))).toBe(
+      false,
+    );
     expect(urls.some((u) => session !== undefined && u.includes(session.value))).toBe(false);
   });
 
-  test('a wrong password is refused without saying which part was wrong; 3 failures lock the user name', async ({ page, signIn, checkPage }) => {
+  test('a wrong password is refused without saying which part was wrong; 3 failures lock the user name', async ({
+    page,
+    signIn,
+    checkPage,
+  }) => {
     await signIn({ username: demo.lockable.username, password: 'not-the-password-1' });
     await expect(page.getByRole('alert')).toContainText('The user name or password is wrong');
     await expect(page.getByLabel('User name')).toHaveValue(demo.lockable.username);
@@ -63,12 +73,18 @@ test.describe('sign-in and sign-out', () => {
 });
 
 test.describe('the other pages', () => {
-  test('the password page of a valid password, and the portal\'s page for a wrong address', async ({ page, signIn, checkPage }) => {
+  test("the password page of a valid password, and the portal's page for a wrong address", async ({
+    page,
+    signIn,
+    checkPage,
+  }) => {
     await signIn(demo.user);
     await page.getByRole('link', { name: 'Change password' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Change your password' })).toBeVisible();
     await expect(page.getByText(/valid for 44 more days/)).toBeVisible();
-    await expect(page.getByRole('listitem').filter({ hasText: 'At least 12 and at most 128 characters.' })).toBeVisible();
+    await expect(
+      page.getByRole('listitem').filter({ hasText: 'At least 12 and at most 128 characters.' }),
+    ).toBeVisible();
     await checkPage('password change (valid password)');
     const missing = await page.goto('/portal/no-such-page');
     expect(missing?.status()).toBe(404);
@@ -78,14 +94,23 @@ test.describe('the other pages', () => {
 });
 
 test.describe('CSRF', () => {
-  test('a form whose token was changed on the way is refused, and nothing changes', async ({ page, signIn, checkPage, server }) => {
+  test('a form whose token was changed on the way is refused, and nothing changes', async ({
+    page,
+    signIn,
+    checkPage,
+    server,
+  }) => {
     await signIn(demo.admin);
     await page.goto('/portal/clients');
-    await page.route('**/portal/clients', async (route) => {
-      const form = new URLSearchParams(route.request().postData() ?? '');
-      form.set('csrf', 'forged-token');
-      await route.continue({ postData: form.toString() });
-    }, { times: 1 });
+    await page.route(
+      '**/portal/clients',
+      async (route) => {
+        const form = new URLSearchParams(route.request().postData() ?? '');
+        form.set('csrf', 'forged-token');
+        await route.continue({ postData: form.toString() });
+      },
+      { times: 1 },
+    );
     await page.getByLabel('Application name').fill('Forged app');
     await page.getByRole('button', { name: 'Register sandbox client' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Form refused' })).toBeVisible();
@@ -102,7 +127,9 @@ test.describe('CSRF', () => {
     // The attacker's page, on another site (http://localhost:…): a form aimed at the portal's sign-out.
     const attacker: Server = createServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'text/html' });
-      response.end(`<!doctype html><html lang="en"><title>Win a prize</title><form method="post" action="${portalOrigin}/portal/sign-out"><input type="hidden" name="csrf" value="guess"><button>Claim</button></form></html>`);
+      response.end(
+        `<!doctype html><html lang="en"><title>Win a prize</title><form method="post" action="${portalOrigin}/portal/sign-out"><input type="hidden" name="csrf" value="guess"><button>Claim</button></form></html>`,
+      );
     });
     await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
     try {

@@ -7,7 +7,10 @@ export class PortalClient {
   readonly cookies = new Map<string, string>();
   lastPage = '';
 
-  constructor(private readonly t: TestApp, private readonly origin = 'https://127.0.0.1') {}
+  constructor(
+    private readonly t: TestApp,
+    private readonly origin = 'https://127.0.0.1',
+  ) {}
 
   #remember(response: LightMyRequestResponse): LightMyRequestResponse {
     const raw = response.headers['set-cookie'];
@@ -35,14 +38,30 @@ export class PortalClient {
   }
 
   async get(url: string): Promise<LightMyRequestResponse> {
-    return this.#remember(await this.t.app.inject({ method: 'GET', url, headers: { host: '127.0.0.1', cookie: this.cookieHeader } }));
+    return this.#remember(
+      await this.t.app.inject({ method: 'GET', url, headers: { host: '127.0.0.1', cookie: this.cookieHeader } }),
+    );
   }
 
-  async post(url: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
-    return this.#remember(await this.t.app.inject({
-      method: 'POST', url, payload: new URLSearchParams(fields).toString(),
-      headers: { host: '127.0.0.1', origin: this.origin, 'content-type': 'application/x-www-form-urlencoded', cookie: this.cookieHeader, ...headers },
-    }));
+  async post(
+    url: string,
+    fields: Record<string, string>,
+    headers: Record<string, string> = {},
+  ): Promise<LightMyRequestResponse> {
+    return this.#remember(
+      await this.t.app.inject({
+        method: 'POST',
+        url,
+        payload: new URLSearchParams(fields).toString(),
+        headers: {
+          host: '127.0.0.1',
+          origin: this.origin,
+          'content-type': 'application/x-www-form-urlencoded',
+          cookie: this.cookieHeader,
+          ...headers,
+        },
+      }),
+    );
   }
 
   async signIn(user: { username: string; password: string }): Promise<LightMyRequestResponse> {

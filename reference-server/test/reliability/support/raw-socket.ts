@@ -31,10 +31,19 @@ export function rawExchange(port: number, chunks: RawStep[], waitMs = 3000): Pro
       const raw = Buffer.concat(parts).toString('latin1');
       const status = /^HTTP\/1\.1 (\d{3}) /.exec(raw)?.[1];
       const sep = raw.indexOf('\r\n\r\n');
-      resolve({ raw, status: status === undefined ? undefined : Number(status), body: sep < 0 ? '' : raw.slice(sep + 4), closed, ms: Math.round((firstByteAt ?? performance.now()) - started) });
+      resolve({
+        raw,
+        status: status === undefined ? undefined : Number(status),
+        body: sep < 0 ? '' : raw.slice(sep + 4),
+        closed,
+        ms: Math.round((firstByteAt ?? performance.now()) - started),
+      });
     };
     const timer = setTimeout(() => finish(false), waitMs);
-    socket.on('data', (chunk: Buffer) => { firstByteAt ??= performance.now(); parts.push(chunk); });
+    socket.on('data', (chunk: Buffer) => {
+      firstByteAt ??= performance.now();
+      parts.push(chunk);
+    });
     socket.on('close', () => finish(true));
     socket.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'ECONNRESET' || error.code === 'EPIPE') finish(true);

@@ -52,29 +52,53 @@ function cpuMsOf(pid: number | undefined): number | undefined {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / USER_HZ;
 }
 
-export async function startServer(args: string[], env: NodeJS.ProcessEnv = {}, options: { https?: boolean } = {}): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [bin, 'serve', ...(options.https === true ? [] : ['--http']), '--port', '0', ...args], {
-    cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TC_LOG_LEVEL: 'warn', ...env },
-  });
+export async function startServer(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  options: { https?: boolean } = {},
+): Promise<ServerProcess> {
+  const child = spawn(
+    process.execPath,
+    [bin, 'serve', ...(options.https === true ? [] : ['--http']), '--port', '0', ...args],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, TC_LOG_LEVEL: 'warn', ...env },
+    },
+  );
   killOnExit(child);
   let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   const listening = await new Promise<{ baseUrl: string; caFile?: string }>((resolve, reject) => {
     // The start is waited for by its events (the listening line, or the exit); this timer is only a
     // safety net against a start that never ends. It was 15 s and failed starts on a busy 2-core
     // machine (tsx compiles the server first), so it is now far above any real start.
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`no listening line within ${START_SAFETY_NET_MS / 1000} s: ${stderr}`)); }, START_SAFETY_NET_MS);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no listening line within ${START_SAFETY_NET_MS / 1000} s: ${stderr}`));
+    }, START_SAFETY_NET_MS);
     createInterface({ input: child.stdout }).once('line', (line) => {
       clearTimeout(timer);
       resolve(JSON.parse(line) as { baseUrl: string; caFile?: string });
     });
-    void exit.then(({ code }) => { clearTimeout(timer); reject(new Error(`exited with ${code} before listening: ${stderr}`)); });
+    void exit.then(({ code }) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code} before listening: ${stderr}`));
+    });
   });
   const alive = () => child.exitCode === null && child.signalCode === null;
   const { baseUrl, caFile } = listening;
   return {
-    child, baseUrl, exit, alive, ...(caFile !== undefined && { caFile }),
+    child,
+    baseUrl,
+    exit,
+    alive,
+    ...(caFile !== undefined && { caFile }),
     stderr: () => stderr,
     cpuMs: () => cpuMsOf(child.pid),
     async stop() {
@@ -98,7 +122,13 @@ export async function seededStoreFile(): Promise<{ dir: string; file: string; re
   const file = join(dir, 'store.sqlite');
   const store = new SqliteStore(file);
   try {
-    await createServices({ store, environment: 'sandbox', testControls: false, scryptCost: testScryptCost, seedFile: BUNDLED_SEED });
+    await createServices({
+      store,
+      environment: 'sandbox',
+      testControls: false,
+      scryptCost: testScryptCost,
+      seedFile: BUNDLED_SEED,
+    });
   } finally {
     await store.close();
   }
@@ -114,7 +144,11 @@ export interface Answer {
 }
 
 /** One HTTP request with a hard timeout; the answer's body as text (and JSON when it parses). */
-export async function send(dispatcher: Agent, url: string, options: { method?: string; headers?: Record<string, string>; body?: string | Buffer; timeoutMs?: number } = {}): Promise<Answer> {
+export async function send(
+  dispatcher: Agent,
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer; timeoutMs?: number } = {},
+): Promise<Answer> {
   const started = performance.now();
   const res = await request(url, {
     method: (options.method ?? 'GET') as 'GET',
@@ -125,7 +159,11 @@ export async function send(dispatcher: Agent, url: string, options: { method?: s
   });
   const body = await res.body.text();
   let json: Record<string, unknown> | undefined;
-  try { json = JSON.parse(body) as Record<string, unknown>; } catch { json = undefined; }
+  try {
+    json = JSON.parse(body) as Record<string, unknown>;
+  } catch {
+    json = undefined;
+  }
   return { status: res.statusCode, body, json, headers: res.headers, ms: Math.round(performance.now() - started) };
 }
 

@@ -51,7 +51,13 @@ async function seededDatabase(pg: TestPostgres): Promise<string> {
   const url = await pg.createDatabase('replicas');
   const store = await PostgresStore.open(url);
   try {
-    await createServices({ store, environment: 'sandbox', testControls: false, scryptCost: testScryptCost, seedFile: BUNDLED_SEED });
+    await createServices({
+      store,
+      environment: 'sandbox',
+      testControls: false,
+      scryptCost: testScryptCost,
+      seedFile: BUNDLED_SEED,
+    });
   } finally {
     await store.close();
   }
@@ -80,7 +86,10 @@ function haproxyConfig(port: number, socket: string, backends: string[], https: 
     '  balance roundrobin',
     '  option httpchk GET /readyz',
     '  http-check expect status 200',
-    ...backends.map((origin, i) => `  server replica${i} ${origin} check inter 300ms fall 3 rise 1${https ? ' check-ssl verify none' : ''}`),
+    ...backends.map(
+      (origin, i) =>
+        `  server replica${i} ${origin} check inter 300ms fall 3 rise 1${https ? ' check-ssl verify none' : ''}`,
+    ),
     '',
   ].join('\n');
 }
@@ -90,7 +99,9 @@ function statsCommand(socket: string, command: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const conn = connect(socket);
     let answer = '';
-    conn.on('data', (chunk: Buffer) => { answer += chunk.toString(); });
+    conn.on('data', (chunk: Buffer) => {
+      answer += chunk.toString();
+    });
     conn.on('end', () => resolve(answer));
     conn.on('error', reject);
     conn.write(`${command}\n`);
@@ -104,8 +115,12 @@ async function startHaproxy(config: string, dir: string): Promise<{ child: Child
   const child = spawn(HAPROXY, ['-db', '-f', file], { stdio: ['ignore', 'pipe', 'pipe'] });
   killOnExit(child);
   let output = '';
-  child.stdout?.on('data', (c: Buffer) => { output += c.toString(); });
-  child.stderr?.on('data', (c: Buffer) => { output += c.toString(); });
+  child.stdout?.on('data', (c: Buffer) => {
+    output += c.toString();
+  });
+  child.stderr?.on('data', (c: Buffer) => {
+    output += c.toString();
+  });
   const exit = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   // Ready when the stats socket answers (it is bound with the frontend, at start).
   const socket = join(dir, 'haproxy.sock');
@@ -153,7 +168,15 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
     replicas.push(...(await Promise.all(Array.from({ length: options.replicas }, start))));
     const port = await freeLoopbackPort();
     const socket = join(dir, 'haproxy.sock');
-    haproxy = await startHaproxy(haproxyConfig(port, socket, replicas.map((r) => new URL(r.baseUrl).host), https), dir);
+    haproxy = await startHaproxy(
+      haproxyConfig(
+        port,
+        socket,
+        replicas.map((r) => new URL(r.baseUrl).host),
+        https,
+      ),
+      dir,
+    );
     const caFile = replicas[0]?.caFile;
     return {
       baseUrl: `${https ? 'https' : 'http'}://127.0.0.1:${port}`,

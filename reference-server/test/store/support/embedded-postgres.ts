@@ -13,7 +13,17 @@
 // a `mktemp -d` directory, mode 0700), so under root the binaries are linked (or copied) into the
 // cluster's own temporary directory, which belongs to `postgres`.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chownSync, copyFileSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chownSync,
+  copyFileSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readlinkSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { arch, platform, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -47,11 +57,15 @@ export async function freeLoopbackPort(): Promise<number> {
   return address.port;
 }
 
-interface Account { uid: number; gid: number }
+interface Account {
+  uid: number;
+  gid: number;
+}
 
 /** Under root: the `postgres` system user, created when missing. */
 function postgresAccount(): Account {
-  const id = (flag: string): number => Number(execFileSync('id', [flag, USER], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+  const id = (flag: string): number =>
+    Number(execFileSync('id', [flag, USER], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
   try {
     id('-u');
   } catch {
@@ -67,7 +81,9 @@ async function nativeFolder(): Promise<string> {
     const binaries = (await import(name)) as { postgres: string };
     return dirname(dirname(binaries.postgres));
   } catch (error) {
-    throw new Error(`setup: PostgreSQL cannot start: ${name} is not installed (${(error as Error).message.split('\n')[0]}); run npm ci`);
+    throw new Error(
+      `setup: PostgreSQL cannot start: ${name} is not installed (${(error as Error).message.split('\n')[0]}); run npm ci`,
+    );
   }
 }
 
@@ -91,11 +107,19 @@ function linkTree(from: string, to: string): void {
 
 /** Runs `postgres --version` as `account`: proves the binary and its libraries are reachable, in seconds. */
 function preflight(binary: string, account: Account | undefined): void {
-  const result = spawnSync(binary, ['--version'], { ...account, encoding: 'utf8', timeout: PREFLIGHT_SAFETY_NET_MS, stdio: ['ignore', 'pipe', 'pipe'] });
+  const result = spawnSync(binary, ['--version'], {
+    ...account,
+    encoding: 'utf8',
+    timeout: PREFLIGHT_SAFETY_NET_MS,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   if (result.status === 0) return;
-  const why = result.error?.message ?? (result.stderr.trim().split('\n')[0] || `exit ${result.status ?? result.signal}`);
+  const why =
+    result.error?.message ?? (result.stderr.trim().split('\n')[0] || `exit ${result.status ?? result.signal}`);
   const who = account ? `the ${USER} user (uid ${account.uid}; PostgreSQL refuses root)` : 'this user';
-  throw new Error(`setup: PostgreSQL cannot start: ${who} cannot run ${binary}: ${why} — give that user search access to every directory on that path, or point TMPDIR to a directory it can reach`);
+  throw new Error(
+    `setup: PostgreSQL cannot start: ${who} cannot run ${binary}: ${why} — give that user search access to every directory on that path, or point TMPDIR to a directory it can reach`,
+  );
 }
 
 /** Runs a PostgreSQL program to its end; rejects with the end of its output on a non-zero exit. */
@@ -104,20 +128,33 @@ function runToEnd(binary: string, args: string[], account: Account | undefined, 
     const child = spawn(binary, args, { ...account, env, stdio: ['ignore', 'pipe', 'pipe'] });
     killOnExit(child);
     let output = '';
-    child.stdout.on('data', (c: Buffer) => { output += c.toString(); });
-    child.stderr.on('data', (c: Buffer) => { output += c.toString(); });
+    child.stdout.on('data', (c: Buffer) => {
+      output += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      output += c.toString();
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), INITDB_SAFETY_NET_MS);
-    child.on('error', (error) => { clearTimeout(timer); reject(error); });
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       if (code === 0) resolve();
-      else reject(new Error(`${binary} ended with ${code ?? signal}: ${output.trim().split('\n').slice(-5).join(' | ')}`));
+      else
+        reject(new Error(`${binary} ended with ${code ?? signal}: ${output.trim().split('\n').slice(-5).join(' | ')}`));
     });
   });
 }
 
 /** Starts the server; resolves once it accepts connections, rejects when it exits first. */
-function startServerProcess(binary: string, args: string[], account: Account | undefined, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+function startServerProcess(
+  binary: string,
+  args: string[],
+  account: Account | undefined,
+  env: NodeJS.ProcessEnv,
+): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(binary, args, { ...account, env, stdio: ['ignore', 'ignore', 'pipe'] });
     killOnExit(child);
@@ -133,10 +170,17 @@ function startServerProcess(binary: string, args: string[], account: Account | u
       }
     };
     child.stderr.on('data', onData);
-    child.on('error', (error) => { clearTimeout(timer); reject(error); });
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
-      reject(new Error(`postgres exited with ${code ?? signal} before accepting connections: ${log.trim().split('\n').slice(-5).join(' | ')}`));
+      reject(
+        new Error(
+          `postgres exited with ${code ?? signal} before accepting connections: ${log.trim().split('\n').slice(-5).join(' | ')}`,
+        ),
+      );
     });
   });
 }
@@ -146,7 +190,10 @@ function stopped(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(() => child.kill('SIGQUIT'), 10_000);
-    child.once('exit', () => { clearTimeout(timer); resolve(); });
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
     child.kill('SIGINT');
   });
 }
@@ -172,12 +219,41 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     // English messages: the ready line is read from the log.
     const env = { ...process.env, LC_MESSAGES: 'C' };
     const data = join(dir, 'data');
-    await runToEnd(join(binaries, 'initdb'), [`--pgdata=${data}`, '--auth=password', `--username=${USER}`, `--pwfile=${passwordFile}`,
-      '--encoding=UTF8', '--locale=C', '--no-sync'], account, env);
+    await runToEnd(
+      join(binaries, 'initdb'),
+      [
+        `--pgdata=${data}`,
+        '--auth=password',
+        `--username=${USER}`,
+        `--pwfile=${passwordFile}`,
+        '--encoding=UTF8',
+        '--locale=C',
+        '--no-sync',
+      ],
+      account,
+      env,
+    );
     port = await freeLoopbackPort();
     // Loopback only, and the Unix socket in the temporary directory (not the shared /tmp).
-    server = await startServerProcess(join(binaries, 'postgres'), ['-D', data, '-p', String(port),
-      '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${dir}`, '-c', 'max_connections=200', '-c', 'fsync=off'], account, env);
+    server = await startServerProcess(
+      join(binaries, 'postgres'),
+      [
+        '-D',
+        data,
+        '-p',
+        String(port),
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        `unix_socket_directories=${dir}`,
+        '-c',
+        'max_connections=200',
+        '-c',
+        'fsync=off',
+      ],
+      account,
+      env,
+    );
   } catch (error) {
     if (server) await stopped(server);
     removeDir();
