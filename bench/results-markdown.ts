@@ -157,7 +157,7 @@ export function goalLines(run: BenchRun): GoalLine[] {
           met: t.exitCode === 0 && t.seconds <= limit,
         }
       : { goal, measured: 'not measured', met: undefined };
-  lines.push(wall(start, 15, '`npm start` wall ≤ 15 s'));
+  lines.push(wall(start, 10, '`npm start` wall ≤ 10 s'));
   lines.push(
     wall(
       run.timings.find((t) => t.command.includes('self-validate')),
