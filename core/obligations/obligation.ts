@@ -1,5 +1,5 @@
 // An obligation: something a check obtained (a live token) and what must hold of it at a later
-// time, recorded when the target has no clock control and settled by a later run (issue 15).
+// time, recorded when the target has no clock control and settled by a later run.
 // Times are on the target's clock as its `Date` header shows it (1 s resolution), or on the local
 // clock when the target sends no Date header (`clock: 'local'`).
 

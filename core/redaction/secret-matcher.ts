@@ -1,8 +1,8 @@
 // A multi-pattern matcher: every occurrence of any of a run's known secret values in one pass over
-// a text, however many values there are (a run knows ~1,500: the profile's secrets and every token
-// it saw, each in several encodings), and values added at any time at constant cost. Used by the
-// redactor (replace; a worker learns a token with almost every answer) and by the end-of-run
-// verification (find).
+// a text, however many values there are (the profile's secrets and every token the run saw, each
+// in several encodings: thousands in a long run), and values added at any time at constant cost.
+// Used by the redactor (replace; a worker learns a token with almost every answer) and by the
+// end-of-run verification (find).
 //
 // Each value is filed under a hash of its last `anchorLength` code units. One pass over the text
 // keeps the rolling hash of the window ending at each position; where it is the anchor of some
@@ -11,8 +11,8 @@
 // on the end (not the start) keeps the buckets small: the tokens of one issuer share their first
 // characters (a JWT's header), never their last ones (the signature). Values shorter than the
 // anchor are searched one by one (the redactor never registers any; the verification neither).
-// An Aho–Corasick automaton did the same in one pass too, but had to be rebuilt whole (a Map per
-// trie node, ~12,000 nodes per 100 tokens) whenever a token was added: 1–1.5 s of CPU per worker.
+// Not an Aho–Corasick automaton: it also finds everything in one pass, but must be rebuilt whole
+// (a Map per trie node) whenever a value is added, and a worker adds one with almost every answer.
 
 /** One occurrence: [start, end) in the text, and the value found. */
 export interface Occurrence {

@@ -1,4 +1,4 @@
-// The shared secure context trusts what a per-connection `ca` option trusted (the system CAs plus
+// The shared secure context trusts what a per-connection `ca` option would trust (the system CAs plus
 // the profile's CA), verifies certificates, honours a check's protocol settings, and is built once.
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:https';

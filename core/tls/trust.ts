@@ -2,8 +2,8 @@
 // CAs plus the profile's CA, certificates verified (never rejectUnauthorized:false).
 //
 // As an undici `connect: { ca }` option the trust list is parsed again for every new connection
-// (Node builds a secure context per tls.connect: ~140 root certificates added each time, 10–40 ms
-// of CPU); a check that opens a hundred connections at once paid seconds for it. One secure
+// (Node builds a secure context per tls.connect, adding every root certificate each time); a check
+// that opens a hundred connections at once would pay that a hundred times. One secure
 // context per CA and protocol settings, built once per process and shared by every agent, trusts
 // exactly the same certificates.
 import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';

@@ -43,7 +43,7 @@ export interface BundleManifest {
   waivers: NonNullable<ConformanceReport['waivers']>['entries'];
   transcripts: number;
   /**
-   * The obligations of earlier runs this run settled (issue 15): each with the check that settled
+   * The obligations of earlier runs this run settled: each with the check that settled
    * it, its requirements, and the path (in `files`) of that check's transcript — the requests that
    * settled it. Absent when the run settled none.
    */

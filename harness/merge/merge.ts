@@ -2,7 +2,7 @@
 // single run would have written. Verdicts are recomputed per requirement from every shard's raw
 // check outcomes (checks.json) with the same buildReport a run uses — never concatenated — so a
 // requirement whose checks fell into two shards gets one verdict from all of them. Obligations
-// (issue 15) merge the same way: PENDING like any verdict (the earliest due time); a settlement in
+// merge the same way: PENDING like any verdict (the earliest due time); a settlement in
 // one shard and an obligation pending in another follow the requirement rule (a PASS settlement
 // outranks a new obligation, any FAIL wins), and an obligation settled in one shard is no longer
 // pending in any (verdict.ts withoutSettledPending).

@@ -1,4 +1,4 @@
-// The state phase of `run` (issue 15): before the checks, take the state file's lock, open it,
+// The state phase of `run`: before the checks, take the state file's lock, open it,
 // split its obligations into due ones (each becomes a settling check) and waiting ones, and hand
 // them to the workers (run-exchange.ts); after a completed run, fold the settlements and the new
 // obligations into the state file (atomically). A run that did not complete leaves the file as it was.

@@ -1,9 +1,10 @@
 // Where `run --start-reference` keeps the scrypt hashes of the reference seed between runs
 // (`serve --seed-hash-cache`, reference-server/src/store/seed-hash-cache.ts): every run starts four
-// servers from the same seed, and hashing its secrets cost each ~0.9 CPU-s of scrypt. The file sits
-// in a directory of the user's own under the temp directory (mode 0700, owned by this user, not a
-// link); when that cannot be had, the servers hash as before. The server reuses a hash only for the
-// same seed file and its own scrypt cost, so a stale or foreign file costs a hashing, never a weaker hash.
+// servers from the same seed, and each would otherwise pay scrypt's deliberate cost for every secret
+// of it again. The file sits in a directory of the user's own under the temp directory (mode 0700,
+// owned by this user, not a link); when that cannot be had, each server hashes the seed itself.
+// The server reuses a hash only for the same seed file and its own scrypt cost, so a stale or
+// foreign file costs a hashing, never a weaker hash.
 import { lstatSync, mkdirSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';

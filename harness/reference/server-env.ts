@@ -4,7 +4,7 @@
 // MALLOC_MMAP_THRESHOLD_: every client-secret or password verification runs scrypt (N=2^14, r=8:
 // a 16 MiB buffer) on libuv's thread pool. glibc raises its mmap threshold after the first such
 // buffer is freed, so the later ones come from per-thread malloc arenas that keep the freed memory:
-// ~70 MiB of RSS that never goes back after the seed is hashed (measured: idle RSS 183 → 109 MiB).
+// tens of MiB of RSS that never go back after the seed is hashed.
 // A fixed threshold makes each buffer an mmap of its own, returned when scrypt frees it. glibc
 // reads the variable only at process start, hence the environment; other C libraries ignore it.
 export const referenceServerEnv: Readonly<Record<string, string>> = { MALLOC_MMAP_THRESHOLD_: '131072' };

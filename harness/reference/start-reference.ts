@@ -47,7 +47,7 @@ export interface StartReferenceOptions {
   seed?: string;
   /**
    * `--seed-hash-cache FILE`: servers started with the same file hash the seed's secrets once
-   * between them (the self-validation starts ~30); the file is the caller's to remove.
+   * between them (the self-validation starts dozens); the file is the caller's to remove.
    */
   seedHashCache?: string;
   /** The store (`serve --data`): a file keeps everything across a restart (`restart()`); default `:memory:`. */

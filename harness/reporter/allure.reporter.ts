@@ -2,8 +2,8 @@
 //
 // allure-js-commons' FileSystemWriter opens, writes, fsyncs, closes and renames every result and
 // attachment file, synchronously, on the Playwright runner's main thread: the thread that hands the
-// checks to the workers. A run writes ~490 files (a result and a transcript per check): 1.6 s of
-// blocked runner on a quiet machine, 8–14 s on a busy disk. The files are read after the run (the
+// checks to the workers. A run writes a result and a transcript per check, and every fsync blocks
+// the runner, the longer the busier the disk. The files are read after the run (the
 // end-of-run verification, `npm run report:allure`) on the same machine; nothing needs each one on
 // disk before the next check may start. Same files, same content; the write to a temporary name and
 // the rename stay, so a reader never sees half a file. Options are allure-playwright's own.

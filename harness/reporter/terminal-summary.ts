@@ -232,7 +232,7 @@ function closingLines(report: ConformanceReport, where: string, paint: Paint): s
       ),
     );
   const soonest = earliestDue(report);
-  // UNOBSERVED exists in audit reports only: a run's line stays as it was.
+  // UNOBSERVED exists in audit reports only: a run's summary has no such count, so its line does not name it.
   const counts = order
     .filter((v) => v !== 'UNOBSERVED' || s.UNOBSERVED !== undefined)
     .map((v) => `${s[v] ?? 0} ${v}${v === 'PENDING' && soonest !== undefined ? ` (earliest due ${soonest})` : ''}`)

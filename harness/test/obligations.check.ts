@@ -1,6 +1,6 @@
 // An end-to-end check of its own test stage (`npm test -- obligations`, scripts/test-stages.ts):
-// ~5.5 minutes of runs, so named .check.ts to stay out of the unit stage.
-// Issue 15, done-when: against the reference server run WITHOUT clock control in the profile, the
+// many full runs of the suite, so named .check.ts to stay out of the unit stage.
+// What it proves: against the reference server run WITHOUT clock control in the profile, the
 // time-dependent checks record obligations (PENDING, an encrypted state file, no token in plain
 // text anywhere); the test moves the server's clock from outside (its control endpoint, which the
 // profile does not know) and later runs settle them to PASS — or, with a planted fault (tokens

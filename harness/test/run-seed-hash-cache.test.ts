@@ -1,5 +1,5 @@
 // The directory `run --start-reference` keeps the seed's hashes in is the user's own: created
-// private, and refused (the servers then hash as before) when it is shared, a link, or not a directory.
+// private, and refused (each server then hashes the seed itself) when it is shared, a link, or not a directory.
 import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';

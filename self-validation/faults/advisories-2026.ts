@@ -1,4 +1,4 @@
-// Bugs token servers shipped in 2026 (issue 31), each planted in front of the reference:
+// Bugs token servers shipped in 2026, each planted in front of the reference:
 // - a rate limit and a failed-attempt throttle keyed on a forwarding header the client writes
 //   (Eventra #16254, AiFw #165, PrepPilot #1438, daily_stock_analysis #842, Forge PR #84): every
 //   new X-Forwarded-For / Forwarded / X-Real-IP value is a fresh key, so it starts with a full quota

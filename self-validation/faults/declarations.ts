@@ -1,8 +1,8 @@
 // Declaration faults: the target is left as it is (an empty proxy), and the profile declares an
 // interpretation the reference does not follow (requirements/interpretations.json). The check of an
-// INTERPRETATION requirement must follow the declaration, so it must FAIL the reference now: this
-// proves the check reads the declaration and can fail on either side of it (the clean run proves
-// the other side). A target that does not do what it declares is the bug these stand for.
+// INTERPRETATION requirement must follow the declaration, so under such a fault it must FAIL the
+// reference: this proves the check reads the declaration and can fail on either side of it (the
+// clean run proves the other side). A target that does not do what it declares is the bug these stand for.
 import type { Fault } from '../fault.ts';
 
 const declaration = (

@@ -1,8 +1,8 @@
-// Bugs that widely used OAuth servers have shipped (issue 14's list: Keycloak, ORY Hydra, Spring
+// Bugs that widely used OAuth servers have shipped (Keycloak, ORY Hydra, Spring
 // Authorization Server, IdentityServer, django-oauth-toolkit, authlib, the PHP League server,
 // node-oauth2-server…), each planted in front of the reference, plus the faults that turn the
-// SHOULD/ADVISORY requirements to WARN. The patterns the older catalogue already plants are mapped
-// in README.md ("Bugs real servers ship").
+// SHOULD/ADVISORY requirements to WARN. The patterns other fault files already plant are mapped
+// in self-validation/README.md ("Bugs real servers ship").
 import type { Credential, Fault } from '../fault.ts';
 import { header, jsonOf, withForm, withJson, withoutHeader, type ProxyRequest, type ProxyResponse } from '../proxy.ts';
 import {

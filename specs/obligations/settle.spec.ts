@@ -1,4 +1,4 @@
-// Settling the obligations due in this run (issue 15): one check per obligation, under the
+// Settling the obligations due in this run: one check per obligation, under the
 // requirement IDs of the check that recorded it, run first (the conformance pass; the recording
 // checks are @clock and run in the time-travel pass after it). Each sends the one request that
 // settles it (a control request more when it fails, to tell "the target no longer knows this

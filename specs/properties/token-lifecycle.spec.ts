@@ -22,7 +22,7 @@ import { propertyRuns, propertyTag } from '../../fixtures/support/properties/pro
  * runs stay one after another: all of them grant tokens to the one burnable user, so on a target
  * that keeps state per user (e.g. one that answers a second password grant with the first response)
  * runs side by side would meet each other's tokens, and the finding would name the wrong requirement
- * (the self-validation's pw-grant-replayed-while-unused showed GRANT-RT-001 instead of STATE-PW-002).
+ * (under the self-validation's pw-grant-replayed-while-unused: GRANT-RT-001 instead of STATE-PW-002).
  */
 const clockFreeRuns = (target: Target) => Math.max(1, Math.round(propertyRuns(target, 'lifecycle') / 5));
 

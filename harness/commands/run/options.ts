@@ -7,7 +7,7 @@ import type { Level } from '../../reporter/verdict.ts';
 import { bothGreps, requirementGrep, requirementSelection } from '../run-selection.ts';
 import { catalogueVersion, CatalogueVersionError } from '../../../requirements/catalogue-versions.ts';
 
-/** Clock targets `--start-reference` starts by default: two time-travel workers (bench/SUITE-TIMING.md; 1 and 3 not measured apart). */
+/** Clock targets `--start-reference` starts by default: two time-travel workers (the timings behind the choice: bench/SUITE-TIMING.md). */
 export const defaultClockServers = 2;
 
 export const usage = `Usage: token-conformance run --target FILE [options]

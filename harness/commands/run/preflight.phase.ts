@@ -89,8 +89,8 @@ export function lockRefusedClients(preflight: PreflightResult, temp: string): { 
  * The preflight and the region parity probes at once: a dozen token requests each, none depending
  * on the other's answers (the parity probes use no client lock), so the run waits for the slower of
  * the two instead of both. The preflight's outcome comes first: a setup problem (or
- * `--check-profile`) ends the run as before, whatever the parity probes met; `--check-profile`
- * sends no parity probe at all.
+ * `--check-profile`) ends the run, whatever the parity probes met; `--check-profile` sends no
+ * parity probe at all.
  */
 export async function preflightAndParity(
   options: RunOptions,

@@ -41,7 +41,8 @@ export interface StartedTarget {
  * `--start-reference`: the bundled sandbox server and a production one (for the other
  * environment's token), concurrently; the profile then names their addresses. Once they listen,
  * the clock servers start (in the background, while reachability, preflight and region parity
- * run: no more servers start at once than before, which a loaded machine pays in start time).
+ * run; only then, so that a loaded machine never starts all the servers at once, which it pays in
+ * start time).
  * Without `--start-reference` the profile's own target, untouched.
  */
 export async function startTarget(

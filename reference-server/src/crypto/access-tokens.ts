@@ -78,9 +78,9 @@ export interface TokenIdentity {
 
 /**
  * Signs with node:crypto directly (Ed25519, synchronous, on the calling thread): jose 6 signs through
- * WebCrypto, a round trip through libuv's thread pool that cost ~40% of the signing throughput in
- * bench/. The compact JWS is built as RFC 7515 §7.1 says (the protected header is fixed per key, so
- * it is encoded once); jose still verifies it (JoseAccessTokenVerifier, and the tests).
+ * WebCrypto, a round trip through libuv's thread pool for every token that bounds the signing
+ * throughput (bench/). The compact JWS is built as RFC 7515 §7.1 says (the protected header is
+ * fixed per key, so it is encoded once); jose still verifies it (JoseAccessTokenVerifier, and the tests).
  */
 export class JoseAccessTokenSigner implements AccessTokenSigner {
   readonly #encodedHeader: string;

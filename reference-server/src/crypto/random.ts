@@ -4,8 +4,8 @@ import type { RandomSource, TokenDigest } from '../domain/ports.ts';
 
 /**
  * Random bytes are drawn from the CSPRNG 4 KiB at a time and handed out once each, in order (one
- * call into OpenSSL per ~250 access-token ids instead of one per token: randomBytes' fixed cost
- * was ~3% of issuing a token). No byte is ever handed out twice.
+ * call into OpenSSL per pool instead of one per token, so randomBytes' fixed cost is shared by many
+ * access-token ids). No byte is ever handed out twice.
  */
 const POOL_BYTES = 4096;
 let pool = Buffer.alloc(0);

@@ -77,7 +77,7 @@ export class CachingSecretHasher implements SecretHasher {
     const entry = createHmac('sha256', this.#key).update(encodedHash).update('\0').update(secret).digest('base64url');
     if (this.#hits.has(entry)) return true;
     // Concurrent verifications of the same secret against the same hash share one scrypt run (16
-    // connections logging in at once cost one 16 MiB, ~50 ms computation, not sixteen).
+    // connections logging in at once cost one 16 MiB scrypt computation, not sixteen).
     const running = this.#inFlight.get(entry);
     if (running) return running;
     const verification = this.#inner

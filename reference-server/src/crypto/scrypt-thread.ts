@@ -1,7 +1,7 @@
 // scrypt on one dedicated thread. Node's async scrypt runs on libuv's pool (4 threads); each
 // 16 MiB scrypt buffer is malloc'd by whichever pool thread runs it, and glibc keeps the freed
-// buffers in that thread's arena once its dynamic mmap threshold has risen past 16 MiB: ~70 MiB
-// of RSS that never goes back (see reference-server/README.md, Memory). On one thread of our own
+// buffers in that thread's arena once its dynamic mmap threshold has risen past 16 MiB: RSS that
+// never goes back (see reference-server/README.md, Memory). On one thread of our own
 // (scryptSync in a worker), at most one arena holds one buffer, whatever the C library and
 // without the suite's MALLOC_MMAP_THRESHOLD_. Verifications queue on it; successful ones are
 // cached by the hasher, so the queue matters only for first sign-ins and failures (which the

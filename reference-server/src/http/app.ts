@@ -97,7 +97,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     connectionTimeout: Math.max(60_000, timeouts.requestMs),
     // Long enough that a client rarely holds a socket near its end: an idle socket's close races a
     // client's reuse of it (the client keeps it 2 s less than the advertised timeout, but a starved
-    // client's timer fires late; seen as "other side closed" under load at 5 s). Below connectionTimeout.
+    // client's timer fires late, and a short timeout shows as "other side closed" under load). Below
+    // connectionTimeout.
     keepAliveTimeout: 30_000,
     requestTimeout: timeouts.requestMs,
     return503OnClosing: true,
@@ -132,7 +133,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   }
   // With test controls the clock can be moved: the Date header shows the server's clock, as a real
-  // server's would, so that a suite without clock control (obligations, issue 15) sees moved time.
+  // server's would, so that a suite without clock control (which records obligations) sees moved time.
   // A synchronous hook (no promise per answer) and one formatted string per clock second, as Node
   // does for its own Date header.
   if (deps.testControls && services.testClock) {

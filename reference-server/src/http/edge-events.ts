@@ -32,8 +32,8 @@ export interface EdgeOptions {
 export function handleEdgeEvents(app: FastifyInstance, options: EdgeOptions): void {
   const server: Server & { httpAllowHalfOpen?: boolean } = app.server;
   // A client may half-close its side once the request is sent (shutdown(SHUT_WR)); Node would then
-  // abort the request in flight and close without an answer (seen by the fuzz stage). Half-open,
-  // the answer still goes out and the connection ends after it.
+  // abort the request in flight and close without an answer. Half-open, the answer still goes out
+  // and the connection ends after it.
   server.httpAllowHalfOpen = true;
   const serve = (request: IncomingMessage, response: ServerResponse): void => {
     server.emit('request', request, response);
@@ -43,7 +43,7 @@ export function handleEdgeEvents(app: FastifyInstance, options: EdgeOptions): vo
     const chunked = request.headers['transfer-encoding'] !== undefined;
     // 100 only for a body the server would read: none over the limit (a well-behaved client then
     // never sends the body it would waste), none without a body at all (an interim answer to a
-    // bodiless HEAD confused the answer after it).
+    // bodiless HEAD confuses the answer after it).
     if ((chunked || declared > 0) && !(declared > options.bodyLimit)) response.writeContinue();
     serve(request, response);
   });

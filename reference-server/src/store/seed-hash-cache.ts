@@ -1,8 +1,8 @@
 // The scrypt hashes of a seed file's secrets, kept in a file so that the next server started from
-// the same seed file reuses them instead of hashing every client secret and password again (~1 s of
-// scrypt per start; a test harness that starts dozens of servers pays it dozens of times: the
-// self-validation). Opt-in (`serve --seed-hash-cache FILE`), never used otherwise. The file holds
-// only what the store holds (salted scrypt hashes), and is trusted like the seed file itself. A
+// the same seed file reuses them instead of hashing every client secret and password again (scrypt
+// is slow by design, and a test harness that starts dozens of servers, like the self-validation,
+// would pay it at every start). Opt-in (`serve --seed-hash-cache FILE`), never used otherwise. The
+// file holds only what the store holds (salted scrypt hashes), and is trusted like the seed file itself. A
 // hash is reused only when the cache was written for the same seed file (a SHA-256 of its bytes)
 // and with the server's own scrypt cost, so a cache never lowers the cost of the stored hashes.
 import { createHash } from 'node:crypto';

@@ -36,7 +36,7 @@ export interface ServerStore extends Store, PortalStore {
   readonly kind: 'sqlite' | 'postgres';
   /**
    * Present on stores that replicas on several machines share (PostgreSQL). SQLite has none: the
-   * processes sharing its file are one machine's, and each keeps its own test clock as before.
+   * processes sharing its file are one machine's, and each keeps its own test clock.
    */
   readonly sharedClock?: SharedClockOffset;
   /** Likewise for the gateway's fault switch (present on PostgreSQL only). */

@@ -98,9 +98,9 @@ export class SqliteStore implements ServerStore {
     // test/reliability/crash.test.ts). NORMAL (the default) fsyncs only at checkpoints: a power cut
     // or kernel crash may roll back the last commits — a refresh token the client holds would be
     // gone, or worse a used one unused again. FULL fsyncs the WAL at every commit and closes that
-    // window, at the price of an fsync inside every write, on the event loop: on the soak machine
-    // p99 rose from ~7 ms to ~100 ms (bench/soak). A test target needs process-crash safety; a
-    // deployment that must survive power loss passes --synchronous full.
+    // window, at the price of an fsync inside every write, on the event loop, which every request
+    // then waits behind (bench/soak shows the tail latency). A test target needs process-crash
+    // safety; a deployment that must survive power loss passes --synchronous full.
     this.#db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
     this.#db.pragma('foreign_keys = ON');
     this.#migrate();
