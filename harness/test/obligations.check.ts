@@ -36,6 +36,7 @@ import {
 import { recordIssuance, type Issued } from '../../self-validation/faults/lifecycle.ts';
 import { lockState } from '../obligations/state-file.ts';
 import { runCli as runCliWith } from './support/run-cli.ts';
+import { asStagingTarget, throughProxy } from './support/staging-profile.ts';
 
 const keyEnv = 'TOKEN_CONFORMANCE_TEST_STATE_KEY';
 const key = 'obligations-test-key-0123456789abcdef';
@@ -109,27 +110,12 @@ class Target {
         fault,
         dir: this.dir,
       });
-      const swap = (url: string | undefined) => (url ? `${this.proxy!.url}${url.slice(upstream.length)}` : url);
-      profile = {
-        ...profile,
-        authUrlUs: swap(profile.authUrlUs)!,
-        authUrlEu: swap(profile.authUrlEu)!,
-        baseUrl: swap(profile.baseUrl)!,
-        caFile: this.proxy.caFile,
-        plainHttpUrl: `http://${new URL(this.proxy.url).host}`,
-      };
+      profile = throughProxy(profile, upstream, this.proxy);
     }
     // The profile a staging target would have: no clock control, no fault control; a state key.
-    const capabilities = { ...profile.capabilities };
-    delete capabilities.clockControlUrl;
-    delete capabilities.faultControlUrl;
     writeFileSync(
       this.profileFile,
-      JSON.stringify(
-        { ...profile, capabilities, ...(this.withState ? { state: { key: { env: keyEnv } } } : {}) },
-        null,
-        2,
-      ),
+      JSON.stringify(asStagingTarget(profile, this.withState ? keyEnv : undefined), null, 2),
     );
   }
 

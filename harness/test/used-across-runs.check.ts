@@ -20,6 +20,7 @@ import {
 import { startSwitchingProxy, type SwitchingProxy } from '../../self-validation/proxy.ts';
 import { advisory2026Faults } from '../../self-validation/faults/advisories-2026.ts';
 import { runCli } from './support/run-cli.ts';
+import { asStagingTarget, throughProxy } from './support/staging-profile.ts';
 
 const keyEnv = 'TOKEN_CONFORMANCE_TEST_STATE_KEY';
 const key = 'used-across-runs-test-key-0123456789';
@@ -52,24 +53,10 @@ class Target {
         members: [{ id: 'fault', upstream, upstreamCa: readFileSync(profile.caFile!, 'utf8'), fault }],
         dir: this.dir,
       });
-      const swap = (url: string | undefined) => (url ? `${this.proxy!.url}${url.slice(upstream.length)}` : url);
-      profile = {
-        ...profile,
-        authUrlUs: swap(profile.authUrlUs)!,
-        authUrlEu: swap(profile.authUrlEu)!,
-        baseUrl: swap(profile.baseUrl)!,
-        caFile: this.proxy.caFile,
-        plainHttpUrl: `http://${new URL(this.proxy.url).host}`,
-      };
+      profile = throughProxy(profile, upstream, this.proxy);
     }
     // A staging target's profile: no clock, fault or restart control; a state key.
-    const capabilities = { ...profile.capabilities };
-    delete capabilities.clockControlUrl;
-    delete capabilities.faultControlUrl;
-    writeFileSync(
-      this.profileFile,
-      JSON.stringify({ ...profile, capabilities, state: { key: { env: keyEnv } } }, null, 2),
-    );
+    writeFileSync(this.profileFile, JSON.stringify(asStagingTarget(profile, keyEnv), null, 2));
   }
 
   /** The target restarts between the runs: the server's process on its store (and the proxy of a fault hears of it). */
