@@ -70,7 +70,9 @@ export function classify(exchange: Exchange, addresses: Addresses): Classified {
     /* kind other */
   }
   const kindOf = (): ExchangeKind => {
-    if (!url) return 'other';
+    // A request `record` could not read as ordinary HTTP/1.1 (its line, its framing) is a probe of the
+    // target's parser, not a token request or a protected call of the kind the judges know.
+    if (!url || exchange.request.malformed !== undefined) return 'other';
     if (
       addresses.clockControlUrl &&
       `${url.origin}${url.pathname}` === addresses.clockControlUrl.replace(/[?#].*$/, '')

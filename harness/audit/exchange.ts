@@ -23,7 +23,14 @@ export interface Exchange {
   /** When the request started (ISO 8601), on the recorder's or browser's clock. */
   startedAt: string;
   durationMs?: number;
-  request: { method: string; url: string; headers: HeaderList; body: RecordedBody };
+  request: {
+    method: string;
+    url: string;
+    headers: HeaderList;
+    body: RecordedBody;
+    /** Set by `record` when the request was not an ordinary HTTP/1.1 request (its line or framing), with why: it was forwarded as sent, and is not judged. */
+    malformed?: string;
+  };
   /** Absent when the exchange got no answer (connection error, the recorder killed). */
   response?: { status: number; headers: HeaderList; body: RecordedBody };
 }

@@ -39,6 +39,8 @@ export function harEntry(e: Omit<Exchange, 'file'>): Record<string, unknown> {
         : {}),
       headersSize: -1,
       bodySize: e.request.body.size,
+      // HAR's custom-field convention (a leading underscore): why `record` left this request unjudged.
+      ...(e.request.malformed !== undefined ? { _malformed: e.request.malformed } : {}),
     },
     response: res
       ? {

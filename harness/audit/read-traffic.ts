@@ -141,6 +141,7 @@ export function exchangeFromHar(entry: unknown, file: string, index: number): Ex
       url: req.url,
       headers: requestHeaders,
       body: bodyOf(postText, postMime, req.bodySize),
+      ...(typeof req._malformed === 'string' ? { malformed: req._malformed } : {}),
     },
     // Browsers write status 0 for a request that got no answer.
     ...(res && status > 0

@@ -1,21 +1,12 @@
 // The recording reverse proxy of `record`: one loopback listener per address of the profile (US
-// token server, EU token server, protected APIs), each forwarding every request to its address
-// untouched and streaming both bodies through, while keeping the first bytes of each body for the
-// record. Each exchange is digested (secret-digest.ts) and appended as one JSON line in a single
-// write as soon as it completes: a killed recorder loses at most the exchanges in flight.
+// token server, EU token server, protected APIs), each relaying every connection to its address byte
+// for byte (relay.ts: only a Host naming the recorder is rewritten), while keeping the first bytes of
+// each body for the record. Each exchange is digested (secret-digest.ts) and appended as one JSON
+// line in a single write as soon as it completes: a killed recorder loses at most the exchanges in flight.
 import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
-import {
-  createServer,
-  request as httpRequest,
-  Agent as HttpAgent,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import type { HeaderList, RecordedBody } from './exchange.ts';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { recordedBodyLimit, recordingFormat, type RecordedExchange, type RecordingHeader } from './recording-format.ts';
+import { relay } from './relay.ts';
 import { digestExchange, type Digester } from './secret-digest.ts';
 
 export type AddressName = 'authUrlUs' | 'authUrlEu' | 'baseUrl';
@@ -43,54 +34,6 @@ export interface RunningRecorder {
 
 export class RecordingFileError extends Error {
   override readonly name = 'RecordingFileError';
-}
-
-const hopByHop = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'transfer-encoding',
-  'upgrade',
-  'te',
-  'trailer',
-  'proxy-authenticate',
-  'proxy-authorization',
-]);
-const textual = (type: string | undefined) =>
-  type === undefined || /json|text|xml|x-www-form-urlencoded|javascript/i.test(type);
-
-/** Pairs of a raw header list. */
-const pairs = (raw: string[]): HeaderList => {
-  const out: HeaderList = [];
-  for (let i = 0; i + 1 < raw.length; i += 2) out.push([raw[i]!, raw[i + 1]!]);
-  return out;
-};
-
-/** Keeps the first `limit` bytes of a stream that passes through, and counts all of them. */
-class BodyTap {
-  readonly #chunks: Buffer[] = [];
-  #kept = 0;
-  size = 0;
-  constructor(private readonly limit: number) {}
-  take(chunk: Buffer): void {
-    this.size += chunk.length;
-    if (this.#kept >= this.limit) return;
-    const part = chunk.subarray(0, this.limit - this.#kept);
-    this.#chunks.push(Buffer.from(part));
-    this.#kept += part.length;
-  }
-  body(headers: HeaderList): RecordedBody {
-    if (this.size === 0) return { size: 0 };
-    const type = headers.find(([n]) => n.toLowerCase() === 'content-type')?.[1];
-    const encoding = headers.find(([n]) => n.toLowerCase() === 'content-encoding')?.[1];
-    if (!textual(type) || (encoding !== undefined && encoding.toLowerCase() !== 'identity'))
-      return { size: this.size, binary: true };
-    return {
-      text: Buffer.concat(this.#chunks).toString('utf8'),
-      size: this.size,
-      ...(this.size > this.#kept ? { truncated: true as const } : {}),
-    };
-  }
 }
 
 /** Opens the recording for appending; writes the header line to a new or empty file, refuses a file that is not a recording. */
@@ -121,11 +64,8 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
   let sequence = 0;
   let closed = false;
   let written = 0;
-  const agents = {
-    http: new HttpAgent({ keepAlive: true }),
-    https: new HttpsAgent({ keepAlive: true, ...(options.ca ? { ca: options.ca } : {}) }),
-  };
   const append = (exchange: RecordedExchange) => {
+    if (closed) return;
     const digested = digestExchange({ ...exchange, file: options.out }, options.digester, options.known);
     const line: RecordedExchange & { file?: string } = { ...digested };
     delete line.file;
@@ -134,83 +74,30 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     written += 1;
   };
   const servers: Server[] = [];
+  const sockets = new Set<Socket>();
   const urls = {} as Record<AddressName, string>;
   for (const name of addressNames) {
     const upstream = new URL(options.upstreams[name]);
-    const secure = upstream.protocol === 'https:';
-    const server = createServer((req, res) => forward(req, res, upstream, secure));
+    const own = new Set<string>();
+    const server = createServer({ allowHalfOpen: true }, (client) =>
+      relay(client, {
+        upstream,
+        own,
+        ...(options.ca ? { ca: options.ca } : {}),
+        limit,
+        sockets,
+        nextIndex: () => sequence++,
+        append,
+      }),
+    );
     servers.push(server);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(0, '127.0.0.1', () => resolve());
     });
     const port = (server.address() as AddressInfo).port;
+    own.add(`127.0.0.1:${port}`).add(`localhost:${port}`);
     urls[name] = `http://127.0.0.1:${port}${upstream.pathname.replace(/\/+$/, '')}`;
-  }
-
-  function forward(req: IncomingMessage, res: ServerResponse, upstream: URL, secure: boolean): void {
-    const index = sequence++;
-    const started = Date.now();
-    const requestHeaders = pairs(req.rawHeaders).filter(([n]) => !hopByHop.has(n.toLowerCase()));
-    const sent = requestHeaders.map(([n, v]): [string, string] =>
-      n.toLowerCase() === 'host' ? [n, upstream.host] : [n, v],
-    );
-    const requestTap = new BodyTap(limit);
-    const url = `${upstream.protocol}//${upstream.host}${req.url ?? '/'}`;
-    const record = (response?: { status: number; headers: HeaderList; body: RecordedBody }) =>
-      append({
-        index,
-        startedAt: new Date(started).toISOString(),
-        durationMs: Date.now() - started,
-        request: { method: req.method ?? 'GET', url, headers: sent, body: requestTap.body(requestHeaders) },
-        ...(response ? { response } : {}),
-      });
-    const out = (secure ? httpsRequest : httpRequest)(
-      {
-        host: upstream.hostname,
-        port: upstream.port || (secure ? 443 : 80),
-        method: req.method,
-        path: req.url,
-        agent: secure ? agents.https : agents.http,
-        setHost: false,
-        headers: sent.flat(),
-      },
-      (upstreamRes) => {
-        const responseHeaders = pairs(upstreamRes.rawHeaders).filter(([n]) => !hopByHop.has(n.toLowerCase()));
-        const responseTap = new BodyTap(limit);
-        res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.statusMessage, responseHeaders.flat());
-        // Streamed through with backpressure, one chunk held back: the exchange is on disk before
-        // the client can see its answer complete, so a client never holds an answer the file lacks.
-        let held: Buffer | undefined;
-        upstreamRes.on('data', (chunk: Buffer) => {
-          responseTap.take(chunk);
-          if (held !== undefined && !res.write(held)) upstreamRes.pause();
-          held = chunk;
-        });
-        res.on('drain', () => upstreamRes.resume());
-        upstreamRes.on('end', () => {
-          record({
-            status: upstreamRes.statusCode ?? 502,
-            headers: responseHeaders,
-            body: responseTap.body(responseHeaders),
-          });
-          res.end(held);
-        });
-        upstreamRes.on('error', () => {
-          res.destroy();
-          record();
-        });
-      },
-    );
-    out.on('error', (error) => {
-      record();
-      if (!res.headersSent) {
-        res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' });
-        res.end(`token-conformance record: the target did not answer (${error.message})\n`);
-      } else res.destroy();
-    });
-    req.on('data', (chunk: Buffer) => requestTap.take(chunk));
-    req.pipe(out);
   }
 
   return {
@@ -219,17 +106,9 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     async close() {
       if (closed) return;
       closed = true;
-      await Promise.all(
-        servers.map(
-          (s) =>
-            new Promise<void>((resolve) => {
-              s.close(() => resolve());
-              s.closeAllConnections();
-            }),
-        ),
-      );
-      agents.http.destroy();
-      agents.https.destroy();
+      const stopped = Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+      for (const socket of sockets) socket.destroy();
+      await stopped;
       closeSync(fd);
     },
   };

@@ -66,7 +66,7 @@ function profile(
   return file;
 }
 
-void test("the suite's traffic through record: the audit FAILs nothing, recording and HAR alike", async () => {
+void test("the suite's traffic through record: the run's verdicts unchanged by it, the audit agrees with the run and FAILs nothing, recording and HAR alike", async () => {
   const l = server.listening;
   const recording = join(dir, 'suite.jsonl');
   const upstreams = { authUrlUs: l.authUrlUs, authUrlEu: l.authUrlEu, baseUrl: l.baseUrl };
@@ -98,6 +98,16 @@ void test("the suite's traffic through record: the audit FAILs nothing, recordin
   });
   assert.ok(code === 0 || code === 1, `run exited ${code}`);
   await recorder.close();
+  // The recorder is transparent: the run through it FAILs and WARNs nothing the reference does not,
+  // the plain-HTTP transport requirements aside (its listeners speak plain HTTP on loopback).
+  const run = JSON.parse(readFileSync(join(dir, 'run', 'conformance.json'), 'utf8')) as ConformanceReport;
+  assert.deepEqual(
+    run.requirements
+      .filter((r) => (r.verdict === 'FAIL' || r.verdict === 'WARN') && !r.id.startsWith('SEC-TLS-'))
+      .map((r) => `${r.id} ${r.verdict}: ${r.reason ?? ''}`),
+    [],
+    'the run through record FAILs or WARNs nothing outside plain-HTTP transport',
+  );
   const auditProfile = profile('reference-audited', upstreams, l.caFile);
   const audited = async (file: string, out: string) => {
     const lines: string[] = [];
@@ -126,5 +136,17 @@ void test("the suite's traffic through record: the audit FAILs nothing, recordin
   assert.deepEqual(
     fromRecording.report.requirements.filter((r) => r.verdict === 'FAIL').map((r) => `${r.id}: ${r.reason ?? ''}`),
     [],
+  );
+  // Where both judged a requirement, the audit of the traffic reaches the run's verdict.
+  const judged = new Set(['PASS', 'FAIL', 'WARN']);
+  const runVerdict = new Map(run.requirements.map((r) => [r.id, r.verdict]));
+  assert.deepEqual(
+    fromRecording.report.requirements
+      .filter(
+        (r) => judged.has(r.verdict) && judged.has(runVerdict.get(r.id) ?? '') && runVerdict.get(r.id) !== r.verdict,
+      )
+      .map((r) => `${r.id}: audit ${r.verdict}, run ${runVerdict.get(r.id)}`),
+    [],
+    'the audit and the run disagree',
   );
 });
