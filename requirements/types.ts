@@ -17,7 +17,7 @@ export type RequirementArea = (typeof requirementAreas)[number];
 
 /** A need named in `needs`: one of the fixed list, or a named profile entry (`client:usCcOnlyClient`, `resource:queryRoute` …). */
 export type RequirementNeed =
-  (typeof requirementCapabilities)[number] | `${'client' | 'user' | 'token' | 'resource'}:${string}`;
+  (typeof requirementCapabilities)[number] | `${'client' | 'user' | 'token' | 'resource' | 'person'}:${string}`;
 
 /**
  * One requirement: `id` (stable, never renamed), `level`, `area`, `source` (spec clause and/or RFC

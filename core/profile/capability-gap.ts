@@ -11,6 +11,7 @@ export const profileEntries = {
   user: { field: 'credentials.users', names: userNames },
   token: { field: 'credentials.tokens', names: ['otherEnvironment'] },
   resource: { field: 'resources', names: ['jsonBodyRoute', 'queryRoute', 'unimplementedRoute'] },
+  person: { field: 'resources.people', names: ['missing', 'malformed'] },
 } as const;
 type Entry<K extends keyof typeof profileEntries> = `${K}:${(typeof profileEntries)[K]['names'][number]}`;
 
@@ -21,7 +22,12 @@ type Entry<K extends keyof typeof profileEntries> = `${K}:${(typeof profileEntri
  * NOT_APPLICABLE.
  */
 export type Capability =
-  (typeof requirementCapabilities)[number] | Entry<'client'> | Entry<'user'> | Entry<'token'> | Entry<'resource'>;
+  | (typeof requirementCapabilities)[number]
+  | Entry<'client'>
+  | Entry<'user'>
+  | Entry<'token'>
+  | Entry<'resource'>
+  | Entry<'person'>;
 
 /** Whether `need` is a word of the vocabulary: one the capability gate can judge. */
 export function isKnownNeed(need: string): need is Capability {
@@ -52,6 +58,10 @@ export function capabilityGap(p: TargetProfile, capability: Capability): Capabil
   if (capability.startsWith('token:')) {
     const name = capability.slice('token:'.length) as keyof TargetProfile['credentials']['tokens'];
     return p.credentials.tokens[name] ? undefined : skip(`profile has no credentials.tokens.${name}`);
+  }
+  if (capability.startsWith('person:')) {
+    const name = capability.slice('person:'.length) as 'missing' | 'malformed';
+    return p.resources.people?.[name] ? undefined : skip(`profile has no resources.people.${name}`);
   }
   if (capability.startsWith('resource:')) {
     const name = capability.slice('resource:'.length) as keyof TargetProfile['resources'];

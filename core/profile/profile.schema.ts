@@ -97,8 +97,18 @@ const userDescriptions: Record<UserName, string> = {
 
 const personIds = z.strictObject({
   existing: z.string().min(1).describe('An identifier with a record (200).'),
-  missing: z.string().min(1).describe('A well-formed identifier with no record (000-5003).'),
-  malformed: z.string().min(1).describe('An identifier that is not well formed (000-5001).'),
+  // A target may have no identifier without a record, or none it refuses as malformed: the checks
+  // that need one SKIP naming the field, and the others run.
+  missing: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('A well-formed identifier with no record (000-5003); without it, the checks that need one SKIP.'),
+  malformed: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('An identifier that is not well formed (000-5001); without it, the checks that need one SKIP.'),
 });
 
 const routeShape = {

@@ -19,6 +19,14 @@ import { listChecks, type ListedCheck } from './run-selection.ts';
 import { loadCatalogue } from '../../core/catalogue/catalogue.ts';
 import { outlookLines, profileOutlook } from '../init/profile-outlook.ts';
 import { findPeople, type PeopleFound, type PeopleTarget } from '../init/find-people.ts';
+import { learnClient, probedGrants, type AskLine, type ClientProbe, type Learned } from '../init/learn-deployment.ts';
+import {
+  parametersFor,
+  parseTokenParameterFlags,
+  tokenParametersJson,
+  type ClientTokenParameters,
+} from '../init/token-parameters-flag.ts';
+import { tokenPoster, tokenUrl, type TokenPoster } from '../preflight/token-post.ts';
 
 const usage = `Usage: token-conformance init --out FILE --name NAME [--auth-url-us URL] [--auth-url-eu URL] [options]
 
@@ -40,13 +48,20 @@ flags on a terminal it asks for each of them.
   --burnable-user USERNAME
                          a user whose refresh tokens the suite may burn (family revocation, rotation,
                          the lifecycle model); without one those checks SKIP (the outlook names them)
+  --token-parameter CLIENT.NAME=VALUE
+                         an extra form parameter the deployment demands on CLIENT's token requests
+                         (repeatable; CLIENT.GRANT.NAME=VALUE for one grant), e.g.
+                         usClient.scope=people.read: written as the client's tokenParameters, tried
+                         first on the target for each client whose secret is set (verified or not,
+                         the output says)
   --person-existing ID   an identifier GET /v1/people/er/{identifier} answers 200 for (with
                          --find-people: a comma-separated list of candidates)
-  --person-missing ID    a well-formed identifier with no record (000-5003)
-  --person-malformed ID  an identifier that is not well formed (000-5001)
+  --person-missing ID    a well-formed identifier with no record (000-5003); optional
+  --person-malformed ID  an identifier that is not well formed (000-5001); optional
   --find-people          ask the target: keep the first --person-existing candidate it answers
                          200 for, and derive a missing and a malformed one it answers as the spec
-                         says (needs --auth-url-us, --base-url, the usClient and its secret set)
+                         says (needs --auth-url-us, --base-url, the usClient and its secret set);
+                         a token it refuses is diagnosed (a scope it demands, say) before giving up
   --cc-lifetime SECONDS  expires_in client_credentials tokens must have (expectations.ccLifetime)
   --pw-lifetime SECONDS  expires_in password tokens must have (expectations.pwLifetime)
   --basic                the token endpoints take HTTP Basic client authentication
@@ -109,7 +124,9 @@ export interface ProfileAnswers {
   clients: Map<string, string>;
   users: Map<string, string>;
   envPrefix: string;
-  people?: { existing: string; missing: string; malformed: string };
+  /** Per client: the parameters to write, and whether the target issued a token with them. */
+  tokenParameters?: Map<string, { parameters: ClientTokenParameters; verified: boolean }>;
+  people?: { existing: string; missing?: string; malformed?: string };
   ccLifetime?: number;
   pwLifetime?: number;
   supportsBasic?: boolean;
@@ -134,10 +151,14 @@ export function renderProfile(v: ProfileAnswers): InitResult {
     value === undefined
       ? `  // "${key}": "…",  ${comment}`
       : `  ${JSON.stringify(key)}: ${JSON.stringify(value)},  ${comment}`;
-  const clients = [...v.clients].map(
-    ([n, id]) =>
-      `      ${JSON.stringify(n)}: { "clientId": ${JSON.stringify(id)}, "clientSecret": ${secret(n, 'SECRET')} }`,
-  );
+  const clients = [...v.clients].map(([n, id]) => {
+    const shaped = v.tokenParameters?.get(n);
+    const parameters = shaped ? `, "tokenParameters": ${JSON.stringify(tokenParametersJson(shaped.parameters))}` : '';
+    const why = shaped
+      ? `      // ${n}: tokenParameters ${shaped.verified ? 'verified by init (the target issued a token with them)' : 'as given, not verified by init'}\n`
+      : '';
+    return `${why}      ${JSON.stringify(n)}: { "clientId": ${JSON.stringify(id)}, "clientSecret": ${secret(n, 'SECRET')}${parameters} }`;
+  });
   const users = [...v.users].map(
     ([n, u]) =>
       `      ${JSON.stringify(n)}: { "username": ${JSON.stringify(u)}, "password": ${secret(n, 'PASSWORD')} }`,
@@ -169,6 +190,11 @@ export function renderProfile(v: ProfileAnswers): InitResult {
       '    }',
       '  },',
       '  // Identifiers for GET /v1/people/er/{identifier}: without them the gateway and bearer checks SKIP.',
+      ...(v.people && (v.people.missing === undefined || v.people.malformed === undefined)
+        ? [
+            `  // Without ${[v.people.missing === undefined && 'a missing', v.people.malformed === undefined && 'a malformed'].filter(Boolean).join(' or ')} identifier, the checks that need one SKIP naming the field.`,
+          ]
+        : []),
       v.people
         ? `  "resources": { "people": ${JSON.stringify(v.people).replace(/,"/g, ', "').replace(/":/g, '": ')} },`
         : '  // "resources": { "people": { "existing": "…", "missing": "…", "malformed": "…" } },',
@@ -241,6 +267,14 @@ export async function askForFlags(ask: Ask): Promise<string[]> {
       .filter((p) => p !== ''))
       args.push(flag, pair);
   }
+  const shaped = await ask(
+    'Extra token parameters the deployment demands, CLIENT.NAME=VALUE comma-separated (e.g. usClient.scope=people.read; empty: none — init asks the target when a secret is set): ',
+  );
+  for (const pair of shaped
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== ''))
+    args.push('--token-parameter', pair);
   await add(
     '--burnable-user',
     'A user whose refresh tokens the suite may burn, tenant\\user (empty: none — the refresh-token family checks then SKIP): ',
@@ -283,6 +317,10 @@ export interface InitDeps {
     t: PeopleTarget,
     given: { existing?: string[]; missing?: string; malformed?: string },
   ) => Promise<PeopleFound>;
+  /** The token requests of the deployment probe; injectable for tests. */
+  poster?: (caFile: string | undefined) => TokenPoster;
+  /** A question on the terminal (the deployment probe asks what a refusal points to); absent: no questions. */
+  ask?: AskLine;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -296,7 +334,10 @@ export async function initMain(
   if (args.length === 0 && (ask !== undefined || (process.stdin.isTTY && process.stdout.isTTY))) {
     const terminal = ask === undefined ? terminalAsk() : undefined;
     try {
-      args = await askForFlags(ask ?? terminal!.ask);
+      const questions = ask ?? terminal!.ask;
+      args = await askForFlags(questions);
+      // The deployment probe may ask what a refused token request demands, on the same terminal.
+      return await initFromFlags(args, io, { ask: questions, ...deps });
     } finally {
       terminal?.close();
     }
@@ -337,6 +378,7 @@ async function initFromFlags(args: string[], io: CommandIo, deps: InitDeps): Pro
       user: { type: 'string', multiple: true },
       'env-prefix': { type: 'string' },
       'burnable-user': { type: 'string' },
+      'token-parameter': { type: 'string', multiple: true },
       'person-existing': { type: 'string' },
       'person-missing': { type: 'string' },
       'person-malformed': { type: 'string' },
@@ -366,10 +408,15 @@ async function initFromFlags(args: string[], io: CommandIo, deps: InitDeps): Pro
   const envPrefix = v['env-prefix'] ?? `${screaming(v.name)}_`;
   let clients: Map<string, string>;
   let users: Map<string, string>;
+  let declaredParameters: Map<string, ClientTokenParameters>;
   let answers: Omit<ProfileAnswers, 'name' | 'local' | 'clients' | 'users' | 'envPrefix'>;
   try {
     clients = pairs('client', v.client, clientNames);
     users = pairs('user', v.user, userNames);
+    declaredParameters = parseTokenParameterFlags(v['token-parameter']);
+    for (const client of declaredParameters.keys())
+      if (!clients.has(client))
+        throw new Error(`--token-parameter names ${client}, which no --client gives (add --client ${client}=ID)`);
     if (v['burnable-user'] !== undefined) users.set('burnableUser', v['burnable-user']);
     const ccLifetime = positiveInt('--cc-lifetime', v['cc-lifetime']);
     const pwLifetime = positiveInt('--pw-lifetime', v['pw-lifetime']);
@@ -407,6 +454,13 @@ async function initFromFlags(args: string[], io: CommandIo, deps: InitDeps): Pro
     ...(v['ca-file'] !== undefined ? { caFile: v['ca-file'] } : {}),
     ...(v.environment !== undefined ? { environment: v.environment } : {}),
   };
+  const probing = v['find-people'] || declaredParameters.size > 0 || deps.ask !== undefined;
+  const learned = probing ? await learnDeployment(base, declaredParameters, io, deps) : new Map<string, Learned>();
+  const tokenParameters = new Map<string, { parameters: ClientTokenParameters; verified: boolean }>();
+  for (const [client, parameters] of declaredParameters) tokenParameters.set(client, { parameters, verified: false });
+  for (const [client, l] of learned)
+    if (l.parameters) tokenParameters.set(client, { parameters: l.parameters, verified: l.verified });
+  if (tokenParameters.size > 0) base.tokenParameters = tokenParameters;
   const people = await peopleOf(v, base, io, deps);
   if (typeof people === 'number') return people;
   const { text, exports } = renderProfile({ ...base, ...(people ? { people } : {}) });
@@ -458,6 +512,73 @@ async function initFromFlags(args: string[], io: CommandIo, deps: InitDeps): Pro
   return 0;
 }
 
+/**
+ * What the deployment demands of each client's token request (init/learn-deployment.ts): one token
+ * request per client whose secret (and, for the password grant, the user's password) is set now.
+ */
+async function learnDeployment(
+  base: ProfileAnswers,
+  declared: Map<string, ClientTokenParameters>,
+  io: CommandIo,
+  deps: InitDeps,
+): Promise<Map<string, Learned>> {
+  const env = deps.env ?? process.env;
+  const learned = new Map<string, Learned>();
+  const unprobed: string[] = [];
+  const probes: ClientProbe[] = [];
+  for (const [name, clientId] of base.clients) {
+    const spec = probedGrants[name];
+    const address = spec?.region === 'eu' ? base.authUrlEu : base.authUrlUs;
+    const secretVar = `${base.envPrefix}${screaming(name)}_SECRET`;
+    const passwordVar = `${base.envPrefix}USER_PASSWORD`;
+    const username = base.users.get('user');
+    const lacking = !env[secretVar]
+      ? `$${secretVar} is not set`
+      : spec?.grant === 'password' && (!username || !env[passwordVar])
+        ? `the password grant needs --user user=… and $${passwordVar}`
+        : undefined;
+    if (!spec || !address || lacking !== undefined) {
+      if (declared.has(name))
+        unprobed.push(
+          `  ${name}: tokenParameters written as given, not verified (${lacking ?? 'init asks no token of this client'})`,
+        );
+      continue;
+    }
+    probes.push({
+      name,
+      clientId,
+      clientSecret: env[secretVar]!,
+      grant: spec.grant,
+      tokenUrl: tokenUrl(address, spec.region),
+      ...(spec.grant === 'password' ? { user: { username: username!, password: env[passwordVar]! } } : {}),
+      ...(declared.has(name) ? { declared: declared.get(name)! } : {}),
+    });
+  }
+  if (probes.length === 0 && unprobed.length === 0) return learned;
+  io.out('asked the target for a token per client, as the suite will (what the deployment demands):');
+  const poster = (deps.poster ?? ((caFile) => tokenPoster(caFile !== undefined ? { caFile } : {})))(base.caFile);
+  try {
+    for (const probe of probes) {
+      let result: Learned;
+      try {
+        result = await learnClient(probe, poster, deps.ask);
+      } catch (error) {
+        result = {
+          ...(probe.declared ? { parameters: probe.declared } : {}),
+          verified: false,
+          lines: [`  ${probe.name}: no answer (${(error as Error).name}): nothing learned`],
+        };
+      }
+      for (const l of result.lines) io.out(l);
+      learned.set(probe.name, result);
+    }
+  } finally {
+    await poster.close();
+  }
+  for (const l of unprobed) io.out(l);
+  return learned;
+}
+
 /** resources.people: as given, or as the target answered (--find-people); a number is the exit code of a refusal. */
 async function peopleOf(
   v: { 'person-existing'?: string; 'person-missing'?: string; 'person-malformed'?: string; 'find-people': boolean },
@@ -465,18 +586,25 @@ async function peopleOf(
   io: CommandIo,
   deps: InitDeps,
 ): Promise<ProfileAnswers['people'] | number | undefined> {
-  const existing = v['person-existing'];
-  const given = [existing, v['person-missing'], v['person-malformed']];
-  if (!v['find-people']) {
-    if (given.every((x) => x === undefined)) return undefined;
-    if (given.some((x) => x === undefined)) {
-      io.err(
-        'token-conformance init: --person-existing, --person-missing and --person-malformed go together (or add --find-people to ask the target for the missing and malformed ones)',
-      );
-      return 2;
-    }
-    return { existing: existing!, missing: v['person-missing']!, malformed: v['person-malformed']! };
+  const candidates = (v['person-existing'] ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter((x) => x !== '');
+  const missing = v['person-missing'];
+  const malformed = v['person-malformed'];
+  if (candidates.length === 0) {
+    if (missing === undefined && malformed === undefined) return undefined;
+    io.err(
+      'token-conformance init: --person-missing and --person-malformed need --person-existing (the checks that use them call with the existing one too)',
+    );
+    return 2;
   }
+  const given = {
+    existing: candidates[0]!,
+    ...(missing !== undefined ? { missing } : {}),
+    ...(malformed !== undefined ? { malformed } : {}),
+  };
+  if (!v['find-people']) return given;
   const env = deps.env ?? process.env;
   const client = base.clients.get('usClient');
   const secretVar = `${base.envPrefix}US_CLIENT_SECRET`;
@@ -486,38 +614,42 @@ async function peopleOf(
     );
     return 2;
   }
+  const shaped = base.tokenParameters?.get('usClient');
   const found = await (deps.findPeople ?? findPeople)(
     {
       authUrlUs: base.authUrlUs,
       baseUrl: base.baseUrl,
       clientId: client,
       clientSecret: env[secretVar],
+      ...(shaped ? { tokenParameters: parametersFor(shaped.parameters, 'client_credentials') } : {}),
       ...(base.caFile ? { caFile: base.caFile } : {}),
     },
     {
-      existing: existing!
-        .split(',')
-        .map((x) => x.trim())
-        .filter((x) => x !== ''),
-      ...(v['person-missing'] !== undefined ? { missing: v['person-missing'] } : {}),
-      ...(v['person-malformed'] !== undefined ? { malformed: v['person-malformed'] } : {}),
+      existing: candidates,
+      ...(missing !== undefined ? { missing } : {}),
+      ...(malformed !== undefined ? { malformed } : {}),
     },
   );
   io.out('asked the target for person identifiers (GET /v1/people/er/{identifier}):');
   for (const l of found.lines) io.out(l);
-  if (found.existing && found.missing && found.malformed) {
-    io.out(`  → resources.people: existing ${found.existing}, missing ${found.missing}, malformed ${found.malformed}`);
-    return { existing: found.existing, missing: found.missing, malformed: found.malformed };
-  }
+  // What the user gave is kept whatever the target answered: the run judges it; init says what it saw.
+  const keptMissing = found.missing ?? missing;
+  const keptMalformed = found.malformed ?? malformed;
+  const people = {
+    existing: found.existing ?? given.existing,
+    ...(keptMissing !== undefined ? { missing: keptMissing } : {}),
+    ...(keptMalformed !== undefined ? { malformed: keptMalformed } : {}),
+  };
+  if (found.existing === undefined)
+    io.out(
+      `  → existing ${given.existing} kept as you gave it: the target did not answer it 200 here (the run's checks say what it does)`,
+    );
   const lacking = [
-    !found.existing && 'an existing one (200)',
-    !found.missing && 'a missing one (404 000-5003)',
-    !found.malformed && 'a malformed one (400 000-5001)',
-  ]
-    .filter(Boolean)
-    .join(', ');
-  io.err(
-    `token-conformance init: note: the target answered no ${lacking} among the candidates: resources.people is left out (the gateway checks SKIP); give them with --person-existing/--person-missing/--person-malformed`,
+    keptMissing === undefined && 'missing one (a well-formed identifier with no record, 000-5003)',
+    keptMalformed === undefined && 'malformed one (an identifier not well formed, 000-5001)',
+  ].filter(Boolean);
+  io.out(
+    `  → resources.people: existing ${people.existing}${keptMissing ? `, missing ${keptMissing}` : ''}${keptMalformed ? `, malformed ${keptMalformed}` : ''}${lacking.length > 0 ? `; no ${lacking.join(', no ')}: the checks that need one SKIP naming it` : ''}`,
   );
-  return undefined;
+  return people;
 }

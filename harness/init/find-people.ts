@@ -18,6 +18,8 @@ export interface PeopleTarget {
   baseUrl: string;
   clientId: string;
   clientSecret: string;
+  /** The extra parameters the deployment demands on usClient's client_credentials request (learned or declared). */
+  tokenParameters?: Record<string, string>;
   caFile?: string;
 }
 
@@ -36,7 +38,8 @@ export function malformedCandidates(existing: string): string[] {
 const codeOf = (body: string): string | undefined => {
   try {
     const o = JSON.parse(body) as Record<string, unknown>;
-    return typeof o.code === 'string' ? o.code : undefined;
+    // Only a code of the gateway's own shape is shown: the rest of a target's body is never printed.
+    return typeof o.code === 'string' && /^[0-9A-Za-z-]{1,16}$/.test(o.code) ? o.code : undefined;
   } catch {
     return undefined;
   }
@@ -53,6 +56,7 @@ export async function findPeople(
       grant_type: 'client_credentials',
       client_id: t.clientId,
       client_secret: t.clientSecret,
+      ...t.tokenParameters,
     });
     let token: string | undefined;
     try {

@@ -103,10 +103,24 @@ export async function probeRegions(
   };
   try {
     const [us, eu] = await Promise.all([observe('us', 'usClient'), observe('eu', 'euClient')]);
-    return compareRegions(us, eu, declaredChoices(profile.interpretations), {
-      us: tokenUrl(profile.authUrlUs!, 'us'),
-      eu: tokenUrl(profile.authUrlEu!, 'eu'),
-    });
+    const clients = profile.credentials.clients;
+    const shapedScopeOf = (client: ClientName) =>
+      shapedProbeForm(clients, { grant_type: 'client_credentials', client_id: clients[client]!.clientId }).scope;
+    const usShaped = shapedScopeOf('usClient');
+    const euShaped = shapedScopeOf('euClient');
+    const shapedScope = {
+      ...(usShaped !== undefined ? { us: usShaped } : {}),
+      ...(euShaped !== undefined ? { eu: euShaped } : {}),
+    };
+    return compareRegions(
+      us,
+      eu,
+      { ...declaredChoices(profile.interpretations), shapedScope },
+      {
+        us: tokenUrl(profile.authUrlUs!, 'us'),
+        eu: tokenUrl(profile.authUrlEu!, 'eu'),
+      },
+    );
   } catch (error) {
     return notCompared(`a parity request got no answer: ${(error as Error).message}`);
   } finally {

@@ -54,6 +54,12 @@ export interface DeclaredChoices {
   usClientCredentialsScope: string;
   /** OI-9 (key euOtherGrants). */
   euOtherGrants: string;
+  /**
+   * The `scope` each region's client_credentials client sends by the profile's declared request
+   * shaping (tokenParameters): a target that echoes a requested scope answers with it, which is the
+   * deployment's rule, not a difference between the regions.
+   */
+  shapedScope?: { us?: string; eu?: string };
 }
 
 const base64urlJson = (part: string): Record<string, unknown> | undefined => {
@@ -159,20 +165,32 @@ export function compareRegions(
   if (us.success.status === 200 && eu.success.status === 200) {
     const usFields = (us.success.fields ?? []).join(' ');
     const euFields = (eu.success.fields ?? []).join(' ');
-    const onlyEuScope =
-      euFields === [...(us.success.fields ?? []), 'scope'].sort().join(' ') &&
-      eu.success.scope === euScope &&
-      us.success.scope === undefined;
+    const shaped = declared.shapedScope ?? {};
+    const withoutScope = (fields: string[] | undefined) => (fields ?? []).filter((f) => f !== 'scope').join(' ');
+    // US: no scope (§2.2), or the one its client sends by declaration; EU: empty_default, or its client's declared one.
+    const usScopeFits = us.success.scope === undefined || us.success.scope === shaped.us;
+    const euScopeFits =
+      eu.success.scope === euScope || (eu.success.scope !== undefined && eu.success.scope === shaped.eu);
+    const onlyScope =
+      withoutScope(us.success.fields) === withoutScope(eu.success.fields) &&
+      (eu.success.fields ?? []).includes('scope') &&
+      usScopeFits &&
+      euScopeFits;
+    const byShaping =
+      (us.success.scope !== undefined && us.success.scope === shaped.us) || eu.success.scope !== euScope;
     aspects.push(
       aspect(
         'success.fields',
         usFields,
         euFields,
-        onlyEuScope
-          ? '§2.2 scope: EU client_credentials responses carry the constant "empty_default"; US client_credentials responses carry no scope (§4 rows 1-2)'
+        onlyScope
+          ? byShaping
+            ? `the declared request shaping (tokenParameters): each region's client sends its scope and the target answers with it (RFC 6749 §3.3); otherwise §2.2 scope, EU "empty_default", US none`
+            : '§2.2 scope: EU client_credentials responses carry the constant "empty_default"; US client_credentials responses carry no scope (§4 rows 1-2)'
           : undefined,
         'expected the US fields plus scope "empty_default" at the EU endpoint (§2.2)',
-        true,
+        // Identical fields are a finding only when no declared scope makes the US answer carry one.
+        shaped.us === undefined,
       ),
     );
     aspects.push(

@@ -22,6 +22,7 @@ const clockOrState = 'add clock control or a state file (capabilities.clockContr
 const declarable: [RegExp, (m: RegExpExecArray) => string][] = [
   [/profile has no credentials\.users\.burnableUser\b/, () => burnable],
   [/profile has no (credentials\.(?:clients|users|tokens)\.[A-Za-z0-9]+)/, (m) => `declare ${m[1]}`],
+  [/profile has no (resources\.people\.(?:missing|malformed))/, (m) => `declare ${m[1]}`],
   [
     /profile has no resources\.people\b/,
     () => 'declare resources.people (existing, missing and malformed identifiers)',

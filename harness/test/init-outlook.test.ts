@@ -118,9 +118,9 @@ void describe('init: the output folder, the people identifiers, the outlook', ()
     assert.deepEqual(profile.state?.key, { env: 'FULL_STATE_KEY' });
   });
 
-  void test('half the people identifiers, a bad --rate-limit or lifetime: one line, exit 2, nothing written', async () => {
+  void test('a missing identifier without an existing one, a bad --rate-limit or lifetime: one line, exit 2, nothing written', async () => {
     for (const extra of [
-      ['--person-existing', 'E-1'],
+      ['--person-missing', 'E-9'],
       ['--rate-limit', '50/1000'],
       ['--cc-lifetime', '1h'],
     ]) {

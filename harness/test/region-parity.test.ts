@@ -238,3 +238,35 @@ void describe('region parity: the comparison', () => {
     assert.deepEqual(declaredChoices({ euOtherGrants: 'supported' }), { ...reference, euOtherGrants: 'supported' });
   });
 });
+
+void describe('region parity under a declared request shaping', () => {
+  void test('each region echoing the scope its client declares is explained by the shaping, not counted as a difference', () => {
+    const { us, eu } = pair();
+    us.success = token({ scope: 'people.read' });
+    eu.success = token({ scope: 'people.read' });
+    const shaped = compareRegions(us, eu, { ...reference, shapedScope: { us: 'people.read', eu: 'people.read' } });
+    assert.equal(byAspect(shaped, 'success.fields')?.status, 'same');
+    assert.equal(shaped.counts.unexplained, 0);
+    eu.success = token({ scope: 'empty_default' });
+    const usOnly = compareRegions(us, eu, { ...reference, shapedScope: { us: 'people.read' } });
+    assert.equal(byAspect(usOnly, 'success.fields')?.status, 'same', 'the same fields, the scope value by declaration');
+    assert.equal(usOnly.counts.unexplained, 0);
+  });
+
+  void test('a scope the profile did not declare stays unexplained, and so does one other than the declared', () => {
+    const { us, eu } = pair();
+    us.success = token({ scope: 'people.read' });
+    assert.equal(byAspect(compareRegions(us, eu, reference), 'success.fields')?.status, 'unexplained');
+    assert.equal(
+      byAspect(compareRegions(us, eu, { ...reference, shapedScope: { us: 'people.write' } }), 'success.fields')?.status,
+      'same',
+      'identical field names: the value differs, which the scope rule of §2.2 does not judge here',
+    );
+    us.success = token({ scope: 'people.read', extra: 1 });
+    assert.equal(
+      byAspect(compareRegions(us, eu, { ...reference, shapedScope: { us: 'people.read' } }), 'success.fields')?.status,
+      'unexplained',
+      'a field beyond scope is a difference whatever the shaping',
+    );
+  });
+});

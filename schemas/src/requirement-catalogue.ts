@@ -40,8 +40,8 @@ export const requirementCapabilities = [
 
 export const requirementIdPattern = '^[A-Z]+(-[A-Z]+)*-[0-9]{3,4}$';
 export const interpretationIdPattern = '^OI-[1-9][0-9]*$';
-/** A named entry of the profile: `client:<name>` (credentials.clients), `user:<name>` (credentials.users), `token:<name>` (credentials.tokens), `resource:<name>` (resources). */
-export const profileEntryNeedPattern = '^(client|user|token|resource):[a-z][A-Za-z0-9]*$';
+/** A named entry of the profile: `client:<name>` (credentials.clients), `user:<name>` (credentials.users), `token:<name>` (credentials.tokens), `resource:<name>` (resources), `person:<name>` (resources.people). */
+export const profileEntryNeedPattern = '^(client|user|token|resource|person):[a-z][A-Za-z0-9]*$';
 
 export const requirementSchema = {
   type: 'object',

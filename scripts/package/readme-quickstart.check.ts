@@ -16,6 +16,7 @@ import { createInterface } from 'node:readline';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { commandNames } from '../../harness/cli.ts';
+import { parseJsonc } from '../../core/profile/jsonc.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const run = promisify(execFile);
@@ -237,6 +238,122 @@ void describe('the packed README: links, commands, and its own-target quickstart
       assert.deepEqual(seen, ['init', 'run', 'run', 'gate']);
     } finally {
       server.kill('SIGTERM');
+      await exited;
+    }
+  });
+  void test('init against a production-like IdP that demands a scope and has none of the suite controls: its profile, unedited, verifies at least 90 % of what the hand-tuned profile verifies', async () => {
+    const bin = join(installedDir(), 'bin', 'token-conformance.js');
+    // The independent @jmondi/oauth2-server target (no default scope, no clock, no fault switch), started from the clone.
+    const target = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(root, 'test', 'targets', 'jmondi-oauth2-server', 'start.ts')],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    const exited = new Promise((resolve) => target.once('exit', resolve));
+    try {
+      interface TargetListening {
+        authUrlUs: string;
+        authUrlEu: string;
+        baseUrl: string;
+        caFile: string;
+        clients: Record<string, { clientId: string; clientSecret: string }>;
+        users: Record<string, { username: string; password: string }>;
+      }
+      const listening = await new Promise<TargetListening>((resolve, reject) => {
+        createInterface({ input: target.stdout }).on('line', (l) => {
+          if (l.startsWith('{') && l.includes('"listening"')) resolve(JSON.parse(l) as TargetListening);
+        });
+        target.once('exit', (code) => reject(new Error(`the target exited (${code}) before listening`)));
+      });
+      const handTuned = parseJsonc(
+        readFileSync(join(root, 'test', 'targets', 'jmondi-oauth2-server', 'profile.jsonc'), 'utf8'),
+      ) as {
+        credentials: {
+          clients: Record<string, { clientId: string; clientSecret: { env: string }; tokenParameters?: unknown }>;
+          users: Record<string, { username: string; password: { env: string } }>;
+        };
+      } & Record<string, unknown>;
+      const env: NodeJS.ProcessEnv = {};
+      for (const [name, c] of Object.entries(handTuned.credentials.clients))
+        env[c.clientSecret.env] = listening.clients[name]!.clientSecret;
+      for (const [name, u] of Object.entries(handTuned.credentials.users))
+        env[u.password.env] = listening.users[name]!.password;
+      // What an admin would tell a new user: the clients, the users, and the deployment's scope rule.
+      const scopes: Record<string, string> = {
+        usClient: 'client_credentials.scope=people.read',
+        usClient2: 'password.scope=openid email profile company',
+        usPasswordClient: 'password.scope=openid email profile company',
+      };
+      const args = [
+        'init',
+        '--out',
+        'idp.jsonc',
+        '--name',
+        'idp',
+        '--auth-url-us',
+        listening.authUrlUs,
+        '--auth-url-eu',
+        listening.authUrlEu,
+        '--base-url',
+        listening.baseUrl,
+        '--ca-file',
+        listening.caFile,
+        '--env-prefix',
+        'JMONDI_TARGET_',
+        ...Object.entries(handTuned.credentials.clients).flatMap(([name, c]) => [
+          '--client',
+          `${name}=${c.clientId}`,
+          '--token-parameter',
+          `${name}.${scopes[name] ?? 'scope=people.read'}`,
+        ]),
+        ...Object.entries(handTuned.credentials.users).flatMap(([name, u]) =>
+          name === 'burnableUser' ? ['--burnable-user', u.username] : ['--user', `${name}=${u.username}`],
+        ),
+        '--person-existing',
+        'E-1001',
+        '--find-people',
+        '--basic',
+        '--allow-load',
+        '--allow-destructive',
+      ];
+      const init = await sh(process.execPath, [bin, ...args], project, env);
+      assert.equal(init.code, 0, `init exited ${init.code}:\n${init.stdout}\n${init.stderr}`);
+      assert.match(init.stdout, /usClient \(client_credentials\): a token with scope=… as given: verified/);
+      const verifiedBy = async (profile: string, reports: string) => {
+        const run = await sh(process.execPath, [bin, 'run', '--target', profile, '--reports', reports], project, env);
+        assert.ok(run.code === 0 || run.code === 1, `run ${profile} exited ${run.code}:\n${run.stderr.slice(-3000)}`);
+        return (
+          JSON.parse(readFileSync(join(project, reports, 'conformance.json'), 'utf8')) as {
+            verification: { verified: number; total: number };
+          }
+        ).verification;
+      };
+      writeFileSync(
+        join(project, 'hand-tuned.json'),
+        JSON.stringify({
+          ...handTuned,
+          $schema: undefined,
+          authUrlUs: listening.authUrlUs,
+          authUrlEu: listening.authUrlEu,
+          baseUrl: listening.baseUrl,
+          plainHttpUrl: listening.authUrlUs.replace(/^https:/, 'http:'),
+          caFile: listening.caFile,
+        }),
+      );
+      const byInit = await verifiedBy('idp.jsonc', 'reports-init');
+      const byHand = await verifiedBy('hand-tuned.json', 'reports-hand');
+      process.stdout.write(
+        `# init's profile verified ${byInit.verified} of ${byInit.total}; the hand-tuned one ${byHand.verified} of ${byHand.total}\n`,
+      );
+      assert.ok(
+        byInit.verified >= 0.9 * byHand.verified,
+        `init's profile verified ${byInit.verified}, under 90 % of the hand-tuned ${byHand.verified}`,
+      );
+    } finally {
+      target.kill('SIGTERM');
       await exited;
     }
   });

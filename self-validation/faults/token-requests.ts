@@ -30,6 +30,21 @@ export const tokenRequestFaults: Fault[] = [
     create: getAnswered404,
   },
   {
+    // A refusal no reading of OI-12 allows (403, no body), OI-12 undeclared: the dedicated checks and
+    // the token-input property alike read WARN naming the field, since the rule is judged on an
+    // assumption; an assumed choice never FAILs, in a property either.
+    id: 'get-answered-403-empty-assumed',
+    title: 'a GET answered 403 with no body while the profile declares no nonPostTokenRequest',
+    breaks: ['TOKEN-REQ-001'],
+    undeclare: ['nonPostTokenRequest'],
+    breaksAs: 'WARN',
+    withProperties: true,
+    create: () => ({
+      onRequest: (req, ctx) =>
+        isToken(ctx) && req.method === 'GET' ? { respond: { status: 403, headers: {}, body: Buffer.alloc(0) } } : req,
+    }),
+  },
+  {
     id: 'charset-refused',
     title: 'a form with ;charset=UTF-8 refused with 400 invalid_request',
     breaks: ['TOKEN-REQ-002'],

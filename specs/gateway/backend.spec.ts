@@ -8,7 +8,7 @@ import { routePath } from '../../fixtures/support/gateway/route-path.ts';
 test.describe('gateway: backend answers', () => {
   test(
     'ERR-GW-5001 a protected call with an identifier that is not well formed gets 000-5001',
-    requirement('ERR-GW-5001', needs('people')),
+    requirement('ERR-GW-5001', needs('people', 'person:malformed')),
     async ({ target, api, wire }, testInfo) => {
       const picked = pickTrigger(target, testInfo, '000-5001', 'malformed-identifier');
       const token = await wire.token();
@@ -18,7 +18,7 @@ test.describe('gateway: backend answers', () => {
 
   test(
     'ERR-GW-5003 a protected call with a well-formed identifier that has no record gets 000-5003',
-    requirement('ERR-GW-5003', needs('people')),
+    requirement('ERR-GW-5003', needs('people', 'person:missing')),
     async ({ target, api, wire }, testInfo) => {
       const picked = pickTrigger(target, testInfo, '000-5003', 'missing-identifier');
       const token = await wire.token();

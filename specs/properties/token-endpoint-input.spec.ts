@@ -6,6 +6,7 @@
 // (token-request.oracle.ts, token-answer.judge.ts): a counterexample FAILs those, nothing else; with
 // several faults, only the fault(s) whose request alone is answered wrongly too (fault-isolation.ts).
 import { needs, requirement, test, type Region, type TokenResponse } from '../../fixtures/index.ts';
+import { interpretationById, requirementById } from '../../requirements/index.ts';
 import {
   citeRequirement,
   runAttributedProperty,
@@ -90,12 +91,17 @@ test.describe('property: token endpoint input', () => {
             };
           }
         };
-        // An answer that is right under another value of a choice the profile did not declare is a
-        // mismatch on that assumption: its findings read WARN, naming the field to declare.
-        const assumedExplanation = (input: TokenInput, res: TokenResponse): Finding['assumed'] => {
+        // A finding on a choice the profile did not declare is a mismatch on an assumption, as in the
+        // dedicated checks (judgedOn): it reads WARN naming the field to declare, never FAIL. That is
+        // so when the finding's requirement is judged on that choice (its catalogue interpretation),
+        // or when the answer is right under another value of it.
+        const assumedExplanation = (input: TokenInput, res: TokenResponse, finding: Finding): Finding['assumed'] => {
+          const interpretation = requirementById(finding.requirement).interpretation;
+          const judgedOnKey = interpretation !== undefined ? interpretationById(interpretation).key : undefined;
           for (const alt of alternativeAnswers(input, oi)) {
             const choice = target.choice(alt.key);
-            if (!choice.declared && judgeTokenAnswer(input, alt.expected, res).length === 0)
+            if (choice.declared) continue;
+            if (alt.key === judgedOnKey || judgeTokenAnswer(input, alt.expected, res).length === 0)
               return [{ quoted: choice.quoted, field: choice.field }];
           }
           return undefined;
@@ -124,8 +130,11 @@ test.describe('property: token endpoint input', () => {
             return [];
           }
           const isolated = await isolateFaults(input, own, sorted, answersRight);
-          const assumed = res && isolated.length > 0 ? assumedExplanation(input, res) : undefined;
-          return assumed ? isolated.map((f) => ({ ...f, assumed })) : isolated;
+          if (!res) return isolated;
+          return isolated.map((f) => {
+            const assumed = assumedExplanation(input, res, f);
+            return assumed ? { ...f, assumed } : f;
+          });
         };
 
         try {
