@@ -182,6 +182,22 @@ export function validateProfile(raw: unknown, file: string, options: LoadOptions
     if (!existsSync(caPath)) problems.push(`caFile: file not found: ${caPath}`);
     profile.caFile = caPath;
   }
+  for (const which of ['deactivate', 'activate'] as const) {
+    const hook = profile.hooks?.[which];
+    if (hook !== undefined && 'url' in hook && !profile.local && new URL(hook.url).protocol !== 'https:')
+      problems.push(`hooks.${which}.url: plain HTTP (${hook.url}) is refused for a target not marked "local": true`);
+    // A program named by a relative path is the profile's own script: resolved beside the profile.
+    const program = hook !== undefined && 'command' in hook ? hook.command[0]! : undefined;
+    if (
+      hook !== undefined &&
+      'command' in hook &&
+      program !== undefined &&
+      /[\\/]/.test(program) &&
+      !isAbsolute(program)
+    ) {
+      hook.command[0] = resolve(dirname(resolve(file)), program);
+    }
+  }
 
   const secrets: ResolvedSecret[] = [];
   const take = (path: string, ref: SecretRef) => {

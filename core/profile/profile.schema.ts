@@ -354,6 +354,39 @@ const stateSchema = z
     'Obligations (issue 15): without clock control, time-dependent checks record what must hold later; every run first settles the due ones. The state holds live tokens, so it is always encrypted.',
   );
 
+/** How long a hook may take before the run gives up on it (and the check is BLOCKED saying so). */
+export const hookTimeoutSecondsDefault = 30;
+
+const commandHookSchema = z
+  .strictObject({
+    command: z
+      .array(z.string().min(1))
+      .min(1)
+      .describe(
+        'The program and its first arguments, e.g. ["./scripts/set-account-state.sh", "deactivate"] (a relative path with a slash is taken relative to the profile; a bare name is looked up on PATH). Run without a shell; the principal is appended as two arguments: "user" and the tenant\\user username, or "client" and the client_id. Exit code 0 means done.',
+      ),
+    timeoutSeconds: z.number().int().positive().max(300).default(hookTimeoutSecondsDefault),
+  })
+  .describe('A command the run executes (no shell: no interpolation of target data).');
+const urlHookSchema = z
+  .strictObject({
+    url: httpUrl.describe(
+      'POSTed the principal as JSON: {"kind":"user","tenant":"…","userName":"…"} or {"kind":"client","clientId":"…"}, with the TLS trust and timeout of every request of the run. A 2xx answer means done.',
+    ),
+  })
+  .describe('A URL the run calls (POST, JSON body naming the principal).');
+export const hookSchema = z.union([commandHookSchema, urlHookSchema]);
+export type Hook = z.output<typeof hookSchema>;
+
+const hooksSchema = z
+  .strictObject({
+    deactivate: hookSchema.describe('Deactivates a user or client of the profile (as an administrator would).'),
+    activate: hookSchema.describe('Activates it again (undoes deactivate).'),
+  })
+  .describe(
+    "How the run deactivates and reactivates a principal on a target without the reference's test controls (the account-state checks STATE-DEACT-001…004 and ERR-GW-5002; docs/own-target.md). Absent: a check needing them is SKIPPED naming hooks (unless the target has the reference's test controls beside capabilities.faultControlUrl).",
+  );
+
 const ajv = createAjv();
 
 /** A value valid against an interpretation's JSON Schema fragment (ajv, the contract's settings). */
@@ -447,6 +480,7 @@ export function buildProfileSchema(options: InterpretationOption[] = loadInterpr
     expectations: expectationsSchema.default({ clockSkewSeconds: 60 }),
     interpretations: interpretationsSchema(options),
     state: stateSchema.optional(),
+    hooks: hooksSchema.optional(),
   });
 }
 
