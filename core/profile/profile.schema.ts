@@ -69,9 +69,10 @@ export type UserName = (typeof userNames)[number];
 const clientDescriptions: Record<ClientName, string> = {
   usClient: 'US client allowed client_credentials, password and refresh_token; registered with Data Services.',
   usClient2:
-    'A second US client allowed password and refresh_token (a refresh token is bound to the client it was issued to).',
+    'A second US client allowed password and refresh_token (a refresh token is bound to the client it was issued to). STATE-DEACT-004 deactivates it and activates it again.',
   usPasswordClient: 'US client used for password and refresh_token grants (may equal usClient).',
-  usCcOnlyClient: 'US client allowed client_credentials only (password grant refused: unauthorized_client).',
+  usCcOnlyClient:
+    'US client allowed client_credentials only (password grant refused: unauthorized_client). The account-state checks (ERR-GW-5002, STATE-DEACT-003) deactivate it and activate it again.',
   usUnregisteredClient:
     'US client_credentials client with a valid secret but not registered with Data Services (OI-7).',
   usWrongRoleClient: 'US client registered with Data Services under a role that lacks the people API (000-1101).',
@@ -86,7 +87,8 @@ const clientDescriptions: Record<ClientName, string> = {
 const userDescriptions: Record<UserName, string> = {
   user: 'A user whose password is current.',
   expiredUser: 'A user whose password is older than 45 days.',
-  burnableUser: 'A user whose refresh tokens the suite may burn (family revocation).',
+  burnableUser:
+    'A user whose refresh tokens the suite may burn (family revocation), and whom the account-state checks (ERR-GW-5002, STATE-DEACT-001/002) deactivate and activate again.',
   lockableUser:
     'A user the destructive brute-force check may lock out with repeated wrong passwords; no other check uses it.',
   passwordChangeUser: 'A user whose password the suite may change (45-day rule checks).',
