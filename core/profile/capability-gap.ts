@@ -37,6 +37,10 @@ export function isKnownNeed(need: string): need is Capability {
   return entry !== undefined && name !== undefined && (entry.names as readonly string[]).includes(name);
 }
 
+/** The SKIP reason of a check that deactivates principals on a target that cannot be asked to. */
+export const noPrincipalControl =
+  'target has no principal control: profile has no hooks (hooks.deactivate and hooks.activate) and no fault control (capabilities.faultControlUrl) beside which test controls would live';
+
 export interface CapabilityGap {
   verdict: 'SKIP' | 'NOT_APPLICABLE';
   reason: string;
@@ -72,6 +76,8 @@ export function capabilityGap(p: TargetProfile, capability: Capability): Capabil
       return caps.clockControlUrl ? undefined : skip('target has no clock control');
     case 'fault-injection':
       return caps.faultControlUrl ? undefined : skip('target has no fault control');
+    case 'principal-control':
+      return caps.faultControlUrl || p.hooks ? undefined : skip(noPrincipalControl);
     case 'load':
       return caps.load.allowed
         ? undefined

@@ -182,6 +182,19 @@ export function validateProfile(raw: unknown, file: string, options: LoadOptions
     if (!existsSync(caPath)) problems.push(`caFile: file not found: ${caPath}`);
     profile.caFile = caPath;
   }
+  for (const which of ['deactivate', 'activate'] as const) {
+    const hook = profile.hooks?.[which];
+    if (hook !== undefined && 'url' in hook && !profile.local && new URL(hook.url).protocol !== 'https:')
+      problems.push(`hooks.${which}.url: plain HTTP (${hook.url}) is refused for a target not marked "local": true`);
+    // A program named by a path is the profile's own script: a relative one is taken beside the
+    // profile, and a missing one is a profile error now rather than a BLOCKED check later.
+    if (hook !== undefined && 'command' in hook && /[\\/]/.test(hook.command[0]!)) {
+      const program = hook.command[0]!;
+      const path = isAbsolute(program) ? program : resolve(dirname(resolve(file)), program);
+      if (!existsSync(path)) problems.push(`hooks.${which}.command[0]: file not found: ${path}`);
+      hook.command[0] = path;
+    }
+  }
 
   const secrets: ResolvedSecret[] = [];
   const take = (path: string, ref: SecretRef) => {

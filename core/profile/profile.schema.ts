@@ -69,9 +69,10 @@ export type UserName = (typeof userNames)[number];
 const clientDescriptions: Record<ClientName, string> = {
   usClient: 'US client allowed client_credentials, password and refresh_token; registered with Data Services.',
   usClient2:
-    'A second US client allowed password and refresh_token (a refresh token is bound to the client it was issued to).',
+    'A second US client allowed password and refresh_token (a refresh token is bound to the client it was issued to). STATE-DEACT-004 deactivates it and activates it again.',
   usPasswordClient: 'US client used for password and refresh_token grants (may equal usClient).',
-  usCcOnlyClient: 'US client allowed client_credentials only (password grant refused: unauthorized_client).',
+  usCcOnlyClient:
+    'US client allowed client_credentials only (password grant refused: unauthorized_client). The account-state checks (ERR-GW-5002, STATE-DEACT-003) deactivate it and activate it again.',
   usUnregisteredClient:
     'US client_credentials client with a valid secret but not registered with Data Services (OI-7).',
   usWrongRoleClient: 'US client registered with Data Services under a role that lacks the people API (000-1101).',
@@ -86,7 +87,8 @@ const clientDescriptions: Record<ClientName, string> = {
 const userDescriptions: Record<UserName, string> = {
   user: 'A user whose password is current.',
   expiredUser: 'A user whose password is older than 45 days.',
-  burnableUser: 'A user whose refresh tokens the suite may burn (family revocation).',
+  burnableUser:
+    'A user whose refresh tokens the suite may burn (family revocation), and whom the account-state checks (ERR-GW-5002, STATE-DEACT-001/002) deactivate and activate again.',
   lockableUser:
     'A user the destructive brute-force check may lock out with repeated wrong passwords; no other check uses it.',
   passwordChangeUser: 'A user whose password the suite may change (45-day rule checks).',
@@ -364,6 +366,39 @@ const stateSchema = z
     'Obligations (issue 15): without clock control, time-dependent checks record what must hold later; every run first settles the due ones. The state holds live tokens, so it is always encrypted.',
   );
 
+/** How long a hook may take before the run gives up on it (and the check is BLOCKED saying so). */
+export const hookTimeoutSecondsDefault = 30;
+
+const commandHookSchema = z
+  .strictObject({
+    command: z
+      .array(z.string().min(1))
+      .min(1)
+      .describe(
+        'The program and its first arguments, e.g. ["./scripts/set-account-state.sh", "deactivate"] (a relative path with a slash is taken relative to the profile; a bare name is looked up on PATH). Run without a shell; the principal is appended as two arguments: "user" and the tenant\\user username, or "client" and the client_id. Exit code 0 means done.',
+      ),
+    timeoutSeconds: z.number().int().positive().max(300).default(hookTimeoutSecondsDefault),
+  })
+  .describe('A command the run executes (no shell: no interpolation of target data).');
+const urlHookSchema = z
+  .strictObject({
+    url: httpUrl.describe(
+      'POSTed the principal as JSON: {"kind":"user","tenant":"…","userName":"…"} or {"kind":"client","clientId":"…"}, with the TLS trust and timeout of every request of the run. A 2xx answer means done.',
+    ),
+  })
+  .describe('A URL the run calls (POST, JSON body naming the principal).');
+export const hookSchema = z.union([commandHookSchema, urlHookSchema]);
+export type Hook = z.output<typeof hookSchema>;
+
+const hooksSchema = z
+  .strictObject({
+    deactivate: hookSchema.describe('Deactivates a user or client of the profile (as an administrator would).'),
+    activate: hookSchema.describe('Activates it again (undoes deactivate).'),
+  })
+  .describe(
+    "How the run deactivates and reactivates a principal on a target without the reference's test controls (the account-state checks STATE-DEACT-001…004 and ERR-GW-5002; docs/own-target.md). Absent: a check needing them is SKIPPED naming hooks (unless the target has the reference's test controls beside capabilities.faultControlUrl).",
+  );
+
 const ajv = createAjv();
 
 /** A value valid against an interpretation's JSON Schema fragment (ajv, the contract's settings). */
@@ -457,6 +492,7 @@ export function buildProfileSchema(options: InterpretationOption[] = loadInterpr
     expectations: expectationsSchema.default({ clockSkewSeconds: 60 }),
     interpretations: interpretationsSchema(options),
     state: stateSchema.optional(),
+    hooks: hooksSchema.optional(),
   });
 }
 

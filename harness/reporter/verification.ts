@@ -34,6 +34,10 @@ const declarable: [RegExp, (m: RegExpExecArray) => string][] = [
     /no run came by between .* could be observed/,
     () => "run on a schedule closer together (the state file's obligations lapsed)",
   ],
+  [
+    /target has no principal control/,
+    () => 'declare hooks.deactivate and hooks.activate (how to deactivate and reactivate a user or client)',
+  ],
   [/target has no fault control/, () => 'add a fault switch (capabilities.faultControlUrl)'],
   [
     /target has no restart control .* no state file/,

@@ -2,6 +2,7 @@
 // not verified, from the suite's own SKIP vocabulary, and the closing line's words.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { noPrincipalControl } from '../../core/profile/capability-gap.ts';
 import { cutAtWord } from '../../core/redaction/cut.ts';
 import { unverifiedOf, verificationLine, verificationOf } from '../reporter/verification.ts';
 
@@ -48,6 +49,13 @@ void test('a SKIP the profile explains is not-declared, with what would make it 
           'not verified: after the restart the target refused the unused refresh token too (400 invalid_grant): it lost its tokens, so a refusal of the used one would prove nothing',
       },
       { cause: 'other' },
+    ],
+    [
+      { verdict: 'SKIP', reason: noPrincipalControl },
+      {
+        cause: 'not-declared',
+        remedy: 'declare hooks.deactivate and hooks.activate (how to deactivate and reactivate a user or client)',
+      },
     ],
     [
       { verdict: 'SKIP', reason: 'profile has no resources.people identifiers' },

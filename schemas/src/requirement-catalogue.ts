@@ -28,6 +28,7 @@ export const requirementAreas = [
 export const requirementCapabilities = [
   'clock-control',
   'fault-injection',
+  'principal-control',
   'load',
   'destructive',
   'http-basic',

@@ -1,5 +1,6 @@
 // The fault catalogue: every fault of self-validation/faults/*.ts, in run order.
 import type { Fault } from '../fault.ts';
+import { accountStateFaults } from './account-state.ts';
 import { advisory2026Faults } from './advisories-2026.ts';
 import { declarationFaults } from './declarations.ts';
 import { errorFaults } from './errors.ts';
@@ -27,6 +28,7 @@ export const faults: Fault[] = [
   ...gatewayCodeFaults,
   ...fieldBugFaults,
   ...advisory2026Faults,
+  ...accountStateFaults,
   ...declarationFaults,
 ];
 

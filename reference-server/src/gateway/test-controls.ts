@@ -3,9 +3,11 @@
 //   POST /__test/faults                 {"fault": name | null} → {"active": …}; 400 on an unknown name
 //   POST /__test/principals/deactivate  {"kind":"user","tenant","userName"} | {"kind":"client","clientId"}
 //   POST /__test/principals/activate    the same, setting `active` back to true
-// Deactivating a principal after its token was issued is how 000-5002 is reached.
+// Deactivating a principal after its token was issued is how 000-5002 and the token endpoint's
+// refusals of a deactivated account are reached (domain/account-state.ts).
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
+import { setAccountActive } from '../domain/account-state.ts';
 import { faultNames } from './faults.ts';
 import type { FaultSwitch } from './faults.ts';
 import type { GatewayStore } from './gateway-deps.ts';
@@ -57,17 +59,9 @@ export function registerTestControls(
           message: 'expected {"kind":"user","tenant","userName"} or {"kind":"client","clientId"}',
         });
       }
-      const principal = parsed.data;
-      if (principal.kind === 'user') {
-        const user = await store.findUser(principal.tenant, principal.userName);
-        if (user === undefined) return sendJson(reply, 404, { error: 'not_found', message: 'no such user' });
-        await store.saveUser({ ...user, active });
-        return sendJson(reply, 200, { kind: 'user', tenant: user.tenant, userName: user.userName, active });
-      }
-      const client = await store.findClient(principal.clientId);
-      if (client === undefined) return sendJson(reply, 404, { error: 'not_found', message: 'no such client' });
-      await store.saveClient({ ...client, active });
-      return sendJson(reply, 200, { kind: 'client', clientId: client.clientId, active });
+      const state = await setAccountActive(store, parsed.data, active);
+      if (!state.found) return sendJson(reply, 404, { error: 'not_found', message: `no such ${parsed.data.kind}` });
+      return sendJson(reply, 200, { ...state.account, active });
     });
   }
 }
