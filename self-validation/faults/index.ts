@@ -8,6 +8,7 @@ import { gatewayCodeFaults } from './gateway-codes.ts';
 import { gatewayFaults } from './gateway.ts';
 import { grantFaults } from './grants.ts';
 import { lifecycleFaults } from './lifecycle.ts';
+import { lifetimeHonestyFaults } from './lifetime-honesty.ts';
 import { nothingIssuedFaults } from './nothing-issued.ts';
 import { oneFieldFaults } from './one-field.ts';
 import { tokenRequestFaults } from './token-requests.ts';
@@ -27,6 +28,7 @@ export const faults: Fault[] = [
   ...gatewayCodeFaults,
   ...fieldBugFaults,
   ...advisory2026Faults,
+  ...lifetimeHonestyFaults,
   ...declarationFaults,
 ];
 
