@@ -96,7 +96,7 @@ export const lifecycleFaults: Fault[] = [
   {
     id: 'refresh-token-dies-with-access-token',
     title: 'a refresh token is refused once its access token has expired',
-    breaks: ['STATE-RT-UNUSED-002', 'LIMIT-RT-LIFETIME-001'],
+    breaks: ['STATE-RT-UNUSED-002', 'LIMIT-RT-LIFETIME-001', 'STATE-RT-EXP-003'],
     withProperties: true,
     create: () => ({
       onResponse: async (res, _req, ctx) => {
