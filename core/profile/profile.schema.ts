@@ -346,7 +346,9 @@ const expectationsSchema = z.strictObject({
     .int()
     .min(0)
     .default(60)
-    .describe('Tolerance for time comparisons against a real clock.'),
+    .describe(
+      "Tolerance for time comparisons against a real clock, and between a JWT access token's exp − iat and expires_in.",
+    ),
 });
 
 const stateSchema = z

@@ -47,6 +47,8 @@ const timeDependent = [
   'STATE-AT-EXP-002',
   'STATE-RT-UNUSED-002',
   'STATE-RT-EXP-001',
+  'STATE-RT-EXP-002',
+  'STATE-RT-EXP-003',
   'LIMIT-AT-LIFETIME-001',
   'LIMIT-RT-LIFETIME-001',
   'ERR-GW-1202',
@@ -280,7 +282,7 @@ void describe('obligations against a target without clock control', () => {
       pending.every(({ value }) => value.obligation && !Number.isNaN(Date.parse(value.due!)) && value.what),
       'each pending annotation names its obligation, due time and what',
     );
-    assert.match(one.out, /state .*state\.json written: 0 settled .*, 10 recorded, 10 open obligations/);
+    assert.match(one.out, /state .*state\.json written: 0 settled .*, 13 recorded, 13 open obligations/);
     assertNoPlainToken(
       t,
       readFileSync(seen, 'utf8')
@@ -323,24 +325,24 @@ void describe('obligations against a target without clock control', () => {
       `LIMIT-AT-LIFETIME-001 settled PASS:\n${three.out}`,
     );
 
-    // +8 days: the password access token expired, its refresh token (7 days after that) still valid.
+    // +8 days: the password access token expired, its refresh token (7 days after that, and its
+    // refresh_token_expires_in) still valid.
     await t.advance(4 * day);
     const four = await t.run();
     show(four);
     assert.equal(four.code, 0, four.out);
     const s4 = settlements(four);
-    for (const id of ['STATE-AT-EXP-001', 'STATE-RT-UNUSED-002', 'LIMIT-RT-LIFETIME-001'])
+    for (const id of ['STATE-AT-EXP-001', 'STATE-RT-UNUSED-002', 'LIMIT-RT-LIFETIME-001', 'STATE-RT-EXP-003'])
       assert.ok(s4.get(id)?.includes('PASS'), `${id} settled PASS:\n${four.out}`);
 
-    // +15 days: the refresh token's 7 days after its access token's 7 days are over.
+    // +15 days: the refresh token's 7 days after its access token's 7 days are over (the rotated
+    // token's too, and the announced refresh_token_expires_in).
     await t.advance(7 * day);
     const five = await t.run();
     show(five);
     assert.equal(five.code, 0, five.out);
-    assert.ok(
-      settlements(five).get('STATE-RT-EXP-001')?.includes('PASS'),
-      `STATE-RT-EXP-001 settled PASS:\n${five.out}`,
-    );
+    for (const id of ['STATE-RT-EXP-001', 'STATE-RT-EXP-002', 'STATE-RT-EXP-003'])
+      assert.ok(settlements(five).get(id)?.includes('PASS'), `${id} settled PASS:\n${five.out}`);
     for (const r of [two, three, four, five]) assert.deepEqual(broken(r), [], 'no FAIL against the correct target');
   });
 
@@ -486,12 +488,20 @@ void describe('obligations against a target with a planted fault (tokens that ne
     const three = await t.run();
     show(three);
     assert.equal(three.code, 1, three.out);
-    assert.ok(
-      broken(three).includes('STATE-RT-EXP-001'),
-      `the refresh token honoured after its 7 days FAILs STATE-RT-EXP-001:\n${three.out}`,
-    );
+    // Every refresh token honoured after its end: the password grant's, the rotated one, and the
+    // one past its refresh_token_expires_in.
+    for (const id of ['STATE-RT-EXP-001', 'STATE-RT-EXP-002', 'STATE-RT-EXP-003'])
+      assert.ok(broken(three).includes(id), `the refresh token honoured after its end FAILs ${id}:\n${three.out}`);
+    const broke = [
+      'BEARER-020',
+      'ERR-GW-1202',
+      'STATE-AT-EXP-001',
+      'STATE-RT-EXP-001',
+      'STATE-RT-EXP-002',
+      'STATE-RT-EXP-003',
+    ];
     assert.deepEqual(
-      broken(three).filter((id) => !['BEARER-020', 'ERR-GW-1202', 'STATE-AT-EXP-001', 'STATE-RT-EXP-001'].includes(id)),
+      broken(three).filter((id) => !broke.includes(id)),
       [],
       'no other requirement FAILs',
     );

@@ -30,6 +30,12 @@ const userTokenProperties = {
     description:
       'Single use (spec §3, §8); valid 7 days after the access token (spec §8). RFC 6749 App. A.17: one or more VSCHAR.',
   },
+  refresh_token_expires_in: {
+    type: 'integer',
+    exclusiveMinimum: 0,
+    description:
+      'Optional (draft-ietf-oauth-refresh-token-expiration-03): seconds from the response until the refresh token is refused. Where present, catalogued as STATE-RT-EXP-003.',
+  },
   scope: {
     ...scopeString,
     description:

@@ -152,7 +152,7 @@ export const fieldBugFaults: Fault[] = [
   {
     id: 'rt-expired-invalid-request',
     title: 'a refresh with an expired refresh token is answered invalid_request instead of invalid_grant',
-    breaks: ['STATE-RT-EXP-001'],
+    breaks: ['STATE-RT-EXP-001', 'STATE-RT-EXP-002', 'STATE-RT-EXP-003'],
     create: () => ({
       async onResponse(res, req, ctx) {
         await recordIssuance(res, ctx);

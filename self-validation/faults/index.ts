@@ -9,6 +9,7 @@ import { gatewayCodeFaults } from './gateway-codes.ts';
 import { gatewayFaults } from './gateway.ts';
 import { grantFaults } from './grants.ts';
 import { lifecycleFaults } from './lifecycle.ts';
+import { lifetimeHonestyFaults } from './lifetime-honesty.ts';
 import { nothingIssuedFaults } from './nothing-issued.ts';
 import { oneFieldFaults } from './one-field.ts';
 import { tokenRequestFaults } from './token-requests.ts';
@@ -29,6 +30,7 @@ export const faults: Fault[] = [
   ...fieldBugFaults,
   ...advisory2026Faults,
   ...accountStateFaults,
+  ...lifetimeHonestyFaults,
   ...declarationFaults,
 ];
 

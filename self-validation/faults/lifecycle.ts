@@ -54,7 +54,7 @@ export const lifecycleFaults: Fault[] = [
   {
     id: 'clock-control-ignored',
     title: 'access and refresh tokens never expire (the clock advance is swallowed; the current time is answered)',
-    breaks: ['STATE-AT-EXP-001', 'STATE-RT-EXP-001'],
+    breaks: ['STATE-AT-EXP-001', 'STATE-RT-EXP-001', 'STATE-RT-EXP-002', 'STATE-RT-EXP-003'],
     create: () => ({
       async onRequest(req, ctx) {
         if (ctx.kind !== 'clock' || req.method !== 'POST') return req;
@@ -96,7 +96,7 @@ export const lifecycleFaults: Fault[] = [
   {
     id: 'refresh-token-dies-with-access-token',
     title: 'a refresh token is refused once its access token has expired',
-    breaks: ['STATE-RT-UNUSED-002', 'LIMIT-RT-LIFETIME-001'],
+    breaks: ['STATE-RT-UNUSED-002', 'LIMIT-RT-LIFETIME-001', 'STATE-RT-EXP-003'],
     withProperties: true,
     create: () => ({
       onResponse: async (res, _req, ctx) => {

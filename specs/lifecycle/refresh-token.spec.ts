@@ -1,7 +1,9 @@
 // Spec §3 rows 4 to 6: a refresh token is single use, works after its access token expired and
 // until its own 7 days end (counted from the anchor the target declares, OI-4); what happens to
 // the rest of a refresh-token family on reuse (RFC 9700 §4.14.2, ADVISORY); and what a refresh
-// does to the access token issued with the replaced refresh token (OI-15).
+// does to the access token issued with the replaced refresh token (OI-15); that a rotation gives its
+// refresh token one window of its own and no more; and that refresh_token_expires_in, where a
+// response announces it, is when the refresh token stops working.
 // Checks that burn a family (replay a used refresh token) use the profile's burnableUser.
 import { credentialOf, passwordHolder } from '../../fixtures/index.ts';
 import {
@@ -18,7 +20,8 @@ import {
   refreshTokenValiditySeconds,
 } from '../../fixtures/index.ts';
 import { obtainRefreshed } from '../../fixtures/support/lifecycle/password-tokens.ts';
-import { beyondSeconds } from '../../fixtures/support/lifecycle/token-timeline.ts';
+import { announcedRefreshLifetime } from '../../fixtures/support/lifecycle/refresh-token-expires-in.ts';
+import { beyondSeconds, withinSeconds } from '../../fixtures/support/lifecycle/token-timeline.ts';
 
 test.describe('grant_type=refresh_token: unused', () => {
   test(
@@ -231,6 +234,118 @@ test.describe('grant_type=refresh_token: expiry (OI-4 refreshTokenAnchor)', () =
           credential: credentialOf(issued, passwordHolder, 'refresh-token'),
           notBeforeSeconds: beyondSeconds(target, end(issued.value.expires_in)),
         }),
+      });
+    },
+  );
+
+  test(
+    'STATE-RT-EXP-002 a refresh token issued by a rotation is refused with invalid_grant once its own 7 days (from the declared anchor) have ended',
+    requirement('STATE-RT-EXP-002', needs('us'), { obligations: 'records' }),
+    async ({ tokenClient, timeline, target }) => {
+      // OI-4 anchors the 7 days on the access token issued with the refresh token: the rotation's own.
+      const end = (expiresIn: number) => refreshTokenAnchorSeconds(target, expiresIn) + refreshTokenValiditySeconds;
+      const anchor = target.interpretation('refreshTokenAnchor');
+      await timeline.holds({
+        issue: async () =>
+          obtainRefreshed(tokenClient, (await obtainPasswordTokens(tokenClient, 'user')).refresh_token),
+        moments: ({ value: rotated }) => [
+          {
+            step: `refresh with the rotated token at ${end(rotated.expires_in)} s + skew ${clockSkewSeconds(target)} s + 1 s after the rotation (anchor ${anchor})`,
+            at: { noEarlierThan: beyondSeconds(target, end(rotated.expires_in)) },
+            holds: async () => {
+              await expect(await tokenClient.refresh(rotated.refresh_token, { region: 'us' })).toBeTokenError(
+                'invalid_grant',
+              );
+            },
+          },
+        ],
+        obligation: (issued) => ({
+          kind: 'expired-refresh-token-refused',
+          requirements: ['STATE-RT-EXP-002'],
+          what: `the rotated refresh token is refused with invalid_grant after its own 7 days (${end(issued.value.expires_in)} s from the rotation, anchor ${anchor}) + skew + 1 s`,
+          credential: credentialOf(issued, passwordHolder, 'refresh-token'),
+          notBeforeSeconds: beyondSeconds(target, end(issued.value.expires_in)),
+        }),
+      });
+    },
+  );
+});
+
+test.describe('grant_type=refresh_token: the announced refresh_token_expires_in (draft-ietf-oauth-refresh-token-expiration-03)', () => {
+  test(
+    'STATE-RT-EXP-003 a refresh token is accepted up to its refresh_token_expires_in less the clock skew',
+    requirement('STATE-RT-EXP-003', needs('us'), { obligations: 'records' }),
+    async ({ tokenClient, timeline, target }) => {
+      await timeline.holds({
+        issue: () => obtainPasswordTokens(tokenClient, 'user'),
+        atIssuance: ({ value: tokens }) => {
+          const announced = announcedRefreshLifetime(test.info(), tokens);
+          expect(
+            withinSeconds(target, announced),
+            `setup: refresh_token_expires_in (${announced} s) exceeds the declared clock skew`,
+          ).toBeGreaterThan(0);
+        },
+        moments: ({ value: tokens }) => {
+          const announced = announcedRefreshLifetime(test.info(), tokens);
+          return [
+            {
+              step: `refresh ${withinSeconds(target, announced)} s after issuance (refresh_token_expires_in ${announced} s less the skew)`,
+              at: { noLaterThan: withinSeconds(target, announced) },
+              holds: async () => {
+                await expect(await tokenClient.refresh(tokens.refresh_token, { region: 'us' })).toBeTokenIssued();
+              },
+            },
+          ];
+        },
+        // The window: from half-way through the announced lifetime to its end less the skew.
+        obligation: (issued) => {
+          const last = withinSeconds(target, announcedRefreshLifetime(test.info(), issued.value));
+          return {
+            kind: 'refresh-token-usable',
+            requirements: ['STATE-RT-EXP-003'],
+            what: `the refresh token is still usable between ${Math.floor(last / 2)} s and ${last} s after issuance (refresh_token_expires_in less the skew)`,
+            credential: credentialOf(issued, passwordHolder, 'refresh-token'),
+            notBeforeSeconds: Math.floor(last / 2) - (issued.to - issued.from) / 1000,
+            notAfterSeconds: last,
+          };
+        },
+      });
+    },
+  );
+
+  test(
+    'STATE-RT-EXP-003 a refresh token presented after its refresh_token_expires_in is refused with invalid_grant',
+    requirement('STATE-RT-EXP-003', needs('us'), { obligations: 'records' }),
+    async ({ tokenClient, timeline, target }) => {
+      await timeline.holds({
+        issue: () => obtainPasswordTokens(tokenClient, 'user'),
+        atIssuance: ({ value: tokens }) => {
+          announcedRefreshLifetime(test.info(), tokens);
+        },
+        moments: ({ value: tokens }) => {
+          const announced = announcedRefreshLifetime(test.info(), tokens);
+          return [
+            {
+              step: `refresh ${beyondSeconds(target, announced)} s after issuance (refresh_token_expires_in ${announced} s + skew + 1 s)`,
+              at: { noEarlierThan: beyondSeconds(target, announced) },
+              holds: async () => {
+                await expect(await tokenClient.refresh(tokens.refresh_token, { region: 'us' })).toBeTokenError(
+                  'invalid_grant',
+                );
+              },
+            },
+          ];
+        },
+        obligation: (issued) => {
+          const announced = announcedRefreshLifetime(test.info(), issued.value);
+          return {
+            kind: 'expired-refresh-token-refused',
+            requirements: ['STATE-RT-EXP-003'],
+            what: `the refresh token is refused with invalid_grant after its refresh_token_expires_in (${announced} s) + skew + 1 s`,
+            credential: credentialOf(issued, passwordHolder, 'refresh-token'),
+            notBeforeSeconds: beyondSeconds(target, announced),
+          };
+        },
       });
     },
   );

@@ -17,6 +17,8 @@ export interface TokenResponseBody {
   token_type: 'Bearer';
   expires_in: number;
   refresh_token?: string;
+  /** draft-ietf-oauth-refresh-token-expiration-03: seconds the refresh token stays valid. */
+  refresh_token_expires_in?: number;
   scope?: string;
 }
 
@@ -50,23 +52,30 @@ export async function issueAccessToken(
   return deps.signer.sign(claims, now, lifetimeSeconds);
 }
 
+export interface IssuedRefreshToken {
+  token: string;
+  /** Epoch milliseconds (whole seconds, like the access token's `exp`). */
+  expiresAt: number;
+}
+
 /** Stores a new refresh token (its hash only) valid until the configured time after its access token expires. */
 export async function issueRefreshToken(
   deps: IssueDeps,
   fields: Pick<RefreshTokenRecord, 'familyId' | 'clientId' | 'tenant' | 'userName' | 'scope'>,
   now: number,
   accessToken: SignedAccessToken,
-): Promise<string> {
+): Promise<IssuedRefreshToken> {
   const token = deps.random.token(REFRESH_TOKEN_BYTES);
+  const expiresAt = accessToken.expiresAt + deps.settings.refreshTokenValidityAfterAccessTokenSeconds * 1000;
   await deps.store.saveRefreshToken({
     ...fields,
     tokenHash: deps.digest.digest(token),
     issuedAt: now,
-    expiresAt: accessToken.expiresAt + deps.settings.refreshTokenValidityAfterAccessTokenSeconds * 1000,
+    expiresAt,
     usedAt: null,
     revokedAt: null,
   });
-  return token;
+  return { token, expiresAt };
 }
 
 export const userSubject = (tenant: string, userName: string): string => `${tenant}\\${userName}`;
@@ -119,7 +128,10 @@ export async function issueUserTokenPair(
     access_token: accessToken.token,
     token_type: 'Bearer',
     expires_in: lifetime,
-    refresh_token: refreshToken,
+    refresh_token: refreshToken.token,
+    // Counted from the access token's `iat`, as expires_in is: the refresh token is refused from
+    // exactly this many seconds after it, and accepted until then.
+    refresh_token_expires_in: (refreshToken.expiresAt - accessToken.issuedAt) / 1000,
     scope: pair.scope,
   };
 }

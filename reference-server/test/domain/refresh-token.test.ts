@@ -29,6 +29,7 @@ void describe('grant_type=refresh_token', () => {
       'access_token',
       'expires_in',
       'refresh_token',
+      'refresh_token_expires_in',
       'scope',
       'token_type',
     ]);
@@ -68,6 +69,21 @@ void describe('grant_type=refresh_token', () => {
     const first = await login();
     s.manual.advance(604_800 + 7 * DAY);
     assert.equal(outcome(await refresh(first.refresh_token!)), 'invalid_grant');
+  });
+
+  void test("refresh_token_expires_in counts from the access token's iat, as expires_in does: accepted the last millisecond before it, refused from it", async () => {
+    for (const offsetMs of [0, 999]) {
+      s.manual.set(Date.UTC(2026, 0, 15, 9, 0, 0) + offsetMs);
+      const first = await login();
+      const second = await login();
+      assert.equal(first.refresh_token_expires_in, 604_800 + 7 * DAY);
+      const iat = decodeJwt(first.access_token).iat!;
+      assert.equal(decodeJwt(first.access_token).exp! - iat, first.expires_in);
+      s.manual.set((iat + first.refresh_token_expires_in) * 1000 - 1);
+      issued(await refresh(first.refresh_token!));
+      s.manual.set((iat + second.refresh_token_expires_in!) * 1000);
+      assert.equal(outcome(await refresh(second.refresh_token!)), 'invalid_grant', `iat + ${offsetMs} ms`);
+    }
   });
 
   void test('a refreshed token gets its own window', async () => {
