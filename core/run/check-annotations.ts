@@ -31,6 +31,13 @@ export const verdictAnnotations = {
   precondition: 'precondition',
   /** The number of HTTP requests the check sent (the `http` fixture counts its transcript). */
   requests: 'requests',
+  /**
+   * One per request the check sent again because the first had no answer within its deadline
+   * (fixtures/support/properties/property-runner.ts RequestDeadline); the description says which
+   * and what came of it. The report counts them: a re-send keeps a verdict clean on a slow moment,
+   * and the count keeps the slowness in sight.
+   */
+  sentAgain: 'sent-again',
   /** JSON `{ obligation, due, what }`: the check recorded an obligation; its requirements read PENDING. */
   pending: 'pending',
   /** JSON `{ obligation, recordedRun, recordedAt, settledAt, outcome, reason }`: the check settled an earlier run's obligation. */

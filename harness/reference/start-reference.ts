@@ -40,6 +40,7 @@ export const referenceControlPaths = { clock: '/__test/clock', faults: '/__test/
 export interface StartReferenceOptions {
   logDir: string;
   extraArgs?: string[];
+  /** The safety net of the start (default referenceStartSafetyNetMs); the start is awaited on its events. */
   timeoutMs?: number;
   /** Default sandbox with --test-controls; production gets `--seed` and no test controls (it refuses them). */
   environment?: 'sandbox' | 'production';
@@ -84,6 +85,38 @@ interface ServerProcess {
   exited: Promise<number | null>;
 }
 
+/**
+ * How long a start may take before it is given up: a safety net against a start that never ends,
+ * not an estimate of a start. The start itself is awaited on its events (the `listening` line, the
+ * exit, a spawn error); on a busy machine several servers compiling and hashing their seed at once
+ * take many times their unloaded start, and a deadline near that figure fails healthy starts.
+ */
+export const referenceStartSafetyNetMs = 180_000;
+
+/** The last lines a starting server printed (stdout lines that are not its JSON events, then stderr), for an error. */
+class StartOutput {
+  private stdout = '';
+  private stderr = '';
+
+  addStdout(line: string): void {
+    this.stdout = `${this.stdout}${line}\n`.slice(-2000);
+  }
+
+  addStderr(chunk: string): void {
+    this.stderr = (this.stderr + chunk).slice(-2000);
+  }
+
+  /** The last lines of each stream, or what it printed nothing on. */
+  describe(): string {
+    const last = (text: string) => text.trim().split('\n').slice(-10).join('\n');
+    const parts = [
+      this.stdout.trim() ? `stdout:\n${last(this.stdout)}` : 'nothing else on stdout',
+      this.stderr.trim() ? `stderr:\n${last(this.stderr)}` : 'nothing on stderr',
+    ];
+    return parts.join('\n');
+  }
+}
+
 /** One server process: spawned, its log appended to `log`, resolved once it reports `listening`. */
 async function spawnServer(options: StartReferenceOptions, args: string[], log: WriteStream): Promise<ServerProcess> {
   const child: ChildProcess = spawn(process.execPath, [join(repoRoot, 'bin', 'token-conformance.js'), ...args], {
@@ -91,24 +124,24 @@ async function spawnServer(options: StartReferenceOptions, args: string[], log: 
     stdio: ['ignore', 'pipe', 'pipe'],
     env: withReferenceServerEnv(process.env),
   });
+  const which = `the ${options.environment ?? 'sandbox'} reference server`;
+  const started = Date.now();
   child.stderr!.pipe(log, { end: false });
   if (options.logTee) child.stderr!.pipe(createWriteStream(options.logTee, { flags: 'a', mode: 0o600 }));
-  let stderrTail = '';
-  child.stderr!.on('data', (chunk: Buffer) => {
-    stderrTail = (stderrTail + chunk.toString('utf8')).slice(-2000);
-  });
-  const tail = () => (stderrTail.trim() ? `\n${stderrTail.trim().split('\n').slice(-10).join('\n')}` : '');
+  const output = new StartOutput();
+  child.stderr!.on('data', (chunk: Buffer) => output.addStderr(chunk.toString('utf8')));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
+  const safetyNet = options.timeoutMs ?? referenceStartSafetyNetMs;
   const listening = await new Promise<ListeningLine>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGTERM');
       reject(
         new ReferenceStartError(
-          `the ${options.environment ?? 'sandbox'} reference server did not report 'listening' within ${(options.timeoutMs ?? 30_000) / 1000} s${tail()}`,
+          `${which} did not report 'listening' within ${safetyNet / 1000} s (waited for its {"event":"listening"} line on stdout; the process was still running, pid ${child.pid ?? '?'}, started with serve ${args.slice(1).join(' ')}); ${output.describe()}`,
         ),
       );
-    }, options.timeoutMs ?? 30_000);
+    }, safetyNet);
     const lines = createInterface({ input: child.stdout! });
     lines.on('line', (line) => {
       let parsed: unknown;
@@ -116,26 +149,26 @@ async function spawnServer(options: StartReferenceOptions, args: string[], log: 
         parsed = JSON.parse(line);
       } catch {
         log.write(`${line}\n`);
+        output.addStdout(line);
         return;
       }
       if (parsed && typeof parsed === 'object' && (parsed as { event?: unknown }).event === 'listening') {
         clearTimeout(timer);
         resolve(parsed as ListeningLine);
-      } else log.write(`${line}\n`);
+      } else {
+        log.write(`${line}\n`);
+        output.addStdout(line);
+      }
     });
     child.once('error', (e) => {
       clearTimeout(timer);
-      reject(
-        new ReferenceStartError(
-          `could not start the ${options.environment ?? 'sandbox'} reference server: ${e.message}`,
-        ),
-      );
+      reject(new ReferenceStartError(`could not start ${which}: ${e.message}`));
     });
     void exited.then((code) => {
       clearTimeout(timer);
       reject(
         new ReferenceStartError(
-          `the ${options.environment ?? 'sandbox'} reference server exited with code ${code} before listening${tail()}`,
+          `${which} exited with code ${code} before listening (${((Date.now() - started) / 1000).toFixed(1)} s after its start); ${output.describe()}`,
         ),
       );
     });
@@ -270,7 +303,8 @@ export async function obtainClientCredentialsToken(
         client_secret: clientSecret,
       }).toString(),
       dispatcher: agent,
-      signal: AbortSignal.timeout(15_000),
+      // A safety net: the server answers as soon as it has hashed the secret, however busy the machine.
+      signal: AbortSignal.timeout(referenceStartSafetyNetMs),
     });
     const body = (await res.json().catch(() => undefined)) as { access_token?: unknown; error?: unknown } | undefined;
     if (res.status !== 200 || typeof body?.access_token !== 'string') {

@@ -7,11 +7,15 @@
 // end-of-run verification, `npm run report:allure`) on the same machine; nothing needs each one on
 // disk before the next check may start. Same files, same content; the write to a temporary name and
 // the rename stay, so a reader never sees half a file. Options are allure-playwright's own.
+//
+// An attachment Playwright hands over by path is read once into memory (harness/reporter/read-once.ts),
+// never copied: a copy that trusts the size it saw first never ends when the file shrinks under it.
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Suite } from '@playwright/test/reporter';
 import { AllureReporter } from 'allure-playwright';
+import { readOnce } from './read-once.ts';
 
 /** The part of allure-js-commons' Writer that runs once per check (the rest is written once per run). */
 interface PerCheckWriter {
@@ -46,7 +50,12 @@ export function withoutFsync(writer: PerCheckWriter, resultsDir: string): void {
   writer.writeGroup = (result) =>
     publish(path(`${result.uuid}-container.json`), (t) => writeFileSync(t, JSON.stringify(result), 'utf-8'));
   writer.writeAttachment = (name, content) => publish(path(name), (t) => writeFileSync(t, content));
-  writer.writeAttachmentFromPath = (name, from) => publish(path(name), (t) => copyFileSync(from, t));
+  // Playwright may still be rewriting an attachment's file (its error context) when the check's
+  // end reaches this reporter: the file is read once, bounded, never copied by its size.
+  writer.writeAttachmentFromPath = (name, from) => {
+    const content = readOnce(from);
+    publish(path(name), (t) => writeFileSync(t, content));
+  };
 }
 
 export default class AllureResultsReporter extends AllureReporter {

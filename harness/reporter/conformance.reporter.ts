@@ -198,6 +198,7 @@ export function checkOutcome(test: TestCase, redactor: Redactor): CheckOutcome {
   const requestsSent = annotations
     .filter((a) => a.type === verdictAnnotations.requests)
     .reduce((n, a) => n + (Number(a.description) || 0), 0);
+  const sentAgain = annotations.filter((a) => a.type === verdictAnnotations.sentAgain).length;
   const { blocked, broke } = verdictShaping(annotations, status, error, redactor);
   const title = [file, ...test.titlePath().slice(3)].join(' › ');
   const transcribed = (result?.attachments ?? []).some((a) => a.name === transcriptAttachment);
@@ -229,6 +230,7 @@ export function checkOutcome(test: TestCase, redactor: Redactor): CheckOutcome {
     ...(error ? { error } : {}),
     ...(property ? { property } : {}),
     ...(result ? { requests: requestsSent } : {}),
+    ...(sentAgain > 0 ? { sentAgain } : {}),
     ...(blocked ? { blocked } : {}),
     ...(broke ? { broke } : {}),
     ...(pending.length > 0 ? { pending } : {}),

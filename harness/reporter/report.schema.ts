@@ -392,6 +392,14 @@ export const conformanceReportSchema = z.strictObject({
         .min(0)
         .optional()
         .describe('HTTP requests the checks sent to the target (the preflight and parity probes not counted).'),
+      sentAgain: z
+        .number()
+        .int()
+        .min(0)
+        .optional()
+        .describe(
+          'Requests the checks sent again because the first had no answer within its deadline (a slow or hanging target, or a loaded machine); each check says which in its `sentAgain` count and `sent-again` annotations.',
+        ),
     })
     .describe('Playwright tests (checks), not requirements.'),
   verification: z

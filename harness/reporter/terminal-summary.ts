@@ -237,11 +237,20 @@ function closingLines(report: ConformanceReport, where: string, paint: Paint): s
     .filter((v) => v !== 'UNOBSERVED' || s.UNOBSERVED !== undefined)
     .map((v) => `${s[v] ?? 0} ${v}${v === 'PENDING' && soonest !== undefined ? ` (earliest due ${soonest})` : ''}`)
     .join(', ');
+  const sentAgain = report.checks.sentAgain ?? 0;
+  if (sentAgain > 0)
+    lines.push(
+      '',
+      paint(
+        'WARN',
+        `SENT AGAIN: ${sentAgain} request${sentAgain === 1 ? '' : 's'} had no answer within the deadline and ${sentAgain === 1 ? 'was' : 'were'} sent again (a slow or hanging target, or a loaded machine; the checks' sent-again annotations in junit.xml say which)`,
+      ),
+    );
   lines.push('', `Verified: ${verificationLine(report.verification ?? reportVerification(report))}`);
   lines.push(
     paint(
       report.verdict,
-      `CONFORMANCE ${report.verdict}: ${counts}${s.WAIVED !== undefined ? `, ${s.WAIVED} WAIVED` : ''} of ${s.total} requirements (${report.checks.total} checks${report.checks.requests !== undefined ? `, ${report.checks.requests} requests` : ''}) — ${where}/conformance.json, ${where}/traceability.html`,
+      `CONFORMANCE ${report.verdict}: ${counts}${s.WAIVED !== undefined ? `, ${s.WAIVED} WAIVED` : ''} of ${s.total} requirements (${report.checks.total} checks${report.checks.requests !== undefined ? `, ${report.checks.requests} requests${report.checks.sentAgain !== undefined ? `, ${report.checks.sentAgain} sent again` : ''}` : ''}) — ${where}/conformance.json, ${where}/traceability.html`,
     ),
   );
   return lines;

@@ -39,6 +39,8 @@ export interface CheckOutcome {
   property?: PropertyRun;
   /** HTTP requests the check sent through the suite's client (its transcript's exchanges). */
   requests?: number;
+  /** Requests the check sent again because the first had no answer within its deadline (absent: none). */
+  sentAgain?: number;
   /**
    * The check could not reach the behaviour it verifies: a failed precondition (the `precondition` annotation), or
    * markBlocked() (fixtures/clients/blocking.ts). `by`: the requirement(s) whose violation blocked it.
@@ -547,6 +549,9 @@ export function buildReport(
   const requests = outcomes.some((o) => o.requests !== undefined)
     ? outcomes.reduce((n, o) => n + (o.requests ?? 0), 0)
     : undefined;
+  // Counted beside them, 0 included: a request left without an answer is kept in sight even when
+  // its re-send kept the verdict clean.
+  const sentAgain = outcomes.reduce((n, o) => n + (o.sentAgain ?? 0), 0);
   const malformed = outcomes.flatMap((o) => (o.malformed ?? []).map((m) => ({ check: o.title, ...m })));
   const blockedChecks = outcomes.filter(
     (o) =>
@@ -572,7 +577,7 @@ export function buildReport(
     checks: {
       ...checkCounts,
       ...(blockedChecks > 0 ? { blocked: blockedChecks } : {}),
-      ...(requests !== undefined ? { requests } : {}),
+      ...(requests !== undefined ? { requests, sentAgain } : {}),
     },
     verification: verificationOf(requirements),
     ...(options.profileProblems && options.profileProblems.length > 0

@@ -14,7 +14,9 @@ import {
   productionClientId,
   seedClientSecret,
   serveArgs,
+  startReference,
   startReferenceServers,
+  referenceStartSafetyNetMs,
   type ListeningLine,
 } from '../reference/start-reference.ts';
 import { repoRoot } from '../../core/catalogue/catalogue.ts';
@@ -95,7 +97,8 @@ void describe("--start-reference: the other environment's token (BEARER-015)", (
 
   void test(
     'both servers start concurrently; the production one issues a token of the other environment',
-    { timeout: 60_000 },
+    // A safety net: the starts are awaited on their listening lines.
+    { timeout: 600_000 },
     async () => {
       const dir = mkdtempSync(join(tmpdir(), 'tc-test-'));
       const servers = await startReferenceServers({ logDir: dir, profile: loadProfile(referenceProfile).profile });
@@ -186,4 +189,41 @@ void describe('profile: samples of the routes (ERR-GW-2111/2112/2121/2122)', () 
       );
     });
   }
+});
+
+void describe('--start-reference: a start that fails says what it waited for and what the server printed', () => {
+  void test('the default bound is a safety net of minutes, not an estimate of a start', () => {
+    assert.ok(referenceStartSafetyNetMs >= 120_000, `${referenceStartSafetyNetMs} ms`);
+  });
+
+  void test('no listening line within the bound: the line it waited for, the process still running, its output', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tc-test-'));
+    try {
+      // A bound no start can meet: the timer fires before the server has printed anything.
+      await assert.rejects(startReference({ logDir: dir, timeoutMs: 1 }), (error: Error) => {
+        assert.match(
+          error.message,
+          /^the sandbox reference server did not report 'listening' within 0\.001 s \(waited for its \{"event":"listening"\} line on stdout; the process was still running, pid \d+, started with serve --port 0 --data :memory: --test-controls\); nothing else on stdout\nnothing on stderr$/,
+        );
+        return true;
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  void test('an exit before listening: its code and what it printed on stderr', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tc-test-'));
+    try {
+      await assert.rejects(startReference({ logDir: dir, extraArgs: ['--no-such-flag'] }), (error: Error) => {
+        assert.match(
+          error.message,
+          /^the sandbox reference server exited with code 2 before listening \([\d.]+ s after its start\); nothing else on stdout\nstderr:\n.*unknown option '--no-such-flag'/,
+        );
+        return true;
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -338,6 +338,36 @@ void describe('the report', () => {
     assert.equal(buildReport(catalogue, outcomes, options).checks.requests, undefined);
   });
 
+  void test('requests sent again (no answer within their deadline): counted per check, summed with 0 included, on the closing line', () => {
+    const fake = (annotations: { type: string; description?: string }[]) =>
+      ({
+        annotations: [{ type: 'requirement', description: 'GRANT-CC-001' }],
+        results: [{ status: 'passed', duration: 5, errors: [], annotations, attachments: [], retry: 0 }],
+        location: { file: join(repoRoot, 'specs', 'properties', 'token-endpoint-input.spec.ts') },
+        parent: { project: () => ({ name: 'conformance' }) },
+        titlePath: () => ['', 'conformance', 'specs/properties/token-endpoint-input.spec.ts', 'inputs'],
+      }) as unknown as TestCase;
+    const again = {
+      type: 'sent-again',
+      description: 'no answer within 5000 ms, answered in 80 ms when sent again: POST /t',
+    };
+    const slow = checkOutcome(fake([{ type: 'requests', description: '150' }, again, { ...again }]), new Redactor());
+    assert.equal(slow.sentAgain, 2);
+    const quiet = checkOutcome(fake([{ type: 'requests', description: '150' }]), new Redactor());
+    assert.equal(quiet.sentAgain, undefined);
+
+    const withResends = buildReport(catalogue, [slow, { ...quiet, title: 'b' }], options);
+    assert.deepEqual([withResends.checks.requests, withResends.checks.sentAgain], [300, 2]);
+    const summary = renderSummary(withResends);
+    assert.match(summary, /SENT AGAIN: 2 requests had no answer within the deadline and were sent again/);
+    assert.match(summary, /\(2 checks, 300 requests, 2 sent again\)/);
+
+    const without = buildReport(catalogue, [quiet], options);
+    assert.equal(without.checks.sentAgain, 0, 'a run that sent nothing again says 0');
+    assert.match(renderSummary(without), /\(1 checks, 150 requests, 0 sent again\)/);
+    assert.doesNotMatch(renderSummary(without), /SENT AGAIN/);
+  });
+
   void test('a blocked check: BLOCKED requirement with its blocker, counted, never PASS; the blocker FAILs through its own check', () => {
     const report = buildReport(
       catalogue,

@@ -29,6 +29,8 @@ export interface PortalServer {
   stop(): Promise<void>;
 }
 
+const START_SAFETY_NET_MS = 180_000;
+
 export async function startPortalServer(logFile: string, env: NodeJS.ProcessEnv = {}): Promise<PortalServer> {
   const { dir, file } = await seededStoreFile();
   const child = spawn(
@@ -54,10 +56,16 @@ export async function startPortalServer(logFile: string, env: NodeJS.ProcessEnv 
   child.stderr.pipe(log);
   const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const listening = await new Promise<{ baseUrl: string; caFile: string }>((resolve, reject) => {
+    // The start is awaited on its events (the listening line, the exit); this is only a safety net
+    // against a start that never ends, far above a start on a busy machine.
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error('the reference server printed no listening line within 20 s'));
-    }, 20_000);
+      reject(
+        new Error(
+          `the reference server printed no listening line within ${START_SAFETY_NET_MS / 1000} s (waited for its {"event":"listening"} line on stdout; its log: ${logFile})`,
+        ),
+      );
+    }, START_SAFETY_NET_MS);
     createInterface({ input: child.stdout }).once('line', (line) => {
       clearTimeout(timer);
       resolve(JSON.parse(line) as { baseUrl: string; caFile: string });
