@@ -174,8 +174,11 @@ async function limitIsRefused(
   variant = '',
 ): Promise<void> {
   const driver = RateLimitDriver.of(target);
-  const wait = target.profile.capabilities.realTimeWaitSeconds ?? 0;
-  const { limit, responses, accepted } = await callsBeyondTheLimit(driver, tokenClient, clock, call, variant, wait);
+  const { limit, responses, accepted } = await callsBeyondTheLimit(driver, tokenClient, clock, call, {
+    variant,
+    plainCalls: variant === '',
+    realTimeWaitSeconds: target.profile.capabilities.realTimeWaitSeconds ?? 0,
+  });
   const refused = await expectOnlyRateLimitRefusals(responses);
   expect(
     refused.length,
