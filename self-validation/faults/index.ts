@@ -1,6 +1,7 @@
 // The fault catalogue: every fault of self-validation/faults/*.ts, in run order.
 import type { Fault } from '../fault.ts';
 import { advisory2026Faults } from './advisories-2026.ts';
+import { clientIdentityFaults } from './client-identity.ts';
 import { declarationFaults } from './declarations.ts';
 import { errorFaults } from './errors.ts';
 import { fieldBugFaults } from './field-bugs.ts';
@@ -27,6 +28,7 @@ export const faults: Fault[] = [
   ...gatewayCodeFaults,
   ...fieldBugFaults,
   ...advisory2026Faults,
+  ...clientIdentityFaults,
   ...declarationFaults,
 ];
 
