@@ -68,19 +68,12 @@ async function expectMismatchRefused(res: TokenResponse, target: Target, what: s
   );
 }
 
-/** A request of one grant as a client (by HTTP Basic or its form fields), with form fields added. */
-interface Sender {
-  grant: Grant;
-  region: Region;
-  send: (client: ClientName, auth: 'basic' | 'form', extra?: Record<string, string>) => Promise<TokenResponse>;
-}
-
 test.describe('client identity: one client never speaks for another', () => {
-  const clientCredentials = (tokenClient: TokenClient, region: Region): Sender => ({
-    grant: 'client_credentials',
-    region,
-    send: (client, auth, extra) => tokenClient.clientCredentials({ region, client, auth, ...(extra && { extra }) }),
-  });
+  /** client_credentials at `region` as a client (by HTTP Basic or its form fields), with form fields added. */
+  const clientCredentialsAt =
+    (tokenClient: TokenClient, region: Region) =>
+    (client: ClientName, auth: 'basic' | 'form', extra?: Record<string, string>) =>
+      tokenClient.clientCredentials({ region, client, auth, ...(extra && { extra }) });
 
   // client_credentials at both endpoints: the EU endpoint has one client of its own, so the body
   // names a US client there (a server that serves it is wrong whether it then issues or refuses).
@@ -94,10 +87,10 @@ test.describe('client identity: one client never speaks for another', () => {
       `AUTH-CLI-012 at ${R} a client_credentials request authenticated by HTTP Basic with a body client_id naming another client is refused with the declared error (OI-32) and issues no token`,
       requirement('AUTH-CLI-012', needs(c.region, c.bodyRegion, `client:${c.basic}`, `client:${c.body}`)),
       async ({ tokenClient, target, control }) => {
-        const at = clientCredentials(tokenClient, c.region);
+        const send = clientCredentialsAt(tokenClient, c.region);
         await controlFormThenBasic(
           control,
-          (auth) => at.send(c.basic, auth),
+          (auth) => send(c.basic, auth),
           `client_credentials at ${R} by ${c.basic} alone`,
           'client_credentials',
           c.region,
@@ -107,7 +100,7 @@ test.describe('client identity: one client never speaks for another', () => {
           region: c.bodyRegion,
         });
         const other = tokenClient.credentials(c.body);
-        const res = await at.send(c.basic, 'basic', { client_id: other.clientId });
+        const res = await send(c.basic, 'basic', { client_id: other.clientId });
         await expectMismatchRefused(res, target, `HTTP Basic as ${c.basic}, body client_id of ${c.body}`);
       },
     );
