@@ -329,6 +329,8 @@ export interface InterpretationValues {
   malformedFormBody: "invalid_request" | "lenient";
   /** OI-31: A refresh asking for a scope value that was not originally granted */
   refreshScopeBeyondGrant: "invalid_scope" | "original-scope";
+  /** OI-32: Error for a body client_id that names another client than HTTP Basic */
+  clientIdMismatchError: "invalid_request" | "invalid_client";
 }
 
 export type InterpretationKey = keyof InterpretationValues;

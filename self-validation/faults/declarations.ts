@@ -64,4 +64,17 @@ export const declarationFaults: Fault[] = [
     { refreshScopeBeyondGrant: 'original-scope' },
     { alsoRun: ['GRANT-RT-004'] },
   ), // refusing is never an escalation: GRANT-RT-004 PASSes
+  declaration(
+    'declared-client-id-mismatch-invalid-client',
+    'the profile declares clientIdMismatchError=invalid_client; the target refuses a body client_id naming another client than HTTP Basic with invalid_request',
+    ['AUTH-CLI-012'],
+    { clientIdMismatchError: 'invalid_client' },
+    {
+      collateral: {
+        ids: ['AUTH-CLI-013'],
+        reason:
+          "its HTTP Basic variant beside a body client_id is also a mismatch, so the target's invalid_request is judged against the declared invalid_client there too",
+      },
+    },
+  ),
 ];

@@ -2,6 +2,7 @@
 import type { Fault } from '../fault.ts';
 import { accountStateFaults } from './account-state.ts';
 import { advisory2026Faults } from './advisories-2026.ts';
+import { clientIdentityFaults } from './client-identity.ts';
 import { declarationFaults } from './declarations.ts';
 import { errorFaults } from './errors.ts';
 import { fieldBugFaults } from './field-bugs.ts';
@@ -31,6 +32,7 @@ export const faults: Fault[] = [
   ...advisory2026Faults,
   ...accountStateFaults,
   ...lifetimeHonestyFaults,
+  ...clientIdentityFaults,
   ...declarationFaults,
 ];
 

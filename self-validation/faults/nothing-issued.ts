@@ -14,6 +14,8 @@ const variantChecks = [
   'TOKEN-REQ-012',
   'AUTH-CLI-002',
   'AUTH-CLI-011',
+  'AUTH-CLI-012',
+  'AUTH-CLI-013',
   'VER-001',
   'VER-004',
   'GRANT-CC-006',

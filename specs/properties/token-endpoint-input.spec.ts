@@ -30,7 +30,7 @@ import {
 } from '../../fixtures/support/properties/token-request.oracle.ts';
 
 const regions: Region[] = ['us', 'eu'];
-/** Every requirement the oracle attributes answers to; AUTH-CLI-002/006 (HTTP Basic) are added at run time where the target takes Basic. */
+/** Every requirement the oracle attributes answers to; AUTH-CLI-002/006/012 (HTTP Basic) are added at run time where the target takes Basic. */
 const common = [
   'ERR-TOK-001',
   'ERR-TOK-002',
@@ -53,7 +53,7 @@ const byRegion: Record<Region, readonly string[]> = {
   eu: [...common, 'GRANT-PW-010', 'GRANT-RT-011'],
 };
 
-const basicRequirements = ['AUTH-CLI-002', 'AUTH-CLI-006'] as const;
+const basicRequirements = ['AUTH-CLI-002', 'AUTH-CLI-006', 'AUTH-CLI-012'] as const;
 
 test.describe('property: token endpoint input', () => {
   for (const region of regions) {
@@ -65,7 +65,8 @@ test.describe('property: token endpoint input', () => {
       async ({ tokenClient, rawHttp, target, redactor }, testInfo) => {
         const oi = oracleInterpretations((key) => target.interpretation(key));
         const basic = target.profile.capabilities.supportsBasic;
-        // Basic noise and the Basic-and-form-secret fault exist only where the target takes Basic:
+        // Basic noise (with or without its client_id in the body) and the Basic-and-form-secret and
+        // Basic-and-another-client_id faults exist only where the target takes Basic:
         // only then does this check verify (and cite) the requirements they rely on.
         if (basic) for (const id of basicRequirements) citeRequirement(testInfo, id);
         const send = tokenInputSender(region, {

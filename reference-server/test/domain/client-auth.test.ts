@@ -95,6 +95,49 @@ void describe('client authentication', () => {
     );
   });
 
+  void test('one client never speaks for another: a body client_id naming another client than Basic on every grant, another client secret as form fields or by Basic', async () => {
+    const refreshToken = issued(await attempt(s, pw(seed.usPw, seed.alice))).refresh_token!;
+    const mismatches: { basicAs: { id: string; secret: string }; params: Record<string, string> }[] = [
+      { basicAs: seed.usCc, params: { grant_type: 'client_credentials', client_id: seed.usCcOnly.id } },
+      {
+        basicAs: seed.usPw,
+        params: {
+          grant_type: 'password',
+          client_id: seed.usPw2.id,
+          username: seed.alice.username,
+          password: seed.alice.password,
+        },
+      },
+      {
+        basicAs: seed.usPw2,
+        params: { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: seed.usPw.id },
+      },
+    ];
+    for (const { basicAs, params } of mismatches)
+      assert.equal(
+        outcome(await attempt(s, params, { authorization: basicAuth(basicAs) })),
+        'invalid_request',
+        params.grant_type,
+      );
+    assert.equal(
+      outcome(
+        await attempt(
+          s,
+          { grant_type: 'client_credentials', client_id: seed.eu.id },
+          { region: 'eu', authorization: basicAuth(seed.usCc) },
+        ),
+      ),
+      'invalid_request',
+      'at EU',
+    );
+    const crossed = { id: seed.usCcOnly.id, secret: seed.usCc.secret };
+    assert.equal(outcome(await attempt(s, cc(crossed))), 'invalid_client', 'form fields');
+    const byBasic = await attempt(s, { grant_type: 'client_credentials' }, { authorization: basicAuth(crossed) });
+    assert.ok(!byBasic.ok && byBasic.error instanceof InvalidClient && byBasic.error.status === 401, 'by Basic: 401');
+    // The refresh token is still its client's: none of the above spent it.
+    issued(await attempt(s, rt(seed.usPw, refreshToken)));
+  });
+
   void test('a grant the client may not use is unauthorized_client', async () => {
     assert.equal(outcome(await attempt(s, pw(seed.usCcOnly, seed.alice))), 'unauthorized_client');
     assert.equal(outcome(await attempt(s, rt(seed.usCcOnly, 'x'))), 'unauthorized_client');
