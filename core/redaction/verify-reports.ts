@@ -147,8 +147,9 @@ export class ReportVerifier {
   }
 
   /** `text` with every finding replaced by [REDACTED]. */
-  redact(text: string): string {
+  redact(text: string, owners: readonly FindingOwner[] = ['profile', 'target']): string {
     const ranges = this.find(text)
+      .filter((f) => owners.includes(f.owner))
       .map((f): [number, number] => [f.start, f.end])
       .sort((a, b) => a[0] - b[0]);
     const merged: [number, number][] = [];
@@ -164,7 +165,11 @@ export class ReportVerifier {
     if (typeof value === 'string') return this.redact(value);
     if (Array.isArray(value)) return value.map((v) => this.redactJson(v));
     if (value !== null && typeof value === 'object')
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [this.redact(k), this.redactJson(v)]));
+      // A key is the report's own name: a token the target chose to match one (e.g. "requirements") would
+      // break the file's shape, so keys lose only the profile's secrets.
+      return Object.fromEntries(
+        Object.entries(value).map(([k, v]) => [this.redact(k, ['profile']), this.redactJson(v)]),
+      );
     return value;
   }
 
@@ -196,9 +201,16 @@ export class ReportVerifier {
           .map((l) => this.redact(l))
           .join('\n');
       }
-      if (fixed !== undefined && this.find(fixed).length === 0) {
+      const left = fixed === undefined ? [] : this.find(fixed);
+      if (fixed !== undefined && !left.some((f) => f.owner === 'profile')) {
         writeFileSync(path, fixed);
-        return { remaining: [], repaired: findings, targetText: [] };
+        const targetText = left.map((f) => ({
+          file: name,
+          line: lineOf(fixed, f.start),
+          what: f.what,
+          owner: f.owner,
+        }));
+        return { remaining: [], repaired: findings, targetText };
       }
     }
     return {

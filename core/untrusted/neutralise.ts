@@ -85,7 +85,7 @@ const longestBackticks = (text: string): number => Math.max(0, ...[...text.match
  * empty text is an empty string.
  */
 export function markdownCode(text: string): string {
-  const content = oneLine(text);
+  const content = consoleText(text);
   if (content.length === 0) return '';
   const fence = '`'.repeat(longestBackticks(content) + 1);
   // A space on each side keeps a backtick at either end from joining the fence (CommonMark strips one).

@@ -12,15 +12,18 @@ const listed = ['FAIL', 'UNCHECKED', 'WARN', 'BLOCKED'] as const;
 /** How much of a reason a summary row quotes (the report has it whole). */
 const reasonLength = 300;
 
+/** The catalogue's own words (a clause, a statement) in a table cell: one line, pipes escaped. */
+const catalogueCell = (s: string): string => s.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|').trim();
+
 /**
- * A row: the catalogue's own words as table text, the reason — the target's words — as a code
- * span (markdownCell), so that nothing the target sent renders as a link, a mention or markup.
+ * A row: the catalogue's words as table text, the reason — the target's words — as a code span
+ * (markdownCell), so that nothing the target sent renders as a link, a mention or markup.
  */
 function requirementRow(r: RequirementResult): string {
   const blocked = r.verdict === 'BLOCKED' && r.blockedBy?.length ? `blocked by ${r.blockedBy.join(', ')}: ` : '';
   const reason = (r.reason ?? '').trim();
   const quoted = reason.length > reasonLength ? `${reason.slice(0, reasonLength)}…` : reason;
-  return `| ${r.id} | ${markdownCell(r.source)} | ${r.level} | ${markdownCell(r.statement)} | ${blocked}${markdownCell(quoted)} |`;
+  return `| ${r.id} | ${catalogueCell(r.source)} | ${r.level} | ${catalogueCell(r.statement)} | ${blocked}${markdownCell(quoted)} |`;
 }
 
 export interface SummaryOptions {

@@ -22,6 +22,7 @@ import { readWorkerProfile } from '../../core/profile/worker-profile.ts';
 import { declaredShapings } from '../../core/profile/token-parameters.ts';
 import type { TargetProfile } from '../../core/profile/profile.schema.ts';
 import { secretsFromEnv, type Redactor } from '../../core/redaction/redact.ts';
+import { visible } from '../../core/untrusted/neutralise.ts';
 import { knownSecretsRedactor } from '../../core/run/run-contract.ts';
 import { readRunManifest, type RunManifest } from '../../core/run/run-manifest.ts';
 import { verdictAnnotations, type AssumedChoice } from '../../core/run/check-annotations.ts';
@@ -512,10 +513,11 @@ export default class ConformanceReporter implements Reporter {
       ];
       const dir = join(this.outputDir, transcriptsDir);
       mkdirSync(dir, { recursive: true });
-      // The header is the suite's own text; the body (redacted in the worker) once more with every token of the run.
+      // The header is the suite's own text; the body (redacted in the worker) once more with every token
+      // of the run, and the target's unseen characters made visible: a transcript is read in a terminal.
       writeFileSync(
         join(dir, transcriptFileName(project, title)),
-        `# check: ${title}\n# project: ${project}\n# requirements: ${ids.join(' ')}\n# status: ${result!.status}\n\n${redactor.redact(body)}`,
+        `# check: ${title}\n# project: ${project}\n# requirements: ${ids.join(' ')}\n# status: ${result!.status}\n\n${visible(redactor.redact(body))}`,
       );
     }
   }
@@ -613,7 +615,11 @@ export default class ConformanceReporter implements Reporter {
       filtered: filteredBeyondShard,
       checks: outcomes,
     };
-    write('checks.json', `${JSON.stringify(checksFile, null, 2)}\n`);
+    // Its reasons and errors quote the target, and the file is read as text: every string made visible.
+    write(
+      'checks.json',
+      `${JSON.stringify(checksFile, (_key, value: unknown) => (typeof value === 'string' ? visible(value) : value), 2)}\n`,
+    );
     this.writeTranscripts(tests, redactor);
     if (!this.quiet())
       console.log(renderSummary(report, process.stdout.isTTY, relative(process.cwd(), this.outputDir) || '.'));

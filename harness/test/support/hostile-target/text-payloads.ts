@@ -46,11 +46,8 @@ export const textPayloads: readonly TextPayload[] = [
 /** Every payload of the corpus in one string: what a field gets when the target has one chance. */
 export const allTextPayloads: string = textPayloads.map((p) => p.text).join(' ');
 
-/** What must never reach a console or a summary raw, wherever the target's text went. */
-export const forbiddenRaw: readonly { name: string; pattern: RegExp }[] = [
-  // The GitHub runner trims leading whitespace before it looks for `::`.
-  { name: 'a workflow command at the start of a line', pattern: /^[ \t]*::[a-z-]+/im },
-  { name: 'an Azure logging command', pattern: /##vso\[/ },
+/** Characters of the target that must never reach any output raw: they restyle, hide or reorder what a reader sees. */
+export const forbiddenCharacters: readonly { name: string; pattern: RegExp }[] = [
   // eslint-disable-next-line no-control-regex
   { name: 'ESC or a C1 control', pattern: /[\u001b\u0080-\u009f]/ },
   // eslint-disable-next-line no-control-regex
@@ -59,7 +56,61 @@ export const forbiddenRaw: readonly { name: string; pattern: RegExp }[] = [
   { name: 'an invisible character', pattern: /[\u200b-\u200d\u2060\ufeff\u00ad]|[\u{e0000}-\u{e007f}]/u },
 ];
 
-/** The forbidden things `text` holds, by name. */
-export function rawFindings(text: string): string[] {
-  return forbiddenRaw.filter((f) => f.pattern.test(text)).map((f) => f.name);
+/** What must never reach a console or a CI log raw: the characters, and a runner's command. */
+export const forbiddenInLogs: readonly { name: string; pattern: RegExp }[] = [
+  // The GitHub runner trims leading whitespace before it looks for `::`.
+  { name: 'a workflow command at the start of a line', pattern: /^[ \t]*::[a-z-]+/im },
+  { name: 'an Azure logging command', pattern: /##vso\[/ },
+  ...forbiddenCharacters,
+];
+
+/** The forbidden characters `text` holds, by name (for a file: the page, JUnit, JSON, transcripts). */
+export function rawCharacters(text: string): string[] {
+  return forbiddenCharacters.filter((f) => f.pattern.test(text)).map((f) => f.name);
+}
+
+/** Everything forbidden in a log that `text` holds, by name (for stdout, stderr, a job summary). */
+export function rawInLog(text: string): string[] {
+  return forbiddenInLogs.filter((f) => f.pattern.test(text)).map((f) => f.name);
+}
+
+/**
+ * Markdown with its code spans taken out (CommonMark: a run of N backticks opens a span that the
+ * next run of exactly N closes): what is left is what renders as Markdown.
+ */
+export function outsideCodeSpans(markdown: string): string {
+  let out = '';
+  let at = 0;
+  while (at < markdown.length) {
+    const open = /`+/g;
+    open.lastIndex = at;
+    const m = open.exec(markdown);
+    if (!m) break;
+    const fence = m[0];
+    const close = new RegExp(`(?<!\`)${fence}(?!\`)`, 'g');
+    close.lastIndex = m.index + fence.length;
+    const end = close.exec(markdown);
+    if (!end) {
+      out += markdown.slice(at, m.index + fence.length);
+      at = m.index + fence.length;
+      continue;
+    }
+    out += `${markdown.slice(at, m.index)}CODE`;
+    at = end.index + fence.length;
+  }
+  return out + markdown.slice(at);
+}
+
+/** What the target's Markdown would do if rendered: links, images, mentions, HTML, headings it forged. */
+export const renderedMarkdown: readonly { name: string; pattern: RegExp }[] = [
+  { name: 'a link or an image', pattern: /\]\(http/ },
+  { name: 'a mention', pattern: /@octocat/ },
+  { name: 'HTML', pattern: /<(script|img|details)/i },
+  { name: 'a forged heading', pattern: /^#+ FORGED/m },
+];
+
+/** The Markdown of the target that would render in `markdown`, by name. */
+export function markdownRendered(markdown: string): string[] {
+  const plain = outsideCodeSpans(markdown);
+  return renderedMarkdown.filter((f) => f.pattern.test(plain)).map((f) => f.name);
 }
