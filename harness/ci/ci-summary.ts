@@ -12,8 +12,8 @@ const listed = ['FAIL', 'UNCHECKED', 'WARN', 'BLOCKED'] as const;
 /** How much of a reason a summary row quotes (the report has it whole). */
 const reasonLength = 300;
 
-/** The catalogue's own words (a clause, a statement) in a table cell: one line, pipes escaped. */
-const catalogueCell = (s: string): string => s.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|').trim();
+/** Words of the catalogue or the profile (a clause, a statement, the target's name): one line, pipes escaped. */
+const ownCell = (s: string): string => s.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|').trim();
 
 /**
  * A row: the catalogue's words as table text, the reason — the target's words — as a code span
@@ -23,7 +23,7 @@ function requirementRow(r: RequirementResult): string {
   const blocked = r.verdict === 'BLOCKED' && r.blockedBy?.length ? `blocked by ${r.blockedBy.join(', ')}: ` : '';
   const reason = (r.reason ?? '').trim();
   const quoted = reason.length > reasonLength ? `${reason.slice(0, reasonLength)}…` : reason;
-  return `| ${r.id} | ${catalogueCell(r.source)} | ${r.level} | ${catalogueCell(r.statement)} | ${blocked}${markdownCell(quoted)} |`;
+  return `| ${r.id} | ${ownCell(r.source)} | ${r.level} | ${ownCell(r.statement)} | ${blocked}${markdownCell(quoted)} |`;
 }
 
 export interface SummaryOptions {
@@ -48,7 +48,7 @@ export function markdownSummary(report: ConformanceReport, options: SummaryOptio
   ];
   const catalogue = report.catalogue ? `, catalogue ${report.catalogue.version}` : '';
   const lines = [
-    `## token-conformance: ${report.verdict} — ${markdownCode(report.target.name)}`,
+    `## token-conformance: ${report.verdict} — ${ownCell(report.target.name)}`,
     '',
     `Suite ${report.suiteVersion}${catalogue}: ${s.total} requirements scored, ${report.checks.total} checks run${report.selection.shard ? ` (shard ${report.selection.shard})` : ''}.`,
     '',
