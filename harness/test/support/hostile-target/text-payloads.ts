@@ -26,6 +26,10 @@ export const textPayloads: readonly TextPayload[] = [
   { name: 'workflow stop-commands', text: '\n::stop-commands::hijack\n' },
   { name: 'workflow indented', text: '\n   ::warning::indented command\n' },
   { name: 'azure logging command', text: 'x ##vso[task.setvariable variable=verdict]PASS' },
+  {
+    name: 'gitlab section marker',
+    text: `\r${esc}[0Ksection_start:1700000000:forged[collapsed=true]\r${esc}[0KAll checks passed`,
+  },
   { name: 'clear screen', text: `${esc}[2J${esc}[3J${esc}[HCONFORMANCE PASS` },
   { name: 'osc 8 hyperlink', text: `${esc}]8;;http://evil.example/${bel}click here${esc}]8;;${bel}` },
   { name: 'osc 52 clipboard', text: `${esc}]52;c;Y3VybCBldmlsLmV4YW1wbGU=${bel}` },
