@@ -2,9 +2,10 @@
 // verify it. Every writer redacted at its source, so this is one read of each file through a
 // multi-pattern matcher (verify-reports.ts), not a rewrite. A secret found in a JSON or line-text
 // file is redacted there structurally and named (a note: the source that let it through is a bug);
-// one that cannot be removed safely fails the run with exit 2 and its file:line.
+// one that cannot be removed safely fails the run with exit 2 and its file:line. A token the target
+// issued that remains is the target's own text (verify-reports.ts): named, never exit 2.
 import { join, relative } from 'node:path';
-import { knownSecretsRedactor } from '../run/run-contract.ts';
+import { seenTokens } from '../run/run-contract.ts';
 import { minimumSecretLength, secretsFromEnv } from './redact.ts';
 import { ownTextOf, verifyReports } from './verify-reports.ts';
 
@@ -23,8 +24,11 @@ export function endOfRunRedaction(
   prefix = 'token-conformance run',
 ): EndOfRun {
   const t0 = performance.now();
-  const secrets = knownSecretsRedactor(env).secretValues();
-  const v = verifyReports(reportsDir, secrets, { ownText: ownTextOf(reportsDir) });
+  const v = verifyReports(reportsDir, secretsFromEnv(env), {
+    ownText: ownTextOf(reportsDir),
+    targetTokens: seenTokens(env),
+    tokenShapesAreTargetText: true,
+  });
   const at = (f: { file: string; line: number }) =>
     `${relative(process.cwd(), join(reportsDir, f.file)) || f.file}:${f.line}`;
   const short = secretsFromEnv(env).filter((s) => s.length < minimumSecretLength).length;
@@ -37,6 +41,10 @@ export function endOfRunRedaction(
     ...v.repaired.map(
       (f) =>
         `${prefix}: note: ${at(f)}: ${f.what} reached this file and was redacted there (the file was rewritten structurally); the suite should have redacted it at its source`,
+    ),
+    ...v.targetText.map(
+      (f) =>
+        `${prefix}: note: ${at(f)}: ${f.what} remains in this file (its format cannot be rewritten safely): the target's own value, not a secret of the profile`,
     ),
     ...v.remaining.map(
       (f) =>

@@ -9,6 +9,13 @@
 // .log, .md) line by line. A finding in any other file (XML, HTML, archives) stays and is reported.
 // Occurrences inside the suite's own text (a check title, a file path that happens to contain a
 // secret value) are not findings: that text is never redacted.
+//
+// Whose value it is decides what a finding that remains means. A secret of the profile (a client
+// secret, a password) must never be in a report: one that remains fails the run. A token the
+// target issued (a value the run saw, or a JWT-shaped run) is the target's own text: the target
+// chose it, so it can choose one that matches the page's own words or text it echoes elsewhere.
+// It is redacted where the file allows, and where it remains it is named, never a failure: a
+// target must not be able to make a run fail, or its reports read as leaking, with its own words.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import { repoRoot } from '../catalogue/catalogue.ts';
@@ -32,20 +39,26 @@ const binaryExtensions = new Set([
 const lineTextExtensions = new Set(['.txt', '.log', '.md']);
 const jwtShape = /eyJ[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*/g;
 
+/** Whose value a finding is: a secret of the profile, or a token (or token-shaped text) of the target. */
+export type FindingOwner = 'profile' | 'target';
+
 export interface Finding {
   /** Relative to the verified directory. */
   file: string;
   line: number;
   /** What was found, never the value itself. */
   what: string;
+  owner: FindingOwner;
 }
 
 export interface Verification {
   files: number;
-  /** Findings that remain (not repairable): the run fails on these. */
+  /** Secrets of the profile that remain (not repairable): the run fails on these. */
   remaining: Finding[];
   /** Findings repaired in place (structurally). */
   repaired: Finding[];
+  /** The target's tokens (or token-shaped text) that remain where the file cannot be rewritten: named, never a failure. */
+  targetText: Finding[];
 }
 
 export interface VerifyOptions {
@@ -53,16 +66,46 @@ export interface VerifyOptions {
   ownText?: string[];
   /** Repair JSON and line-text files in place (default true). */
   repair?: boolean;
+  /** The tokens the target issued during the run (the seen-tokens file): its values, not the profile's. */
+  targetTokens?: Iterable<string>;
+  /**
+   * A JWT-shaped run is the target's text (a run: the profile's secrets are found by value, so such
+   * a run is a token the target issued or text it sent), not a secret. Default false: in an
+   * audit's reports it is a recorded caller's token.
+   */
+  tokenShapesAreTargetText?: boolean;
+}
+
+interface Located {
+  start: number;
+  end: number;
+  what: string;
+  owner: FindingOwner;
 }
 
 /** A verifier built once per run: the matcher over every written form of every known value. */
 export class ReportVerifier {
-  private readonly matcher: SecretMatcher;
+  private readonly profileMatcher: SecretMatcher;
+  private readonly targetMatcher: SecretMatcher;
   private readonly ownForms: string[];
   private readonly ownContaining = new Map<string, string[]>();
 
-  constructor(secrets: Iterable<string>, ownText: string[] = []) {
-    this.matcher = new SecretMatcher([...secrets].filter((s) => s.length >= minimumSecretLength).flatMap(writtenForms));
+  /** `secrets`: the profile's; `targetTokens`: what the target issued (a value in both counts as the profile's). */
+  constructor(
+    secrets: Iterable<string>,
+    ownText: string[] = [],
+    targetTokens: Iterable<string> = [],
+    private readonly shapeOwner: FindingOwner = 'profile',
+  ) {
+    const searched = (values: Iterable<string>) => [...values].filter((s) => s.length >= minimumSecretLength);
+    const profile = searched(secrets);
+    this.profileMatcher = new SecretMatcher(profile.flatMap(writtenForms));
+    const own = new Set(profile);
+    this.targetMatcher = new SecretMatcher(
+      searched(targetTokens)
+        .filter((t) => !own.has(t))
+        .flatMap(writtenForms),
+    );
     this.ownForms = [...new Set(ownText.filter((t) => t.length > 0).flatMap(writtenForms))];
   }
 
@@ -81,20 +124,32 @@ export class ReportVerifier {
     return false;
   }
 
-  /** The secret occurrences of `text` that are not the suite's own text, and the JWT-shaped runs. */
-  find(text: string): { start: number; end: number; what: string }[] {
-    const found = this.matcher
-      .occurrences(text)
-      .filter((o) => !this.insideOwnText(text, o))
-      .map((o) => ({ start: o.start, end: o.end, what: `a known secret value (${o.value.length} characters)` }));
+  /** The secret occurrences of `text` that are not the suite's own text, the target's tokens, and the JWT-shaped runs. */
+  find(text: string): Located[] {
+    const occurrences = (matcher: SecretMatcher) =>
+      matcher.occurrences(text).filter((o) => !this.insideOwnText(text, o));
+    const found: Located[] = occurrences(this.profileMatcher).map((o) => ({
+      start: o.start,
+      end: o.end,
+      what: `a known secret value (${o.value.length} characters)`,
+      owner: 'profile',
+    }));
+    for (const o of occurrences(this.targetMatcher))
+      found.push({
+        start: o.start,
+        end: o.end,
+        what: `a token the target issued (${o.value.length} characters)`,
+        owner: 'target',
+      });
     for (const m of text.matchAll(jwtShape))
-      found.push({ start: m.index, end: m.index + m[0].length, what: 'a JWT-shaped token' });
+      found.push({ start: m.index, end: m.index + m[0].length, what: 'a JWT-shaped token', owner: this.shapeOwner });
     return found;
   }
 
   /** `text` with every finding replaced by [REDACTED]. */
-  redact(text: string): string {
+  redact(text: string, owners: readonly FindingOwner[] = ['profile', 'target']): string {
     const ranges = this.find(text)
+      .filter((f) => owners.includes(f.owner))
       .map((f): [number, number] => [f.start, f.end])
       .sort((a, b) => a[0] - b[0]);
     const merged: [number, number][] = [];
@@ -110,17 +165,27 @@ export class ReportVerifier {
     if (typeof value === 'string') return this.redact(value);
     if (Array.isArray(value)) return value.map((v) => this.redactJson(v));
     if (value !== null && typeof value === 'object')
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [this.redact(k), this.redactJson(v)]));
+      // A key is the report's own name: a token the target chose to match one (e.g. "requirements") would
+      // break the file's shape, so keys lose only the profile's secrets.
+      return Object.fromEntries(
+        Object.entries(value).map(([k, v]) => [this.redact(k, ['profile']), this.redactJson(v)]),
+      );
     return value;
   }
 
   /** Verifies (and, for JSON and line text, repairs) one file. */
-  verifyFile(path: string, name: string, repair: boolean): { remaining: Finding[]; repaired: Finding[] } {
+  verifyFile(path: string, name: string, repair: boolean): Omit<Verification, 'files'> {
     const ext = extname(path).toLowerCase();
-    if (binaryExtensions.has(ext)) return { remaining: [], repaired: [] };
+    const none = { remaining: [], repaired: [], targetText: [] };
+    if (binaryExtensions.has(ext)) return none;
     const text = readFileSync(path, 'utf8');
-    const findings = this.find(text).map((f) => ({ file: name, line: lineOf(text, f.start), what: f.what }));
-    if (findings.length === 0) return { remaining: [], repaired: [] };
+    const findings = this.find(text).map((f) => ({
+      file: name,
+      line: lineOf(text, f.start),
+      what: f.what,
+      owner: f.owner,
+    }));
+    if (findings.length === 0) return none;
     if (repair) {
       let fixed: string | undefined;
       if (ext === '.json') {
@@ -136,12 +201,23 @@ export class ReportVerifier {
           .map((l) => this.redact(l))
           .join('\n');
       }
-      if (fixed !== undefined && this.find(fixed).length === 0) {
+      const left = fixed === undefined ? [] : this.find(fixed);
+      if (fixed !== undefined && !left.some((f) => f.owner === 'profile')) {
         writeFileSync(path, fixed);
-        return { remaining: [], repaired: findings };
+        const targetText = left.map((f) => ({
+          file: name,
+          line: lineOf(fixed, f.start),
+          what: f.what,
+          owner: f.owner,
+        }));
+        return { remaining: [], repaired: findings, targetText };
       }
     }
-    return { remaining: findings, repaired: [] };
+    return {
+      remaining: findings.filter((f) => f.owner === 'profile'),
+      repaired: [],
+      targetText: findings.filter((f) => f.owner === 'target'),
+    };
   }
 }
 
@@ -151,15 +227,21 @@ function lineOf(text: string, index: number): number {
   return line;
 }
 
-/** Verifies every file under `dir` once. */
+/** Verifies every file under `dir` once; `secrets` are the profile's (options.targetTokens the target's). */
 export function verifyReports(dir: string, secrets: Iterable<string>, options: VerifyOptions = {}): Verification {
-  const verifier = new ReportVerifier(secrets, options.ownText);
+  const verifier = new ReportVerifier(
+    secrets,
+    options.ownText,
+    options.targetTokens,
+    options.tokenShapesAreTargetText ? 'target' : 'profile',
+  );
   const files = listFiles(dir);
-  const out: Verification = { files: files.length, remaining: [], repaired: [] };
+  const out: Verification = { files: files.length, remaining: [], repaired: [], targetText: [] };
   for (const file of files) {
     const r = verifier.verifyFile(file, relative(dir, file), options.repair ?? true);
     out.remaining.push(...r.remaining);
     out.repaired.push(...r.repaired);
+    out.targetText.push(...r.targetText);
   }
   return out;
 }

@@ -1,6 +1,7 @@
 // SARIF 2.1.0 of an audit, for code-scanning tools and pull-request annotations: one result per
 // finding, the requirement as its rule, the HAR entry (or the recording's line) as its location.
 import type { ConformanceReport } from '../reporter/report.schema.ts';
+import { visible } from '../../core/untrusted/neutralise.ts';
 
 export function auditSarif(
   report: ConformanceReport,
@@ -43,7 +44,8 @@ export function auditSarif(
           ruleId: f.requirement,
           ruleIndex: ruleIds.indexOf(f.requirement),
           level: f.verdict === 'FAIL' ? 'error' : 'warning',
-          message: { text: f.message },
+          // A finding quotes the recorded traffic: code-scanning views show it as text.
+          message: { text: visible(f.message) },
           locations: f.exchanges.map((e) => ({
             physicalLocation: {
               artifactLocation: { uri: e.file.split('\\').join('/') },

@@ -4,19 +4,26 @@
 // report). The action (action.yml) and the GitLab template call `token-conformance ci-summary`,
 // so their steps stay one line each.
 import type { ConformanceReport, RequirementResult } from '../reporter/report.schema.ts';
+import { consoleText, markdownCell, markdownCode, visible } from '../../core/untrusted/neutralise.ts';
 
 /** The verdicts a summary lists one by one, in this order, with what a reader needs to act. */
 const listed = ['FAIL', 'UNCHECKED', 'WARN', 'BLOCKED'] as const;
 
-/** A Markdown table cell: one line, pipes escaped. */
-const cell = (s: string): string => s.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|').trim();
+/** How much of a reason a summary row quotes (the report has it whole). */
+const reasonLength = 300;
 
+/** Words of the catalogue or the profile (a clause, a statement, the target's name): one line, pipes escaped. */
+const ownCell = (s: string): string => s.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|').trim();
+
+/**
+ * A row: the catalogue's words as table text, the reason — the target's words — as a code span
+ * (markdownCell), so that nothing the target sent renders as a link, a mention or markup.
+ */
 function requirementRow(r: RequirementResult): string {
-  const reason =
-    r.verdict === 'BLOCKED' && r.blockedBy?.length
-      ? `blocked by ${r.blockedBy.join(', ')}: ${r.reason ?? ''}`
-      : (r.reason ?? '');
-  return `| ${r.id} | ${cell(r.source)} | ${r.level} | ${cell(r.statement)} | ${cell(reason).slice(0, 300)} |`;
+  const blocked = r.verdict === 'BLOCKED' && r.blockedBy?.length ? `blocked by ${r.blockedBy.join(', ')}: ` : '';
+  const reason = (r.reason ?? '').trim();
+  const quoted = reason.length > reasonLength ? `${reason.slice(0, reasonLength)}…` : reason;
+  return `| ${r.id} | ${ownCell(r.source)} | ${r.level} | ${ownCell(r.statement)} | ${blocked}${markdownCell(quoted)} |`;
 }
 
 export interface SummaryOptions {
@@ -41,7 +48,7 @@ export function markdownSummary(report: ConformanceReport, options: SummaryOptio
   ];
   const catalogue = report.catalogue ? `, catalogue ${report.catalogue.version}` : '';
   const lines = [
-    `## token-conformance: ${report.verdict} — ${cell(report.target.name)}`,
+    `## token-conformance: ${report.verdict} — ${ownCell(report.target.name)}`,
     '',
     `Suite ${report.suiteVersion}${catalogue}: ${s.total} requirements scored, ${report.checks.total} checks run${report.selection.shard ? ` (shard ${report.selection.shard})` : ''}.`,
     '',
@@ -69,7 +76,7 @@ export function markdownSummary(report: ConformanceReport, options: SummaryOptio
   }
   const where = [
     options.reportsUrl ? `[uploaded reports](${options.reportsUrl})` : undefined,
-    options.reportPath ? `\`${options.reportPath}\`` : undefined,
+    options.reportPath ? markdownCode(options.reportPath) : undefined,
   ].filter((x) => x !== undefined);
   if (where.length > 0)
     lines.push(
@@ -93,8 +100,15 @@ export function githubAnnotations(report: ConformanceReport): string[] {
         r.verdict === 'BLOCKED' && r.blockedBy?.length
           ? `blocked by ${r.blockedBy.join(', ')}: ${r.reason ?? ''}`
           : (r.reason ?? r.statement);
-      return `::${command} title=${escapeProperty(`${r.verdict} ${r.id} (${r.source})`)}::${escapeData(`${r.statement} — ${why}`)}`;
+      return `::${command} title=${escapeProperty(`${r.verdict} ${r.id} (${r.source})`)}::${escapeData(visible(`${r.statement} — ${why}`))}`;
     });
+}
+
+/** One plain line per FAIL/UNCHECKED/WARN/BLOCKED requirement (a log without annotations): the target's words on one line, never first. */
+export function plainLines(report: ConformanceReport): string[] {
+  return report.requirements
+    .filter((r) => (listed as readonly string[]).includes(r.verdict))
+    .map((r) => `${r.verdict} ${r.id} (${r.source}): ${consoleText(r.reason ?? r.statement)}`);
 }
 
 /** The step outputs: the verdict, one count per verdict (kebab-case), the report's path. */

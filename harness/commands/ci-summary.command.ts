@@ -5,9 +5,9 @@
 // verdict (`gate` decides), 2 on bad arguments or an unreadable report.
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { githubAnnotations, markdownSummary, stepOutputs } from '../ci/ci-summary.ts';
+import { githubAnnotations, markdownSummary, plainLines, stepOutputs } from '../ci/ci-summary.ts';
 import { readReport, ReportError } from '../reporter/read-report.ts';
-import { processIo, type CommandIo } from './command-io.ts';
+import { rawProcessIo, type CommandIo } from './command-io.ts';
 import { parseCommand } from './parse-command.ts';
 
 const usage = `Usage: token-conformance ci-summary REPORT.json [options]
@@ -30,7 +30,8 @@ export const dotenvName = (key: string): string => `CONFORMANCE_${key.toUpperCas
 
 export function ciSummaryMain(
   args: string[],
-  io: CommandIo = processIo,
+  // Written as built: the annotations are workflow commands on purpose; the target's words in them are escaped.
+  io: CommandIo = rawProcessIo,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<number> {
   return Promise.resolve(ciSummarySync(args, io, env));
@@ -95,11 +96,7 @@ function ciSummarySync(args: string[], io: CommandIo, env: NodeJS.ProcessEnv): n
     mkdirSync(dirname(resolve(v.dotenv)), { recursive: true });
     writeFileSync(v.dotenv, outputs.map(([k, value]) => `${dotenvName(k)}=${value}\n`).join(''));
   }
-  const lines = v.annotations
-    ? githubAnnotations(report)
-    : report.requirements
-        .filter((r) => ['FAIL', 'UNCHECKED', 'WARN', 'BLOCKED'].includes(r.verdict))
-        .map((r) => `${r.verdict} ${r.id} (${r.source}): ${r.reason ?? r.statement}`);
+  const lines = v.annotations ? githubAnnotations(report) : plainLines(report);
   for (const line of lines) io.out(line);
   const s = report.summary;
   io.out(

@@ -18,6 +18,7 @@
 // lifetime, §8), the token format, and the error for a missing grant_type, a wrong client secret
 // or an unsupported grant type are the same service's behaviour in both regions.
 import type { ParityAspect, RegionParity } from './region-parity.schema.ts';
+import { consoleText } from '../../core/untrusted/neutralise.ts';
 
 /** One answer, reduced: no token value, no secret. */
 export interface ProbeAnswer {
@@ -299,15 +300,15 @@ export function notCompared(reason: string): RegionParity {
   return { compared: false, reason, aspects: [], counts: { same: 0, explained: 0, unexplained: 0 } };
 }
 
-/** The terminal block. */
+/** The terminal block: the answers are the target's words, each made inert on its line (consoleText). */
 export function renderParity(p: RegionParity): string[] {
-  if (!p.compared) return [`Region parity: not compared (${p.reason ?? 'no reason'})`];
+  if (!p.compared) return [`Region parity: not compared (${consoleText(p.reason ?? 'no reason')})`];
   const lines = [
     `Region parity (US vs EU client_credentials): ${p.counts.same} same, ${p.counts.explained} explained, ${p.counts.unexplained} unexplained`,
   ];
   for (const a of p.aspects.filter((x) => x.status !== 'same')) {
     lines.push(
-      `  ${a.status === 'unexplained' ? 'UNEXPLAINED' : 'explained  '} ${a.aspect}: US ${a.us} | EU ${a.eu} — ${a.status === 'explained' ? a.clause : (a.note ?? '')}`,
+      `  ${a.status === 'unexplained' ? 'UNEXPLAINED' : 'explained  '} ${consoleText(a.aspect)}: US ${consoleText(a.us)} | EU ${consoleText(a.eu)} — ${consoleText((a.status === 'explained' ? a.clause : a.note) ?? '')}`,
     );
   }
   return lines;

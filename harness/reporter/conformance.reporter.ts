@@ -21,7 +21,8 @@ import { PassGate, serialProject } from '../../core/run/pass-gate.ts';
 import { readWorkerProfile } from '../../core/profile/worker-profile.ts';
 import { declaredShapings } from '../../core/profile/token-parameters.ts';
 import type { TargetProfile } from '../../core/profile/profile.schema.ts';
-import type { Redactor } from '../../core/redaction/redact.ts';
+import { secretsFromEnv, type Redactor } from '../../core/redaction/redact.ts';
+import { visible } from '../../core/untrusted/neutralise.ts';
 import { knownSecretsRedactor } from '../../core/run/run-contract.ts';
 import { readRunManifest, type RunManifest } from '../../core/run/run-manifest.ts';
 import { verdictAnnotations, type AssumedChoice } from '../../core/run/check-annotations.ts';
@@ -514,10 +515,11 @@ export default class ConformanceReporter implements Reporter {
       ];
       const dir = join(this.outputDir, transcriptsDir);
       mkdirSync(dir, { recursive: true });
-      // The header is the suite's own text; the body (redacted in the worker) once more with every token of the run.
+      // The header is the suite's own text; the body (redacted in the worker) once more with every token
+      // of the run, and the target's unseen characters made visible: a transcript is read in a terminal.
       writeFileSync(
         join(dir, transcriptFileName(project, title)),
-        `# check: ${title}\n# project: ${project}\n# requirements: ${ids.join(' ')}\n# status: ${result!.status}\n\n${redactor.redact(body)}`,
+        `# check: ${title}\n# project: ${project}\n# requirements: ${ids.join(' ')}\n# status: ${result!.status}\n\n${visible(redactor.redact(body))}`,
       );
     }
   }
@@ -630,10 +632,19 @@ export default class ConformanceReporter implements Reporter {
    */
   private verifyDirectRun(redactor: Redactor): boolean {
     if (this.run.verifiedByRun) return true;
-    const v = verifyReports(this.outputDir, redactor.secretValues(), { ownText: ownTextOf(this.outputDir) });
+    // The profile's secrets fail the run; the tokens the target issued (the rest the redactor knows) are its own text.
+    const v = verifyReports(this.outputDir, secretsFromEnv(process.env), {
+      ownText: ownTextOf(this.outputDir),
+      targetTokens: redactor.secretValues(),
+      tokenShapesAreTargetText: true,
+    });
     for (const f of v.repaired)
       console.error(
         `conformance reporter: note: ${f.file}:${f.line}: ${f.what} was redacted there (rewritten structurally)`,
+      );
+    for (const f of v.targetText)
+      console.error(
+        `conformance reporter: note: ${f.file}:${f.line}: ${f.what} remains in this file: the target's own value, not a secret of the profile`,
       );
     for (const f of v.remaining)
       console.error(

@@ -5,6 +5,7 @@
 // `rawStatus`, so no verdict is lost in translation. Requirements outside the scored catalogue
 // release read `other`: they ran, and never count as passed or failed.
 import type { ConformanceReport, RequirementResult } from './report.schema.ts';
+import { visible } from '../../core/untrusted/neutralise.ts';
 
 export type CtrfStatus = 'passed' | 'failed' | 'skipped' | 'pending' | 'other';
 type RequirementVerdict = RequirementResult['verdict'];
@@ -78,8 +79,10 @@ export const ctrfSpecVersion = '0.0.0';
 function ctrfTest(r: RequirementResult, scoredIn: string | undefined): CtrfTest {
   const mapped = ctrfStatusOf[r.verdict];
   const status = scoredIn === undefined ? mapped.status : notScoredStatus;
-  // The clause comes first: it is what a reader of a PR summary looks up.
-  const message = r.verdict === 'PASS' ? undefined : `${r.verdict} (${r.source})${r.reason ? `: ${r.reason}` : ''}`;
+  // The clause comes first: it is what a reader of a PR summary looks up. A reason carries the
+  // target's words, which PR-summary tools render: its unseen characters are made visible.
+  const message =
+    r.verdict === 'PASS' ? undefined : `${r.verdict} (${r.source})${r.reason ? `: ${visible(r.reason)}` : ''}`;
   const files = [...new Set(r.checks.map((c) => c.file).filter((f) => f !== undefined))];
   return {
     name: `${r.id}: ${r.statement}`,
@@ -103,7 +106,11 @@ function ctrfTest(r: RequirementResult, scoredIn: string | undefined): CtrfTest 
     },
     ...(files.length === 1 ? { filePath: files[0]! } : {}),
     extra: {
-      checks: r.checks.map((c) => ({ title: c.title, verdict: c.verdict, ...(c.reason ? { reason: c.reason } : {}) })),
+      checks: r.checks.map((c) => ({
+        title: c.title,
+        verdict: c.verdict,
+        ...(c.reason ? { reason: visible(c.reason) } : {}),
+      })),
     },
   };
 }

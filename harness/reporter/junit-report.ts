@@ -6,7 +6,9 @@
 //   a failed check                → <failure message="file:line:col title" type="FAILURE"> and its redacted error;
 //   BLOCKED, PENDING, not verified → <skipped message="BLOCKED: by …: reason"> (PENDING: due …, SKIP: …);
 //   skipped by Playwright          → <skipped message="NOT_APPLICABLE: …"> or "SKIP: …".
-// Every text comes already redacted from the reporter.
+// Every text comes already redacted from the reporter; the target's words in it are made visible
+// and inert here (xmlAttribute, xmlCdata), none dropped.
+import { xmlAttribute, xmlCdata } from '../../core/untrusted/neutralise.ts';
 
 export interface JunitCase {
   /** The title path below the spec file (`describe › title`). */
@@ -29,16 +31,9 @@ export interface JunitSuite {
   cases: JunitCase[];
 }
 
-// eslint-disable-next-line no-control-regex
-const invalidXmlChars = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
-const escapeAttr = (s: string): string =>
-  s
-    .replace(invalidXmlChars, '')
-    .replace(/[&"'<>]/g, (c) => ({ '&': '&amp;', '"': '&quot;', "'": '&apos;', '<': '&lt;', '>': '&gt;' })[c]!);
-const cdata = (s: string): string => `<![CDATA[${s.replace(invalidXmlChars, '').replace(/]]>/g, ']]]]><![CDATA[>')}]]>`;
 const attrs = (values: Record<string, string | number>): string =>
   Object.entries(values)
-    .map(([k, v]) => ` ${k}="${escapeAttr(String(v))}"`)
+    .map(([k, v]) => ` ${k}="${xmlAttribute(String(v))}"`)
     .join('');
 const seconds = (n: number): number => Math.round(n * 1000) / 1000;
 
@@ -57,11 +52,11 @@ function renderCase(c: JunitCase): string[] {
   if (c.outcome.kind === 'failure')
     lines.push(
       `<failure${attrs({ message: c.outcome.message, type: 'FAILURE' })}>`,
-      cdata(c.outcome.text),
+      xmlCdata(c.outcome.text),
       '</failure>',
     );
-  if (c.stdout) lines.push('<system-out>', cdata(c.stdout), '</system-out>');
-  if (c.stderr) lines.push('<system-err>', cdata(c.stderr), '</system-err>');
+  if (c.stdout) lines.push('<system-out>', xmlCdata(c.stdout), '</system-out>');
+  if (c.stderr) lines.push('<system-err>', xmlCdata(c.stderr), '</system-err>');
   lines.push('</testcase>');
   return lines;
 }

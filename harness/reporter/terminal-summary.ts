@@ -7,6 +7,7 @@ import { earliestDue } from './verdict.ts';
 import { cutAtWord } from '../../core/redaction/cut.ts';
 import { reportVerification, verificationLine } from './verification.ts';
 import { describeShaping } from '../../core/profile/token-parameters.ts';
+import { consoleText, terminalOutput } from '../../core/untrusted/neutralise.ts';
 
 const order: Verdict[] = [
   'PASS',
@@ -46,7 +47,7 @@ export function renderSummary(report: ConformanceReport, colour = false, where =
   return [
     ...profileBanner(report, paint),
     '',
-    `Conformance of ${report.target.name} (suite ${report.suiteVersion}, level ${report.selection.level})`,
+    `Conformance of ${consoleText(report.target.name)} (suite ${report.suiteVersion}, level ${report.selection.level})`,
     ...shapingLines(report.target.requestShaping),
     ...areas.map((area) =>
       areaLine(
@@ -83,7 +84,7 @@ function profileBanner(report: ConformanceReport, paint: Paint): string[] {
       'BLOCKED',
       `PROFILE ERROR — ${problems.length} credential(s) of the profile were refused; the checks needing them are BLOCKED by the profile, not FAILs of the target:`,
     ),
-    ...problems.map((p) => `  ${p}`),
+    ...problems.map((p) => terminalOutput(`  ${p}`)),
   ];
 }
 
@@ -92,7 +93,7 @@ function shapingLines(shaping: ConformanceReport['target']['requestShaping']): s
   if (!shaping || shaping.length === 0) return [];
   return [
     'Declared request shaping (tokenParameters; not sent by the spec-shaped checks GRANT-CC-001/002, GRANT-PW-001, GRANT-RT-001):',
-    ...shaping.map((s) => `  ${describeShaping(s)}`),
+    ...shaping.map((s) => `  ${consoleText(describeShaping(s))}`),
   ];
 }
 
@@ -113,7 +114,9 @@ function brokenLines(broken: Requirement[], paint: Paint): string[] {
     for (const c of r.checks)
       if (c.property?.path !== undefined && (c.verdict === 'FAIL' || c.verdict === 'WARN'))
         replays.add(
-          `${c.property.name}: seed ${c.property.seed}, path ${c.property.path} — replay: ${c.property.replay}`,
+          consoleText(
+            `${c.property.name}: seed ${c.property.seed}, path ${c.property.path} — replay: ${c.property.replay}`,
+          ),
         );
   }
   if (replays.size > 0)
@@ -183,7 +186,7 @@ function pendingLines(pending: Requirement[], paint: Paint): string[] {
 /** One line per reason: how many, why, and which requirements (the first few ids). */
 function skippedLines(skipped: Requirement[]): string[] {
   if (skipped.length === 0) return [];
-  const reasons = groupIds(skipped, (r) => (r.reason ?? 'no reason').split('\n')[0]!);
+  const reasons = groupIds(skipped, (r) => firstLine(r.reason ?? 'no reason'));
   return [
     '',
     'Held back (SKIP):',
@@ -200,7 +203,7 @@ function suiteDefectLines(report: ConformanceReport, paint: Paint): string[] {
     ...(report.malformedAnnotations ?? []).map((m) =>
       paint(
         'FAIL',
-        `  reporter error: unreadable '${m.type}' annotation (${m.problem}) on ${m.check}: not taken as verified`,
+        `  reporter error: unreadable '${consoleText(m.type)}' annotation (${consoleText(m.problem)}) on ${consoleText(m.check)}: not taken as verified`,
       ),
     ),
     ...describeUnjudgedBlocks(unjudgedBlocks(report)).map((l) =>
@@ -256,7 +259,8 @@ function closingLines(report: ConformanceReport, where: string, paint: Paint): s
   return lines;
 }
 
-const firstLine = (text: string): string => cutAtWord(text.split('\n')[0]!, 160);
+/** The first line of a reason, short, with the target's words in it made inert for a terminal or CI log. */
+const firstLine = (text: string): string => consoleText(cutAtWord(text.split('\n')[0]!, 160));
 
 /** Groups requirement IDs by a key, in first-seen order. */
 function groupIds(requirements: Requirement[], keyOf: (r: Requirement) => string): Map<string, string[]> {

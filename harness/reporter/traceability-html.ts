@@ -6,9 +6,10 @@ import { earliestDue } from './verdict.ts';
 import { cutAtWord } from '../../core/redaction/cut.ts';
 import { reportVerification, verificationLine } from './verification.ts';
 import { describeShaping } from '../../core/profile/token-parameters.ts';
+import { htmlText } from '../../core/untrusted/neutralise.ts';
 
-const escape = (s: string): string =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+// Every text of the page goes through htmlText: the target's words reach it in reasons, parity values and problems.
+const escape = htmlText;
 
 const colours: Record<Verdict, string> = {
   PASS: '#1a7f37',

@@ -44,7 +44,7 @@ void describe('ci-summary', () => {
         `### FAIL (1)\n\n| requirement | clause | level | statement | reason |\n| --- | --- | --- | --- | --- |\n| ${failing.id} | ${failing.source} | ${failing.level} |`,
       ),
     );
-    assert.ok(md.includes('got 404 \\| text/plain second line |'), md);
+    assert.ok(md.includes('| `got 404 \\| text/plain\\u{A}second line` |'), md);
     assert.match(md, /Not scored in catalogue 1 \(added later; never counted\): LATER-001 WARN\./);
     assert.match(
       md,

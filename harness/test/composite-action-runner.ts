@@ -4,6 +4,7 @@
 // into steps.<id>.outputs), GITHUB_STEP_SUMMARY, GITHUB_WORKSPACE and GITHUB_ACTION_PATH set. A
 // `uses:` step (another action: setup-node, upload-artifact) is not run: its outputs come from
 // `usesOutputs`. A step that fails fails the job; later steps run only when their `if:` says so.
+// `workflowCommands` reads a step's stdout as the runner does: the commands it would act on.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -134,6 +135,35 @@ export function parseOutputFile(text: string): Record<string, string> {
     } else if (line.includes('=')) out[line.slice(0, line.indexOf('='))] = line.slice(line.indexOf('=') + 1);
   }
   return out;
+}
+
+export interface WorkflowCommand {
+  command: string;
+  /** `key=value,…` between the name and `::`, as written. */
+  properties: string;
+  value: string;
+}
+
+/**
+ * The workflow commands a GitHub runner acts on in a step's stdout: a line that, after leading
+ * whitespace, reads `::name[ properties]::value`. Between `::stop-commands::TOKEN` and `::TOKEN::`
+ * the runner acts on none (the pause's own two lines are not listed).
+ */
+export function workflowCommands(stdout: string): WorkflowCommand[] {
+  const commands: WorkflowCommand[] = [];
+  let paused: string | undefined;
+  for (const line of stdout.split('\n')) {
+    const m = /^::([^\s:]+)(?: ([^:]*))?::(.*)$/.exec(line.trimStart().replace(/\r$/, ''));
+    if (!m) continue;
+    const [, command, properties, value] = m as unknown as [string, string, string | undefined, string];
+    if (paused !== undefined) {
+      if (command === paused) paused = undefined;
+      continue;
+    }
+    if (command === 'stop-commands') paused = value;
+    else commands.push({ command, properties: properties ?? '', value });
+  }
+  return commands;
 }
 
 function runBash(

@@ -6,11 +6,12 @@
 // passes inputs the action declares.
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { parse } from 'yaml';
-import { readAction, runCompositeAction } from './composite-action-runner.ts';
+import { readAction, runCompositeAction, workflowCommands } from './composite-action-runner.ts';
+import { startTextTarget } from './support/hostile-target/text-target.ts';
 import { startBrokenTarget } from './broken-target-process.ts';
 import { requirementById } from '../../requirements/index.ts';
 import { temporaryDirectory } from './support/temporary-directory.ts';
@@ -119,6 +120,40 @@ void describe('the GitHub Action (action.yml)', () => {
     );
     assert.match(run.stdout, /GATE FAIL/);
     assert.deepEqual(run.ran.slice(-2), ['Job summary and annotations', 'Gate']);
+  });
+
+  void test("a hostile target: the runner acts on no workflow command in the run's or the gate's output, each paused with a token of its own", async () => {
+    const { ws, temp } = workspace();
+    const target = await startTextTarget();
+    try {
+      const profile = join(temp, 'hostile.json');
+      writeFileSync(profile, JSON.stringify(target.profile));
+      const run = await runCompositeAction({
+        action,
+        actionPath: root,
+        workspace: ws,
+        temp,
+        inputs: { target: profile, args: `${selection} --skip-preflight` },
+        usesOutputs: { upload: { 'artifact-url': artifactUrl } },
+      });
+      assert.equal(run.outputs['exit-code'], '1', `${run.stdout}\n${run.stderr}`);
+      assert.equal(run.exitCode, 1, 'the gate fails the job');
+      // The run step quotes the target (its region parity), line by line; the pause is the second net.
+      assert.ok(run.stdout.includes('::add-mask::MASKED-BY-TARGET'), 'the target text reached the log, inert');
+      const tokens = [...run.stdout.matchAll(/^::stop-commands::([0-9a-f]{32})$/gm)].map((m) => m[1]!);
+      assert.equal(tokens.length, 2, 'the run step and the gate step pause commands');
+      assert.notEqual(tokens[0], tokens[1], 'a token new each time');
+      for (const t of tokens) assert.match(run.stdout, new RegExp(`^::${t}::$`, 'm'), 'and resume them');
+      const acted = workflowCommands(run.stdout);
+      assert.ok(acted.length > 0, "ci-summary's annotations are acted on");
+      for (const c of acted) {
+        assert.ok(['error', 'warning'].includes(c.command), JSON.stringify(c));
+        assert.match(c.properties, /^title=(FAIL|UNCHECKED|WARN|BLOCKED) [A-Z]+-/, JSON.stringify(c));
+      }
+      assert.doesNotMatch(JSON.stringify(acted), /MASKED-BY-TARGET|INJECTED|set-output|hijack/);
+    } finally {
+      await target.close();
+    }
   });
 
   void test('shards, then merge: each shard reports without gating, the merge job summarises the whole run and gates it', async () => {

@@ -13,6 +13,8 @@ import { parse } from 'yaml';
 import { startBrokenTarget } from './broken-target-process.ts';
 import { requirementById } from '../../requirements/index.ts';
 import { temporaryDirectory } from './support/temporary-directory.ts';
+import { startTextTarget } from './support/hostile-target/text-target.ts';
+import { markdownRendered, rawInLog } from './support/hostile-target/text-payloads.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const templateFile = join(root, 'templates', 'gitlab', 'token-conformance.gitlab-ci.yml');
@@ -120,6 +122,28 @@ void describe('the GitLab CI template', () => {
       /^## token-conformance: PASS — reference/,
     );
     assert.match(run.log, /GATE PASS/);
+  });
+
+  void test("a hostile target: the job log forges no section, colour or command, summary.md renders none of the target's Markdown", async () => {
+    const target = await startTextTarget();
+    try {
+      const profile = join(temporaryDirectory('tc-gitlab-hostile-'), 'hostile.json');
+      writeFileSync(profile, JSON.stringify(target.profile));
+      const run = await runJob('token-conformance', {
+        CONFORMANCE_TARGET: profile,
+        CONFORMANCE_PACKAGE: '',
+        CONFORMANCE_CLI: cli,
+        CONFORMANCE_ARGS: `${selection} --skip-preflight`,
+      });
+      assert.equal(run.code, 1, run.log);
+      assert.ok(run.log.includes('section_start:1700000000:forged'), 'the target text reached the log, inert');
+      assert.deepEqual(rawInLog(run.log), []);
+      const summary = readFileSync(join(run.workspace, 'reports/token-conformance/summary.md'), 'utf8');
+      assert.deepEqual(rawInLog(summary), []);
+      assert.deepEqual(markdownRendered(summary), []);
+    } finally {
+      await target.close();
+    }
   });
 
   void test('red on a planted fault: the failing requirement with its clause in summary.md and the log, a JUnit failure, the gate fails the job', async () => {

@@ -170,6 +170,58 @@ void describe('end-of-run verification of a reports directory', () => {
     assert.equal(readFileSync(join(dir, 'note.txt'), 'utf8'), `line 1\nBearer ${REDACTED}\n`);
     assert.equal(endOfRunRedaction(dir, env).lines.length, 1, 'a second pass finds only the XML finding');
   });
+
+  // A target chooses its tokens: one that is the page's own word, or text it also sends elsewhere.
+  const targetsToken = 'requirements';
+  const pageAndSeenTokens = (xml: string) => {
+    const dir = temporaryDirectory('tc-verify-');
+    writeFileSync(join(dir, 'junit.xml'), xml);
+    writeFileSync(join(dir, 'traceability.html'), `<h2>All requirements</h2>\n<p>${jwt}</p>\n`);
+    const seen = join(temporaryDirectory('tc-seen-'), 'seen-tokens.txt');
+    writeFileSync(seen, `${targetsToken}\n${jwt}\n`);
+    return { dir, seen, env: { TOKEN_CONFORMANCE_SECRET_X: secret, ...writeRunManifest(dir, { seenTokens: seen }) } };
+  };
+
+  void test("the target's own tokens left in a file that cannot be rewritten are named, not a failure", () => {
+    const { dir, env } = pageAndSeenTokens(`<testsuites name="requirements"/>\n`);
+    const result = endOfRunRedaction(dir, env);
+    assert.equal(result.code, 0, result.lines.join('\n'));
+    assert.ok(!result.lines.some((l) => l.includes('do not share')), result.lines.join('\n'));
+    const notes = result.lines.filter((l) => /the target's own value, not a secret of the profile/.test(l));
+    assert.deepEqual(
+      notes.map(
+        (l) => /(junit\.xml|traceability\.html):\d+: (a token the target issued|a JWT-shaped token)/.exec(l)?.[0],
+      ),
+      [
+        'junit.xml:1: a token the target issued',
+        'traceability.html:1: a token the target issued',
+        'traceability.html:2: a token the target issued',
+        'traceability.html:2: a JWT-shaped token',
+      ],
+      result.lines.join('\n'),
+    );
+  });
+
+  void test('a secret of the profile still fails the run, also inside a token the target issued', () => {
+    const { dir, env } = pageAndSeenTokens(`<testsuites name="requirements ${secret}"/>\n`);
+    const result = endOfRunRedaction(dir, env);
+    assert.equal(result.code, 2, result.lines.join('\n'));
+    assert.match(
+      result.lines.find((l) => l.includes('do not share'))!,
+      /junit\.xml:1: a known secret value \(14 characters\) remains/,
+    );
+    const echoed = pageAndSeenTokens(`<testsuites name="tok-${secret}-en"/>\n`);
+    writeFileSync(echoed.seen, `tok-${secret}-en\n`);
+    assert.equal(endOfRunRedaction(echoed.dir, echoed.env).code, 2, 'the profile secret inside the target token');
+  });
+
+  void test('a JWT-shaped run is a secret unless the caller says it is the target text (an audit keeps it)', () => {
+    const dir = temporaryDirectory('tc-verify-');
+    writeFileSync(join(dir, 'junit.xml'), `<testcase name="x">${jwt}</testcase>\n`);
+    assert.equal(verifyReports(dir, [secret]).remaining.length, 1);
+    const asRun = verifyReports(dir, [secret], { tokenShapesAreTargetText: true });
+    assert.deepEqual([asRun.remaining.length, asRun.targetText.length], [0, 1]);
+  });
 });
 
 void describe('no secret in reports/ or the terminal (a full run against the reference server)', () => {

@@ -1,14 +1,10 @@
 // What every phase of `run` writes to, and how a phase ends the run early.
+import { processIo as commandIo, type CommandIo } from '../command-io.ts';
 
 /** Where `run` writes; injectable so that a test can search the terminal output for secrets. */
-export interface RunIo {
-  out: (line: string) => void;
-  err: (line: string) => void;
-}
-export const processIo: RunIo = {
-  out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`${line}\n`),
-};
+export type RunIo = CommandIo;
+/** The terminal, every line made inert (Playwright's output quotes the target's answers). */
+export const processIo: RunIo = commandIo;
 
 /** A phase that ends the run early with this exit code (its lines already written). */
 export class Exit {
