@@ -1,9 +1,9 @@
 // What an exchange is, by the profile's addresses and the spec's paths (§4, §9): a token request at
 // the US or EU endpoint (and its grant), a token request at another version's path, a protected
 // call, the target's clock control, or traffic the audit does not judge.
-import type { TargetProfile } from '../../core/profile/profile.schema.ts';
+import type { TargetProfile } from '../core/profile/profile.schema.ts';
 import { formOf, headerOf, type Exchange } from './exchange.ts';
-import { isDigest } from './secret-digest.ts';
+import { isDigest } from './digest-shape.ts';
 
 export type ExchangeKind = 'token-us' | 'token-eu' | 'token-other-version' | 'protected' | 'clock' | 'other';
 
