@@ -3,11 +3,10 @@
 // call, the target's clock control, or traffic the audit does not judge.
 import type { TargetProfile } from '../core/profile/profile.schema.ts';
 import { formOf, headerOf, type Exchange } from './exchange.ts';
+import { tokenPaths } from '../schemas/token-paths.ts';
 import { isDigest } from './digest-shape.ts';
 
 export type ExchangeKind = 'token-us' | 'token-eu' | 'token-other-version' | 'protected' | 'clock' | 'other';
-
-export const tokenPaths = { us: '/api/v1/auth/oauth2/token', eu: '/oauth2/default/v1/token' } as const;
 
 export interface Addresses {
   authUrlUs?: string;

@@ -321,13 +321,15 @@ export const tokenErrorJudges: Judge[] = [
       () => `the error response echoes the request's ${echoed.join(', ')} (shown as its digest)`,
     );
   }),
-  onError('TOKEN-RESP-008', (_f, c) => {
+  // Every error answer of the token endpoint, throttling and server errors too.
+  onToken('TOKEN-RESP-008', (f, c) => {
+    if (!f.formRequest || (f.status >= 200 && f.status < 300)) return undefined;
     const headers = c.exchange.response!.headers;
     const cacheControl = headerOf(headers, 'cache-control');
     return seen(
       directives(headers, 'cache-control').includes('no-store'),
       () =>
-        `a token error carries ${cacheControl ? `Cache-Control "${cacheControl}"` : 'no Cache-Control'}, without no-store`,
+        `a token error (${f.answer}) carries ${cacheControl ? `Cache-Control "${cacheControl}"` : 'no Cache-Control'}, without no-store`,
     );
   }),
   onError('AUTH-CLI-003', (f, c) => {
