@@ -166,20 +166,25 @@ export const tokenSuccessJudges: Judge[] = [
     );
   }),
   onSuccess('TOKEN-RESP-002', (f) => {
-    const shape = shapeOf(f.body!.access_token as string);
-    return seen(
-      shape.length > 0 && shape.visibleAscii,
-      () => `the access_token is ${shape.length === 0 ? 'empty' : 'not visible ASCII'}`,
+    const token = f.body!.access_token as string;
+    const shape = shapeOf(token);
+    return seen(shape.length > 0 && shape.visibleAscii, () =>
+      shape.length === 0
+        ? 'the access_token is empty'
+        : `the access_token is not visible ASCII${outsideVisibleAscii(token)}`,
     );
   }),
   onSuccess('TOKEN-RESP-003', (f) =>
     seen(f.body!.token_type === 'Bearer', () => `token_type is ${JSON.stringify(f.body!.token_type)}, not "Bearer"`),
   ),
-  onSuccess('TOKEN-RESP-004', (f) => {
+  // An integer written as one: 3600.0 and 3.6e3 parse to 3600 but are not JSON integers.
+  onSuccess('TOKEN-RESP-004', (f, c) => {
     const expiresIn = f.body!.expires_in;
-    return seen(
-      Number.isInteger(expiresIn) && (expiresIn as number) > 0,
-      () => `expires_in is ${JSON.stringify(expiresIn)}, not an integer above 0`,
+    const literal = integerLiteral.test(c.exchange.response!.body.text ?? '');
+    return seen(Number.isInteger(expiresIn) && (expiresIn as number) > 0 && literal, () =>
+      literal || !Number.isInteger(expiresIn)
+        ? `expires_in is ${JSON.stringify(expiresIn)}, not an integer above 0`
+        : 'expires_in is not written as a JSON integer',
     );
   }),
   onSuccess('TOKEN-RESP-005', (_f, c) => {
@@ -356,6 +361,18 @@ export const tokenErrorJudges: Judge[] = [
     { uses: ['invalidClientStatus'] },
   ),
 ];
+
+/** expires_in written as a JSON integer literal (not 3600.0, not 3.6e3, not "3600"). */
+const integerLiteral = /"expires_in"\s*:\s*-?(0|[1-9]\d*)\s*[,}]/;
+
+/** The code points of a token outside %x21-7E (the token itself is never shown); nothing for a digest. */
+function outsideVisibleAscii(token: string): string {
+  if (isDigest(token)) return '';
+  const bad = [...new Set([...token].filter((ch) => !/^[\x21-\x7e]$/.test(ch)))].map(
+    (ch) => `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`,
+  );
+  return ` (characters outside %x21-7E: ${bad.join(' ')})`;
+}
 
 const quoted = (value: string | undefined) => (value === undefined ? 'absent' : `"${value}"`);
 const members = (body: Record<string, unknown>) => `members {${Object.keys(body).join(', ')}}`;

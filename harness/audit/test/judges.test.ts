@@ -237,6 +237,15 @@ const cases: { name: string; breaks: string[]; exchanges: () => RecordedExchange
     exchanges: () => [cc('a', { expires_in: '3600' })],
   },
   {
+    name: 'expires_in written 3600.0 (a number, not a JSON integer)',
+    breaks: ['TOKEN-RESP-004'],
+    exchanges: () => {
+      const e = cc('a');
+      e.response!.body.text = e.response!.body.text!.replace('"expires_in":3600', '"expires_in":3600.0');
+      return [e];
+    },
+  },
+  {
     name: 'Pragma carrying no-cache among other directives (RFC 7234 §5.4)',
     breaks: [],
     exchanges: () => [
