@@ -148,6 +148,17 @@ export function digestExchange(exchange: Exchange, digester: Digester, known: re
   const responseBody = (b: RecordedBody): RecordedBody => {
     const json = jsonObjectOf(b);
     if (json && Object.keys(json).some((k) => secretNames.has(k))) {
+      // In place, so that the rest of the body stays as the target wrote it (3600.0 is not 3600);
+      // re-serialised only when a value is not found as written (an escape inside it).
+      let text = b.text!;
+      const inPlace = Object.entries(json).every(([k, v]) => {
+        if (!secretNames.has(k) || typeof v !== 'string' || v.length === 0) return true;
+        const quoted = JSON.stringify(v);
+        if (!text.includes(quoted)) return false;
+        text = text.split(quoted).join(JSON.stringify(byName(k, v)));
+        return true;
+      });
+      if (inPlace) return { ...b, text: free(text) };
       const rewritten = Object.fromEntries(
         Object.entries(json).map(([k, v]) => [k, typeof v === 'string' ? byName(k, v) : v]),
       );
