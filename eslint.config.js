@@ -31,6 +31,7 @@ const importRules = [
         intoRoot(
           'requirements',
           'core',
+          'judges',
           'fixtures',
           'specs',
           'harness',
@@ -51,6 +52,7 @@ const importRules = [
       forbid(
         intoRoot(
           'core',
+          'judges',
           'fixtures',
           'specs',
           'harness',
@@ -69,8 +71,19 @@ const importRules = [
     files: ['core/**/*.ts'],
     patterns: [
       forbid(
-        intoRoot('fixtures', 'specs', 'harness', 'self-validation'),
-        'core/ is the layer below fixtures/ and harness/: it imports schemas/ and requirements/ only, never the layers built on it.',
+        intoRoot('judges', 'fixtures', 'specs', 'harness', 'self-validation'),
+        'core/ is the layer below judges/, fixtures/ and harness/: it imports schemas/ and requirements/ only, never the layers built on it.',
+      ),
+      noReferenceServer,
+      noTargets,
+    ],
+  },
+  {
+    files: ['judges/**/*.ts'],
+    patterns: [
+      forbid(
+        intoRoot('fixtures', 'specs', 'harness', 'self-validation', 'bench', 'test', 'examples', 'scripts'),
+        'judges/ decides requirements from exchanges for both `run` (fixtures/) and `audit` (harness/): it imports core/, schemas/ and requirements/ only.',
       ),
       noReferenceServer,
       noTargets,
@@ -166,6 +179,7 @@ const importRules = [
         intoRoot(
           'requirements',
           'core',
+          'judges',
           'fixtures',
           'specs',
           'harness',
@@ -184,7 +198,7 @@ const importRules = [
     files: ['test/targets/**/*.ts'],
     patterns: [
       forbid(
-        '^(\\.\\./)+(fixtures|specs|harness|self-validation)(/|$)|^(\\.\\./)+core/(?!profile/jsonc\\.ts$)',
+        '^(\\.\\./)+(judges|fixtures|specs|harness|self-validation)(/|$)|^(\\.\\./)+core/(?!profile/jsonc\\.ts$)',
         'test/targets/ imports nothing of ours (its tests run the CLI and may use core/profile/jsonc.ts).',
       ),
       noReferenceServer,

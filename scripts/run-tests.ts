@@ -46,6 +46,7 @@ const unitStage: Stage = {
     const files = [
       'reference-server',
       'core',
+      'judges',
       'harness',
       'self-validation',
       'fixtures',

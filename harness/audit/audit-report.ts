@@ -6,7 +6,8 @@ import { loadCatalogue } from '../../core/catalogue/catalogue.ts';
 import type { TargetProfile } from '../../core/profile/profile.schema.ts';
 import type { AuditSection, ConformanceReport } from '../reporter/report.schema.ts';
 import { buildReport, reportedInterpretations, type CheckOutcome, type Level } from '../reporter/verdict.ts';
-import { auditJudged, type AuditResult } from './audit.ts';
+import { needsWording, trafficNeeds } from '../../judges/registry.ts';
+import type { AuditResult } from './audit.ts';
 import type { ExchangeRef } from './exchange.ts';
 
 export const auditCheckTitle = (id: string): string => `audit › ${id}`;
@@ -40,11 +41,12 @@ export function auditReport(result: AuditResult, options: AuditReportOptions): C
       return { ...base, status: 'failed', error: message, broke: [{ id: r.id, message }] };
     }
     if (l && l.observed > 0) return { ...base, status: 'passed' };
+    const needs = trafficNeeds(r.id);
     return {
       ...base,
       status: 'skipped',
-      unobservedReason: auditJudged.has(r.id)
-        ? 'no exchange of the audited traffic exercised it'
+      unobservedReason: needs
+        ? `no exchange of the audited traffic exercised it (${needsWording[needs]})`
         : 'recorded traffic cannot show it: only an active check (`token-conformance run`) verifies it',
     };
   });

@@ -7,22 +7,13 @@
 // visible ASCII, the two properties of a token that checks read (TOKEN-RESP-002, TOKEN-RESP-009).
 import { createHmac, randomBytes } from 'node:crypto';
 import { encodedForms, secretFieldNames } from '../../core/redaction/redact.ts';
-import type { Exchange, HeaderList, RecordedBody } from './exchange.ts';
-import { headerOf, jsonObjectOf, mediaTypeOf } from './exchange.ts';
+import { isDigest, shapeOf } from '../../judges/digest-shape.ts';
+import type { Exchange, HeaderList, RecordedBody } from '../../judges/exchange.ts';
+import { headerOf, jsonObjectOf, mediaTypeOf } from '../../judges/exchange.ts';
+
+export { digestPattern, isDigest, shapeOf } from '../../judges/digest-shape.ts';
 
 export const defaultKeyEnv = 'CONFORMANCE_RECORD_KEY';
-
-/** `hmac-sha256:<22 base64url>:<length>[:x]` — `:x` when the value held characters outside visible ASCII. */
-export const digestPattern = /hmac-sha256:[A-Za-z0-9_-]{22}:\d+(?::x)?/;
-const wholeDigest = new RegExp(`^${digestPattern.source}$`);
-export const isDigest = (value: string): boolean => wholeDigest.test(value);
-
-/** What a digest keeps of its value: the length and whether every character was visible ASCII. */
-export function shapeOf(value: string): { length: number; visibleAscii: boolean } {
-  const m = /^hmac-sha256:[A-Za-z0-9_-]{22}:(\d+)(:x)?$/.exec(value);
-  if (m) return { length: Number(m[1]), visibleAscii: m[2] === undefined };
-  return { length: value.length, visibleAscii: /^[\x21-\x7e]+$/.test(value) };
-}
 
 /** Free text (URLs, bodies, header values) is searched for secrets at least this long; shorter ones are replaced where they travel by name. */
 const freeTextMinimum = 6;
@@ -157,6 +148,17 @@ export function digestExchange(exchange: Exchange, digester: Digester, known: re
   const responseBody = (b: RecordedBody): RecordedBody => {
     const json = jsonObjectOf(b);
     if (json && Object.keys(json).some((k) => secretNames.has(k))) {
+      // In place, so that the rest of the body stays as the target wrote it (3600.0 is not 3600);
+      // re-serialised only when a value is not found as written (an escape inside it).
+      let text = b.text!;
+      const inPlace = Object.entries(json).every(([k, v]) => {
+        if (!secretNames.has(k) || typeof v !== 'string' || v.length === 0) return true;
+        const quoted = JSON.stringify(v);
+        if (!text.includes(quoted)) return false;
+        text = text.split(quoted).join(JSON.stringify(byName(k, v)));
+        return true;
+      });
+      if (inPlace) return { ...b, text: free(text) };
       const rewritten = Object.fromEntries(
         Object.entries(json).map(([k, v]) => [k, typeof v === 'string' ? byName(k, v) : v]),
       );

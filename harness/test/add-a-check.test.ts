@@ -19,6 +19,13 @@ function blocks(n: number, lang: string): string[] {
   return [...step.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, 'g'))].map((m) => m[1]!);
 }
 
+/** The fenced blocks of language `lang` in the guide's section titled `title` (`## title`). */
+function sectionBlocks(title: string, lang: string): string[] {
+  const section = guide.split(/^## /m).find((s) => s.startsWith(`${title}\n`));
+  assert.ok(section, `docs/add-a-check.md has a section "## ${title}"`);
+  return [...section.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, 'g'))].map((m) => m[1]!);
+}
+
 /** A copy of the repository's files (tracked and new, not ignored), sharing its node_modules. */
 function copyRepository(): string {
   const dir = mkdtempSync(join(tmpdir(), 'tc-add-a-check-'));
@@ -134,6 +141,24 @@ void describe('docs/add-a-check.md: add a check in five steps', () => {
       assert.equal(second.code, 1, second.out.slice(-3000));
       assert.match(second.out, /FAIL TOKEN-RESP-900 +Error: no id_token — got HTTP 200/);
       assert.equal(verdictOf(dir, 'reports/new-check-broken', 'TOKEN-RESP-900'), 'FAIL');
+
+      // The same requirement decided by a judge (the one `audit` runs), the check handing it the exchange.
+      const [judge, judgedSpec] = sectionBlocks('When traffic can show it: a judge', 'ts');
+      const judgesFile = join(dir, 'judges', 'token-judges.ts');
+      const list = 'export const tokenSuccessJudges: Judge[] = [\n';
+      const judges = readFileSync(judgesFile, 'utf8');
+      assert.ok(judges.includes(list), 'the judge list the guide names exists');
+      writeFileSync(judgesFile, judges.replace(list, `${list}${judge!}`));
+      writeFileSync(join(dir, /^\/\/ (specs\/\S+\.spec\.ts)\n/.exec(judgedSpec!)![1]!), judgedSpec!);
+      const judgedClean = await run(dir, argv(clean!));
+      assert.equal(judgedClean.code, 0, judgedClean.out.slice(-3000));
+      assert.equal(verdictOf(dir, 'reports/new-check', 'TOKEN-RESP-900'), 'PASS');
+      const judgedBroken = await run(dir, argv(againstBroken!));
+      assert.equal(judgedBroken.code, 1, judgedBroken.out.slice(-3000));
+      assert.match(
+        judgedBroken.out,
+        /FAIL TOKEN-RESP-900 +Error: TOKEN-RESP-900: a successful client_credentials response carries an id_token/,
+      );
     },
   );
 });

@@ -54,8 +54,13 @@ const measures: { name: string; counts(edge: ImportEdge & { to: string }): boole
     counts: (e) => (under('fixtures')(e.from) || under('specs')(e.from)) && under('reference-server')(e.to),
   },
   {
-    name: 'core/ → fixtures/, harness/ or specs/',
-    counts: (e) => under('core')(e.from) && ['fixtures', 'harness', 'specs'].some((folder) => under(folder)(e.to)),
+    name: 'core/ → judges/, fixtures/, harness/ or specs/',
+    counts: (e) =>
+      under('core')(e.from) && ['judges', 'fixtures', 'harness', 'specs'].some((folder) => under(folder)(e.to)),
+  },
+  {
+    name: 'judges/ → fixtures/, harness/ or specs/',
+    counts: (e) => under('judges')(e.from) && ['fixtures', 'harness', 'specs'].some((folder) => under(folder)(e.to)),
   },
 ];
 

@@ -1,13 +1,12 @@
 // What an exchange is, by the profile's addresses and the spec's paths (§4, §9): a token request at
 // the US or EU endpoint (and its grant), a token request at another version's path, a protected
 // call, the target's clock control, or traffic the audit does not judge.
-import type { TargetProfile } from '../../core/profile/profile.schema.ts';
+import type { TargetProfile } from '../core/profile/profile.schema.ts';
 import { formOf, headerOf, type Exchange } from './exchange.ts';
-import { isDigest } from './secret-digest.ts';
+import { tokenPaths } from '../schemas/token-paths.ts';
+import { isDigest } from './digest-shape.ts';
 
 export type ExchangeKind = 'token-us' | 'token-eu' | 'token-other-version' | 'protected' | 'clock' | 'other';
-
-export const tokenPaths = { us: '/api/v1/auth/oauth2/token', eu: '/oauth2/default/v1/token' } as const;
 
 export interface Addresses {
   authUrlUs?: string;

@@ -1,0 +1,203 @@
+// What earlier exchanges established, in time order on the target's clock (spec §3, §8; RFC 6749
+// §6, §10.4): each issued token, to whom and when, which refresh token was used and what replaced
+// it, which refresh-token families saw a used token presented again, the accepted protected calls
+// per client inside the declared rate window. An exchange with the profile's clock control moves
+// the view of the target's clock as it moved the target's. The history only records; the sequence
+// judges (sequence-judges.ts) read a view of it taken before each exchange is folded in.
+import type { JudgeChoices } from './choices.ts';
+import type { Classified } from './classify.ts';
+import { jsonObjectOf, refOf, type ExchangeRef } from './exchange.ts';
+
+export interface IssuedAccessToken {
+  issuedMs: number;
+  expiresIn: number;
+  clientId?: string;
+  ref: ExchangeRef;
+  family?: number;
+  /** When a refresh replaced it (target time). */
+  replacedMs?: number;
+}
+
+export interface IssuedRefreshToken {
+  issuedMs: number;
+  accessExpiresIn: number;
+  clientId?: string;
+  ref: ExchangeRef;
+  access: string;
+  scope?: string;
+  family: number;
+  /** The successful refresh that used it. */
+  used?: ExchangeRef;
+  replacement?: string;
+}
+
+/** What a sequence judge sees of the history, as it stood before the exchange. */
+export interface HistoryView {
+  /** The exchange's time on the target's clock. */
+  nowMs: number;
+  /** A token response: the refresh token presented, as issued earlier. */
+  presented?: IssuedRefreshToken;
+  /** ...and the refresh it was used in, when it had been used already. */
+  presentedUsed?: ExchangeRef;
+  /** ...and the refresh token that replaced it, when that one was used in turn. */
+  replacementUsed?: ExchangeRef;
+  /** ...and where a used token of its family was presented again, if one was. */
+  familyReuse?: ExchangeRef;
+  /** A successful token response: the earlier response that carried the same access_token. */
+  sameAccessToken?: ExchangeRef;
+  /** A protected call: the refresh token sent as its bearer credential. */
+  bearerIsRefresh?: IssuedRefreshToken;
+  /** A protected call: the access token it presents, as issued earlier. */
+  bearerAccess?: IssuedAccessToken;
+  /** ...and where a used token of that token's family was presented again, if one was. */
+  bearerFamilyReuse?: ExchangeRef;
+  /** A protected call accepted beyond what two fixed rate windows let through: how. */
+  rateExceeded?: string;
+}
+
+const emptyView: HistoryView = { nowMs: 0 };
+export const noHistory = (): HistoryView => emptyView;
+
+export class TokenHistory {
+  readonly #access = new Map<string, IssuedAccessToken>();
+  readonly #refresh = new Map<string, IssuedRefreshToken>();
+  readonly #reused = new Map<number, ExchangeRef>();
+  #families = 0;
+  #clockOffsetMs = 0;
+  /** Per client: the times of its accepted protected calls still inside the longest rate window. */
+  readonly #accepted = new Map<string, number[]>();
+  readonly #rateBroken = new Set<string>();
+
+  constructor(private readonly choices: JudgeChoices) {}
+
+  #now(c: Classified): number {
+    return Date.parse(c.exchange.startedAt) + this.#clockOffsetMs;
+  }
+
+  /** The history as it stands before `c` (which must have a response). */
+  view(c: Classified): HistoryView {
+    const nowMs = this.#now(c);
+    const res = c.exchange.response!;
+    if (isTokenPost(c)) {
+      const body = jsonObjectOf(res.body);
+      const presentedValue =
+        c.grant === 'refresh_token' ? c.form?.find(([k]) => k === 'refresh_token')?.[1] : undefined;
+      const presented = presentedValue !== undefined ? this.#refresh.get(presentedValue) : undefined;
+      const replacement = presented?.replacement !== undefined ? this.#refresh.get(presented.replacement) : undefined;
+      const familyReuse = presented ? this.#reused.get(presented.family) : undefined;
+      const earlier = typeof body?.access_token === 'string' ? this.#access.get(body.access_token) : undefined;
+      return {
+        nowMs,
+        ...(presented ? { presented } : {}),
+        ...(presented?.used ? { presentedUsed: presented.used } : {}),
+        ...(replacement?.used ? { replacementUsed: replacement.used } : {}),
+        ...(familyReuse ? { familyReuse } : {}),
+        ...(earlier ? { sameAccessToken: earlier.ref } : {}),
+      };
+    }
+    if (c.kind !== 'protected' || c.bearer === undefined) return { nowMs };
+    const bearerIsRefresh = this.#refresh.get(c.bearer);
+    if (bearerIsRefresh) return { nowMs, bearerIsRefresh };
+    const bearerAccess = this.#access.get(c.bearer);
+    const bearerFamilyReuse = bearerAccess?.family !== undefined ? this.#reused.get(bearerAccess.family) : undefined;
+    const rateExceeded = this.#rateExceeded(bearerAccess?.clientId ?? c.bearer, nowMs, c);
+    return {
+      nowMs,
+      ...(bearerAccess ? { bearerAccess } : {}),
+      ...(bearerFamilyReuse ? { bearerFamilyReuse } : {}),
+      ...(rateExceeded ? { rateExceeded } : {}),
+    };
+  }
+
+  /** Records what `c` established (after its judges read `view`). */
+  fold(c: Classified, view: HistoryView): void {
+    const res = c.exchange.response;
+    if (!res) return;
+    if (c.kind === 'clock') {
+      const epochMs = jsonObjectOf(res.body)?.epochMs;
+      if (res.status === 200 && typeof epochMs === 'number')
+        this.#clockOffsetMs = epochMs - (Date.parse(c.exchange.startedAt) + (c.exchange.durationMs ?? 0));
+      return;
+    }
+    if (isTokenPost(c)) this.#foldToken(c, view);
+    else if (c.kind === 'protected' && c.bearer !== undefined && !view.bearerIsRefresh) this.#foldCall(c, view);
+  }
+
+  #foldToken(c: Classified, view: HistoryView): void {
+    const res = c.exchange.response!;
+    const body = jsonObjectOf(res.body);
+    const success = res.status === 200 && typeof body?.access_token === 'string';
+    const at = refOf(c.exchange);
+    const previous = view.presented;
+    if (previous) {
+      const otherClient =
+        c.clientId !== undefined && previous.clientId !== undefined && c.clientId !== previous.clientId;
+      if (!otherClient && previous.used && !this.#reused.has(previous.family)) this.#reused.set(previous.family, at);
+      if (success && !previous.used) {
+        previous.used = at;
+        if (typeof body.refresh_token === 'string') previous.replacement = body.refresh_token;
+        const old = this.#access.get(previous.access);
+        if (old) old.replacedMs = view.nowMs;
+      }
+    }
+    if (!success) return;
+    const token = body.access_token as string;
+    const expiresIn = typeof body.expires_in === 'number' ? body.expires_in : 0;
+    const family = previous?.family ?? ++this.#families;
+    const refresh = typeof body.refresh_token === 'string' ? body.refresh_token : undefined;
+    this.#access.set(token, {
+      issuedMs: view.nowMs,
+      expiresIn,
+      ...(c.clientId ? { clientId: c.clientId } : {}),
+      ref: at,
+      ...(refresh ? { family } : {}),
+    });
+    if (refresh && !this.#refresh.has(refresh)) {
+      this.#refresh.set(refresh, {
+        issuedMs: view.nowMs,
+        accessExpiresIn: expiresIn,
+        ...(c.clientId ? { clientId: c.clientId } : {}),
+        ref: at,
+        access: token,
+        family,
+        ...(typeof body.scope === 'string' ? { scope: body.scope } : {}),
+      });
+    }
+  }
+
+  #foldCall(c: Classified, view: HistoryView): void {
+    const limit = this.choices.rateLimit;
+    const res = c.exchange.response!;
+    const client = view.bearerAccess?.clientId ?? c.bearer!;
+    if (!limit || res.status < 200 || res.status >= 300 || this.#rateBroken.has(client)) return;
+    this.#accepted.set(client, this.#window(client, view.nowMs).slice(-(2 * limit.quotaPerWindow + 1)));
+    if (view.rateExceeded) this.#rateBroken.add(client);
+  }
+
+  /** The client's accepted calls inside the window ending at `now`, this one included. */
+  #window(client: string, now: number): number[] {
+    const windowMs = this.choices.rateLimit!.windowSeconds * 1000;
+    // A clock moved back (a reset) leaves later-stamped calls behind: they are not in this window.
+    const times = (this.#accepted.get(client) ?? []).filter((t) => t > now - windowMs && t <= now);
+    times.push(now);
+    return times;
+  }
+
+  /** More accepted calls in a sliding window than two fixed windows can let through. */
+  #rateExceeded(client: string, now: number, c: Classified): string | undefined {
+    const limit = this.choices.rateLimit;
+    const res = c.exchange.response!;
+    if (!limit || res.status < 200 || res.status >= 300 || this.#rateBroken.has(client)) return undefined;
+    const times = this.#window(client, now);
+    const inSecond = times.filter((t) => t > now - 1000).length;
+    if (inSecond > 2 * limit.spikePerSecond)
+      return `${inSecond} calls accepted within one second (declared spike limit ${limit.spikePerSecond}/s)`;
+    if (times.length > 2 * limit.quotaPerWindow)
+      return `${times.length} calls accepted within ${limit.windowSeconds} s (declared quota ${limit.quotaPerWindow} per window)`;
+    return undefined;
+  }
+}
+
+/** A token request at the US or EU endpoint, POSTed (what the history records of the token endpoint). */
+export const isTokenPost = (c: Classified): boolean =>
+  (c.kind === 'token-us' || c.kind === 'token-eu') && c.exchange.request.method === 'POST';

@@ -1,0 +1,378 @@
+// Judges of one token-endpoint exchange (spec §2.2, §2.3, §4, §7.1; RFC 6749 §5): requests that
+// must issue nothing or be refused whatever the target, the success response (status, media type,
+// caching headers, members, what its grant returns), and the error response. One judge per
+// requirement; a response that deviates in one field breaks that field's requirement only (a
+// lowercase token_type is TOKEN-RESP-003's, not the grant's).
+import type { Classified } from './classify.ts';
+import { headerOf, mediaTypeOf } from './exchange.ts';
+import { isDigest, shapeOf } from './digest-shape.ts';
+import { seen, type Judge, type Seen } from './judge.ts';
+import { directives, tokenFacts, type TokenFacts } from './token-facts.ts';
+import type { JudgeChoices } from './choices.ts';
+
+const tokenErrorCodes = [
+  'invalid_request',
+  'invalid_client',
+  'invalid_grant',
+  'unauthorized_client',
+  'invalid_scope',
+  'unsupported_grant_type',
+];
+const knownGrants = ['client_credentials', 'password', 'refresh_token'];
+
+type TokenRule = (f: TokenFacts, c: Classified, choices: JudgeChoices) => Seen | undefined;
+
+/** A judge of token-endpoint exchanges (only those exercise it). */
+const onToken = (requirement: string, rule: TokenRule, extra: Pick<Judge, 'uses'> = {}): Judge => ({
+  requirement,
+  needs: 'exchange',
+  ...extra,
+  judge: ({ c }, choices) => {
+    const f = tokenFacts(c);
+    return f ? rule(f, c, choices) : undefined;
+  },
+});
+
+/** A rule on an issued token (a successful form request). */
+const onSuccess = (requirement: string, rule: TokenRule, extra: Pick<Judge, 'uses'> = {}): Judge =>
+  onToken(requirement, (f, c, choices) => (f.issued ? rule(f, c, choices) : undefined), extra);
+
+/** A rule on a refused form request. */
+const onError = (requirement: string, rule: TokenRule, extra: Pick<Judge, 'uses'> = {}): Judge =>
+  onToken(requirement, (f, c, choices) => (f.refused ? rule(f, c, choices) : undefined), extra);
+
+const hasText = (v: unknown): boolean => typeof v === 'string' && v !== '';
+const isPost = (c: Classified) => c.exchange.request.method === 'POST';
+const isJson = (c: Classified) =>
+  mediaTypeOf(headerOf(c.exchange.request.headers, 'content-type')) === 'application/json';
+
+export const tokenRequestJudges: Judge[] = [
+  onToken('VER-004', (f, c) =>
+    c.kind === 'token-other-version'
+      ? seen(
+          !f.carriesToken,
+          () => `a token request to ${c.url?.pathname ?? '?'} (another version's path) issued a token (${f.answer})`,
+        )
+      : undefined,
+  ),
+  onToken('TOKEN-REQ-001', (f, c) =>
+    c.kind !== 'token-other-version' && !isPost(c)
+      ? seen(!f.carriesToken, () => `a ${c.exchange.request.method} to the token endpoint issued a token`)
+      : undefined,
+  ),
+  onToken('TOKEN-REQ-003', (f, c) =>
+    c.kind !== 'token-other-version' && isPost(c) && isJson(c)
+      ? seen(!f.carriesToken, () => 'a token request with a JSON body issued a token')
+      : undefined,
+  ),
+  onToken('TOKEN-REQ-008', (f, c) =>
+    f.formRequest && c.url?.searchParams.has('client_secret') && !c.auth.formSecret && !c.auth.basic
+      ? seen(!f.carriesToken, () => 'a token request with client_secret only in the URL query string issued a token')
+      : undefined,
+  ),
+  onToken('TOKEN-REQ-009', (f) =>
+    f.shapeJudged && f.count('grant_type') === 0
+      ? seen(
+          f.refused400('invalid_request'),
+          () => `a token request without grant_type was answered ${f.answer}, not 400 invalid_request`,
+        )
+      : undefined,
+  ),
+  onToken('TOKEN-REQ-006', (f, c) =>
+    f.shapeJudged && f.count('grant_type') > 0 && c.grant === ''
+      ? seen(
+          f.refused400('invalid_request'),
+          () => `a token request with an empty grant_type was answered ${f.answer}, not 400 invalid_request`,
+        )
+      : undefined,
+  ),
+  onToken('TOKEN-REQ-005', (f) =>
+    f.shapeJudged && f.repeated.length > 0
+      ? seen(
+          f.refused400('invalid_request'),
+          () => `a token request repeating ${f.repeated.join(', ')} was answered ${f.answer}, not 400 invalid_request`,
+        )
+      : undefined,
+  ),
+  onToken('AUTH-CLI-006', (f, c) =>
+    f.shapeJudged && c.auth.basic && c.auth.formSecret
+      ? seen(
+          f.refused400('invalid_request'),
+          () =>
+            `a token request authenticating by HTTP Basic and by a client_secret field was answered ${f.answer}, not 400 invalid_request`,
+        )
+      : undefined,
+  ),
+  // The grant's own rules are judged on requests that are otherwise well formed.
+  onToken('GRANT-PW-004', (f, c) =>
+    f.shapeJudged &&
+    f.wellFormed &&
+    c.grant === 'password' &&
+    c.kind === 'token-us' &&
+    (f.count('username') === 0 || f.count('password') === 0)
+      ? seen(
+          f.refused400('invalid_request'),
+          () =>
+            `a password request without ${f.count('username') === 0 ? 'username' : 'password'} was answered ${f.answer}, not 400 invalid_request`,
+        )
+      : undefined,
+  ),
+  onToken('GRANT-RT-007', (f, c) =>
+    f.shapeJudged &&
+    f.wellFormed &&
+    c.grant === 'refresh_token' &&
+    c.kind === 'token-us' &&
+    f.count('refresh_token') === 0
+      ? seen(
+          f.refused400('invalid_request'),
+          () => `a refresh_token request without refresh_token was answered ${f.answer}, not 400 invalid_request`,
+        )
+      : undefined,
+  ),
+  onToken(
+    'ERR-TOK-004',
+    (f, c, choices) => {
+      if (!f.shapeJudged || !f.wellFormed || c.grant === undefined || c.grant === '' || knownGrants.includes(c.grant))
+        return undefined;
+      const expected = choices.interpretation('unsupportedGrantError');
+      return seen(
+        f.refused400(expected),
+        () => `a token request with grant_type ${c.grant ?? ''} was answered ${f.answer}, not 400 ${expected}`,
+      );
+    },
+    { uses: ['unsupportedGrantError'] },
+  ),
+  // A client_credentials-only client refreshing: no token, whatever it presents.
+  onToken('GRANT-RT-010', (f, c, choices) =>
+    f.formRequest && c.grant === 'refresh_token' && c.clientId !== undefined && choices.ccOnlyClients.has(c.clientId)
+      ? seen(
+          !(f.status === 200 && f.carriesToken),
+          () => `a refresh by ${c.clientId ?? ''}, a client allowed client_credentials only, was answered 200`,
+        )
+      : undefined,
+  ),
+];
+
+const noRefreshToken = (body: Record<string, unknown>) => !('refresh_token' in body);
+// Issued is 2xx with an access_token: the exact status is TOKEN-RESP-001's field.
+const issuedWithToken = (f: TokenFacts) => hasText(f.body?.access_token);
+
+export const tokenSuccessJudges: Judge[] = [
+  onSuccess('TOKEN-RESP-001', (f, c) => {
+    const type = mediaTypeOf(headerOf(c.exchange.response!.headers, 'content-type'));
+    return seen(
+      f.status === 200 && type === 'application/json',
+      () => `a token response was ${f.status} ${type ?? 'without Content-Type'}, not 200 application/json`,
+    );
+  }),
+  onSuccess('TOKEN-RESP-002', (f) => {
+    const token = f.body!.access_token as string;
+    const shape = shapeOf(token);
+    return seen(shape.length > 0 && shape.visibleAscii, () =>
+      shape.length === 0
+        ? 'the access_token is empty'
+        : `the access_token is not visible ASCII${outsideVisibleAscii(token)}`,
+    );
+  }),
+  onSuccess('TOKEN-RESP-003', (f) =>
+    seen(f.body!.token_type === 'Bearer', () => `token_type is ${JSON.stringify(f.body!.token_type)}, not "Bearer"`),
+  ),
+  // An integer written as one: 3600.0 and 3.6e3 parse to 3600 but are not JSON integers.
+  onSuccess('TOKEN-RESP-004', (f, c) => {
+    const expiresIn = f.body!.expires_in;
+    const literal = integerLiteral.test(c.exchange.response!.body.text ?? '');
+    return seen(Number.isInteger(expiresIn) && (expiresIn as number) > 0 && literal, () =>
+      literal || !Number.isInteger(expiresIn)
+        ? `expires_in is ${JSON.stringify(expiresIn)}, not an integer above 0`
+        : 'expires_in is not written as a JSON integer',
+    );
+  }),
+  onSuccess('TOKEN-RESP-005', (_f, c) => {
+    const headers = c.exchange.response!.headers;
+    return seen(
+      directives(headers, 'cache-control').includes('no-store'),
+      () => `Cache-Control is ${quoted(headerOf(headers, 'cache-control'))}, without the no-store directive`,
+    );
+  }),
+  // RFC 7234 §5.4: Pragma is a list of directives; a Pragma carrying no-cache among others carries no-cache.
+  onSuccess('TOKEN-RESP-006', (_f, c) => {
+    const headers = c.exchange.response!.headers;
+    return seen(
+      directives(headers, 'pragma').includes('no-cache'),
+      () => `Pragma is ${quoted(headerOf(headers, 'pragma'))}, without the no-cache directive`,
+    );
+  }),
+  // What the grant returns, its members only: the format of each member is its own requirement's.
+  onSuccess('GRANT-CC-001', (f, c) =>
+    c.grant === 'client_credentials' && c.kind === 'token-us'
+      ? seen(
+          issuedWithToken(f) && noRefreshToken(f.body!) && !('scope' in f.body!),
+          () =>
+            `a US client_credentials response was ${f.answer} with ${members(f.body!)}: not a 200 without refresh_token or scope`,
+        )
+      : undefined,
+  ),
+  onSuccess('GRANT-CC-002', (f, c) =>
+    c.grant === 'client_credentials' && c.kind === 'token-eu'
+      ? seen(
+          issuedWithToken(f) && f.body!.scope === 'empty_default' && noRefreshToken(f.body!),
+          () =>
+            `an EU client_credentials response was ${f.answer} with scope ${JSON.stringify(f.body!.scope)} and ${members(f.body!)}: not a 200 with scope empty_default and no refresh_token`,
+        )
+      : undefined,
+  ),
+  onSuccess('GRANT-PW-001', (f, c) =>
+    c.grant === 'password' && c.kind === 'token-us'
+      ? seen(
+          issuedWithToken(f) && hasText(f.body!.refresh_token) && hasText(f.body!.scope),
+          () =>
+            `a US password response was ${f.answer} with ${members(f.body!)}: not a 200 with refresh_token and scope`,
+        )
+      : undefined,
+  ),
+  onSuccess('GRANT-RT-001', (f, c) =>
+    c.grant === 'refresh_token' && c.kind === 'token-us'
+      ? seen(
+          issuedWithToken(f) && hasText(f.body!.refresh_token) && hasText(f.body!.scope),
+          () =>
+            `a US refresh response was ${f.answer} with ${members(f.body!)}: not a 200 with refresh_token and scope`,
+        )
+      : undefined,
+  ),
+  onSuccess('LIMIT-AT-LIFETIME-002', (f, c) => {
+    if (c.grant !== 'client_credentials') return undefined;
+    const expiresIn = f.body!.expires_in;
+    return seen(
+      typeof expiresIn !== 'number' || expiresIn <= 3600,
+      () => `a client_credentials expires_in of ${String(expiresIn)} s is above 3600`,
+    );
+  }),
+  onSuccess(
+    'GRANT-PW-002',
+    (f, c, choices) => {
+      const scope = f.body!.scope;
+      if (c.grant !== 'password' || c.kind !== 'token-us' || typeof scope !== 'string') return undefined;
+      const declared = new Set(choices.interpretation('passwordScopes'));
+      const got = new Set(scope.split(' ').filter(Boolean));
+      return seen(
+        got.size === declared.size && [...got].every((s) => declared.has(s)),
+        () => `the password scope "${scope}" is not the declared set {${[...declared].join(' ')}}`,
+      );
+    },
+    { uses: ['passwordScopes'] },
+  ),
+];
+
+export const tokenErrorJudges: Judge[] = [
+  onError('ERR-TOK-001', (f, c) => {
+    const type = mediaTypeOf(headerOf(c.exchange.response!.headers, 'content-type'));
+    return seen(
+      type === 'application/json' && f.errorCode !== undefined && tokenErrorCodes.includes(f.errorCode),
+      () => `a token error was ${type ?? 'without Content-Type'} with error ${JSON.stringify(f.body?.error)}`,
+    );
+  }),
+  // 429 is throttling (LIMIT-RATE-003 allows it), not an OAuth error status.
+  onError('ERR-TOK-002', (f) =>
+    f.errorCode !== undefined && f.errorCode !== 'invalid_client' && f.status !== 429
+      ? seen(f.status === 400, () => `a token error ${f.errorCode ?? ''} had status ${f.status}, not 400`)
+      : undefined,
+  ),
+  onError('ERR-TOK-003', (f) => {
+    if (!f.body) return undefined;
+    const description = f.body.error_description;
+    const uri = f.body.error_uri;
+    const descriptionOk =
+      description === undefined ||
+      (typeof description === 'string' && /^[\x20-\x21\x23-\x5b\x5d-\x7e]*$/.test(description));
+    let uriOk = uri === undefined;
+    if (typeof uri === 'string')
+      try {
+        uriOk = new URL(uri).protocol.length > 0;
+      } catch {
+        uriOk = false;
+      }
+    return seen(descriptionOk && uriOk, () =>
+      descriptionOk
+        ? `error_uri ${JSON.stringify(uri)} is not an absolute URI`
+        : `error_description ${JSON.stringify(description)} has characters outside %x20-21 / %x23-5B / %x5D-7E`,
+    );
+  }),
+  onError('ERR-TOK-005', (f) =>
+    f.body
+      ? seen(
+          !('access_token' in f.body) && !('refresh_token' in f.body),
+          () => `a token error response carries ${'access_token' in f.body! ? 'an access_token' : 'a refresh_token'}`,
+        )
+      : undefined,
+  ),
+  onError('ERR-TOK-006', (f) =>
+    f.body
+      ? seen(
+          typeof f.body.error_description === 'string' && f.body.error_description.trim() !== '',
+          () => `the ${f.errorCode ?? ''} error has no error_description`,
+        )
+      : undefined,
+  ),
+  // An echoed secret was digested in the response too: the request's digest shows up in it.
+  onError('ERR-TOK-008', (_f, c) => {
+    const requestSecrets = (c.form ?? []).filter(
+      ([k, v]) => ['client_secret', 'password', 'refresh_token'].includes(k) && isDigest(v),
+    );
+    if (requestSecrets.length === 0) return undefined;
+    const text = c.exchange.response!.body.text ?? '';
+    const echoed = requestSecrets.filter(([, v]) => text.includes(v)).map(([k]) => k);
+    return seen(
+      echoed.length === 0,
+      () => `the error response echoes the request's ${echoed.join(', ')} (shown as its digest)`,
+    );
+  }),
+  // Every error answer of the token endpoint, throttling and server errors too.
+  onToken('TOKEN-RESP-008', (f, c) => {
+    if (!f.formRequest || (f.status >= 200 && f.status < 300)) return undefined;
+    const headers = c.exchange.response!.headers;
+    const cacheControl = headerOf(headers, 'cache-control');
+    return seen(
+      directives(headers, 'cache-control').includes('no-store'),
+      () =>
+        `a token error (${f.answer}) carries ${cacheControl ? `Cache-Control "${cacheControl}"` : 'no Cache-Control'}, without no-store`,
+    );
+  }),
+  onError('AUTH-CLI-003', (f, c) => {
+    if (f.errorCode !== 'invalid_client' || !c.auth.basic || c.auth.formSecret) return undefined;
+    const challenge = headerOf(c.exchange.response!.headers, 'www-authenticate');
+    return seen(
+      f.status === 401 && /^\s*basic\b/i.test(challenge ?? ''),
+      () =>
+        `invalid_client for HTTP Basic credentials was ${f.status}${challenge ? ` with WWW-Authenticate "${challenge}"` : ' without WWW-Authenticate'}, not 401 with a Basic challenge`,
+    );
+  }),
+  onError(
+    'AUTH-CLI-004',
+    (f, c, choices) => {
+      if (f.errorCode !== 'invalid_client' || !c.auth.formSecret || c.auth.basic) return undefined;
+      const challenge = headerOf(c.exchange.response!.headers, 'www-authenticate');
+      const declared = choices.interpretation('invalidClientStatus');
+      return seen(f.status === declared && (f.status !== 401 || challenge !== undefined), () =>
+        f.status !== declared
+          ? `invalid_client for form credentials had status ${f.status}, not the declared ${declared}`
+          : 'a 401 invalid_client has no WWW-Authenticate header',
+      );
+    },
+    { uses: ['invalidClientStatus'] },
+  ),
+];
+
+/** expires_in written as a JSON integer literal (not 3600.0, not 3.6e3, not "3600"). */
+const integerLiteral = /"expires_in"\s*:\s*-?(0|[1-9]\d*)\s*[,}]/;
+
+/** The code points of a token outside %x21-7E (the token itself is never shown); nothing for a digest. */
+function outsideVisibleAscii(token: string): string {
+  if (isDigest(token)) return '';
+  const bad = [...new Set([...token].filter((ch) => !/^[\x21-\x7e]$/.test(ch)))].map(
+    (ch) => `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`,
+  );
+  return ` (characters outside %x21-7E: ${bad.join(' ')})`;
+}
+
+const quoted = (value: string | undefined) => (value === undefined ? 'absent' : `"${value}"`);
+const members = (body: Record<string, unknown>) => `members {${Object.keys(body).join(', ')}}`;

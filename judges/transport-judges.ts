@@ -1,0 +1,32 @@
+// Judges of the transport one exchange shows (spec §6): no answer of substance over plain HTTP,
+// HSTS on every HTTPS answer of the service.
+import type { Classified } from './classify.ts';
+import { seen, type Judge, type Seen } from './judge.ts';
+
+const serviceExchange = (c: Classified) => c.kind !== 'clock' && c.kind !== 'other' && c.url !== undefined;
+const what = (c: Classified) => (c.kind === 'protected' ? 'protected call' : 'token request');
+
+const onTransport = (requirement: string, rule: (c: Classified) => Seen | undefined): Judge => ({
+  requirement,
+  needs: 'exchange',
+  judge: ({ c }) => (serviceExchange(c) && c.exchange.response ? rule(c) : undefined),
+});
+
+export const transportJudges: Judge[] = [
+  onTransport('SEC-TLS-002', (c) => {
+    if (c.url!.protocol !== 'http:') return undefined;
+    const res = c.exchange.response!;
+    const text = res.body.text ?? '';
+    const evaluated = /"access_token"|"error"\s*:|\b000-\d{4}\b/.test(text) || (res.status >= 200 && res.status < 300);
+    return seen(!evaluated, () => `a ${what(c)} over plain HTTP was answered ${res.status} by the service itself`);
+  }),
+  onTransport('SEC-TLS-005', (c) => {
+    if (c.url!.protocol === 'http:') return undefined;
+    const res = c.exchange.response!;
+    return seen(
+      res.headers.some(([n]) => n.toLowerCase() === 'strict-transport-security'),
+      () =>
+        `an HTTPS answer (${res.status}) of the ${c.kind === 'protected' ? 'protected API' : 'token endpoint'} carries no Strict-Transport-Security`,
+    );
+  }),
+];
