@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'undici';
 import { trustingConnectOptions } from '../../core/tls/trust.ts';
+import { readBounded, responseByteLimit } from '../../core/http/bounded-read.ts';
 import type { TargetProfile } from '../../core/profile/profile.schema.ts';
 
 export const usTokenPath = '/api/v1/auth/oauth2/token';
@@ -43,7 +44,7 @@ export function tokenPoster(profile: Pick<TargetProfile, 'caFile'>, timeoutMs = 
       return {
         status: res.statusCode,
         ...(typeof retryAfter === 'string' ? { retryAfter } : {}),
-        body: await res.body.text(),
+        body: await boundedText(res.body, res.headers),
       };
     },
     async get(url, bearer) {
@@ -53,10 +54,18 @@ export function tokenPoster(profile: Pick<TargetProfile, 'caFile'>, timeoutMs = 
         headers: { authorization: `Bearer ${bearer}`, accept: 'application/json' },
         signal: AbortSignal.timeout(timeoutMs),
       });
-      return { status: res.statusCode, body: await res.body.text() };
+      return { status: res.statusCode, body: await boundedText(res.body, res.headers) };
     },
     close: () => agent.close(),
   };
+}
+
+/** The start of a body, at most the suite's read limit (the deadline of the request's signal covers it). */
+async function boundedText(
+  body: Parameters<typeof readBounded>[0],
+  headers: Parameters<typeof readBounded>[2],
+): Promise<string> {
+  return (await readBounded(body, responseByteLimit, headers)).bytes.toString('utf8');
 }
 
 /** The token endpoint URL of a region: the base address + the spec's path (§4, §9), as the checks build it (fixtures/target.ts). */
