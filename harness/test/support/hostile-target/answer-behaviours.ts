@@ -8,6 +8,9 @@ export type AnswerBehaviour = (req: IncomingMessage, res: ServerResponse) => voi
 
 const chunk = Buffer.alloc(64 * 1024, 'A');
 
+/** The error status to answer with: the upstream's, when the hostile server replaces an error answer (else 400). */
+const errorStatus = (res: ServerResponse) => (res.statusCode >= 400 ? res.statusCode : 400);
+
 /** Writes `total` bytes of `fill` (after `head`, before `tail`) as the socket takes them: the server never holds the body. */
 function streamBody(res: ServerResponse, head: string, total: number, tail: string): void {
   let left = total;
@@ -29,12 +32,12 @@ function streamBody(res: ServerResponse, head: string, total: number, tail: stri
   more();
 }
 
-/** A 400 JSON error whose `error_description` is `bytes` long (200 MB in the issue's run): declared with content-length. */
+/** A JSON error whose `error_description` is `bytes` long (200 MB in the issue's run): declared with content-length. */
 export function hugeErrorBody(bytes = 200 * 1024 * 1024): AnswerBehaviour {
   return (_req, res) => {
     const head = '{"error":"invalid_request","error_description":"';
     const tail = '"}';
-    res.writeHead(400, {
+    res.writeHead(errorStatus(res), {
       'content-type': 'application/json',
       'content-length': String(head.length + bytes + tail.length),
     });
@@ -42,11 +45,14 @@ export function hugeErrorBody(bytes = 200 * 1024 * 1024): AnswerBehaviour {
   };
 }
 
-/** A 400 JSON error whose `error` and `error_description` are each `bytes` long (1 MB). */
+/** A JSON error whose `error` and `error_description` are each `bytes` long (1 MB). */
 export function bigErrorFields(bytes = 1024 * 1024): AnswerBehaviour {
   const body = JSON.stringify({ error: 'e'.repeat(bytes), error_description: 'd'.repeat(bytes) });
   return (_req, res) => {
-    res.writeHead(400, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+    res.writeHead(errorStatus(res), {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(body)),
+    });
     res.end(body);
   };
 }

@@ -21,6 +21,11 @@ export interface HostileServerOptions {
   behaviour: AnswerBehaviour;
   /** Which requests get the behaviour (default: every one). */
   picks?: (req: IncomingMessage) => boolean;
+  /**
+   * With an upstream: forward every request, and answer with the behaviour in place of each error
+   * answer (status 400 or more; the behaviour keeps that status) — the target's own errors, oversized.
+   */
+  replacesErrors?: boolean;
   /** Forward the other requests to this origin (https://127.0.0.1:port). */
   upstream?: string;
   upstreamCa?: string;
@@ -51,7 +56,7 @@ export async function startHostileServer(options: HostileServerOptions): Promise
   const upstream = options.upstream !== undefined ? new URL(options.upstream) : undefined;
   const running: HostileServer = { url: '', picked: 0, close: () => Promise.resolve() };
   const handler = (req: IncomingMessage, res: ServerResponse) => {
-    if (!upstream || picks(req)) {
+    if (!upstream || (!options.replacesErrors && picks(req))) {
       running.picked += 1;
       options.behaviour(req, res);
       return;
@@ -67,7 +72,15 @@ export async function startHostileServer(options: HostileServerOptions): Promise
         ...(options.upstreamCa ? { ca: options.upstreamCa } : {}),
       },
       (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        const status = answer.statusCode ?? 502;
+        if (options.replacesErrors && status >= 400 && picks(req)) {
+          answer.resume();
+          running.picked += 1;
+          res.statusCode = status;
+          options.behaviour(req, res);
+          return;
+        }
+        res.writeHead(status, answer.headers);
         answer.pipe(res);
       },
     );
