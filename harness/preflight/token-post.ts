@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { Agent, request } from 'undici';
 import { trustingConnectOptions } from '../../core/tls/trust.ts';
 import { readBounded, responseByteLimit } from '../../core/http/bounded-read.ts';
+import { describeEvidence, intermediaryEvidence } from '../../core/http/intermediary.ts';
 import type { TargetProfile } from '../../core/profile/profile.schema.ts';
 
 export const usTokenPath = '/api/v1/auth/oauth2/token';
@@ -14,6 +15,8 @@ export interface RawAnswer {
   status: number;
   retryAfter?: string;
   body: string;
+  /** The answer is not the target's: who gave it and the evidence (core/http/intermediary.ts), escaped. */
+  intermediary?: string;
 }
 
 export interface TokenPoster {
@@ -41,10 +44,19 @@ export function tokenPoster(profile: Pick<TargetProfile, 'caFile'>, timeoutMs = 
         signal: AbortSignal.timeout(timeoutMs),
       });
       const retryAfter = res.headers['retry-after'];
+      const body = await boundedText(res.body, res.headers);
+      const evidence = intermediaryEvidence({
+        status: res.statusCode,
+        headers: Object.fromEntries(
+          Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]),
+        ),
+        bodyStart: body.slice(0, 8192),
+      });
       return {
         status: res.statusCode,
         ...(typeof retryAfter === 'string' ? { retryAfter } : {}),
-        body: await boundedText(res.body, res.headers),
+        body,
+        ...(evidence ? { intermediary: describeEvidence(evidence) } : {}),
       };
     },
     async get(url, bearer) {

@@ -9,6 +9,7 @@ import { Agent, request } from 'undici';
 import { keepAtMost, readBounded, responseByteLimit, transcriptByteLimit } from '../../core/http/bounded-read.ts';
 import { intermediaryEvidence, intermediaryReason } from '../../core/http/intermediary.ts';
 import { tokenPoster } from '../preflight/token-post.ts';
+import { classifyPreflight } from '../preflight/preflight.ts';
 import { checkVerdict, requirementVerdict, type CheckOutcome } from '../reporter/verdict.ts';
 import { deadlineReason, suiteErrorOf, unfinishedByDeadline } from '../reporter/conformance.reporter.ts';
 import { parseRunArgs, UsageError, defaultDeadlineMinutes } from '../commands/run/options.ts';
@@ -95,6 +96,30 @@ void describe('a hostile target, read with bounds', () => {
       intermediaryEvidence({ status: 200, headers, bodyStart: '', acceptEncoding: 'gzip, deflate' }),
       undefined,
     );
+  });
+
+  void test('the preflight tells a CDN block page from the target: a setup problem naming the evidence, not a refused client', async () => {
+    const poster = tokenPoster({}, 10_000);
+    try {
+      const answer = await poster.post(urls.cdn!, { grant_type: 'client_credentials' });
+      assert.equal(
+        answer.intermediary,
+        'Cloudflare: cf-mitigated: challenge; cf-ray: 8c1f2e3d4b5a6978-FRA; server: cloudflare',
+      );
+      const probe = { status: answer.status, intermediary: answer.intermediary };
+      const result = classifyPreflight({
+        clients: [
+          { client: 'usClient', field: 'credentials.clients.usClient.clientSecret', region: 'us', answer: probe },
+          { client: 'euClient', field: 'credentials.clients.euClient.clientSecret', region: 'eu', answer: probe },
+        ],
+      });
+      assert.match(
+        result.problem ?? '',
+        /^every preflight call was answered by an intermediary, not the target \(Cloudflare: cf-mitigated: challenge;/,
+      );
+    } finally {
+      await poster.close();
+    }
   });
 
   void test('a CDN block page is recognised by its headers and named in the reason', async () => {
