@@ -4,7 +4,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 
 /** What a check needs of one answer: tokens and error objects are a few kilobytes. */
-export const responseByteLimit = 1024 * 1024;
+export const responseByteLimit = 256 * 1024;
 /** What a transcript keeps of one body (the rest is noted with its size). */
 export const transcriptByteLimit = 16 * 1024;
 /** One deadline for a whole exchange: connecting, the headers and the body. */
