@@ -10,7 +10,9 @@ import { keepAtMost, readBounded, responseByteLimit, transcriptByteLimit } from 
 import { intermediaryEvidence, intermediaryReason } from '../../core/http/intermediary.ts';
 import { tokenPoster } from '../preflight/token-post.ts';
 import { classifyPreflight } from '../preflight/preflight.ts';
-import { checkVerdict, requirementVerdict, type CheckOutcome } from '../reporter/verdict.ts';
+import { buildReport, checkVerdict, requirementVerdict, type CheckOutcome } from '../reporter/verdict.ts';
+import { renderSummary } from '../reporter/terminal-summary.ts';
+import type { Requirement } from '../../requirements/types.ts';
 import { deadlineReason, suiteErrorOf, unfinishedByDeadline } from '../reporter/conformance.reporter.ts';
 import { parseRunArgs, UsageError, defaultDeadlineMinutes } from '../commands/run/options.ts';
 import {
@@ -264,6 +266,34 @@ void describe('the suite’s own failures and the run deadline read UNCHECKED, n
     assert.equal(unfinishedByDeadline(outcome({ status: 'skipped', notApplicableReason: 'EU only' })), false);
     assert.equal(unfinishedByDeadline(outcome({ status: 'failed' })), false);
     assert.equal(unfinishedByDeadline(outcome({ status: 'passed' })), false);
+  });
+
+  void test('the terminal says why each UNCHECKED is unchecked: no check, or the run’s deadline', () => {
+    const catalogue = ['TOKEN-REQ-001', 'TOKEN-REQ-002'].map((id): Requirement => ({
+      id,
+      level: 'MUST',
+      area: 'token-requests',
+      source: '§4',
+      statement: 's',
+    }));
+    const report = buildReport(catalogue, [outcome({ status: 'notRun', unfinished: deadlineReason(0.25) })], {
+      level: 'all',
+      filtered: false,
+      strict: false,
+      suiteVersion: '1.0.0',
+      startedAt: new Date('2026-01-01T00:00:00Z'),
+      durationMs: 10,
+      target: { name: 't', local: true, interpretations: {} },
+    });
+    const text = renderSummary(report);
+    assert.match(
+      text,
+      /UNCHECKED — not finished: the run's deadline of 0\.25 minutes passed: 1\n {2}token-requests +TOKEN-REQ-001\n/,
+    );
+    assert.match(
+      text,
+      /UNCHECKED — catalogued but no check cites them \(a defect of the suite\): 1\n {2}token-requests +TOKEN-REQ-002/,
+    );
   });
 
   void test('run --deadline: minutes (decimals allowed), a default that fits CI, anything else a usage error', () => {
