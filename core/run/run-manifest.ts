@@ -60,6 +60,8 @@ export const runManifestSchema = z
     replayArgs: z.string().optional(),
     /** The self-validation's batch plan (self-validation/batch-plan.ts). */
     selfValidationBatch: z.string().optional(),
+    /** `run --deadline`: the run's overall deadline in minutes; a check it stops reads UNCHECKED naming it. */
+    deadlineMinutes: z.number().positive().optional(),
   })
   .strict();
 

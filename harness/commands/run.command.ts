@@ -49,6 +49,8 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
   const setup = await times.time('profile', () => prepareSelection(args, phaseIo));
   if (setup instanceof Exit) return setup.code;
   const { options, loaded, waivers } = setup;
+  // The run's overall deadline counts from here: the target's start, the preflight and the checks all spend it.
+  const deadlineAt = Date.now() + options.deadlineMinutes * 60_000;
 
   const temp = mkdtempSync(join(tmpdir(), 'token-conformance-'));
   let servers: ReferenceServers | undefined;
@@ -91,7 +93,7 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
     if (opened instanceof Exit) return opened.code;
     obligations = opened;
     const run = prepareRunEnvironment(options, target, clockTargets, { temp, locks, parityFile, obligations }, phaseIo);
-    const playwrightCode = await times.time('checks', () => runChecks(options, run, phaseIo));
+    const playwrightCode = await times.time('checks', () => runChecks(options, run, phaseIo, deadlineAt));
     checksRan = true;
     // The state file is written only after a run that produced its report (never by a failed run).
     if (existsSync(join(run.reportsDir, 'conformance.json')))

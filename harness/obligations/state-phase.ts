@@ -54,7 +54,7 @@ async function targetNow(
   const ca = profile.caFile ? readFileSync(profile.caFile, 'utf8') : undefined;
   const agent = new Agent({ connect: trustingConnectOptions(ca, 5000), headersTimeout: 5000, bodyTimeout: 5000 });
   try {
-    const res = await request(url, { method: 'GET', dispatcher: agent });
+    const res = await request(url, { method: 'GET', dispatcher: agent, signal: AbortSignal.timeout(5000) });
     await res.body.dump();
     const date = res.headers.date;
     const parsed = typeof date === 'string' ? Date.parse(date) : Number.NaN;

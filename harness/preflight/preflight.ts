@@ -44,7 +44,7 @@ export interface ClientProbe {
   /** The profile field to fix, e.g. credentials.clients.usClient.clientSecret ($STAGING_US_CC_SECRET). */
   field: string;
   region: 'us' | 'eu';
-  answer?: ProbeAnswer & { retryAfter?: string };
+  answer?: ProbeAnswer & { retryAfter?: string; intermediary?: string };
 }
 
 /** Users whose password grant must succeed. Left out: the expired and inactive users (refused by design). */
@@ -115,6 +115,12 @@ export function classifyPreflight(o: PreflightObservations): PreflightResult {
   const answered = o.clients.filter((c) => c.answer !== undefined);
   if (answered.length === 0) return { notes: [] };
   const notes: string[] = [];
+  const intercepted = answered.find((c) => c.answer!.intermediary !== undefined);
+  if (intercepted && answered.every((c) => c.answer!.intermediary !== undefined))
+    return {
+      problem: `every preflight call was answered by an intermediary, not the target (${intercepted.answer!.intermediary}): the suite's requests do not reach the target — let the suite's address through the CDN/WAF, or point the profile at an address behind none`,
+      notes,
+    };
   if (answered.every((c) => c.answer!.status === 429)) {
     const retry = answered.map((c) => c.answer!.retryAfter).find((r) => r !== undefined);
     return {
@@ -242,6 +248,7 @@ export async function runPreflight(
       return {
         ...reduceAnswer(raw.status, raw.body),
         ...(raw.retryAfter !== undefined ? { retryAfter: raw.retryAfter } : {}),
+        ...(raw.intermediary !== undefined ? { intermediary: raw.intermediary } : {}),
       };
     } catch {
       return undefined;

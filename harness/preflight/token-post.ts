@@ -4,6 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'undici';
 import { trustingConnectOptions } from '../../core/tls/trust.ts';
+import { readBounded, responseByteLimit } from '../../core/http/bounded-read.ts';
+import { describeEvidence, intermediaryEvidence } from '../../core/http/intermediary.ts';
 import type { TargetProfile } from '../../core/profile/profile.schema.ts';
 
 export const usTokenPath = '/api/v1/auth/oauth2/token';
@@ -13,6 +15,8 @@ export interface RawAnswer {
   status: number;
   retryAfter?: string;
   body: string;
+  /** The answer is not the target's: who gave it and the evidence (core/http/intermediary.ts), escaped. */
+  intermediary?: string;
 }
 
 export interface TokenPoster {
@@ -40,10 +44,19 @@ export function tokenPoster(profile: Pick<TargetProfile, 'caFile'>, timeoutMs = 
         signal: AbortSignal.timeout(timeoutMs),
       });
       const retryAfter = res.headers['retry-after'];
+      const body = await boundedText(res.body, res.headers);
+      const evidence = intermediaryEvidence({
+        status: res.statusCode,
+        headers: Object.fromEntries(
+          Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]),
+        ),
+        bodyStart: body.slice(0, 8192),
+      });
       return {
         status: res.statusCode,
         ...(typeof retryAfter === 'string' ? { retryAfter } : {}),
-        body: await res.body.text(),
+        body,
+        ...(evidence ? { intermediary: describeEvidence(evidence) } : {}),
       };
     },
     async get(url, bearer) {
@@ -53,10 +66,18 @@ export function tokenPoster(profile: Pick<TargetProfile, 'caFile'>, timeoutMs = 
         headers: { authorization: `Bearer ${bearer}`, accept: 'application/json' },
         signal: AbortSignal.timeout(timeoutMs),
       });
-      return { status: res.statusCode, body: await res.body.text() };
+      return { status: res.statusCode, body: await boundedText(res.body, res.headers) };
     },
     close: () => agent.close(),
   };
+}
+
+/** The start of a body, at most the suite's read limit (the deadline of the request's signal covers it). */
+async function boundedText(
+  body: Parameters<typeof readBounded>[0],
+  headers: Parameters<typeof readBounded>[2],
+): Promise<string> {
+  return (await readBounded(body, responseByteLimit, headers)).bytes.toString('utf8');
 }
 
 /** The token endpoint URL of a region: the base address + the spec's path (§4, §9), as the checks build it (fixtures/target.ts). */

@@ -67,6 +67,9 @@ export function isBlockedCheck(o: CheckOutcome): boolean {
  * check reads as Playwright's status says.
  */
 export function junitSkipMessage(o: CheckOutcome): string | undefined {
+  if (o.unfinished !== undefined) return `UNCHECKED: ${o.unfinished}`;
+  if (o.suiteError !== undefined && !isBlockedCheck(o) && !(o.broke && o.broke.length > 0))
+    return `UNCHECKED: suite error, not the target's: ${o.suiteError}`;
   if (isBlockedCheck(o))
     return `BLOCKED: ${o.blocked!.by ? `by ${o.blocked!.by.join(', ')}: ` : ''}${o.blocked!.reason}`;
   if ((o.status !== 'passed' && o.status !== 'skipped') || o.notApplicableReason !== undefined || o.blocked)
@@ -177,6 +180,45 @@ export function propertyRun(
   }
 }
 
+/**
+ * Exceptions of the suite itself, never an answer of the target's: a client refusing its own
+ * arguments (undici's InvalidArgumentError, UND_ERR_INVALID_ARG, also when the sender wrapped it), a
+ * parse error of the suite's code, a stack overflow or a string too long for the runtime.
+ */
+const suiteExceptions =
+  /^(?:(?:InvalidArgumentError|RangeError|SyntaxError|ReferenceError)\b|[\s\S]*\b(?:UND_ERR_INVALID_ARG|InvalidArgumentError)\b)/;
+
+/** The first error of a failed check when it is an exception of the suite itself (its first line), else undefined. */
+export function suiteErrorOf(message: string | undefined): string | undefined {
+  const first = (message === undefined ? undefined : stripAnsi(message))
+    ?.split('\n')
+    .find((l) => l.trim() !== '')
+    ?.trim();
+  return first !== undefined && suiteExceptions.test(first) ? first : undefined;
+}
+
+/** The reason every report gives a check the run's deadline stopped. */
+export function deadlineReason(minutes: number): string {
+  return `not finished: the run's deadline of ${minutes} minute${minutes === 1 ? '' : 's'} passed`;
+}
+
+/**
+ * A check the run's deadline stopped (Playwright's global timeout): not run, interrupted, or ended
+ * as skipped without any reason of its own (Playwright's mark for a check it stopped mid-way).
+ */
+export function unfinishedByDeadline(o: CheckOutcome): boolean {
+  if (o.status === 'notRun' || o.status === 'interrupted') return true;
+  return (
+    o.status === 'skipped' &&
+    o.skipReason === undefined &&
+    o.notApplicableReason === undefined &&
+    o.blocked === undefined &&
+    o.unobservedReason === undefined &&
+    (o.pending?.length ?? 0) === 0 &&
+    (o.settled?.length ?? 0) === 0
+  );
+}
+
 /** A check's raw outcome: its requirement IDs and Playwright's own result status (never the expected status). */
 export function checkOutcome(test: TestCase, redactor: Redactor): CheckOutcome {
   const result = test.results.at(-1);
@@ -205,6 +247,8 @@ export function checkOutcome(test: TestCase, redactor: Redactor): CheckOutcome {
   const transcribed = (result?.attachments ?? []).some((a) => a.name === transcriptAttachment);
   const { pending, settled, malformed } = obligationAnnotations(annotations, redactor);
   const assumed = status === 'failed' ? assumedAnnotations(annotations) : [];
+  const failed = status === 'failed' || status === 'timedOut' || status === 'interrupted';
+  const suiteError = failed ? suiteErrorOf(message) : undefined;
   // A `broke` annotation may name a requirement the check does not cite: it still FAILs (never lost).
   for (const b of broke ?? []) if (!ids.includes(b.id)) ids.push(b.id);
   const notRunReason =
@@ -238,6 +282,7 @@ export function checkOutcome(test: TestCase, redactor: Redactor): CheckOutcome {
     ...(settled.length > 0 ? { settled } : {}),
     ...(malformed.length > 0 ? { malformed } : {}),
     ...(assumed.length > 0 ? { assumed } : {}),
+    ...(suiteError !== undefined ? { suiteError: cutAtWord(redactor.redact(suiteError), 500) } : {}),
   };
 }
 
@@ -555,7 +600,23 @@ export default class ConformanceReporter implements Reporter {
     this.gate?.close();
     const redactor = knownSecretsRedactor();
     const tests = this.rootSuite?.allTests() ?? [];
-    const current = tests.map((t) => checkOutcome(t, redactor));
+    const deadline = this.run.deadlineMinutes;
+    // The run's deadline stopped Playwright: what it stopped is unverified, never the target's FAIL or a SKIP.
+    const current = tests
+      .map((t) => checkOutcome(t, redactor))
+      .map((o) =>
+        result.status === 'timedout' && unfinishedByDeadline(o)
+          ? { ...o, unfinished: deadlineReason(deadline ?? (this.config?.globalTimeout ?? 0) / 60_000) }
+          : o,
+      );
+    // A suite error is the suite's defect: its stack goes to the log, the report keeps its first line.
+    for (const [i, t] of tests.entries()) {
+      if (current[i]!.suiteError === undefined) continue;
+      const e = t.results.at(-1)?.errors[0];
+      console.error(
+        `conformance reporter: suite error (UNCHECKED, not the target's) in ${current[i]!.title}:\n${redactor.redact(e?.stack ?? e?.message ?? '')}`,
+      );
+    }
     const outcomes = this.mergePrevious(current);
     let target: ConformanceReport['target'] = { name: 'unknown', local: false, interpretations: {} };
     try {

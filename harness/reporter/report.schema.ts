@@ -19,10 +19,10 @@ export const verdictSchema = z
   .describe(
     "PASS: verified. FAIL: a MUST (or the target's declared interpretation) broken. WARN: a SHOULD or ADVISORY broken. " +
       'BLOCKED: not verified because the check could not reach the behaviour it verifies (its setup, a token it needs, a client the target refused), ' +
-      'with the reason and, when known, the requirement whose violation blocked it (`blockedBy`); never a PASS, and not a FAIL of this requirement. ' +
+      'with the reason and, when known, the requirement whose violation blocked it (`blockedBy`); "not measured: blocked by an intermediary — …" when a CDN, WAF or proxy answered instead of the target (no `blockedBy`); never a PASS, and not a FAIL of this requirement. ' +
       'PENDING: not verified yet — the check recorded an obligation that a later run settles (a time-dependent rule on a target without clock control), with the earliest due time (`due`); never a PASS, and it does not fail a run. ' +
       'SKIP: not verified, with the reason (a missing capability, not selected). NOT_APPLICABLE: does not apply to this target. ' +
-      'UNCHECKED: catalogued but no check exists — a defect of the suite. ' +
+      'UNCHECKED: not judged through no fault of the target — catalogued but no check exists (a defect of the suite), a check failed on the suite\'s own exception ("suite error, not the target\'s"), or the run\'s deadline stopped it ("not finished: the run\'s deadline of N minutes passed"). ' +
       'UNOBSERVED (audit reports only): no exchange of the audited traffic exercised the requirement, or recorded traffic cannot show it (only an active check can) — never a PASS, and it does not fail an audit.',
   );
 export type Verdict = z.infer<typeof verdictSchema>;

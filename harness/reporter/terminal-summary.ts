@@ -124,15 +124,21 @@ function brokenLines(broken: Requirement[], paint: Paint): string[] {
   return lines;
 }
 
+const noCheck = 'no check cites this requirement';
+
+/** UNCHECKED by cause: no check cites them (a defect of the suite), a suite error, the run's deadline. */
 function uncheckedLines(unchecked: Requirement[], areas: string[], width: number, paint: Paint): string[] {
   if (unchecked.length === 0) return [];
-  const lines = [
-    '',
-    paint('UNCHECKED', `UNCHECKED — catalogued but no check cites them (a defect of the suite): ${unchecked.length}`),
-  ];
-  for (const area of areas) {
-    const ids = unchecked.filter((r) => r.area === area).map((r) => r.id);
-    if (ids.length > 0) lines.push(`  ${area.padEnd(width)}  ${ids.join(' ')}`);
+  const byReason = new Map<string, Requirement[]>();
+  for (const r of unchecked) byReason.set(r.reason ?? noCheck, [...(byReason.get(r.reason ?? noCheck) ?? []), r]);
+  const lines: string[] = [];
+  for (const [reason, group] of byReason) {
+    const what = reason === noCheck ? 'catalogued but no check cites them (a defect of the suite)' : reason;
+    lines.push('', paint('UNCHECKED', `UNCHECKED — ${what}: ${group.length}`));
+    for (const area of areas) {
+      const ids = group.filter((r) => r.area === area).map((r) => r.id);
+      if (ids.length > 0) lines.push(`  ${area.padEnd(width)}  ${ids.join(' ')}`);
+    }
   }
   return lines;
 }

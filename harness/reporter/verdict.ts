@@ -66,6 +66,13 @@ export interface CheckOutcome {
    * did not declare, so its requirements (those listed, else all the check's) read WARN, not FAIL.
    */
   assumed?: AssumedChoice[];
+  /**
+   * The check failed on an exception of the suite itself (a client's argument error, a parse error,
+   * a stack overflow): not the target's failure. Its requirements read UNCHECKED with this error.
+   */
+  suiteError?: string;
+  /** The run's deadline passed before the check finished: its requirements read UNCHECKED with this reason. */
+  unfinished?: string;
 }
 
 /**
@@ -180,7 +187,9 @@ function obligationJudgement(
  *   passed or skipped with obligations (`pending`/`settled` annotations): see obligationJudgement —
  *     PENDING with the earliest due time, or the settlement's PASS/FAIL/SKIP (VOID);
  *   failed with a FAIL settlement → FAIL/WARN whose reason carries "recorded in run R at T, settled at T′";
- *   an unreadable `pending`/`settled` annotation on a check that did not fail → SKIP (not verified).
+ *   an unreadable `pending`/`settled` annotation on a check that did not fail → SKIP (not verified);
+ *   failed on an exception of the suite itself (`suiteError`), or not finished by the run's deadline
+ *     (`unfinished`) → UNCHECKED with that reason: never the target's FAIL.
  */
 export function checkVerdict(outcome: CheckOutcome, level: RequirementLevel, id?: string): CheckJudgement {
   const broken = (reason: string): CheckJudgement => ({ verdict: brokenVerdict(level), reason });
@@ -203,6 +212,7 @@ export function checkVerdict(outcome: CheckOutcome, level: RequirementLevel, id?
   // A failure that settled an obligation says when it was recorded and settled (once).
   const failSettlements = (outcome.settled ?? []).filter((s) => s.outcome === 'FAIL');
   const withFailDetail = (text: string) => failSettlements.reduce((t, s) => withSettlementDetail(t, s), text);
+  if (outcome.unfinished !== undefined) return { verdict: 'UNCHECKED', reason: outcome.unfinished };
   switch (outcome.status) {
     case 'passed':
       return malformed ?? obligationJudgement(outcome, broken) ?? { verdict: 'PASS' };
@@ -218,6 +228,8 @@ export function checkVerdict(outcome: CheckOutcome, level: RequirementLevel, id?
         return assumed.length > 0 ? assumedJudgement(assumed, message) : broken(message);
       }
       if (outcome.blocked) return blocked(outcome.blocked);
+      if (outcome.suiteError !== undefined)
+        return { verdict: 'UNCHECKED', reason: `suite error, not the target's: ${outcome.suiteError}` };
       const message = withFailDetail(outcome.error ?? (outcome.status === 'timedOut' ? 'timed out' : outcome.status));
       const assumed = assumedFor(outcome, id);
       return assumed.length > 0 && outcome.status === 'failed' ? assumedJudgement(assumed, message) : broken(message);
@@ -240,7 +252,8 @@ export function checkVerdict(outcome: CheckOutcome, level: RequirementLevel, id?
 }
 
 /**
- * A requirement's verdict from its checks: any FAIL → FAIL; any WARN → WARN; any BLOCKED → BLOCKED
+ * A requirement's verdict from its checks: any FAIL → FAIL; any WARN → WARN; any UNCHECKED (a check
+ * the suite did not finish: its own error, the run's deadline) → UNCHECKED; any BLOCKED → BLOCKED
  * (the target broke something the check needed: said before a mere SKIP, and a partly verified
  * requirement is not a PASS); all NOT_APPLICABLE → NOT_APPLICABLE; then obligations: a PASS
  * settlement → PASS (with "recorded in run R at T, settled at T′", and the next due time when an
@@ -272,7 +285,8 @@ export function requirementVerdict(
       : { verdict: 'UNCHECKED', reason: 'no check cites this requirement' };
   }
   const first = (v: Verdict) => checks.find((c) => c.verdict === v);
-  for (const v of ['FAIL', 'WARN'] as const) {
+  // A check the suite could not finish (its own error, the run's deadline) leaves the requirement unverified: said before BLOCKED.
+  for (const v of ['FAIL', 'WARN', 'UNCHECKED'] as const) {
     const c = first(v);
     if (c) return { verdict: v, ...(c.reason ? { reason: c.reason } : {}) };
   }

@@ -16,12 +16,23 @@ import { allPasses, emptySelection, projectsArgs, type RunOptions } from './opti
 import type { PhaseIo, RunIo } from './phase-io.ts';
 import type { RunEnvironment } from './environment.phase.ts';
 
-/** Runs Playwright as a child, its output redacted line by line on the way to the terminal. */
+/**
+ * How long Playwright may take, past the deadline it was given, to stop its workers and write the
+ * reports before it is stopped itself (its reporter writes them at once; a fixture's teardown may hang).
+ */
+export const deadlineGraceMs = 60_000;
+
+/**
+ * Runs Playwright as a child, its output redacted line by line on the way to the terminal. With
+ * `killAfterMs`, a child still running then is stopped (SIGTERM, then SIGKILL): nothing the target
+ * does holds the run past its deadline.
+ */
 export function runPlaywright(
   args: string[],
   env: NodeJS.ProcessEnv,
   redactor: () => Redactor,
   io: RunIo,
+  killAfterMs?: number,
 ): Promise<number> {
   return new Promise((resolveExit, reject) => {
     const child = spawn(
@@ -39,8 +50,18 @@ export function runPlaywright(
     };
     pipeThrough(child.stdout, io.out);
     pipeThrough(child.stderr, io.err);
+    let killTimer: NodeJS.Timeout | undefined;
+    if (killAfterMs !== undefined)
+      killTimer = setTimeout(() => {
+        io.err('token-conformance run: Playwright did not stop at the run deadline; stopping it');
+        child.kill('SIGTERM');
+        killTimer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      }, killAfterMs);
     child.once('error', reject);
-    child.once('close', (code, signal) => resolveExit(code ?? (signal ? 1 : 0)));
+    child.once('close', (code, signal) => {
+      clearTimeout(killTimer);
+      resolveExit(code ?? (signal ? 1 : 0));
+    });
   });
 }
 
@@ -61,12 +82,21 @@ export function readJson<T>(file: string): T | undefined {
  * armed by the conformance reporter) — its start-up overlaps the last conformance checks instead
  * of a second Playwright run's start-up following them. Returns Playwright's exit code.
  */
-export async function runChecks(options: RunOptions, run: RunEnvironment, io: PhaseIo): Promise<number> {
+export async function runChecks(
+  options: RunOptions,
+  run: RunEnvironment,
+  io: PhaseIo,
+  deadlineAt: number,
+): Promise<number> {
+  // Playwright's global timeout is what is left of the run's deadline: it stops the checks still
+  // running and its reporters still write the reports (the conformance reporter marks them UNCHECKED).
+  const remainingMs = Math.max(1_000, deadlineAt - Date.now());
   return runPlaywright(
-    [...run.playwrightArgs, ...projectsArgs(options.passes ?? allPasses)],
+    [...run.playwrightArgs, '--global-timeout', String(remainingMs), ...projectsArgs(options.passes ?? allPasses)],
     run.env,
     run.redactor,
     io,
+    remainingMs + deadlineGraceMs,
   );
 }
 

@@ -111,6 +111,7 @@ export function prepareRunEnvironment(
     clientLocks: files.locks.dir,
     passGate: join(temp, 'conformance-ended'),
     verifiedByRun: true,
+    deadlineMinutes: options.deadlineMinutes,
     // Playwright would start a new worker after each failed check; --max-failures counts them as failures.
     keepWorkerAfterFailedCheck: options.maxFailures === undefined,
     ...(options.grep !== undefined ? { grep: options.grep } : {}),

@@ -10,6 +10,13 @@ import { catalogueVersion, CatalogueVersionError } from '../../../requirements/c
 /** Clock targets `--start-reference` starts by default: two time-travel workers (the timings behind the choice: bench/SUITE-TIMING.md). */
 export const defaultClockServers = 2;
 
+/**
+ * The run's overall deadline by default: a whole run against a responsive target takes a minute or
+ * two, and a CI job's own limit is usually an hour or less — a target that holds every check until
+ * its timeout ends here with a readable report, not killed by CI with none.
+ */
+export const defaultDeadlineMinutes = 10;
+
 export const usage = `Usage: token-conformance run --target FILE [options]
 
   --target FILE        target profile (JSON or JSONC; see profiles/README.md)
@@ -38,6 +45,10 @@ export const usage = `Usage: token-conformance run --target FILE [options]
                        0 runs them one at a time after every other check, as against a real target
                        without capabilities.clockSandboxes (which --start-reference ignores: a
                        profile's declared sandboxes spread them the same way, one worker each)
+  --deadline MINUTES   the run's overall deadline (default ${defaultDeadlineMinutes}; decimals allowed): when it
+                       passes, the checks still running are stopped and the reports are written;
+                       every check not finished reads UNCHECKED ("not finished: the run's
+                       deadline of N minutes passed")
   --timings            print the wall time of each phase of the run at the end, and of the checks
                        per Playwright project (its checks, workers, wall and summed time; stderr)
   --spec FILE          only load this spec file (repeatable; a path under specs/): with --grep,
@@ -111,6 +122,8 @@ export interface RunOptions {
   clockServers?: number;
   /** Print each phase's wall time at the end. */
   timings?: boolean;
+  /** The run's overall deadline, in minutes from its start. */
+  deadlineMinutes: number;
 }
 
 export type TerminalReporter = 'compact' | 'list' | 'dot';
@@ -152,6 +165,7 @@ function parseRunOptions(args: string[]) {
       reporter: { type: 'string', default: 'compact' },
       'clock-servers': { type: 'string' },
       timings: { type: 'boolean', default: false },
+      deadline: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -220,6 +234,7 @@ export function parseRunArgs(args: string[]): RunOptions | 'help' {
     terminalReporter: v.reporter as TerminalReporter,
     ...(v['clock-servers'] !== undefined ? { clockServers: Number(v['clock-servers']) } : {}),
     ...(v.timings ? { timings: true } : {}),
+    deadlineMinutes: v.deadline !== undefined ? Number(v.deadline) : defaultDeadlineMinutes,
   };
 }
 
@@ -260,6 +275,8 @@ function checkOptionValues(v: ReturnType<typeof parseRunOptions>['values']): voi
     throw new UsageError(`--clock-servers must be a whole number (got '${v['clock-servers']}')`);
   if (v['clock-servers'] !== undefined && !v['start-reference'])
     throw new UsageError('--clock-servers needs --start-reference (a real target has the one clock of its profile)');
+  if (v.deadline !== undefined && !(/^\d+(\.\d+)?$/.test(v.deadline) && Number(v.deadline) > 0))
+    throw new UsageError(`--deadline must be a positive number of minutes (got '${v.deadline}')`);
   if (!['compact', 'list', 'dot'].includes(v.reporter))
     throw new UsageError(`--reporter must be compact, list or dot (got '${v.reporter}')`);
 }
