@@ -3,6 +3,7 @@
 // of it, so it is recognised by its signature and the check reads "not measured: blocked by an
 // intermediary", naming the evidence. Only signatures that a token service does not produce itself
 // count: a vendor header with an error status, a block page's own wording, a proxy's HTML 5xx.
+import { oneLine } from '../untrusted/neutralise.ts';
 
 export interface AnswerHead {
   status: number;
@@ -102,12 +103,8 @@ export function intermediaryReason(e: IntermediaryEvidence): string {
   return `not measured: blocked by an intermediary — ${describeEvidence(e)}`;
 }
 
-/** Target text shown in a reason: control, bidi and invisible characters as \u escapes, at most 200 characters. */
-export function escapeEvidence(text: string): string {
-  const escaped = text.replace(
-    // eslint-disable-next-line no-control-regex
-    /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-  return escaped.length > 200 ? `${escaped.slice(0, 200)}…` : escaped;
+/** Target text shown in a reason: on one line through the one neutralising function, at most 200 characters. */
+function escapeEvidence(text: string): string {
+  const shown = oneLine(text.length > 200 ? text.slice(0, 200) : text);
+  return text.length > 200 ? `${shown}…` : shown;
 }
