@@ -34,6 +34,8 @@ export interface Classified {
   grant: string | undefined;
   /** The client that authenticated (Basic or form), when named. */
   clientId: string | undefined;
+  /** The form's own client_id, whichever client authenticated. */
+  bodyClientId: string | undefined;
   auth: { basic: boolean; formSecret: boolean };
   /** The bearer credential of a protected call (a digest). */
   bearer: string | undefined;
@@ -111,6 +113,7 @@ export function classify(exchange: Exchange, addresses: Addresses): Classified {
     form,
     grant: field('grant_type'),
     clientId,
+    bodyClientId: field('client_id'),
     auth: { basic, formSecret: field('client_secret') !== undefined },
     bearer,
   };

@@ -51,8 +51,10 @@ function compute(c: Classified): TokenFacts | undefined {
   const form = c.form ?? [];
   const count = (name: string) => form.filter(([k]) => k === name).length;
   const repeated = ['grant_type', 'client_id', 'refresh_token'].filter((n) => count(n) > 1);
+  // With Basic, a body client_id naming another client is a second identity (AUTH-CLI-012): the
+  // request is then not one any single rule judges.
   const oneAuthentication = c.auth.basic
-    ? !c.auth.formSecret
+    ? !c.auth.formSecret && (c.bodyClientId === undefined || c.bodyClientId === c.clientId)
     : count('client_id') === 1 && count('client_secret') === 1;
   const issued = formRequest && carriesToken && res.status >= 200 && res.status < 300;
   return {

@@ -28,7 +28,9 @@
 //                Needs /usr/sbin/haproxy (.ci/run installs it).
 //   audit        the suite's own traffic judged by `audit`: the whole suite through `record`
 //                against the reference server, then the recording and its HAR audited alike with no
-//                FAIL (harness/audit/test/suite-traffic.check.ts); node:test tests.
+//                FAIL (harness/audit/test/suite-traffic.check.ts), and the run through `record`
+//                behind four planted faults, each audit agreeing with its run wherever both judged
+//                (run-audit-agreement.check.ts); node:test tests.
 //   Every node:test stage counts the tests each file really reported, and at least the tests its
 //   files register must report (scripts/stages/node-test-stage.ts).
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -225,7 +227,10 @@ const replicasStage = nodeTestStage('replicas', [
 
 // The suite's traffic through `record`, then `audit` of it: the two oracles must agree on a
 // conformant target; the whole suite through the recorder is too slow for the unit stage.
-const auditStage = nodeTestStage('audit', [join(root, 'harness', 'audit', 'test', 'suite-traffic.check.ts')]);
+const auditStage = nodeTestStage('audit', [
+  join(root, 'harness', 'audit', 'test', 'suite-traffic.check.ts'),
+  join(root, 'harness', 'audit', 'test', 'run-audit-agreement.check.ts'),
+]);
 
 // What a developer runs as `npm run typecheck` and `npm run lint`, enforced: CI fails on a type
 // error or a crossed import fence, not only a developer who remembered to run them.

@@ -770,6 +770,15 @@ const cases: { name: string; breaks: string[]; exchanges: () => RecordedExchange
     ],
   },
   {
+    // Two client identities (Basic's and the body's): the mismatch is refused first (AUTH-CLI-012,
+    // OI-32), and no rule of one defect judges the request, the unknown grant's among them.
+    name: 'an unknown grant beside a body client_id naming another client than Basic, answered invalid_request',
+    breaks: [],
+    exchanges: () => [
+      tok('grant_type=n%21d-&client_id=someone-else', err(400, 'invalid_request'), { basic: 'a:s-abcdef' }),
+    ],
+  },
+  {
     name: "another version's token path issues a token",
     breaks: ['VER-004'],
     exchanges: () => [
