@@ -7,6 +7,7 @@ import { earliestDue } from './verdict.ts';
 import { cutAtWord } from '../../core/redaction/cut.ts';
 import { reportVerification, verificationLine } from './verification.ts';
 import { describeShaping } from '../../core/profile/token-parameters.ts';
+import { causesCountLine, reportCauses, type ReportCauses } from './cause-lines.ts';
 
 const order: Verdict[] = [
   'PASS',
@@ -43,6 +44,7 @@ export function renderSummary(report: ConformanceReport, colour = false, where =
   const areas = [...new Set(report.requirements.map((r) => r.area))];
   const width = Math.max(8, ...areas.map((a) => a.length));
   const having = (verdict: Verdict) => report.requirements.filter((r) => r.verdict === verdict);
+  const causes = reportCauses(report);
   return [
     ...profileBanner(report, paint),
     '',
@@ -55,10 +57,15 @@ export function renderSummary(report: ConformanceReport, colour = false, where =
         paint,
       ),
     ),
+    ...findingLines(causes, paint),
     ...brokenLines(
-      report.requirements.filter((r) => r.verdict === 'FAIL' || r.verdict === 'WARN'),
+      report.requirements.filter(
+        (r) =>
+          (r.verdict === 'FAIL' || r.verdict === 'WARN') && !causes.grouped.has(r.id) && !causes.assumedOnly.has(r.id),
+      ),
       paint,
     ),
+    ...declareLines(causes, paint),
     ...uncheckedLines(having('UNCHECKED'), areas, width, paint),
     ...blockedLines(having('BLOCKED'), paint),
     ...settledLines(
@@ -69,7 +76,7 @@ export function renderSummary(report: ConformanceReport, colour = false, where =
     ...skippedLines(having('SKIP')),
     ...suiteDefectLines(report, paint),
     ...parityLines(report, paint),
-    ...closingLines(report, where, paint),
+    ...closingLines(report, where, paint, causes),
   ].join('\n');
 }
 
@@ -119,6 +126,33 @@ function brokenLines(broken: Requirement[], paint: Paint): string[] {
   if (replays.size > 0)
     lines.push('', 'Property counterexamples (shrunk):', ...[...replays].map((line) => `  ${line}`));
   return lines;
+}
+
+/** One defect the target showed across requirements, said once with every requirement it breaks. */
+function findingLines(causes: ReportCauses, paint: Paint): string[] {
+  const grouped = causes.findings.filter((f) => f.requirements.length > 1);
+  if (grouped.length === 0) return [];
+  return [
+    '',
+    'Findings by cause (one defect of the target, every requirement it breaks):',
+    ...grouped.map(
+      (f) =>
+        `  ${paint(f.verdict, f.verdict.padEnd(4))} ${String(f.requirements.length).padStart(3)} × ${f.sentence}: ${f.requirements.join(' ')}`,
+    ),
+  ];
+}
+
+/** WARNs on a choice the profile did not declare: not the target's fault until declared, with the lines that declare it. */
+function declareLines(causes: ReportCauses, paint: Paint): string[] {
+  if (causes.assumptions.length === 0) return [];
+  return [
+    '',
+    'Declare these (WARN only because the profile does not declare the choice; add the line to the profile to have it judged):',
+    ...causes.assumptions.flatMap((a) => [
+      `  ${paint('WARN', 'WARN')} ${a.requirements.join(' ')} — assumed ${a.assumed}${a.observed !== undefined ? `; the answers point at ${a.observed}` : ''}`,
+      `         ${a.profileLine}`,
+    ]),
+  ];
 }
 
 function uncheckedLines(unchecked: Requirement[], areas: string[], width: number, paint: Paint): string[] {
@@ -219,7 +253,7 @@ function parityLines(report: ConformanceReport, paint: Paint): string[] {
   ];
 }
 
-function closingLines(report: ConformanceReport, where: string, paint: Paint): string[] {
+function closingLines(report: ConformanceReport, where: string, paint: Paint, causes: ReportCauses): string[] {
   const s = report.summary;
   const lines: string[] = [];
   // A run that ran no check verified nothing: said first, in place of a green verdict (`run` exits 2 on it, shards aside).
@@ -238,6 +272,7 @@ function closingLines(report: ConformanceReport, where: string, paint: Paint): s
     .map((v) => `${s[v] ?? 0} ${v}${v === 'PENDING' && soonest !== undefined ? ` (earliest due ${soonest})` : ''}`)
     .join(', ');
   lines.push('', `Verified: ${verificationLine(report.verification ?? reportVerification(report))}`);
+  if (causes.broken > 0) lines.push(`Findings: ${causesCountLine(causes)}`);
   lines.push(
     paint(
       report.verdict,
