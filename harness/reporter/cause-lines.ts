@@ -22,8 +22,16 @@ export function reportCauses(
 ): ReportCauses {
   const derived =
     report.findings === undefined && report.assumptions === undefined ? causesOf(report.requirements) : report;
-  const findings = derived.findings ?? [];
-  const assumptions = derived.assumptions ?? [];
+  // A requirement a waiver covers (WAIVED) is no longer listed: the causes show what still fails.
+  const failing = new Set(
+    report.requirements.filter((r) => r.verdict === 'FAIL' || r.verdict === 'WARN').map((r) => r.id),
+  );
+  const stillFailing = <T extends { requirements: string[] }>(list: T[]): T[] =>
+    list
+      .map((x) => ({ ...x, requirements: x.requirements.filter((id) => failing.has(id)) }))
+      .filter((x) => x.requirements.length > 0);
+  const findings = stillFailing(derived.findings ?? []);
+  const assumptions = stillFailing(derived.assumptions ?? []);
   const inFindings = new Set(findings.flatMap((f) => f.requirements));
   const assumedOnly = new Set(assumptions.flatMap((a) => a.requirements).filter((id) => !inFindings.has(id)));
   return {
@@ -31,11 +39,11 @@ export function reportCauses(
     assumptions,
     grouped: groupedRequirements(findings),
     assumedOnly,
-    broken: report.requirements.filter((r) => r.verdict === 'FAIL' || r.verdict === 'WARN').length,
+    broken: failing.size,
   };
 }
 
-/** "N findings for M FAIL/WARN requirements (K of them rest on assumed choices: declare these)". */
+/** "N findings for M FAIL/WARN requirements; K choices to declare (J requirements WARN on an assumption)". */
 export function causesCountLine(causes: ReportCauses): string {
   const assumed = causes.assumptions.flatMap((a) => a.requirements);
   const assumedCount = new Set(assumed).size;

@@ -10,6 +10,7 @@ import { conformanceReportSchema } from '../reporter/report.schema.ts';
 import { renderSummary } from '../reporter/terminal-summary.ts';
 import { renderTraceability } from '../reporter/traceability-html.ts';
 import { buildReport, type CheckOutcome } from '../reporter/verdict.ts';
+import { applyWaivers } from '../waivers/waivers.ts';
 
 const musts = catalogue.filter((r) => r.level === 'MUST' && !r.interpretation);
 const emptyBodyIds = musts.slice(0, 21).map((r) => r.id);
@@ -125,5 +126,17 @@ void describe('findings by cause in every output', () => {
     assert.match(md, /### Declare these \(1\)/);
     assert.ok(md.includes(`  \`\`\`json\n  ${profileLine}\n  \`\`\``), md);
     assert.match(md, /\*\*Findings:\*\* 2 findings for 24 FAIL\/WARN requirements/);
+  });
+
+  void test('a waived requirement leaves its cause: the outputs list what still fails', () => {
+    const waived = applyWaivers(
+      report,
+      [{ requirement: emptyBodyIds[0]!, owner: 'team', justification: 'known', expires: '2099-12-31' }],
+      new Date('2026-01-02T00:00:00Z'),
+    );
+    const text = renderSummary(waived);
+    assert.match(text, /FAIL\s+20 × the answer has no Content-Type/);
+    assert.ok(!text.split('\n').some((l) => l.includes('no Content-Type') && l.includes(`${emptyBodyIds[0]!} `)));
+    assert.match(text, /\nFindings: 2 findings for 23 FAIL\/WARN requirements/);
   });
 });
