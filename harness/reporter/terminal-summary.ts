@@ -59,11 +59,9 @@ export function renderSummary(report: ConformanceReport, colour = false, where =
     ),
     ...findingLines(causes, paint),
     ...brokenLines(
-      report.requirements.filter(
-        (r) =>
-          (r.verdict === 'FAIL' || r.verdict === 'WARN') && !causes.grouped.has(r.id) && !causes.assumedOnly.has(r.id),
-      ),
+      report.requirements.filter((r) => r.verdict === 'FAIL' || r.verdict === 'WARN'),
       paint,
+      new Set([...causes.grouped, ...causes.assumedOnly]),
     ),
     ...declareLines(causes, paint),
     ...uncheckedLines(having('UNCHECKED'), areas, width, paint),
@@ -111,12 +109,15 @@ function areaLine(requirements: Requirement[], paddedArea: string, paint: Paint)
   return `  ${paddedArea}  ${parts.join(', ')}`;
 }
 
-function brokenLines(broken: Requirement[], paint: Paint): string[] {
+/** The FAIL/WARN requirements one by one, but those `listedElsewhere` (under their cause, or to declare); every property's replay. */
+function brokenLines(broken: Requirement[], paint: Paint, listedElsewhere: ReadonlySet<string>): string[] {
   if (broken.length === 0) return [];
-  const lines = ['', 'Broken:'];
+  const shown = broken.filter((r) => !listedElsewhere.has(r.id));
+  const lines = shown.length > 0 ? ['', 'Broken:'] : [];
   const replays = new Set<string>();
   for (const r of broken) {
-    lines.push(`  ${paint(r.verdict, r.verdict.padEnd(4))} ${r.id}  ${firstLine(r.reason ?? '')}`);
+    if (!listedElsewhere.has(r.id))
+      lines.push(`  ${paint(r.verdict, r.verdict.padEnd(4))} ${r.id}  ${firstLine(r.reason ?? '')}`);
     for (const c of r.checks)
       if (c.property?.path !== undefined && (c.verdict === 'FAIL' || c.verdict === 'WARN'))
         replays.add(

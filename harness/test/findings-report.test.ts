@@ -25,6 +25,18 @@ const outcomes: CheckOutcome[] = [
     requirementIds: [id],
     status: 'failed',
     durationMs: 1,
+    // A property among them: its replay stays printed though its requirement reads under the cause.
+    ...(i === 1
+      ? {
+          property: {
+            name: 'token-input-us',
+            seed: 7,
+            runs: 1,
+            path: '0:1',
+            replay: 'npx token-conformance run --seed 7',
+          },
+        }
+      : {}),
     error:
       i % 3 === 0
         ? `the refusal is a JSON error — got HTTP 403 (no content-type) `
@@ -101,6 +113,7 @@ void describe('findings by cause in every output', () => {
       new RegExp(`WARN ${assumedIds.join(' ')} — assumed nonPostTokenRequest=405; the answers point at 404`),
     );
     assert.ok(declare.includes(`         ${profileLine}\n`), declare);
+    assert.ok(text.includes('\n  token-input-us: seed 7, path 0:1 — replay: npx token-conformance run --seed 7'), text);
     assert.match(
       text,
       /\nFindings: 2 findings for 24 FAIL\/WARN requirements; 1 choice to declare \(2 requirements WARN on an assumption\)\n/,
