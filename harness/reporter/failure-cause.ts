@@ -3,8 +3,10 @@
 // plain sentence for it. Read from the words the suite's matchers and the response summary write
 // (fixtures/matchers.ts, fixtures/clients/responses.ts): `status 403, expected 400`,
 // `Content-Type (none), expected application/json`, `HTTP 403 (no content-type)`, `no Pragma header`.
-// The sentence is the suite's own words around values it parsed (a status, a media type, a header
-// name), each checked against a strict pattern, so no other byte of the target reaches it.
+// A recognised cause's sentence is the suite's own words around values it parsed (a status, a media
+// type, a header name, an error code), each bounded by a strict pattern, so no other byte of the
+// target reaches it; an unrecognised reason is its own sentence, as the report shows it already.
+// The answer's text inside a reason can only move a requirement between findings, never its verdict.
 
 export interface FailureCause {
   /** Equal for failures with the same observed defect; a reason with no recognised defect keys on its own text. */
