@@ -26,7 +26,7 @@ const contentTypePattern = /Content-Type ([a-z0-9!#$&^_.+-]{1,64}\/[a-z0-9!#$&^_
 const errorCodePattern = /\berror "([a-z_]{1,40})", expected\b/;
 const emptyBodyPattern = /\b(?:no|empty) (?:response )?body\b|\bbody (?:is )?empty\b/i;
 const missingHeaderPattern =
-  /\b(?:no |without (?:a |an |the )?|missing (?:a |an |the )?)([A-Za-z][A-Za-z0-9-]{1,40}) header\b|\bgot ([A-Za-z][A-Za-z0-9-]{1,40}): \(none\)/;
+  /\b(?:no |without (?:a |an |the )?|missing (?:a |an |the )?)([A-Za-z][A-Za-z0-9-]{1,40}) header\b|\bgot ([A-Za-z][A-Za-z0-9-]{1,40}): \(none\)|\bcarries (?:a |an )?([A-Z][A-Za-z0-9-]{1,40})\b(?=.*\bReceived: undefined\b)/;
 
 /** The observed status of an answer the reason says was not the expected one; undefined when it names none. */
 function observedStatus(reason: string): string | undefined {
@@ -62,7 +62,7 @@ export function classifyFailure(reason: string, requirement = ''): FailureCause 
     };
   if (emptyBody) return { key: 'body=empty', sentence: 'the answer has an empty body where a body was expected' };
   const headerMatch = missingHeaderPattern.exec(text);
-  const header = headerMatch?.[1] ?? headerMatch?.[2];
+  const header = headerMatch?.[1] ?? headerMatch?.[2] ?? headerMatch?.[3];
   if (header !== undefined && !/^(?:a|an|the|such)$/i.test(header))
     return { key: `header-missing=${header.toLowerCase()}`, sentence: `the answer has no ${header} header` };
   const errorCode = errorCodePattern.exec(text)?.[1];

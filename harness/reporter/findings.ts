@@ -30,9 +30,10 @@ export function findingsOf(requirements: readonly Judged[]): Finding[] {
     const causes = (checks.length > 0 ? checks.map((c) => c.reason ?? '') : [r.reason ?? '']).map((reason) =>
       classifyFailure(reason, r.id),
     );
-    // Unrecognised reasons of one requirement are one finding of it, not one per wording.
+    // Each recognised cause, and the requirement's unrecognised reasons as one finding of its own (not one per wording).
     const recognised = causes.filter((c) => !c.key.startsWith(unrecognisedPrefix));
-    for (const cause of recognised.length > 0 ? recognised : causes.slice(0, 1)) {
+    const unrecognised = causes.find((c) => c.key.startsWith(unrecognisedPrefix));
+    for (const cause of unrecognised ? [...recognised, unrecognised] : recognised) {
       const finding = byKey.get(cause.key) ?? {
         cause: cause.key,
         sentence: cause.sentence,

@@ -57,6 +57,11 @@ void describe('classifyFailure', () => {
     },
     {
       reason:
+        'Error: a 401 carries WWW-Authenticate — got HTTP 401 application/json {"error":"invalid_client"} — Received: undefined',
+      key: 'header-missing=www-authenticate',
+    },
+    {
+      reason:
         'Error: expected token error unauthorized_client: error "invalid_request", expected "unauthorized_client"',
       key: 'error=invalid_request',
     },
@@ -139,6 +144,25 @@ void describe('findingsOf', () => {
       findings.map((f) => [f.cause, f.requirements]),
       [['header-missing=pragma', ['C-002']]],
     );
+  });
+
+  void test('a requirement with a recognised cause and reasons the classifier does not know is a finding of its own too', () => {
+    const findings = findingsOf([
+      requirement('F-001', 'FAIL', [
+        check('FAIL', 'status 401, expected 400; error "invalid_client", expected "invalid_request"'),
+        check('FAIL', 'the repeated parameter was served'),
+      ]),
+      requirement('F-002', 'FAIL', [check('FAIL', 'error "invalid_client", expected "unauthorized_client"')]),
+    ]);
+    assert.deepEqual(
+      findings.map((f) => [f.cause, f.requirements]),
+      [
+        ['error=invalid_client', ['F-001', 'F-002']],
+        ['reason=F-001: the repeated parameter was served', ['F-001']],
+      ],
+    );
+    // Listed alone under one cause: it keeps its own line.
+    assert.deepEqual([...groupedRequirements(findings)], ['F-002']);
   });
 
   void test('a requirement listed alone under one of its causes is not hidden behind its grouped one', () => {
