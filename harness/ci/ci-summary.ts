@@ -5,6 +5,7 @@
 // so their steps stay one line each.
 import type { ConformanceReport, RequirementResult } from '../reporter/report.schema.ts';
 import { consoleText, markdownCell, markdownCode, visible } from '../../core/untrusted/neutralise.ts';
+import { causesCountLine, reportCauses } from '../reporter/cause-lines.ts';
 
 /** The verdicts a summary lists one by one, in this order, with what a reader needs to act. */
 const listed = ['FAIL', 'UNCHECKED', 'WARN', 'BLOCKED'] as const;
@@ -56,6 +57,7 @@ export function markdownSummary(report: ConformanceReport, options: SummaryOptio
     `| ${counts.map(() => '---:').join(' | ')} | ---: |`,
     `| ${counts.map(([, n]) => String(n)).join(' | ')} | ${s.total} |`,
   ];
+  lines.push(...causesMarkdown(report));
   for (const verdict of listed) {
     const rs = report.requirements.filter((r) => r.verdict === verdict);
     if (rs.length === 0) continue;
@@ -84,6 +86,39 @@ export function markdownSummary(report: ConformanceReport, options: SummaryOptio
       `Reports: ${where.join(' — ')} (conformance.json, ctrf.json, traceability.html, junit.xml, transcripts/).`,
     );
   return `${lines.join('\n')}\n`;
+}
+
+/** Findings that group requirements under one cause, and the choices to declare with their profile lines. */
+function causesMarkdown(report: ConformanceReport): string[] {
+  const causes = reportCauses(report);
+  if (causes.broken === 0) return [];
+  const grouped = causes.findings.filter((f) => f.requirements.length > 1);
+  const lines = ['', `**Findings:** ${causesCountLine(causes)}.`];
+  if (grouped.length > 0)
+    lines.push(
+      '',
+      '### Findings by cause',
+      '',
+      '| verdict | cause | requirements |',
+      '| --- | --- | --- |',
+      ...grouped.map((f) => `| ${f.verdict} | ${markdownCell(f.sentence)} | ${f.requirements.join(' ')} |`),
+    );
+  if (causes.assumptions.length > 0)
+    lines.push(
+      '',
+      `### Declare these (${causes.assumptions.length})`,
+      '',
+      'WARN only because the profile does not declare the choice the check relied on; add the line to the profile to have the target judged on its own choice.',
+      '',
+      ...causes.assumptions.flatMap((a) => [
+        `- ${a.requirements.join(' ')}: assumed ${markdownCode(a.assumed)}${a.observed !== undefined ? `; the answers point at ${markdownCode(a.observed)}` : ''}`,
+        '',
+        '  ```json',
+        `  ${a.profileLine}`,
+        '  ```',
+      ]),
+    );
+  return lines;
 }
 
 /** GitHub workflow-command escaping: the message, and a property value (also `:` and `,`). */

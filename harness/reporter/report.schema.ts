@@ -129,6 +129,12 @@ export const checkResultSchema = z.strictObject({
     .optional()
     .describe('Obligations the check recorded (or that stay open) for a later run to settle.'),
   settled: z.array(settlementSchema).optional().describe('Obligations of earlier runs the check settled in this run.'),
+  assumed: z
+    .array(z.strictObject({ choice: z.string(), declare: z.string() }))
+    .optional()
+    .describe(
+      'WARN on an assumed choice only: the choices the profile did not declare that the failure relied on (`choice` as quoted, `declare` the profile field that settles it).',
+    ),
 });
 export type CheckResult = z.infer<typeof checkResultSchema>;
 
@@ -320,6 +326,30 @@ export const auditSectionSchema = z
   );
 export type AuditSection = z.infer<typeof auditSectionSchema>;
 
+/** One cause the target showed, with every requirement whose failure shows it (harness/reporter/findings.ts). */
+export const findingSchema = z.strictObject({
+  cause: z.string().describe('The cause key: equal for failures with the same defect in the same part of the answer.'),
+  sentence: z.string().describe('The cause in plain words.'),
+  verdict: z.enum(['FAIL', 'WARN']).describe('FAIL when any requirement it lists FAILs, else WARN.'),
+  requirements: z.array(z.string()).min(1),
+});
+export type Finding = z.infer<typeof findingSchema>;
+
+/** A choice the profile did not declare that WARNs rested on, with the profile line that settles it (harness/reporter/declare-these.ts). */
+export const assumptionSchema = z.strictObject({
+  declare: z.string().describe('The profile field that declares the choice (`interpretations.nonPostTokenRequest`).'),
+  assumed: z.string().describe('The reference choice the suite assumed, as quoted (`nonPostTokenRequest=405`).'),
+  requirements: z.array(z.string()).min(1).describe('The requirements whose WARN rests on it.'),
+  profileLine: z
+    .string()
+    .describe(
+      'What to add to the profile, copy-paste ready: the value the answers point at, else the field with a placeholder.',
+    ),
+  observed: z.string().optional().describe('The allowed value the failures show the target chose, when exactly one.'),
+  values: z.array(z.string()).optional().describe('The allowed values of the field, as JSON text, when listed.'),
+});
+export type Assumption = z.infer<typeof assumptionSchema>;
+
 export const conformanceReportSchema = z.strictObject({
   $schema: z.string().optional(),
   reportVersion: z.literal(1),
@@ -454,6 +484,18 @@ export const conformanceReportSchema = z.strictObject({
   catalogue: catalogueScoringSchema
     .optional()
     .describe('Absent in reports of suite versions before catalogue releases.'),
+  findings: z
+    .array(findingSchema)
+    .optional()
+    .describe(
+      "What the target broke, by cause: the FAIL/WARN requirements whose failures share one observed defect grouped into one finding (a cause seen once is a finding of its own). WARNs on an assumed choice are in `assumptions`, not here. Verdicts are the requirements' own.",
+    ),
+  assumptions: z
+    .array(assumptionSchema)
+    .optional()
+    .describe(
+      'Declare these: WARNs that rest on a choice the profile did not declare, by profile field, with the profile line that settles each.',
+    ),
   notScored: z
     .array(requirementResultSchema)
     .optional()

@@ -8,6 +8,7 @@ import { cutAtWord } from '../../core/redaction/cut.ts';
 import { reportVerification, verificationLine } from './verification.ts';
 import { describeShaping } from '../../core/profile/token-parameters.ts';
 import { consoleText, terminalOutput } from '../../core/untrusted/neutralise.ts';
+import { causesCountLine, reportCauses, type ReportCauses } from './cause-lines.ts';
 
 const order: Verdict[] = [
   'PASS',
@@ -44,6 +45,7 @@ export function renderSummary(report: ConformanceReport, colour = false, where =
   const areas = [...new Set(report.requirements.map((r) => r.area))];
   const width = Math.max(8, ...areas.map((a) => a.length));
   const having = (verdict: Verdict) => report.requirements.filter((r) => r.verdict === verdict);
+  const causes = reportCauses(report);
   return [
     ...profileBanner(report, paint),
     '',
@@ -56,10 +58,13 @@ export function renderSummary(report: ConformanceReport, colour = false, where =
         paint,
       ),
     ),
+    ...findingLines(causes, paint),
     ...brokenLines(
       report.requirements.filter((r) => r.verdict === 'FAIL' || r.verdict === 'WARN'),
       paint,
+      new Set([...causes.grouped, ...causes.assumedOnly]),
     ),
+    ...declareLines(causes, paint),
     ...uncheckedLines(having('UNCHECKED'), areas, width, paint),
     ...blockedLines(having('BLOCKED'), paint),
     ...settledLines(
@@ -70,7 +75,7 @@ export function renderSummary(report: ConformanceReport, colour = false, where =
     ...skippedLines(having('SKIP')),
     ...suiteDefectLines(report, paint),
     ...parityLines(report, paint),
-    ...closingLines(report, where, paint),
+    ...closingLines(report, where, paint, causes),
   ].join('\n');
 }
 
@@ -105,12 +110,15 @@ function areaLine(requirements: Requirement[], paddedArea: string, paint: Paint)
   return `  ${paddedArea}  ${parts.join(', ')}`;
 }
 
-function brokenLines(broken: Requirement[], paint: Paint): string[] {
+/** The FAIL/WARN requirements one by one, but those `listedElsewhere` (under their cause, or to declare); every property's replay. */
+function brokenLines(broken: Requirement[], paint: Paint, listedElsewhere: ReadonlySet<string>): string[] {
   if (broken.length === 0) return [];
-  const lines = ['', 'Broken:'];
+  const shown = broken.filter((r) => !listedElsewhere.has(r.id));
+  const lines = shown.length > 0 ? ['', 'Broken:'] : [];
   const replays = new Set<string>();
   for (const r of broken) {
-    lines.push(`  ${paint(r.verdict, r.verdict.padEnd(4))} ${r.id}  ${firstLine(r.reason ?? '')}`);
+    if (!listedElsewhere.has(r.id))
+      lines.push(`  ${paint(r.verdict, r.verdict.padEnd(4))} ${r.id}  ${firstLine(r.reason ?? '')}`);
     for (const c of r.checks)
       if (c.property?.path !== undefined && (c.verdict === 'FAIL' || c.verdict === 'WARN'))
         replays.add(
@@ -124,6 +132,33 @@ function brokenLines(broken: Requirement[], paint: Paint): string[] {
   return lines;
 }
 
+/** One defect the target showed across requirements, said once with every requirement it breaks. */
+function findingLines(causes: ReportCauses, paint: Paint): string[] {
+  const grouped = causes.findings.filter((f) => f.requirements.length > 1);
+  if (grouped.length === 0) return [];
+  return [
+    '',
+    'Findings by cause (one defect of the target, every requirement it breaks):',
+    ...grouped.map(
+      (f) =>
+        `  ${paint(f.verdict, f.verdict.padEnd(4))} ${String(f.requirements.length).padStart(3)} × ${consoleText(f.sentence)}: ${f.requirements.join(' ')}`,
+    ),
+  ];
+}
+
+/** WARNs on a choice the profile did not declare: not the target's fault until declared, with the lines that declare it. */
+function declareLines(causes: ReportCauses, paint: Paint): string[] {
+  if (causes.assumptions.length === 0) return [];
+  return [
+    '',
+    'Declare these (WARN only because the profile does not declare the choice; add the line to the profile to have it judged):',
+    ...causes.assumptions.flatMap((a) => [
+      `  ${paint('WARN', 'WARN')} ${a.requirements.join(' ')} — assumed ${consoleText(a.assumed)}${a.observed !== undefined ? `; the answers point at ${consoleText(a.observed)}` : ''}`,
+      `         ${consoleText(a.profileLine)}`,
+    ]),
+  ];
+}
+
 const noCheck = 'no check cites this requirement';
 
 /** UNCHECKED by cause: no check cites them (a defect of the suite), a suite error, the run's deadline. */
@@ -133,7 +168,8 @@ function uncheckedLines(unchecked: Requirement[], areas: string[], width: number
   for (const r of unchecked) byReason.set(r.reason ?? noCheck, [...(byReason.get(r.reason ?? noCheck) ?? []), r]);
   const lines: string[] = [];
   for (const [reason, group] of byReason) {
-    const what = reason === noCheck ? 'catalogued but no check cites them (a defect of the suite)' : reason;
+    // A suite error's reason quotes the exception, which may quote the target: made inert like every reason.
+    const what = reason === noCheck ? 'catalogued but no check cites them (a defect of the suite)' : firstLine(reason);
     lines.push('', paint('UNCHECKED', `UNCHECKED — ${what}: ${group.length}`));
     for (const area of areas) {
       const ids = group.filter((r) => r.area === area).map((r) => r.id);
@@ -228,7 +264,7 @@ function parityLines(report: ConformanceReport, paint: Paint): string[] {
   ];
 }
 
-function closingLines(report: ConformanceReport, where: string, paint: Paint): string[] {
+function closingLines(report: ConformanceReport, where: string, paint: Paint, causes: ReportCauses): string[] {
   const s = report.summary;
   const lines: string[] = [];
   // A run that ran no check verified nothing: said first, in place of a green verdict (`run` exits 2 on it, shards aside).
@@ -256,6 +292,7 @@ function closingLines(report: ConformanceReport, where: string, paint: Paint): s
       ),
     );
   lines.push('', `Verified: ${verificationLine(report.verification ?? reportVerification(report))}`);
+  if (causes.broken > 0) lines.push(`Findings: ${causesCountLine(causes)}`);
   lines.push(
     paint(
       report.verdict,

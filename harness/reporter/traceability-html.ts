@@ -7,6 +7,7 @@ import { cutAtWord } from '../../core/redaction/cut.ts';
 import { reportVerification, verificationLine } from './verification.ts';
 import { describeShaping } from '../../core/profile/token-parameters.ts';
 import { htmlText } from '../../core/untrusted/neutralise.ts';
+import { causesCountLine, reportCauses } from './cause-lines.ts';
 
 // Every text of the page goes through htmlText: the target's words reach it in reasons, parity values and problems.
 const escape = htmlText;
@@ -105,6 +106,7 @@ ${profileBanner(report)}
 ${verificationSection(report)}
 ${shapingParagraph(t.requestShaping)}
 ${defects.length > 0 ? `<h2>Defects of the suite</h2><ul>${defects.join('')}</ul>` : ''}
+${causesSection(report)}
 ${attentionSection(report.requirements)}
 ${pendingSection(report)}
 ${notScoredSection(report)}
@@ -144,6 +146,31 @@ function attentionSection(requirements: Requirement[]): string {
   return attention.length === 0
     ? '<h2 id="attention">Needs attention</h2><p>Nothing: no requirement failed, warned or went unchecked.</p>'
     : `<h2 id="attention">Needs attention (${attention.length})</h2><ul>${attention.map((r) => `<li>${badge(r.verdict)} <a href="#${escape(r.id)}">${escape(r.id)}</a> <small>${escape(r.area)}</small> ${escape(cutAtWord((r.reason ?? r.statement).split('\n')[0]!, 200))}</li>`).join('')}</ul>`;
+}
+
+/** What the target broke, by cause, and apart from it the choices to declare with the profile lines that settle them. */
+function causesSection(report: ConformanceReport): string {
+  const causes = reportCauses(report);
+  if (causes.broken === 0) return '';
+  const ids = (list: string[]) => list.map((id) => `<a href="#${escape(id)}">${escape(id)}</a>`).join(' ');
+  const findings = causes.findings
+    .map(
+      (f) =>
+        `<li>${badge(f.verdict)} ${f.requirements.length > 1 ? `<strong>${f.requirements.length} requirements</strong>: ` : ''}${escape(cutAtWord(f.sentence.split('\n')[0]!, 200))} — ${ids(f.requirements)}</li>`,
+    )
+    .join('');
+  const declare = causes.assumptions
+    .map(
+      (a) =>
+        `<li>${badge('WARN')} ${ids(a.requirements)} — assumed <code>${escape(a.assumed)}</code>${a.observed !== undefined ? `; the answers point at <code>${escape(a.observed)}</code>` : ''}<pre>${escape(a.profileLine)}</pre></li>`,
+    )
+    .join('');
+  return (
+    `<h2 id="findings">Findings by cause</h2><p>${escape(causesCountLine(causes))}.</p>${findings ? `<ul>${findings}</ul>` : ''}` +
+    (declare
+      ? `<h2 id="declare">Declare these</h2><p>WARN only because the profile does not declare the choice the check relied on (the suite assumed the reference one): add the line to the profile to have the target judged on its own choice.</p><ul>${declare}</ul>`
+      : '')
+  );
 }
 
 function pendingSection(report: ConformanceReport): string {

@@ -15,6 +15,8 @@ import type {
 import { verdicts } from './report.schema.ts';
 import { assumedWording, type AssumedChoice } from '../../core/run/check-annotations.ts';
 import { unverifiedOf, verificationOf } from './verification.ts';
+import { findingsOf } from './findings.ts';
+import { assumptionsOf } from './declare-these.ts';
 
 export type CheckStatus = 'passed' | 'failed' | 'timedOut' | 'interrupted' | 'skipped' | 'notRun';
 
@@ -90,7 +92,11 @@ export function assumedFor(outcome: Pick<CheckOutcome, 'assumed'>, id: string | 
 
 /** A failure on assumed choices: WARN, its reason led by what was assumed and what to declare. */
 function assumedJudgement(assumed: AssumedChoice[], reason: string): CheckJudgement {
-  return { verdict: 'WARN', reason: `${assumed.map(assumedWording).join('; ')}: ${reason}` };
+  return {
+    verdict: 'WARN',
+    reason: `${assumed.map(assumedWording).join('; ')}: ${reason}`,
+    assumed: assumed.map(({ choice, declare }) => ({ choice, declare })),
+  };
 }
 
 /** `'<REQ-ID> — <message>'` (an em dash, or a plain ` - ` as a fallback) → its parts; undefined if malformed. */
@@ -110,6 +116,8 @@ export interface CheckJudgement {
   blockedByProfile?: string;
   /** PENDING only: the earliest due time. */
   due?: string;
+  /** WARN on assumed choices only: the choices the profile did not declare that the failure relied on. */
+  assumed?: { choice: string; declare: string }[];
 }
 
 /** "recorded in run R at T, settled at T′" — what a settlement adds to its requirement's detail. */
@@ -412,11 +420,14 @@ export function assumedInterpretation(
 ): CheckJudgement {
   if (judgement.verdict !== 'FAIL' || requirement.level !== 'INTERPRETATION' || !requirement.interpretation)
     return judgement;
-  const key = interpretationById(requirement.interpretation).key;
+  const { key, default: reference } = interpretationById(requirement.interpretation);
   if (declared.has(key)) return judgement;
+  const quoted =
+    typeof reference === 'string' || typeof reference === 'number' ? String(reference) : JSON.stringify(reference);
   return {
     ...judgement,
     verdict: 'WARN',
+    assumed: [{ choice: `${key}=${quoted}`, declare: `interpretations.${key}` }],
     reason: `the profile declares no interpretations.${key} (${requirement.interpretation}), so the reference choice was assumed — declare the target's choice to have it judged as FAIL: ${judgement.reason ?? ''}`,
   };
 }
@@ -495,7 +506,7 @@ export function buildReport(
         unknown.add(id);
         continue;
       }
-      const { verdict, reason, blockedBy, blockedByProfile, due } = assumedInterpretation(
+      const { verdict, reason, blockedBy, blockedByProfile, due, assumed } = assumedInterpretation(
         checkVerdict(o, r.level, id),
         r,
         declared,
@@ -511,6 +522,7 @@ export function buildReport(
         ...(blockedBy ? { blockedBy } : {}),
         ...(blockedByProfile !== undefined ? { blockedByProfile } : {}),
         ...(due ? { due } : {}),
+        ...(assumed ? { assumed } : {}),
         ...(o.transcripts && o.transcripts.length > 0 ? { transcripts: o.transcripts } : {}),
         ...(o.property ? { property: o.property } : {}),
         ...(o.pending && o.pending.length > 0 ? { pending: o.pending } : {}),
@@ -519,8 +531,11 @@ export function buildReport(
       byRequirement.set(id, list);
     }
     for (const { id, result } of blockerEvidence(o, known, inScope)) {
-      const { verdict, reason } = assumedInterpretation(result, known.get(id)!, declared);
-      byRequirement.set(id, [...(byRequirement.get(id) ?? []), { ...result, verdict, ...(reason ? { reason } : {}) }]);
+      const { verdict, reason, assumed } = assumedInterpretation(result, known.get(id)!, declared);
+      byRequirement.set(id, [
+        ...(byRequirement.get(id) ?? []),
+        { ...result, verdict, ...(reason ? { reason } : {}), ...(assumed ? { assumed } : {}) },
+      ]);
     }
   }
   const requirements: RequirementResult[] = catalogue
@@ -602,5 +617,18 @@ export function buildReport(
     checksWithoutRequirement: outcomes.filter((o) => o.requirementIds.length === 0).map((o) => o.title),
     ...(malformed.length > 0 ? { malformedAnnotations: malformed } : {}),
     ...(options.regionParity ? { regionParity: options.regionParity } : {}),
+    ...causesOf(requirements),
+  };
+}
+
+/** The report's `findings` (what the target broke, by cause) and `assumptions` (what to declare), when any. */
+export function causesOf(
+  requirements: readonly RequirementResult[],
+): Pick<ConformanceReport, 'findings' | 'assumptions'> {
+  const findings = findingsOf(requirements);
+  const assumptions = assumptionsOf(requirements);
+  return {
+    ...(findings.length > 0 ? { findings } : {}),
+    ...(assumptions.length > 0 ? { assumptions } : {}),
   };
 }
