@@ -5,12 +5,11 @@
 // tokens, Pragma, a 401's challenge). AGREEMENT_FAULTS narrows them (`clean` is the plain reference).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { repoRoot } from '../../../core/catalogue/catalogue.ts';
-import { parseJsonc } from '../../../core/profile/jsonc.ts';
 import { faults } from '../../../self-validation/faults/index.ts';
 import { startProxy, type RunningProxy } from '../../../self-validation/proxy.ts';
 import { auditMain } from '../../commands/audit.command.ts';
@@ -18,6 +17,7 @@ import { startReference, type ReferenceServer } from '../../reference/start-refe
 import type { ConformanceReport } from '../../reporter/report.schema.ts';
 import { startRecorder } from '../recorder.ts';
 import { Digester } from '../secret-digest.ts';
+import { referenceProfile, writeReferenceProfileAt, type Addresses } from './support/reference-profile-at.ts';
 
 const scenarios = (
   process.env.AGREEMENT_FAULTS ??
@@ -36,7 +36,7 @@ interface ReferenceProfile {
     users: Record<string, { username: string; password: { value: string } }>;
   };
 }
-const reference = parseJsonc(readFileSync(join(repoRoot, 'profiles', 'reference.json'), 'utf8')) as ReferenceProfile;
+const reference = referenceProfile<ReferenceProfile>();
 
 let dir: string;
 let server: ReferenceServer;
@@ -50,26 +50,9 @@ void after(async () => {
   else console.error(`kept ${dir}`);
 });
 
-type Urls = { authUrlUs: string; authUrlEu: string; baseUrl: string };
-function profile(name: string, urls: Urls, caFile: string | undefined): string {
-  const file = join(dir, `${name}.json`);
-  writeFileSync(
-    file,
-    JSON.stringify({
-      ...reference,
-      $schema: undefined,
-      name,
-      ...urls,
-      ...(caFile ? { caFile } : {}),
-      capabilities: {
-        ...reference.capabilities,
-        clockControlUrl: `${urls.authUrlUs}/__test/clock`,
-        faultControlUrl: `${urls.baseUrl}/__test/faults`,
-      },
-    }),
-  );
-  return file;
-}
+type Urls = Addresses;
+const profile = (name: string, urls: Urls, caFile: string | undefined) =>
+  writeReferenceProfileAt(dir, name, urls, caFile);
 
 const report = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport;
 

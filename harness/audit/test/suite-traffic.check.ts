@@ -4,17 +4,17 @@
 // share their oracle: against a conformant target, any FAIL of the audit is a bug in one of them.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { repoRoot } from '../../../core/catalogue/catalogue.ts';
-import { parseJsonc } from '../../../core/profile/jsonc.ts';
 import { startReference, type ReferenceServer } from '../../reference/start-reference.ts';
 import { auditMain } from '../../commands/audit.command.ts';
 import { writeHar } from '../har-writer.ts';
 import { startRecorder, type RunningRecorder } from '../recorder.ts';
 import { Digester } from '../secret-digest.ts';
+import { writeReferenceProfileAt, type Addresses } from './support/reference-profile-at.ts';
 import type { ConformanceReport } from '../../reporter/report.schema.ts';
 
 // The whole suite by default (SUITE_TRAFFIC_GREP narrows it, e.g. '@grants|@lifecycle' while working on a judge).
@@ -35,36 +35,8 @@ void after(async () => {
   else console.error(`kept ${dir}`);
 });
 
-function profile(
-  name: string,
-  urls: { authUrlUs: string; authUrlEu: string; baseUrl: string },
-  caFile: string | undefined,
-): string {
-  const reference = parseJsonc(readFileSync(join(repoRoot, 'profiles', 'reference.json'), 'utf8')) as {
-    capabilities: Record<string, unknown>;
-  };
-  const file = join(dir, `${name}.json`);
-  writeFileSync(
-    file,
-    JSON.stringify(
-      {
-        ...reference,
-        $schema: undefined,
-        name,
-        ...urls,
-        ...(caFile ? { caFile } : {}),
-        capabilities: {
-          ...reference.capabilities,
-          clockControlUrl: `${urls.authUrlUs}/__test/clock`,
-          faultControlUrl: `${urls.baseUrl}/__test/faults`,
-        },
-      },
-      null,
-      2,
-    ),
-  );
-  return file;
-}
+const profile = (name: string, urls: Addresses, caFile: string | undefined) =>
+  writeReferenceProfileAt(dir, name, urls, caFile);
 
 void test("the suite's traffic through record: the run's verdicts unchanged by it, the audit agrees with the run and FAILs nothing, recording and HAR alike", async () => {
   const l = server.listening;
