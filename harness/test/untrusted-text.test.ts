@@ -6,7 +6,9 @@
 // of the target's reaches stdout, stderr or the summary raw, no Markdown of the target's renders,
 // and no token the target chose makes the run fail as if it leaked a secret.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { chromium } from '@playwright/test';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
@@ -44,6 +46,18 @@ import { startTextTarget, type TextTarget } from './support/hostile-target/text-
 
 const fixture = join(import.meta.dirname, 'fixtures', 'gate', 'report-planted-fail.json');
 const hostile = allTextPayloads;
+/** Debian's Chromium, as the portal's browser tests use it (no browser download works here). */
+const chromiumPath = '/usr/bin/chromium';
+const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** A report whose every field the target can reach carries the whole corpus. */
 function hostileReport(): ConformanceReport {
@@ -170,6 +184,33 @@ void describe('every writer, fed the corpus', () => {
     assert.deepEqual(rawCharacters(html), []);
     assert.ok(html.includes('&lt;script&gt;alert(&quot;page&quot;)&lt;/script&gt;'), 'the text is shown, escaped');
   });
+
+  void test(
+    'the page in Chromium: no script, handler or element of the target runs or renders',
+    { skip: existsSync(chromiumPath) ? false : `Debian's chromium is not installed at ${chromiumPath}` },
+    async () => {
+      const dir = temporaryDirectory('tc-hostile-page-');
+      const file = join(dir, 'traceability.html');
+      writeFileSync(file, renderTraceability(report));
+      const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+      try {
+        const page = await browser.newPage();
+        const dialogs: string[] = [];
+        // Every script payload of the corpus calls alert(): a dialog is a script of the target running.
+        page.on('dialog', (d) => {
+          dialogs.push(d.message());
+          void d.dismiss();
+        });
+        await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+        assert.deepEqual(dialogs, [], 'no script of the target ran');
+        assert.equal(await page.locator('img, details, iframe, object, embed').count(), 0, 'no element of the target');
+        assert.equal(await page.locator('script').count(), 1, "the page's own filter script only");
+        assert.ok((await page.textContent('body'))!.includes('<script>alert("page")</script>'), 'shown as text');
+      } finally {
+        await browser.close();
+      }
+    },
+  );
 
   void test('JUnit (the run and the audit), CTRF and SARIF', () => {
     const junit = renderJunit(
