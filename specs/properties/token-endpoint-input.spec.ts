@@ -94,15 +94,19 @@ test.describe('property: token endpoint input', () => {
         };
         // A finding on a choice the profile did not declare is a mismatch on an assumption, as in the
         // dedicated checks (judgedOn): it reads WARN naming the field to declare, never FAIL. That is
-        // so when the finding's requirement is judged on that choice (its catalogue interpretation),
-        // or when the answer is right under another value of it.
+        // so when the answer is right under another value of the choice, or when it is a refusal and
+        // the finding's requirement is judged on that choice (its catalogue interpretation): how a
+        // request is refused is the choice. A token, or any answer no reading of the choice allows
+        // to succeed, breaks the requirement's MUST part whatever the choice, as the dedicated checks
+        // assert before they judge on the choice.
         const assumedExplanation = (input: TokenInput, res: TokenResponse, finding: Finding): Finding['assumed'] => {
           const interpretation = requirementById(finding.requirement).interpretation;
           const judgedOnKey = interpretation !== undefined ? interpretationById(interpretation).key : undefined;
           for (const alt of alternativeAnswers(input, oi)) {
             const choice = target.choice(alt.key);
             if (choice.declared) continue;
-            if (alt.key === judgedOnKey || judgeTokenAnswer(input, alt.expected, res).length === 0)
+            const refused = res.status >= 400 && res.accessToken === undefined;
+            if ((refused && alt.key === judgedOnKey) || judgeTokenAnswer(input, alt.expected, res).length === 0)
               return [{ quoted: choice.quoted, field: choice.field }];
           }
           return undefined;
