@@ -26,6 +26,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
+import { hopByHop } from '../harness/audit/body-tap.ts';
 
 export type Headers = Record<string, string | string[]>;
 
@@ -119,18 +120,6 @@ export interface RunningProxy {
   requests: number;
   close(): Promise<void>;
 }
-
-const hopByHop = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'transfer-encoding',
-  'upgrade',
-  'te',
-  'trailer',
-  'proxy-authenticate',
-  'proxy-authorization',
-]);
 
 /** Headers from a raw header list, repeated ones kept in order, hop-by-hop ones dropped. */
 export function headersFromRaw(raw: string[]): Headers {
