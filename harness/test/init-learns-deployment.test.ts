@@ -13,19 +13,12 @@ import { parseTokenParameterFlags } from '../init/token-parameters-flag.ts';
 import type { RawAnswer, TokenPoster } from '../preflight/token-post.ts';
 import { validateProfile } from '../../core/profile/load-profile.ts';
 import { parseJsonc } from '../../core/profile/jsonc.ts';
+import { capturedIo } from './support/captured-io.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tc-init-learns-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    out,
-    err,
-    io: { out: (l: string) => out.push(...l.split('\n')), err: (l: string) => err.push(...l.split('\n')) },
-  };
-}
+const capture = capturedIo;
 
 /** A target that issues no token without `scope=people.read`, answering as a production IdP might. */
 function scopeDemandingTarget(refusal: RawAnswer): { poster: TokenPoster; posts: Record<string, string>[] } {

@@ -12,19 +12,12 @@ import { outlookLines, profileOutlook } from '../init/profile-outlook.ts';
 import type { RawAnswer, TokenPoster } from '../preflight/token-post.ts';
 import { validateProfile } from '../../core/profile/load-profile.ts';
 import { parseJsonc } from '../../core/profile/jsonc.ts';
+import { capturedIo } from './support/captured-io.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tc-init-outlook-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    out,
-    err,
-    io: { out: (l: string) => out.push(...l.split('\n')), err: (l: string) => err.push(...l.split('\n')) },
-  };
-}
+const capture = capturedIo;
 
 const check = (id: string, needs: string[], extra: { type: string; description: string }[] = []): ListedCheck => ({
   file: 'specs/x.spec.ts',
