@@ -57,7 +57,13 @@ void describe('the leftovers of a run', { skip: !linux && 'the process sweep rea
       spawn(process.execPath, ['-e', '${forever}'], { stdio: 'ignore', detached: true });
       ${forever}`;
     const stage = runInGroup(process.execPath, ['-e', script], { cwd: base, env, quiet: true });
-    await processesReach(scope.dir, 3);
+    // Three processes is not enough: a child counts from its fork, and the detached one leaves the
+    // group (setsid) only before its exec; a SIGTERM in between stops it with the group. Both
+    // children have exec'd once their command line is their own.
+    const child = `${process.execPath} -e ${forever}`;
+    while (runProcesses(scope.dir).filter((p) => p.command === child).length !== 2) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     await stopStageGroups();
     assert.equal(await stage, 128, 'the stage ended by a signal');
     const left = await scope.close();
