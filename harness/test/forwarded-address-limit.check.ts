@@ -28,7 +28,7 @@ import type { ConformanceReport } from '../reporter/report.schema.ts';
 import { unjudgedBlocks } from '../reporter/unjudged-blocks.ts';
 import { faults } from '../../self-validation/faults/index.ts';
 import { startSwitchingProxy, type SwitchingProxy } from '../../self-validation/proxy.ts';
-import { selfValidationRateLimit } from '../../self-validation/run-self-validation.ts';
+import { selfValidationRateLimit } from '../../self-validation/run/rate-limits.ts';
 import { runCli } from './support/run-cli.ts';
 import { asStagingTarget, throughProxy } from './support/staging-profile.ts';
 

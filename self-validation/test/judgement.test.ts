@@ -8,15 +8,10 @@ import type { ConformanceReport } from '../../harness/reporter/report.schema.ts'
 import type { CheckOutcome } from '../../harness/reporter/verdict.ts';
 import type { Fault } from '../fault.ts';
 import { faults } from '../faults/index.ts';
-import {
-  brokenVerdict,
-  coverageOf,
-  grepFor,
-  judge,
-  planFor,
-  sentinels,
-  type CleanCheck,
-} from '../run-self-validation.ts';
+import { brokenVerdict } from '../../requirements/levels.ts';
+import { grepFor, planFor, sentinels, type CleanCheck } from '../run/fault-selection.ts';
+import { judge } from '../run/judge.phase.ts';
+import { coverageOf } from '../run/matrix.phase.ts';
 
 const fault = (over: Partial<Fault>): Fault => ({
   id: 'f',

@@ -9,16 +9,16 @@ import { parseRunArgs } from '../../harness/commands/run.command.ts';
 import type { Fault } from '../fault.ts';
 import { faults } from '../faults/index.ts';
 import { passGrep } from '../batch-plan.ts';
+import { main } from '../run-self-validation.ts';
 import {
   grepFor,
-  main,
   planFor,
   selectedIds,
   sentinelProblems,
   sentinels,
   sentinelsOf,
   type CleanCheck,
-} from '../run-self-validation.ts';
+} from '../run/fault-selection.ts';
 
 const fault = (over: Partial<Fault>): Fault => ({
   id: 'f',
