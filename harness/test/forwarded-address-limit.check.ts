@@ -28,7 +28,7 @@ import type { ConformanceReport } from '../reporter/report.schema.ts';
 import { unjudgedBlocks } from '../reporter/unjudged-blocks.ts';
 import { faults } from '../../self-validation/faults/index.ts';
 import { startSwitchingProxy, type SwitchingProxy } from '../../self-validation/proxy.ts';
-import { selfValidationRateLimit } from '../../self-validation/run/rate-limits.ts';
+import { rateLimitSpecs, selfValidationRateLimit } from '../../self-validation/run/rate-limits.ts';
 import { runCli } from './support/run-cli.ts';
 import { asStagingTarget, throughProxy } from './support/staging-profile.ts';
 
@@ -104,7 +104,6 @@ async function run(
   return { report, out: r.out, verdict: (q) => report.requirements.find((x) => x.id === q)?.verdict };
 }
 
-const rateLimitSpecs = ['specs/gateway/rate-limits.spec.ts', 'specs/limits/rate-limits.spec.ts'];
 const staging = (realTimeWaitSeconds?: number): TargetProfile => {
   const p = asStagingTarget(withClock);
   return realTimeWaitSeconds === undefined ? p : { ...p, capabilities: { ...p.capabilities, realTimeWaitSeconds } };
