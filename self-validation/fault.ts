@@ -69,7 +69,8 @@ export interface Fault {
   breaksAs?: 'WARN';
   /**
    * The profile's addresses (authUrlUs, authUrlEu, baseUrl) are the proxy's plain-HTTP listener
-   * (needs `plainHttp` from create): a target that serves the spec's endpoints without TLS.
+   * (needs `plainHttp` from create), and the profile does not mark the target local: a deployment
+   * that serves the spec's endpoints without TLS (a local one reads the TLS checks NOT_APPLICABLE).
    */
   addressesOverPlainHttp?: true;
   create(env: FaultEnv): ProxyFault;

@@ -848,6 +848,8 @@ async function prepareGroups(
       if (part.length === 1 && part[0]!.fault.addressesOverPlainHttp && proxy.plainUrl) {
         for (const key of ['authUrlUs', 'authUrlEu', 'baseUrl'] as const)
           if (profile[key]) profile[key] = `${proxy.plainUrl}${new URL(profile[key]).pathname.replace(/\/$/, '')}`;
+        // A deployment, not a throw-away local server: there TLS is part of the setup (a local plain-http target reads NOT_APPLICABLE).
+        profile.local = false;
       }
       const handoff = toWorkerProfile({ ...servers.withToken, profile });
       handoffEnv = handoff.env;
@@ -1003,7 +1005,11 @@ function judgeFaults(
       suiteVersion: suiteVersion(),
       startedAt: new Date(startedAt),
       durationMs: checks.reduce((n, c) => n + c.durationMs, 0),
-      target: { name: `reference via ${p.fault.id}`, local: true, interpretations: p.interpretations },
+      target: {
+        name: `reference via ${p.fault.id}`,
+        local: !p.fault.addressesOverPlainHttp,
+        interpretations: p.interpretations,
+      },
     });
     const dir = join(runsDir, p.fault.id);
     mkdirSync(dir, { recursive: true });
