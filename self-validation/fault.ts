@@ -33,7 +33,8 @@ export interface Fault {
   collateral?: { ids: string[]; reason: string };
   /**
    * Extra requirement IDs whose checks are run too. By default a fault runs the checks of `breaks`,
-   * of `collateral` and of the sentinels (run-self-validation.ts), selected by their `@<ID>` tags.
+   * of `collateral` and of the sentinels (run-self-validation.ts), selected by their `@<ID>` tags;
+   * with `withProperties`, the property checks citing one of them run too (and must not fail).
    */
   alsoRun?: string[];
   /**

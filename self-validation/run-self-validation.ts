@@ -38,7 +38,13 @@ import { brokenVerdict } from '../requirements/levels.ts';
 import { suiteVersion } from '../harness/reporter/conformance.reporter.ts';
 import type { ConformanceReport } from '../harness/reporter/report.schema.ts';
 import { describeUnjudgedBlocks, unjudgedBlocks } from '../harness/reporter/unjudged-blocks.ts';
-import { buildReport, reportedInterpretations, type CheckOutcome } from '../harness/reporter/verdict.ts';
+import {
+  assumedInterpretation,
+  buildReport,
+  checkVerdict,
+  reportedInterpretations,
+  type CheckOutcome,
+} from '../harness/reporter/verdict.ts';
 import { type BatchPlan, type BatchProject } from './batch-plan.ts';
 import { allSpecFiles, writeSpecWrappers } from './batch-specs.ts';
 import { startFaultSwitch, type RunningFaultSwitch } from './fault-switch.ts';
@@ -151,7 +157,7 @@ const sentinelCheck = (s: Sentinel) => `(?=[\\s\\S]*${escapeRegExp(s.title)})(?=
 /**
  * The Playwright grep of a fault. CI mode: the `@<ID>` tags of its selected IDs and its sentinels' checks, never the 30-s quota
  * check unless asked; property checks (`@property-<name>`) only when the fault asks for them
- * (`withProperties`), and then only those citing one of its breaks. Full mode: every check.
+ * (`withProperties`), and then only those citing one of its breaks (or of its `alsoRun`). Full mode: every check.
  */
 export function grepFor(fault: Fault, mode: Mode = 'ci'): string {
   if (mode === 'full') return '^';
@@ -160,7 +166,7 @@ export function grepFor(fault: Fault, mode: Mode = 'ci'): string {
   const own = `(?=[\\s\\S]*(?:${anyOf(selectedIds(fault))}))`;
   const scripted = `(?![\\s\\S]*@property-)${notSlow}(?:${[own, ...sentinelsOf(fault).map(sentinelCheck)].join('|')})`;
   if (!fault.withProperties) return `^${scripted}`;
-  const properties = `(?=[\\s\\S]*@property-)${notSlow}(?=[\\s\\S]*(?:${anyOf(fault.breaks)}))`;
+  const properties = `(?=[\\s\\S]*@property-)${notSlow}(?=[\\s\\S]*(?:${anyOf([...fault.breaks, ...(fault.alsoRun ?? [])])}))`;
   return `^(?:${scripted}|${properties})`;
 }
 
@@ -264,13 +270,39 @@ export function judge(
   const failedProperties = properties.filter((c) => failedStatus(c.status));
   const foundBroken = (c: CheckOutcome) =>
     c.broke && c.broke.length > 0 ? c.broke.map((b) => b.id) : c.requirementIds;
-  const byProperty = new Set(failedProperties.flatMap(foundBroken));
   const asRequired = (v: string | undefined) => (fault.breaksAs ? v === fault.breaksAs : broken(v));
+  // A property check stays out of the report: its verdict of a requirement is judged here as the
+  // report would (an assumed choice, or an undeclared interpretation, reads WARN). Under an
+  // assumption fault it detects only what it reads as the fault requires; a FAIL there judges an
+  // assumption as a declaration.
+  const declared = new Set(Object.keys(report.target?.interpretations ?? {}));
+  const propertyVerdict = (c: CheckOutcome, id: string): string => {
+    const r = report.requirements.find((x) => x.id === id);
+    if (!r) return 'FAIL';
+    return assumedInterpretation(checkVerdict(c, r.level, id), r, declared).verdict;
+  };
+  const byProperty = new Set(
+    failedProperties.flatMap((c) =>
+      foundBroken(c).filter((id) => !fault.breaksAs || propertyVerdict(c, id) === fault.breaksAs),
+    ),
+  );
+  const failedOnAssumption = fault.breaksAs
+    ? failedProperties.flatMap((c) =>
+        foundBroken(c)
+          .filter((id) => fault.breaks.includes(id) && propertyVerdict(c, id) === 'FAIL')
+          .map((id) => ({
+            id: `property FAILs ${id} on an undeclared choice: ${c.title}`,
+            verdict: 'FAIL',
+            ...(c.error ? { reason: c.error.slice(0, 300) } : {}),
+          })),
+      )
+    : [];
   const missed = fault.breaks
     .filter((id) => !asRequired(verdicts[id]) && !byProperty.has(id))
     .map((id) => ({ id, verdict: verdicts[id] ?? 'absent' }));
   const allowed = new Set([...fault.breaks, ...(fault.collateral?.ids ?? [])]);
   const falseAlarms = [
+    ...failedOnAssumption,
     ...report.requirements
       .filter((r) => broken(r.verdict) && !allowed.has(r.id))
       .map((r) => ({ id: r.id, verdict: r.verdict, ...(r.reason ? { reason: r.reason.slice(0, 300) } : {}) })),
