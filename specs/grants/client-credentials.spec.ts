@@ -1,6 +1,6 @@
 // grant_type=client_credentials (spec §2.2, §3 row 1, §4 rows 1-2, §5.2-5.4; RFC 6749 §4.4).
 // Every client, address and interpretation comes from the target profile through the fixtures.
-import { choiceLabel, expect, judgedOn, markBlocked, needs, requirement, test } from '../../fixtures/index.ts';
+import { choiceLabel, expect, judgedOn, needs, requirement, test } from '../../fixtures/index.ts';
 
 /** A scope value no target grants (RFC 6749 §3.3 scope-token syntax). */
 const unknownScope = 'token-conformance.unknown-scope';
@@ -91,22 +91,16 @@ test.describe('grant_type=client_credentials', () => {
   test(
     'GRANT-CC-008 a US client_credentials request with a scope parameter gets the declared outcome (ignored, or invalid_scope)',
     requirement('GRANT-CC-008', needs('us', 'client:usClient')),
-    async ({ tokenClient, target, control }, testInfo) => {
+    async ({ tokenClient, target, control }) => {
       const declared = target.choice('usClientCredentialsScope');
       const knownScope = target.interpretation('passwordScopes')[0];
-      // The scope value to send comes from the profile alone: none declared blocks the check on the profile.
-      if (!knownScope)
-        markBlocked(
-          testInfo,
-          'blocked by the profile: interpretations.passwordScopes declares no scope value; GRANT-CC-008 needs one the target knows',
-          { profile: 'interpretations.passwordScopes' },
-        );
+      expect(knownScope, 'setup: the target declares at least one scope value (passwordScopes)').toBeTruthy();
       if (declared.value !== 'invalid_scope')
         control.issued(await tokenClient.clientCredentials({ region: 'us', client: 'usClient' }), {
           what: 'the same request without a scope parameter',
         });
       for (const [label, scope] of [
-        ['a scope value the target knows', knownScope],
+        ['a scope value the target knows', knownScope!],
         ['an unknown scope value', unknownScope],
       ] as const) {
         await test.step(`scope=${label} (${choiceLabel(declared)})`, async () => {
