@@ -252,9 +252,11 @@ export const lifecycleFaults: Fault[] = [
   },
   {
     // The other reading of OI-15 (the earlier access token revoked by a refresh), with OI-15
-    // undeclared: the dedicated check and the lifecycle model read STATE-AT-AFTER-REFRESH-001 WARN
-    // naming the field, never FAIL; the concurrent-refresh property, whose verdict reads no
-    // choice, still passes (alsoRun takes its property check too).
+    // undeclared: the dedicated check and the lifecycle model without the clock read
+    // STATE-AT-AFTER-REFRESH-001 WARN naming the field, never FAIL. alsoRun takes the other property
+    // checks too — the concurrent refresh, the lifecycle model with the clock and with reuse
+    // detection — and their scripted checks: none of them may FAIL (a model that meets the revoked
+    // token where it does not cite OI-15's requirement is BLOCKED by it, which WARNs).
     id: 'access-token-revoked-on-refresh-assumed',
     title:
       'a refresh revokes the access token issued with the replaced refresh token, while the profile declares no accessTokenAfterRefresh (valid-until-expiry assumed)',
@@ -262,7 +264,7 @@ export const lifecycleFaults: Fault[] = [
     undeclare: ['accessTokenAfterRefresh'],
     breaksAs: 'WARN',
     withProperties: true,
-    alsoRun: ['LIMIT-RT-USES-001'],
+    alsoRun: ['LIMIT-RT-USES-001', 'LIMIT-RT-LIFETIME-001', 'STATE-RT-FAMILY-001'],
     create: () => ({
       onResponse(res, req, ctx) {
         const body = isToken(ctx) ? tokenBody(res) : undefined;
