@@ -224,10 +224,16 @@ void describe('self-validation: coverage of every requirement', () => {
 
 void describe('self-validation: selection by mode', () => {
   const propertyTitle = 'property: input @TOKEN-REQ-003 @ERR-TOK-001 @property-token-endpoint-input @serial';
-  void test('CI mode takes a property check only for a fault aimed at it, and only one citing its breaks', () => {
+  void test('CI mode takes a property check only for a fault aimed at it, and only one citing its breaks or alsoRun', () => {
     assert.ok(!new RegExp(grepFor(fault({}))).test(propertyTitle));
     assert.ok(new RegExp(grepFor(fault({ withProperties: true }))).test(propertyTitle));
     assert.ok(!new RegExp(grepFor(fault({ breaks: ['BEARER-002'], withProperties: true }))).test(propertyTitle));
+    // …or one citing an ID of its alsoRun.
+    assert.ok(
+      new RegExp(grepFor(fault({ breaks: ['BEARER-002'], alsoRun: ['TOKEN-REQ-003'], withProperties: true }))).test(
+        propertyTitle,
+      ),
+    );
     // Its scripted selection is unchanged, sentinels included.
     assert.ok(
       new RegExp(grepFor(fault({ withProperties: true }))).test(
