@@ -1,6 +1,7 @@
 // A target the profile marks `local` (a throw-away server on the developer's machine) served over
 // plain http, as `serve --http` does: the TLS requirements are not applicable to that setup, so
-// SEC-TLS-001/004/005 read NOT_APPLICABLE naming `local`, never FAIL or BLOCKED. The same addresses
+// SEC-TLS-001/002/004/005 read NOT_APPLICABLE naming `local`, never FAIL or BLOCKED (its plainHttpUrl
+// is its own address, as `run --start-reference` declares it). The same addresses
 // on a deployment (not local) FAIL SEC-TLS-001: the self-validation fault endpoints-over-plain-http.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -30,7 +31,7 @@ void describe('a local target over plain http', () => {
     await reference?.stop();
   });
 
-  void test('SEC-TLS-001/004/005 read NOT_APPLICABLE naming `local`, nothing FAILs', async () => {
+  void test('SEC-TLS-001/002/004/005 read NOT_APPLICABLE naming `local`, nothing FAILs', async () => {
     const profile = applyListening(
       loadProfile(join(repoRoot, 'profiles', 'reference.json')).profile,
       reference!.listening,
@@ -46,6 +47,8 @@ void describe('a local target over plain http', () => {
       target,
       '--spec',
       'specs/transport/tls.spec.ts',
+      '--spec',
+      'specs/transport/plain-http.spec.ts',
       '--passes',
       'conformance',
       '--reports',
@@ -53,11 +56,12 @@ void describe('a local target over plain http', () => {
     ]);
     assert.ok(existsSync(join(reports, 'conformance.json')), out);
     const report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as ConformanceReport;
-    const tls = report.requirements.filter((r) => ['SEC-TLS-001', 'SEC-TLS-004', 'SEC-TLS-005'].includes(r.id));
+    const tls = report.requirements.filter((r) => r.id.startsWith('SEC-TLS-'));
     assert.deepEqual(
       tls.map((r) => [r.id, r.verdict]),
       [
         ['SEC-TLS-001', 'NOT_APPLICABLE'],
+        ['SEC-TLS-002', 'NOT_APPLICABLE'],
         ['SEC-TLS-004', 'NOT_APPLICABLE'],
         ['SEC-TLS-005', 'NOT_APPLICABLE'],
       ],

@@ -7,7 +7,8 @@
 // the developer's machine, the only kind the profile lets be plain http): TLS is then no part of
 // the setup, and all three are NOT_APPLICABLE naming `local`.
 import type { TestInfo } from '@playwright/test';
-import { expect, markBlocked, markNotApplicable, needs, requirement, test, type Target } from '../../fixtures/index.ts';
+import { expect, markBlocked, needs, requirement, test, type Target } from '../../fixtures/index.ts';
+import { notApplicableWhenLocalPlainHttp } from '../../fixtures/support/transport/local-plain-http.ts';
 import { tlsOutcome } from '../../fixtures/support/transport/tls-outcome.ts';
 
 /** The three addresses of the spec, each with the need that makes it present and a URL under it. */
@@ -21,19 +22,10 @@ const surfaces: [string, 'us' | 'eu' | 'gateway', (t: Target) => string][] = [
   ],
 ];
 
-/** NOT_APPLICABLE when `address` is plain http on a target the profile marks local: TLS is not part of that setup. */
-function notApplicableWhenLocal(target: Target, testInfo: TestInfo, what: string, address: string): void {
-  if (new URL(address).protocol === 'https:' || !target.local) return;
-  markNotApplicable(
-    testInfo,
-    `${what} is a plain-http address (${new URL(address).origin}) of a target the profile marks "local": true: TLS is not part of this setup`,
-  );
-}
-
 /** BLOCKED by SEC-TLS-001 when `address` is not https: the transport check has nothing to judge there. */
 function requireHttps(target: Target, testInfo: TestInfo, what: string, address: string): void {
   if (new URL(address).protocol === 'https:') return;
-  notApplicableWhenLocal(target, testInfo, what, address);
+  notApplicableWhenLocalPlainHttp(target, testInfo, what, address);
   markBlocked(testInfo, `${what} is a plain-http address (${new URL(address).origin}): no TLS to judge (SEC-TLS-001)`, {
     by: ['SEC-TLS-001'],
   });
@@ -46,7 +38,7 @@ test.describe('transport: TLS', () => {
       requirement('SEC-TLS-001', needs(need)),
       async ({ target, rawHttp }, testInfo) => {
         const address = new URL(url(target));
-        notApplicableWhenLocal(target, testInfo, what, address.toString());
+        notApplicableWhenLocalPlainHttp(target, testInfo, what, address.toString());
         expect(address.protocol, `${what} is an https address`).toBe('https:');
         // The sender verifies the chain (system CAs + caFile) and the host name; a failure throws.
         const res = await rawHttp.send({
