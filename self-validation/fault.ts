@@ -33,7 +33,8 @@ export interface Fault {
   collateral?: { ids: string[]; reason: string };
   /**
    * Extra requirement IDs whose checks are run too. By default a fault runs the checks of `breaks`,
-   * of `collateral` and of the sentinels (run-self-validation.ts), selected by their `@<ID>` tags.
+   * of `collateral` and of the sentinels (run-self-validation.ts), selected by their `@<ID>` tags;
+   * with `withProperties`, the property checks citing one of them run too (and must not fail).
    */
   alsoRun?: string[];
   /**
@@ -69,7 +70,8 @@ export interface Fault {
   breaksAs?: 'WARN';
   /**
    * The profile's addresses (authUrlUs, authUrlEu, baseUrl) are the proxy's plain-HTTP listener
-   * (needs `plainHttp` from create): a target that serves the spec's endpoints without TLS.
+   * (needs `plainHttp` from create), and the profile does not mark the target local: a deployment
+   * that serves the spec's endpoints without TLS (a local one reads the TLS checks NOT_APPLICABLE).
    */
   addressesOverPlainHttp?: true;
   create(env: FaultEnv): ProxyFault;

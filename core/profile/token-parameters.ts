@@ -96,6 +96,20 @@ export function declaredForGrant(
   return isParameterMap(map) ? Object.entries(map) : [];
 }
 
+/**
+ * Where a declared parameter of one grant sits under the client (`tokenParameters.scope`, or
+ * `tokenParameters.password.scope` in a per-grant declaration): the field a report names.
+ */
+export function declaredParameterPath(
+  declared: TokenParameters | undefined,
+  grant: ShapedGrant,
+  name: string,
+): string | undefined {
+  if (!declaredForGrant(declared, grant).some(([k]) => k === name)) return undefined;
+  const perGrant = Object.entries(declared ?? {}).some(([k, v]) => isShapedGrant(k) || isParameterMap(v));
+  return perGrant ? `tokenParameters.${grant}.${name}` : `tokenParameters.${name}`;
+}
+
 /** A declared value as sent: a string as itself, an environment reference read from `env` (undefined when unset). */
 export function declaredValue(value: TokenParameterValue, env: NodeJS.ProcessEnv): string | undefined {
   return typeof value === 'string' ? value : env[value.env];

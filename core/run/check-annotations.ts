@@ -12,7 +12,7 @@ export const verdictAnnotations = {
   blocked: 'blocked',
   /** markBlocked(…, { by }): one per requirement whose violation blocked the check. */
   blockedBy: 'blocked-by',
-  /** markBlocked(…, { profile }): the profile field whose credential the target refused (blocked by the profile, not the target). */
+  /** markBlocked(…, { profile }): the profile field that blocked the check — a credential the target refused, or a declaration the check cannot use (blocked by the profile, not the target). */
   blockedByProfile: 'blocked-by-profile',
   /**
    * markBlocked(…, { by, evidence: true }): what the check saw violates its blocker by itself (a token

@@ -111,7 +111,7 @@ export const checkResultSchema = z.strictObject({
     .string()
     .optional()
     .describe(
-      'BLOCKED only: blocked by the profile, not the target — the target refused this credential of the profile (the field to fix, e.g. credentials.users.user.password); never a finding about the target.',
+      'BLOCKED only: blocked by the profile, not the target — the field to fix: a credential of the profile the target refused (e.g. credentials.users.user.password), or a declaration that keeps the check from what it verifies (e.g. a tokenParameters scope of one value where the check needs two); never a finding about the target.',
     ),
   transcripts: z
     .array(z.string())
@@ -207,7 +207,7 @@ export const requirementResultSchema = z.strictObject({
     .string()
     .optional()
     .describe(
-      'BLOCKED only: blocked by the profile (a credential of it the target refused: the field to fix), not by the target.',
+      'BLOCKED only: blocked by the profile (the field to fix: a credential of it the target refused, or a declaration its checks cannot use), not by the target.',
     ),
   unverified: z
     .strictObject({
@@ -216,7 +216,7 @@ export const requirementResultSchema = z.strictObject({
     })
     .optional()
     .describe(
-      'Why it was not verified: not-declared (the profile does not declare what its checks need; `remedy` says what to declare), profile-error (a credential of the profile was refused), blocked-by-target, pending, not-selected, other.',
+      'Why it was not verified: not-declared (the profile does not declare what its checks need; `remedy` says what to declare), profile-error (a credential of the profile was refused, or a declaration of it blocked the check), blocked-by-target, pending, not-selected, other.',
     ),
   due: z.iso
     .datetime({ offset: true })
@@ -450,7 +450,9 @@ export const conformanceReportSchema = z.strictObject({
         .number()
         .int()
         .min(0)
-        .describe('BLOCKED by a credential of the profile the target refused (a profile error).'),
+        .describe(
+          'BLOCKED by the profile: a credential of it the target refused, or a declaration its checks cannot use (a profile error).',
+        ),
       blockedByTarget: z.number().int().min(0),
       pending: z.number().int().min(0),
       notSelected: z.number().int().min(0),

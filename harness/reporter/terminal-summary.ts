@@ -179,20 +179,34 @@ function uncheckedLines(unchecked: Requirement[], areas: string[], width: number
   return lines;
 }
 
-/** One line per blocker and reason: the requirement that blocked them (when known) comes first. */
+/**
+ * One line per blocker and reason: the requirement that blocked them (when known) comes first. Blocks
+ * the profile caused (a refused credential, a declaration the check cannot use) stand apart: the
+ * field to fix is the profile's, and nothing of the target is to blame.
+ */
 function blockedLines(blocked: Requirement[], paint: Paint): string[] {
   if (blocked.length === 0) return [];
-  const groups = groupIds(
-    blocked,
+  const line = ([key, ids]: [string, string[]]) =>
+    `  ${paint('BLOCKED', String(ids.length).padStart(3))} × ${key}: ${heldBackIds(ids)}`;
+  const byTarget = groupIds(
+    blocked.filter((r) => r.blockedByProfile === undefined),
     (r) =>
       `${r.blockedBy && r.blockedBy.length > 0 ? `by ${r.blockedBy.join(', ')}: ` : ''}${firstLine(r.reason ?? 'no reason')}`,
   );
+  const byProfile = groupIds(
+    blocked.filter((r) => r.blockedByProfile !== undefined),
+    (r) => {
+      const reason = firstLine(r.reason ?? 'no reason');
+      return reason.includes(r.blockedByProfile!) ? reason : `fix ${consoleText(r.blockedByProfile!)}: ${reason}`;
+    },
+  );
   return [
-    '',
-    'Blocked (not verified: the check could not reach what it verifies):',
-    ...[...groups].map(
-      ([key, ids]) => `  ${paint('BLOCKED', String(ids.length).padStart(3))} × ${key}: ${heldBackIds(ids)}`,
-    ),
+    ...(byTarget.size > 0
+      ? ['', 'Blocked (not verified: the check could not reach what it verifies):', ...[...byTarget].map(line)]
+      : []),
+    ...(byProfile.size > 0
+      ? ['', 'Blocked by the profile (not verified, and not a finding about the target):', ...[...byProfile].map(line)]
+      : []),
   ];
 }
 

@@ -2,7 +2,9 @@
 // true only when the blocker reads FAIL or WARN in the same report: otherwise the report hides the
 // root cause (nothing FAILs for it) behind requirements that were never judged. Such a BLOCKED is a
 // defect of the suite, found here over a finished report. A BLOCKED naming no blocker cannot be
-// checked this way and is listed apart (a `setup:` assertion without a requirement behind it).
+// checked this way and is listed apart (a `setup:` assertion without a requirement behind it). A
+// BLOCKED by the profile names the profile's field instead (`blockedByProfile`): the profile, not the
+// target, is to blame, so no requirement has to FAIL for it, and it is neither unjudged nor unnamed.
 import type { ConformanceReport } from './report.schema.ts';
 
 export interface UnjudgedBlock {
@@ -35,13 +37,13 @@ export function unjudgedBlocks(report: Pick<ConformanceReport, 'requirements'>):
   );
 }
 
-/** BLOCKED check results that name no blocker at all. */
+/** BLOCKED check results that name no blocker at all: neither a requirement nor a field of the profile. */
 export function unnamedBlocks(
   report: Pick<ConformanceReport, 'requirements'>,
 ): { requirement: string; check: string; reason: string }[] {
   return report.requirements.flatMap((r) =>
     r.checks
-      .filter((c) => c.verdict === 'BLOCKED' && (c.blockedBy ?? []).length === 0)
+      .filter((c) => c.verdict === 'BLOCKED' && (c.blockedBy ?? []).length === 0 && c.blockedByProfile === undefined)
       .map((c) => ({ requirement: r.id, check: c.title, reason: c.reason ?? '' })),
   );
 }

@@ -1,9 +1,10 @@
 // "Verified" as a number: of a report's requirements, how many a run verified (PASS, FAIL, WARN,
 // WAIVED: it saw the behaviour), and for every other one why not — the profile did not declare what
-// its checks need (with what to declare), the profile's own credential was refused (a profile
-// error), the target blocked it, an obligation is still open, or it was not selected. The reasons
-// are the suite's own SKIP vocabulary (fixtures/target.ts gap(), the token client, the obligations
-// fixture), read here once so that the closing line, the report and the gate agree.
+// its checks need (with what to declare), the profile's own credential was refused or its
+// declaration blocked a check (a profile error), the target blocked it, an obligation is still
+// open, or it was not selected. The reasons are the suite's own SKIP vocabulary (fixtures/target.ts
+// gap(), the token client, the obligations fixture), read here once so that the closing line, the
+// report and the gate agree.
 import type { ConformanceReport, RequirementResult } from './report.schema.ts';
 import type { unverifiedCauses } from './report.schema.ts';
 
@@ -96,7 +97,7 @@ export interface Verification {
   notApplicable: number;
   /** Not verifiable with this profile as declared, and what would make them so (most requirements first). */
   notVerifiable: { count: number; remedies: { remedy: string; requirements: string[] }[] };
-  /** BLOCKED by the profile: the target refused a credential the profile names (a profile error). */
+  /** BLOCKED by the profile: the target refused a credential it names, or a declaration of it keeps a check from what it verifies (a profile error). */
   blockedByProfile: number;
   /** BLOCKED by the target (a requirement it broke, or a setup it refused). */
   blockedByTarget: number;
@@ -158,7 +159,8 @@ export function verificationLine(v: Verification, shownRemedies = 3): string {
       `${v.notVerifiable.count} not verifiable with this profile${shownRemedies > 0 ? ` (${shown.join('; ')}${more})` : ''}`,
     );
   }
-  if (v.blockedByProfile > 0) parts.push(`${v.blockedByProfile} blocked by the profile (a refused credential)`);
+  if (v.blockedByProfile > 0)
+    parts.push(`${v.blockedByProfile} blocked by the profile (a refused credential or a declaration)`);
   if (v.blockedByTarget > 0) parts.push(`${v.blockedByTarget} blocked by the target`);
   if (v.pending > 0) parts.push(`${v.pending} pending (a later run settles them)`);
   if (v.notSelected > 0) parts.push(`${v.notSelected} not selected`);

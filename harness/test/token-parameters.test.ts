@@ -9,7 +9,12 @@ import { conformanceReportSchema, type ConformanceReport } from '../reporter/rep
 import { renderSummary } from '../reporter/terminal-summary.ts';
 import { renderTraceability } from '../reporter/traceability-html.ts';
 import { validateProfile } from '../../core/profile/load-profile.ts';
-import { declaredForGrant, declaredShapings, describeShaping } from '../../core/profile/token-parameters.ts';
+import {
+  declaredForGrant,
+  declaredParameterPath,
+  declaredShapings,
+  describeShaping,
+} from '../../core/profile/token-parameters.ts';
 import { profileProblems } from './support/profile-problems.ts';
 
 const withParameters = (tokenParameters: unknown, client = 'usClient') => ({
@@ -36,6 +41,17 @@ void describe('tokenParameters', () => {
         grant,
       );
     }
+  });
+
+  void test('the field of a declared parameter, as a blocked check names it: top-level or under its grant', () => {
+    assert.equal(declaredParameterPath({ scope: 'a' }, 'password', 'scope'), 'tokenParameters.scope');
+    assert.equal(
+      declaredParameterPath({ password: { scope: 'a' } }, 'password', 'scope'),
+      'tokenParameters.password.scope',
+    );
+    assert.equal(declaredParameterPath({ client_credentials: { scope: 'a' } }, 'password', 'scope'), undefined);
+    assert.equal(declaredParameterPath({ audience: 'x' }, 'password', 'scope'), undefined);
+    assert.equal(declaredParameterPath(undefined, 'password', 'scope'), undefined);
   });
 
   void test('a per-grant declaration applies to its grant only; an env reference is shown as $NAME in reports', () => {

@@ -9,6 +9,7 @@ import { verdictShaping } from '../reporter/conformance.reporter.ts';
 import { renderSummary } from '../reporter/terminal-summary.ts';
 import { unjudgedBlocks, unnamedBlocks } from '../reporter/unjudged-blocks.ts';
 import { buildReport, type CheckOutcome } from '../reporter/verdict.ts';
+import { verificationOf } from '../reporter/verification.ts';
 import { Redactor } from '../../core/redaction/redact.ts';
 
 const catalogue: Requirement[] = [
@@ -177,6 +178,77 @@ void describe('a blocker is always judged', () => {
         reason: 'setup: the first refresh succeeds',
       },
     ]);
+  });
+
+  void test('a BLOCKED by the profile names its field instead of a blocker: neither unjudged nor unnamed, counted apart from blocks by the target', () => {
+    const narrowing = outcome({
+      title: 'narrow the scope on refresh',
+      requirementIds: ['STATE-RT-USED-002'],
+      status: 'skipped',
+      skipReason: 'BLOCKED',
+      blocked: {
+        reason:
+          'blocked by the profile: credentials.clients.usPasswordClient.tokenParameters.scope declares one value; GRANT-RT-005 needs two',
+        profile: 'credentials.clients.usPasswordClient.tokenParameters.scope',
+      },
+    });
+    const report = buildReport(catalogue, [refreshOk, escapesOk, basicOk, narrowing], options);
+    const used = report.requirements.find((r) => r.id === 'STATE-RT-USED-002')!;
+    assert.deepEqual(
+      [used.verdict, used.blockedByProfile, used.blockedBy],
+      ['BLOCKED', 'credentials.clients.usPasswordClient.tokenParameters.scope', undefined],
+    );
+    assert.deepEqual(unjudgedBlocks(report), []);
+    assert.deepEqual(unnamedBlocks(report), []);
+    const v = verificationOf(report.requirements);
+    assert.deepEqual([v.blockedByProfile, v.blockedByTarget], [1, 0]);
+    const summary = renderSummary(report);
+    assert.match(
+      summary,
+      /Blocked by the profile \(not verified, and not a finding about the target\):\n.*1 × blocked by the profile: credentials\.clients\.usPasswordClient\.tokenParameters\.scope declares one value; GRANT-RT-005 needs two: STATE-RT-USED-002/,
+    );
+    assert.doesNotMatch(summary, /Blocked \(not verified: the check could not reach/);
+    assert.match(summary, /1 blocked by the profile \(a refused credential or a declaration\)/);
+    assert.doesNotMatch(summary, /blocked by the target/);
+  });
+
+  void test('beside a BLOCKED by the profile, a BLOCKED by the target still needs its blocker judged', () => {
+    const narrowing = outcome({
+      title: 'narrow the scope on refresh',
+      requirementIds: ['TOKEN-REQ-012'],
+      status: 'skipped',
+      blocked: { reason: 'blocked by the profile: x', profile: 'interpretations.passwordScopes' },
+    });
+    const report = buildReport(
+      catalogue,
+      [refreshOk, basicOk, narrowing, chain({ reason: 'setup: no refresh token', by: ['GRANT-RT-001'] })],
+      options,
+    );
+    assert.match(
+      renderSummary(report),
+      /1 × fix interpretations\.passwordScopes: blocked by the profile: x: TOKEN-REQ-012/,
+    );
+    assert.deepEqual(unjudgedBlocks(report), [
+      {
+        requirement: 'STATE-RT-USED-002',
+        check: 'refresh twice along the chain',
+        blockers: [{ id: 'GRANT-RT-001', verdict: 'PASS' }],
+      },
+    ]);
+    const v = verificationOf(report.requirements);
+    assert.deepEqual([v.blockedByProfile, v.blockedByTarget], [1, 1]);
+  });
+
+  void test('the blocked-by-profile annotation reaches the outcome as the field', () => {
+    const redactor = new Redactor([]);
+    const annotations = [
+      { type: 'blocked', description: 'blocked by the profile: r' },
+      { type: 'blocked-by-profile', description: 'interpretations.passwordScopes' },
+    ];
+    assert.deepEqual(verdictShaping(annotations, 'skipped', undefined, redactor).blocked, {
+      reason: 'blocked by the profile: r',
+      profile: 'interpretations.passwordScopes',
+    });
   });
 
   void test('markBlocked evidence reaches the outcome only with a named blocker and only for a blocked check', () => {

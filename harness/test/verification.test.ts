@@ -98,7 +98,7 @@ void test('the counts add up to the total, remedies grouped with the most requir
   );
   assert.equal(
     verificationLine(v),
-    'verified 3 of 9 requirements (PASS/FAIL/WARN), 1 not applicable, 3 not verifiable with this profile (add clock control or a state file (capabilities.clockControlUrl, or "state" and run --state): 2; declare a burnable user (credentials.users.burnableUser): 1), 1 blocked by the profile (a refused credential), 1 blocked by the target',
+    'verified 3 of 9 requirements (PASS/FAIL/WARN), 1 not applicable, 3 not verifiable with this profile (add clock control or a state file (capabilities.clockControlUrl, or "state" and run --state): 2; declare a burnable user (credentials.users.burnableUser): 1), 1 blocked by the profile (a refused credential or a declaration), 1 blocked by the target',
   );
 });
 

@@ -110,6 +110,22 @@ export const gatewayCodeFaults: Fault[] = [
     create: dotSegmentsResolved,
   },
   {
+    // A status of the code other than §7.2's, a reading OI-14 allows (`statuses`), with gatewayCodes
+    // undeclared: the scripted check and the gateway-input property alike read ERR-GW-4000 WARN naming
+    // the field, never FAIL.
+    id: 'gateway-4000-status-400-assumed',
+    title:
+      'an unexposed path answered 000-4000 with status 400, while the profile declares no gatewayCodes (404 assumed)',
+    breaks: ['ERR-GW-4000'],
+    undeclare: ['gatewayCodes'],
+    breaksAs: 'WARN',
+    withProperties: true,
+    create: () => ({
+      onResponse: (res, _req, ctx) =>
+        ctx.kind === 'gateway' && jsonOf(res.body)?.code === '000-4000' ? { ...res, status: 400 } : res,
+    }),
+  },
+  {
     id: 'gateway-1200-wrong-status',
     title: 'unparseable bearer credentials answered 000-1200 with status 400 instead of the declared 401',
     breaks: ['ERR-GW-1200', 'ERR-GW-1205'],

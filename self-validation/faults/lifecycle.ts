@@ -250,4 +250,37 @@ export const lifecycleFaults: Fault[] = [
       onResponse: (res, req, ctx) => replayLastOkOn429(res, req, ctx),
     }),
   },
+  {
+    // The other reading of OI-15 (the earlier access token revoked by a refresh), with OI-15
+    // undeclared: the dedicated check and the lifecycle model without the clock read
+    // STATE-AT-AFTER-REFRESH-001 WARN naming the field, never FAIL. alsoRun takes the other property
+    // checks too — the concurrent refresh, the lifecycle model with the clock and with reuse
+    // detection — and their scripted checks: none of them may FAIL (a model that meets the revoked
+    // token where it does not cite OI-15's requirement is BLOCKED by it, which WARNs).
+    id: 'access-token-revoked-on-refresh-assumed',
+    title:
+      'a refresh revokes the access token issued with the replaced refresh token, while the profile declares no accessTokenAfterRefresh (valid-until-expiry assumed)',
+    breaks: ['STATE-AT-AFTER-REFRESH-001'],
+    undeclare: ['accessTokenAfterRefresh'],
+    breaksAs: 'WARN',
+    withProperties: true,
+    alsoRun: ['LIMIT-RT-USES-001', 'LIMIT-RT-LIFETIME-001', 'STATE-RT-FAMILY-001'],
+    create: () => ({
+      onResponse(res, req, ctx) {
+        const body = isToken(ctx) ? tokenBody(res) : undefined;
+        if (!body) return res;
+        if (grantOf(req) === 'refresh_token') {
+          const earlier = ctx.state.get(`access-token-of:${field(req, 'refresh_token') ?? ''}`);
+          if (typeof earlier === 'string') ctx.state.set(`revoked:${earlier}`, true);
+        }
+        if (typeof body.refresh_token === 'string')
+          ctx.state.set(`access-token-of:${body.refresh_token}`, String(body.access_token));
+        return res;
+      },
+      onRequest: (req, ctx) =>
+        ctx.kind === 'gateway' && ctx.state.has(`revoked:${bearerOf(req) ?? ''}`)
+          ? { respond: gatewayUnauthorized() }
+          : req,
+    }),
+  },
 ];

@@ -21,12 +21,14 @@ export const tokenRequestFaults: Fault[] = [
     create: getAnswered404,
   },
   {
-    // The same target with OI-12 undeclared: the 405 is only assumed, so TOKEN-REQ-001 (a MUST) reads WARN naming the field, never FAIL.
+    // The same target with OI-12 undeclared: the 405 is only assumed, so TOKEN-REQ-001 (a MUST) reads
+    // WARN naming the field, never FAIL — in the dedicated checks and the token-input property alike.
     id: 'get-answered-404-assumed',
     title: 'a GET answered 404 while the profile declares no nonPostTokenRequest (assumed 405)',
     breaks: ['TOKEN-REQ-001'],
     undeclare: ['nonPostTokenRequest'],
     breaksAs: 'WARN',
+    withProperties: true,
     create: getAnswered404,
   },
   {

@@ -11,8 +11,10 @@ export const transportFaults: Fault[] = [
   },
   {
     id: 'endpoints-over-plain-http',
-    title: "the token endpoints and the protected API are served over plain HTTP (the profile's addresses are http://)",
+    title:
+      "the token endpoints and the protected API of a deployment are served over plain HTTP (the profile's addresses are http://, the target not marked local)",
     breaks: ['SEC-TLS-001'],
+    // Not local: a target the profile marks local may be plain http (SEC-TLS-001 NOT_APPLICABLE naming `local`).
     addressesOverPlainHttp: true,
     // SEC-TLS-004/005 must read BLOCKED by SEC-TLS-001 (no handshake to judge, no HSTS over plain HTTP: RFC 6797 §7.2), never FAIL.
     onlyChecksOf: ['SEC-TLS-001', 'SEC-TLS-004', 'SEC-TLS-005'],

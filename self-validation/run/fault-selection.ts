@@ -48,7 +48,7 @@ const sentinelCheck = (s: Sentinel) => `(?=[\\s\\S]*${escapeRegExp(s.title)})(?=
 /**
  * The Playwright grep of a fault. CI mode: the `@<ID>` tags of its selected IDs and its sentinels' checks, never the 30-s quota
  * check unless asked; property checks (`@property-<name>`) only when the fault asks for them
- * (`withProperties`), and then only those citing one of its breaks. Full mode: every check.
+ * (`withProperties`), and then only those citing one of its breaks (or of its `alsoRun`). Full mode: every check.
  */
 export function grepFor(fault: Fault, mode: Mode = 'ci'): string {
   if (mode === 'full') return '^';
@@ -57,7 +57,7 @@ export function grepFor(fault: Fault, mode: Mode = 'ci'): string {
   const own = `(?=[\\s\\S]*(?:${anyOf(selectedIds(fault))}))`;
   const scripted = `(?![\\s\\S]*@property-)${notSlow}(?:${[own, ...sentinelsOf(fault).map(sentinelCheck)].join('|')})`;
   if (!fault.withProperties) return `^${scripted}`;
-  const properties = `(?=[\\s\\S]*@property-)${notSlow}(?=[\\s\\S]*(?:${anyOf(fault.breaks)}))`;
+  const properties = `(?=[\\s\\S]*@property-)${notSlow}(?=[\\s\\S]*(?:${anyOf([...fault.breaks, ...(fault.alsoRun ?? [])])}))`;
   return `^(?:${scripted}|${properties})`;
 }
 

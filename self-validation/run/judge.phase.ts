@@ -5,7 +5,7 @@ import type { Requirement } from '../../requirements/types.ts';
 import { suiteVersion } from '../../harness/reporter/conformance.reporter.ts';
 import type { ConformanceReport } from '../../harness/reporter/report.schema.ts';
 import { describeUnjudgedBlocks, unjudgedBlocks } from '../../harness/reporter/unjudged-blocks.ts';
-import { buildReport, type CheckOutcome } from '../../harness/reporter/verdict.ts';
+import { assumedInterpretation, buildReport, checkVerdict, type CheckOutcome } from '../../harness/reporter/verdict.ts';
 import type { Fault } from '../fault.ts';
 import type { CaughtBy, FaultResult } from '../matrix.ts';
 import { isPropertyCheck } from './fault-selection.ts';
@@ -36,13 +36,39 @@ export function judge(
   const failedProperties = properties.filter((c) => failedStatus(c.status));
   const foundBroken = (c: CheckOutcome) =>
     c.broke && c.broke.length > 0 ? c.broke.map((b) => b.id) : c.requirementIds;
-  const byProperty = new Set(failedProperties.flatMap(foundBroken));
   const asRequired = (v: string | undefined) => (fault.breaksAs ? v === fault.breaksAs : broken(v));
+  // A property check stays out of the report: its verdict of a requirement is judged here as the
+  // report would (an assumed choice, or an undeclared interpretation, reads WARN). Under an
+  // assumption fault it detects only what it reads as the fault requires; a FAIL there judges an
+  // assumption as a declaration.
+  const declared = new Set(Object.keys(report.target?.interpretations ?? {}));
+  const propertyVerdict = (c: CheckOutcome, id: string): string => {
+    const r = report.requirements.find((x) => x.id === id);
+    if (!r) return 'FAIL';
+    return assumedInterpretation(checkVerdict(c, r.level, id), r, declared).verdict;
+  };
+  const byProperty = new Set(
+    failedProperties.flatMap((c) =>
+      foundBroken(c).filter((id) => !fault.breaksAs || propertyVerdict(c, id) === fault.breaksAs),
+    ),
+  );
+  const failedOnAssumption = fault.breaksAs
+    ? failedProperties.flatMap((c) =>
+        foundBroken(c)
+          .filter((id) => fault.breaks.includes(id) && propertyVerdict(c, id) === 'FAIL')
+          .map((id) => ({
+            id: `property FAILs ${id} on an undeclared choice: ${c.title}`,
+            verdict: 'FAIL',
+            ...(c.error ? { reason: c.error.slice(0, 300) } : {}),
+          })),
+      )
+    : [];
   const missed = fault.breaks
     .filter((id) => !asRequired(verdicts[id]) && !byProperty.has(id))
     .map((id) => ({ id, verdict: verdicts[id] ?? 'absent' }));
   const allowed = new Set([...fault.breaks, ...(fault.collateral?.ids ?? [])]);
   const falseAlarms = [
+    ...failedOnAssumption,
     ...report.requirements
       .filter((r) => broken(r.verdict) && !allowed.has(r.id))
       .map((r) => ({ id: r.id, verdict: r.verdict, ...(r.reason ? { reason: r.reason.slice(0, 300) } : {}) })),
@@ -104,7 +130,11 @@ export function judgeFaults(
       suiteVersion: suiteVersion(),
       startedAt: new Date(startedAt),
       durationMs: checks.reduce((n, c) => n + c.durationMs, 0),
-      target: { name: `reference via ${p.fault.id}`, local: true, interpretations: p.interpretations },
+      target: {
+        name: `reference via ${p.fault.id}`,
+        local: !p.fault.addressesOverPlainHttp,
+        interpretations: p.interpretations,
+      },
     });
     const dir = join(runsDir, p.fault.id);
     mkdirSync(dir, { recursive: true });

@@ -143,6 +143,8 @@ export async function prepareGroups(
       if (part.length === 1 && part[0]!.fault.addressesOverPlainHttp && proxy.plainUrl) {
         for (const key of ['authUrlUs', 'authUrlEu', 'baseUrl'] as const)
           if (profile[key]) profile[key] = `${proxy.plainUrl}${new URL(profile[key]).pathname.replace(/\/$/, '')}`;
+        // A deployment, not a throw-away local server: there TLS is part of the setup (a local plain-http target reads NOT_APPLICABLE).
+        profile.local = false;
       }
       const handoff = toWorkerProfile({ ...servers.withToken, profile });
       handoffEnv = handoff.env;

@@ -47,6 +47,61 @@ void describe('self-validation: judging a fault run', () => {
     assert.equal(j.caughtBy[0]!.property, true);
   });
 
+  void test('under an assumption fault a property check detects only what it reads WARN; a FAIL on the undeclared choice is a false alarm', () => {
+    const assumption = fault({ breaks: ['TOKEN-REQ-001'], undeclare: ['nonPostTokenRequest'], breaksAs: 'WARN' });
+    const withLevels = (verdict: string): ConformanceReport =>
+      ({
+        target: { name: 't', local: true, interpretations: {} },
+        requirements: [{ id: 'TOKEN-REQ-001', level: 'MUST', interpretation: 'OI-12', verdict, checks: [] }],
+      }) as unknown as ConformanceReport;
+    const broke = [{ id: 'TOKEN-REQ-001', message: 'GET answered 404, expected 405' }];
+    const warned = {
+      ...property(['TOKEN-REQ-001'], 'failed'),
+      broke,
+      assumed: [
+        {
+          choice: 'nonPostTokenRequest=405',
+          declare: 'interpretations.nonPostTokenRequest',
+          requirements: ['TOKEN-REQ-001'],
+        },
+      ],
+    };
+    const ok = judge(assumption, withLevels('PASS'), [], [warned]);
+    assert.equal(ok.detected, true);
+    assert.deepEqual(ok.falseAlarms, []);
+    const failed = judge(assumption, withLevels('PASS'), [], [{ ...property(['TOKEN-REQ-001'], 'failed'), broke }]);
+    assert.equal(failed.detected, false);
+    assert.deepEqual(
+      failed.falseAlarms.map((f) => f.id),
+      ['property FAILs TOKEN-REQ-001 on an undeclared choice: specs/properties/p.spec.ts › property'],
+    );
+    // An INTERPRETATION on an undeclared choice reads WARN as in the report, without an annotation.
+    const interpretation = fault({
+      breaks: ['STATE-AT-AFTER-REFRESH-001'],
+      undeclare: ['accessTokenAfterRefresh'],
+      breaksAs: 'WARN',
+    });
+    const lifecycle = {
+      target: { name: 't', local: true, interpretations: {} },
+      requirements: [
+        {
+          id: 'STATE-AT-AFTER-REFRESH-001',
+          level: 'INTERPRETATION',
+          interpretation: 'OI-15',
+          verdict: 'WARN',
+          checks: [],
+        },
+      ],
+    } as unknown as ConformanceReport;
+    const model = {
+      ...property(['STATE-AT-AFTER-REFRESH-001'], 'failed'),
+      broke: [{ id: 'STATE-AT-AFTER-REFRESH-001', message: 'the earlier access token was refused' }],
+    };
+    const j = judge(interpretation, lifecycle, [], [model]);
+    assert.equal(j.detected, true);
+    assert.deepEqual(j.falseAlarms, []);
+  });
+
   void test('a passing property check detects nothing; the break is missed', () => {
     const j = judge(fault({}), report({ 'TOKEN-REQ-003': 'PASS' }), [], [property(['TOKEN-REQ-003'], 'passed')]);
     assert.equal(j.detected, false);
@@ -164,10 +219,16 @@ void describe('self-validation: coverage of every requirement', () => {
 
 void describe('self-validation: selection by mode', () => {
   const propertyTitle = 'property: input @TOKEN-REQ-003 @ERR-TOK-001 @property-token-endpoint-input @serial';
-  void test('CI mode takes a property check only for a fault aimed at it, and only one citing its breaks', () => {
+  void test('CI mode takes a property check only for a fault aimed at it, and only one citing its breaks or alsoRun', () => {
     assert.ok(!new RegExp(grepFor(fault({}))).test(propertyTitle));
     assert.ok(new RegExp(grepFor(fault({ withProperties: true }))).test(propertyTitle));
     assert.ok(!new RegExp(grepFor(fault({ breaks: ['BEARER-002'], withProperties: true }))).test(propertyTitle));
+    // …or one citing an ID of its alsoRun.
+    assert.ok(
+      new RegExp(grepFor(fault({ breaks: ['BEARER-002'], alsoRun: ['TOKEN-REQ-003'], withProperties: true }))).test(
+        propertyTitle,
+      ),
+    );
     // Its scripted selection is unchanged, sentinels included.
     assert.ok(
       new RegExp(grepFor(fault({ withProperties: true }))).test(

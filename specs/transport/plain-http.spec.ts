@@ -5,8 +5,10 @@
 // the answer is: a refused connection, a redirect, or a refusal that carries neither an OAuth
 // token error nor a gateway code passes; an OAuth error (`invalid_client` for the made-up client)
 // or a gateway code (000-1202 for the made-up token) shows the address evaluated the request over
-// plain HTTP, and fails.
+// plain HTTP, and fails. A target the profile marks `local` whose own addresses are plain http has no
+// TLS in its setup: there the requirement is NOT_APPLICABLE naming `local`.
 import { expect, requirement, test, type Region, type Target, type TokenClient } from '../../fixtures/index.ts';
+import { notApplicableWhenLocalPlainHttp } from '../../fixtures/support/transport/local-plain-http.ts';
 import { plainSend } from '../../fixtures/support/transport/plain-send.ts';
 import { tokenPaths } from '../../schemas/token-paths.ts';
 
@@ -61,7 +63,10 @@ test.describe('transport: plain HTTP', () => {
     test(
       `SEC-TLS-002 a client_credentials request to the ${region.toUpperCase()} token path at the plain-HTTP address yields no token`,
       requirement('SEC-TLS-002'),
-      async ({ target, tokenClient, rawHttp }) => {
+      async ({ target, tokenClient, rawHttp }, testInfo) => {
+        const address = target.authUrl(region);
+        if (address)
+          notApplicableWhenLocalPlainHttp(target, testInfo, `the ${region.toUpperCase()} token server`, address);
         expect(new URL(target.profile.plainHttpUrl!).protocol, 'setup: plainHttpUrl is an http:// address').toBe(
           'http:',
         );
@@ -95,7 +100,9 @@ test.describe('transport: plain HTTP', () => {
   test(
     'SEC-TLS-002 a protected call to the plain-HTTP address yields no resource data',
     requirement('SEC-TLS-002'),
-    async ({ target, tokenClient, rawHttp }) => {
+    async ({ target, tokenClient, rawHttp }, testInfo) => {
+      if (target.profile.baseUrl)
+        notApplicableWhenLocalPlainHttp(target, testInfo, 'the protected API', target.profile.baseUrl);
       const token = await accessTokenFor(target, tokenClient);
       const id = encodeURIComponent(target.profile.resources.people?.existing ?? 'conformance');
       const out = await plainSend(rawHttp, {

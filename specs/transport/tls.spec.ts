@@ -3,9 +3,12 @@
 // HSTS (SEC-TLS-005, advisory). Certificates are verified against the system CAs plus the profile's
 // caFile; verification is never switched off. On a plain-http address there is no handshake to
 // judge and HSTS must not be sent (RFC 6797 §7.2): SEC-TLS-004/005 are BLOCKED by SEC-TLS-001,
-// which FAILs on that address.
+// which FAILs on that address — unless the profile marks the target `local` (a throw-away server on
+// the developer's machine, the only kind the profile lets be plain http): TLS is then no part of
+// the setup, and all three are NOT_APPLICABLE naming `local`.
 import type { TestInfo } from '@playwright/test';
 import { expect, markBlocked, needs, requirement, test, type Target } from '../../fixtures/index.ts';
+import { notApplicableWhenLocalPlainHttp } from '../../fixtures/support/transport/local-plain-http.ts';
 import { tlsOutcome } from '../../fixtures/support/transport/tls-outcome.ts';
 
 /** The three addresses of the spec, each with the need that makes it present and a URL under it. */
@@ -20,8 +23,9 @@ const surfaces: [string, 'us' | 'eu' | 'gateway', (t: Target) => string][] = [
 ];
 
 /** BLOCKED by SEC-TLS-001 when `address` is not https: the transport check has nothing to judge there. */
-function requireHttps(testInfo: TestInfo, what: string, address: string): void {
+function requireHttps(target: Target, testInfo: TestInfo, what: string, address: string): void {
   if (new URL(address).protocol === 'https:') return;
+  notApplicableWhenLocalPlainHttp(target, testInfo, what, address);
   markBlocked(testInfo, `${what} is a plain-http address (${new URL(address).origin}): no TLS to judge (SEC-TLS-001)`, {
     by: ['SEC-TLS-001'],
   });
@@ -32,8 +36,9 @@ test.describe('transport: TLS', () => {
     test(
       `SEC-TLS-001 ${what} is served over HTTPS with a certificate that verifies for its host name`,
       requirement('SEC-TLS-001', needs(need)),
-      async ({ target, rawHttp }) => {
+      async ({ target, rawHttp }, testInfo) => {
         const address = new URL(url(target));
+        notApplicableWhenLocalPlainHttp(target, testInfo, what, address.toString());
         expect(address.protocol, `${what} is an https address`).toBe('https:');
         // The sender verifies the chain (system CAs + caFile) and the host name; a failure throws.
         const res = await rawHttp.send({
@@ -50,7 +55,7 @@ test.describe('transport: TLS', () => {
         `SEC-TLS-004 ${what} refuses a client that offers only ${version === 'TLSv1' ? 'TLS 1.0' : 'TLS 1.1'}`,
         requirement('SEC-TLS-004', needs(need)),
         async ({ target, rawHttp }, testInfo) => {
-          requireHttps(testInfo, what, url(target));
+          requireHttps(target, testInfo, what, url(target));
           const modern = await tlsOutcome(rawHttp, url(target), 'TLSv1.2', 'TLSv1.3');
           expect(
             modern.kind,
@@ -72,7 +77,7 @@ test.describe('transport: TLS', () => {
       `SEC-TLS-004 ${what} accepts a TLS 1.2 handshake`,
       requirement('SEC-TLS-004', needs(need)),
       async ({ target, rawHttp }, testInfo) => {
-        requireHttps(testInfo, what, url(target));
+        requireHttps(target, testInfo, what, url(target));
         const outcome = await tlsOutcome(rawHttp, url(target), 'TLSv1.2', 'TLSv1.2');
         expect(outcome, 'a client offering only TLS 1.2 gets an HTTP answer').toMatchObject({ kind: 'answered' });
       },
@@ -83,7 +88,7 @@ test.describe('transport: TLS', () => {
     'SEC-TLS-005 a token response of the US token endpoint carries Strict-Transport-Security',
     requirement('SEC-TLS-005', needs('us')),
     async ({ target, tokenClient }, testInfo) => {
-      requireHttps(testInfo, 'the US token endpoint', target.tokenUrl('us'));
+      requireHttps(target, testInfo, 'the US token endpoint', target.tokenUrl('us'));
       const res = await tokenClient.clientCredentials({ region: 'us', client: 'usClient' });
       await expect(res, 'setup: a token is issued').toBeTokenIssued();
       expect(
@@ -97,7 +102,7 @@ test.describe('transport: TLS', () => {
     'SEC-TLS-005 a token response of the EU token endpoint carries Strict-Transport-Security',
     requirement('SEC-TLS-005', needs('eu')),
     async ({ target, tokenClient }, testInfo) => {
-      requireHttps(testInfo, 'the EU token endpoint', target.tokenUrl('eu'));
+      requireHttps(target, testInfo, 'the EU token endpoint', target.tokenUrl('eu'));
       const res = await tokenClient.clientCredentials({ region: 'eu', client: 'euClient' });
       await expect(res, 'setup: a token is issued').toBeTokenIssued();
       expect(
@@ -111,7 +116,7 @@ test.describe('transport: TLS', () => {
     'SEC-TLS-005 a response of the protected API carries Strict-Transport-Security',
     requirement('SEC-TLS-005', needs('people')),
     async ({ target, api, wire }, testInfo) => {
-      requireHttps(testInfo, 'the protected API', target.apiUrl('/'));
+      requireHttps(target, testInfo, 'the protected API', target.apiUrl('/'));
       const token = await wire.token();
       const res = await api.person('existing', { token });
       expect(res.status, `setup: the call succeeds — ${res.describe()}`).toBe(200);
