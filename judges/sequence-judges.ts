@@ -195,6 +195,8 @@ const onIssuedBearer = (
 /** The access token's window: past its expiry (+ skew), or well inside it (− skew). */
 const expiryOf = (h: HistoryView) => h.bearerAccess!.issuedMs + h.bearerAccess!.expiresIn * 1000;
 const insideLifetime = (h: HistoryView, choices: JudgeChoices) => h.nowMs < expiryOf(h) - choices.skewMs;
+/** "Refused by the protected endpoint": a client error; a 5xx refuses nothing, it fails. */
+const refused = (status: number) => status >= 400 && status < 500;
 const familyRevokedAt = (c: Classified, h: HistoryView) =>
   h.bearerFamilyReuse !== undefined && Date.parse(h.bearerFamilyReuse.time) <= Date.parse(c.exchange.startedAt);
 
@@ -227,8 +229,8 @@ export const bearerJudges: Judge[] = [
     if (!insideLifetime(h, choices) || !familyRevokedAt(c, h)) return undefined;
     const status = c.exchange.response!.status;
     return seen(
-      status === 401,
-      () => `an access token of a refresh-token family revoked for reuse was answered ${status}`,
+      refused(status),
+      () => `an access token of a refresh-token family revoked for reuse was answered ${status}, not refused (4xx)`,
       [h.bearerFamilyReuse!, refOf(c.exchange)],
     );
   }),
@@ -242,8 +244,9 @@ export const bearerJudges: Judge[] = [
       const status = c.exchange.response!.status;
       const choice = choices.interpretation('accessTokenAfterRefresh');
       return seen(
-        choice === 'revoked' ? status === 401 : status !== 401,
-        () => `the access token replaced by a refresh was answered ${status}, against the declared ${choice}`,
+        choice === 'revoked' ? refused(status) : status >= 200 && status < 300,
+        () =>
+          `the access token replaced by a refresh was answered ${status}, not ${choice === 'revoked' ? 'refused (4xx)' : 'accepted (2xx)'} as the declared ${choice}`,
         [h.bearerAccess!.ref, refOf(c.exchange)],
       );
     },
