@@ -222,14 +222,18 @@ export const protectedJudges: Judge[] = [
         )
       : undefined,
   ),
-  onKnownCode('LIMIT-RATE-002', (code, _call, c) =>
-    code === '000-2000' || code === '000-2001'
-      ? seen(
-          headerOf(c.exchange.response!.headers, 'retry-after') !== undefined,
-          () => `a rate-limited answer (${code}) has no Retry-After`,
-        )
-      : undefined,
-  ),
+  // The code wherever the body shows it: whether a rejection is the rate limit's does not depend on
+  // the declared body format, and neither does its Retry-After (delay-seconds or an HTTP-date).
+  onCall('LIMIT-RATE-002', (call, c) => {
+    const code = anyGatewayCode(c);
+    if (call.status < 400 || (code !== '000-2000' && code !== '000-2001')) return undefined;
+    const retryAfter = headerOf(c.exchange.response!.headers, 'retry-after')?.trim();
+    return seen(retryAfter !== undefined && (/^\d+$/.test(retryAfter) || !Number.isNaN(Date.parse(retryAfter))), () =>
+      retryAfter === undefined
+        ? `a rate-limited answer (${code}) has no Retry-After`
+        : `a rate-limited answer (${code}) has Retry-After "${retryAfter}", neither delay-seconds nor an HTTP-date`,
+    );
+  }),
   // A call to another version is never served, and refused with 000-1020.
   onCall(
     gatewayRequirementOf('000-1020'),
