@@ -104,26 +104,45 @@ export const refreshJudges: Judge[] = [
         )
       : undefined,
   ),
-  onRefresh(
-    'STATE-RT-EXP-001',
-    'clock',
-    (r, choices) => {
-      if (!unusedOwn(r)) return undefined;
-      const anchor =
-        r.previous.issuedMs +
-        (choices.interpretation('refreshTokenAnchor') === 'access-token-expiry'
-          ? r.previous.accessExpiresIn * 1000
-          : 0);
-      if (r.h.nowMs <= anchor + refreshValidityMs + choices.skewMs) return undefined;
-      return seen(
-        r.refusedGrant,
-        () =>
-          `a refresh token ${Math.round((r.h.nowMs - anchor - refreshValidityMs) / 1000)} s past its 7-day validity was answered ${r.answer}`,
-        [r.previous.ref, refOf(r.c.exchange)],
-      );
-    },
-    { uses: ['refreshTokenAnchor'] },
+  // The 7 days of a password grant's refresh token and of a rotation's are two requirements: a
+  // target that lets a rotation outlive its own window breaks STATE-RT-EXP-002 only.
+  ...(['STATE-RT-EXP-001', 'STATE-RT-EXP-002'] as const).map((requirement) =>
+    onRefresh(
+      requirement,
+      'clock',
+      (r, choices) => {
+        if (!unusedOwn(r) || r.previous.rotated !== (requirement === 'STATE-RT-EXP-002')) return undefined;
+        const anchor =
+          r.previous.issuedMs +
+          (choices.interpretation('refreshTokenAnchor') === 'access-token-expiry'
+            ? r.previous.accessExpiresIn * 1000
+            : 0);
+        if (r.h.nowMs <= anchor + refreshValidityMs + choices.skewMs) return undefined;
+        return seen(
+          r.refusedGrant,
+          () =>
+            `a ${r.previous.rotated ? 'rotated ' : ''}refresh token ${Math.round((r.h.nowMs - anchor - refreshValidityMs) / 1000)} s past its 7-day validity was answered ${r.answer}`,
+          [r.previous.ref, refOf(r.c.exchange)],
+        );
+      },
+      { uses: ['refreshTokenAnchor'] },
+    ),
   ),
+  // Past the refresh_token_expires_in its response announced (+ skew): refused. That it is honoured
+  // until then is the live check's to show: a refusal inside the window may have another cause
+  // (an account deactivated meanwhile) that traffic does not show.
+  onRefresh('STATE-RT-EXP-003', 'clock', (r, choices) => {
+    const announced = r.previous.announcedExpiresIn;
+    if (!unusedOwn(r) || announced === undefined) return undefined;
+    const end = r.previous.issuedMs + announced * 1000;
+    if (r.h.nowMs <= end + choices.skewMs) return undefined;
+    return seen(
+      r.refusedGrant,
+      () =>
+        `a refresh token ${Math.round((r.h.nowMs - end) / 1000)} s past its announced refresh_token_expires_in (${announced} s) was answered ${r.answer}`,
+      [r.previous.ref, refOf(r.c.exchange)],
+    );
+  }),
   onRefresh('GRANT-RT-002', 'sequence', (r) => {
     if (!unusedOwn(r) || !r.success) return undefined;
     const presented = r.c.form?.find(([k]) => k === 'refresh_token')?.[1];

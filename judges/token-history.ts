@@ -26,6 +26,10 @@ export interface IssuedRefreshToken {
   access: string;
   scope?: string;
   family: number;
+  /** Issued by a refresh (a rotation), not by a password grant. */
+  rotated: boolean;
+  /** The refresh_token_expires_in its response announced, in seconds, if it did. */
+  announcedExpiresIn?: number;
   /** The successful refresh that used it. */
   used?: ExchangeRef;
   replacement?: string;
@@ -173,6 +177,10 @@ export class TokenHistory {
         ref: at,
         access: token,
         family,
+        rotated: previous !== undefined,
+        ...(typeof body.refresh_token_expires_in === 'number'
+          ? { announcedExpiresIn: body.refresh_token_expires_in }
+          : {}),
         ...(typeof body.scope === 'string' ? { scope: body.scope } : {}),
       });
     }

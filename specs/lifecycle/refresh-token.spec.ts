@@ -18,7 +18,7 @@ import {
   refreshTokenAnchorSeconds,
   refreshTokenValiditySeconds,
 } from '../../fixtures/index.ts';
-import { obtainRefreshed } from '../../fixtures/support/lifecycle/password-tokens.ts';
+import { obtainRefreshed, type PasswordTokens } from '../../fixtures/support/lifecycle/password-tokens.ts';
 import { announcedRefreshLifetime } from '../../fixtures/support/lifecycle/refresh-token-expires-in.ts';
 import { beyondSeconds, withinSeconds } from '../../fixtures/support/lifecycle/token-timeline.ts';
 
@@ -236,17 +236,22 @@ test.describe('grant_type=refresh_token: expiry (OI-4 refreshTokenAnchor)', () =
       // OI-4 anchors the 7 days on the access token issued with the refresh token: the rotation's own.
       const end = (expiresIn: number) => refreshTokenAnchorSeconds(target, expiresIn) + refreshTokenValiditySeconds;
       const anchor = target.interpretation('refreshTokenAnchor');
+      // The judge tells a rotation from the password grant's response that issued its refresh token.
+      const issuedBy: PasswordTokens[] = [];
       await timeline.holds({
-        issue: async () =>
-          obtainRefreshed(tokenClient, (await obtainPasswordTokens(tokenClient, 'user')).refresh_token),
+        issue: async () => {
+          issuedBy.push(await obtainPasswordTokens(tokenClient, 'user'));
+          return obtainRefreshed(tokenClient, issuedBy.at(-1)!.refresh_token);
+        },
         moments: ({ value: rotated }) => [
           {
             step: `refresh with the rotated token at ${end(rotated.expires_in)} s + skew ${clockSkewSeconds(target)} s + 1 s after the rotation (anchor ${anchor})`,
             at: { noEarlierThan: beyondSeconds(target, end(rotated.expires_in)) },
             holds: async () => {
-              await expect(await tokenClient.refresh(rotated.refresh_token, { region: 'us' })).toBeTokenError(
-                'invalid_grant',
-              );
+              const res = await tokenClient.refresh(rotated.refresh_token, { region: 'us' });
+              await expect(
+                timeline.onTargetClock([...issuedBy, rotated].map((t) => tokenClient.issuing(t)).concat(res)),
+              ).toSatisfy('STATE-RT-EXP-002');
             },
           },
         ],
@@ -320,9 +325,8 @@ test.describe('grant_type=refresh_token: the announced refresh_token_expires_in 
               step: `refresh ${beyondSeconds(target, announced)} s after issuance (refresh_token_expires_in ${announced} s + skew + 1 s)`,
               at: { noEarlierThan: beyondSeconds(target, announced) },
               holds: async () => {
-                await expect(await tokenClient.refresh(tokens.refresh_token, { region: 'us' })).toBeTokenError(
-                  'invalid_grant',
-                );
+                const res = await tokenClient.refresh(tokens.refresh_token, { region: 'us' });
+                await expect(timeline.onTargetClock([tokenClient.issuing(tokens), res])).toSatisfy('STATE-RT-EXP-003');
               },
             },
           ];
