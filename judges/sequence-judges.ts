@@ -65,6 +65,33 @@ const onRefresh = (
 /** A refresh token presented by its own client, not used before. */
 const unusedOwn = (r: Refresh) => !r.otherClient && r.h.presentedUsed === undefined;
 
+/**
+ * An unused refresh token presented past its 7 days from the declared anchor (OI-4) is refused. The
+ * password grant's refresh tokens and the rotations' are two requirements: a target that lets a
+ * rotation outlive its own window breaks the rotation's only.
+ */
+const refreshExpiry = (requirement: string, issuedBy: { rotated: boolean }): Judge =>
+  onRefresh(
+    requirement,
+    'clock',
+    (r, choices) => {
+      if (!unusedOwn(r) || r.previous.rotated !== issuedBy.rotated) return undefined;
+      const anchor =
+        r.previous.issuedMs +
+        (choices.interpretation('refreshTokenAnchor') === 'access-token-expiry'
+          ? r.previous.accessExpiresIn * 1000
+          : 0);
+      if (r.h.nowMs <= anchor + refreshValidityMs + choices.skewMs) return undefined;
+      return seen(
+        r.refusedGrant,
+        () =>
+          `a ${r.previous.rotated ? 'rotated ' : ''}refresh token ${Math.round((r.h.nowMs - anchor - refreshValidityMs) / 1000)} s past its 7-day validity was answered ${r.answer}`,
+        [r.previous.ref, refOf(r.c.exchange)],
+      );
+    },
+    { uses: ['refreshTokenAnchor'] },
+  );
+
 export const refreshJudges: Judge[] = [
   onRefresh('GRANT-RT-006', 'sequence', (r) =>
     r.otherClient
@@ -104,30 +131,8 @@ export const refreshJudges: Judge[] = [
         )
       : undefined,
   ),
-  // The 7 days of a password grant's refresh token and of a rotation's are two requirements: a
-  // target that lets a rotation outlive its own window breaks STATE-RT-EXP-002 only.
-  ...(['STATE-RT-EXP-001', 'STATE-RT-EXP-002'] as const).map((requirement) =>
-    onRefresh(
-      requirement,
-      'clock',
-      (r, choices) => {
-        if (!unusedOwn(r) || r.previous.rotated !== (requirement === 'STATE-RT-EXP-002')) return undefined;
-        const anchor =
-          r.previous.issuedMs +
-          (choices.interpretation('refreshTokenAnchor') === 'access-token-expiry'
-            ? r.previous.accessExpiresIn * 1000
-            : 0);
-        if (r.h.nowMs <= anchor + refreshValidityMs + choices.skewMs) return undefined;
-        return seen(
-          r.refusedGrant,
-          () =>
-            `a ${r.previous.rotated ? 'rotated ' : ''}refresh token ${Math.round((r.h.nowMs - anchor - refreshValidityMs) / 1000)} s past its 7-day validity was answered ${r.answer}`,
-          [r.previous.ref, refOf(r.c.exchange)],
-        );
-      },
-      { uses: ['refreshTokenAnchor'] },
-    ),
-  ),
+  refreshExpiry('STATE-RT-EXP-001', { rotated: false }),
+  refreshExpiry('STATE-RT-EXP-002', { rotated: true }),
   // Past the refresh_token_expires_in its response announced (+ skew): refused. That it is honoured
   // until then is the live check's to show: a refusal inside the window may have another cause
   // (an account deactivated meanwhile) that traffic does not show.
