@@ -143,12 +143,14 @@ export const protectedJudges: Judge[] = [
     },
     { needs: 'sequence' },
   ),
-  // Refused with 401 — unless refused before credentials are read at all (a malformed request or an
-  // unknown route: a 000-10xx code), which is another requirement's.
+  // Refused with 401 — unless refused for something else than its credentials (a §7.2 code outside
+  // the auth family: a malformed request, a path not exposed, a backend down), another requirement's.
   onCall('BEARER-002', (call, c) => {
     if (call.authorization.length !== 0 || c.url?.searchParams.has('access_token')) return undefined;
+    const code = anyGatewayCode(c);
     const ok = call.status >= 200 && call.status < 300;
-    if (!ok && /^000-10\d\d$/.test(anyGatewayCode(c) ?? '')) return undefined;
+    if (!ok && code !== undefined && known.has(code) && gatewayErrors[code as GatewayErrorCode].family !== 'auth')
+      return undefined;
     return seen(
       call.status === 401,
       () => `a protected call without Authorization was answered ${call.status}, not 401`,

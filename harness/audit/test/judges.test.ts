@@ -582,9 +582,12 @@ const cases: { name: string; breaks: string[]; exchanges: () => RecordedExchange
     exchanges: () => [api(undefined, json(403, { message: 'Forbidden' }))],
   },
   {
-    name: 'a call without credentials refused before credentials are read (an unknown version)',
+    name: 'a call without credentials refused for something else than its credentials (a version, a path)',
     breaks: [],
-    exchanges: () => [api(undefined, gw('000-1020'), { path: '/v2/people/er/E-1' })],
+    exchanges: () => [
+      api(undefined, gw('000-1020'), { path: '/v2/people/er/E-1' }),
+      api(undefined, gw('000-4000'), { path: '/v1/not-exposed' }),
+    ],
   },
   {
     name: 'an accepted call answered application/json that is not JSON',
