@@ -88,3 +88,10 @@ export function formOf(request: Exchange['request']): [string, string][] | undef
     return undefined;
   }
 }
+
+/** The gateway code a body shows: its `code` member, else the first 000-nnnn of its text. */
+export function gatewayCodeIn(body: RecordedBody | undefined): string | undefined {
+  const code = jsonObjectOf(body)?.code;
+  if (typeof code === 'string') return code;
+  return /\b000-\d{4}\b/.exec(body?.text ?? '')?.[0];
+}

@@ -4,10 +4,24 @@
 import { gatewayErrorCodes, gatewayErrors, type GatewayErrorCode } from '../schemas/gateway-error-codes.ts';
 import type { JudgeChoices } from './choices.ts';
 import type { Classified } from './classify.ts';
-import { headerOf, headersOf, jsonObjectOf, mediaTypeOf } from './exchange.ts';
+import { bearerChallenge } from './bearer-challenge.ts';
+import { gatewayCodeIn, headerOf, headersOf, jsonObjectOf, mediaTypeOf, refOf } from './exchange.ts';
 import { seen, type Judge, type Seen } from './judge.ts';
+import type { HistoryView } from './token-history.ts';
 
 const known = new Set<string>(gatewayErrorCodes);
+
+/** The gateway code a rejection shows, whatever the declared body format: a `code` member, else the first 000-nnnn of the body. */
+const anyGatewayCode = (c: Classified): string | undefined => gatewayCodeIn(c.exchange.response!.body);
+
+const parsesAsJson = (text: string): boolean => {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 /** The gateway code of a rejection, found where the target declares its error body puts it. */
 export function gatewayCodeOf(c: Classified, choices: JudgeChoices): string | undefined {
@@ -42,13 +56,13 @@ interface Call {
   challenge: string | undefined;
   firstSegment: string;
 }
-type CallRule = (call: Call, c: Classified, choices: JudgeChoices) => Seen | undefined;
+type CallRule = (call: Call, c: Classified, choices: JudgeChoices, history: HistoryView) => Seen | undefined;
 
-const onCall = (requirement: string, rule: CallRule, extra: Pick<Judge, 'uses'> = {}): Judge => ({
+const onCall = (requirement: string, rule: CallRule, extra: Partial<Pick<Judge, 'uses' | 'needs'>> = {}): Judge => ({
   requirement,
-  needs: 'exchange',
-  ...extra,
-  judge: ({ c }, choices) => {
+  needs: extra.needs ?? 'exchange',
+  ...(extra.uses ? { uses: extra.uses } : {}),
+  judge: ({ c, history }, choices) => {
     const res = c.exchange.response;
     if (c.kind !== 'protected' || !res) return undefined;
     return rule(
@@ -60,6 +74,7 @@ const onCall = (requirement: string, rule: CallRule, extra: Pick<Judge, 'uses'> 
       },
       c,
       choices,
+      history,
     );
   },
 });
@@ -102,41 +117,61 @@ export const protectedJudges: Judge[] = [
     )
       return undefined;
     const type = mediaTypeOf(headerOf(res.headers, 'content-type'));
-    return seen(
-      call.status === 200 && type === 'application/json',
-      () =>
-        `an accepted protected call was answered ${call.status} ${type ?? 'without Content-Type'}, not 200 application/json`,
+    // A body cut by the recorder cannot be read: its Content-Type is all that shows.
+    const json = res.body.truncated || res.body.binary ? true : parsesAsJson(res.body.text ?? '');
+    return seen(call.status === 200 && type === 'application/json' && json, () =>
+      call.status === 200 && type === 'application/json'
+        ? 'an accepted protected call was answered application/json whose body is not JSON'
+        : `an accepted protected call was answered ${call.status} ${type ?? 'without Content-Type'}, not 200 application/json`,
     );
   }),
-  onCall('BEARER-009', (call, c) =>
-    call.authorization.length === 0 && c.url?.searchParams.has('access_token')
-      ? seen(
-          call.status === 401,
-          () =>
-            `a protected call with the token only in the access_token query parameter was answered ${call.status}, not 401`,
-        )
-      : undefined,
+  onCall(
+    'BEARER-009',
+    (call, c, _choices, history) => {
+      if (call.authorization.length !== 0 || !c.url?.searchParams.has('access_token')) return undefined;
+      // "As if it had no credentials": the refusal a call without credentials got before, where one did.
+      const without = history.noCredentials;
+      const code = anyGatewayCode(c);
+      return seen(
+        call.status === 401 && (without === undefined || code === without.code),
+        () =>
+          call.status !== 401
+            ? `a protected call with the token only in the access_token query parameter was answered ${call.status}, not 401`
+            : `a protected call with the token only in the access_token query parameter was refused with ${code ?? 'no gateway code'}, a call without credentials with ${without!.code ?? 'none'}`,
+        without ? [without.ref, refOf(c.exchange)] : undefined,
+      );
+    },
+    { needs: 'sequence' },
   ),
-  onCall('BEARER-002', (call, c) =>
-    call.authorization.length === 0 && !c.url?.searchParams.has('access_token')
+  // Refused with 401 — unless refused for something else than its credentials (a §7.2 code outside
+  // the auth family: a malformed request, a path not exposed, a backend down), another requirement's.
+  onCall('BEARER-002', (call, c) => {
+    if (call.authorization.length !== 0 || c.url?.searchParams.has('access_token')) return undefined;
+    const code = anyGatewayCode(c);
+    const ok = call.status >= 200 && call.status < 300;
+    if (!ok && code !== undefined && known.has(code) && gatewayErrors[code as GatewayErrorCode].family !== 'auth')
+      return undefined;
+    return seen(
+      call.status === 401,
+      () => `a protected call without Authorization was answered ${call.status}, not 401`,
+    );
+  }),
+  onCall('BEARER-019', (call, c) => {
+    if (call.authorization.length !== 0 || call.status !== 401 || c.url?.searchParams.has('access_token'))
+      return undefined;
+    // A 401 without a Bearer challenge is BEARER-013's.
+    const challenge = bearerChallenge(call.challenge);
+    return challenge
       ? seen(
-          !(call.status >= 200 && call.status < 300),
-          () => `a protected call without Authorization was answered ${call.status}`,
-        )
-      : undefined,
-  ),
-  onCall('BEARER-019', (call, c) =>
-    call.authorization.length === 0 && call.status === 401 && !c.url?.searchParams.has('access_token')
-      ? seen(
-          call.challenge === undefined || !/\berror\s*=/i.test(call.challenge),
+          challenge.params.error === undefined,
           () => `the challenge "${call.challenge ?? ''}" of a call without credentials carries an error attribute`,
         )
-      : undefined,
-  ),
+      : undefined;
+  }),
   onCall('BEARER-013', (call) =>
     call.status === 401
       ? seen(
-          /^\s*bearer\b/i.test(call.challenge ?? ''),
+          bearerChallenge(call.challenge) !== undefined,
           () =>
             `a 401 from the protected API has ${call.challenge ? `WWW-Authenticate "${call.challenge}"` : 'no WWW-Authenticate'}, not a Bearer challenge`,
         )
@@ -189,14 +224,18 @@ export const protectedJudges: Judge[] = [
         )
       : undefined,
   ),
-  onKnownCode('LIMIT-RATE-002', (code, _call, c) =>
-    code === '000-2000' || code === '000-2001'
-      ? seen(
-          headerOf(c.exchange.response!.headers, 'retry-after') !== undefined,
-          () => `a rate-limited answer (${code}) has no Retry-After`,
-        )
-      : undefined,
-  ),
+  // The code wherever the body shows it: whether a rejection is the rate limit's does not depend on
+  // the declared body format, and neither does its Retry-After (delay-seconds or an HTTP-date).
+  onCall('LIMIT-RATE-002', (call, c) => {
+    const code = anyGatewayCode(c);
+    if (call.status < 400 || (code !== '000-2000' && code !== '000-2001')) return undefined;
+    const retryAfter = headerOf(c.exchange.response!.headers, 'retry-after')?.trim();
+    return seen(retryAfter !== undefined && (/^\d+$/.test(retryAfter) || !Number.isNaN(Date.parse(retryAfter))), () =>
+      retryAfter === undefined
+        ? `a rate-limited answer (${code}) has no Retry-After`
+        : `a rate-limited answer (${code}) has Retry-After "${retryAfter}", neither delay-seconds nor an HTTP-date`,
+    );
+  }),
   // A call to another version is never served, and refused with 000-1020.
   onCall(
     gatewayRequirementOf('000-1020'),

@@ -65,6 +65,33 @@ const onRefresh = (
 /** A refresh token presented by its own client, not used before. */
 const unusedOwn = (r: Refresh) => !r.otherClient && r.h.presentedUsed === undefined;
 
+/**
+ * An unused refresh token presented past its 7 days from the declared anchor (OI-4) is refused. The
+ * password grant's refresh tokens and the rotations' are two requirements: a target that lets a
+ * rotation outlive its own window breaks the rotation's only.
+ */
+const refreshExpiry = (requirement: string, issuedBy: { rotated: boolean }): Judge =>
+  onRefresh(
+    requirement,
+    'clock',
+    (r, choices) => {
+      if (!unusedOwn(r) || r.previous.rotated !== issuedBy.rotated) return undefined;
+      const anchor =
+        r.previous.issuedMs +
+        (choices.interpretation('refreshTokenAnchor') === 'access-token-expiry'
+          ? r.previous.accessExpiresIn * 1000
+          : 0);
+      if (r.h.nowMs <= anchor + refreshValidityMs + choices.skewMs) return undefined;
+      return seen(
+        r.refusedGrant,
+        () =>
+          `a ${r.previous.rotated ? 'rotated ' : ''}refresh token ${Math.round((r.h.nowMs - anchor - refreshValidityMs) / 1000)} s past its 7-day validity was answered ${r.answer}`,
+        [r.previous.ref, refOf(r.c.exchange)],
+      );
+    },
+    { uses: ['refreshTokenAnchor'] },
+  );
+
 export const refreshJudges: Judge[] = [
   onRefresh('GRANT-RT-006', 'sequence', (r) =>
     r.otherClient
@@ -104,26 +131,23 @@ export const refreshJudges: Judge[] = [
         )
       : undefined,
   ),
-  onRefresh(
-    'STATE-RT-EXP-001',
-    'clock',
-    (r, choices) => {
-      if (!unusedOwn(r)) return undefined;
-      const anchor =
-        r.previous.issuedMs +
-        (choices.interpretation('refreshTokenAnchor') === 'access-token-expiry'
-          ? r.previous.accessExpiresIn * 1000
-          : 0);
-      if (r.h.nowMs <= anchor + refreshValidityMs + choices.skewMs) return undefined;
-      return seen(
-        r.refusedGrant,
-        () =>
-          `a refresh token ${Math.round((r.h.nowMs - anchor - refreshValidityMs) / 1000)} s past its 7-day validity was answered ${r.answer}`,
-        [r.previous.ref, refOf(r.c.exchange)],
-      );
-    },
-    { uses: ['refreshTokenAnchor'] },
-  ),
+  refreshExpiry('STATE-RT-EXP-001', { rotated: false }),
+  refreshExpiry('STATE-RT-EXP-002', { rotated: true }),
+  // Past the refresh_token_expires_in its response announced (+ skew): refused. That it is honoured
+  // until then is the live check's to show: a refusal inside the window may have another cause
+  // (an account deactivated meanwhile) that traffic does not show.
+  onRefresh('STATE-RT-EXP-003', 'clock', (r, choices) => {
+    const announced = r.previous.announcedExpiresIn;
+    if (!unusedOwn(r) || announced === undefined) return undefined;
+    const end = r.previous.issuedMs + announced * 1000;
+    if (r.h.nowMs <= end + choices.skewMs) return undefined;
+    return seen(
+      r.refusedGrant,
+      () =>
+        `a refresh token ${Math.round((r.h.nowMs - end) / 1000)} s past its announced refresh_token_expires_in (${announced} s) was answered ${r.answer}`,
+      [r.previous.ref, refOf(r.c.exchange)],
+    );
+  }),
   onRefresh('GRANT-RT-002', 'sequence', (r) => {
     if (!unusedOwn(r) || !r.success) return undefined;
     const presented = r.c.form?.find(([k]) => k === 'refresh_token')?.[1];
@@ -195,6 +219,8 @@ const onIssuedBearer = (
 /** The access token's window: past its expiry (+ skew), or well inside it (− skew). */
 const expiryOf = (h: HistoryView) => h.bearerAccess!.issuedMs + h.bearerAccess!.expiresIn * 1000;
 const insideLifetime = (h: HistoryView, choices: JudgeChoices) => h.nowMs < expiryOf(h) - choices.skewMs;
+/** "Refused by the protected endpoint": a client error; a 5xx refuses nothing, it fails. */
+const refused = (status: number) => status >= 400 && status < 500;
 const familyRevokedAt = (c: Classified, h: HistoryView) =>
   h.bearerFamilyReuse !== undefined && Date.parse(h.bearerFamilyReuse.time) <= Date.parse(c.exchange.startedAt);
 
@@ -227,8 +253,8 @@ export const bearerJudges: Judge[] = [
     if (!insideLifetime(h, choices) || !familyRevokedAt(c, h)) return undefined;
     const status = c.exchange.response!.status;
     return seen(
-      status === 401,
-      () => `an access token of a refresh-token family revoked for reuse was answered ${status}`,
+      refused(status),
+      () => `an access token of a refresh-token family revoked for reuse was answered ${status}, not refused (4xx)`,
       [h.bearerFamilyReuse!, refOf(c.exchange)],
     );
   }),
@@ -242,8 +268,9 @@ export const bearerJudges: Judge[] = [
       const status = c.exchange.response!.status;
       const choice = choices.interpretation('accessTokenAfterRefresh');
       return seen(
-        choice === 'revoked' ? status === 401 : status !== 401,
-        () => `the access token replaced by a refresh was answered ${status}, against the declared ${choice}`,
+        choice === 'revoked' ? refused(status) : status >= 200 && status < 300,
+        () =>
+          `the access token replaced by a refresh was answered ${status}, not ${choice === 'revoked' ? 'refused (4xx)' : 'accepted (2xx)'} as the declared ${choice}`,
         [h.bearerAccess!.ref, refOf(c.exchange)],
       );
     },

@@ -6,7 +6,7 @@
 // judges (sequence-judges.ts) read a view of it taken before each exchange is folded in.
 import type { JudgeChoices } from './choices.ts';
 import type { Classified } from './classify.ts';
-import { jsonObjectOf, refOf, type ExchangeRef } from './exchange.ts';
+import { gatewayCodeIn, headerOf, jsonObjectOf, refOf, type ExchangeRef } from './exchange.ts';
 
 export interface IssuedAccessToken {
   issuedMs: number;
@@ -26,6 +26,10 @@ export interface IssuedRefreshToken {
   access: string;
   scope?: string;
   family: number;
+  /** Issued by a refresh (a rotation), not by a password grant. */
+  rotated: boolean;
+  /** The refresh_token_expires_in its response announced, in seconds, if it did. */
+  announcedExpiresIn?: number;
   /** The successful refresh that used it. */
   used?: ExchangeRef;
   replacement?: string;
@@ -53,6 +57,13 @@ export interface HistoryView {
   bearerFamilyReuse?: ExchangeRef;
   /** A protected call accepted beyond what two fixed rate windows let through: how. */
   rateExceeded?: string;
+  /** A protected call: the latest 401 to a call without credentials before it, and its gateway code. */
+  noCredentials?: NoCredentialsAnswer;
+}
+
+export interface NoCredentialsAnswer {
+  ref: ExchangeRef;
+  code: string | undefined;
 }
 
 const emptyView: HistoryView = { nowMs: 0 };
@@ -67,6 +78,7 @@ export class TokenHistory {
   /** Per client: the times of its accepted protected calls still inside the longest rate window. */
   readonly #accepted = new Map<string, number[]>();
   readonly #rateBroken = new Set<string>();
+  #noCredentials: NoCredentialsAnswer | undefined;
 
   constructor(private readonly choices: JudgeChoices) {}
 
@@ -95,9 +107,11 @@ export class TokenHistory {
         ...(earlier ? { sameAccessToken: earlier.ref } : {}),
       };
     }
-    if (c.kind !== 'protected' || c.bearer === undefined) return { nowMs };
+    if (c.kind !== 'protected') return { nowMs };
+    const noCredentials = this.#noCredentials ? { noCredentials: this.#noCredentials } : {};
+    if (c.bearer === undefined) return { nowMs, ...noCredentials };
     const bearerIsRefresh = this.#refresh.get(c.bearer);
-    if (bearerIsRefresh) return { nowMs, bearerIsRefresh };
+    if (bearerIsRefresh) return { nowMs, bearerIsRefresh, ...noCredentials };
     const bearerAccess = this.#access.get(c.bearer);
     const bearerFamilyReuse = bearerAccess?.family !== undefined ? this.#reused.get(bearerAccess.family) : undefined;
     const rateExceeded = this.#rateExceeded(bearerAccess?.clientId ?? c.bearer, nowMs, c);
@@ -106,6 +120,7 @@ export class TokenHistory {
       ...(bearerAccess ? { bearerAccess } : {}),
       ...(bearerFamilyReuse ? { bearerFamilyReuse } : {}),
       ...(rateExceeded ? { rateExceeded } : {}),
+      ...noCredentials,
     };
   }
 
@@ -120,6 +135,8 @@ export class TokenHistory {
       return;
     }
     if (isTokenPost(c)) this.#foldToken(c, view);
+    else if (c.kind === 'protected' && withoutCredentials(c) && res.status === 401)
+      this.#noCredentials = { ref: refOf(c.exchange), code: gatewayCodeIn(res.body) };
     else if (c.kind === 'protected' && c.bearer !== undefined && !view.bearerIsRefresh) this.#foldCall(c, view);
   }
 
@@ -160,6 +177,10 @@ export class TokenHistory {
         ref: at,
         access: token,
         family,
+        rotated: previous !== undefined,
+        ...(typeof body.refresh_token_expires_in === 'number'
+          ? { announcedExpiresIn: body.refresh_token_expires_in }
+          : {}),
         ...(typeof body.scope === 'string' ? { scope: body.scope } : {}),
       });
     }
@@ -201,3 +222,7 @@ export class TokenHistory {
 /** A token request at the US or EU endpoint, POSTed (what the history records of the token endpoint). */
 export const isTokenPost = (c: Classified): boolean =>
   (c.kind === 'token-us' || c.kind === 'token-eu') && c.exchange.request.method === 'POST';
+
+/** A protected call without an Authorization header and without an access_token query parameter. */
+const withoutCredentials = (c: Classified): boolean =>
+  headerOf(c.exchange.request.headers, 'authorization') === undefined && !c.url?.searchParams.has('access_token');

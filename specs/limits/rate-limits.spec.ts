@@ -110,15 +110,12 @@ test.describe('limit: rate limits (capabilities.rateLimit)', () => {
         });
 
       const delaySeconds = await test.step('the refusal carries Retry-After', async () => {
-        const retryAfter = limited.header('retry-after');
-        expect(retryAfter, `a Retry-After header — got ${limited.describe()}`).toBeDefined();
-        if (/^\d+$/.test(retryAfter!)) return Number(retryAfter);
-        const date = Date.parse(retryAfter!);
-        expect(
-          Number.isNaN(date),
-          `Retry-After is delay-seconds or an HTTP-date (RFC 9110 §10.2.3) — got "${retryAfter}"`,
-        ).toBe(false);
-        return Math.max(0, Math.ceil((date - (await clock.now())) / 1000));
+        await expect(limited, 'Retry-After: delay-seconds or an HTTP-date (RFC 9110 §10.2.3)').toSatisfy(
+          'LIMIT-RATE-002',
+        );
+        const retryAfter = limited.header('retry-after')!.trim();
+        if (/^\d+$/.test(retryAfter)) return Number(retryAfter);
+        return Math.max(0, Math.ceil((Date.parse(retryAfter) - (await clock.now())) / 1000));
       });
 
       await test.step(`a call once ${delaySeconds} s have passed`, async () => {

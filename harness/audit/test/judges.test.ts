@@ -462,6 +462,31 @@ const cases: { name: string; breaks: string[]; exchanges: () => RecordedExchange
     },
   },
   {
+    name: 'a rotated refresh token accepted after its own 7 days',
+    breaks: ['STATE-RT-EXP-002'],
+    exchanges: () => {
+      const p = pw();
+      const r = refresh(p.rt);
+      return [p.exchange, r.exchange, refresh(r.rt, 'client-a', undefined, at(14 * 86_400_000 + 60_000)).exchange];
+    },
+  },
+  {
+    name: 'a refresh token accepted after its announced refresh_token_expires_in',
+    breaks: ['STATE-RT-EXP-003'],
+    exchanges: () => {
+      const p = pw('client-a', { refresh_token_expires_in: 3600 });
+      return [p.exchange, refresh(p.rt, 'client-a', undefined, at(3600_000 + 10_000)).exchange];
+    },
+  },
+  {
+    name: 'a refresh token refused after its announced refresh_token_expires_in',
+    breaks: [],
+    exchanges: () => {
+      const p = pw('client-a', { refresh_token_expires_in: 3600 });
+      return [p.exchange, refresh(p.rt, 'client-a', invalidGrant(), at(3600_000 + 10_000)).exchange];
+    },
+  },
+  {
     name: 'an access token accepted after expires_in + skew',
     breaks: ['STATE-AT-EXP-001'],
     exchanges: () => {
@@ -534,6 +559,63 @@ const cases: { name: string; breaks: string[]; exchanges: () => RecordedExchange
     name: 'a token in the query string accepted',
     breaks: ['BEARER-009'],
     exchanges: () => [api(undefined, ok(), { path: `/v1/people/er/E-1?access_token=${token('at')}` })],
+  },
+  {
+    name: 'a token in the query string refused otherwise than a call without credentials',
+    breaks: ['BEARER-009', 'ERR-GW-1201'],
+    exchanges: () => [
+      api(undefined, gw('000-1201')),
+      api(undefined, gw('000-1202'), { path: `/v1/people/er/E-1?access_token=${token('at')}` }),
+    ],
+  },
+  {
+    name: 'a token in the query string refused as a call without credentials',
+    breaks: [],
+    exchanges: () => [
+      api(undefined, gw('000-1201')),
+      api(undefined, gw('000-1201'), { path: `/v1/people/er/E-1?access_token=${token('at')}` }),
+    ],
+  },
+  {
+    name: 'a call without credentials refused with 403',
+    breaks: ['BEARER-002', 'ERR-GW-GEN-001', 'ERR-GW-GEN-002'],
+    exchanges: () => [api(undefined, json(403, { message: 'Forbidden' }))],
+  },
+  {
+    name: 'a call without credentials refused for something else than its credentials (a version, a path)',
+    breaks: [],
+    exchanges: () => [
+      api(undefined, gw('000-1020'), { path: '/v2/people/er/E-1' }),
+      api(undefined, gw('000-4000'), { path: '/v1/not-exposed' }),
+    ],
+  },
+  {
+    name: 'an accepted call answered application/json that is not JSON',
+    breaks: ['BEARER-001'],
+    exchanges: () => {
+      const c = cc();
+      return [c, api(bearerOf(c), { ...ok(), body: { text: '<html>', size: 6 } })];
+    },
+  },
+  {
+    name: 'a 401 whose Bearer challenge follows a Basic one',
+    breaks: [],
+    exchanges: () => [
+      api(
+        undefined,
+        json(401, { code: '000-1201', message: gatewayErrors['000-1201'].message }, [
+          ['www-authenticate', 'Basic realm="x", Bearer realm="api"'],
+        ]),
+      ),
+    ],
+  },
+  {
+    name: 'a rate-limited answer whose Retry-After is neither delay-seconds nor a date',
+    breaks: ['LIMIT-RATE-002'],
+    exchanges: () => {
+      const c = cc();
+      return [c, api(bearerOf(c), gw('000-2000', undefined, [['retry-after', 'soon']]))];
+    },
   },
   {
     name: 'a 401 without WWW-Authenticate',
