@@ -66,7 +66,9 @@ flags on a terminal it asks for each of them.
   --pw-lifetime SECONDS  expires_in password tokens must have (expectations.pwLifetime)
   --basic                the token endpoints take HTTP Basic client authentication
   --rate-limit S/Q/W     the gateway's rate limits, if known: S calls per second, Q per window of W
-                         seconds (e.g. 50/1000/60); also allows load-like checks
+                         seconds (e.g. 50/1000/60), or only the numbers known, as spike=S,
+                         quota=Q, window=W (e.g. spike=5, or quota=100,window=60; a check that
+                         needs one left out SKIPs naming it); also allows load-like checks
   --allow-load           allow load-like checks (bursts within capabilities.load)
   --allow-destructive    allow checks that may lock the lockable user (give one with --user)
   --state FILE           keep obligations between runs in FILE (encrypted): without clock control,
@@ -130,7 +132,7 @@ export interface ProfileAnswers {
   ccLifetime?: number;
   pwLifetime?: number;
   supportsBasic?: boolean;
-  rateLimit?: { spikePerSecond: number; quotaPerWindow: number; windowSeconds: number };
+  rateLimit?: { spikePerSecond?: number; quotaPerWindow?: number; windowSeconds?: number };
   allowLoad?: boolean;
   allowDestructive?: boolean;
   state?: { file: string; keyEnv: string };
@@ -202,7 +204,7 @@ export function renderProfile(v: ProfileAnswers): InitResult {
       `    "supportsBasic": ${v.supportsBasic === true},  // the token endpoints take HTTP Basic client authentication`,
       // Known rate limits are checked by passing them: the budget leaves room for a burst past the spike and one window's quota.
       v.rateLimit
-        ? `    "load": { "allowed": true, "maxRequestsPerSecond": ${2 * v.rateLimit.spikePerSecond + 10}, "maxRequests": ${2 * v.rateLimit.quotaPerWindow + 4 * v.rateLimit.spikePerSecond + 200} },  // load-like checks (bursts), within this budget`
+        ? `    "load": { "allowed": true, ${rateLimitLoad(v.rateLimit)} },  // load-like checks (bursts), within this budget`
         : `    "load": { "allowed": ${v.allowLoad === true} },  // load-like checks (bursts) within maxRequestsPerSecond / maxRequests (default 10/s, 200)`,
       `    "destructive": { "allowed": ${v.allowDestructive === true} },  // checks that may lock the lockable user`,
       v.rateLimit
@@ -298,7 +300,7 @@ export async function askForFlags(ask: Ask): Promise<string[]> {
   await yes('--basic', 'Do the token endpoints take HTTP Basic client authentication?');
   await add(
     '--rate-limit',
-    'Gateway rate limits, if known: calls per second/per window/window seconds, e.g. 50/1000/60 (empty: unknown): ',
+    'Gateway rate limits, if known: calls per second/per window/window seconds, e.g. 50/1000/60, or only the known ones, e.g. spike=5 or quota=100,window=60 (empty: unknown): ',
   );
   await add(
     '--state',
@@ -351,11 +353,31 @@ const positiveInt = (flag: string, value: string | undefined): number | undefine
   return Number(value);
 };
 
+const rateLimitKeys = { spike: 'spikePerSecond', quota: 'quotaPerWindow', window: 'windowSeconds' } as const;
+
+/** SPIKE/QUOTA/WINDOW, or the numbers known on their own: `spike=5`, `quota=100,window=60`. */
 function rateLimitOf(value: string | undefined): ProfileAnswers['rateLimit'] {
   if (value === undefined) return undefined;
+  const usage = `--rate-limit must be SPIKE/QUOTA/WINDOW (e.g. 50/1000/60) or any of spike=S, quota=Q, window=W, comma-separated (e.g. spike=5), each a positive whole number (got '${value}')`;
   const m = /^([1-9]\d*)\/([1-9]\d*)\/([1-9]\d*)$/.exec(value);
-  if (!m) throw new Error(`--rate-limit must be SPIKE/QUOTA/WINDOW, e.g. 50/1000/60 (got '${value}')`);
-  return { spikePerSecond: Number(m[1]), quotaPerWindow: Number(m[2]), windowSeconds: Number(m[3]) };
+  if (m) return { spikePerSecond: Number(m[1]), quotaPerWindow: Number(m[2]), windowSeconds: Number(m[3]) };
+  const limit: NonNullable<ProfileAnswers['rateLimit']> = {};
+  for (const part of value.split(',')) {
+    const known = /^\s*(spike|quota|window)=([1-9]\d*)\s*$/.exec(part);
+    const field = known ? rateLimitKeys[known[1] as keyof typeof rateLimitKeys] : undefined;
+    if (!known || field === undefined || limit[field] !== undefined) throw new Error(usage);
+    limit[field] = Number(known[2]);
+  }
+  return limit;
+}
+
+/** A load budget that passes the declared limits: a burst past the spike, one window's quota at the checks' pace. */
+function rateLimitLoad(r: NonNullable<ProfileAnswers['rateLimit']>): string {
+  const spike = r.spikePerSecond ?? 0;
+  const quota = r.quotaPerWindow ?? 0;
+  const quotaPace = r.windowSeconds !== undefined ? Math.ceil((quota + 1) / r.windowSeconds) : 0;
+  const perSecond = Math.max(2 * spike, quota > 0 ? quotaPace : 0) + 10;
+  return `"maxRequestsPerSecond": ${perSecond}, "maxRequests": ${2 * quota + 4 * spike + 200}`;
 }
 
 async function initFromFlags(args: string[], io: CommandIo, deps: InitDeps): Promise<number> {
