@@ -6,7 +6,8 @@
 //   - `forwarded-address-rate-key` with a clock, after every check that spends the rateLimitClient's
 //     quota on that clock (they run first, in file order, as in a whole run): FAIL, beside PASSes of
 //     LIMIT-RATE-001 and ERR-GW-2000;
-//   - the same fault without clock control: the spike limit in real time, FAIL;
+//   - the same fault without clock control, or with a profile that declares the spike limit alone:
+//     the spike limit in real time, FAIL;
 //   - `every-protected-call-rate-limited`, with a clock and without: BLOCKED by BEARER-001 (which
 //     FAILs in the same run), never PASS;
 //   - no fault, without clock control: PASS in real time.
@@ -122,6 +123,17 @@ void describe(`${id}: the control first, with and without clock control`, () => 
     const r = await run('forwarded-address-rate-key', staging(), '@LIMIT-RATE-00[14]\\b', rateLimitSpecs);
     assert.equal(r.verdict(id), 'FAIL', r.out);
     assert.match(r.report.requirements.find((x) => x.id === id)?.reason ?? '', /spikePerSecond .* in real time/);
+  });
+
+  void test('a profile that declares the spike limit alone, with clock control (the spike limit in real time): FAIL', async () => {
+    const rateLimit = { spikePerSecond: selfValidationRateLimit.spikePerSecond };
+    const spikeOnly = { ...withClock, capabilities: { ...withClock.capabilities, rateLimit } };
+    const r = await run('forwarded-address-rate-key', spikeOnly, '@LIMIT-RATE-004\\b', rateLimitSpecs);
+    assert.equal(r.verdict(id), 'FAIL', r.out);
+    assert.match(
+      r.report.requirements.find((x) => x.id === id)?.reason ?? '',
+      /spikePerSecond .* in real time \(the profile declares no quota\)/,
+    );
   });
 
   for (const clock of [true, false]) {
