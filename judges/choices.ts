@@ -2,7 +2,7 @@
 // ones, else the reference choices, as in `run`) and whether each was declared, the declared clock
 // skew and rate limits, and which clients the profile says may use client_credentials only.
 import { loadInterpretations } from '../core/catalogue/catalogue.ts';
-import type { TargetProfile } from '../core/profile/profile.schema.ts';
+import type { RateLimit, TargetProfile } from '../core/profile/profile.schema.ts';
 import type { InterpretationKey, InterpretationValues } from '../requirements/index.ts';
 
 export type { InterpretationKey };
@@ -12,7 +12,8 @@ export interface JudgeChoices {
   /** Whether the profile declares the interpretation (else the reference choice is assumed). */
   declared(key: InterpretationKey): boolean;
   skewMs: number;
-  rateLimit?: { spikePerSecond: number; quotaPerWindow: number; windowSeconds: number };
+  /** Each number as declared: a judgement needs the ones it reads (the spike, or the quota with its window). */
+  rateLimit?: RateLimit;
   /** client_ids the profile declares as allowed client_credentials only. */
   ccOnlyClients: ReadonlySet<string>;
 }

@@ -191,13 +191,17 @@ export class TokenHistory {
     const res = c.exchange.response!;
     const client = view.bearerAccess?.clientId ?? c.bearer!;
     if (!limit || res.status < 200 || res.status >= 300 || this.#rateBroken.has(client)) return;
-    this.#accepted.set(client, this.#window(client, view.nowMs).slice(-(2 * limit.quotaPerWindow + 1)));
+    const kept = Math.max(limit.quotaPerWindow ?? 0, limit.spikePerSecond ?? 0);
+    this.#accepted.set(client, this.#window(client, view.nowMs).slice(-(2 * kept + 1)));
     if (view.rateExceeded) this.#rateBroken.add(client);
   }
 
   /** The client's accepted calls inside the window ending at `now`, this one included. */
   #window(client: string, now: number): number[] {
-    const windowMs = this.choices.rateLimit!.windowSeconds * 1000;
+    // Without a declared quota window only the last second is judged (the spike limit).
+    const limit = this.choices.rateLimit!;
+    const quotaWindow = limit.quotaPerWindow !== undefined ? limit.windowSeconds : undefined;
+    const windowMs = (quotaWindow ?? 1) * 1000;
     // A clock moved back (a reset) leaves later-stamped calls behind: they are not in this window.
     const times = (this.#accepted.get(client) ?? []).filter((t) => t > now - windowMs && t <= now);
     times.push(now);
@@ -211,9 +215,13 @@ export class TokenHistory {
     if (!limit || res.status < 200 || res.status >= 300 || this.#rateBroken.has(client)) return undefined;
     const times = this.#window(client, now);
     const inSecond = times.filter((t) => t > now - 1000).length;
-    if (inSecond > 2 * limit.spikePerSecond)
+    if (limit.spikePerSecond !== undefined && inSecond > 2 * limit.spikePerSecond)
       return `${inSecond} calls accepted within one second (declared spike limit ${limit.spikePerSecond}/s)`;
-    if (times.length > 2 * limit.quotaPerWindow)
+    if (
+      limit.quotaPerWindow !== undefined &&
+      limit.windowSeconds !== undefined &&
+      times.length > 2 * limit.quotaPerWindow
+    )
       return `${times.length} calls accepted within ${limit.windowSeconds} s (declared quota ${limit.quotaPerWindow} per window)`;
     return undefined;
   }

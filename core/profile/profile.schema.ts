@@ -301,12 +301,36 @@ const capabilitiesSchema = z.strictObject({
     .default({ allowed: false }),
   rateLimit: z
     .strictObject({
-      spikePerSecond: z.number().int().positive(),
-      quotaPerWindow: z.number().int().positive(),
-      windowSeconds: z.number().int().positive(),
+      spikePerSecond: z
+        .number()
+        .int()
+        .positive()
+        .optional()
+        .describe('Calls one client may make within one second. Absent: the spike checks are SKIPPED.'),
+      quotaPerWindow: z
+        .number()
+        .int()
+        .positive()
+        .optional()
+        .describe('Calls one client may make within one window. Absent: the quota checks are SKIPPED.'),
+      windowSeconds: z
+        .number()
+        .int()
+        .positive()
+        .optional()
+        .describe('The length of the quota window, in seconds. Absent: the quota checks are SKIPPED.'),
     })
+    .refine((r) => Object.values(r).some((n) => n !== undefined), {
+      message: 'declare at least one of spikePerSecond, quotaPerWindow and windowSeconds, or leave rateLimit out',
+      // A misspelt number is reported as an unknown key alone.
+      when: (payload) => payload.issues.length === 0,
+    })
+    // The JSON Schema export cannot carry the refinement itself.
+    .meta({ minProperties: 1 })
     .optional()
-    .describe("The target's rate-limit thresholds, when known. Absent: rate-limit checks are SKIPPED."),
+    .describe(
+      "The target's rate-limit thresholds, each when known: a check runs on the numbers it needs (the spike checks on spikePerSecond, the quota checks on quotaPerWindow and windowSeconds) and SKIPs naming one that is not declared. Absent: rate-limit checks are SKIPPED.",
+    ),
   forwardingProxy: z
     .boolean()
     .default(false)
@@ -500,3 +524,6 @@ export function buildProfileSchema(options: InterpretationOption[] = loadInterpr
 
 export type ProfileSchema = ReturnType<typeof buildProfileSchema>;
 export type TargetProfile = z.output<ProfileSchema>;
+
+/** The rate-limit thresholds a profile declares (capabilities.rateLimit), each number on its own. */
+export type RateLimit = NonNullable<TargetProfile['capabilities']['rateLimit']>;

@@ -257,19 +257,15 @@ export function applyListening(profile: TargetProfile, l: ListeningLine, restart
   };
 }
 
-/** Server flags that make the started server match the profile's declared thresholds. */
+/** Server flags that make the started server match the profile's declared thresholds (others keep its defaults). */
 export function referenceArgsFor(profile: TargetProfile): string[] {
   const r = profile.capabilities.rateLimit;
-  return r
-    ? [
-        '--rate-spike',
-        String(r.spikePerSecond),
-        '--rate-quota',
-        String(r.quotaPerWindow),
-        '--rate-window',
-        String(r.windowSeconds),
-      ]
-    : [];
+  const flags = [
+    ['--rate-spike', r?.spikePerSecond],
+    ['--rate-quota', r?.quotaPerWindow],
+    ['--rate-window', r?.windowSeconds],
+  ] as const;
+  return flags.flatMap(([flag, value]) => (value === undefined ? [] : [flag, String(value)]));
 }
 
 /** The seed the reference servers start from, and the production client whose token BEARER-015 uses. */

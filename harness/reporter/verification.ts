@@ -52,6 +52,10 @@ const declarable: [RegExp, (m: RegExpExecArray) => string][] = [
   ],
   [/target does not declare HTTP Basic/, () => 'declare capabilities.supportsBasic if the target takes HTTP Basic'],
   [/profile declares no rate-limit thresholds/, () => "declare capabilities.rateLimit (the target's thresholds)"],
+  [
+    /not declared: (capabilities\.rateLimit\.\w+(?:, capabilities\.rateLimit\.\w+)*)/,
+    (m) => `declare ${m[1]!.replace(/, /g, ' and ')}`,
+  ],
   [/the load budget \(capabilities\.load/, () => 'raise the load budget (capabilities.load)'],
   [
     /at \d+ calls per second the quota of \d+ cannot be spent/,

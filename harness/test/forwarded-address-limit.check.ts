@@ -6,10 +6,13 @@
 //   - `forwarded-address-rate-key` with a clock, after every check that spends the rateLimitClient's
 //     quota on that clock (they run first, in file order, as in a whole run): FAIL, beside PASSes of
 //     LIMIT-RATE-001 and ERR-GW-2000;
-//   - the same fault without clock control: the spike limit in real time, FAIL;
+//   - the same fault without clock control, or with a profile that declares the spike limit alone:
+//     the spike limit in real time, FAIL;
 //   - `every-protected-call-rate-limited`, with a clock and without: BLOCKED by BEARER-001 (which
 //     FAILs in the same run), never PASS;
 //   - no fault, without clock control: PASS in real time.
+// Then each rate-limit number on its own, on the clean target: the spike limit alone, the quota and
+// its window alone; the checks that need a number left out SKIP naming it.
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -123,6 +126,17 @@ void describe(`${id}: the control first, with and without clock control`, () => 
     assert.match(r.report.requirements.find((x) => x.id === id)?.reason ?? '', /spikePerSecond .* in real time/);
   });
 
+  void test('a profile that declares the spike limit alone, with clock control (the spike limit in real time): FAIL', async () => {
+    const rateLimit = { spikePerSecond: selfValidationRateLimit.spikePerSecond };
+    const spikeOnly = { ...withClock, capabilities: { ...withClock.capabilities, rateLimit } };
+    const r = await run('forwarded-address-rate-key', spikeOnly, '@LIMIT-RATE-004\\b', rateLimitSpecs);
+    assert.equal(r.verdict(id), 'FAIL', r.out);
+    assert.match(
+      r.report.requirements.find((x) => x.id === id)?.reason ?? '',
+      /spikePerSecond .* in real time \(the profile declares no quota\)/,
+    );
+  });
+
   for (const clock of [true, false]) {
     void test(`a target that refuses every protected call, ${clock ? 'with' : 'without'} clock control: BLOCKED by BEARER-001, which FAILs`, async () => {
       // Without a clock the check may wait the fault's Retry-After of 1 s, then sees the limit still refuse.
@@ -147,4 +161,60 @@ void describe(`${id}: the control first, with and without clock control`, () => 
     const r = await run('clean', staging(), `@${id}\\b`, ['specs/limits/rate-limits.spec.ts']);
     assert.equal(r.verdict(id), 'PASS', r.out);
   });
+});
+
+// Each rate-limit number on its own, against the clean target with clock control: a check runs on
+// the numbers it needs and SKIPs naming the one the profile leaves out. The spike-only run leaves
+// ERR-GW-2001 and LIMIT-RATE-002 out: their real-time bursts share the real-time quota window with
+// the runs before, and a spent quota answers 000-2000 where ERR-GW-2001 wants the spike's code.
+void describe('each rate-limit number on its own: the checks run on what is declared', () => {
+  const quotaMissing = 'not declared: capabilities.rateLimit.quotaPerWindow, capabilities.rateLimit.windowSeconds';
+  const spikeMissing = 'not declared: capabilities.rateLimit.spikePerSecond';
+  const combinations: {
+    name: string;
+    rateLimit: Record<string, number>;
+    grep: string;
+    expected: [title: RegExp, verdict: string, reason?: string][];
+  }[] = [
+    {
+      name: 'the spike limit alone: the spike checks run, the quota checks SKIP naming quotaPerWindow and windowSeconds',
+      rateLimit: { spikePerSecond: selfValidationRateLimit.spikePerSecond },
+      grep: '@(LIMIT-RATE-00[14]|ERR-GW-2000)\\b',
+      expected: [
+        [/LIMIT-RATE-001 protected calls of one client beyond spikePerSecond/, 'PASS'],
+        [/LIMIT-RATE-001 protected calls of one client beyond quotaPerWindow/, 'SKIP', quotaMissing],
+        [/ERR-GW-2000 .*\(clock-driven\)/, 'SKIP', quotaMissing],
+        [/LIMIT-RATE-004 /, 'PASS'],
+      ],
+    },
+    {
+      name: 'the quota and its window alone: the quota checks run, the spike checks SKIP naming spikePerSecond',
+      rateLimit: {
+        quotaPerWindow: selfValidationRateLimit.quotaPerWindow,
+        windowSeconds: selfValidationRateLimit.windowSeconds,
+      },
+      grep: '@(LIMIT-RATE-00[124]|ERR-GW-200[01])\\b',
+      expected: [
+        [/LIMIT-RATE-001 protected calls of one client beyond spikePerSecond/, 'SKIP', spikeMissing],
+        [/LIMIT-RATE-002 /, 'SKIP', spikeMissing],
+        [/ERR-GW-2001 /, 'SKIP', spikeMissing],
+        [/LIMIT-RATE-001 protected calls of one client beyond quotaPerWindow/, 'PASS'],
+        [/ERR-GW-2000 .*\(clock-driven\)/, 'PASS'],
+        [/LIMIT-RATE-004 /, 'PASS'],
+      ],
+    },
+  ];
+  for (const c of combinations) {
+    void test(c.name, async () => {
+      const profile = { ...withClock, capabilities: { ...withClock.capabilities, rateLimit: c.rateLimit } };
+      const r = await run('clean', profile, c.grep, rateLimitSpecs);
+      const checks = r.report.requirements.flatMap((x) => x.checks);
+      for (const [title, verdict, reason] of c.expected) {
+        const found = checks.filter((x) => title.test(x.title));
+        assert.equal(found.length, 1, `${title}: ${found.length} checks\n${r.out}`);
+        assert.equal(found[0]!.verdict, verdict, `${title}: ${JSON.stringify(found[0])}\n${r.out}`);
+        if (reason !== undefined) assert.equal(found[0]!.reason, reason, String(title));
+      }
+    });
+  }
 });

@@ -115,6 +115,10 @@ void describe('init: the output folder, the people identifiers, the outlook', ()
     for (const extra of [
       ['--person-missing', 'E-9'],
       ['--rate-limit', '50/1000'],
+      ['--rate-limit', 'spike=5,spike=6'],
+      ['--rate-limit', 'burst=5'],
+      ['--rate-limit', 'spike=0'],
+      ['--rate-limit', 'quota=100,'],
       ['--cc-lifetime', '1h'],
     ]) {
       const c = capture();
@@ -136,6 +140,47 @@ void describe('init: the output folder, the people identifiers, the outlook', ()
         extra.join(' '),
       );
       assert.equal(c.err.length, 1, c.err.join('\n'));
+    }
+  });
+
+  void test('--rate-limit takes only the numbers known: each is in the profile alone, with a load budget that passes it', async () => {
+    for (const [flag, rateLimit, load] of [
+      ['spike=5', { spikePerSecond: 5 }, { maxRequestsPerSecond: 20, maxRequests: 220 }],
+      [
+        'quota=100,window=60',
+        { quotaPerWindow: 100, windowSeconds: 60 },
+        { maxRequestsPerSecond: 12, maxRequests: 400 },
+      ],
+      [
+        ' window=60 , spike=5',
+        { windowSeconds: 60, spikePerSecond: 5 },
+        { maxRequestsPerSecond: 20, maxRequests: 220 },
+      ],
+    ] as const) {
+      const file = join(dir, `partial-rate-${flag.replace(/\W+/g, '-')}.jsonc`);
+      const c = capture();
+      const code = await initMain(
+        [
+          '--out',
+          file,
+          '--name',
+          'partial',
+          '--auth-url-us',
+          'https://a.example.com',
+          '--client',
+          'usClient=abc',
+          '--rate-limit',
+          flag,
+          '--no-outlook',
+        ],
+        c.io,
+      );
+      assert.equal(code, 0, c.err.join('\n'));
+      const { profile } = validateProfile(parseJsonc(readFileSync(file, 'utf8')), file, {
+        env: { PARTIAL_US_CLIENT_SECRET: 'a-long-enough-secret-value' },
+      });
+      assert.deepEqual(profile.capabilities.rateLimit, rateLimit, flag);
+      assert.deepEqual(profile.capabilities.load, { allowed: true, ...load }, flag);
     }
   });
 

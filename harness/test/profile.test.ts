@@ -136,6 +136,17 @@ void describe('target profile validation', () => {
       expect: /^interpretations\.gatewayCodes: must match the schema of OI-14/,
     },
     { name: 'missing CA file', raw: { ...base, caFile: './nope.pem' }, expect: /^caFile: file not found: / },
+    {
+      name: 'rate limits without a number',
+      raw: { ...base, capabilities: { rateLimit: {} } },
+      expect:
+        /^capabilities\.rateLimit: declare at least one of spikePerSecond, quotaPerWindow and windowSeconds, or leave rateLimit out/,
+    },
+    {
+      name: 'a rate-limit number that is not a positive whole number',
+      raw: { ...base, capabilities: { rateLimit: { spikePerSecond: 2.5 } } },
+      expect: /^capabilities\.rateLimit\.spikePerSecond: /,
+    },
   ];
   for (const c of cases) {
     void test(`refuses: ${c.name}`, () => {
@@ -173,6 +184,26 @@ void describe('target profile validation', () => {
         },
       }),
       [],
+    );
+  });
+
+  void test('each rate-limit number is declared on its own: whatever is known, and only that, is in the profile', () => {
+    for (const rateLimit of [
+      { spikePerSecond: 5 },
+      { quotaPerWindow: 100, windowSeconds: 60 },
+      { quotaPerWindow: 100 },
+      { spikePerSecond: 50, quotaPerWindow: 1000, windowSeconds: 60 },
+    ]) {
+      const raw = { ...base, capabilities: { rateLimit } };
+      assert.deepEqual(problems(raw), [], JSON.stringify(rateLimit));
+      const { profile } = validateProfile(raw, 'p.json', { env: { US_SECRET: 's3cret-value' } });
+      assert.deepEqual(profile.capabilities.rateLimit, rateLimit);
+    }
+    const misspelt = problems({ ...base, capabilities: { rateLimit: { spike: 5 } } });
+    assert.deepEqual(
+      misspelt.map((p) => p.split(' (')[0]),
+      ['capabilities.rateLimit.spike: unknown key "spike"'],
+      'a misspelt number is one line, not a second one saying no number is declared',
     );
   });
 

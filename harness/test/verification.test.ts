@@ -51,6 +51,27 @@ void test('a SKIP the profile explains is not-declared, with what would make it 
       { cause: 'other' },
     ],
     [
+      {
+        verdict: 'SKIP',
+        reason: 'not declared: capabilities.rateLimit.quotaPerWindow, capabilities.rateLimit.windowSeconds',
+      },
+      {
+        cause: 'not-declared',
+        remedy: 'declare capabilities.rateLimit.quotaPerWindow and capabilities.rateLimit.windowSeconds',
+      },
+    ],
+    [
+      { verdict: 'SKIP', reason: 'not declared: capabilities.rateLimit.spikePerSecond' },
+      { cause: 'not-declared', remedy: 'declare capabilities.rateLimit.spikePerSecond' },
+    ],
+    [
+      {
+        verdict: 'SKIP',
+        reason: 'profile declares no rate-limit thresholds (capabilities.rateLimit): this check needs spikePerSecond',
+      },
+      { cause: 'not-declared', remedy: "declare capabilities.rateLimit (the target's thresholds)" },
+    ],
+    [
       { verdict: 'SKIP', reason: noPrincipalControl },
       {
         cause: 'not-declared',

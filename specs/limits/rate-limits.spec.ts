@@ -1,6 +1,7 @@
 // Spec §8 and §7.2: rate limiting exists (000-2000, 000-2001 "Rate Limit Exceeded"); its
 // thresholds are the ones the profile declares (capabilities.rateLimit: spikePerSecond,
-// quotaPerWindow, windowSeconds). Every burst stays inside the profile's load budget
+// quotaPerWindow, windowSeconds, each on its own: a check SKIPs naming a number it needs and the
+// profile leaves out). Every burst stays inside the profile's load budget
 // (capabilities.load): a budget too small to pass a threshold SKIPs the check with that reason.
 // Protected calls use the profile's rateLimitClient only, so that no other check loses its quota;
 // the brute-force check uses lockableUser. LIMIT-RATE-004/005 repeat the quota and brute-force
@@ -20,7 +21,7 @@ import {
 import { callsBeyondTheLimit } from '../../fixtures/support/limits/beyond-the-limit.ts';
 import { forwardedHeaders, forwardedHeadersUnverifiable } from '../../fixtures/support/limits/forwarded-address.ts';
 import { LoadBudget } from '../../fixtures/support/limits/load-budget.ts';
-import { RateLimitDriver, type QuotaClock } from '../../fixtures/support/limits/rate-limit-driver.ts';
+import { quotaFields, RateLimitDriver, type QuotaClock } from '../../fixtures/support/limits/rate-limit-driver.ts';
 
 const rateLimitCodes = ['000-2000', '000-2001'] as const;
 const isRateLimited = (res: ApiResponse): boolean =>
@@ -46,7 +47,7 @@ test.describe('limit: rate limits (capabilities.rateLimit)', () => {
     'LIMIT-RATE-001 protected calls of one client beyond spikePerSecond are refused with 000-2000 or 000-2001',
     requirement('LIMIT-RATE-001', needs('us', 'gateway')),
     async ({ tokenClient, api, target }) => {
-      const driver = RateLimitDriver.of(target);
+      const driver = RateLimitDriver.of(target, ['spikePerSecond']);
       const { spikePerSecond } = driver.limit;
       const size = driver.spikeBurstSize(1);
       const token = await driver.token(tokenClient);
@@ -65,14 +66,16 @@ test.describe('limit: rate limits (capabilities.rateLimit)', () => {
     'LIMIT-RATE-001 protected calls of one client beyond quotaPerWindow are refused with 000-2000 or 000-2001',
     requirement('LIMIT-RATE-001', needs('us', 'gateway', 'clock-control')),
     async ({ tokenClient, api, target, clock }) => {
-      await limitIsRefused(target, tokenClient, clock, (token) => api.person('existing', { token }));
+      const driver = RateLimitDriver.of(target, quotaFields);
+      await limitIsRefused(driver, target, tokenClient, clock, (token) => api.person('existing', { token }));
     },
   );
 
   // With clock control, driven on the target's clock from the start of a fresh window, not as a
   // spike: a spike must leave within one real second, which a loaded machine cannot promise, and a
   // forwarded-address key defeats both limits alike. Without it (a staging target, where forwarding
-  // proxies sit), the spike limit in real time (fixtures/support/limits/beyond-the-limit.ts).
+  // proxies sit), or with no quota declared, the spike limit in real time
+  // (fixtures/support/limits/beyond-the-limit.ts).
   test(
     'LIMIT-RATE-004 protected calls beyond the declared rate limit are refused even with a new X-Forwarded-For, Forwarded and X-Real-IP on each',
     requirement('LIMIT-RATE-004', needs('us', 'gateway'), { tag: ['@clock'] }),
@@ -81,6 +84,7 @@ test.describe('limit: rate limits (capabilities.rateLimit)', () => {
       test.skip(unverifiable !== undefined, unverifiable);
       let sent = 0;
       await limitIsRefused(
+        RateLimitDriver.of(target),
         target,
         tokenClient,
         clockIfAny,
@@ -94,7 +98,7 @@ test.describe('limit: rate limits (capabilities.rateLimit)', () => {
     'LIMIT-RATE-002 a rate-limited response carries Retry-After, and calls succeed again once that delay has passed',
     requirement('LIMIT-RATE-002', needs('us', 'gateway', 'clock-control')),
     async ({ tokenClient, api, target, clock }) => {
-      const driver = RateLimitDriver.of(target);
+      const driver = RateLimitDriver.of(target, ['spikePerSecond']);
       const size = driver.spikeBurstSize(2);
       const token = await driver.token(tokenClient);
 
@@ -164,13 +168,13 @@ test.describe('limit: rate limits (capabilities.rateLimit)', () => {
  * time), after calls it let through: at least one 000-2000/000-2001 and no other refusal.
  */
 async function limitIsRefused(
+  driver: RateLimitDriver,
   target: Target,
   tokenClient: TokenClient,
   clock: QuotaClock | undefined,
   call: (token: string) => Promise<ApiResponse>,
   variant = '',
 ): Promise<void> {
-  const driver = RateLimitDriver.of(target);
   const { limit, responses, accepted } = await callsBeyondTheLimit(driver, tokenClient, clock, call, {
     variant,
     plainCalls: variant === '',

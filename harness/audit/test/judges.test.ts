@@ -160,17 +160,17 @@ function api(
 }
 const ok = () => json(200, { id: 'E-1' });
 
-async function broken(exchanges: RecordedExchange[]): Promise<string[]> {
+async function broken(exchanges: RecordedExchange[], judgedOn: TargetProfile = profile): Promise<string[]> {
   const file = join(dir, `t${++n}.jsonl`);
   writeFileSync(
     file,
     `{"format":"token-conformance-recording/1","startedAt":"2026-01-01T00:00:00.000Z","key":"test"}\n${exchanges.map((e) => JSON.stringify(e)).join('\n')}\n`,
   );
-  const result = await audit([file], { profile, digester: new Digester(Buffer.from('k'), 'test') });
+  const result = await audit([file], { profile: judgedOn, digester: new Digester(Buffer.from('k'), 'test') });
   const report = auditReport(result, {
     level: 'all',
     strict: false,
-    profile,
+    profile: judgedOn,
     suiteVersion: 't',
     startedAt: new Date(),
     durationMs: 0,
@@ -948,6 +948,32 @@ void describe('audit judges', () => {
       call(7),
     ];
     assert.deepEqual(await broken([throttled, c, ...calls]), []);
+  });
+  void test('each declared rate-limit number is judged on its own; an undeclared one judges nothing', async () => {
+    const withRateLimit = (rateLimit: object): TargetProfile =>
+      buildProfileSchema().parse({
+        name: 'synthetic',
+        authUrlUs: origin,
+        baseUrl: origin,
+        credentials: { clients: {} },
+        capabilities: { rateLimit },
+      });
+    const calls = (gapMs: number): RecordedExchange[] => {
+      const c = cc();
+      const t = Date.parse(at());
+      return [
+        c,
+        ...[0, 1, 2, 3, 4].map((i) => api(bearerOf(c), ok(), { time: new Date(t + i * gapMs).toISOString() })),
+      ];
+    };
+    const spikeOnly = withRateLimit({ spikePerSecond: 2 });
+    const quotaOnly = withRateLimit({ quotaPerWindow: 2, windowSeconds: 60 });
+    // Five calls within one second: past two spike windows, inside two quota windows of 2.
+    assert.ok((await broken(calls(100), spikeOnly)).includes('LIMIT-RATE-001'));
+    // Five calls a second apart: within the spike limit, past two quota windows.
+    assert.ok(!(await broken(calls(1000), spikeOnly)).includes('LIMIT-RATE-001'));
+    assert.ok((await broken(calls(1000), quotaOnly)).includes('LIMIT-RATE-001'));
+    assert.ok(!(await broken(calls(1000), withRateLimit({ quotaPerWindow: 2 }))).includes('LIMIT-RATE-001'));
   });
   for (const c of cases) {
     void test(`${c.name}: breaks ${c.breaks.join(', ') || 'nothing'}${c.breaks.length > 0 ? ' only' : ''}`, async () => {

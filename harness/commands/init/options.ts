@@ -45,7 +45,9 @@ flags on a terminal it asks for each of them.
   --pw-lifetime SECONDS  expires_in password tokens must have (expectations.pwLifetime)
   --basic                the token endpoints take HTTP Basic client authentication
   --rate-limit S/Q/W     the gateway's rate limits, if known: S calls per second, Q per window of W
-                         seconds (e.g. 50/1000/60); also allows load-like checks
+                         seconds (e.g. 50/1000/60), or only the numbers known, as spike=S,
+                         quota=Q, window=W (e.g. spike=5, or quota=100,window=60; a check that
+                         needs one left out SKIPs naming it); also allows load-like checks
   --allow-load           allow load-like checks (bursts within capabilities.load)
   --allow-destructive    allow checks that may lock the lockable user (give one with --user)
   --state FILE           keep obligations between runs in FILE (encrypted): without clock control,
@@ -85,11 +87,22 @@ const positiveInt = (flag: string, value: string | undefined): number | undefine
   return Number(value);
 };
 
+const rateLimitKeys = { spike: 'spikePerSecond', quota: 'quotaPerWindow', window: 'windowSeconds' } as const;
+
+/** SPIKE/QUOTA/WINDOW, or the numbers known on their own: `spike=5`, `quota=100,window=60`. */
 function rateLimitOf(value: string | undefined): ProfileAnswers['rateLimit'] {
   if (value === undefined) return undefined;
+  const usage = `--rate-limit must be SPIKE/QUOTA/WINDOW (e.g. 50/1000/60) or any of spike=S, quota=Q, window=W, comma-separated (e.g. spike=5), each a positive whole number (got '${value}')`;
   const m = /^([1-9]\d*)\/([1-9]\d*)\/([1-9]\d*)$/.exec(value);
-  if (!m) throw new Error(`--rate-limit must be SPIKE/QUOTA/WINDOW, e.g. 50/1000/60 (got '${value}')`);
-  return { spikePerSecond: Number(m[1]), quotaPerWindow: Number(m[2]), windowSeconds: Number(m[3]) };
+  if (m) return { spikePerSecond: Number(m[1]), quotaPerWindow: Number(m[2]), windowSeconds: Number(m[3]) };
+  const limit: NonNullable<ProfileAnswers['rateLimit']> = {};
+  for (const part of value.split(',')) {
+    const known = /^\s*(spike|quota|window)=([1-9]\d*)\s*$/.exec(part);
+    const field = known ? rateLimitKeys[known[1] as keyof typeof rateLimitKeys] : undefined;
+    if (!known || field === undefined || limit[field] !== undefined) throw new Error(usage);
+    limit[field] = Number(known[2]);
+  }
+  return limit;
 }
 
 /** Prints `token-conformance init: <message>` to stderr; the exit of a usage mistake (2). */

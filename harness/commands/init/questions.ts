@@ -70,7 +70,7 @@ export async function askForFlags(ask: Ask): Promise<string[]> {
   await yes('--basic', 'Do the token endpoints take HTTP Basic client authentication?');
   await add(
     '--rate-limit',
-    'Gateway rate limits, if known: calls per second/per window/window seconds, e.g. 50/1000/60 (empty: unknown): ',
+    'Gateway rate limits, if known: calls per second/per window/window seconds, e.g. 50/1000/60, or only the known ones, e.g. spike=5 or quota=100,window=60 (empty: unknown): ',
   );
   await add(
     '--state',

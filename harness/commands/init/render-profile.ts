@@ -33,7 +33,7 @@ export interface ProfileAnswers {
   ccLifetime?: number;
   pwLifetime?: number;
   supportsBasic?: boolean;
-  rateLimit?: { spikePerSecond: number; quotaPerWindow: number; windowSeconds: number };
+  rateLimit?: { spikePerSecond?: number; quotaPerWindow?: number; windowSeconds?: number };
   allowLoad?: boolean;
   allowDestructive?: boolean;
   state?: { file: string; keyEnv: string };
@@ -105,7 +105,7 @@ export function renderProfile(v: ProfileAnswers): InitResult {
       `    "supportsBasic": ${v.supportsBasic === true},  // the token endpoints take HTTP Basic client authentication`,
       // Known rate limits are checked by passing them: the budget leaves room for a burst past the spike and one window's quota.
       v.rateLimit
-        ? `    "load": { "allowed": true, "maxRequestsPerSecond": ${2 * v.rateLimit.spikePerSecond + 10}, "maxRequests": ${2 * v.rateLimit.quotaPerWindow + 4 * v.rateLimit.spikePerSecond + 200} },  // load-like checks (bursts), within this budget`
+        ? `    "load": { "allowed": true, ${rateLimitLoad(v.rateLimit)} },  // load-like checks (bursts), within this budget`
         : `    "load": { "allowed": ${v.allowLoad === true} },  // load-like checks (bursts) within maxRequestsPerSecond / maxRequests (default 10/s, 200)`,
       `    "destructive": { "allowed": ${v.allowDestructive === true} },  // checks that may lock the lockable user`,
       v.rateLimit
@@ -131,4 +131,13 @@ export function renderProfile(v: ProfileAnswers): InitResult {
       .filter((l) => l !== '')
       .join('\n') + '\n';
   return { text, exports };
+}
+
+/** A load budget that passes the declared limits: a burst past the spike, one window's quota at the checks' pace. */
+function rateLimitLoad(r: NonNullable<ProfileAnswers['rateLimit']>): string {
+  const spike = r.spikePerSecond ?? 0;
+  const quota = r.quotaPerWindow ?? 0;
+  const quotaPace = r.windowSeconds !== undefined ? Math.ceil((quota + 1) / r.windowSeconds) : 0;
+  const perSecond = Math.max(2 * spike, quota > 0 ? quotaPace : 0) + 10;
+  return `"maxRequestsPerSecond": ${perSecond}, "maxRequests": ${2 * quota + 4 * spike + 200}`;
 }
