@@ -63,7 +63,12 @@ function pathBelow(url: URL, address: string | undefined): string {
   return url.pathname.slice(base.length) || '/';
 }
 
-export function classify(exchange: Exchange, addresses: Addresses): Classified {
+/**
+ * `as`: the kind the sender knows the exchange to be, whatever its request line says (a live check
+ * that wrote `OPTIONS *` to the gateway's socket knows it called the gateway; the addresses alone
+ * would call it other traffic).
+ */
+export function classify(exchange: Exchange, addresses: Addresses, as?: ExchangeKind): Classified {
   let url: URL | undefined;
   try {
     url = new URL(exchange.request.url);
@@ -92,7 +97,7 @@ export function classify(exchange: Exchange, addresses: Addresses): Classified {
       return 'protected';
     return 'other';
   };
-  const kind = kindOf();
+  const kind = as ?? kindOf();
   const token = kind === 'token-us' || kind === 'token-eu' || kind === 'token-other-version';
   const form = token ? formOf(exchange.request) : undefined;
   const field = (name: string) => form?.find(([k]) => k === name)?.[1];

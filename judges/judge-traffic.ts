@@ -3,7 +3,7 @@
 // history. `audit` streams recorded traffic through it; a live check hands it the exchanges it drove.
 import type { TargetProfile } from '../core/profile/profile.schema.ts';
 import { choicesOf, type JudgeChoices } from './choices.ts';
-import { addressesOf, classify, type Addresses, type Classified } from './classify.ts';
+import { addressesOf, classify, type Addresses, type Classified, type ExchangeKind } from './classify.ts';
 import type { Exchange } from './exchange.ts';
 import { verdictOf, type Judge, type Verdict } from './judge.ts';
 import { judges } from './registry.ts';
@@ -23,9 +23,14 @@ export class TrafficJudgement {
     this.#judges = only ? [...judges.values()].filter((j) => only.includes(j.requirement)) : [...judges.values()];
   }
 
-  /** The exchange classified, and the verdict of every judge it exercised. */
-  observe(exchange: Exchange): { classified: Classified; verdicts: Verdict[] } {
-    const c = classify(exchange, this.#addresses);
+  /**
+   * The exchange classified, and the verdict of every judge it exercised. `otherwise`: what the
+   * sender knows the exchange to be where the addresses cannot place it (a live check's call to the
+   * gateway without a version segment is still a protected call).
+   */
+  observe(exchange: Exchange, otherwise?: ExchangeKind): { classified: Classified; verdicts: Verdict[] } {
+    const placed = classify(exchange, this.#addresses);
+    const c = placed.kind === 'other' && otherwise ? classify(exchange, this.#addresses, otherwise) : placed;
     if (c.kind === 'other' || !exchange.response) return { classified: c, verdicts: [] };
     const step = { c, history: this.#history.view(c) };
     const verdicts: Verdict[] = [];

@@ -23,6 +23,9 @@ const parsesAsJson = (text: string): boolean => {
   }
 };
 
+/** Shorter words (a scheme alone, a test's `abc`) occur in any text: an echo of them cannot be told. */
+const shortestEchoable = 8;
+
 /** The gateway code of a rejection, found where the target declares its error body puts it. */
 export function gatewayCodeOf(c: Classified, choices: JudgeChoices): string | undefined {
   const res = c.exchange.response!;
@@ -190,11 +193,17 @@ export const protectedJudges: Judge[] = [
     },
     { uses: ['gatewayErrorBody'] },
   ),
-  // The format only ({code, message} as strings): whether the code is in the table is ERR-GW-GEN-001's.
+  // The format only: whether the code is in the table is ERR-GW-GEN-001's. json-code-message: a JSON
+  // {code, message} of strings; code-anywhere: a 000-nnnn code in the body or a header, nothing more.
   onCall(
     'ERR-GW-GEN-002',
     (call, c, choices) => {
-      if (call.status < 400 || choices.interpretation('gatewayErrorBody') !== 'json-code-message') return undefined;
+      if (call.status < 400) return undefined;
+      if (choices.interpretation('gatewayErrorBody') !== 'json-code-message')
+        return seen(
+          gatewayCodeOf(c, choices) !== undefined,
+          () => `a ${call.status} gateway rejection has no 000-nnnn code in its body or a header`,
+        );
       const res = c.exchange.response!;
       const body = jsonObjectOf(res.body);
       const shaped = typeof body?.code === 'string' && typeof body.message === 'string';
@@ -207,23 +216,29 @@ export const protectedJudges: Judge[] = [
     },
     { uses: ['gatewayErrorBody'] },
   ),
+  // §7.2 lists 000-1200 without a message: no message of it is wrong.
   onKnownCode('ERR-GW-GEN-003', (code, _call, c) => {
     const message = jsonObjectOf(c.exchange.response!.body)?.message;
-    if (typeof message !== 'string') return undefined;
+    if (typeof message !== 'string' || code === '000-1200') return undefined;
     const wanted = gatewayErrors[code].message;
     return seen(
       message === wanted,
       () => `gateway code ${code} came with message ${JSON.stringify(message)}, not "${wanted}"`,
     );
   }),
-  onKnownCode('ERR-GW-GEN-004', (_code, _call, c) =>
-    c.bearer !== undefined
-      ? seen(
-          !(c.exchange.response!.body.text ?? '').includes(c.bearer),
-          () => "a gateway error body echoes the request's access token (shown as its digest)",
-        )
-      : undefined,
-  ),
+  // Every rejection, whatever its code: the credentials of the Authorization header, and the header's
+  // value, never come back in the body.
+  onCall('ERR-GW-GEN-004', (call, c) => {
+    if (call.status < 400) return undefined;
+    const credentials = call.authorization.flatMap((value) => [value, ...value.trim().split(/\s+/).slice(1)]);
+    const echoable = [...new Set(credentials.filter((x) => x.length >= shortestEchoable))];
+    if (echoable.length === 0) return undefined;
+    const body = c.exchange.response!.body.text ?? '';
+    return seen(
+      !echoable.some((x) => body.includes(x)),
+      () => "a gateway error body echoes the request's access token or Authorization value (shown as its digest)",
+    );
+  }),
   // The code wherever the body shows it: whether a rejection is the rate limit's does not depend on
   // the declared body format, and neither does its Retry-After (delay-seconds or an HTTP-date).
   onCall('LIMIT-RATE-002', (call, c) => {

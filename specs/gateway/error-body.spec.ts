@@ -3,9 +3,7 @@
 // of the caller's credential (GEN-004, RFC 6750 §5.2). Checked over a sample of rejections that
 // need neither clock nor faults.
 import {
-  choiceLabel,
   expect,
-  judgedOn,
   needs,
   requirement,
   test,
@@ -16,14 +14,9 @@ import {
   type Target,
 } from '../../fixtures/index.ts';
 import type { TestInfo } from '@playwright/test';
-import { gatewayErrorCodes, gatewayErrors, type GatewayErrorCode } from '../../schemas/gateway-error-codes.ts';
-
-type BodyFormat = 'json-code-message' | 'code-anywhere';
 
 interface Rejection {
   what: string;
-  /** The Authorization value sent, if any. */
-  authorization?: string;
   /** The access token inside it, if any. */
   token?: string;
   res: ApiResponse;
@@ -92,7 +85,7 @@ async function sampleRejections(
     });
   }
   const out: Rejection[] = [];
-  for (const [what, authorization, tok, because, call] of calls) {
+  for (const [what, , tok, because, call] of calls) {
     const interpreted = because.startsWith('000-');
     if (interpreted && target.gatewayCodeNotProduced(because)) {
       testInfo.annotations.push({
@@ -113,30 +106,20 @@ async function sampleRejections(
       res.status,
       `setup: ${what} is refused (${because}) — the target answered ${res.describe()}`,
     ).toBeGreaterThanOrEqual(400);
-    out.push({ what, res, ...(authorization ? { authorization } : {}), ...(tok ? { token: tok } : {}) });
+    out.push({ what, res, ...(tok ? { token: tok } : {}) });
   }
   return out;
 }
 
-/** The gateway code where the target declares its body puts it (OI-25). */
-const declaredCode = (res: ApiResponse, format: BodyFormat): string | undefined => res.declaredGatewayCode(format);
-
 test.describe('gateway: error body', () => {
+  // Each check drives the sample; the requirement's judge (the one `audit` runs) decides every
+  // rejection of it, on the target's declared body format (a failure on an assumed one is WARN).
   test(
     'ERR-GW-GEN-001 every gateway rejection carries a §7.2 code where the target declares it (OI-25)',
     requirement('ERR-GW-GEN-001', needs('people')),
     async ({ target, api, wire }, testInfo) => {
-      const choice = target.choice('gatewayErrorBody');
-      const format = choice.value;
-      for (const r of await sampleRejections(target, await wire.token(), api, testInfo)) {
-        const code = declaredCode(r.res, format);
-        await judgedOn(choice, () =>
-          expect(code, `${r.what}: a gateway code (${choiceLabel(choice)}) — ${r.res.describe()}`).toBeDefined(),
-        );
-        expect(gatewayErrorCodes as readonly string[], `${r.what}: ${code} is a code of the §7.2 table`).toContain(
-          code,
-        );
-      }
+      const sample = await sampleRejections(target, await wire.token(), api, testInfo);
+      await expect(sample.map((r) => r.res)).toSatisfy('ERR-GW-GEN-001');
     },
   );
 
@@ -144,28 +127,8 @@ test.describe('gateway: error body', () => {
     'ERR-GW-GEN-002 every gateway rejection has the body format the target declares (OI-25)',
     requirement('ERR-GW-GEN-002', needs('people')),
     async ({ target, api, wire }, testInfo) => {
-      const choice = target.choice('gatewayErrorBody');
-      const format = choice.value;
-      for (const r of await sampleRejections(target, await wire.token(), api, testInfo)) {
-        await judgedOn(choice, () => {
-          if (format === 'json-code-message') {
-            expect(r.res.mediaType, `${r.what}: Content-Type (${choiceLabel(choice)}) — ${r.res.describe()}`).toBe(
-              'application/json',
-            );
-            expect(
-              r.res.schemaErrors,
-              `${r.what}: valid against the gateway error schema — ${r.res.describe()}`,
-            ).toEqual([]);
-            expect(typeof r.res.body.code, `${r.what}: a string code member`).toBe('string');
-            expect(typeof r.res.body.message, `${r.what}: a string message member`).toBe('string');
-          } else {
-            expect(
-              declaredCode(r.res, format),
-              `${r.what}: a 000-nnnn code in the body or a header (${choiceLabel(choice)}) — ${r.res.describe()}`,
-            ).toBeDefined();
-          }
-        });
-      }
+      const sample = await sampleRejections(target, await wire.token(), api, testInfo);
+      await expect(sample.map((r) => r.res)).toSatisfy('ERR-GW-GEN-002');
     },
   );
 
@@ -173,16 +136,12 @@ test.describe('gateway: error body', () => {
     'ERR-GW-GEN-003 the message of a gateway error body equals the §7.2 message of its code',
     requirement('ERR-GW-GEN-003', needs('people')),
     async ({ target, api, wire }, testInfo) => {
+      // §7.2 gives 000-1200 no message: a body of it has none to compare.
       const withMessage = (await sampleRejections(target, await wire.token(), api, testInfo)).filter(
-        (r) => typeof r.res.body.message === 'string',
+        (r) => typeof r.res.body.message === 'string' && r.res.gatewayCode !== '000-1200',
       );
       test.skip(withMessage.length === 0, "the target's gateway error bodies have no message member");
-      for (const r of withMessage) {
-        const code = r.res.gatewayCode as GatewayErrorCode | undefined;
-        expect(code !== undefined && code in gatewayErrors, `${r.what}: a §7.2 code — ${r.res.describe()}`).toBe(true);
-        if (code === '000-1200') continue; // §7.2 gives 000-1200 no message
-        expect(r.res.body.message, `${r.what}: the §7.2 message of ${code}`).toBe(gatewayErrors[code!].message);
-      }
+      await expect(withMessage.map((r) => r.res)).toSatisfy('ERR-GW-GEN-003');
     },
   );
 
@@ -194,14 +153,8 @@ test.describe('gateway: error body', () => {
         (r) => r.token !== undefined,
       );
       expect(withCredential.length, 'setup: calls with a credential were refused').toBeGreaterThan(0);
-      for (const r of withCredential) {
-        // Never print the body itself: it may hold the very token this check looks for.
-        expect(r.res.text.includes(r.token!), `${r.what}: the body does not contain the access token`).toBe(false);
-        expect(
-          r.res.text.includes(r.authorization!),
-          `${r.what}: the body does not contain the Authorization value`,
-        ).toBe(false);
-      }
+      // The judge never shows the body: it may hold the very token it looks for.
+      await expect(withCredential.map((r) => r.res)).toSatisfy('ERR-GW-GEN-004');
     },
   );
 });

@@ -658,6 +658,23 @@ const cases: { name: string; breaks: string[]; exchanges: () => RecordedExchange
     },
   },
   {
+    name: 'a gateway body echoing a credential the gateway could not parse (two words after Bearer)',
+    breaks: ['ERR-GW-GEN-004'],
+    exchanges: () => {
+      const t = token('x');
+      const challenge: HeaderList = [['www-authenticate', 'Bearer error="invalid_token"']];
+      const credential = `${t} ${t}`;
+      return [api(credential, json(401, { code: '000-1205', message: 'token parse error', credential }, challenge))];
+    },
+  },
+  {
+    name: 'a 000-1200 with a message of its own (§7.2 lists it without one)',
+    breaks: [],
+    exchanges: () => [
+      api(token('x'), json(401, { code: '000-1200', message: 'Token rejected' }, [['www-authenticate', 'Bearer']])),
+    ],
+  },
+  {
     name: 'a wrong version served',
     breaks: ['ERR-GW-1020'],
     exchanges: () => [api(token('x'), ok(), { path: '/v2/people/er/E-1' })],

@@ -1,0 +1,263 @@
+// One function decides each requirement traffic can show: a live check of a requirement that has a
+// judge (judges/registry.ts) drives its requests and hands what it saw to that judge — the one
+// `audit` runs on recorded traffic — instead of asserting the rule a second time. For every check
+// Playwright lists (its requirement IDs are its tags, requirement() in fixtures/requirement.ts), this
+// reads the check's function (and the functions of its own file that it calls) with the TypeScript
+// parser and asks, for each judged ID it cites, whether its verdict goes through the judge: a
+// `toSatisfy('<ID>')` (or `toSatisfy(x)` with a computed ID), or a helper known to call the judge.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import ts from 'typescript';
+import { playwrightCommand } from '../../harness/playwright/playwright-cli.ts';
+import { judges } from '../../judges/registry.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+
+/**
+ * Helpers a check calls that hand the answer to a judge: the call, the requirement IDs it decides
+ * through the judge, and the module where it does (checked to call the judges below).
+ */
+const routers: { call: RegExp; decides: RegExp; module: string; calls: RegExp }[] = [
+  // The code a trigger gets is the check's; the code's status is its ERR-GW-nnnn judge's.
+  {
+    call: /\.toBeGatewayError\(/,
+    decides: /^ERR-GW-\d{4}$/,
+    module: 'fixtures/matchers.ts',
+    calls: /\bgatewayJudgement\(/,
+  },
+  // pickTrigger's assertion: toBeGatewayError on the picked trigger.
+  {
+    call: /\.answeredWithCode\(/,
+    decides: /^ERR-GW-\d{4}$/,
+    module: 'fixtures/support/gateway/gateway-trigger.ts',
+    calls: /\.toBeGatewayError\(/,
+  },
+  // The gateway input property: what an answer alone shows judged by its judge (gateway-answer.judge.ts);
+  // which code the generated input gets, and its 401 and challenge, stay the property's.
+  {
+    call: /\bgatewayInputJudge\(/,
+    decides: /^(ERR-GW-GEN-00[12]|ERR-GW-\d{4})$/,
+    module: 'fixtures/support/properties/gateway-answer.judge.ts',
+    calls: /\bgatewayJudgement\(/,
+  },
+];
+
+/**
+ * Judged requirements whose live checks cannot hand their verdict to the judge, each with why.
+ * A requirement leaves this list when its checks can.
+ */
+const cannotCallJudge = new Map<string, string>([
+  [
+    'STATE-RT-EXP-003',
+    "the check's half 'accepted until the announced expiry' stays its own: a refusal inside the window can have a cause traffic does not show (an account deactivated meanwhile), so the judge decides only the refusal after it",
+  ],
+]);
+
+/**
+ * Judged requirements of the other areas whose checks still assert the rule themselves while their
+ * migration is under way in parallel: the integrator empties this set once those branches are merged.
+ */
+const notYetMigrated = new Set<string>([
+  // token requests, responses and grants
+  'TOKEN-REQ-001',
+  'TOKEN-REQ-003',
+  'TOKEN-REQ-005',
+  'TOKEN-REQ-006',
+  'TOKEN-REQ-008',
+  'TOKEN-REQ-009',
+  'GRANT-PW-002',
+  'GRANT-PW-004',
+  'GRANT-RT-001',
+  'GRANT-RT-002',
+  'GRANT-RT-003',
+  'GRANT-RT-006',
+  'GRANT-RT-007',
+  'GRANT-RT-010',
+  // client authentication and token errors
+  'AUTH-CLI-003',
+  'AUTH-CLI-004',
+  'AUTH-CLI-006',
+  'ERR-TOK-001',
+  'ERR-TOK-002',
+  'ERR-TOK-003',
+  'ERR-TOK-004',
+  'ERR-TOK-005',
+  'ERR-TOK-006',
+  'ERR-TOK-008',
+  // bearer: BEARER-002's 401 and BEARER-013's challenge are also asserted by the gateway input
+  // property (specs/properties/gateway-input.spec.ts), which calls their judges once those judges
+  // decide what it asserts (the 401 itself; a Bearer challenge among several).
+  'BEARER-002',
+  'BEARER-013',
+  // lifecycle and limits
+  'STATE-AT-AFTER-REFRESH-001',
+  'STATE-AT-EXP-001',
+  'STATE-RT-EXP-001',
+  'STATE-RT-FAMILY-001',
+  'STATE-RT-FAMILY-002',
+  'STATE-RT-USED-001',
+  'STATE-RT-USED-002',
+  'LIMIT-RATE-001',
+  'LIMIT-RATE-002',
+  // transport and versioning
+  'SEC-TLS-002',
+  'SEC-TLS-005',
+  'VER-004',
+]);
+
+interface ListedSpec {
+  file: string;
+  line: number;
+  column: number;
+  title: string;
+  tags: string[];
+}
+interface ListedSuite {
+  specs?: ListedSpec[];
+  suites?: ListedSuite[];
+}
+
+/** Every check Playwright lists (no target contacted), with its place in its file. */
+function listedChecks(): ListedSpec[] {
+  const args = playwrightCommand([
+    'test',
+    '--config',
+    join(root, 'playwright.config.ts'),
+    '--list',
+    '--reporter',
+    'json',
+  ]);
+  const run = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  assert.equal(run.status, 0, `Playwright could not list the checks: ${run.stderr}`);
+  const out: ListedSpec[] = [];
+  const walk = (suite: ListedSuite) => {
+    for (const spec of suite.specs ?? []) out.push(spec);
+    for (const child of suite.suites ?? []) walk(child);
+  };
+  for (const suite of (JSON.parse(run.stdout) as { suites: ListedSuite[] }).suites) walk(suite);
+  return out;
+}
+
+const sources = new Map<string, ts.SourceFile>();
+function sourceOf(file: string): ts.SourceFile {
+  let source = sources.get(file);
+  if (!source) {
+    source = ts.createSourceFile(file, readFileSync(join(root, file), 'utf8'), ts.ScriptTarget.Latest, true);
+    sources.set(file, source);
+  }
+  return source;
+}
+
+/** The functions a file declares by name (function declarations and `const f = (…) => …`). */
+function namedFunctions(source: ts.SourceFile): Map<string, ts.Node> {
+  const found = new Map<string, ts.Node>();
+  const visit = (node: ts.Node): void => {
+    if (ts.isFunctionDeclaration(node) && node.name) found.set(node.name.text, node);
+    if (
+      ts.isVariableDeclaration(node) &&
+      ts.isIdentifier(node.name) &&
+      node.initializer &&
+      (ts.isArrowFunction(node.initializer) || ts.isFunctionExpression(node.initializer))
+    )
+      found.set(node.name.text, node.initializer);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/** The text of the check listed at line:column — its function, and the functions of its file it calls (transitively). */
+function checkText(spec: ListedSpec): string {
+  const file = join('specs', spec.file);
+  const source = sourceOf(file);
+  const at = source.getPositionOfLineAndCharacter(spec.line - 1, spec.column - 1);
+  let check: ts.CallExpression | undefined;
+  const visit = (node: ts.Node): void => {
+    if (check) return;
+    if (ts.isCallExpression(node) && node.getStart() === at) check = node;
+    else ts.forEachChild(node, visit);
+  };
+  visit(source);
+  assert.ok(check, `${file}:${spec.line}: no call where Playwright lists the check "${spec.title}"`);
+  const body = check.arguments.at(-1)!;
+  const functions = namedFunctions(source);
+  const texts: string[] = [];
+  const seen = new Set<ts.Node>();
+  const pending: ts.Node[] = [body];
+  while (pending.length > 0) {
+    const node = pending.pop()!;
+    if (seen.has(node)) continue;
+    seen.add(node);
+    const text = node.getText(source);
+    texts.push(text);
+    for (const [name, fn] of functions) if (new RegExp(`\\b${name}\\(`).test(text)) pending.push(fn);
+  }
+  return texts.join('\n');
+}
+
+/** Whether a check's text hands `id`'s verdict to its judge. */
+function callsJudge(text: string, id: string): boolean {
+  // toSatisfy with the ID, or with a computed one (a check generated per requirement: toSatisfy(id)).
+  for (const m of text.matchAll(/\.toSatisfy\(\s*([^)]*?)\s*\)/g)) {
+    const argument = m[1]!;
+    if (argument === `'${id}'` || !/^['"`]/.test(argument)) return true;
+  }
+  return routers.some((r) => r.decides.test(id) && r.call.test(text));
+}
+
+void describe("every judged requirement's live checks call its judge", () => {
+  const checks = listedChecks();
+  const judged = new Set(judges.keys());
+  /** Judged requirement → the checks citing it that do not call its judge. */
+  const decidedTwice = new Map<string, string[]>();
+  const cited = new Set<string>();
+  for (const spec of checks) {
+    const ids = spec.tags.map((t) => t.replace(/^@/, '')).filter((t) => judged.has(t));
+    if (ids.length === 0) continue;
+    const text = checkText(spec);
+    for (const id of ids) {
+      cited.add(id);
+      if (callsJudge(text, id)) continue;
+      decidedTwice.set(id, [...(decidedTwice.get(id) ?? []), `specs/${spec.file}:${spec.line} ${spec.title}`]);
+    }
+  }
+
+  void test('the helpers known to call a judge do call one', () => {
+    for (const r of routers)
+      assert.match(readFileSync(join(root, r.module), 'utf8'), r.calls, `${r.module} no longer calls ${r.calls}`);
+  });
+
+  void test('no judged requirement is decided twice, but those listed (with why) or not yet migrated', (t) => {
+    const twice = [...decidedTwice.keys()].sort();
+    t.diagnostic(
+      `${twice.length} of ${cited.size} judged requirements with a live check are still decided twice (the check asserts the rule itself): ${twice.join(' ') || 'none'}`,
+    );
+    const unlisted = twice.filter((id) => !cannotCallJudge.has(id) && !notYetMigrated.has(id));
+    assert.deepEqual(
+      unlisted,
+      [],
+      `live checks that decide a judged requirement themselves (call expect(…).toSatisfy('<ID>') on the exchanges they drove):\n${unlisted
+        .map(
+          (id) =>
+            `  ${id}:\n${decidedTwice
+              .get(id)!
+              .map((c) => `    ${c}`)
+              .join('\n')}`,
+        )
+        .join('\n')}`,
+    );
+  });
+
+  void test('the lists name only requirements that are judged and still decided twice', () => {
+    const stale = [...cannotCallJudge.keys(), ...notYetMigrated].filter((id) => !decidedTwice.has(id));
+    assert.deepEqual(
+      stale,
+      [],
+      `every live check of these calls its judge now (or none cites it): take them off the list`,
+    );
+    for (const [id, why] of cannotCallJudge) assert.ok(why.trim().length > 0, `${id}: say why its checks cannot`);
+  });
+});
