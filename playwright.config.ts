@@ -16,7 +16,9 @@
 // bundled reference server.
 import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { join } from 'node:path';
+import { checkWorkers } from './core/run/check-workers.ts';
 import { readClockTargets } from './core/run/clock-targets.ts';
+import { laneWorkers } from './core/run/serial-lanes.ts';
 import { readRunManifest } from './core/run/run-manifest.ts';
 
 const run = readRunManifest();
@@ -50,18 +52,20 @@ export default defineConfig({
     run.reportsDir !== undefined ? join(reportsDir, 'test-results') : join(import.meta.dirname, 'test-results'),
   forbidOnly: !!process.env.CI,
   retries: 0,
-  // Two cores: API checks wait on the network far more than they compute.
-  workers: process.env.CI ? 2 : 4,
+  // API checks wait on the network far more than they compute; against a distant target, more so.
+  workers: checkWorkers(!!process.env.CI, run.roundTripMs),
   fullyParallel: true,
   timeout: 30_000,
   expect: { timeout: 5_000 },
   globalSetup: './harness/playwright/global-setup.ts',
   reporter: reporters,
+  // Without clock targets the time-travel checks run one at a time after the others; against a distant
+  // target whose serial checks share nothing but principals, one worker per lane (core/run/serial-lanes.ts).
   // With clock targets (`run --start-reference`: reference servers for the time-travel checks
   // alone; or the profile's capabilities.clockSandboxes; core/run/clock-targets.ts) the time-travel checks spread over one worker per
   // clock target, beside the conformance checks; listed first so that their longest checks start first.
   projects:
     clockTargets === undefined
-      ? [conformance, { ...timeTravel, workers: 1, fullyParallel: false }]
+      ? [conformance, { ...timeTravel, workers: run.serialLanes !== undefined ? laneWorkers : 1, fullyParallel: false }]
       : [{ ...timeTravel, workers: clockTargets.profiles.length, fullyParallel: true }, conformance],
 });

@@ -8,6 +8,8 @@ import { toWorkerProfile, writeWorkerProfile } from '../../../core/profile/worke
 import { profileSha256 } from '../../bundle/bundle.ts';
 import type { TargetProfile } from '../../../core/profile/profile.schema.ts';
 import { runManifestEnvVar, writeRunManifest } from '../../../core/run/run-manifest.ts';
+import { distantRoundTripMs } from '../../../core/run/check-workers.ts';
+import { allLanes, sharedStateOf } from '../../../core/run/serial-lanes.ts';
 import type { Redactor } from '../../../core/redaction/redact.ts';
 import { knownSecretsRedactor } from '../../../core/run/run-contract.ts';
 import { openStatePhase, StateFileError, type StatePhase } from '../../obligations/state-phase.ts';
@@ -68,6 +70,27 @@ export async function openObligations(
 }
 
 /**
+ * The time-travel checks in lanes (core/run/serial-lanes.ts): against a distant target whose serial
+ * checks share nothing but principals. Returns the lanes' lock directory, or undefined.
+ */
+function serialLanesOfRun(
+  target: LoadedProfile,
+  clockTargets: string | undefined,
+  roundTripMs: number | undefined,
+  temp: string,
+  io: PhaseIo,
+): string | undefined {
+  if (clockTargets !== undefined || roundTripMs === undefined || roundTripMs < distantRoundTripMs) return undefined;
+  if (sharedStateOf(target.profile) !== undefined) return undefined;
+  const dir = join(temp, 'serial-lanes');
+  mkdirSync(dir, { mode: 0o700 });
+  io.out(
+    `token-conformance run: the time-travel checks run in ${allLanes.length} lanes (one per principal they exhaust) beside each other: the target has no clock, fault, restart or principal control and no declared rate limit`,
+  );
+  return dir;
+}
+
+/**
  * The worker profile, the reports directory emptied of the previous run's files, and the run
  * manifest (core/run/run-manifest.ts) that tells Playwright's config, workers and reporters about
  * the run; the environment carries the manifest's name and the secrets, nothing else of ours.
@@ -76,7 +99,14 @@ export function prepareRunEnvironment(
   options: RunOptions,
   target: LoadedProfile,
   clockTargets: string | undefined,
-  files: { temp: string; locks: { dir: string }; parityFile: string; obligations?: StatePhase | undefined },
+  files: {
+    temp: string;
+    locks: { dir: string };
+    parityFile: string;
+    obligations?: StatePhase | undefined;
+    /** The round trip the reachability phase measured (ms): a distant target gets more workers. */
+    roundTripMs?: number;
+  },
   io: PhaseIo,
 ): RunEnvironment {
   const { temp } = files;
@@ -100,6 +130,9 @@ export function prepareRunEnvironment(
   }
   const seed = options.seed ?? (options.freshSeed ? String(randomInt(0, 2 ** 31 - 1)) : undefined);
   if (options.freshSeed) io.out(`token-conformance run: property seed ${seed} (replay with --seed ${seed})`);
+  // Obligations (a state file) are recorded and settled by time-travel checks on the target's clock: no lanes.
+  const lanes =
+    files.obligations === undefined ? serialLanesOfRun(target, clockTargets, files.roundTripMs, temp, io) : undefined;
   const manifest = writeRunManifest(temp, {
     profile: profileFile,
     reportsDir,
@@ -122,6 +155,8 @@ export function prepareRunEnvironment(
     ...(options.replayPath !== undefined ? { replayPath: options.replayPath } : {}),
     ...(files.obligations ? { obligationsDir: files.obligations.dir } : {}),
     ...(clockTargets !== undefined ? { clockTargets } : {}),
+    ...(files.roundTripMs !== undefined ? { roundTripMs: files.roundTripMs } : {}),
+    ...(lanes !== undefined ? { serialLanes: lanes } : {}),
     replayArgs: `--target ${options.target}${options.startReference ? ' --start-reference' : ''}`,
     terminalReporter:
       options.terminalReporter === 'compact'
