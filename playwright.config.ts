@@ -26,7 +26,15 @@ const reportsDir = run.reportsDir ?? join(import.meta.dirname, 'reports');
 const sharded = process.argv.some((a) => a === '--shard' || a.startsWith('--shard='));
 const serialTags = /@clock|@serial/;
 const clockTargets = readClockTargets(run.clockTargets);
-const conformance = { name: 'conformance', grepInvert: serialTags };
+// API checks wait on the network far more than they compute (core/run/check-workers.ts; `run` chooses
+// for a distant target).
+const conformanceWorkers = run.checkWorkers ?? checkWorkers({ ci: !!process.env.CI, idleCores: 0 });
+const serialLanes = run.serialLanes !== undefined && clockTargets === undefined;
+const conformance = {
+  name: 'conformance',
+  grepInvert: serialTags,
+  ...(serialLanes ? { workers: conformanceWorkers } : {}),
+};
 const timeTravel = { name: 'time-travel', grep: serialTags };
 
 const reporters: ReporterDescription[] = [
@@ -52,8 +60,9 @@ export default defineConfig({
     run.reportsDir !== undefined ? join(reportsDir, 'test-results') : join(import.meta.dirname, 'test-results'),
   forbidOnly: !!process.env.CI,
   retries: 0,
-  // API checks wait on the network far more than they compute; against a distant target, more so.
-  workers: checkWorkers(!!process.env.CI, run.roundTripMs),
+  // The conformance workers, and with lanes one more worker per lane: started from the beginning,
+  // they wait at the pass gate, so their start overlaps the conformance checks' round trips.
+  workers: serialLanes ? conformanceWorkers + laneWorkers : conformanceWorkers,
   fullyParallel: true,
   timeout: 30_000,
   expect: { timeout: 5_000 },
@@ -66,6 +75,6 @@ export default defineConfig({
   // clock target, beside the conformance checks; listed first so that their longest checks start first.
   projects:
     clockTargets === undefined
-      ? [conformance, { ...timeTravel, workers: run.serialLanes !== undefined ? laneWorkers : 1, fullyParallel: false }]
+      ? [conformance, { ...timeTravel, workers: serialLanes ? laneWorkers : 1, fullyParallel: false }]
       : [{ ...timeTravel, workers: clockTargets.profiles.length, fullyParallel: true }, conformance],
 });

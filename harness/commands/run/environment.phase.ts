@@ -2,13 +2,14 @@
 // and the run manifest that tell Playwright's config, workers and reporters about the run.
 import { randomInt } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { LoadedProfile } from '../../../core/profile/load-profile.ts';
 import { toWorkerProfile, writeWorkerProfile } from '../../../core/profile/worker-profile.ts';
 import { profileSha256 } from '../../bundle/bundle.ts';
 import type { TargetProfile } from '../../../core/profile/profile.schema.ts';
 import { runManifestEnvVar, writeRunManifest } from '../../../core/run/run-manifest.ts';
-import { distantRoundTripMs } from '../../../core/run/check-workers.ts';
+import { checkWorkers, distantRoundTripMs } from '../../../core/run/check-workers.ts';
 import { allLanes, sharedStateOf } from '../../../core/run/serial-lanes.ts';
 import type { Redactor } from '../../../core/redaction/redact.ts';
 import { knownSecretsRedactor } from '../../../core/run/run-contract.ts';
@@ -67,6 +68,25 @@ export async function openObligations(
   }
   for (const line of state?.lines ?? []) io.out(line);
   return state;
+}
+
+/**
+ * The conformance project's workers (core/run/check-workers.ts): `--workers`, else twice the usual
+ * against a distant target while a core is idle. Undefined: the config's.
+ */
+function conformanceWorkers(options: RunOptions, roundTripMs: number | undefined, io: PhaseIo): number | undefined {
+  if (options.workers !== undefined) return options.workers;
+  if (roundTripMs === undefined) return undefined;
+  const ci = !!process.env.CI;
+  const idleCores = Math.max(0, availableParallelism() - loadavg()[0]!);
+  const workers = checkWorkers({ ci, roundTripMs, idleCores });
+  if (roundTripMs >= distantRoundTripMs)
+    io.out(
+      workers > checkWorkers({ ci, idleCores: 0 })
+        ? `token-conformance run: round trip to the target ${roundTripMs} ms: ${workers} workers, as the checks mostly wait on the network (--workers sets them)`
+        : `token-conformance run: round trip to the target ${roundTripMs} ms, but no core idle (load ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()}): ${workers} workers, as more would cost more to start than they save (--workers sets them)`,
+    );
+  return workers;
 }
 
 /**
@@ -133,6 +153,7 @@ export function prepareRunEnvironment(
   // Obligations (a state file) are recorded and settled by time-travel checks on the target's clock: no lanes.
   const lanes =
     files.obligations === undefined ? serialLanesOfRun(target, clockTargets, files.roundTripMs, temp, io) : undefined;
+  const workers = conformanceWorkers(options, files.roundTripMs, io);
   const manifest = writeRunManifest(temp, {
     profile: profileFile,
     reportsDir,
@@ -156,6 +177,7 @@ export function prepareRunEnvironment(
     ...(files.obligations ? { obligationsDir: files.obligations.dir } : {}),
     ...(clockTargets !== undefined ? { clockTargets } : {}),
     ...(files.roundTripMs !== undefined ? { roundTripMs: files.roundTripMs } : {}),
+    ...(workers !== undefined ? { checkWorkers: workers } : {}),
     ...(lanes !== undefined ? { serialLanes: lanes } : {}),
     replayArgs: `--target ${options.target}${options.startReference ? ' --start-reference' : ''}`,
     terminalReporter:

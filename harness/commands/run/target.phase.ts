@@ -10,7 +10,6 @@ import {
 } from '../../../core/profile/worker-profile.ts';
 import { checkReachability, unreachableProblem } from '../../reference/reachability.ts';
 import { measureRoundTripMs } from '../../reference/round-trip.ts';
-import { checkWorkers } from '../../../core/run/check-workers.ts';
 import { clockSandboxLabel, clockSandboxProfile } from '../../../core/profile/clock-sandboxes.ts';
 import {
   applyListening,
@@ -180,13 +179,6 @@ export async function checkTargetAnswers(
     measureRoundTripMs(profile),
   ]);
   if (unreachable.length === 0 && sandboxes.length === 0) {
-    if (roundTripMs !== undefined && options.workers === undefined) {
-      const workers = checkWorkers(!!process.env.CI, roundTripMs);
-      if (workers > checkWorkers(!!process.env.CI, undefined))
-        io.out(
-          `token-conformance run: round trip to the target ${roundTripMs} ms: ${workers} workers, as the checks mostly wait on the network (--workers sets them)`,
-        );
-    }
     return roundTripMs !== undefined ? { roundTripMs } : {};
   }
   // A sandbox that does not answer: one line each, naming it.
