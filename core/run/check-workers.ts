@@ -19,9 +19,13 @@ export interface WorkerSituation {
   idleCores: number;
 }
 
+/** Whether more workers than the usual are worth their start: a distant target and a core idle to start them. */
+export function moreWorkersPay({ roundTripMs, idleCores }: WorkerSituation): boolean {
+  return roundTripMs !== undefined && roundTripMs >= distantRoundTripMs && idleCores >= 1;
+}
+
 /** The conformance project's workers in this situation. */
-export function checkWorkers({ ci, roundTripMs, idleCores }: WorkerSituation): number {
-  const base = ci ? 2 : 4;
-  const distant = roundTripMs !== undefined && roundTripMs >= distantRoundTripMs;
-  return distant && idleCores >= 1 ? base * 2 : base;
+export function checkWorkers(situation: WorkerSituation): number {
+  const base = situation.ci ? 2 : 4;
+  return moreWorkersPay(situation) ? base * 2 : base;
 }

@@ -4,7 +4,7 @@
 // fault, restart or principal control, no declared rate limit, no real-time waits) only the last
 // kind is left, and that state is a principal's own: checks that exhaust different principals
 // cannot disturb each other. Against such a target far away, where these checks spend their time
-// on round trips, `run` gives the project one worker per lane (a spec file's checks stay in file
+// on round trips, and with a core idle to start the workers, `run` gives the project one worker per lane (a spec file's checks stay in file
 // order on one worker) and each check holds its lane's lock while it runs; a check of no lane
 // holds every lane, so it still runs alone.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

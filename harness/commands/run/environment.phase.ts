@@ -9,7 +9,12 @@ import { toWorkerProfile, writeWorkerProfile } from '../../../core/profile/worke
 import { profileSha256 } from '../../bundle/bundle.ts';
 import type { TargetProfile } from '../../../core/profile/profile.schema.ts';
 import { runManifestEnvVar, writeRunManifest } from '../../../core/run/run-manifest.ts';
-import { checkWorkers, distantRoundTripMs } from '../../../core/run/check-workers.ts';
+import {
+  checkWorkers,
+  distantRoundTripMs,
+  moreWorkersPay,
+  type WorkerSituation,
+} from '../../../core/run/check-workers.ts';
 import { allLanes, sharedStateOf } from '../../../core/run/serial-lanes.ts';
 import type { Redactor } from '../../../core/redaction/redact.ts';
 import { knownSecretsRedactor } from '../../../core/run/run-contract.ts';
@@ -74,33 +79,32 @@ export async function openObligations(
  * The conformance project's workers (core/run/check-workers.ts): `--workers`, else twice the usual
  * against a distant target while a core is idle. Undefined: the config's.
  */
-function conformanceWorkers(options: RunOptions, roundTripMs: number | undefined, io: PhaseIo): number | undefined {
+function conformanceWorkers(options: RunOptions, situation: WorkerSituation, io: PhaseIo): number | undefined {
   if (options.workers !== undefined) return options.workers;
-  if (roundTripMs === undefined) return undefined;
-  const ci = !!process.env.CI;
-  const idleCores = Math.max(0, availableParallelism() - loadavg()[0]!);
-  const workers = checkWorkers({ ci, roundTripMs, idleCores });
-  if (roundTripMs >= distantRoundTripMs)
+  if (situation.roundTripMs === undefined) return undefined;
+  const workers = checkWorkers(situation);
+  if (situation.roundTripMs >= distantRoundTripMs)
     io.out(
-      workers > checkWorkers({ ci, idleCores: 0 })
-        ? `token-conformance run: round trip to the target ${roundTripMs} ms: ${workers} workers, as the checks mostly wait on the network (--workers sets them)`
-        : `token-conformance run: round trip to the target ${roundTripMs} ms, but no core idle (load ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()}): ${workers} workers, as more would cost more to start than they save (--workers sets them)`,
+      moreWorkersPay(situation)
+        ? `token-conformance run: round trip to the target ${situation.roundTripMs} ms: ${workers} workers, as the checks mostly wait on the network (--workers sets them)`
+        : `token-conformance run: round trip to the target ${situation.roundTripMs} ms, but no core idle (load ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()}): ${workers} workers and the serial checks one at a time, as more workers would cost more to start than they save (--workers sets them)`,
     );
   return workers;
 }
 
 /**
  * The time-travel checks in lanes (core/run/serial-lanes.ts): against a distant target whose serial
- * checks share nothing but principals. Returns the lanes' lock directory, or undefined.
+ * checks share nothing but principals, while a core is idle to start their workers. Returns the
+ * lanes' lock directory, or undefined.
  */
 function serialLanesOfRun(
   target: LoadedProfile,
   clockTargets: string | undefined,
-  roundTripMs: number | undefined,
+  situation: WorkerSituation,
   temp: string,
   io: PhaseIo,
 ): string | undefined {
-  if (clockTargets !== undefined || roundTripMs === undefined || roundTripMs < distantRoundTripMs) return undefined;
+  if (clockTargets !== undefined || !moreWorkersPay(situation)) return undefined;
   if (sharedStateOf(target.profile) !== undefined) return undefined;
   const dir = join(temp, 'serial-lanes');
   mkdirSync(dir, { mode: 0o700 });
@@ -150,10 +154,15 @@ export function prepareRunEnvironment(
   }
   const seed = options.seed ?? (options.freshSeed ? String(randomInt(0, 2 ** 31 - 1)) : undefined);
   if (options.freshSeed) io.out(`token-conformance run: property seed ${seed} (replay with --seed ${seed})`);
+  const situation: WorkerSituation = {
+    ci: !!process.env.CI,
+    ...(files.roundTripMs !== undefined ? { roundTripMs: files.roundTripMs } : {}),
+    idleCores: Math.max(0, availableParallelism() - loadavg()[0]!),
+  };
   // Obligations (a state file) are recorded and settled by time-travel checks on the target's clock: no lanes.
   const lanes =
-    files.obligations === undefined ? serialLanesOfRun(target, clockTargets, files.roundTripMs, temp, io) : undefined;
-  const workers = conformanceWorkers(options, files.roundTripMs, io);
+    files.obligations === undefined ? serialLanesOfRun(target, clockTargets, situation, temp, io) : undefined;
+  const workers = conformanceWorkers(options, situation, io);
   const manifest = writeRunManifest(temp, {
     profile: profileFile,
     reportsDir,
