@@ -24,6 +24,18 @@ export function moreWorkersPay({ roundTripMs, idleCores }: WorkerSituation): boo
   return roundTripMs !== undefined && roundTripMs >= distantRoundTripMs && idleCores >= 1;
 }
 
+/**
+ * A round trip from which the serial checks' round trips outweigh their lanes' worker starts even
+ * on a busy machine (ms): some 290 sequential requests against an independent target 80 ms away
+ * (one way) took 52–62 s one at a time and 28–30 s in lanes at load 13–23.
+ */
+export const farRoundTripMs = 100;
+
+/** Whether the serial checks' lanes (serial-lanes.ts) are worth their workers' start. */
+export function lanesPay(situation: WorkerSituation): boolean {
+  return moreWorkersPay(situation) || (situation.roundTripMs !== undefined && situation.roundTripMs >= farRoundTripMs);
+}
+
 /** The conformance project's workers in this situation. */
 export function checkWorkers(situation: WorkerSituation): number {
   const base = situation.ci ? 2 : 4;

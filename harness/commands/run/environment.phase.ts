@@ -12,6 +12,7 @@ import { runManifestEnvVar, writeRunManifest } from '../../../core/run/run-manif
 import {
   checkWorkers,
   distantRoundTripMs,
+  lanesPay,
   moreWorkersPay,
   type WorkerSituation,
 } from '../../../core/run/check-workers.ts';
@@ -87,15 +88,15 @@ function conformanceWorkers(options: RunOptions, situation: WorkerSituation, io:
     io.out(
       moreWorkersPay(situation)
         ? `token-conformance run: round trip to the target ${situation.roundTripMs} ms: ${workers} workers, as the checks mostly wait on the network (--workers sets them)`
-        : `token-conformance run: round trip to the target ${situation.roundTripMs} ms, but no core idle (load ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()}): ${workers} workers and the serial checks one at a time, as more workers would cost more to start than they save (--workers sets them)`,
+        : `token-conformance run: round trip to the target ${situation.roundTripMs} ms, but no core idle (load ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()}): ${workers} workers, as more would cost more to start than they save (--workers sets them)`,
     );
   return workers;
 }
 
 /**
  * The time-travel checks in lanes (core/run/serial-lanes.ts): against a distant target whose serial
- * checks share nothing but principals, while a core is idle to start their workers. Returns the
- * lanes' lock directory, or undefined.
+ * checks share nothing but principals, while a core is idle to start their workers or the target
+ * is so far that their round trips outweigh the starts anyway. Returns the lanes' lock directory, or undefined.
  */
 function serialLanesOfRun(
   target: LoadedProfile,
@@ -104,7 +105,7 @@ function serialLanesOfRun(
   temp: string,
   io: PhaseIo,
 ): string | undefined {
-  if (clockTargets !== undefined || !moreWorkersPay(situation)) return undefined;
+  if (clockTargets !== undefined || !lanesPay(situation)) return undefined;
   if (sharedStateOf(target.profile) !== undefined) return undefined;
   const dir = join(temp, 'serial-lanes');
   mkdirSync(dir, { mode: 0o700 });
