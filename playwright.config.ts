@@ -16,7 +16,9 @@
 // bundled reference server.
 import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { join } from 'node:path';
+import { checkWorkers } from './core/run/check-workers.ts';
 import { readClockTargets } from './core/run/clock-targets.ts';
+import { laneWorkers } from './core/run/serial-lanes.ts';
 import { readRunManifest } from './core/run/run-manifest.ts';
 
 const run = readRunManifest();
@@ -24,7 +26,15 @@ const reportsDir = run.reportsDir ?? join(import.meta.dirname, 'reports');
 const sharded = process.argv.some((a) => a === '--shard' || a.startsWith('--shard='));
 const serialTags = /@clock|@serial/;
 const clockTargets = readClockTargets(run.clockTargets);
-const conformance = { name: 'conformance', grepInvert: serialTags };
+// API checks wait on the network far more than they compute (core/run/check-workers.ts; `run` chooses
+// for a distant target).
+const conformanceWorkers = run.checkWorkers ?? checkWorkers({ ci: !!process.env.CI, idleCores: 0 });
+const serialLanes = run.serialLanes !== undefined && clockTargets === undefined;
+const conformance = {
+  name: 'conformance',
+  grepInvert: serialTags,
+  ...(serialLanes ? { workers: conformanceWorkers } : {}),
+};
 const timeTravel = { name: 'time-travel', grep: serialTags };
 
 const reporters: ReporterDescription[] = [
@@ -50,18 +60,21 @@ export default defineConfig({
     run.reportsDir !== undefined ? join(reportsDir, 'test-results') : join(import.meta.dirname, 'test-results'),
   forbidOnly: !!process.env.CI,
   retries: 0,
-  // Two cores: API checks wait on the network far more than they compute.
-  workers: process.env.CI ? 2 : 4,
+  // The conformance workers, and with lanes one more worker per lane: started from the beginning,
+  // they wait at the pass gate, so their start overlaps the conformance checks' round trips.
+  workers: serialLanes ? conformanceWorkers + laneWorkers : conformanceWorkers,
   fullyParallel: true,
   timeout: 30_000,
   expect: { timeout: 5_000 },
   globalSetup: './harness/playwright/global-setup.ts',
   reporter: reporters,
+  // Without clock targets the time-travel checks run one at a time after the others; against a distant
+  // target whose serial checks share nothing but principals, one worker per lane (core/run/serial-lanes.ts).
   // With clock targets (`run --start-reference`: reference servers for the time-travel checks
   // alone; or the profile's capabilities.clockSandboxes; core/run/clock-targets.ts) the time-travel checks spread over one worker per
   // clock target, beside the conformance checks; listed first so that their longest checks start first.
   projects:
     clockTargets === undefined
-      ? [conformance, { ...timeTravel, workers: 1, fullyParallel: false }]
+      ? [conformance, { ...timeTravel, workers: serialLanes ? laneWorkers : 1, fullyParallel: false }]
       : [{ ...timeTravel, workers: clockTargets.profiles.length, fullyParallel: true }, conformance],
 });

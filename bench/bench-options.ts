@@ -12,8 +12,11 @@ export interface BenchOptions {
   auditHarMiB: number;
   /** Also time the self-validation and the suite against a distant target (minutes). */
   suite: boolean;
-  /** One-way delay of the distant target's latency proxy, ms. */
-  delayMs: number;
+  /**
+   * One-way delays of the distant target's latency proxy, ms: the reference server's distant runs
+   * use the first; the independent target without clock control runs at each.
+   */
+  delaysMs: number[];
   /** Skip timing `npm start`. */
   skipStart: boolean;
   /** Only the suite's timings (npm start, the self-validation, the distant target): no throughput rows, no memory. */
@@ -39,7 +42,8 @@ export const benchUsage = `Usage: npm run bench -- [options]
                     no npm start (a smoke run)
   --suite           also time the self-validation (npm run self-validate) and the suite against the
                     reference server behind a latency-adding loopback proxy (minutes)
-  --delay MS        the proxy's one-way delay (default 20)
+  --delay MS[,MS]   the proxy's one-way delays (default 20,80): the reference server's distant runs
+                    use the first, the independent target (oidc-provider) runs at each
   --skip-start      do not time npm start
   --suite-only      only the suite's timings: npm start, and with --suite the self-validation and
                     the distant target; no throughput rows, no memory (a few minutes, not ~10)
@@ -91,7 +95,7 @@ export function parseBenchArgs(args: string[], defaultOut: string): BenchOptions
     refreshes: number('refreshes', values.refreshes, quick ? 10_000 : 200_000, 1, 100_000_000),
     auditHarMiB: number('audit-har', values['audit-har'], quick ? 10 : 100, 1, 10_000),
     suite: values.suite,
-    delayMs: number('delay', values.delay, 20, 0, 1000),
+    delaysMs: (values.delay ?? '20,80').split(',').map((d) => number('delay', d.trim(), 20, 1, 1000)),
     skipStart: values['skip-start'] || quick,
     suiteOnly: values['suite-only'],
     skipSelfValidation: values['skip-self-validation'],

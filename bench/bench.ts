@@ -266,16 +266,17 @@ async function main(args: string[]): Promise<number> {
       // too, so like is compared with like), and with the target's one clock (a target that offers
       // no more). A version whose profile has no clock sandboxes runs the second alone.
       const local = timings.find((t) => t.command.startsWith('npm start'));
+      const delayMs = o.delaysMs[0]!;
       const distantRun = async (clocks: number): Promise<DistantResult> => {
         const what = clocks > 0 ? `${clocks} clock sandboxes` : 'one clock';
         console.log(
-          `bench: timing the suite against the reference server ${o.delayMs} ms away (latency proxy, ${what}) …`,
+          `bench: timing the suite against the reference server ${delayMs} ms away (latency proxy, ${what}) …`,
         );
         const name = clocks > 0 ? 'distant-clock-sandboxes' : 'distant';
         try {
           const run = await runDistantSuite({
             root,
-            delayMs: o.delayMs,
+            delayMs,
             reportsDir: join(logDir, name),
             logFile: join(logDir, `${name}.log`),
             command: unpinned,
@@ -284,25 +285,25 @@ async function main(args: string[]): Promise<number> {
           });
           const command = `token-conformance run --target <reference server behind the latency proxy${clocks > 0 ? `, with ${clocks} clock sandboxes behind it too` : ''}>`;
           return {
-            delayMs: o.delayMs,
+            delayMs,
             clocks,
             run: { ...run, command },
-            ...(local && { chain: sequentialChain(local.checks, run.checks, o.delayMs) }),
+            ...(local && { chain: sequentialChain(local.checks, run.checks, delayMs) }),
           };
         } catch (error) {
           const failure = (error as Error).message.slice(0, 300);
           console.log(`bench: the distant run (${what}) failed: ${failure}`);
-          return { delayMs: o.delayMs, clocks, failure };
+          return { delayMs, clocks, failure };
         }
       };
       if (profileHasClockSandboxes(root)) distantClocks = await distantRun(defaultClockServers);
       distant = await distantRun(0);
       // The QA team's case: an independent target with no clock control, locally and as far away.
       foreign = [];
-      for (const delayMs of [0, o.delayMs]) {
+      for (const delayMs of [0, ...o.delaysMs]) {
         const where = delayMs > 0 ? `${delayMs} ms away` : 'local';
         console.log(`bench: timing the suite against ${foreignTargetName}, ${where} (no clock control) …`);
-        const name = delayMs > 0 ? 'foreign-distant' : 'foreign';
+        const name = delayMs > 0 ? `foreign-distant-${delayMs}ms` : 'foreign';
         try {
           foreign.push({
             delayMs,

@@ -317,7 +317,7 @@ export function closingNote(run: BenchRun): string[] {
       ]
         .filter((x) => x !== '')
         .join('; ');
-    } else if (l.goal.includes('ms away') && distantOfLine(run, l)?.run) {
+    } else if (l.goal.includes('ms away') && !l.goal.includes('against it') && distantOfLine(run, l)?.run) {
       const d = distantOfLine(run, l)!;
       const clocks = d.clocks ?? 0;
       const serial = projectSums(d.run!.checks).find((p) => p.project === 'time-travel');
@@ -336,6 +336,9 @@ export function closingNote(run: BenchRun): string[] {
         .filter((x) => x !== '')
         .join('; ');
     }
+    const far = /against it (\d+) ms away/.exec(l.goal);
+    const foreignRun = far ? run.foreign?.find((f) => f.delayMs === Number(far[1]))?.run : undefined;
+    if (foreignRun?.projects) why = `where its time went: ${foreignRun.projects.replace(/^projects: /, '')}`;
     out.push(`Not met: ${l.goal} — ${l.measured}${why ? `; ${why}` : ''}.`);
   }
   return out;

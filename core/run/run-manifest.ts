@@ -60,6 +60,12 @@ export const runManifestSchema = z
     replayArgs: z.string().optional(),
     /** The self-validation's batch plan (self-validation/batch-plan.ts). */
     selfValidationBatch: z.string().optional(),
+    /** The round trip `run` measured to the target (ms; harness/reference/round-trip.ts): what `run` chose its workers from (check-workers.ts). */
+    roundTripMs: z.number().nonnegative().optional(),
+    /** The conformance project's workers `run` chose (check-workers.ts); absent: the config's. */
+    checkWorkers: z.number().int().positive().optional(),
+    /** The lanes' lock directory (serial-lanes.ts): the time-travel checks run in lanes, one worker each. */
+    serialLanes: z.string().optional(),
     /** `run --deadline`: the run's overall deadline in minutes; a check it stops reads UNCHECKED naming it. */
     deadlineMinutes: z.number().positive().optional(),
   })

@@ -92,7 +92,19 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
     );
     if (opened instanceof Exit) return opened.code;
     obligations = opened;
-    const run = prepareRunEnvironment(options, target, clockTargets, { temp, locks, parityFile, obligations }, phaseIo);
+    const run = prepareRunEnvironment(
+      options,
+      target,
+      clockTargets,
+      {
+        temp,
+        locks,
+        parityFile,
+        obligations,
+        ...(reachable.roundTripMs !== undefined && { roundTripMs: reachable.roundTripMs }),
+      },
+      phaseIo,
+    );
     const playwrightCode = await times.time('checks', () => runChecks(options, run, phaseIo, deadlineAt));
     checksRan = true;
     // The state file is written only after a run that produced its report (never by a failed run).

@@ -2,12 +2,21 @@
 // and the run manifest that tell Playwright's config, workers and reporters about the run.
 import { randomInt } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { LoadedProfile } from '../../../core/profile/load-profile.ts';
 import { toWorkerProfile, writeWorkerProfile } from '../../../core/profile/worker-profile.ts';
 import { profileSha256 } from '../../bundle/bundle.ts';
 import type { TargetProfile } from '../../../core/profile/profile.schema.ts';
 import { runManifestEnvVar, writeRunManifest } from '../../../core/run/run-manifest.ts';
+import {
+  checkWorkers,
+  distantRoundTripMs,
+  lanesPay,
+  moreWorkersPay,
+  type WorkerSituation,
+} from '../../../core/run/check-workers.ts';
+import { allLanes, sharedStateOf } from '../../../core/run/serial-lanes.ts';
 import type { Redactor } from '../../../core/redaction/redact.ts';
 import { knownSecretsRedactor } from '../../../core/run/run-contract.ts';
 import { openStatePhase, StateFileError, type StatePhase } from '../../obligations/state-phase.ts';
@@ -68,6 +77,45 @@ export async function openObligations(
 }
 
 /**
+ * The conformance project's workers (core/run/check-workers.ts): `--workers`, else twice the usual
+ * against a distant target while a core is idle. Undefined: the config's.
+ */
+function conformanceWorkers(options: RunOptions, situation: WorkerSituation, io: PhaseIo): number | undefined {
+  if (options.workers !== undefined) return options.workers;
+  if (situation.roundTripMs === undefined) return undefined;
+  const workers = checkWorkers(situation);
+  if (situation.roundTripMs >= distantRoundTripMs)
+    io.out(
+      moreWorkersPay(situation)
+        ? `token-conformance run: round trip to the target ${situation.roundTripMs} ms: ${workers} workers, as the checks mostly wait on the network (--workers sets them)`
+        : `token-conformance run: round trip to the target ${situation.roundTripMs} ms, but no core idle (load ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()}): ${workers} workers, as more would cost more to start than they save (--workers sets them)`,
+    );
+  return workers;
+}
+
+/**
+ * The time-travel checks in lanes (core/run/serial-lanes.ts): against a distant target whose serial
+ * checks share nothing but principals, while a core is idle to start their workers or the target
+ * is so far that their round trips outweigh the starts anyway. Returns the lanes' lock directory, or undefined.
+ */
+function serialLanesOfRun(
+  target: LoadedProfile,
+  clockTargets: string | undefined,
+  situation: WorkerSituation,
+  temp: string,
+  io: PhaseIo,
+): string | undefined {
+  if (clockTargets !== undefined || !lanesPay(situation)) return undefined;
+  if (sharedStateOf(target.profile) !== undefined) return undefined;
+  const dir = join(temp, 'serial-lanes');
+  mkdirSync(dir, { mode: 0o700 });
+  io.out(
+    `token-conformance run: the time-travel checks run in ${allLanes.length} lanes (one per principal they exhaust) beside each other: the target has no clock, fault, restart or principal control and no declared rate limit`,
+  );
+  return dir;
+}
+
+/**
  * The worker profile, the reports directory emptied of the previous run's files, and the run
  * manifest (core/run/run-manifest.ts) that tells Playwright's config, workers and reporters about
  * the run; the environment carries the manifest's name and the secrets, nothing else of ours.
@@ -76,7 +124,14 @@ export function prepareRunEnvironment(
   options: RunOptions,
   target: LoadedProfile,
   clockTargets: string | undefined,
-  files: { temp: string; locks: { dir: string }; parityFile: string; obligations?: StatePhase | undefined },
+  files: {
+    temp: string;
+    locks: { dir: string };
+    parityFile: string;
+    obligations?: StatePhase | undefined;
+    /** The round trip the reachability phase measured (ms): a distant target gets more workers. */
+    roundTripMs?: number;
+  },
   io: PhaseIo,
 ): RunEnvironment {
   const { temp } = files;
@@ -100,6 +155,15 @@ export function prepareRunEnvironment(
   }
   const seed = options.seed ?? (options.freshSeed ? String(randomInt(0, 2 ** 31 - 1)) : undefined);
   if (options.freshSeed) io.out(`token-conformance run: property seed ${seed} (replay with --seed ${seed})`);
+  const situation: WorkerSituation = {
+    ci: !!process.env.CI,
+    ...(files.roundTripMs !== undefined ? { roundTripMs: files.roundTripMs } : {}),
+    idleCores: Math.max(0, availableParallelism() - loadavg()[0]!),
+  };
+  // Obligations (a state file) are recorded and settled by time-travel checks on the target's clock: no lanes.
+  const lanes =
+    files.obligations === undefined ? serialLanesOfRun(target, clockTargets, situation, temp, io) : undefined;
+  const workers = conformanceWorkers(options, situation, io);
   const manifest = writeRunManifest(temp, {
     profile: profileFile,
     reportsDir,
@@ -122,6 +186,9 @@ export function prepareRunEnvironment(
     ...(options.replayPath !== undefined ? { replayPath: options.replayPath } : {}),
     ...(files.obligations ? { obligationsDir: files.obligations.dir } : {}),
     ...(clockTargets !== undefined ? { clockTargets } : {}),
+    ...(files.roundTripMs !== undefined ? { roundTripMs: files.roundTripMs } : {}),
+    ...(workers !== undefined ? { checkWorkers: workers } : {}),
+    ...(lanes !== undefined ? { serialLanes: lanes } : {}),
     replayArgs: `--target ${options.target}${options.startReference ? ' --start-reference' : ''}`,
     terminalReporter:
       options.terminalReporter === 'compact'

@@ -9,6 +9,7 @@ import {
   writeWorkerProfile,
 } from '../../../core/profile/worker-profile.ts';
 import { checkReachability, unreachableProblem } from '../../reference/reachability.ts';
+import { measureRoundTripMs } from '../../reference/round-trip.ts';
 import { clockSandboxLabel, clockSandboxProfile } from '../../../core/profile/clock-sandboxes.ts';
 import {
   applyListening,
@@ -157,18 +158,29 @@ export async function writeClockTargetProfiles(
   return writeClockTargets(temp, profiles);
 }
 
-/** Every address of the profile answers, and every clock sandbox the run will use (exit 2 naming the field, or the sandbox, when one does not). */
+/** What the reachability phase measured: the round trip to the target (round-trip.ts), when it could. */
+export interface TargetAnswers {
+  roundTripMs?: number;
+}
+
+/**
+ * Every address of the profile answers, and every clock sandbox the run will use (exit 2 naming the
+ * field, or the sandbox, when one does not); meanwhile the round trip to the target is measured.
+ */
 export async function checkTargetAnswers(
   options: RunOptions,
   target: LoadedProfile,
   io: PhaseIo,
-): Promise<undefined | Exit> {
+): Promise<TargetAnswers | Exit> {
   const profile = target.profile;
-  const [unreachable, sandboxes] = await Promise.all([
+  const [unreachable, sandboxes, roundTripMs] = await Promise.all([
     checkReachability(profile),
     checkClockSandboxesAnswer(options, target),
+    measureRoundTripMs(profile),
   ]);
-  if (unreachable.length === 0 && sandboxes.length === 0) return undefined;
+  if (unreachable.length === 0 && sandboxes.length === 0) {
+    return roundTripMs !== undefined ? { roundTripMs } : {};
+  }
   // A sandbox that does not answer: one line each, naming it.
   for (const line of sandboxes) io.err(`token-conformance run: setup problem: ${line}; nothing was run.`);
   if (unreachable.length === 0) return new Exit(2);

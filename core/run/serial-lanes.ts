@@ -1,0 +1,116 @@
+// Lanes of the time-travel project. Its checks run one at a time because each moves something other
+// checks share: the clock, the fault switch, a principal's state, a rate-limit window, or the
+// failed attempts of a client or user. Against a target that offers none of the first (no clock,
+// fault, restart or principal control, no declared rate limit, no real-time waits) only the last
+// kind is left, and that state is a principal's own: checks that exhaust different principals
+// cannot disturb each other. Against such a target far away, where these checks spend their time
+// on round trips, and with a core idle to start the workers, `run` gives the project one worker per lane (a spec file's checks stay in file
+// order on one worker) and each check holds its lane's lock while it runs; a check of no lane
+// holds every lane, so it still runs alone.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { TargetProfile } from '../profile/profile.schema.ts';
+
+/**
+ * The lane of each spec file whose serial checks exhaust one principal's state alone (paths under
+ * specs/). Files of one lane share that principal and still take turns.
+ */
+export const laneOfSpec: Readonly<Record<string, string>> = {
+  // Wrong secrets and passwords for the user and the US and EU clients (one user at both regions).
+  'properties/token-endpoint-input.spec.ts': 'user',
+  // 50 wrong passwords for lockableUser, LIMIT-RATE-005 before LIMIT-RATE-003 (file order).
+  'limits/rate-limits.spec.ts': 'lockableUser',
+  // Every refresh-token family of burnableUser.
+  'properties/token-lifecycle.spec.ts': 'burnableUser',
+  'properties/refresh-concurrency.spec.ts': 'burnableUser',
+  // Protected calls with altered tokens: the gateway's view of the one client whose token it alters.
+  'properties/gateway-input.spec.ts': 'gateway-input',
+};
+
+export const allLanes: readonly string[] = [...new Set(Object.values(laneOfSpec))].sort();
+
+/** Time-travel workers with lanes: one per lane, and one for the checks of no lane. */
+export const laneWorkers = allLanes.length + 1;
+
+/** The lanes a check holds while it runs: its file's lane, else every lane (it runs alone). */
+export function lanesOf(specFile: string, specsDir: string): string[] {
+  const lane = laneOfSpec[relative(specsDir, specFile).split(sep).join('/')];
+  return lane !== undefined ? [lane] : [...allLanes];
+}
+
+/**
+ * Why the time-travel checks of this target cannot run in lanes (undefined: they can): it offers a
+ * control or declares a limit whose state every check shares.
+ */
+export function sharedStateOf(profile: TargetProfile): string | undefined {
+  const c = profile.capabilities;
+  if (c.clockControlUrl !== undefined) return 'clock control';
+  if (c.faultControlUrl !== undefined) return 'fault control';
+  if (c.restartControlUrl !== undefined) return 'restart control';
+  if (c.clockSandboxes !== undefined) return 'clock sandboxes';
+  if (c.rateLimit !== undefined) return 'a declared rate limit';
+  if ((c.realTimeWaitSeconds ?? 0) > 0) return 'real-time waits';
+  if (profile.hooks !== undefined) return 'principal hooks';
+  if (profile.state !== undefined) return 'a state file';
+  return undefined;
+}
+
+/** How often a waiting check looks at a lane again. */
+const pollMs = 25;
+
+const lockDir = (dir: string, lane: string) => join(dir, Buffer.from(lane).toString('base64url'));
+
+/**
+ * Whether the process that holds a lane is gone (a worker that crashed holding it). Two checks
+ * taking over one crashed lane at the same moment is the one race left: a crash is rare, and the
+ * cost is two checks of one lane side by side once.
+ */
+function ownerGone(lock: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(join(lock, 'owner'), 'utf8'));
+  } catch {
+    return false; // the owner is writing its name right now
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * Takes the lanes (in one order: no two checks wait on each other), waiting while another worker
+ * holds one; resolves to the release. A directory per lane in `dir` (mkdir is atomic), naming its
+ * owner process, so a lane whose owner crashed is taken over.
+ */
+export async function holdLanes(dir: string, lanes: readonly string[]): Promise<() => void> {
+  const held: string[] = [];
+  const release = () => {
+    for (const lock of held.splice(0)) rmSync(lock, { recursive: true, force: true });
+  };
+  try {
+    for (const lane of [...lanes].sort()) {
+      const lock = lockDir(dir, lane);
+      for (;;) {
+        try {
+          mkdirSync(lock);
+          break;
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+          if (ownerGone(lock)) rmSync(lock, { recursive: true, force: true });
+          else await sleep(pollMs);
+        }
+      }
+      held.push(lock);
+      writeFileSync(join(lock, 'owner'), String(process.pid));
+    }
+  } catch (error) {
+    release();
+    throw error;
+  }
+  return release;
+}
