@@ -23,10 +23,12 @@ export const transportJudges: Judge[] = [
   onTransport('SEC-TLS-005', (c) => {
     if (c.url!.protocol === 'http:') return undefined;
     const res = c.exchange.response!;
+    const hsts = res.headers.find(([n]) => n.toLowerCase() === 'strict-transport-security')?.[1];
+    // RFC 6797 §6.1: the header without a max-age directive is no HSTS policy.
     return seen(
-      res.headers.some(([n]) => n.toLowerCase() === 'strict-transport-security'),
+      hsts !== undefined && /(^|;)\s*max-age\s*=\s*"?\d+/i.test(hsts),
       () =>
-        `an HTTPS answer (${res.status}) of the ${c.kind === 'protected' ? 'protected API' : 'token endpoint'} carries no Strict-Transport-Security`,
+        `an HTTPS answer (${res.status}) of the ${c.kind === 'protected' ? 'protected API' : 'token endpoint'} carries ${hsts === undefined ? 'no Strict-Transport-Security' : `Strict-Transport-Security "${hsts}" without max-age`}`,
     );
   }),
 ];

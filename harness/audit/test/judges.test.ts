@@ -190,7 +190,7 @@ const cases: { name: string; breaks: string[]; exchanges: () => RecordedExchange
     exchanges: () => [
       tok('grant_type=client_credentials&client_id=a&client_secret=s-abcdef', {
         ...json(200, { access_token: token('at'), token_type: 'Bearer', expires_in: 3600 }, tokenHeaders),
-        headers: [['content-type', 'text/plain'], ['strict-transport-security', 'x'], ...tokenHeaders],
+        headers: [['content-type', 'text/plain'], ['strict-transport-security', 'max-age=1'], ...tokenHeaders],
       }),
     ],
   },
@@ -523,7 +523,7 @@ const cases: { name: string; breaks: string[]; exchanges: () => RecordedExchange
           ...ok(),
           headers: [
             ['content-type', 'text/html'],
-            ['strict-transport-security', 'x'],
+            ['strict-transport-security', 'max-age=1'],
           ],
         }),
       ];
@@ -618,7 +618,7 @@ const cases: { name: string; breaks: string[]; exchanges: () => RecordedExchange
     exchanges: () => [
       tok('grant_type=password&client_id=a&client_secret=s-abcdef&username=t%5Cu&password=wrong-pass', {
         status: 400,
-        headers: [['content-type', 'text/plain'], ['strict-transport-security', 'x'], ...tokenHeaders],
+        headers: [['content-type', 'text/plain'], ['strict-transport-security', 'max-age=1'], ...tokenHeaders],
         body: { text: 'error=invalid_grant', size: 1 },
       }),
     ],
@@ -776,6 +776,17 @@ const cases: { name: string; breaks: string[]; exchanges: () => RecordedExchange
     breaks: [],
     exchanges: () => [
       tok('grant_type=n%21d-&client_id=someone-else', err(400, 'invalid_request'), { basic: 'a:s-abcdef' }),
+    ],
+  },
+  {
+    name: 'a body client_id naming another client than Basic, issued a token',
+    breaks: ['AUTH-CLI-012'],
+    exchanges: () => [
+      tok(
+        'grant_type=client_credentials&client_id=someone-else',
+        json(200, { access_token: token('at'), token_type: 'Bearer', expires_in: 3600 }, tokenHeaders),
+        { basic: 'a:s-abcdef' },
+      ),
     ],
   },
   {
