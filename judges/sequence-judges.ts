@@ -10,6 +10,7 @@ import { shapeOf } from './digest-shape.ts';
 import { seen, type Judge, type JudgeNeeds, type Seen } from './judge.ts';
 import { both, declaredStatus, gatewayCodeOf, gatewayRequirementOf } from './protected-judges.ts';
 import { isTokenPost, type HistoryView, type IssuedRefreshToken } from './token-history.ts';
+import { tokenFacts } from './token-facts.ts';
 
 const refreshValidityMs = 7 * 86_400_000;
 
@@ -66,15 +67,23 @@ const onRefresh = (
 const unusedOwn = (r: Refresh) => !r.otherClient && r.h.presentedUsed === undefined;
 
 export const refreshJudges: Judge[] = [
-  onRefresh('GRANT-RT-006', 'sequence', (r) =>
-    r.otherClient
-      ? seen(
-          !r.success,
-          () => `a refresh token issued to ${r.previous.clientId ?? ''} was redeemed by ${r.c.clientId ?? ''}`,
-          [r.previous.ref, refOf(r.c.exchange)],
-        )
-      : undefined,
-  ),
+  // Another client's refresh is refused with invalid_grant, unless the request is refused for what
+  // comes first: its client failed authentication (invalid_client), may not refresh at all
+  // (GRANT-RT-010), or the request names two clients or repeats a field (AUTH-CLI-012, TOKEN-REQ-005).
+  onRefresh('GRANT-RT-006', 'sequence', (r, choices) => {
+    if (!r.otherClient) return undefined;
+    const f = tokenFacts(r.c);
+    const refusedFirst =
+      !f?.wellFormed || f.errorCode === 'invalid_client' || choices.ccOnlyClients.has(r.c.clientId ?? '');
+    return seen(
+      !r.success && (refusedFirst || r.refusedGrant),
+      () =>
+        r.success
+          ? `a refresh token issued to ${r.previous.clientId ?? ''} was redeemed by ${r.c.clientId ?? ''}`
+          : `a refresh token issued to ${r.previous.clientId ?? ''}, presented by ${r.c.clientId ?? ''}, was answered ${r.answer}, not 400 invalid_grant`,
+      [r.previous.ref, refOf(r.c.exchange)],
+    );
+  }),
   onRefresh('STATE-RT-USED-001', 'sequence', (r) =>
     !r.otherClient && r.h.presentedUsed
       ? seen(

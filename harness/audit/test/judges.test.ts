@@ -408,6 +408,14 @@ const cases: { name: string; breaks: string[]; exchanges: () => RecordedExchange
     },
   },
   {
+    name: "another client's refresh answered invalid_request, not invalid_grant",
+    breaks: ['GRANT-RT-006'],
+    exchanges: () => {
+      const p = pw('client-a');
+      return [p.exchange, refresh(p.rt, 'client-b', err(400, 'invalid_request')).exchange];
+    },
+  },
+  {
     name: 'a refresh by a client_credentials-only client',
     breaks: ['GRANT-RT-010'],
     exchanges: () => [refresh(token('rt'), 'cc-only').exchange],
