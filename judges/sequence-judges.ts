@@ -68,13 +68,14 @@ const unusedOwn = (r: Refresh) => !r.otherClient && r.h.presentedUsed === undefi
 
 export const refreshJudges: Judge[] = [
   // Another client's refresh is refused with invalid_grant, unless the request is refused for what
-  // comes first: its client failed authentication (invalid_client), may not refresh at all
-  // (GRANT-RT-010), or the request names two clients or repeats a field (AUTH-CLI-012, TOKEN-REQ-005).
+  // comes first: its client failed authentication (invalid_client, unless the same credentials got a
+  // token before), may not refresh at all (GRANT-RT-010), or the request names two clients or
+  // repeats a field (AUTH-CLI-012, TOKEN-REQ-005).
   onRefresh('GRANT-RT-006', 'sequence', (r, choices) => {
     if (!r.otherClient) return undefined;
     const f = tokenFacts(r.c);
-    const refusedFirst =
-      !f?.wellFormed || f.errorCode === 'invalid_client' || choices.ccOnlyClients.has(r.c.clientId ?? '');
+    const authenticationFailed = f?.errorCode === 'invalid_client' && r.h.credentialsIssued === undefined;
+    const refusedFirst = !f?.wellFormed || authenticationFailed || choices.ccOnlyClients.has(r.c.clientId ?? '');
     return seen(
       !r.success && (refusedFirst || r.refusedGrant),
       () =>

@@ -43,6 +43,8 @@ export interface HistoryView {
   replacementUsed?: ExchangeRef;
   /** ...and where a used token of its family was presented again, if one was. */
   familyReuse?: ExchangeRef;
+  /** A token request: an earlier token response issued to the same client_id and secret (those credentials are valid). */
+  credentialsIssued?: ExchangeRef;
   /** A successful token response: the earlier response that carried the same access_token. */
   sameAccessToken?: ExchangeRef;
   /** A protected call: the refresh token sent as its bearer credential. */
@@ -62,6 +64,8 @@ export class TokenHistory {
   readonly #access = new Map<string, IssuedAccessToken>();
   readonly #refresh = new Map<string, IssuedRefreshToken>();
   readonly #reused = new Map<number, ExchangeRef>();
+  /** Client credentials (client_id and secret) that got a token, and where first. */
+  readonly #issuedTo = new Map<string, ExchangeRef>();
   #families = 0;
   #clockOffsetMs = 0;
   /** Per client: the times of its accepted protected calls still inside the longest rate window. */
@@ -86,8 +90,11 @@ export class TokenHistory {
       const replacement = presented?.replacement !== undefined ? this.#refresh.get(presented.replacement) : undefined;
       const familyReuse = presented ? this.#reused.get(presented.family) : undefined;
       const earlier = typeof body?.access_token === 'string' ? this.#access.get(body.access_token) : undefined;
+      const credentials = credentialsOf(c);
+      const credentialsIssued = credentials !== undefined ? this.#issuedTo.get(credentials) : undefined;
       return {
         nowMs,
+        ...(credentialsIssued ? { credentialsIssued } : {}),
         ...(presented ? { presented } : {}),
         ...(presented?.used ? { presentedUsed: presented.used } : {}),
         ...(replacement?.used ? { replacementUsed: replacement.used } : {}),
@@ -141,6 +148,8 @@ export class TokenHistory {
       }
     }
     if (!success) return;
+    const credentials = credentialsOf(c);
+    if (credentials !== undefined && !this.#issuedTo.has(credentials)) this.#issuedTo.set(credentials, at);
     const token = body.access_token as string;
     const expiresIn = typeof body.expires_in === 'number' ? body.expires_in : 0;
     const family = previous?.family ?? ++this.#families;
@@ -196,6 +205,19 @@ export class TokenHistory {
       return `${times.length} calls accepted within ${limit.windowSeconds} s (declared quota ${limit.quotaPerWindow} per window)`;
     return undefined;
   }
+}
+
+/** The client_id and secret a token request authenticated with (form fields or HTTP Basic), as one key. */
+function credentialsOf(c: Classified): string | undefined {
+  const authz = c.exchange.request.headers.find(([n]) => n.toLowerCase() === 'authorization')?.[1];
+  const basic = authz !== undefined ? /^\s*basic\s+(\S+)\s*$/i.exec(authz) : null;
+  let secret = c.form?.find(([k]) => k === 'client_secret')?.[1];
+  if (basic) {
+    const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon >= 0) secret = decoded.slice(colon + 1);
+  }
+  return c.clientId !== undefined && secret !== undefined ? `${c.clientId}\n${secret}` : undefined;
 }
 
 /** A token request at the US or EU endpoint, POSTed (what the history records of the token endpoint). */

@@ -174,9 +174,12 @@ test.describe('grant_type=refresh_token', () => {
     "GRANT-RT-006 a refresh token presented with another client's valid credentials is refused with invalid_grant",
     requirement('GRANT-RT-006', needs(...usRefresh)),
     async ({ tokenClient, control }) => {
+      // Control first: usClient2's own credentials get a token, so a refusal of them is not theirs.
+      const own = await tokenClient.password({ region: 'us', client: 'usClient2', user: 'burnableUser' });
+      control.issued(own, { what: 'the password grant by usClient2 alone', grant: 'password' });
       const first = await freshResponse(tokenClient, control);
       const res = await tokenClient.refresh(first.refreshToken, { region: 'us', client: 'usClient2' });
-      await expect([first, res]).toSatisfy('GRANT-RT-006');
+      await expect([own, first, res]).toSatisfy('GRANT-RT-006');
     },
   );
 

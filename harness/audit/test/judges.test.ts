@@ -416,6 +416,23 @@ const cases: { name: string; breaks: string[]; exchanges: () => RecordedExchange
     },
   },
   {
+    name: "another client's refresh answered invalid_client, its credentials having got a token before",
+    breaks: ['GRANT-RT-006'],
+    exchanges: () => {
+      const own = pw('client-b');
+      const p = pw('client-a');
+      return [own.exchange, p.exchange, refresh(p.rt, 'client-b', err(400, 'invalid_client')).exchange];
+    },
+  },
+  {
+    name: "another client's refresh answered invalid_client, its credentials never seen to work",
+    breaks: [],
+    exchanges: () => {
+      const p = pw('client-a');
+      return [p.exchange, refresh(p.rt, 'client-b', err(400, 'invalid_client')).exchange];
+    },
+  },
+  {
     name: 'a refresh by a client_credentials-only client',
     breaks: ['GRANT-RT-010'],
     exchanges: () => [refresh(token('rt'), 'cc-only').exchange],
