@@ -69,13 +69,16 @@ const unusedOwn = (r: Refresh) => !r.otherClient && r.h.presentedUsed === undefi
 export const refreshJudges: Judge[] = [
   // Another client's refresh is refused with invalid_grant, unless the request is refused for what
   // comes first: its client failed authentication (invalid_client, unless the same credentials got a
-  // token before), may not refresh at all (GRANT-RT-010), or the request names two clients or
+  // token before), the client or the endpoint takes no refresh at all (GRANT-RT-010; GRANT-RT-011's
+  // EU endpoint: unauthorized_client, unsupported_grant_type), or the request names two clients or
   // repeats a field (AUTH-CLI-012, TOKEN-REQ-005).
   onRefresh('GRANT-RT-006', 'sequence', (r, choices) => {
     if (!r.otherClient) return undefined;
     const f = tokenFacts(r.c);
     const authenticationFailed = f?.errorCode === 'invalid_client' && r.h.credentialsIssued === undefined;
-    const refusedFirst = !f?.wellFormed || authenticationFailed || choices.ccOnlyClients.has(r.c.clientId ?? '');
+    const noRefreshHere = f?.errorCode === 'unauthorized_client' || f?.errorCode === 'unsupported_grant_type';
+    const refusedFirst =
+      !f?.wellFormed || authenticationFailed || noRefreshHere || choices.ccOnlyClients.has(r.c.clientId ?? '');
     return seen(
       !r.success && (refusedFirst || r.refusedGrant),
       () =>

@@ -425,6 +425,14 @@ const cases: { name: string; breaks: string[]; exchanges: () => RecordedExchange
     },
   },
   {
+    name: "another client's refresh at an endpoint that takes no refresh, answered unsupported_grant_type",
+    breaks: [],
+    exchanges: () => {
+      const p = pw('client-a');
+      return [p.exchange, refresh(p.rt, 'client-b', err(400, 'unsupported_grant_type')).exchange];
+    },
+  },
+  {
     name: "another client's refresh answered invalid_client, its credentials never seen to work",
     breaks: [],
     exchanges: () => {
