@@ -189,6 +189,34 @@ export const accessTokenJudges: Judge[] = [
   },
 ];
 
+// A client_id with a secret that got a token for another client (and not the secret it got its own
+// token with): invalid_client — 401 by HTTP Basic, the declared status (OI-2) for form fields — and
+// no token. Beside a body client_id naming another client, the mismatch's own answer (AUTH-CLI-012)
+// is as right, so any refusal holds there.
+export const clientSecretJudges: Judge[] = [
+  {
+    requirement: 'AUTH-CLI-013',
+    needs: 'sequence',
+    uses: ['invalidClientStatus'],
+    judge: ({ c, history: h }, choices) => {
+      const other = h.secretOfAnother;
+      const f = isTokenPost(c) ? tokenFacts(c) : undefined;
+      if (!other || !f?.formRequest) return undefined;
+      const mismatch = c.auth.basic && c.bodyClientId !== undefined && c.bodyClientId !== c.clientId;
+      const issued = f.carriesToken || typeof f.body?.refresh_token === 'string';
+      const status = c.auth.basic ? 401 : choices.interpretation('invalidClientStatus');
+      return seen(
+        !issued && (mismatch ? f.refused : f.errorCode === 'invalid_client' && f.status === status),
+        () =>
+          issued
+            ? `${c.clientId ?? ''} presenting the secret of ${other.clientId} was issued a token`
+            : `${c.clientId ?? ''} presenting the secret of ${other.clientId} was answered ${f.answer}, not ${status} invalid_client`,
+        [other.ref, other.own, refOf(c.exchange)],
+      );
+    },
+  },
+];
+
 type CallRule = (c: Classified, h: HistoryView, choices: JudgeChoices) => Seen | undefined;
 
 /** A judge of a protected call whose bearer credential the history knows as an issued access token. */

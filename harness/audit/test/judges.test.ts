@@ -441,6 +441,30 @@ const cases: { name: string; breaks: string[]; exchanges: () => RecordedExchange
     },
   },
   {
+    name: "a client_id with another client's secret issued a token",
+    breaks: ['AUTH-CLI-013'],
+    exchanges: () => [
+      cc('client-a'),
+      cc('client-b'),
+      tok(
+        'grant_type=client_credentials&client_id=client-b&client_secret=secret-of-client-a',
+        json(200, { access_token: token('at'), token_type: 'Bearer', expires_in: 3600 }, tokenHeaders),
+      ),
+    ],
+  },
+  {
+    name: "a client_id with another client's secret refused with invalid_client",
+    breaks: [],
+    exchanges: () => [
+      cc('client-a'),
+      cc('client-b'),
+      tok(
+        'grant_type=client_credentials&client_id=client-b&client_secret=secret-of-client-a',
+        err(400, 'invalid_client'),
+      ),
+    ],
+  },
+  {
     name: 'a refresh by a client_credentials-only client',
     breaks: ['GRANT-RT-010'],
     exchanges: () => [refresh(token('rt'), 'cc-only').exchange],
