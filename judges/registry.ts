@@ -5,7 +5,13 @@
 import { hasRequirement } from '../requirements/index.ts';
 import type { Judge, JudgeNeeds } from './judge.ts';
 import { protectedJudges } from './protected-judges.ts';
-import { accessTokenJudges, bearerJudges, issuedTokenRefusalJudges, refreshJudges } from './sequence-judges.ts';
+import {
+  accessTokenJudges,
+  bearerJudges,
+  clientSecretJudges,
+  issuedTokenRefusalJudges,
+  refreshJudges,
+} from './sequence-judges.ts';
 import { tokenErrorJudges, tokenRequestJudges, tokenSuccessJudges } from './token-judges.ts';
 import { transportJudges } from './transport-judges.ts';
 
@@ -16,6 +22,7 @@ const all: Judge[] = [
   ...tokenErrorJudges,
   ...protectedJudges,
   ...refreshJudges,
+  ...clientSecretJudges,
   ...accessTokenJudges,
   ...bearerJudges,
   ...issuedTokenRefusalJudges,

@@ -10,6 +10,7 @@ import { shapeOf } from './digest-shape.ts';
 import { seen, type Judge, type JudgeNeeds, type Seen } from './judge.ts';
 import { both, declaredStatus, gatewayCodeOf, gatewayRequirementOf } from './protected-judges.ts';
 import { isTokenPost, type HistoryView, type IssuedRefreshToken } from './token-history.ts';
+import { tokenFacts } from './token-facts.ts';
 
 const refreshValidityMs = 7 * 86_400_000;
 
@@ -93,15 +94,27 @@ const refreshExpiry = (requirement: string, issuedBy: { rotated: boolean }): Jud
   );
 
 export const refreshJudges: Judge[] = [
-  onRefresh('GRANT-RT-006', 'sequence', (r) =>
-    r.otherClient
-      ? seen(
-          !r.success,
-          () => `a refresh token issued to ${r.previous.clientId ?? ''} was redeemed by ${r.c.clientId ?? ''}`,
-          [r.previous.ref, refOf(r.c.exchange)],
-        )
-      : undefined,
-  ),
+  // Another client's refresh is refused with invalid_grant, unless the request is refused for what
+  // comes first: its client failed authentication (invalid_client, unless the same credentials got a
+  // token before), the client or the endpoint takes no refresh at all (GRANT-RT-010; GRANT-RT-011's
+  // EU endpoint: unauthorized_client, unsupported_grant_type), or the request names two clients or
+  // repeats a field (AUTH-CLI-012, TOKEN-REQ-005).
+  onRefresh('GRANT-RT-006', 'sequence', (r, choices) => {
+    if (!r.otherClient) return undefined;
+    const f = tokenFacts(r.c);
+    const authenticationFailed = f?.errorCode === 'invalid_client' && r.h.credentialsIssued === undefined;
+    const noRefreshHere = f?.errorCode === 'unauthorized_client' || f?.errorCode === 'unsupported_grant_type';
+    const refusedFirst =
+      !f?.wellFormed || authenticationFailed || noRefreshHere || choices.ccOnlyClients.has(r.c.clientId ?? '');
+    return seen(
+      !r.success && (refusedFirst || r.refusedGrant),
+      () =>
+        r.success
+          ? `a refresh token issued to ${r.previous.clientId ?? ''} was redeemed by ${r.c.clientId ?? ''}`
+          : `a refresh token issued to ${r.previous.clientId ?? ''}, presented by ${r.c.clientId ?? ''}, was answered ${r.answer}, not 400 invalid_grant`,
+      [r.previous.ref, refOf(r.c.exchange)],
+    );
+  }),
   onRefresh('STATE-RT-USED-001', 'sequence', (r) =>
     !r.otherClient && r.h.presentedUsed
       ? seen(
@@ -195,6 +208,34 @@ export const accessTokenJudges: Judge[] = [
             ? 'two token responses carry the same access_token'
             : `an access_token of ${length} characters (fewer than 22)`,
         earlier ? [earlier, at] : [at],
+      );
+    },
+  },
+];
+
+// A client_id with a secret that got a token for another client (and not the secret it got its own
+// token with): invalid_client — 401 by HTTP Basic, the declared status (OI-2) for form fields — and
+// no token. Beside a body client_id naming another client, the mismatch's own answer (AUTH-CLI-012)
+// is as right, so any refusal holds there.
+export const clientSecretJudges: Judge[] = [
+  {
+    requirement: 'AUTH-CLI-013',
+    needs: 'sequence',
+    uses: ['invalidClientStatus'],
+    judge: ({ c, history: h }, choices) => {
+      const other = h.secretOfAnother;
+      const f = isTokenPost(c) ? tokenFacts(c) : undefined;
+      if (!other || !f?.formRequest) return undefined;
+      const mismatch = c.auth.basic && c.bodyClientId !== undefined && c.bodyClientId !== c.clientId;
+      const issued = f.carriesToken || typeof f.body?.refresh_token === 'string';
+      const status = c.auth.basic ? 401 : choices.interpretation('invalidClientStatus');
+      return seen(
+        !issued && (mismatch ? f.refused : f.errorCode === 'invalid_client' && f.status === status),
+        () =>
+          issued
+            ? `${c.clientId ?? ''} presenting the secret of ${other.clientId} was issued a token`
+            : `${c.clientId ?? ''} presenting the secret of ${other.clientId} was answered ${f.answer}, not ${status} invalid_client`,
+        [other.ref, other.own, refOf(c.exchange)],
       );
     },
   },

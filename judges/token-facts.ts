@@ -24,7 +24,7 @@ export interface TokenFacts {
   wellFormed: boolean;
   /** A token was issued (2xx with an access_token) to a form request. */
   issued: boolean;
-  /** A form request was refused with an OAuth error (or a 4xx other than 429). */
+  /** A form request was refused: an OAuth error, or a 4xx other than 429, or a 5xx (an error answer all the same). */
   refused: boolean;
   refused400(code: string): boolean;
 }
@@ -70,10 +70,7 @@ function compute(c: Classified): TokenFacts | undefined {
     repeated,
     wellFormed: repeated.length === 0 && count('grant_type') === 1 && oneAuthentication,
     issued,
-    refused:
-      formRequest &&
-      !issued &&
-      (errorCode !== undefined || (res.status >= 400 && res.status < 500 && res.status !== 429)),
+    refused: formRequest && !issued && (errorCode !== undefined || (res.status >= 400 && res.status !== 429)),
     refused400: (code) => res.status === 400 && errorCode === code,
   };
 }

@@ -47,6 +47,13 @@ export interface HistoryView {
   replacementUsed?: ExchangeRef;
   /** ...and where a used token of its family was presented again, if one was. */
   familyReuse?: ExchangeRef;
+  /** A token request: an earlier token response issued to the same client_id and secret (those credentials are valid). */
+  credentialsIssued?: ExchangeRef;
+  /**
+   * A token request: its secret got a token for another client, and its own client got one with a
+   * secret of its own (so the secret is not shared): where each was issued.
+   */
+  secretOfAnother?: { clientId: string; ref: ExchangeRef; own: ExchangeRef };
   /** A successful token response: the earlier response that carried the same access_token. */
   sameAccessToken?: ExchangeRef;
   /** A protected call: the refresh token sent as its bearer credential. */
@@ -73,6 +80,12 @@ export class TokenHistory {
   readonly #access = new Map<string, IssuedAccessToken>();
   readonly #refresh = new Map<string, IssuedRefreshToken>();
   readonly #reused = new Map<number, ExchangeRef>();
+  /** Client credentials (client_id and secret) that got a token, and where first. */
+  readonly #issuedTo = new Map<string, ExchangeRef>();
+  /** Per secret that got a token: the client it got it for, first. */
+  readonly #secretOwner = new Map<string, { clientId: string; ref: ExchangeRef }>();
+  /** Per client that got a token: its secrets that did, and where first. */
+  readonly #clientSecrets = new Map<string, Map<string, ExchangeRef>>();
   #families = 0;
   #clockOffsetMs = 0;
   /** Per client: the times of its accepted protected calls still inside the longest rate window. */
@@ -98,8 +111,13 @@ export class TokenHistory {
       const replacement = presented?.replacement !== undefined ? this.#refresh.get(presented.replacement) : undefined;
       const familyReuse = presented ? this.#reused.get(presented.family) : undefined;
       const earlier = typeof body?.access_token === 'string' ? this.#access.get(body.access_token) : undefined;
+      const credentials = credentialsOf(c);
+      const credentialsIssued = credentials !== undefined ? this.#issuedTo.get(credentials.key) : undefined;
+      const secretOfAnother = credentials ? this.#secretOfAnother(credentials) : undefined;
       return {
         nowMs,
+        ...(credentialsIssued ? { credentialsIssued } : {}),
+        ...(secretOfAnother ? { secretOfAnother } : {}),
         ...(presented ? { presented } : {}),
         ...(presented?.used ? { presentedUsed: presented.used } : {}),
         ...(replacement?.used ? { replacementUsed: replacement.used } : {}),
@@ -158,6 +176,15 @@ export class TokenHistory {
       }
     }
     if (!success) return;
+    const credentials = credentialsOf(c);
+    if (credentials && !this.#issuedTo.has(credentials.key)) {
+      this.#issuedTo.set(credentials.key, at);
+      if (!this.#secretOwner.has(credentials.secret))
+        this.#secretOwner.set(credentials.secret, { clientId: credentials.clientId, ref: at });
+      const secrets = this.#clientSecrets.get(credentials.clientId) ?? new Map<string, ExchangeRef>();
+      if (!secrets.has(credentials.secret)) secrets.set(credentials.secret, at);
+      this.#clientSecrets.set(credentials.clientId, secrets);
+    }
     const token = body.access_token as string;
     const expiresIn = typeof body.expires_in === 'number' ? body.expires_in : 0;
     const family = previous?.family ?? ++this.#families;
@@ -184,6 +211,15 @@ export class TokenHistory {
         ...(typeof body.scope === 'string' ? { scope: body.scope } : {}),
       });
     }
+  }
+
+  #secretOfAnother(credentials: Credentials): HistoryView['secretOfAnother'] {
+    const owner = this.#secretOwner.get(credentials.secret);
+    if (!owner || owner.clientId === credentials.clientId) return undefined;
+    const own = [...(this.#clientSecrets.get(credentials.clientId) ?? [])].find(
+      ([secret]) => secret !== credentials.secret,
+    );
+    return own ? { clientId: owner.clientId, ref: owner.ref, own: own[1] } : undefined;
   }
 
   #foldCall(c: Classified, view: HistoryView): void {
@@ -224,6 +260,36 @@ export class TokenHistory {
     )
       return `${times.length} calls accepted within ${limit.windowSeconds} s (declared quota ${limit.quotaPerWindow} per window)`;
     return undefined;
+  }
+}
+
+interface Credentials {
+  clientId: string;
+  secret: string;
+  key: string;
+}
+
+/** The client_id and secret a token request authenticated with (form fields or HTTP Basic). */
+function credentialsOf(c: Classified): Credentials | undefined {
+  const authz = c.exchange.request.headers.find(([n]) => n.toLowerCase() === 'authorization')?.[1];
+  const basic = authz !== undefined ? /^\s*basic\s+(\S+)\s*$/i.exec(authz) : null;
+  let secret = c.form?.find(([k]) => k === 'client_secret')?.[1];
+  if (basic) {
+    const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    // RFC 6749 §2.3.1: each part is form-encoded before the join.
+    if (colon >= 0) secret = formDecoded(decoded.slice(colon + 1));
+  }
+  return c.clientId !== undefined && secret !== undefined
+    ? { clientId: c.clientId, secret, key: `${c.clientId}\n${secret}` }
+    : undefined;
+}
+
+function formDecoded(value: string): string {
+  try {
+    return decodeURIComponent(value.replace(/\+/g, ' '));
+  } catch {
+    return value;
   }
 }
 

@@ -43,31 +43,51 @@ const onError = (requirement: string, rule: TokenRule, extra: Pick<Judge, 'uses'
 
 const hasText = (v: unknown): boolean => typeof v === 'string' && v !== '';
 const isPost = (c: Classified) => c.exchange.request.method === 'POST';
+const isRefusal = (f: TokenFacts) => f.status >= 400 && f.status < 500;
+/** A token of either kind in the body: what a request that must issue nothing must not get. */
+const issuesToken = (f: TokenFacts) => f.carriesToken || typeof f.body?.refresh_token === 'string';
+const tokenWording = (f: TokenFacts) => (f.carriesToken ? 'an access_token' : 'a refresh_token');
 const isJson = (c: Classified) =>
   mediaTypeOf(headerOf(c.exchange.request.headers, 'content-type')) === 'application/json';
 
 export const tokenRequestJudges: Judge[] = [
+  // No access_token member, nor the name anywhere in the body: a body that speaks of one was written by a token endpoint.
   onToken('VER-004', (f, c) =>
     c.kind === 'token-other-version'
       ? seen(
-          !f.carriesToken,
+          !f.carriesToken && !(c.exchange.response!.body.text ?? '').includes('access_token'),
           () => `a token request to ${c.url?.pathname ?? '?'} (another version's path) issued a token (${f.answer})`,
         )
       : undefined,
   ),
-  onToken('TOKEN-REQ-001', (f, c) =>
-    c.kind !== 'token-other-version' && !isPost(c)
-      ? seen(!f.carriesToken, () => `a ${c.exchange.request.method} to the token endpoint issued a token`)
-      : undefined,
-  ),
+  // Any method but POST issues nothing; a GET is refused (4xx) whatever the declared way (OI-12:
+  // 405, 400 invalid_request or 404): that way is the check's choice-dependent part.
+  onToken('TOKEN-REQ-001', (f, c) => {
+    if (c.kind === 'token-other-version' || isPost(c)) return undefined;
+    const method = c.exchange.request.method;
+    return seen(!issuesToken(f) && (method !== 'GET' || isRefusal(f)), () =>
+      issuesToken(f)
+        ? `a ${method} to the token endpoint issued ${tokenWording(f)}`
+        : `a GET to the token endpoint was answered ${f.answer}, not refused (4xx)`,
+    );
+  }),
+  // A JSON body issues nothing and is refused (4xx) whatever the declared way (OI-5: 400
+  // invalid_request or 415 with 000-1005): that way is the check's choice-dependent part.
   onToken('TOKEN-REQ-003', (f, c) =>
     c.kind !== 'token-other-version' && isPost(c) && isJson(c)
-      ? seen(!f.carriesToken, () => 'a token request with a JSON body issued a token')
+      ? seen(!issuesToken(f) && isRefusal(f), () =>
+          issuesToken(f)
+            ? `a token request with a JSON body issued ${tokenWording(f)}`
+            : `a token request with a JSON body was answered ${f.answer}, not refused (4xx)`,
+        )
       : undefined,
   ),
   onToken('TOKEN-REQ-008', (f, c) =>
     f.formRequest && c.url?.searchParams.has('client_secret') && !c.auth.formSecret && !c.auth.basic
-      ? seen(!f.carriesToken, () => 'a token request with client_secret only in the URL query string issued a token')
+      ? seen(
+          !issuesToken(f),
+          () => `a token request with client_secret only in the URL query string issued ${tokenWording(f)}`,
+        )
       : undefined,
   ),
   onToken('TOKEN-REQ-009', (f) =>
@@ -142,14 +162,43 @@ export const tokenRequestJudges: Judge[] = [
     },
     { uses: ['unsupportedGrantError'] },
   ),
-  // A client_credentials-only client refreshing: no token, whatever it presents.
+  // A client_credentials-only client refreshing, whatever it presents: 400 unauthorized_client or
+  // invalid_grant. A client that failed authentication was refused before the grant was read.
   onToken('GRANT-RT-010', (f, c, choices) =>
-    f.formRequest && c.grant === 'refresh_token' && c.clientId !== undefined && choices.ccOnlyClients.has(c.clientId)
+    f.formRequest &&
+    f.errorCode !== 'invalid_client' &&
+    c.grant === 'refresh_token' &&
+    c.clientId !== undefined &&
+    choices.ccOnlyClients.has(c.clientId)
       ? seen(
-          !(f.status === 200 && f.carriesToken),
-          () => `a refresh by ${c.clientId ?? ''}, a client allowed client_credentials only, was answered 200`,
+          f.refused400('unauthorized_client') || f.refused400('invalid_grant'),
+          () =>
+            `a refresh by ${c.clientId ?? ''}, a client allowed client_credentials only, was answered ${f.answer}, not 400 unauthorized_client or invalid_grant`,
         )
       : undefined,
+  ),
+  // HTTP Basic names one client, the body's client_id another: no token for either, and the declared
+  // error (OI-32) — invalid_request with 400, or invalid_client with 401 (Basic was used) or the
+  // status declared for invalid_client. Where the declared error is invalid_request, an
+  // invalid_client says the Basic credentials themselves failed (AUTH-CLI-013's variant), which
+  // comes first: that exchange does not exercise the mismatch.
+  onToken(
+    'AUTH-CLI-012',
+    (f, c, choices) => {
+      if (!f.formRequest || !c.auth.basic || c.bodyClientId === undefined || c.bodyClientId === c.clientId)
+        return undefined;
+      const declared = choices.interpretation('clientIdMismatchError');
+      if (issuesToken(f))
+        return seen(false, () => `HTTP Basic as one client with a body client_id of another issued ${tokenWording(f)}`);
+      if (declared !== 'invalid_client' && f.errorCode === 'invalid_client') return undefined;
+      const statuses = declared === 'invalid_client' ? [401, choices.interpretation('invalidClientStatus')] : [400];
+      return seen(
+        f.errorCode === declared && statuses.includes(f.status),
+        () =>
+          `HTTP Basic as one client with a body client_id of another was answered ${f.answer}, not ${[...new Set(statuses)].join(' or ')} ${declared}`,
+      );
+    },
+    { uses: ['clientIdMismatchError', 'invalidClientStatus'] },
   ),
 ];
 
@@ -251,12 +300,13 @@ export const tokenSuccessJudges: Judge[] = [
     'GRANT-PW-002',
     (f, c, choices) => {
       const scope = f.body!.scope;
-      if (c.grant !== 'password' || c.kind !== 'token-us' || typeof scope !== 'string') return undefined;
+      if (c.grant !== 'password' || c.kind !== 'token-us') return undefined;
       const declared = new Set(choices.interpretation('passwordScopes'));
-      const got = new Set(scope.split(' ').filter(Boolean));
-      return seen(
-        got.size === declared.size && [...got].every((s) => declared.has(s)),
-        () => `the password scope "${scope}" is not the declared set {${[...declared].join(' ')}}`,
+      const got = new Set(typeof scope === 'string' ? scope.split(' ').filter(Boolean) : []);
+      return seen(got.size === declared.size && [...got].every((s) => declared.has(s)), () =>
+        typeof scope === 'string'
+          ? `the password scope "${scope}" is not the declared set {${[...declared].join(' ')}}`
+          : `a password response without a scope, not the declared set {${[...declared].join(' ')}}`,
       );
     },
     { uses: ['passwordScopes'] },
@@ -284,13 +334,13 @@ export const tokenErrorJudges: Judge[] = [
     const descriptionOk =
       description === undefined ||
       (typeof description === 'string' && /^[\x20-\x21\x23-\x5b\x5d-\x7e]*$/.test(description));
-    let uriOk = uri === undefined;
-    if (typeof uri === 'string')
-      try {
-        uriOk = new URL(uri).protocol.length > 0;
-      } catch {
-        uriOk = false;
-      }
+    // RFC 6749 §5.2: error_uri is %x21 / %x23-5B / %x5D-7E; absolute: it starts with its scheme (RFC 3986 §4.3).
+    const uriOk =
+      uri === undefined ||
+      (typeof uri === 'string' &&
+        /^[\x21\x23-\x5b\x5d-\x7e]+$/.test(uri) &&
+        /^[A-Za-z][A-Za-z0-9+.-]*:/.test(uri) &&
+        URL.canParse(uri));
     return seen(descriptionOk && uriOk, () =>
       descriptionOk
         ? `error_uri ${JSON.stringify(uri)} is not an absolute URI`
@@ -313,17 +363,18 @@ export const tokenErrorJudges: Judge[] = [
         )
       : undefined,
   ),
-  // An echoed secret was digested in the response too: the request's digest shows up in it.
+  // The secrets the request carried (form fields, the Basic password), as sent, form-encoded,
+  // URI-encoded or JSON-escaped, anywhere in the answer. In recorded traffic an echoed secret was
+  // digested in the response too: the request's digest shows up in it.
   onError('ERR-TOK-008', (_f, c) => {
-    const requestSecrets = (c.form ?? []).filter(
-      ([k, v]) => ['client_secret', 'password', 'refresh_token'].includes(k) && isDigest(v),
-    );
-    if (requestSecrets.length === 0) return undefined;
-    const text = c.exchange.response!.body.text ?? '';
-    const echoed = requestSecrets.filter(([, v]) => text.includes(v)).map(([k]) => k);
+    const carried = carriedSecrets(c);
+    if (carried.length === 0) return undefined;
+    const res = c.exchange.response!;
+    const answer = [res.body.text ?? '', ...res.headers.map(([, v]) => v)].join('\n');
+    const echoed = carried.filter(([, v]) => echoForms(v).some((form) => answer.includes(form))).map(([k]) => k);
     return seen(
       echoed.length === 0,
-      () => `the error response echoes the request's ${echoed.join(', ')} (shown as its digest)`,
+      () => `the error response echoes the request's ${[...new Set(echoed)].join(', ')}`,
     );
   }),
   // Every error answer of the token endpoint, throttling and server errors too.
@@ -337,11 +388,12 @@ export const tokenErrorJudges: Judge[] = [
         `a token error (${f.answer}) carries ${cacheControl ? `Cache-Control "${cacheControl}"` : 'no Cache-Control'}, without no-store`,
     );
   }),
+  // A Basic challenge among the challenges the header lists (RFC 9110 §11.6.1), not only the first.
   onError('AUTH-CLI-003', (f, c) => {
     if (f.errorCode !== 'invalid_client' || !c.auth.basic || c.auth.formSecret) return undefined;
     const challenge = headerOf(c.exchange.response!.headers, 'www-authenticate');
     return seen(
-      f.status === 401 && /^\s*basic\b/i.test(challenge ?? ''),
+      f.status === 401 && /(^|,)\s*basic(\s|,|$)/i.test(challenge ?? ''),
       () =>
         `invalid_client for HTTP Basic credentials was ${f.status}${challenge ? ` with WWW-Authenticate "${challenge}"` : ' without WWW-Authenticate'}, not 401 with a Basic challenge`,
     );
@@ -372,6 +424,38 @@ function outsideVisibleAscii(token: string): string {
     (ch) => `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`,
   );
   return ` (characters outside %x21-7E: ${bad.join(' ')})`;
+}
+
+/** The client_secret, password and refresh_token fields of a token request, and the HTTP Basic password. */
+function carriedSecrets(c: Classified): [string, string][] {
+  const fields = (c.form ?? []).filter(
+    ([k, v]) => ['client_secret', 'password', 'refresh_token'].includes(k) && v !== '',
+  );
+  const authz = headerOf(c.exchange.request.headers, 'authorization');
+  const basic = authz !== undefined ? /^\s*basic\s+(\S+)\s*$/i.exec(authz) : null;
+  if (!basic) return fields;
+  const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  const secret = colon >= 0 ? formDecoded(decoded.slice(colon + 1)) : '';
+  return secret !== '' ? [...fields, ['client_secret', secret]] : fields;
+}
+
+/** A value as sent, form-encoded, URI-encoded and JSON-escaped: the ways an answer may echo it. */
+const echoForms = (value: string): string[] => [
+  ...new Set([
+    value,
+    new URLSearchParams({ v: value }).toString().slice(2),
+    encodeURIComponent(value),
+    JSON.stringify(value).slice(1, -1),
+  ]),
+];
+
+function formDecoded(value: string): string {
+  try {
+    return decodeURIComponent(value.replace(/\+/g, ' '));
+  } catch {
+    return value;
+  }
 }
 
 const quoted = (value: string | undefined) => (value === undefined ? 'absent' : `"${value}"`);

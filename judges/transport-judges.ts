@@ -1,7 +1,17 @@
 // Judges of the transport one exchange shows (spec §6): no answer of substance over plain HTTP,
 // HSTS on every HTTPS answer of the service.
 import type { Classified } from './classify.ts';
+import { jsonObjectOf } from './exchange.ts';
 import { seen, type Judge, type Seen } from './judge.ts';
+
+const oauthErrors = [
+  'invalid_request',
+  'invalid_client',
+  'invalid_grant',
+  'unauthorized_client',
+  'unsupported_grant_type',
+  'invalid_scope',
+];
 
 const serviceExchange = (c: Classified) => c.kind !== 'clock' && c.kind !== 'other' && c.url !== undefined;
 const what = (c: Classified) => (c.kind === 'protected' ? 'protected call' : 'token request');
@@ -13,20 +23,29 @@ const onTransport = (requirement: string, rule: (c: Classified) => Seen | undefi
 });
 
 export const transportJudges: Judge[] = [
+  // Evaluated over plain HTTP: a success, a token, or the answer only the service writes — an OAuth
+  // error (RFC 6749 §5.2) from a token endpoint, a gateway code from the API. A redirect (to HTTPS)
+  // or a refusal of another kind shows no evaluation.
   onTransport('SEC-TLS-002', (c) => {
     if (c.url!.protocol !== 'http:') return undefined;
     const res = c.exchange.response!;
     const text = res.body.text ?? '';
-    const evaluated = /"access_token"|"error"\s*:|\b000-\d{4}\b/.test(text) || (res.status >= 200 && res.status < 300);
+    const redirect = res.status >= 300 && res.status < 400;
+    const serviceAnswer =
+      c.kind === 'protected' ? /\b000-\d{4}\b/.test(text) : oauthErrors.includes(String(jsonObjectOf(res.body)?.error));
+    const evaluated =
+      (res.status >= 200 && res.status < 300) || text.includes('access_token') || (!redirect && serviceAnswer);
     return seen(!evaluated, () => `a ${what(c)} over plain HTTP was answered ${res.status} by the service itself`);
   }),
   onTransport('SEC-TLS-005', (c) => {
     if (c.url!.protocol === 'http:') return undefined;
     const res = c.exchange.response!;
+    const hsts = res.headers.find(([n]) => n.toLowerCase() === 'strict-transport-security')?.[1];
+    // RFC 6797 §6.1: the header without a max-age directive is no HSTS policy.
     return seen(
-      res.headers.some(([n]) => n.toLowerCase() === 'strict-transport-security'),
+      hsts !== undefined && /(^|;)\s*max-age\s*=\s*"?\d+/i.test(hsts),
       () =>
-        `an HTTPS answer (${res.status}) of the ${c.kind === 'protected' ? 'protected API' : 'token endpoint'} carries no Strict-Transport-Security`,
+        `an HTTPS answer (${res.status}) of the ${c.kind === 'protected' ? 'protected API' : 'token endpoint'} carries ${hsts === undefined ? 'no Strict-Transport-Security' : `Strict-Transport-Security "${hsts}" without max-age`}`,
     );
   }),
 ];

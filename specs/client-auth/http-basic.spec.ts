@@ -9,11 +9,6 @@ import { expect, needs, requirement, test, type Region } from '../../fixtures/in
 const regions: Region[] = ['us', 'eu'];
 const clientOf = (region: Region) => (region === 'eu' ? 'euClient' : 'usClient');
 
-/** Whether a WWW-Authenticate value holds a challenge with the Basic scheme (RFC 9110 §11.6.1). */
-function hasBasicChallenge(value: string | undefined): boolean {
-  return value !== undefined && /(^|,)\s*basic(\s|,|$)/i.test(value);
-}
-
 test.describe('client authentication: HTTP Basic', () => {
   for (const region of regions) {
     const R = region.toUpperCase();
@@ -47,11 +42,7 @@ test.describe('client authentication: HTTP Basic', () => {
           auth: 'basic',
           client: { clientId: client.clientId, clientSecret: `${client.clientSecret}-wrong` },
         });
-        await expect(res, 'wrong client_secret by HTTP Basic').toBeTokenError('invalid_client', { status: 401 });
-        expect(
-          hasBasicChallenge(res.header('www-authenticate')),
-          `WWW-Authenticate holds a Basic challenge — got WWW-Authenticate: ${res.header('www-authenticate') ?? '(none)'}`,
-        ).toBe(true);
+        await expect(res, 'wrong client_secret by HTTP Basic').toSatisfy('AUTH-CLI-003');
       },
     );
 
@@ -74,9 +65,7 @@ test.describe('client authentication: HTTP Basic', () => {
             label: `client_credentials at ${R} with Basic and form credentials`,
           },
         );
-        await expect(res, 'HTTP Basic and a client_secret form field').toBeTokenError('invalid_request', {
-          status: 400,
-        });
+        await expect(res, 'HTTP Basic and a client_secret form field').toSatisfy('AUTH-CLI-006');
       },
     );
   }

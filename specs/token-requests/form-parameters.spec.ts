@@ -70,14 +70,15 @@ test.describe('token request: form parameters', () => {
       test(
         `TOKEN-REQ-005 at ${R} a client_credentials request with ${c.label} is refused with 400 invalid_request`,
         requirement('TOKEN-REQ-005', needs(region)),
-        async ({ rawHttp, tokenClient, redactor }) => {
+        async ({ rawHttp, tokenClient, redactor, target }) => {
           const fields = c.fields(tokenClient.credentials(clientOf(region)));
           const res = asClientCredentialsResponse(
             await rawHttp.send({ url: rawHttp.tokenUrl(region), headers: formHeaders, body: rawHttp.form(fields) }),
             redactor,
             region,
+            target,
           );
-          await expect(res, c.label).toBeTokenError('invalid_request', { status: 400 });
+          await expect(res, c.label).toSatisfy('TOKEN-REQ-005');
         },
       );
     }
@@ -87,7 +88,7 @@ test.describe('token request: form parameters', () => {
       requirement('TOKEN-REQ-006', needs(region)),
       async ({ tokenClient }) => {
         const res = await tokenClient.clientCredentials({ region, override: { grant_type: '' } });
-        await expect(res, 'grant_type= (empty)').toBeTokenError('invalid_request', { status: 400 });
+        await expect(res, 'grant_type= (empty)').toSatisfy('TOKEN-REQ-006');
       },
     );
 
@@ -111,7 +112,7 @@ test.describe('token request: form parameters', () => {
       requirement('TOKEN-REQ-009', needs(region)),
       async ({ tokenClient }) => {
         const res = await tokenClient.clientCredentials({ region, omit: ['grant_type'] });
-        await expect(res, 'no grant_type').toBeTokenError('invalid_request', { status: 400 });
+        await expect(res, 'no grant_type').toSatisfy('TOKEN-REQ-009');
       },
     );
 
@@ -173,7 +174,7 @@ test.describe('token request: form parameters', () => {
   test(
     'TOKEN-REQ-005 at US a refresh_token request that repeats refresh_token with the same value is refused with 400 invalid_request',
     requirement('TOKEN-REQ-005', needs('us')),
-    async ({ rawHttp, tokenClient, redactor }) => {
+    async ({ rawHttp, tokenClient, redactor, target }) => {
       const issued = await tokenClient.obtain.password();
       expect(issued.refresh_token, 'setup: the password grant returns a refresh_token').toBeTruthy();
       const client = tokenClient.credentials('usPasswordClient');
@@ -188,8 +189,9 @@ test.describe('token request: form parameters', () => {
         await rawHttp.send({ url: rawHttp.tokenUrl('us'), headers: formHeaders, body: rawHttp.form(fields) }),
         redactor,
         'token-response-refresh-token',
+        target,
       );
-      await expect(res, 'refresh_token twice with the same value').toBeTokenError('invalid_request', { status: 400 });
+      await expect(res, 'refresh_token twice with the same value').toSatisfy('TOKEN-REQ-005');
     },
   );
 });

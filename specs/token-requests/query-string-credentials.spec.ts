@@ -11,7 +11,7 @@ test.describe('token request: client credentials in the query string', () => {
     test(
       `TOKEN-REQ-008 at ${R} a client_credentials request with client_id and client_secret only in the URL query string issues no token`,
       requirement('TOKEN-REQ-008', needs(region)),
-      async ({ rawHttp, tokenClient, redactor }) => {
+      async ({ rawHttp, tokenClient, redactor, target }) => {
         const client = tokenClient.credentials(region === 'eu' ? 'euClient' : 'usClient');
         const query = rawHttp.form([
           ['client_id', client.clientId],
@@ -28,16 +28,9 @@ test.describe('token request: client credentials in the query string', () => {
           }),
           redactor,
           region,
+          target,
         );
-
-        expect(
-          res.accessToken,
-          `credentials only in the query string: no access_token — got ${res.describe()}`,
-        ).toBeUndefined();
-        expect(
-          res.refreshToken,
-          `credentials only in the query string: no refresh_token — got ${res.describe()}`,
-        ).toBeUndefined();
+        await expect(res, 'credentials only in the query string').toSatisfy('TOKEN-REQ-008');
       },
     );
   }

@@ -190,7 +190,7 @@ const cases: { name: string; breaks: string[]; exchanges: () => RecordedExchange
     exchanges: () => [
       tok('grant_type=client_credentials&client_id=a&client_secret=s-abcdef', {
         ...json(200, { access_token: token('at'), token_type: 'Bearer', expires_in: 3600 }, tokenHeaders),
-        headers: [['content-type', 'text/plain'], ['strict-transport-security', 'x'], ...tokenHeaders],
+        headers: [['content-type', 'text/plain'], ['strict-transport-security', 'max-age=1'], ...tokenHeaders],
       }),
     ],
   },
@@ -408,6 +408,63 @@ const cases: { name: string; breaks: string[]; exchanges: () => RecordedExchange
     },
   },
   {
+    name: "another client's refresh answered invalid_request, not invalid_grant",
+    breaks: ['GRANT-RT-006'],
+    exchanges: () => {
+      const p = pw('client-a');
+      return [p.exchange, refresh(p.rt, 'client-b', err(400, 'invalid_request')).exchange];
+    },
+  },
+  {
+    name: "another client's refresh answered invalid_client, its credentials having got a token before",
+    breaks: ['GRANT-RT-006'],
+    exchanges: () => {
+      const own = pw('client-b');
+      const p = pw('client-a');
+      return [own.exchange, p.exchange, refresh(p.rt, 'client-b', err(400, 'invalid_client')).exchange];
+    },
+  },
+  {
+    name: "another client's refresh at an endpoint that takes no refresh, answered unsupported_grant_type",
+    breaks: [],
+    exchanges: () => {
+      const p = pw('client-a');
+      return [p.exchange, refresh(p.rt, 'client-b', err(400, 'unsupported_grant_type')).exchange];
+    },
+  },
+  {
+    name: "another client's refresh answered invalid_client, its credentials never seen to work",
+    breaks: [],
+    exchanges: () => {
+      const p = pw('client-a');
+      return [p.exchange, refresh(p.rt, 'client-b', err(400, 'invalid_client')).exchange];
+    },
+  },
+  {
+    name: "a client_id with another client's secret issued a token",
+    breaks: ['AUTH-CLI-013'],
+    exchanges: () => [
+      cc('client-a'),
+      cc('client-b'),
+      tok(
+        'grant_type=client_credentials&client_id=client-b&client_secret=secret-of-client-a',
+        json(200, { access_token: token('at'), token_type: 'Bearer', expires_in: 3600 }, tokenHeaders),
+      ),
+    ],
+  },
+  {
+    name: "a client_id with another client's secret refused with invalid_client",
+    breaks: [],
+    exchanges: () => [
+      cc('client-a'),
+      cc('client-b'),
+      tok(
+        'grant_type=client_credentials&client_id=client-b&client_secret=secret-of-client-a',
+        err(400, 'invalid_client'),
+      ),
+    ],
+  },
+  {
     name: 'a refresh by a client_credentials-only client',
     breaks: ['GRANT-RT-010'],
     exchanges: () => [refresh(token('rt'), 'cc-only').exchange],
@@ -548,7 +605,7 @@ const cases: { name: string; breaks: string[]; exchanges: () => RecordedExchange
           ...ok(),
           headers: [
             ['content-type', 'text/html'],
-            ['strict-transport-security', 'x'],
+            ['strict-transport-security', 'max-age=1'],
           ],
         }),
       ];
@@ -717,7 +774,7 @@ const cases: { name: string; breaks: string[]; exchanges: () => RecordedExchange
     exchanges: () => [
       tok('grant_type=password&client_id=a&client_secret=s-abcdef&username=t%5Cu&password=wrong-pass', {
         status: 400,
-        headers: [['content-type', 'text/plain'], ['strict-transport-security', 'x'], ...tokenHeaders],
+        headers: [['content-type', 'text/plain'], ['strict-transport-security', 'max-age=1'], ...tokenHeaders],
         body: { text: 'error=invalid_grant', size: 1 },
       }),
     ],
@@ -875,6 +932,17 @@ const cases: { name: string; breaks: string[]; exchanges: () => RecordedExchange
     breaks: [],
     exchanges: () => [
       tok('grant_type=n%21d-&client_id=someone-else', err(400, 'invalid_request'), { basic: 'a:s-abcdef' }),
+    ],
+  },
+  {
+    name: 'a body client_id naming another client than Basic, issued a token',
+    breaks: ['AUTH-CLI-012'],
+    exchanges: () => [
+      tok(
+        'grant_type=client_credentials&client_id=someone-else',
+        json(200, { access_token: token('at'), token_type: 'Bearer', expires_in: 3600 }, tokenHeaders),
+        { basic: 'a:s-abcdef' },
+      ),
     ],
   },
   {
