@@ -43,11 +43,12 @@ const routers: { call: RegExp; decides: RegExp; module: string; calls: RegExp }[
     module: 'fixtures/support/properties/gateway-answer.judge.ts',
     calls: /\bgatewayJudgement\(/,
   },
-  // The clock-free lifecycle property: the run's answers in order through one judgement
-  // (run-judgement.ts); which rule an answer exercises stays the model's.
+  // The lifecycle property: the run's answers in order (the clock control's among them) through one
+  // judgement (run-judgement.ts); which rule an answer exercises stays the model's.
   {
     call: /\blifecycleProperty\(/,
-    decides: /^(STATE-RT-USED-00[12]|STATE-RT-FAMILY-00[12]|STATE-AT-AFTER-REFRESH-001)$/,
+    decides:
+      /^(STATE-RT-USED-00[12]|STATE-RT-FAMILY-00[12]|STATE-AT-AFTER-REFRESH-001|STATE-AT-EXP-001|STATE-RT-EXP-001)$/,
     module: 'fixtures/support/properties/lifecycle/run-judgement.ts',
     calls: /\bnew TrafficJudgement\(/,
   },
@@ -99,10 +100,6 @@ const notYetMigrated = new Set<string>([
   'ERR-TOK-005',
   'ERR-TOK-006',
   'ERR-TOK-008',
-  // lifecycle: the clock variant of the lifecycle property (specs/properties/token-lifecycle.spec.ts)
-  // still reads expiry itself; its judges need the clock control's answers among the run's.
-  'STATE-AT-EXP-001',
-  'STATE-RT-EXP-001',
   // transport and versioning
   'SEC-TLS-002',
   'SEC-TLS-005',
