@@ -117,6 +117,11 @@ export class Http1Tap {
     return this.#state.at !== 'unread';
   }
 
+  /** Between messages: the last one ended and no byte of another has come. */
+  get between(): boolean {
+    return this.#state.at === 'start' && this.#partial.length === 0;
+  }
+
   push(chunk: Buffer): Buffer {
     const out: Buffer[] = [];
     let at = 0;

@@ -178,4 +178,110 @@ void describe('record relays byte for byte', () => {
     assert.equal(recorded.length, 1);
     assert.equal(recorded[0]!.response, undefined);
   });
+
+  void test("a target that closes an idle keep-alive connection: the client's stays open, and its next request reaches the target on a new one", async () => {
+    const { rec, out, port } = await recorder();
+    const before = received.length;
+    // Answers every request with a persistent answer, then closes the connection as an idle timeout would.
+    let firstClosed: Promise<unknown> | undefined;
+    answer = (socket, so) => {
+      if (!so.endsWith('\r\n\r\n')) return;
+      socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
+      socket.end();
+      firstClosed ??= once(socket, 'close');
+    };
+    const socket = connect({ host: '127.0.0.1', port });
+    await once(socket, 'connect');
+    const got: Buffer[] = [];
+    let answers = 0;
+    const nextAnswer = () =>
+      new Promise<void>((resolve, reject) => {
+        const onData = (c: Buffer) => {
+          got.push(c);
+          const seen = Buffer.concat(got).toString('latin1').split('\r\n\r\nok').length - 1;
+          if (seen > answers) {
+            answers = seen;
+            socket.off('data', onData);
+            resolve();
+          }
+        };
+        socket.on('data', onData);
+        socket.once('close', () => reject(new Error(`the client's connection closed after ${answers} answer(s)`)));
+      });
+    const request = (path: string) => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`;
+    socket.write(request('/v1/first'));
+    await nextAnswer();
+    // The first connection is closed on both sides (the recorder ended its side on the target's close),
+    // and the client's connection is not: its next request is answered.
+    await firstClosed;
+    socket.write(request('/v1/second'));
+    await nextAnswer();
+    socket.end();
+    await once(socket, 'close');
+    await rec.close();
+    assert.equal(received.length - before, 2, 'the second request went on a connection of its own');
+    assert.deepEqual(
+      records(out).map((r) => [new URL(r.request.url).pathname, r.response?.status]),
+      [
+        ['/v1/first', 200],
+        ['/v1/second', 200],
+      ],
+    );
+  });
+
+  void test('an answer delimited by the close, or one that says Connection: close: the client sees the close', async () => {
+    const { rec, port } = await recorder();
+    answer = (socket, so) => {
+      if (!so.endsWith('\r\n\r\n')) return;
+      socket.end('HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nuntil the close');
+    };
+    const untilClose = await exchange(port, `GET /v1/a HTTP/1.1\r\nHost: x\r\n\r\n`);
+    assert.match(untilClose, /until the close$/);
+    answer = (socket, so) => {
+      if (!so.endsWith('\r\n\r\n')) return;
+      socket.end(closingAnswer('200 OK', 'closed'));
+    };
+    const closing = await exchange(port, `GET /v1/b HTTP/1.1\r\nHost: x\r\n\r\n`);
+    assert.match(closing, /closed$/);
+    await rec.close();
+  });
+
+  void test("near the target's stated keep-alive time, the next request goes on a new connection (it never meets the close)", async () => {
+    const { rec, out, port } = await recorder();
+    const before = received.length;
+    // A target that keeps idle connections 2 s by its Keep-Alive header: within the recorder's margin at once.
+    answer = (socket, so) => {
+      const requests = so.split('\r\n\r\n').length - 1;
+      const answered = (socket as Socket & { answered?: number }).answered ?? 0;
+      if (requests > answered) {
+        // A server's way with a connection the other side ended: ends its own.
+        if (answered === 0) socket.once('end', () => socket.end());
+        (socket as Socket & { answered?: number }).answered = requests;
+        socket.write('HTTP/1.1 200 OK\r\nKeep-Alive: timeout=2\r\nContent-Length: 2\r\n\r\nok');
+      }
+    };
+    const socket = connect({ host: '127.0.0.1', port });
+    await once(socket, 'connect');
+    let got = '';
+    const answersReach = (n: number) =>
+      new Promise<void>((resolve) => {
+        const onData = (c: Buffer) => {
+          got += c.toString('latin1');
+          if (got.split('\r\n\r\nok').length - 1 >= n) {
+            socket.off('data', onData);
+            resolve();
+          }
+        };
+        socket.on('data', onData);
+      });
+    socket.write(`GET /v1/one HTTP/1.1\r\nHost: x\r\n\r\n`);
+    await answersReach(1);
+    socket.write(`GET /v1/two HTTP/1.1\r\nHost: x\r\n\r\n`);
+    await answersReach(2);
+    socket.end();
+    await once(socket, 'close');
+    await rec.close();
+    assert.equal(received.length - before, 2);
+    assert.equal(records(out).length, 2);
+  });
 });
