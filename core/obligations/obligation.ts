@@ -76,6 +76,12 @@ export interface Obligation {
   control?: ObligationCredential;
   /** HMAC of the credential under the state's salt: the handle reports and terminal lines name it by, never the token. */
   handle?: string;
+  /**
+   * Choices the profile did not declare that the expectation rests on once the settlement comes
+   * after `after` (epoch ms, on `clock`): a failure then is a mismatch on an assumption and reads
+   * WARN naming what to declare, in whichever later run settles it.
+   */
+  assumed?: { choices: { quoted: string; field: string }[]; after: number };
 }
 
 /** What a settling check found. */

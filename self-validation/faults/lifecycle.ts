@@ -17,6 +17,9 @@ import {
   tokenError,
 } from './helpers.ts';
 
+/** Spec §8: the 7 days of a refresh token. */
+const refreshTokenValidityMs = 7 * 24 * 60 * 60 * 1000;
+
 export interface Issued {
   at: number;
   expiresIn: number;
@@ -281,6 +284,37 @@ export const lifecycleFaults: Fault[] = [
         ctx.kind === 'gateway' && ctx.state.has(`revoked:${bearerOf(req) ?? ''}`)
           ? { respond: gatewayUnauthorized() }
           : req,
+    }),
+  },
+  {
+    // OI-4's other reading: the 7 days of a refresh token counted from its issuance (a rotation's own
+    // from the rotation), not from the expiry of the access token issued with it, while the profile
+    // declares no refreshTokenAnchor. The refreshes the assumed reading still expects past those 7
+    // days (LIMIT-RT-LIFETIME-001 at its end, STATE-RT-UNUSED-002 after the access token expired)
+    // read WARN naming the field; the expiry checks, which every reading agrees on, and the
+    // lifecycle model with the clock must not FAIL.
+    id: 'refresh-token-anchored-on-issuance-assumed',
+    title:
+      'a refresh token is refused once 7 days have passed since its issuance (access-token-issuance), while the profile declares no refreshTokenAnchor (access-token-expiry assumed)',
+    breaks: ['LIMIT-RT-LIFETIME-001', 'STATE-RT-UNUSED-002'],
+    undeclare: ['refreshTokenAnchor'],
+    breaksAs: 'WARN',
+    withProperties: true,
+    alsoRun: ['STATE-RT-EXP-001', 'STATE-RT-EXP-002'],
+    create: () => ({
+      onResponse: async (res, _req, ctx) => {
+        await recordIssuance(res, ctx);
+        return res;
+      },
+      async onRequest(req, ctx) {
+        if (!isToken(ctx) || grantOf(req) !== 'refresh_token') return req;
+        const issued = ctx.state.get(`rt:${field(req, 'refresh_token') ?? ''}`) as Issued | undefined;
+        if (!issued) return req;
+        const now = await targetNow(ctx);
+        return now !== undefined && now - issued.at > refreshTokenValidityMs
+          ? { respond: tokenError(400, 'invalid_grant', 'refresh token expired') }
+          : req;
+      },
     }),
   },
 ];

@@ -9,11 +9,14 @@ import { credentialOf, passwordHolder } from '../../fixtures/index.ts';
 import {
   choiceLabel,
   expect,
+  judgedOn,
   markNotApplicable,
   needs,
   requirement,
   test,
   obtainPasswordTokens,
+  anchorChoicesWhileUsable,
+  assumedAnchorWhileUsable,
   clockSkewSeconds,
   refreshTokenAnchorSeconds,
   refreshTokenValiditySeconds,
@@ -176,16 +179,24 @@ test.describe('grant_type=refresh_token: expiry (OI-4 refreshTokenAnchor)', () =
             );
           }
         },
-        moments: ({ value: tokens }) => [
+        moments: ({ value: tokens, from: issuedFrom, to: issuedTo }) => [
           {
             step: `the access token expires (expires_in ${tokens.expires_in} s + skew ${clockSkewSeconds(target)} s + 1 s)`,
             at: { noEarlierThan: from(tokens.expires_in) },
             holds: async () => {
               const res = await api.person('existing', { token: tokens.access_token });
               expect(res.status, `setup: the access token is no longer accepted — got ${res.describe()}`).not.toBe(200);
-              await test.step('refresh with the unused refresh token', async () => {
-                await expect(await tokenClient.refresh(tokens.refresh_token, { region: 'us' })).toBeTokenIssued();
-              });
+              // Past the end of the 7 days under another reading of an undeclared anchor (the latest the
+              // moment can be after issuance), a refusal is a mismatch on the assumption.
+              const latest = from(tokens.expires_in) + (issuedTo - issuedFrom) / 1000;
+              await test.step('refresh with the unused refresh token', () =>
+                judgedOn(
+                  anchorChoicesWhileUsable(target, tokens.expires_in, latest),
+                  async () => {
+                    await expect(await tokenClient.refresh(tokens.refresh_token, { region: 'us' })).toBeTokenIssued();
+                  },
+                  { requirements: ['STATE-RT-UNUSED-002'] },
+                ));
             },
           },
         ],
@@ -196,6 +207,7 @@ test.describe('grant_type=refresh_token: expiry (OI-4 refreshTokenAnchor)', () =
           credential: credentialOf(issued, passwordHolder, 'refresh-token'),
           notBeforeSeconds: from(issued.value.expires_in),
           notAfterSeconds: until(issued.value.expires_in),
+          ...assumedAnchorWhileUsable(target, issued.value.expires_in),
         }),
       });
     },

@@ -10,10 +10,13 @@ import {
 } from '../../fixtures/index.ts';
 import {
   expect,
+  judgedOn,
   needs,
   requirement,
   test,
   obtainPasswordTokens,
+  anchorChoicesWhileUsable,
+  assumedAnchorWhileUsable,
   clockSkewSeconds,
   refreshTokenAnchorSeconds,
   refreshTokenValiditySeconds,
@@ -145,9 +148,15 @@ test.describe('limit: refresh-token validity (OI-4 refreshTokenAnchor)', () => {
           ).map(([label, seconds]) => ({
             step: `refresh ${label}: ${seconds} s after issuance (anchor ${anchor})`,
             at: { noLaterThan: seconds },
-            holds: async () => {
-              await expect(await tokenClient.refresh(tokens.refresh_token, { region: 'us' })).toBeTokenIssued();
-            },
+            // Past the end of the 7 days under another reading of an undeclared anchor, a refusal is a mismatch on the assumption.
+            holds: () =>
+              judgedOn(
+                anchorChoicesWhileUsable(target, tokens.expires_in, seconds),
+                async () => {
+                  await expect(await tokenClient.refresh(tokens.refresh_token, { region: 'us' })).toBeTokenIssued();
+                },
+                { requirements: ['LIMIT-RT-LIFETIME-001'] },
+              ),
           })),
         // The window: from half-way through the 7 days (from the declared anchor) to their end less the skew.
         obligation: (issued) => {
@@ -159,6 +168,7 @@ test.describe('limit: refresh-token validity (OI-4 refreshTokenAnchor)', () => {
             credential: credentialOf(issued, passwordHolder, 'refresh-token'),
             notBeforeSeconds: Math.floor(last / 2) - (issued.to - issued.from) / 1000,
             notAfterSeconds: last,
+            ...assumedAnchorWhileUsable(target, issued.value.expires_in),
           };
         },
       });
