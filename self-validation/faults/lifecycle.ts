@@ -39,6 +39,25 @@ export async function recordIssuance(
   if (typeof body.refresh_token === 'string') ctx.state.set(`rt:${body.refresh_token}`, issued);
 }
 
+/** Refuses (400 invalid_grant) a refresh whose token is `expired` on the target's clock, from its recorded issuance. */
+function refusingRefreshPast(expired: (issued: Issued, now: number) => boolean): ReturnType<Fault['create']> {
+  return {
+    onResponse: async (res, _req, ctx) => {
+      await recordIssuance(res, ctx);
+      return res;
+    },
+    async onRequest(req, ctx) {
+      if (!isToken(ctx) || grantOf(req) !== 'refresh_token') return req;
+      const issued = ctx.state.get(`rt:${field(req, 'refresh_token') ?? ''}`) as Issued | undefined;
+      if (!issued) return req;
+      const now = await targetNow(ctx);
+      return now !== undefined && expired(issued, now)
+        ? { respond: tokenError(400, 'invalid_grant', 'refresh token expired') }
+        : req;
+    },
+  };
+}
+
 /** The gateway refuses every access token that one grant issued (recorded from the token responses). */
 function refuseAccessTokensOf(grant: string): ReturnType<Fault['create']> {
   const key = (token: string) => `issued-by-${grant}:${token}`;
@@ -101,21 +120,7 @@ export const lifecycleFaults: Fault[] = [
     title: 'a refresh token is refused once its access token has expired',
     breaks: ['STATE-RT-UNUSED-002', 'LIMIT-RT-LIFETIME-001', 'STATE-RT-EXP-003'],
     withProperties: true,
-    create: () => ({
-      onResponse: async (res, _req, ctx) => {
-        await recordIssuance(res, ctx);
-        return res;
-      },
-      async onRequest(req, ctx) {
-        if (!isToken(ctx) || grantOf(req) !== 'refresh_token') return req;
-        const issued = ctx.state.get(`rt:${field(req, 'refresh_token') ?? ''}`) as Issued | undefined;
-        if (!issued) return req;
-        const now = await targetNow(ctx);
-        return now !== undefined && now - issued.at >= issued.expiresIn * 1000
-          ? { respond: tokenError(400, 'invalid_grant', 'refresh token expired') }
-          : req;
-      },
-    }),
+    create: () => refusingRefreshPast((issued, now) => now - issued.at >= issued.expiresIn * 1000),
   },
   {
     id: 'refresh-token-reusable',
@@ -301,20 +306,6 @@ export const lifecycleFaults: Fault[] = [
     breaksAs: 'WARN',
     withProperties: true,
     alsoRun: ['STATE-RT-EXP-001', 'STATE-RT-EXP-002'],
-    create: () => ({
-      onResponse: async (res, _req, ctx) => {
-        await recordIssuance(res, ctx);
-        return res;
-      },
-      async onRequest(req, ctx) {
-        if (!isToken(ctx) || grantOf(req) !== 'refresh_token') return req;
-        const issued = ctx.state.get(`rt:${field(req, 'refresh_token') ?? ''}`) as Issued | undefined;
-        if (!issued) return req;
-        const now = await targetNow(ctx);
-        return now !== undefined && now - issued.at > refreshTokenValidityMs
-          ? { respond: tokenError(400, 'invalid_grant', 'refresh token expired') }
-          : req;
-      },
-    }),
+    create: () => refusingRefreshPast((issued, now) => now - issued.at > refreshTokenValidityMs),
   },
 ];
