@@ -7,17 +7,10 @@ import type { Classified } from './classify.ts';
 import { headerOf, mediaTypeOf } from './exchange.ts';
 import { isDigest, shapeOf } from './digest-shape.ts';
 import { seen, type Judge, type Seen } from './judge.ts';
+import { tokenErrorCodes } from '../schemas/src/token-error.ts';
 import { directives, tokenFacts, type TokenFacts } from './token-facts.ts';
 import type { JudgeChoices } from './choices.ts';
 
-const tokenErrorCodes = [
-  'invalid_request',
-  'invalid_client',
-  'invalid_grant',
-  'unauthorized_client',
-  'invalid_scope',
-  'unsupported_grant_type',
-];
 const knownGrants = ['client_credentials', 'password', 'refresh_token'];
 
 type TokenRule = (f: TokenFacts, c: Classified, choices: JudgeChoices) => Seen | undefined;
@@ -317,7 +310,9 @@ export const tokenErrorJudges: Judge[] = [
   onError('ERR-TOK-001', (f, c) => {
     const type = mediaTypeOf(headerOf(c.exchange.response!.headers, 'content-type'));
     return seen(
-      type === 'application/json' && f.errorCode !== undefined && tokenErrorCodes.includes(f.errorCode),
+      type === 'application/json' &&
+        f.errorCode !== undefined &&
+        (tokenErrorCodes as readonly string[]).includes(f.errorCode),
       () => `a token error was ${type ?? 'without Content-Type'} with error ${JSON.stringify(f.body?.error)}`,
     );
   }),

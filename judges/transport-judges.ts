@@ -1,17 +1,9 @@
 // Judges of the transport one exchange shows (spec §6): no answer of substance over plain HTTP,
 // HSTS on every HTTPS answer of the service.
+import { tokenErrorCodes } from '../schemas/src/token-error.ts';
 import type { Classified } from './classify.ts';
 import { jsonObjectOf } from './exchange.ts';
 import { seen, type Judge, type Seen } from './judge.ts';
-
-const oauthErrors = [
-  'invalid_request',
-  'invalid_client',
-  'invalid_grant',
-  'unauthorized_client',
-  'unsupported_grant_type',
-  'invalid_scope',
-];
 
 const serviceExchange = (c: Classified) => c.kind !== 'clock' && c.kind !== 'other' && c.url !== undefined;
 const what = (c: Classified) => (c.kind === 'protected' ? 'protected call' : 'token request');
@@ -32,7 +24,9 @@ export const transportJudges: Judge[] = [
     const text = res.body.text ?? '';
     const redirect = res.status >= 300 && res.status < 400;
     const serviceAnswer =
-      c.kind === 'protected' ? /\b000-\d{4}\b/.test(text) : oauthErrors.includes(String(jsonObjectOf(res.body)?.error));
+      c.kind === 'protected'
+        ? /\b000-\d{4}\b/.test(text)
+        : (tokenErrorCodes as readonly string[]).includes(String(jsonObjectOf(res.body)?.error));
     const evaluated =
       (res.status >= 200 && res.status < 300) || text.includes('access_token') || (!redirect && serviceAnswer);
     return seen(!evaluated, () => `a ${what(c)} over plain HTTP was answered ${res.status} by the service itself`);

@@ -11,6 +11,7 @@ import { expect, requirement, test, type Region, type Target, type TokenClient }
 import { notApplicableWhenLocalPlainHttp } from '../../fixtures/support/transport/local-plain-http.ts';
 import { plainSend } from '../../fixtures/support/transport/plain-send.ts';
 import { tokenPaths } from '../../schemas/token-paths.ts';
+import { tokenErrorCodes } from '../../schemas/src/token-error.ts';
 
 /** Real credentials for a local target, made-up ones otherwise (see the file comment). */
 function credentialsFor(
@@ -32,22 +33,12 @@ async function accessTokenFor(target: Target, tokenClient: TokenClient): Promise
 const isSuccess = (status: number) => status >= 200 && status < 300;
 const isRedirect = (status: number) => status >= 300 && status < 400;
 
-/** The RFC 6749 §5.2 error codes: a body carrying one was written by a token endpoint. */
-const oauthErrors = [
-  'invalid_request',
-  'invalid_client',
-  'invalid_grant',
-  'unauthorized_client',
-  'unsupported_grant_type',
-  'invalid_scope',
-];
-
 /** The `error` member of a JSON body, when it is an RFC 6749 §5.2 code. */
 function oauthError(text: string): string | undefined {
   try {
     const body = JSON.parse(text) as unknown;
     const error = typeof body === 'object' && body !== null ? (body as { error?: unknown }).error : undefined;
-    return typeof error === 'string' && oauthErrors.includes(error) ? error : undefined;
+    return typeof error === 'string' && (tokenErrorCodes as readonly string[]).includes(error) ? error : undefined;
   } catch {
     return undefined;
   }
