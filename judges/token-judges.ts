@@ -316,9 +316,10 @@ export const tokenErrorJudges: Judge[] = [
       () => `a token error was ${type ?? 'without Content-Type'} with error ${JSON.stringify(f.body?.error)}`,
     );
   }),
-  // 429 is throttling (LIMIT-RATE-003 allows it), not an OAuth error status.
+  // 429 is throttling (LIMIT-RATE-003 allows it), not an OAuth error status; a 5xx is the server
+  // failing (the no-5xx rules), whatever code its body names (ERR-TOK-001 judges that code).
   onError('ERR-TOK-002', (f) =>
-    f.errorCode !== undefined && f.errorCode !== 'invalid_client' && f.status !== 429
+    f.errorCode !== undefined && f.errorCode !== 'invalid_client' && f.status !== 429 && f.status < 500
       ? seen(f.status === 400, () => `a token error ${f.errorCode ?? ''} had status ${f.status}, not 400`)
       : undefined,
   ),

@@ -43,6 +43,14 @@ const routers: { call: RegExp; decides: RegExp; module: string; calls: RegExp }[
     module: 'fixtures/support/properties/gateway-answer.judge.ts',
     calls: /\bgatewayJudgement\(/,
   },
+  // The token endpoint input property: what an answer alone shows judged by its judges (token-answer.judge.ts);
+  // which requirements the generated input exercises, and which answers the catalogue allows for it, stay the oracle's.
+  {
+    call: /\bjudgeTokenAnswer\(/,
+    decides: /^(TOKEN-REQ-00[13569]|ERR-TOK-00[1245]|GRANT-PW-004|GRANT-RT-007)$/,
+    module: 'fixtures/support/properties/token-answer.judge.ts',
+    calls: /\btokenJudgement\(/,
+  },
   // The lifecycle property: the run's answers in order (the clock control's among them) through one
   // judgement (run-judgement.ts); which rule an answer exercises stays the model's.
   {
@@ -75,20 +83,8 @@ const cannotCallJudge = new Map<string, string>([
  */
 const notYetMigrated = new Set<string>([
   // token requests, responses and grants
-  'TOKEN-REQ-001',
-  'TOKEN-REQ-003',
-  'TOKEN-REQ-005',
-  'TOKEN-REQ-006',
-  'TOKEN-REQ-009',
-  'GRANT-PW-004',
   'GRANT-RT-001',
   'GRANT-RT-002',
-  'GRANT-RT-007',
-  // client authentication and token errors
-  'ERR-TOK-001',
-  'ERR-TOK-002',
-  'ERR-TOK-004',
-  'ERR-TOK-005',
   // transport and versioning
   'SEC-TLS-002',
 ]);

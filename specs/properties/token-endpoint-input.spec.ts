@@ -1,9 +1,10 @@
 // Property: whatever form body, encoding, media type or method reaches a token endpoint (US and
 // EU), the answer is never a 5xx, never late, never a token for an invalid request, and always the
-// error the catalogue expects for the request's faults (token-request.oracle.ts), as a JSON body
-// valid against the token-error schema, with status 400 (invalid_client: the declared status, or
-// 401 with a challenge for HTTP Basic). Each expected answer names the requirement(s) it comes from
-// (token-request.oracle.ts, token-answer.judge.ts): a counterexample FAILs those, nothing else; with
+// error the catalogue expects for the request's faults (token-request.oracle.ts), as a JSON token
+// error with a catalogue code, with status 400 (invalid_client: the declared status, or 401 with a
+// challenge for HTTP Basic). Each expected answer names the requirement(s) it comes from
+// (token-request.oracle.ts); what the answer alone shows is decided by its requirement's judge, the
+// one `audit` runs (token-answer.judge.ts): a counterexample FAILs those, nothing else; with
 // several faults, only the fault(s) whose request alone is answered wrongly too (fault-isolation.ts).
 import { needs, requirement, test, type Region, type TokenResponse } from '../../fixtures/index.ts';
 import { interpretationById, requirementById } from '../../requirements/index.ts';
@@ -15,7 +16,11 @@ import {
 import { isolateFaults } from '../../fixtures/support/properties/fault-isolation.ts';
 import { isolateNoise, withoutMalformedBody } from '../../fixtures/support/properties/noise-isolation.ts';
 import { propertyRuns, propertyTag, RequestDeadline } from '../../fixtures/support/properties/property-runner.ts';
-import { answerIsRight, judgeTokenAnswer } from '../../fixtures/support/properties/token-answer.judge.ts';
+import {
+  answerIsRight,
+  judgeTokenAnswer,
+  oracleChoices,
+} from '../../fixtures/support/properties/token-answer.judge.ts';
 import { noAnswerCause, tokenInputSender } from '../../fixtures/support/properties/token-input.sender.ts';
 import {
   oracleInterpretations,
@@ -64,6 +69,8 @@ test.describe('property: token endpoint input', () => {
       requirement(first!, ...rest, needs(region), { tag: [propertyTag(name), '@serial'] }),
       async ({ tokenClient, rawHttp, target, redactor }, testInfo) => {
         const oi = oracleInterpretations((key) => target.interpretation(key));
+        // The judges read a request by the interpretations the oracle expects its answer by.
+        const choices = oracleChoices(target.profile, oi);
         const basic = target.profile.capabilities.supportsBasic;
         // Basic noise (with or without its client_id in the body) and the Basic-and-form-secret and
         // Basic-and-another-client_id faults exist only where the target takes Basic:
@@ -80,7 +87,7 @@ test.describe('property: token endpoint input', () => {
           const expected = expectedAnswer(input, oi);
           try {
             const res = await send(input);
-            return { findings: judgeTokenAnswer(input, expected, res), res };
+            return { findings: judgeTokenAnswer(input, expected, res, choices), res };
           } catch (error) {
             const cause = noAnswerCause(error);
             return {
@@ -106,14 +113,18 @@ test.describe('property: token endpoint input', () => {
             const choice = target.choice(alt.key);
             if (choice.declared) continue;
             const refused = res.status >= 400 && res.accessToken === undefined;
-            if ((refused && alt.key === judgedOnKey) || judgeTokenAnswer(input, alt.expected, res).length === 0)
+            const altChoices = oracleChoices(target.profile, { ...oi, [alt.key]: alt.value });
+            if (
+              (refused && alt.key === judgedOnKey) ||
+              judgeTokenAnswer(input, alt.expected, res, altChoices).length === 0
+            )
               return [{ quoted: choice.quoted, field: choice.field }];
           }
           return undefined;
         };
         const answersRight = async (input: TokenInput) => {
           try {
-            return answerIsRight(input, expectedAnswer(input, oi), await send(input));
+            return answerIsRight(input, expectedAnswer(input, oi), await send(input), choices);
           } catch (error) {
             noAnswerCause(error);
             return false; // no answer is not the expected one

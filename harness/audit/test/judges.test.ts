@@ -1006,6 +1006,15 @@ void describe('audit judges', () => {
       [],
     );
   });
+  void test('a 5xx of a token request is no ERR-TOK-002 finding: the server failed; its server_error is not a catalogue code (ERR-TOK-001)', async () => {
+    const failed = tok(
+      'grant_type=password&client_id=a&client_secret=s-abcdef&username=t%5Cu&password=wrong-pass',
+      err(500, 'server_error'),
+    );
+    const ids = await broken([failed]);
+    assert.ok(!ids.includes('ERR-TOK-002'), ids.join(' '));
+    assert.ok(ids.includes('ERR-TOK-001'), ids.join(' '));
+  });
   void test('throttling (429) of a token request is no ERR-TOK-002 finding; a clock moved back leaves later-stamped calls out of the rate window', async () => {
     const throttled = tok(
       'grant_type=password&client_id=a&client_secret=s-abcdef&username=t%5Cu&password=wrong-pass',
