@@ -13,7 +13,10 @@ export interface TokenFacts {
   errorCode: string | undefined;
   /** `400 invalid_request`, `200 with an access_token`: the answer as messages quote it. */
   answer: string;
-  /** A POST of a form (not JSON) to the US or EU endpoint: the requests the token rules speak of. */
+  /**
+   * A POST to the US or EU endpoint read as a form: not JSON, and not a body of another type refused
+   * with 415 (the gateway's refusal of a body that is not a form, OI-5, is no token error response).
+   */
   formRequest: boolean;
   /** Its shape is judged: a form request whose client did not fail authentication (that answer comes first). */
   shapeJudged: boolean;
@@ -22,12 +25,20 @@ export interface TokenFacts {
   repeated: string[];
   /** No repeated parameter, one grant_type and one client authentication carrying id and secret. */
   wellFormed: boolean;
+  /**
+   * A grant_type value the spec does not know (one of several, where grant_type is repeated): a second
+   * fault beside a malformed request's, whose refusal RFC 6749 lets come first.
+   */
+  unknownGrant: boolean;
   /** A token was issued (2xx with an access_token) to a form request. */
   issued: boolean;
   /** A form request was refused: an OAuth error, or a 4xx other than 429, or a 5xx (an error answer all the same). */
   refused: boolean;
   refused400(code: string): boolean;
 }
+
+/** The grants of spec §4. */
+export const knownGrants: readonly string[] = ['client_credentials', 'password', 'refresh_token'];
 
 const cache = new WeakMap<Classified, TokenFacts | undefined>();
 
@@ -47,8 +58,11 @@ function compute(c: Classified): TokenFacts | undefined {
   const errorCode = typeof body?.error === 'string' ? body.error : undefined;
   const post = c.exchange.request.method === 'POST';
   const requestType = mediaTypeOf(headerOf(c.exchange.request.headers, 'content-type'));
-  const formRequest = c.kind !== 'token-other-version' && post && requestType !== 'application/json';
+  const notAForm = requestType !== undefined && requestType !== 'application/x-www-form-urlencoded';
+  const formRequest =
+    c.kind !== 'token-other-version' && post && requestType !== 'application/json' && !(notAForm && res.status === 415);
   const form = c.form ?? [];
+  const grants = form.filter(([k]) => k === 'grant_type').map(([, v]) => v);
   const count = (name: string) => form.filter(([k]) => k === name).length;
   const repeated = ['grant_type', 'client_id', 'refresh_token'].filter((n) => count(n) > 1);
   // With Basic, a body client_id naming another client is a second identity (AUTH-CLI-012): the
@@ -69,6 +83,7 @@ function compute(c: Classified): TokenFacts | undefined {
     count,
     repeated,
     wellFormed: repeated.length === 0 && count('grant_type') === 1 && oneAuthentication,
+    unknownGrant: grants.some((g) => g !== '' && !knownGrants.includes(g)),
     issued,
     refused: formRequest && !issued && (errorCode !== undefined || (res.status >= 400 && res.status !== 429)),
     refused400: (code) => res.status === 400 && errorCode === code,

@@ -8,10 +8,8 @@ import { headerOf, mediaTypeOf } from './exchange.ts';
 import { isDigest, shapeOf } from './digest-shape.ts';
 import { seen, type Judge, type Seen } from './judge.ts';
 import { tokenErrorCodes } from '../schemas/src/token-error.ts';
-import { directives, tokenFacts, type TokenFacts } from './token-facts.ts';
+import { directives, knownGrants, tokenFacts, type TokenFacts } from './token-facts.ts';
 import type { JudgeChoices } from './choices.ts';
-
-const knownGrants = ['client_credentials', 'password', 'refresh_token'];
 
 type TokenRule = (f: TokenFacts, c: Classified, choices: JudgeChoices) => Seen | undefined;
 
@@ -40,6 +38,15 @@ const isRefusal = (f: TokenFacts) => f.status >= 400 && f.status < 500;
 /** A token of either kind in the body: what a request that must issue nothing must not get. */
 const issuesToken = (f: TokenFacts) => f.carriesToken || typeof f.body?.refresh_token === 'string';
 const tokenWording = (f: TokenFacts) => (f.carriesToken ? 'an access_token' : 'a refresh_token');
+/**
+ * Refused with 400 invalid_request, or — where the request also names a grant the spec does not know —
+ * with the unsupported-grant error (either value of OI-1): RFC 6749 sets no order among a request's
+ * faults, so the refusal of either is right.
+ */
+const refusedAsMalformed = (f: TokenFacts, choices: JudgeChoices) =>
+  f.refused400('invalid_request') ||
+  (f.unknownGrant &&
+    (f.refused400('unsupported_grant_type') || f.refused400(choices.interpretation('unsupportedGrantError'))));
 const isJson = (c: Classified) =>
   mediaTypeOf(headerOf(c.exchange.request.headers, 'content-type')) === 'application/json';
 
@@ -99,18 +106,18 @@ export const tokenRequestJudges: Judge[] = [
         )
       : undefined,
   ),
-  onToken('TOKEN-REQ-005', (f) =>
+  onToken('TOKEN-REQ-005', (f, _c, choices) =>
     f.shapeJudged && f.repeated.length > 0
       ? seen(
-          f.refused400('invalid_request'),
+          refusedAsMalformed(f, choices),
           () => `a token request repeating ${f.repeated.join(', ')} was answered ${f.answer}, not 400 invalid_request`,
         )
       : undefined,
   ),
-  onToken('AUTH-CLI-006', (f, c) =>
+  onToken('AUTH-CLI-006', (f, c, choices) =>
     f.shapeJudged && c.auth.basic && c.auth.formSecret
       ? seen(
-          f.refused400('invalid_request'),
+          refusedAsMalformed(f, choices),
           () =>
             `a token request authenticating by HTTP Basic and by a client_secret field was answered ${f.answer}, not 400 invalid_request`,
         )

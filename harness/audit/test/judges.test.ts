@@ -1006,6 +1006,33 @@ void describe('audit judges', () => {
       [],
     );
   });
+  void test('a malformed request that also names an unknown grant may be refused for either fault: RFC 6749 sets no order', async () => {
+    const both = tok(
+      'grant_type=no-such-grant&client_id=a&client_id=a&client_secret=s-abcdef',
+      err(400, 'unsupported_grant_type'),
+    );
+    assert.deepEqual(await broken([both]), []);
+    const neither = tok(
+      'grant_type=no-such-grant&client_id=a&client_id=a&client_secret=s-abcdef',
+      err(400, 'invalid_grant'),
+    );
+    assert.deepEqual(await broken([neither]), ['TOKEN-REQ-005']);
+    const knownGrant = tok(
+      'grant_type=client_credentials&client_id=a&client_id=a&client_secret=s-abcdef',
+      err(400, 'unsupported_grant_type'),
+    );
+    assert.deepEqual(await broken([knownGrant]), ['TOKEN-REQ-005']);
+  });
+  void test('a body that is not a form refused with 415 (the gateway, OI-5) is no token error response; answered otherwise, it is one', async () => {
+    const refused = tok('grant_type=client_credentials', gw('000-1005', 415), { type: 'text/plain' });
+    assert.deepEqual(await broken([refused]), []);
+    const plainError = tok(
+      'grant_type=client_credentials',
+      { status: 400, headers: [['content-type', 'text/plain']], body: { text: 'bad', size: 3 } },
+      { type: 'text/plain' },
+    );
+    assert.ok((await broken([plainError])).includes('ERR-TOK-001'));
+  });
   void test('a 5xx of a token request is no ERR-TOK-002 finding: the server failed; its server_error is not a catalogue code (ERR-TOK-001)', async () => {
     const failed = tok(
       'grant_type=password&client_id=a&client_secret=s-abcdef&username=t%5Cu&password=wrong-pass',
