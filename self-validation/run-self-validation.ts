@@ -67,7 +67,9 @@ async function runFaults(
     out(`  shared servers up in ${since(phase)} (${since(startedAt)} after the start)`);
     const parts = planGroups(options.selected, planning, servers.env, options.workers, results);
     startFreshServers(parts, planning, loaded, temp, started, servers);
-    const specsDir = join(temp, 'specs');
+    // Beside the reports, not in the run's temporary directory: the wrappers keep their paths from
+    // run to run, so Playwright compiles them from its cache (batch-specs.ts).
+    const specsDir = join(options.outDir, 'specs');
     const prepared = Date.now();
     const { groups, handoffEnv } = await prepareGroups(parts, planning, servers, temp, specsDir, started, results);
     out(`  proxies and spec wrappers ready in ${since(prepared)}`);
