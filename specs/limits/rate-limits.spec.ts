@@ -20,6 +20,7 @@ import {
 } from '../../fixtures/index.ts';
 import { callsBeyondTheLimit } from '../../fixtures/support/limits/beyond-the-limit.ts';
 import { forwardedHeaders, forwardedHeadersUnverifiable } from '../../fixtures/support/limits/forwarded-address.ts';
+import { attemptsInFlight } from '../../fixtures/support/limits/attempts-in-flight.ts';
 import { LoadBudget } from '../../fixtures/support/limits/load-budget.ts';
 import { quotaFields, RateLimitDriver, type QuotaClock } from '../../fixtures/support/limits/rate-limit-driver.ts';
 
@@ -196,9 +197,6 @@ interface ThrottleRun {
   control?: boolean;
 }
 
-/** Wrong passwords sent side by side (the rest wait for one of them to be answered). */
-const wrongPasswordsInFlight = 10;
-
 /** 50 wrong passwords for lockableUser, then the right one: throttled (429) or refused. */
 async function wrongPasswordsThrottle(
   target: Target,
@@ -239,9 +237,10 @@ async function wrongPasswordsThrottle(
       );
     });
 
-  // No other attempt for the user comes between the wrong ones, whatever order they arrive in: a few
-  // at a time, so that a distant target costs a few round trips per batch, not one per attempt; each
-  // start still takes a slot of the load budget, so they reach the target no faster than it allows.
+  // No other attempt for the user comes between the wrong ones, whatever order they arrive in: against
+  // a distant target a few at a time (attempts-in-flight.ts), a round trip per batch, not per attempt;
+  // each start still takes a slot of the load budget, so they reach the target no faster than it allows.
+  const wrongPasswordsInFlight = attemptsInFlight(target);
   await test.step(`${attempts} password grants with a wrong password${variant}, ${wrongPasswordsInFlight} at a time`, async () => {
     let next = 1;
     const failures: unknown[] = [];
