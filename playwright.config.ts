@@ -30,10 +30,14 @@ const clockTargets = readClockTargets(run.clockTargets);
 // for a distant target).
 const conformanceWorkers = run.checkWorkers ?? checkWorkers({ ci: !!process.env.CI, idleCores: 0 });
 const serialLanes = run.serialLanes !== undefined && clockTargets === undefined;
+// After the pass gate (no clock targets) the time-travel workers are started beside the conformance
+// workers, not in their place once they are done: they wait at the gate, so a worker's start (a
+// second or more) overlaps the conformance checks instead of following the last of them.
+const timeTravelWorkers = clockTargets !== undefined ? 0 : serialLanes ? laneWorkers : 1;
 const conformance = {
   name: 'conformance',
   grepInvert: serialTags,
-  ...(serialLanes ? { workers: conformanceWorkers } : {}),
+  ...(timeTravelWorkers > 0 ? { workers: conformanceWorkers } : {}),
 };
 const timeTravel = { name: 'time-travel', grep: serialTags };
 
@@ -60,9 +64,9 @@ export default defineConfig({
     run.reportsDir !== undefined ? join(reportsDir, 'test-results') : join(import.meta.dirname, 'test-results'),
   forbidOnly: !!process.env.CI,
   retries: 0,
-  // The conformance workers, and with lanes one more worker per lane: started from the beginning,
-  // they wait at the pass gate, so their start overlaps the conformance checks' round trips.
-  workers: serialLanes ? conformanceWorkers + laneWorkers : conformanceWorkers,
+  // The conformance workers and the time-travel project's (one, or one per lane): started from the
+  // beginning, the time-travel workers wait at the pass gate.
+  workers: conformanceWorkers + timeTravelWorkers,
   fullyParallel: true,
   timeout: 30_000,
   expect: { timeout: 5_000 },
@@ -75,6 +79,6 @@ export default defineConfig({
   // clock target, beside the conformance checks; listed first so that their longest checks start first.
   projects:
     clockTargets === undefined
-      ? [conformance, { ...timeTravel, workers: serialLanes ? laneWorkers : 1, fullyParallel: false }]
+      ? [conformance, { ...timeTravel, workers: timeTravelWorkers, fullyParallel: false }]
       : [{ ...timeTravel, workers: clockTargets.profiles.length, fullyParallel: true }, conformance],
 });

@@ -4,9 +4,10 @@
 // fault, restart or principal control, no declared rate limit, no real-time waits) only the last
 // kind is left, and that state is a principal's own: checks that exhaust different principals
 // cannot disturb each other. Against such a target far away, where these checks spend their time
-// on round trips, and with a core idle to start the workers, `run` gives the project one worker per lane (a spec file's checks stay in file
-// order on one worker) and each check holds its lane's lock while it runs; a check of no lane
-// holds every lane, so it still runs alone.
+// on round trips, and with a core idle to start the workers, `run` gives the project one worker per
+// lane (a spec file's checks stay in file order on one worker, unless the file lets them go to any)
+// and each check holds its lane's lock while it runs — its tag's lane, else its file's; a check of
+// no lane holds every lane, so it still runs alone.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -17,8 +18,6 @@ import type { TargetProfile } from '../profile/profile.schema.ts';
  * specs/). Files of one lane share that principal and still take turns.
  */
 export const laneOfSpec: Readonly<Record<string, string>> = {
-  // Wrong secrets and passwords for the user and the US and EU clients (one user at both regions).
-  'properties/token-endpoint-input.spec.ts': 'user',
   // 50 wrong passwords for lockableUser, LIMIT-RATE-005 before LIMIT-RATE-003 (file order).
   'limits/rate-limits.spec.ts': 'lockableUser',
   // Every refresh-token family of burnableUser.
@@ -28,14 +27,30 @@ export const laneOfSpec: Readonly<Record<string, string>> = {
   'properties/gateway-input.spec.ts': 'gateway-input',
 };
 
-export const allLanes: readonly string[] = [...new Set(Object.values(laneOfSpec))].sort();
+/**
+ * The lane of a check (by its tag) whose principals are not its file's other checks'. The token
+ * endpoint input at US and at EU: a failure either sends names its own region's clients (the EU
+ * client, or the US ones) or a made-up client or user; the one user both send gets its right
+ * password only, which counts as no failed login. Their file lets its checks go to any worker
+ * (test.describe.configure parallel), so the two regions run side by side in lanes.
+ */
+export const laneOfTag: Readonly<Record<string, string>> = {
+  '@property-token-input-us': 'usClients',
+  '@property-token-input-eu': 'euClient',
+};
+
+export const allLanes: readonly string[] = [
+  ...new Set([...Object.values(laneOfSpec), ...Object.values(laneOfTag)]),
+].sort();
 
 /** Time-travel workers with lanes: one per lane, and one for the checks of no lane. */
 export const laneWorkers = allLanes.length + 1;
 
-/** The lanes a check holds while it runs: its file's lane, else every lane (it runs alone). */
-export function lanesOf(specFile: string, specsDir: string): string[] {
-  const lane = laneOfSpec[relative(specsDir, specFile).split(sep).join('/')];
+/** The lanes a check holds while it runs: its tag's lane, else its file's, else every lane (it runs alone). */
+export function lanesOf(specFile: string, specsDir: string, tags: readonly string[] = []): string[] {
+  const lane =
+    tags.map((tag) => laneOfTag[tag]).find((l) => l !== undefined) ??
+    laneOfSpec[relative(specsDir, specFile).split(sep).join('/')];
   return lane !== undefined ? [lane] : [...allLanes];
 }
 

@@ -24,6 +24,18 @@ void describe('serial lanes', () => {
     assert.deepEqual(lanesOf(`${specs}/gateway/routing-faults.spec.ts`, specs), [...allLanes]);
   });
 
+  void test("a check's tag names its own lane: the token endpoint input at US and at EU side by side", () => {
+    const file = `${specs}/properties/token-endpoint-input.spec.ts`;
+    const us = lanesOf(file, specs, ['@property-token-input-us', '@serial']);
+    const eu = lanesOf(file, specs, ['@serial', '@property-token-input-eu']);
+    assert.equal(us.length, 1);
+    assert.equal(eu.length, 1);
+    assert.notDeepEqual(us, eu);
+    for (const lane of [...us, ...eu]) assert.ok(allLanes.includes(lane));
+    // Without its tag a check of that file has no lane of its own: it runs alone.
+    assert.deepEqual(lanesOf(file, specs, ['@serial']), [...allLanes]);
+  });
+
   void test('one holder per lane at a time; other lanes are free meanwhile', async () => {
     const releaseUser = await holdLanes(dir, ['user']);
     const releaseGateway = await holdLanes(dir, ['gateway-input']);

@@ -20,6 +20,7 @@ import {
 } from '../../fixtures/index.ts';
 import { callsBeyondTheLimit } from '../../fixtures/support/limits/beyond-the-limit.ts';
 import { forwardedHeaders, forwardedHeadersUnverifiable } from '../../fixtures/support/limits/forwarded-address.ts';
+import { attemptsInFlight } from '../../fixtures/support/limits/attempts-in-flight.ts';
 import { LoadBudget } from '../../fixtures/support/limits/load-budget.ts';
 import { quotaFields, RateLimitDriver, type QuotaClock } from '../../fixtures/support/limits/rate-limit-driver.ts';
 
@@ -236,16 +237,33 @@ async function wrongPasswordsThrottle(
       );
     });
 
-  await test.step(`${attempts} consecutive password grants with a wrong password${variant}`, async () => {
-    for (let i = 1; i <= attempts; i += 1) {
-      await budget.slot();
-      const res = await tokenClient.password({
-        region: 'us',
-        user: { username: user.username, password: `${user.password}-wrong-${i}` },
-        headers: headers(i),
-      });
-      expect(res.ok, `setup: wrong password #${i} gets no token — got ${res.describe()}`).toBe(false);
-    }
+  // No other attempt for the user comes between the wrong ones, whatever order they arrive in: against
+  // a distant target a few at a time (attempts-in-flight.ts), a round trip per batch, not per attempt;
+  // each start still takes a slot of the load budget, so they reach the target no faster than it allows.
+  const wrongPasswordsInFlight = attemptsInFlight(target);
+  await test.step(`${attempts} password grants with a wrong password${variant}, ${wrongPasswordsInFlight} at a time`, async () => {
+    let next = 1;
+    const failures: unknown[] = [];
+    const sendWrongPasswords = async () => {
+      while (next <= attempts && failures.length === 0) {
+        const i = next;
+        next += 1;
+        await budget.slot();
+        try {
+          const res = await tokenClient.password({
+            region: 'us',
+            user: { username: user.username, password: `${user.password}-wrong-${i}` },
+            headers: headers(i),
+          });
+          expect(res.ok, `setup: wrong password #${i} gets no token — got ${res.describe()}`).toBe(false);
+        } catch (error) {
+          failures.push(error);
+        }
+      }
+    };
+    // Every attempt in flight ends before the step does (no request outlives the check).
+    await Promise.all(Array.from({ length: Math.min(wrongPasswordsInFlight, attempts) }, sendWrongPasswords));
+    if (failures.length > 0) throw failures[0];
   });
 
   await test.step(`the right password${variant}`, async () => {

@@ -61,6 +61,8 @@ const byRegion: Record<Region, readonly string[]> = {
 const basicRequirements = ['AUTH-CLI-002', 'AUTH-CLI-006', 'AUTH-CLI-012'] as const;
 
 test.describe('property: token endpoint input', () => {
+  // The two regions share no client (core/run/serial-lanes.ts, laneOfTag): in lanes, on two workers.
+  test.describe.configure({ mode: 'parallel' });
   for (const region of regions) {
     const name = `token-input-${region}`;
     const [first, ...rest] = byRegion[region];
