@@ -196,8 +196,9 @@ function obligationJudgement(
  *     PENDING with the earliest due time, or the settlement's PASS/FAIL/SKIP (VOID);
  *   failed with a FAIL settlement → FAIL/WARN whose reason carries "recorded in run R at T, settled at T′";
  *   an unreadable `pending`/`settled` annotation on a check that did not fail → SKIP (not verified);
- *   failed on an exception of the suite itself (`suiteError`), or not finished by the run's deadline
- *     (`unfinished`) → UNCHECKED with that reason: never the target's FAIL.
+ *   failed on an exception of the suite itself (`suiteError`), not finished by the run's deadline
+ *     (`unfinished`), or out of its own time limit without a finding → UNCHECKED with that reason:
+ *     never the target's FAIL.
  */
 export function checkVerdict(outcome: CheckOutcome, level: RequirementLevel, id?: string): CheckJudgement {
   const broken = (reason: string): CheckJudgement => ({ verdict: brokenVerdict(level), reason });
@@ -238,7 +239,15 @@ export function checkVerdict(outcome: CheckOutcome, level: RequirementLevel, id?
       if (outcome.blocked) return blocked(outcome.blocked);
       if (outcome.suiteError !== undefined)
         return { verdict: 'UNCHECKED', reason: `suite error, not the target's: ${outcome.suiteError}` };
-      const message = withFailDetail(outcome.error ?? (outcome.status === 'timedOut' ? 'timed out' : outcome.status));
+      // Out of its time with no finding of its own: a request the target leaves unanswered fails on
+      // its own deadline, naming the target; a check that merely ran out of time (a busy machine, its
+      // teardown closing the requests in flight) verified nothing — unverified, never a FAIL.
+      if (outcome.status === 'timedOut')
+        return {
+          verdict: 'UNCHECKED',
+          reason: `not finished within the check's time limit (${(outcome.error ?? 'timed out').split('\n')[0]}): unverified, not a finding of the target`,
+        };
+      const message = withFailDetail(outcome.error ?? outcome.status);
       const assumed = assumedFor(outcome, id);
       return assumed.length > 0 && outcome.status === 'failed' ? assumedJudgement(assumed, message) : broken(message);
     }

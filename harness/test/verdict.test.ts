@@ -45,7 +45,7 @@ void describe('verdict of one check', () => {
   const table: [string, Partial<CheckOutcome>, Requirement['level'], Verdict][] = [
     ['passed MUST', { status: 'passed' }, 'MUST', 'PASS'],
     ['failed MUST', { status: 'failed' }, 'MUST', 'FAIL'],
-    ['timed-out MUST', { status: 'timedOut' }, 'MUST', 'FAIL'],
+    ['timed-out MUST, no finding of its own: unverified', { status: 'timedOut' }, 'MUST', 'UNCHECKED'],
     [
       'failed INTERPRETATION (judged like MUST against the declared choice)',
       { status: 'failed' },
@@ -98,6 +98,20 @@ void describe('verdict of one check', () => {
   for (const [name, o, level, expected] of table) {
     void test(name, () => assert.equal(checkVerdict(outcome(o), level).verdict, expected));
   }
+  void test('a check out of its time keeps what it found before: that requirement FAILs, its others are unverified by the timeout', () => {
+    const o = outcome({
+      status: 'timedOut',
+      error: 'Test timeout of 30000ms exceeded.',
+      requirementIds: ['TOKEN-REQ-001', 'TOKEN-REQ-003'],
+      broke: [{ id: 'TOKEN-REQ-001', message: 'a GET issued a token' }],
+    });
+    assert.deepEqual(checkVerdict(o, 'MUST', 'TOKEN-REQ-001'), { verdict: 'FAIL', reason: 'a GET issued a token' });
+    assert.deepEqual(checkVerdict({ ...o, broke: undefined }, 'MUST', 'TOKEN-REQ-003'), {
+      verdict: 'UNCHECKED',
+      reason:
+        "not finished within the check's time limit (Test timeout of 30000ms exceeded.): unverified, not a finding of the target",
+    });
+  });
   void test('BLOCKED keeps its reason and the blocking requirement', () => {
     const j = checkVerdict(
       outcome({
