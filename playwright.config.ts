@@ -45,11 +45,16 @@ const reporters: ReporterDescription[] = [
   // `run --reporter` chooses (compact: line on a terminal, nothing otherwise — the conformance
   // reporter's summary is one line per area and per failure); a direct Playwright run keeps list/dot.
   [run.terminalReporter ?? (process.env.CI ? 'dot' : 'list')],
-  // allure-playwright writing without an fsync per file (harness/reporter/allure.reporter.ts).
-  [
-    './harness/reporter/allure.reporter.ts',
-    { resultsDir: join(reportsDir, 'allure-results'), detail: true, suiteTitle: true },
-  ],
+  // allure-playwright writing without an fsync per file (harness/reporter/allure.reporter.ts), when
+  // asked for (`run --allure`): its writer is a large share of this process's CPU.
+  ...(run.allure
+    ? [
+        [
+          './harness/reporter/allure.reporter.ts',
+          { resultsDir: join(reportsDir, 'allure-results'), detail: true, suiteTitle: true },
+        ] as ReporterDescription,
+      ]
+    : []),
   // conformance.json, traceability.html, junit.xml (each check as its verdict reads), checks.json, transcripts/.
   ['./harness/reporter/conformance.reporter.ts', { outputDir: reportsDir }],
   ...(sharded ? [['blob', { outputDir: join(reportsDir, 'blob-report') }] as ReporterDescription] : []),

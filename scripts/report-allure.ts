@@ -13,7 +13,9 @@ const results = join(reports, 'allure-results');
 const output = join(reports, 'allure-report');
 
 if (!existsSync(results)) {
-  console.error(`report:allure: no ${relative(process.cwd(), results)}; run the suite first (npm start)`);
+  console.error(
+    `report:allure: no ${relative(process.cwd(), results)}; run the suite with its allure results first (npm start -- --allure)`,
+  );
   process.exit(2);
 }
 rmSync(output, { recursive: true, force: true });

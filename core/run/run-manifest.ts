@@ -66,6 +66,8 @@ export const runManifestSchema = z
     checkWorkers: z.number().int().positive().optional(),
     /** The lanes' lock directory (serial-lanes.ts): the time-travel checks run in lanes, one worker each. */
     serialLanes: z.string().optional(),
+    /** `run --allure`: the allure-playwright reporter writes allure-results/ too. */
+    allure: z.boolean().default(false),
     /** `run --deadline`: the run's overall deadline in minutes; a check it stops reads UNCHECKED naming it. */
     deadlineMinutes: z.number().positive().optional(),
   })

@@ -48,8 +48,9 @@ void describe('merge: 2 shards against the reference server equal the unsharded 
     assert.equal(code, 0, [...c.out, ...c.err].join('\n'));
   };
   before(async () => {
-    await run(shard(1), ['--shard', '1/2']);
-    await run(shard(2), ['--shard', '2/2']);
+    // --allure: the merge carries allure-results/ when the shards wrote them.
+    await run(shard(1), ['--shard', '1/2', '--allure']);
+    await run(shard(2), ['--shard', '2/2', '--allure']);
     await run(join(dir, 'unsharded'), []);
   });
 

@@ -233,7 +233,7 @@ void describe('no secret in reports/ or the terminal (a full run against the ref
       const lines: string[] = [];
       const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) };
       const code = await runMain(
-        ['--target', join(root, 'profiles', 'reference.json'), '--start-reference', '--reports', reports],
+        ['--target', join(root, 'profiles', 'reference.json'), '--start-reference', '--reports', reports, '--allure'],
         io,
       );
       assert.ok(code === 0 || code === 1, `the run judged (exit ${code}):\n${lines.slice(-30).join('\n')}`);

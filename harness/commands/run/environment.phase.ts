@@ -176,6 +176,7 @@ export function prepareRunEnvironment(
     passGate: join(temp, 'conformance-ended'),
     verifiedByRun: true,
     deadlineMinutes: options.deadlineMinutes,
+    allure: options.allure === true,
     // Playwright would start a new worker after each failed check; --max-failures counts them as failures.
     keepWorkerAfterFailedCheck: options.maxFailures === undefined,
     ...(options.grep !== undefined ? { grep: options.grep } : {}),

@@ -54,6 +54,9 @@ export const usage = `Usage: token-conformance run --target FILE [options]
   --spec FILE          only load this spec file (repeatable; a path under specs/): with --grep,
                        spares Playwright loading every spec of the suite
   --reports DIR        output directory (default reports/)
+  --allure             also write allure-results/ into the reports directory, for an Allure report
+                       (npm run report:allure, or allure generate); off by default: its writer is a
+                       large share of the runner's CPU and most runs never render it
   --seed N             seed for the property checks (default: a fixed seed per property)
   --replay-path PATH   with --seed: replay one property counterexample (the path a failure prints)
   --fresh-seed         draw a new seed for the property checks (printed, and carried in the report)
@@ -122,6 +125,8 @@ export interface RunOptions {
   clockServers?: number;
   /** Print each phase's wall time at the end. */
   timings?: boolean;
+  /** Write allure-results/ beside the other reports. */
+  allure?: boolean;
   /** The run's overall deadline, in minutes from its start. */
   deadlineMinutes: number;
 }
@@ -165,6 +170,7 @@ function parseRunOptions(args: string[]) {
       reporter: { type: 'string', default: 'compact' },
       'clock-servers': { type: 'string' },
       timings: { type: 'boolean', default: false },
+      allure: { type: 'boolean', default: false },
       deadline: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
@@ -234,6 +240,7 @@ export function parseRunArgs(args: string[]): RunOptions | 'help' {
     terminalReporter: v.reporter as TerminalReporter,
     ...(v['clock-servers'] !== undefined ? { clockServers: Number(v['clock-servers']) } : {}),
     ...(v.timings ? { timings: true } : {}),
+    ...(v.allure ? { allure: true } : {}),
     deadlineMinutes: v.deadline !== undefined ? Number(v.deadline) : defaultDeadlineMinutes,
   };
 }
