@@ -69,9 +69,19 @@ export function runProcesses(all: readonly ProcessInfo[], leaderPid: number): Pr
   return [...found.values()];
 }
 
-/** The processes seen during the run (by pid and start time) that are still alive, zombies excepted. */
-export function leftBehind(seen: ReadonlyMap<string, ProcessInfo>, all: readonly ProcessInfo[]): ProcessInfo[] {
-  return all.filter((p) => seen.has(processKey(p)) && p.state !== 'Z');
+/**
+ * The run's processes still alive after it ended, zombies excepted: those still in its session
+ * (also one started and orphaned between two samples), and those seen during the run (by pid and
+ * start time) that had left it.
+ */
+export function leftBehind(
+  seen: ReadonlyMap<string, ProcessInfo>,
+  all: readonly ProcessInfo[],
+  leaderPid: number,
+): ProcessInfo[] {
+  return all.filter(
+    (p) => p.state !== 'Z' && ((p.session === leaderPid && p.pid !== leaderPid) || seen.has(processKey(p))),
+  );
 }
 
 function readOr(file: string): string {
@@ -87,8 +97,8 @@ function readOr(file: string): string {
  * system call, the kernel stack where readable, and every thread's native stack from gdb when
  * it is installed (bounded in time per process).
  */
-export function hangEvidence(processes: readonly ProcessInfo[]): string {
-  const gdb = spawnSync('gdb', ['--version'], { encoding: 'utf8' }).status === 0;
+export function hangEvidence(processes: readonly ProcessInfo[], nativeStacks = true): string {
+  const gdb = nativeStacks && spawnSync('gdb', ['--version'], { encoding: 'utf8' }).status === 0;
   const parts: string[] = [];
   for (const p of processes) {
     parts.push(

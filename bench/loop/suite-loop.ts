@@ -5,12 +5,11 @@
 // FAIL/WARN, the loop's usual request count, and none of its processes left behind. A run still
 // going past the bound is a hang: its processes' stacks and its log stay, it is killed, and the
 // loop goes on with the next run (never the same one again). Results go to bench/LOOP-RESULTS.md.
-import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { loadAverage, machineInfo } from '../harness/machine.ts';
-import { reapedChildrenCpuSeconds } from '../harness/suite-timing.ts';
 import { pinnedVerdicts, startForeignTarget, type ForeignTargetName } from '../harness/foreign-target.ts';
 import {
   loopSection,
@@ -22,14 +21,7 @@ import {
   mostFrequent,
   type LoopRun,
 } from './loop-records.ts';
-import {
-  hangEvidence,
-  leftBehind,
-  listProcesses,
-  processKey,
-  runProcesses,
-  type ProcessInfo,
-} from './run-processes.ts';
+import { watchRun } from './watch-run.ts';
 
 export interface LoopOptions {
   root: string;
@@ -44,112 +36,6 @@ export interface LoopOptions {
   /** The results file; the target's section is replaced. */
   resultsFile: string;
   command: string;
-}
-
-const SAMPLE_MS = 1000;
-/** How long the run's processes get to go after it ended before they count as left behind. */
-const LEFT_BEHIND_GRACE_MS = 10_000;
-
-interface Watched {
-  exitCode: number | null;
-  signal: string | null;
-  hung: boolean;
-  seconds: number;
-  cpuSeconds?: number;
-  peakRssMiB: number;
-  leftBehind: ProcessInfo[];
-  evidence?: string;
-}
-
-/** Runs one command in a session of its own, sampling its processes; kills it past `hangAfterS`. */
-async function watchRun(
-  argv: string[],
-  env: NodeJS.ProcessEnv,
-  cwd: string,
-  logFile: string,
-  hangAfterS: number,
-  evidenceFile: string,
-  abort: AbortSignal,
-): Promise<Watched> {
-  const log = createWriteStream(logFile);
-  const cpuBefore = reapedChildrenCpuSeconds();
-  const started = performance.now();
-  const child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  child.stdout.pipe(log, { end: false });
-  child.stderr.pipe(log, { end: false });
-  const leader = child.pid!;
-  const seen = new Map<string, ProcessInfo>();
-  let peakRss = 0;
-  const sample = (): void => {
-    const mine = runProcesses(listProcesses(), leader);
-    for (const p of mine) seen.set(processKey(p), p);
-    peakRss = Math.max(
-      peakRss,
-      mine.reduce((n, p) => n + p.rssBytes, 0),
-    );
-  };
-  sample();
-  const sampler = setInterval(sample, SAMPLE_MS);
-  const killAll = (signal: NodeJS.Signals): void => {
-    for (const p of runProcesses(listProcesses(), leader)) {
-      try {
-        process.kill(p.pid, signal);
-      } catch {
-        // already gone
-      }
-    }
-  };
-  // The command itself may exit while a process it started keeps its output open: the run has
-  // not ended for whoever waits on it (a CI step), and the evidence says so.
-  let leaderExit: string | undefined;
-  child.once('exit', (code, sig) => (leaderExit = `exited with ${code ?? sig}`));
-  let hung = false;
-  let evidence: string | undefined;
-  const hangTimer = setTimeout(() => {
-    hung = true;
-    const stuck = runProcesses(listProcesses(), leader);
-    writeFileSync(
-      evidenceFile,
-      `A run still going ${hangAfterS} s after its start (its command ${leaderExit ?? 'still running'}); its processes, then its log's end.\n\n${hangEvidence(stuck)}\n=== log (last 200 lines)\n${readFileSync(logFile, 'utf8').split('\n').slice(-200).join('\n')}\n`,
-    );
-    evidence = evidenceFile;
-    killAll('SIGKILL');
-  }, hangAfterS * 1000);
-  const onAbort = (): void => killAll('SIGTERM');
-  abort.addEventListener('abort', onAbort, { once: true });
-  const [exitCode, signal] = await new Promise<[number | null, string | null]>((resolve) =>
-    child.once('close', (code, sig) => resolve([code, sig])),
-  );
-  abort.removeEventListener('abort', onAbort);
-  const seconds = (performance.now() - started) / 1000;
-  clearTimeout(hangTimer);
-  clearInterval(sampler);
-  const cpuSeconds = reapedChildrenCpuSeconds() - cpuBefore;
-  await new Promise<void>((resolve) => log.end(resolve));
-  // A process of the run may still be on its way out: it gets a grace, checked each sample.
-  let remaining = leftBehind(seen, listProcesses());
-  const graceEnd = performance.now() + LEFT_BEHIND_GRACE_MS;
-  while (remaining.length > 0 && performance.now() < graceEnd) {
-    await new Promise((resolve) => setTimeout(resolve, SAMPLE_MS));
-    remaining = leftBehind(seen, listProcesses());
-  }
-  for (const p of remaining) {
-    try {
-      process.kill(p.pid, 'SIGKILL'); // so that one run's leftovers do not load the next
-    } catch {
-      // already gone
-    }
-  }
-  return {
-    exitCode,
-    signal,
-    hung,
-    seconds,
-    ...(Number.isFinite(cpuSeconds) && { cpuSeconds }),
-    peakRssMiB: peakRss / 2 ** 20,
-    leftBehind: remaining,
-    ...(evidence !== undefined && { evidence }),
-  };
 }
 
 function commitOf(root: string): string {
@@ -212,8 +98,8 @@ export async function runSuiteLoop(o: LoopOptions): Promise<number> {
       const name = `run-${String(index).padStart(String(o.runs).length, '0')}`;
       const reportsDir = join(o.outDir, name);
       const logFile = join(o.outDir, `${name}.log`);
-      const watched = await watchRun(
-        [
+      const watched = await watchRun({
+        argv: [
           process.execPath,
           join(o.root, 'bin', 'token-conformance.js'),
           'run',
@@ -224,13 +110,13 @@ export async function runSuiteLoop(o: LoopOptions): Promise<number> {
           '--deadline',
           String(o.deadlineMinutes),
         ],
-        { ...process.env, FORCE_COLOR: '0', ...target.env },
-        o.root,
+        env: { ...process.env, FORCE_COLOR: '0', ...target.env },
+        cwd: o.root,
         logFile,
-        o.hangAfterS,
-        join(o.outDir, `${name}.hang.txt`),
-        interrupt.signal,
-      );
+        hangAfterS: o.hangAfterS,
+        evidenceFile: join(o.outDir, `${name}.hang.txt`),
+        abort: interrupt.signal,
+      });
       const run: LoopRun = {
         index,
         seconds: watched.seconds,
