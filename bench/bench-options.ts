@@ -1,5 +1,7 @@
 // The command line of `npm run bench` (bench/bench.ts).
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { foreignTargets, type ForeignTargetName } from './harness/foreign-target.ts';
 
 export interface BenchOptions {
   durationS: number;
@@ -23,6 +25,15 @@ export interface BenchOptions {
   suiteOnly: boolean;
   /** With --suite: do not time the self-validation. */
   skipSelfValidation: boolean;
+  /** `--loop N`: only N suite runs in a row against one start of an independent target (no rows, no timings). */
+  loop?: {
+    runs: number;
+    target: ForeignTargetName;
+    /** The runs' own `run --deadline`, minutes. */
+    deadlineMinutes: number;
+    /** A run still going this many seconds after its start is killed as a hang. */
+    hangAfterS: number;
+  };
   /** Run only the throughput rows whose id contains one of these. */
   only: string[];
   out: string;
@@ -49,11 +60,23 @@ export const benchUsage = `Usage: npm run bench -- [options]
                     the distant target; no throughput rows, no memory (a few minutes, not ~10)
   --skip-self-validation   with --suite, do not time the self-validation
   --only a,b        only the throughput rows whose id contains a or b (no memory, no suite timings)
-  --out FILE        where the results go (default bench/RESULTS.md)`;
+  --out FILE        where the results go (default bench/RESULTS.md; with --loop bench/LOOP-RESULTS.md)
+  --loop N          only this: N suite runs in a row against one start of an independent target,
+                    each checked for an end of its own, an exit code matching its verdict, whole
+                    reports, the target's pinned FAIL/WARN, a stable request count and no process
+                    left behind; writes its section of bench/LOOP-RESULTS.md (reports/bench/loop-NAME/)
+  --target NAME     with --loop: oidc-provider (default) or jmondi-oauth2-server (jmondi)
+  --deadline MIN    with --loop: the runs' own run --deadline in minutes (default 10)
+  --hang-after S    with --loop: a run still going S seconds after its start is a hang: its stacks
+                    are kept and it is killed, never retried (default: the deadline + 180 s)`;
 
 export class BenchUsageError extends Error {}
 
-export function parseBenchArgs(args: string[], defaultOut: string): BenchOptions {
+export function parseBenchArgs(
+  args: string[],
+  defaultOut: string,
+  defaultLoopOut = join(dirname(defaultOut), 'LOOP-RESULTS.md'),
+): BenchOptions {
   const { values } = parseArgs({
     args,
     options: {
@@ -72,6 +95,10 @@ export function parseBenchArgs(args: string[], defaultOut: string): BenchOptions
       'skip-self-validation': { type: 'boolean', default: false },
       only: { type: 'string' },
       out: { type: 'string' },
+      loop: { type: 'string' },
+      target: { type: 'string' },
+      deadline: { type: 'string' },
+      'hang-after': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -86,7 +113,30 @@ export function parseBenchArgs(args: string[], defaultOut: string): BenchOptions
       throw new BenchUsageError(`--${name} must be an integer from ${min} to ${max} (got '${raw}')`);
     return n;
   };
+  const loopOnly = ['target', 'deadline', 'hang-after'] as const;
+  if (values.loop === undefined && loopOnly.some((name) => values[name] !== undefined))
+    throw new BenchUsageError('--target, --deadline and --hang-after go with --loop');
+  let loop: BenchOptions['loop'];
+  if (values.loop !== undefined) {
+    if (values.suite || values['suite-only'] || quick || values.only !== undefined)
+      throw new BenchUsageError('--loop runs the suite only: it takes none of --suite, --suite-only, --quick, --only');
+    const target = values.target === 'jmondi' ? 'jmondi-oauth2-server' : (values.target ?? 'oidc-provider');
+    if (!(foreignTargets as readonly string[]).includes(target))
+      throw new BenchUsageError(`--target must be one of ${foreignTargets.join(', ')} (got '${values.target}')`);
+    const deadline = Number(values.deadline ?? '10');
+    if (!Number.isFinite(deadline) || deadline <= 0 || deadline > 600)
+      throw new BenchUsageError(
+        `--deadline must be minutes from 0 to 600, decimals allowed (got '${values.deadline}')`,
+      );
+    loop = {
+      runs: number('loop', values.loop, 1, 1, 10_000),
+      target: target as ForeignTargetName,
+      deadlineMinutes: deadline,
+      hangAfterS: number('hang-after', values['hang-after'], Math.ceil(deadline * 60) + 180, 1, 86_400),
+    };
+  }
   return {
+    ...(loop && { loop }),
     durationS: number('duration', values.duration, quick ? 3 : 12, 1, 3600),
     rounds: number('rounds', values.rounds, quick ? 1 : 3, 1, 100),
     warmupS: number('warmup', values.warmup, quick ? 1 : 3, 0, 600),
@@ -106,7 +156,7 @@ export function parseBenchArgs(args: string[], defaultOut: string): BenchOptions
             .split(',')
             .map((s) => s.trim())
             .filter((s) => s !== ''),
-    out: values.out ?? defaultOut,
+    out: values.out ?? (loop ? defaultLoopOut : defaultOut),
     help: values.help,
   };
 }

@@ -31,6 +31,7 @@ import { runLoad } from './load/load-generator.ts';
 import { combineRounds, type RoundResult } from './load/rounds.ts';
 import { measureMemory } from './memory.ts';
 import { measureAuditHar } from './audit-har.ts';
+import { runSuiteLoop } from './loop/suite-loop.ts';
 import {
   cleanThroughput,
   goalLines,
@@ -159,6 +160,14 @@ async function main(args: string[]): Promise<number> {
     console.log(benchUsage);
     return 0;
   }
+  if (o.loop)
+    return runSuiteLoop({
+      root,
+      ...o.loop,
+      outDir: join(root, 'reports', 'bench', `loop-${o.loop.target}`),
+      resultsFile: o.out,
+      command: `npm run bench -- ${args.join(' ')}`,
+    });
   if (!o.suiteOnly) ensureBenchDependencies(); // the peers serve throughput rows only
   const machine = machineInfo();
   const pinned = machine.cpuCount >= 2 && tasksetAvailable() && pinSelf(LOAD_CPU);

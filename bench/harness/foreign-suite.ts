@@ -5,18 +5,16 @@
 // bench never imports test/targets/), which writes its profile and hands over the started secrets.
 // The run's wall time and CPU are the `run` command's alone (the target's own CPU not included); its
 // FAIL/WARN requirements are compared with the target's pinned deviations.json.
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { TargetProfile } from '../../core/profile/profile.schema.ts';
+import { pinDifferencesOf, pinnedVerdicts, startForeignTarget, type ForeignTargetName } from './foreign-target.ts';
 import { startLatencyProxy, type LatencyProxy } from './latency-proxy.ts';
 import { phaseLine, readSuiteReports, throughProxy, type SuiteRun } from './suite-runs.ts';
 import { timeCommand } from './suite-timing.ts';
 
-export const foreignTargetName = 'oidc-provider';
+export const foreignTargetName: ForeignTargetName = 'oidc-provider';
 
 export interface ForeignRun extends SuiteRun {
   /** One-way delay of the proxy, ms (0: no proxy, the target on loopback). */
@@ -28,32 +26,15 @@ export interface ForeignRun extends SuiteRun {
   proxyConnections: number;
 }
 
-interface Ready {
-  event: 'ready';
-  profileFile: string;
-  env: Record<string, string>;
-}
-
 /** The FAIL/WARN requirements of a report against the target's deviations.json, both ways. */
 function pinDifferences(root: string, reportsDir: string): ForeignRun['pinned'] {
-  const deviations = (
-    JSON.parse(readFileSync(join(root, 'test', 'targets', foreignTargetName, 'deviations.json'), 'utf8')) as {
-      deviations: { requirements: string[]; verdict: string }[];
-    }
-  ).deviations;
-  const expected = new Map(deviations.flatMap((d) => d.requirements.map((id) => [id, d.verdict] as const)));
   let report: { requirements: { id: string; verdict: string }[] };
   try {
     report = JSON.parse(readFileSync(join(reportsDir, 'conformance.json'), 'utf8')) as typeof report;
   } catch {
     return { same: false, unexpected: ['no conformance.json'], missing: [] };
   }
-  const actual = new Map(
-    report.requirements.filter((r) => r.verdict === 'FAIL' || r.verdict === 'WARN').map((r) => [r.id, r.verdict]),
-  );
-  const unexpected = [...actual].filter(([id, v]) => expected.get(id) !== v).map(([id, v]) => `${id} ${v}`);
-  const missing = [...expected].filter(([id, v]) => actual.get(id) !== v).map(([id, v]) => `${id} ${v}`);
-  return { same: unexpected.length === 0 && missing.length === 0, unexpected, missing };
+  return pinDifferencesOf(pinnedVerdicts(root, foreignTargetName), report.requirements);
 }
 
 export interface ForeignRunOptions {
@@ -68,38 +49,20 @@ export interface ForeignRunOptions {
 
 export async function runForeignSuite(o: ForeignRunOptions): Promise<ForeignRun> {
   const temp = mkdtempSync(join(tmpdir(), 'tc-bench-foreign-'));
-  const target = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      join(o.root, 'test', 'targets', 'shared', 'serve-with-profile.ts'),
-      foreignTargetName,
-      temp,
-      ...(o.delayMs > 0 ? ['--behind-proxy'] : []),
-    ],
-    { cwd: o.root, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  const stderr: string[] = [];
-  target.stderr.setEncoding('utf8').on('data', (c: string) => stderr.push(c));
   const proxies: LatencyProxy[] = [];
+  const target = await startForeignTarget(
+    o.root,
+    foreignTargetName,
+    temp,
+    o.delayMs > 0 ? ['--behind-proxy'] : [],
+  ).catch((error: unknown) => {
+    rmSync(temp, { recursive: true, force: true });
+    throw error;
+  });
   try {
-    const ready = await new Promise<Ready>((resolve, reject) => {
-      target.once('exit', (code) =>
-        reject(
-          new Error(
-            `the ${foreignTargetName} target exited (code ${code}) before it was ready: ${stderr.join('').slice(-1000)}`,
-          ),
-        ),
-      );
-      createInterface({ input: target.stdout }).on('line', (line) => {
-        if (line.startsWith('{') && (JSON.parse(line) as { event?: string }).event === 'ready')
-          resolve(JSON.parse(line) as Ready);
-      });
-    });
-    let profileFile = ready.profileFile;
+    let profileFile = target.profileFile;
     if (o.delayMs > 0) {
-      const profile = JSON.parse(readFileSync(ready.profileFile, 'utf8')) as TargetProfile;
+      const profile = JSON.parse(readFileSync(target.profileFile, 'utf8')) as TargetProfile;
       const ports = new Map<number, number>();
       for (const url of [profile.authUrlUs, profile.authUrlEu, profile.baseUrl].filter(
         (u): u is string => u !== undefined,
@@ -131,7 +94,7 @@ export async function runForeignSuite(o: ForeignRunOptions): Promise<ForeignRun>
     const timing = await timeCommand(command, args, o.root, o.logFile, {
       ...process.env,
       FORCE_COLOR: '0',
-      ...ready.env,
+      ...target.env,
     });
     const projects = /token-conformance run: (projects: .*)$/m.exec(readFileSync(o.logFile, 'utf8'))?.[1];
     const phases = phaseLine(o.logFile);
@@ -146,11 +109,7 @@ export async function runForeignSuite(o: ForeignRunOptions): Promise<ForeignRun>
     };
   } finally {
     for (const proxy of proxies) await proxy.stop();
-    if (target.exitCode === null && target.signalCode === null) {
-      const exited = once(target, 'exit');
-      target.kill('SIGTERM');
-      await exited;
-    }
+    await target.stop();
     rmSync(temp, { recursive: true, force: true });
   }
 }
