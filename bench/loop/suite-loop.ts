@@ -109,6 +109,8 @@ export async function runSuiteLoop(o: LoopOptions): Promise<number> {
           reportsDir,
           '--deadline',
           String(o.deadlineMinutes),
+          // Every reporter on, the Allure writer too: its attachment copying once hung a run.
+          '--allure',
         ],
         env: { ...process.env, FORCE_COLOR: '0', ...target.env },
         cwd: o.root,
