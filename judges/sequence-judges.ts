@@ -116,6 +116,31 @@ export const refreshJudges: Judge[] = [
       [r.previous.ref, refOf(r.c.exchange)],
     );
   }),
+  // A client_credentials-only client refreshing, whatever it presents: 400 unauthorized_client or
+  // invalid_grant. An invalid_client is a failed authentication, refused before the grant was read,
+  // unless the same credentials got a token before: then they did not fail, and it is the refusal
+  // of the refresh, with the wrong error.
+  {
+    requirement: 'GRANT-RT-010',
+    needs: 'sequence',
+    judge: ({ c, history: h }, choices) => {
+      const f = isTokenPost(c) ? tokenFacts(c) : undefined;
+      if (
+        !f?.formRequest ||
+        c.grant !== 'refresh_token' ||
+        c.clientId === undefined ||
+        !choices.ccOnlyClients.has(c.clientId) ||
+        (f.errorCode === 'invalid_client' && h.credentialsIssued === undefined)
+      )
+        return undefined;
+      return seen(
+        f.refused400('unauthorized_client') || f.refused400('invalid_grant'),
+        () =>
+          `a refresh by ${c.clientId ?? ''}, a client allowed client_credentials only, was answered ${f.answer}, not 400 unauthorized_client or invalid_grant${f.errorCode === 'invalid_client' ? ' (its credentials got a token before: they did not fail authentication)' : ''}`,
+        [...(f.errorCode === 'invalid_client' && h.credentialsIssued ? [h.credentialsIssued] : []), refOf(c.exchange)],
+      );
+    },
+  },
   onRefresh('STATE-RT-USED-001', 'sequence', (r) =>
     !r.otherClient && r.h.presentedUsed
       ? seen(

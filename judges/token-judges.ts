@@ -155,21 +155,6 @@ export const tokenRequestJudges: Judge[] = [
     },
     { uses: ['unsupportedGrantError'] },
   ),
-  // A client_credentials-only client refreshing, whatever it presents: 400 unauthorized_client or
-  // invalid_grant. A client that failed authentication was refused before the grant was read.
-  onToken('GRANT-RT-010', (f, c, choices) =>
-    f.formRequest &&
-    f.errorCode !== 'invalid_client' &&
-    c.grant === 'refresh_token' &&
-    c.clientId !== undefined &&
-    choices.ccOnlyClients.has(c.clientId)
-      ? seen(
-          f.refused400('unauthorized_client') || f.refused400('invalid_grant'),
-          () =>
-            `a refresh by ${c.clientId ?? ''}, a client allowed client_credentials only, was answered ${f.answer}, not 400 unauthorized_client or invalid_grant`,
-        )
-      : undefined,
-  ),
   // HTTP Basic names one client, the body's client_id another: no token for either, and the declared
   // error (OI-32) — invalid_request with 400, or invalid_client with 401 (Basic was used) or the
   // status declared for invalid_client. Where the declared error is invalid_request, an

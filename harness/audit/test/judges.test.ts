@@ -470,6 +470,16 @@ const cases: { name: string; breaks: string[]; exchanges: () => RecordedExchange
     exchanges: () => [refresh(token('rt'), 'cc-only').exchange],
   },
   {
+    name: 'a refresh by a client_credentials-only client answered invalid_client, its credentials having got a token before',
+    breaks: ['GRANT-RT-010'],
+    exchanges: () => [cc('cc-only'), refresh(token('rt'), 'cc-only', err(400, 'invalid_client')).exchange],
+  },
+  {
+    name: 'a refresh by a client_credentials-only client whose credentials failed authentication',
+    breaks: [],
+    exchanges: () => [refresh(token('rt'), 'cc-only', err(400, 'invalid_client')).exchange],
+  },
+  {
     name: 'a refresh token answered 200 twice',
     breaks: ['STATE-RT-USED-001'],
     exchanges: () => {
