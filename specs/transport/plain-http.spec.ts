@@ -11,7 +11,6 @@
 // is NOT_APPLICABLE naming `local`.
 import {
   asClientCredentialsResponse,
-  asGatewayResponse,
   expect,
   requirement,
   test,
@@ -20,7 +19,7 @@ import {
   type TokenClient,
 } from '../../fixtures/index.ts';
 import { notApplicableWhenLocalPlainHttp } from '../../fixtures/support/transport/local-plain-http.ts';
-import { plainSend } from '../../fixtures/support/transport/plain-send.ts';
+import { asPlainApiAnswer, plainSend } from '../../fixtures/support/transport/plain-send.ts';
 import { tokenPaths } from '../../schemas/token-paths.ts';
 
 /** Real credentials for a local target, made-up ones otherwise (see the file comment). */
@@ -91,7 +90,7 @@ test.describe('transport: plain HTTP', () => {
         ],
       });
       if (out.answer === undefined) return; // no connection (the judge's active half): no resource data
-      await expect(asGatewayResponse(out.answer, redactor, target)).toSatisfy('SEC-TLS-002');
+      await expect(asPlainApiAnswer(out.answer, redactor, target)).toSatisfy('SEC-TLS-002');
     },
   );
 });
