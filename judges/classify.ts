@@ -13,6 +13,8 @@ export interface Addresses {
   authUrlEu?: string;
   baseUrl?: string;
   clockControlUrl?: string;
+  /** The target's plain-HTTP address: the token paths and the API spoken to in plain HTTP there. */
+  plainHttpUrl?: string;
 }
 
 export const addressesOf = (profile: TargetProfile | undefined): Addresses =>
@@ -22,6 +24,7 @@ export const addressesOf = (profile: TargetProfile | undefined): Addresses =>
         authUrlEu: profile.authUrlEu,
         baseUrl: profile.baseUrl,
         ...(profile.capabilities.clockControlUrl ? { clockControlUrl: profile.capabilities.clockControlUrl } : {}),
+        ...(profile.plainHttpUrl ? { plainHttpUrl: profile.plainHttpUrl } : {}),
       }
     : {};
 
@@ -95,6 +98,13 @@ export function classify(exchange: Exchange, addresses: Addresses, as?: Exchange
     // wrong version). Other paths at the same origin (a JWKS, health, a portal) are not the API's.
     if (under(url, addresses.baseUrl) && /^\/v[^/]*(?:\/|$)/i.test(pathBelow(url, addresses.baseUrl)))
       return 'protected';
+    // The plain-HTTP address may be a host of its own: what is sent there is the service's traffic too.
+    if (addresses.plainHttpUrl && under(url, addresses.plainHttpUrl)) {
+      const path = pathBelow(url, addresses.plainHttpUrl);
+      if (path === tokenPaths.us) return 'token-us';
+      if (path === tokenPaths.eu) return 'token-eu';
+      if (/^\/v[^/]*(?:\/|$)/i.test(path)) return 'protected';
+    }
     return 'other';
   };
   const kind = as ?? kindOf();

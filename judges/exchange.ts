@@ -1,6 +1,7 @@
 // One HTTP exchange as `audit` judges it and `record` writes it (one JSON line each): the request,
 // the response, when, and where it came from. Secrets inside are already keyed digests
 // (secret-digest.ts): nothing in an Exchange can be replayed.
+import type { LifetimeClaims } from './jwt-lifetime.ts';
 
 export type HeaderList = [name: string, value: string][];
 
@@ -32,7 +33,13 @@ export interface Exchange {
     malformed?: string;
   };
   /** Absent when the exchange got no answer (connection error, the recorder killed). */
-  response?: { status: number; headers: HeaderList; body: RecordedBody };
+  response?: {
+    status: number;
+    headers: HeaderList;
+    body: RecordedBody;
+    /** Kept by `record` beside a JWT access token's digest: what the token stated of its lifetime. */
+    accessTokenClaims?: LifetimeClaims;
+  };
 }
 
 /** Where a finding points: the file, the entry and its time. */

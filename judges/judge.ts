@@ -37,6 +37,12 @@ export interface Judge {
   needs: JudgeNeeds;
   /** The interpretations its verdict depends on: a failure on an assumed (undeclared) one reads WARN. */
   uses?: readonly InterpretationKey[];
+  /**
+   * What of the requirement only its live check can decide, and why traffic cannot show it (a
+   * refusal the check knows was due, a connection that never answered). The check decides that half
+   * itself and hands every exchange it drove to the judge for the rest.
+   */
+  activeHalf?: string;
   /** Undefined when the step does not exercise the requirement. */
   judge(step: Step, choices: JudgeChoices): Seen | undefined;
 }

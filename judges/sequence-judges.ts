@@ -37,7 +37,7 @@ const onRefresh = (
   requirement: string,
   needs: JudgeNeeds,
   rule: (r: Refresh, choices: JudgeChoices) => Seen | undefined,
-  extra: Pick<Judge, 'uses'> = {},
+  extra: Pick<Judge, 'uses' | 'activeHalf'> = {},
 ): Judge => ({
   requirement,
   needs,
@@ -116,6 +116,31 @@ export const refreshJudges: Judge[] = [
       [r.previous.ref, refOf(r.c.exchange)],
     );
   }),
+  // A client_credentials-only client refreshing, whatever it presents: 400 unauthorized_client or
+  // invalid_grant. An invalid_client is a failed authentication, refused before the grant was read,
+  // unless the same credentials got a token before: then they did not fail, and it is the refusal
+  // of the refresh, with the wrong error.
+  {
+    requirement: 'GRANT-RT-010',
+    needs: 'sequence',
+    judge: ({ c, history: h }, choices) => {
+      const f = isTokenPost(c) ? tokenFacts(c) : undefined;
+      if (
+        !f?.formRequest ||
+        c.grant !== 'refresh_token' ||
+        c.clientId === undefined ||
+        !choices.ccOnlyClients.has(c.clientId) ||
+        (f.errorCode === 'invalid_client' && h.credentialsIssued === undefined)
+      )
+        return undefined;
+      return seen(
+        f.refused400('unauthorized_client') || f.refused400('invalid_grant'),
+        () =>
+          `a refresh by ${c.clientId ?? ''}, a client allowed client_credentials only, was answered ${f.answer}, not 400 unauthorized_client or invalid_grant${f.errorCode === 'invalid_client' ? ' (its credentials got a token before: they did not fail authentication)' : ''}`,
+        [...(f.errorCode === 'invalid_client' && h.credentialsIssued ? [h.credentialsIssued] : []), refOf(c.exchange)],
+      );
+    },
+  },
   onRefresh('STATE-RT-USED-001', 'sequence', (r) =>
     !r.otherClient && r.h.presentedUsed
       ? seen(
@@ -147,21 +172,27 @@ export const refreshJudges: Judge[] = [
   ),
   refreshExpiry('STATE-RT-EXP-001', { rotated: false }),
   refreshExpiry('STATE-RT-EXP-002', { rotated: true }),
-  // Past the refresh_token_expires_in its response announced (+ skew): refused. That it is honoured
-  // until then is the live check's to show: a refusal inside the window may have another cause
-  // (an account deactivated meanwhile) that traffic does not show.
-  onRefresh('STATE-RT-EXP-003', 'clock', (r, choices) => {
-    const announced = r.previous.announcedExpiresIn;
-    if (!unusedOwn(r) || announced === undefined) return undefined;
-    const end = r.previous.issuedMs + announced * 1000;
-    if (r.h.nowMs <= end + choices.skewMs) return undefined;
-    return seen(
-      r.refusedGrant,
-      () =>
-        `a refresh token ${Math.round((r.h.nowMs - end) / 1000)} s past its announced refresh_token_expires_in (${announced} s) was answered ${r.answer}`,
-      [r.previous.ref, refOf(r.c.exchange)],
-    );
-  }),
+  // Past the refresh_token_expires_in its response announced (+ skew): refused.
+  onRefresh(
+    'STATE-RT-EXP-003',
+    'clock',
+    (r, choices) => {
+      const announced = r.previous.announcedExpiresIn;
+      if (!unusedOwn(r) || announced === undefined) return undefined;
+      const end = r.previous.issuedMs + announced * 1000;
+      if (r.h.nowMs <= end + choices.skewMs) return undefined;
+      return seen(
+        r.refusedGrant,
+        () =>
+          `a refresh token ${Math.round((r.h.nowMs - end) / 1000)} s past its announced refresh_token_expires_in (${announced} s) was answered ${r.answer}`,
+        [r.previous.ref, refOf(r.c.exchange)],
+      );
+    },
+    {
+      activeHalf:
+        'accepted until the announced expiry: a refusal inside the window can have a cause traffic does not show (an account deactivated meanwhile), so the judge decides only the refusal after it',
+    },
+  ),
   onRefresh('GRANT-RT-002', 'sequence', (r) => {
     if (!unusedOwn(r) || !r.success) return undefined;
     const presented = r.c.form?.find(([k]) => k === 'refresh_token')?.[1];
@@ -355,6 +386,8 @@ export const issuedTokenRefusalJudges: Judge[] = [
   {
     requirement: 'LIMIT-RATE-001',
     needs: 'clock',
+    activeHalf:
+      "the check knows which of its calls were beyond the limit (a burst of more than spikePerSecond within one second, a quota's calls from the start of a window it opened on the target's clock) and that one of them must be refused; traffic shows no window boundary, so the judge FAILs only calls accepted beyond what two fixed windows let through, and the check's burst (spikePerSecond + 1 when the load budget allows no more) stays within that",
     judge: ({ c, history }, choices) => {
       if (c.kind !== 'protected' || c.bearer === undefined || history.bearerIsRefresh || !choices.rateLimit)
         return undefined;

@@ -6,6 +6,7 @@
 import type { Classified } from './classify.ts';
 import { headerOf, mediaTypeOf } from './exchange.ts';
 import { isDigest, shapeOf } from './digest-shape.ts';
+import { lifetimeClaimsOf, statedLifetime } from './jwt-lifetime.ts';
 import { seen, type Judge, type Seen } from './judge.ts';
 import { tokenErrorCodes } from '../schemas/src/token-error.ts';
 import { directives, knownGrants, tokenFacts, type TokenFacts } from './token-facts.ts';
@@ -162,21 +163,6 @@ export const tokenRequestJudges: Judge[] = [
     },
     { uses: ['unsupportedGrantError'] },
   ),
-  // A client_credentials-only client refreshing, whatever it presents: 400 unauthorized_client or
-  // invalid_grant. A client that failed authentication was refused before the grant was read.
-  onToken('GRANT-RT-010', (f, c, choices) =>
-    f.formRequest &&
-    f.errorCode !== 'invalid_client' &&
-    c.grant === 'refresh_token' &&
-    c.clientId !== undefined &&
-    choices.ccOnlyClients.has(c.clientId)
-      ? seen(
-          f.refused400('unauthorized_client') || f.refused400('invalid_grant'),
-          () =>
-            `a refresh by ${c.clientId ?? ''}, a client allowed client_credentials only, was answered ${f.answer}, not 400 unauthorized_client or invalid_grant`,
-        )
-      : undefined,
-  ),
   // HTTP Basic names one client, the body's client_id another: no token for either, and the declared
   // error (OI-32) — invalid_request with 400, or invalid_client with 401 (Basic was used) or the
   // status declared for invalid_client. Where the declared error is invalid_request, an
@@ -288,6 +274,26 @@ export const tokenSuccessJudges: Judge[] = [
         )
       : undefined,
   ),
+  // A JWT access token's exp − iat (or − the response's Date) is the expires_in the response states,
+  // within the declared clock skew. An opaque token, or one whose issuance nothing states, does not
+  // exercise it; a non-integer expires_in is TOKEN-RESP-004's.
+  onSuccess('TOKEN-RESP-010', (f, c, choices) => {
+    const token = f.body!.access_token;
+    if (typeof token !== 'string') return undefined;
+    const res = c.exchange.response!;
+    const claims = isDigest(token) ? res.accessTokenClaims : lifetimeClaimsOf(token);
+    const stated = statedLifetime(claims, headerOf(res.headers, 'date'));
+    if (stated.kind === 'not-jwt' || stated.kind === 'no-start') return undefined;
+    if (stated.kind === 'no-exp') return seen(false, () => 'the JWT access token carries no numeric exp');
+    const expiresIn = f.body!.expires_in;
+    if (typeof expiresIn !== 'number' || !Number.isInteger(expiresIn)) return undefined;
+    const skew = choices.skewMs / 1000;
+    return seen(
+      Math.abs(stated.seconds - expiresIn) <= skew,
+      () =>
+        `exp − ${stated.from} of the JWT access token is ${stated.seconds} s but expires_in is ${expiresIn} s (declared clock skew ${skew} s)`,
+    );
+  }),
   onSuccess('LIMIT-AT-LIFETIME-002', (f, c) => {
     if (c.grant !== 'client_credentials') return undefined;
     const expiresIn = f.body!.expires_in;

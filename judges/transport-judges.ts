@@ -8,9 +8,14 @@ import { seen, type Judge, type Seen } from './judge.ts';
 const serviceExchange = (c: Classified) => c.kind !== 'clock' && c.kind !== 'other' && c.url !== undefined;
 const what = (c: Classified) => (c.kind === 'protected' ? 'protected call' : 'token request');
 
-const onTransport = (requirement: string, rule: (c: Classified) => Seen | undefined): Judge => ({
+const onTransport = (
+  requirement: string,
+  rule: (c: Classified) => Seen | undefined,
+  extra: Pick<Judge, 'activeHalf'> = {},
+): Judge => ({
   requirement,
   needs: 'exchange',
+  ...extra,
   judge: ({ c }) => (serviceExchange(c) && c.exchange.response ? rule(c) : undefined),
 });
 
@@ -18,19 +23,40 @@ export const transportJudges: Judge[] = [
   // Evaluated over plain HTTP: a success, a token, or the answer only the service writes — an OAuth
   // error (RFC 6749 §5.2) from a token endpoint, a gateway code from the API. A redirect (to HTTPS)
   // or a refusal of another kind shows no evaluation.
-  onTransport('SEC-TLS-002', (c) => {
-    if (c.url!.protocol !== 'http:') return undefined;
-    const res = c.exchange.response!;
-    const text = res.body.text ?? '';
-    const redirect = res.status >= 300 && res.status < 400;
-    const serviceAnswer =
-      c.kind === 'protected'
-        ? /\b000-\d{4}\b/.test(text)
-        : (tokenErrorCodes as readonly string[]).includes(String(jsonObjectOf(res.body)?.error));
-    const evaluated =
-      (res.status >= 200 && res.status < 300) || text.includes('access_token') || (!redirect && serviceAnswer);
-    return seen(!evaluated, () => `a ${what(c)} over plain HTTP was answered ${res.status} by the service itself`);
-  }),
+  onTransport(
+    'SEC-TLS-002',
+    (c) => {
+      if (c.url!.protocol !== 'http:') return undefined;
+      const res = c.exchange.response!;
+      const text = res.body.text ?? '';
+      const redirect = res.status >= 300 && res.status < 400;
+      const oauthError = jsonObjectOf(res.body)?.error;
+      const serviceAnswer =
+        c.kind === 'protected'
+          ? /\b000-\d{4}\b/.exec(text)?.[0]
+          : (tokenErrorCodes as readonly string[]).includes(String(oauthError))
+            ? String(oauthError)
+            : undefined;
+      const evidence = text.includes('access_token')
+        ? 'with an access_token'
+        : res.status >= 200 && res.status < 300
+          ? '(a success)'
+          : !redirect && serviceAnswer !== undefined
+            ? c.kind === 'protected'
+              ? `with gateway code ${serviceAnswer}`
+              : `with the token endpoint's error ${JSON.stringify(serviceAnswer)}`
+            : undefined;
+      return seen(
+        evidence === undefined,
+        () =>
+          `a ${what(c)} over plain HTTP was answered ${res.status} ${evidence ?? ''}: the service evaluated it there`,
+      );
+    },
+    {
+      activeHalf:
+        'a connection refused or reset at the plain-HTTP address passes: it leaves no exchange to judge (nor anything a recording keeps), so the check that sent there says so itself',
+    },
+  ),
   onTransport('SEC-TLS-005', (c) => {
     if (c.url!.protocol === 'http:') return undefined;
     const res = c.exchange.response!;

@@ -8,6 +8,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { encodedForms, secretFieldNames } from '../../core/redaction/redact.ts';
 import { isDigest, shapeOf } from '../../judges/digest-shape.ts';
+import { lifetimeClaimsOf } from '../../judges/jwt-lifetime.ts';
 import type { Exchange, HeaderList, RecordedBody } from '../../judges/exchange.ts';
 import { headerOf, jsonObjectOf, mediaTypeOf } from '../../judges/exchange.ts';
 
@@ -167,6 +168,9 @@ export function digestExchange(exchange: Exchange, digester: Digester, known: re
     return b.text === undefined ? b : { ...b, text: free(b.text) };
   };
   const headers = (list: HeaderList): HeaderList => list.map(([n, v]) => [n, authorization(n, v, digester, free)]);
+  // A JWT access token states its lifetime (TOKEN-RESP-010): its two numbers stay beside its digest.
+  const issued = exchange.response ? jsonObjectOf(exchange.response.body)?.access_token : undefined;
+  const claims = typeof issued === 'string' && !isDigest(issued) ? lifetimeClaimsOf(issued) : undefined;
   return {
     ...exchange,
     request: { ...exchange.request, url, headers: headers(exchange.request.headers), body: requestBody() },
@@ -176,6 +180,7 @@ export function digestExchange(exchange: Exchange, digester: Digester, known: re
             ...exchange.response,
             headers: headers(exchange.response.headers),
             body: responseBody(exchange.response.body),
+            ...(claims ? { accessTokenClaims: claims } : {}),
           },
         }
       : {}),

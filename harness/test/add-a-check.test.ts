@@ -157,7 +157,7 @@ void describe('docs/add-a-check.md: add a check in five steps', () => {
       assert.equal(judgedBroken.code, 1, judgedBroken.out.slice(-3000));
       assert.match(
         judgedBroken.out,
-        /FAIL TOKEN-RESP-900 +Error: TOKEN-RESP-900: a successful client_credentials response carries an id_token/,
+        /FAIL TOKEN-RESP-900 +Error: a successful client_credentials response carries an id_token/,
       );
     },
   );

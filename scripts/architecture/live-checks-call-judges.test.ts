@@ -56,38 +56,11 @@ const routers: { call: RegExp; decides: RegExp; module: string; calls: RegExp }[
   {
     call: /\blifecycleProperty\(/,
     decides:
-      /^(STATE-RT-USED-00[12]|STATE-RT-FAMILY-00[12]|STATE-AT-AFTER-REFRESH-001|STATE-AT-EXP-001|STATE-RT-EXP-001)$/,
+      /^(STATE-RT-USED-00[12]|STATE-RT-FAMILY-00[12]|STATE-AT-AFTER-REFRESH-001|STATE-AT-EXP-001|STATE-RT-EXP-001|GRANT-RT-00[12])$/,
     module: 'fixtures/support/properties/lifecycle/run-judgement.ts',
     calls: /\bnew TrafficJudgement\(/,
   },
 ];
-
-/**
- * Judged requirements whose live checks cannot hand their verdict to the judge, each with why.
- * A requirement leaves this list when its checks can.
- */
-const cannotCallJudge = new Map<string, string>([
-  [
-    'LIMIT-RATE-001',
-    "the check knows which of its calls were beyond the limit (a burst of more than spikePerSecond within one second, a quota's calls from the start of a window it opened on the target's clock) and that one of them must be refused; traffic shows no window boundary, so the judge FAILs only calls accepted beyond what two fixed windows let through, and the check's burst (spikePerSecond + 1 when the load budget allows no more) stays within that",
-  ],
-  [
-    'STATE-RT-EXP-003',
-    "the check's half 'accepted until the announced expiry' stays its own: a refusal inside the window can have a cause traffic does not show (an account deactivated meanwhile), so the judge decides only the refusal after it",
-  ],
-]);
-
-/**
- * Judged requirements of the other areas whose checks still assert the rule themselves while their
- * migration is under way in parallel: the integrator empties this set once those branches are merged.
- */
-const notYetMigrated = new Set<string>([
-  // token requests, responses and grants
-  'GRANT-RT-001',
-  'GRANT-RT-002',
-  // transport and versioning
-  'SEC-TLS-002',
-]);
 
 interface ListedSpec {
   file: string;
@@ -212,12 +185,13 @@ void describe("every judged requirement's live checks call its judge", () => {
       assert.match(readFileSync(join(root, r.module), 'utf8'), r.calls, `${r.module} no longer calls ${r.calls}`);
   });
 
-  void test('no judged requirement is decided twice, but those listed (with why) or not yet migrated', (t) => {
+  // A judge that declares an active half (judges/judge.ts) says, with why, what its live checks decide themselves.
+  void test('no judged requirement is decided twice, but the active half its judge declares', (t) => {
     const twice = [...decidedTwice.keys()].sort();
     t.diagnostic(
       `${twice.length} of ${cited.size} judged requirements with a live check are still decided twice (the check asserts the rule itself): ${twice.join(' ') || 'none'}`,
     );
-    const unlisted = twice.filter((id) => !cannotCallJudge.has(id) && !notYetMigrated.has(id));
+    const unlisted = twice.filter((id) => judges.get(id)?.activeHalf === undefined);
     assert.deepEqual(
       unlisted,
       [],
@@ -233,13 +207,11 @@ void describe("every judged requirement's live checks call its judge", () => {
     );
   });
 
-  void test('the lists name only requirements that are judged and still decided twice', () => {
-    const stale = [...cannotCallJudge.keys(), ...notYetMigrated].filter((id) => !decidedTwice.has(id));
-    assert.deepEqual(
-      stale,
-      [],
-      `every live check of these calls its judge now (or none cites it): take them off the list`,
-    );
-    for (const [id, why] of cannotCallJudge) assert.ok(why.trim().length > 0, `${id}: say why its checks cannot`);
+  void test('a judge that declares an active half has a live check to decide it, and says why', () => {
+    for (const [id, judge] of judges) {
+      if (judge.activeHalf === undefined) continue;
+      assert.ok(judge.activeHalf.trim().length > 0, `${id}: say why its checks decide that half`);
+      assert.ok(cited.has(id), `${id}'s judge declares an active half, but no live check cites ${id}`);
+    }
   });
 });

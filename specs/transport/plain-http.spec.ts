@@ -1,17 +1,26 @@
 // SEC-TLS-002: the target's plain-HTTP address (profile plainHttpUrl) yields neither a token nor
 // resource data, and does not serve the token endpoint or the gateway at all. Credentials never
 // travel over plain HTTP to a target that is not a local throw-away (the sender refuses): such a
-// target is sent made-up credentials. Those cannot yield a token, so the check also looks at what
-// the answer is: a refused connection, a redirect, or a refusal that carries neither an OAuth
-// token error nor a gateway code passes; an OAuth error (`invalid_client` for the made-up client)
-// or a gateway code (000-1202 for the made-up token) shows the address evaluated the request over
-// plain HTTP, and fails. A target the profile marks `local` whose own addresses are plain http has no
-// TLS in its setup: there the requirement is NOT_APPLICABLE naming `local`.
-import { expect, requirement, test, type Region, type Target, type TokenClient } from '../../fixtures/index.ts';
+// target is sent made-up credentials. Those cannot yield a token, so the requirement's judge
+// (judges/transport-judges.ts) also looks at what the answer is: a redirect, or a refusal that
+// carries neither an OAuth token error nor a gateway code passes; an OAuth error (`invalid_client`
+// for the made-up client) or a gateway code (000-1202 for the made-up token) shows the address
+// evaluated the request over plain HTTP, and fails. A refused connection passes too: it leaves no
+// exchange to judge, so that half is the check's (the judge's activeHalf). A target the profile
+// marks `local` whose own addresses are plain http has no TLS in its setup: there the requirement
+// is NOT_APPLICABLE naming `local`.
+import {
+  asClientCredentialsResponse,
+  expect,
+  requirement,
+  test,
+  type Region,
+  type Target,
+  type TokenClient,
+} from '../../fixtures/index.ts';
 import { notApplicableWhenLocalPlainHttp } from '../../fixtures/support/transport/local-plain-http.ts';
-import { plainSend } from '../../fixtures/support/transport/plain-send.ts';
+import { asPlainApiAnswer, plainSend } from '../../fixtures/support/transport/plain-send.ts';
 import { tokenPaths } from '../../schemas/token-paths.ts';
-import { tokenErrorCodes } from '../../schemas/src/token-error.ts';
 
 /** Real credentials for a local target, made-up ones otherwise (see the file comment). */
 function credentialsFor(
@@ -30,23 +39,6 @@ async function accessTokenFor(target: Target, tokenClient: TokenClient): Promise
     : 'conformance-plain-http-probe-token';
 }
 
-const isSuccess = (status: number) => status >= 200 && status < 300;
-const isRedirect = (status: number) => status >= 300 && status < 400;
-
-/** The `error` member of a JSON body, when it is an RFC 6749 §5.2 code. */
-function oauthError(text: string): string | undefined {
-  try {
-    const body = JSON.parse(text) as unknown;
-    const error = typeof body === 'object' && body !== null ? (body as { error?: unknown }).error : undefined;
-    return typeof error === 'string' && (tokenErrorCodes as readonly string[]).includes(error) ? error : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The first 000-nnnn gateway code in a body. */
-const gatewayCodeIn = (text: string): string | undefined => /\b000-\d{4}\b/.exec(text)?.[0];
-
 const plainUrl = (target: Target, path: string) => target.profile.plainHttpUrl!.replace(/\/+$/, '') + path;
 
 test.describe('transport: plain HTTP', () => {
@@ -54,7 +46,7 @@ test.describe('transport: plain HTTP', () => {
     test(
       `SEC-TLS-002 a client_credentials request to the ${region.toUpperCase()} token path at the plain-HTTP address yields no token`,
       requirement('SEC-TLS-002'),
-      async ({ target, tokenClient, rawHttp }, testInfo) => {
+      async ({ target, tokenClient, rawHttp, redactor }, testInfo) => {
         const address = target.authUrl(region);
         if (address)
           notApplicableWhenLocalPlainHttp(target, testInfo, `the ${region.toUpperCase()} token server`, address);
@@ -75,15 +67,8 @@ test.describe('transport: plain HTTP', () => {
             ['client_secret', client.clientSecret],
           ]),
         });
-        if (out.error !== undefined) return; // no connection: nothing was issued
-        expect(out.text.includes('access_token'), `no access_token in the answer (HTTP ${out.status})`).toBe(false);
-        expect(isSuccess(out.status!), `no success answer (HTTP ${out.status})`).toBe(false);
-        if (isRedirect(out.status!)) return;
-        const error = oauthError(out.text);
-        expect(
-          error,
-          `the plain-HTTP token path is not served: HTTP ${out.status} with the token-endpoint error "${error}" shows the ${target.local ? '' : 'made-up '}client credentials were evaluated over plain HTTP`,
-        ).toBeUndefined();
+        if (out.answer === undefined) return; // no connection (the judge's active half): nothing was issued
+        await expect(asClientCredentialsResponse(out.answer, redactor, region, target)).toSatisfy('SEC-TLS-002');
       },
     );
   }
@@ -91,7 +76,7 @@ test.describe('transport: plain HTTP', () => {
   test(
     'SEC-TLS-002 a protected call to the plain-HTTP address yields no resource data',
     requirement('SEC-TLS-002'),
-    async ({ target, tokenClient, rawHttp }, testInfo) => {
+    async ({ target, tokenClient, rawHttp, redactor }, testInfo) => {
       if (target.profile.baseUrl)
         notApplicableWhenLocalPlainHttp(target, testInfo, 'the protected API', target.profile.baseUrl);
       const token = await accessTokenFor(target, tokenClient);
@@ -104,14 +89,8 @@ test.describe('transport: plain HTTP', () => {
           ['accept', 'application/json'],
         ],
       });
-      if (out.error !== undefined) return; // no connection: no resource data
-      expect(isSuccess(out.status!), `no resource data (HTTP ${out.status})`).toBe(false);
-      if (isRedirect(out.status!)) return;
-      const code = gatewayCodeIn(out.text);
-      expect(
-        code,
-        `the gateway is not served over plain HTTP: HTTP ${out.status} with gateway code ${code} shows the ${target.local ? '' : 'made-up '}token was evaluated over plain HTTP`,
-      ).toBeUndefined();
+      if (out.answer === undefined) return; // no connection (the judge's active half): no resource data
+      await expect(asPlainApiAnswer(out.answer, redactor, target)).toSatisfy('SEC-TLS-002');
     },
   );
 });

@@ -182,7 +182,32 @@ async function broken(exchanges: RecordedExchange[], judgedOn: TargetProfile = p
     .sort();
 }
 
+/** A JWS compact token with these claims (its signature is not read). */
+const jwt = (claims: Record<string, unknown>) =>
+  [
+    { alg: 'RS256', typ: 'at+jwt' },
+    { sub: 'client-a', ...claims },
+  ]
+    .map((part) => Buffer.from(JSON.stringify(part)).toString('base64url'))
+    .concat('c2lnbmF0dXJlLW5vdC1yZWFk')
+    .join('.');
+
 const cases: { name: string; breaks: string[]; exchanges: () => RecordedExchange[] }[] = [
+  {
+    name: 'a JWT access token whose exp − iat is not the expires_in its response states',
+    breaks: ['TOKEN-RESP-010'],
+    exchanges: () => [cc('client-a', { access_token: jwt({ iat: 1_000, exp: 8_200 }) })],
+  },
+  {
+    name: 'a JWT access token whose exp − iat is the expires_in its response states',
+    breaks: [],
+    exchanges: () => [cc('client-a', { access_token: jwt({ iat: 1_000, exp: 4_600 }) })],
+  },
+  {
+    name: 'a JWT access token without exp',
+    breaks: ['TOKEN-RESP-010'],
+    exchanges: () => [cc('client-a', { access_token: jwt({ iat: 1_000 }) })],
+  },
   { name: 'a token answered 201', breaks: ['TOKEN-RESP-001'], exchanges: () => [cc('a', {}, tokenHeaders, 201)] },
   {
     name: 'a token as text/plain',
@@ -468,6 +493,16 @@ const cases: { name: string; breaks: string[]; exchanges: () => RecordedExchange
     name: 'a refresh by a client_credentials-only client',
     breaks: ['GRANT-RT-010'],
     exchanges: () => [refresh(token('rt'), 'cc-only').exchange],
+  },
+  {
+    name: 'a refresh by a client_credentials-only client answered invalid_client, its credentials having got a token before',
+    breaks: ['GRANT-RT-010'],
+    exchanges: () => [cc('cc-only'), refresh(token('rt'), 'cc-only', err(400, 'invalid_client')).exchange],
+  },
+  {
+    name: 'a refresh by a client_credentials-only client whose credentials failed authentication',
+    breaks: [],
+    exchanges: () => [refresh(token('rt'), 'cc-only', err(400, 'invalid_client')).exchange],
   },
   {
     name: 'a refresh token answered 200 twice',
