@@ -13,6 +13,7 @@ import { describe, test } from 'node:test';
 import ts from 'typescript';
 import { playwrightCommand } from '../../harness/playwright/playwright-cli.ts';
 import { judges } from '../../judges/registry.ts';
+import { judgedLifecycleRules } from '../../fixtures/support/properties/lifecycle/run-judgement.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -55,8 +56,7 @@ const routers: { call: RegExp; decides: RegExp; module: string; calls: RegExp }[
   // judgement (run-judgement.ts); which rule an answer exercises stays the model's.
   {
     call: /\blifecycleProperty\(/,
-    decides:
-      /^(STATE-RT-USED-00[12]|STATE-RT-FAMILY-00[12]|STATE-AT-AFTER-REFRESH-001|STATE-AT-EXP-001|STATE-RT-EXP-001|GRANT-RT-00[12])$/,
+    decides: new RegExp(`^(${judgedLifecycleRules.join('|')})$`),
     module: 'fixtures/support/properties/lifecycle/run-judgement.ts',
     calls: /\bnew TrafficJudgement\(/,
   },
