@@ -45,6 +45,8 @@ void describe('run manifest', () => {
       verifiedByRun: false,
       keepWorkerAfterFailedCheck: false,
       quiet: false,
+      // Allure results only when asked for (`run --allure`).
+      allure: false,
     });
   });
 
