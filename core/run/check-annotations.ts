@@ -33,8 +33,9 @@ export const verdictAnnotations = {
   requests: 'requests',
   /**
    * One per request the check sent again because the first had no answer within its deadline
-   * (fixtures/support/properties/property-runner.ts RequestDeadline); the description says which
-   * and what came of it. The report counts them: a re-send keeps a verdict clean on a slow moment,
+   * (fixtures/support/properties/property-runner.ts RequestDeadline), or because its reused
+   * keep-alive connection closed before any answer (fixtures/http/connection-reuse.ts); the
+   * description says which and what came of it. The report counts them: a re-send keeps a verdict clean on a slow moment,
    * and the count keeps the slowness in sight.
    */
   sentAgain: 'sent-again',

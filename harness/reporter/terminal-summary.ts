@@ -302,7 +302,7 @@ function closingLines(report: ConformanceReport, where: string, paint: Paint, ca
       '',
       paint(
         'WARN',
-        `SENT AGAIN: ${sentAgain} request${sentAgain === 1 ? '' : 's'} had no answer within the deadline and ${sentAgain === 1 ? 'was' : 'were'} sent again (a slow or hanging target, or a loaded machine; the checks' sent-again annotations in junit.xml say which)`,
+        `SENT AGAIN: ${sentAgain} request${sentAgain === 1 ? '' : 's'} had no answer within the deadline, or lost a reused keep-alive connection before any answer, and ${sentAgain === 1 ? 'was' : 'were'} sent again (a slow or hanging target, a loaded machine, or an idle connection closed as it was reused; the checks' sent-again annotations in junit.xml say which)`,
       ),
     );
   lines.push('', `Verified: ${verificationLine(report.verification ?? reportVerification(report))}`);
