@@ -53,6 +53,8 @@ export function harEntry(e: Omit<Exchange, 'file'>): Record<string, unknown> {
           redirectURL: '',
           headersSize: -1,
           bodySize: res.body.size,
+          // The iat and exp of a JWT access token whose text the recording replaced by its digest.
+          ...(res.accessTokenClaims !== undefined ? { _accessTokenClaims: res.accessTokenClaims } : {}),
         }
       : {
           status: 0,

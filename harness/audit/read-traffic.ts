@@ -7,6 +7,7 @@ import type { Exchange, HeaderList, RecordedBody } from './exchange.ts';
 import { harEntries, TrafficError } from './har-entries.ts';
 import { recordedBodyLimit, recordingFormat, type RecordedExchange } from './recording-format.ts';
 import { digestExchange, type Digester } from './secret-digest.ts';
+import type { LifetimeClaims } from '../../judges/jwt-lifetime.ts';
 
 export { TrafficError };
 
@@ -155,8 +156,17 @@ export function exchangeFromHar(entry: unknown, file: string, index: number): Ex
               content.size,
               content.encoding,
             ),
+            ...lifetimeClaimsField((res as { _accessTokenClaims?: unknown })._accessTokenClaims),
           },
         }
       : {}),
   };
+}
+
+/** A HAR response's `_accessTokenClaims` (what the HAR writer keeps of a digested JWT), when well formed. */
+function lifetimeClaimsField(value: unknown): { accessTokenClaims?: LifetimeClaims } {
+  if (typeof value !== 'object' || value === null) return {};
+  const { iat, exp } = value as Record<string, unknown>;
+  const claim = (v: unknown): v is number | null => v === null || (typeof v === 'number' && Number.isFinite(v));
+  return claim(iat) && claim(exp) ? { accessTokenClaims: { iat, exp } } : {};
 }

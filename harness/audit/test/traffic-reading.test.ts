@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { harEntries, TrafficError } from '../har-entries.ts';
+import { harEntry } from '../har-writer.ts';
 import { exchangesOf, exchangeFromHar } from '../read-traffic.ts';
 import { Digester } from '../secret-digest.ts';
 
@@ -125,6 +126,36 @@ void describe('exchanges', () => {
     );
     assert.ok(typeof none !== 'string' && none.response === undefined);
     assert.match(exchangeFromHar({ request: {} }, 'f.har', 3) as string, /no request/);
+  });
+
+  void test("a digested JWT's iat and exp, written beside its digest into a HAR, read back as they were; malformed ones dropped", () => {
+    const recorded = exchangeFromHar(
+      {
+        ...entry(4),
+        response: {
+          status: 200,
+          headers: [],
+          content: { size: 2, mimeType: 'application/json', text: '{}' },
+        },
+      },
+      'f.har',
+      4,
+    );
+    assert.ok(typeof recorded !== 'string');
+    const withClaims = { ...recorded, response: { ...recorded.response!, accessTokenClaims: { iat: 100, exp: 3700 } } };
+    const back = exchangeFromHar(harEntry(withClaims), 'f.har', 4);
+    assert.ok(typeof back !== 'string');
+    assert.deepEqual(back.response?.accessTokenClaims, { iat: 100, exp: 3700 });
+    const entryOf = harEntry(withClaims) as { response: Record<string, unknown> };
+    for (const bad of ['3700', { iat: 'x', exp: 3700 }, { iat: 1 }, null]) {
+      const read = exchangeFromHar(
+        { ...entryOf, response: { ...entryOf.response, _accessTokenClaims: bad } },
+        'f.har',
+        5,
+      );
+      assert.ok(typeof read !== 'string');
+      assert.equal(read.response?.accessTokenClaims, undefined, JSON.stringify(bad));
+    }
   });
 
   void test('HAR secrets are digested on reading: no client_secret or token in clear, the same value gives the same digest', async () => {
