@@ -102,6 +102,7 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
         parityFile,
         obligations,
         ...(reachable.roundTripMs !== undefined && { roundTripMs: reachable.roundTripMs }),
+        ...(reachable.idleCores !== undefined && { idleCores: reachable.idleCores }),
       },
       phaseIo,
     );

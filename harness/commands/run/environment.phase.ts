@@ -88,7 +88,7 @@ function conformanceWorkers(options: RunOptions, situation: WorkerSituation, io:
     io.out(
       moreWorkersPay(situation)
         ? `token-conformance run: round trip to the target ${situation.roundTripMs} ms: ${workers} workers, as the checks mostly wait on the network (--workers sets them)`
-        : `token-conformance run: round trip to the target ${situation.roundTripMs} ms, but no core idle (load ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()}): ${workers} workers, as more would cost more to start than they save (--workers sets them)`,
+        : `token-conformance run: round trip to the target ${situation.roundTripMs} ms, but no core idle (${situation.idleCores.toFixed(1)} of ${availableParallelism()} idle just now): ${workers} workers, as more would cost more to start than they save (--workers sets them)`,
     );
   return workers;
 }
@@ -131,6 +131,8 @@ export function prepareRunEnvironment(
     obligations?: StatePhase | undefined;
     /** The round trip the reachability phase measured (ms): a distant target gets more workers. */
     roundTripMs?: number;
+    /** The idle cores the reachability phase measured (a distant target only; else from the load average). */
+    idleCores?: number;
   },
   io: PhaseIo,
 ): RunEnvironment {
@@ -158,7 +160,7 @@ export function prepareRunEnvironment(
   const situation: WorkerSituation = {
     ci: !!process.env.CI,
     ...(files.roundTripMs !== undefined ? { roundTripMs: files.roundTripMs } : {}),
-    idleCores: Math.max(0, availableParallelism() - loadavg()[0]!),
+    idleCores: files.idleCores ?? Math.max(0, availableParallelism() - loadavg()[0]!),
   };
   // Obligations (a state file) are recorded and settled by time-travel checks on the target's clock: no lanes.
   const lanes =

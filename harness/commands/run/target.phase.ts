@@ -10,6 +10,8 @@ import {
 } from '../../../core/profile/worker-profile.ts';
 import { checkReachability, unreachableProblem } from '../../reference/reachability.ts';
 import { measureRoundTripMs } from '../../reference/round-trip.ts';
+import { sampleIdleCores } from '../../reference/idle-cores.ts';
+import { distantRoundTripMs } from '../../../core/run/check-workers.ts';
 import { clockSandboxLabel, clockSandboxProfile } from '../../../core/profile/clock-sandboxes.ts';
 import {
   applyListening,
@@ -161,7 +163,12 @@ export async function writeClockTargetProfiles(
 /** What the reachability phase measured: the round trip to the target (round-trip.ts), when it could. */
 export interface TargetAnswers {
   roundTripMs?: number;
+  /** Against a distant target only: the cores idle over a short window after it answered (idle-cores.ts). */
+  idleCores?: number;
 }
+
+/** The window over which a distant target's run measures the idle cores. */
+const idleSampleMs = 250;
 
 /**
  * Every address of the profile answers, and every clock sandbox the run will use (exit 2 naming the
@@ -179,7 +186,11 @@ export async function checkTargetAnswers(
     measureRoundTripMs(profile),
   ]);
   if (unreachable.length === 0 && sandboxes.length === 0) {
-    return roundTripMs !== undefined ? { roundTripMs } : {};
+    if (roundTripMs === undefined) return {};
+    // Only a distant target's run may take more workers; a near one does not wait for the sample.
+    return roundTripMs >= distantRoundTripMs
+      ? { roundTripMs, idleCores: await sampleIdleCores(idleSampleMs) }
+      : { roundTripMs };
   }
   // A sandbox that does not answer: one line each, naming it.
   for (const line of sandboxes) io.err(`token-conformance run: setup problem: ${line}; nothing was run.`);
