@@ -310,6 +310,7 @@ export function closingNote(run: BenchRun): string[] {
         .sort((a, b) => b.seconds - a.seconds)[0];
       const longest = slowestChecks(start.checks, 1)[0];
       why = [
+        cpuBound(start, 10, run.machine.cpuCount, 'bench/SUITE-TIMING.md, Session 7'),
         biggest ? `its largest phase is ${biggest.phase} (${fmt(biggest.seconds, 1)} s)` : '',
         longest
           ? `its longest check ${checkTitle(longest)} (${fmt(longest.durationMs / 1000, 1)} s, ${fmt(longest.requests)} requests) is a floor of that phase`
@@ -317,6 +318,10 @@ export function closingNote(run: BenchRun): string[] {
       ]
         .filter((x) => x !== '')
         .join('; ');
+    } else if (l.goal.startsWith('self-validation')) {
+      const selfValidation = run.timings.find((t) => t.command.includes('self-validate'));
+      if (selfValidation)
+        why = cpuBound(selfValidation, 30, run.machine.cpuCount, 'self-validation/README.md, "Run time"');
     } else if (l.goal.includes('ms away') && !l.goal.includes('against it') && distantOfLine(run, l)?.run) {
       const d = distantOfLine(run, l)!;
       const clocks = d.clocks ?? 0;
@@ -342,6 +347,19 @@ export function closingNote(run: BenchRun): string[] {
     out.push(`Not met: ${l.goal} — ${l.measured}${why ? `; ${why}` : ''}.`);
   }
   return out;
+}
+
+/**
+ * The floor the command's own CPU time puts under its wall time on this machine: however well it
+ * spreads over the cores, it cannot end sooner than its CPU-s over their number. Said only when
+ * that floor alone misses the goal (the command is CPU-bound, not waiting); `profile` names where
+ * the CPU goes.
+ */
+function cpuBound(t: SuiteRun, limitS: number, cores: number, profile: string): string {
+  if (t.cpuSeconds === undefined || !Number.isFinite(t.cpuSeconds) || cores < 1) return '';
+  const floor = t.cpuSeconds / cores;
+  if (floor <= limitS) return '';
+  return `it used ${fmt(t.cpuSeconds, 1)} CPU-s, so on ${cores} cores it cannot end in under ${fmt(floor, 1)} s even spread perfectly: ${limitS} s needs at most ${fmt(limitS * cores)} CPU-s (where they go: ${profile})`;
 }
 
 /** The distant run a goal line of goalLines is about. */

@@ -211,6 +211,32 @@ void describe('RESULTS.md: the closing note', () => {
     );
     assert.match(renderResults(bench([local], { delayMs: 20, run: far, chain })), /## Closing note\n\n- Met: none\./);
   });
+
+  void test('a missed wall-time goal that the CPU time alone rules out on this machine says so; one it does not, does not', () => {
+    const selfValidation = (cpuSeconds: number): SuiteRun => ({
+      ...start({ seconds: 70, cpuSeconds }),
+      command: 'npm run self-validate',
+      checks: [],
+    });
+    const cpuBound = closingNote(bench([start({ phases, seconds: 17, cpuSeconds: 30.5 }), selfValidation(104)]));
+    assert.match(
+      cpuBound.find((l) => l.startsWith('Not met: `npm start`'))!,
+      /it used 30\.5 CPU-s, so on 2 cores it cannot end in under 15\.3 s even spread perfectly: 10 s needs at most 20 CPU-s \(where they go: bench\/SUITE-TIMING\.md, Session 7\); its largest phase is checks/,
+    );
+    assert.match(
+      cpuBound.find((l) => l.startsWith('Not met: self-validation'))!,
+      /it used 104\.0 CPU-s, so on 2 cores it cannot end in under 52\.0 s .*30 s needs at most 60 CPU-s \(where they go: self-validation\/README\.md, "Run time"\)\.$/,
+    );
+    const waiting = closingNote(bench([start({ phases, seconds: 17, cpuSeconds: 12 }), selfValidation(50)]));
+    assert.doesNotMatch(
+      waiting.find((l) => l.startsWith('Not met: `npm start`'))!,
+      /CPU-s/,
+    );
+    assert.match(
+      waiting.find((l) => l.startsWith('Not met: self-validation'))!,
+      /^Not met: self-validation wall ≤ 30 s — 70\.0 s \(exit 0[^)]*\)\.$/,
+    );
+  });
 });
 
 void describe('bench options', () => {
