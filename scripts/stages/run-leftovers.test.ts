@@ -1,13 +1,12 @@
 // What a run leaves behind is found, stopped, removed and named: processes that carry the run's
 // TMPDIR or work inside it (also ones that left the stage's process group), and the tests'
-// temporary directories; the seed-hash cache stays. An interrupted stage: its group is stopped.
+// temporary directories. An interrupted stage: its group is stopped.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { seedHashCacheDirName } from '../../harness/reference/run-seed-hash-cache.ts';
 import { openRunScope, runProcesses } from './run-leftovers.ts';
 import { runInGroup, stopStageGroups } from './stage-process.ts';
 
@@ -23,13 +22,11 @@ void describe('the leftovers of a run', { skip: !linux && 'the process sweep rea
   const base = mkdtempSync(join(tmpdir(), 'tc-leftovers-'));
   after(() => rmSync(base, { recursive: true, force: true }));
 
-  void test("a detached process with the run's TMPDIR, one working inside it, a test's directory: killed, removed, named; the cache stays", async () => {
+  void test("a detached process with the run's TMPDIR, one working inside it, a test's directory: killed, removed, named", async () => {
     const scope = openRunScope(base);
     const env = { ...process.env, TMPDIR: scope.dir };
     const work = join(scope.dir, 'tc-postgres-x');
     mkdirSync(work);
-    const cache = join(scope.dir, seedHashCacheDirName(process.getuid?.() ?? 0));
-    mkdirSync(cache);
     const marked = spawn(process.execPath, ['-e', forever], { env, detached: true, stdio: 'ignore' });
     const inside = spawn(process.execPath, ['-e', forever], {
       cwd: work,
@@ -43,7 +40,6 @@ void describe('the leftovers of a run', { skip: !linux && 'the process sweep rea
     assert.deepEqual(left.processes.map((p) => Number(p.split(' ')[0])).sort(), [marked.pid, inside.pid].sort());
     assert.deepEqual(left.paths, [work]);
     await Promise.all(exits);
-    assert.ok(existsSync(cache), 'the seed-hash cache is kept between stages');
     assert.deepEqual(await scope.close(), { processes: [], paths: [] });
     assert.equal(existsSync(scope.dir), false);
   });

@@ -4,13 +4,10 @@
 // PostgreSQL backend rewrites its environment area for its title, but works in its data directory).
 // After each stage and at the end, such processes are killed and named, and temporary entries the
 // tests create (`tc-*`, `token-conformance-*`) are removed and named: either makes the stage fail.
-// The seed-hash cache of `run --start-reference` is kept across stages on purpose (it goes with the
-// run's directory at the end).
 // The process sweep reads /proc: on systems without it only the directory check runs.
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { seedHashCacheDirName } from '../../harness/reference/run-seed-hash-cache.ts';
 
 export interface Leftovers {
   processes: string[];
@@ -85,8 +82,7 @@ export function openRunScope(base = tmpdir()): RunScope {
   const sweep = async (): Promise<Leftovers> => {
     const processes = runProcesses(dir);
     await killAll(processes.map((p) => p.pid));
-    const cache = process.getuid ? seedHashCacheDirName(process.getuid()) : undefined;
-    const paths = existsSync(dir) ? readdirSync(dir).filter((e) => TEST_ENTRY.test(e) && e !== cache) : [];
+    const paths = existsSync(dir) ? readdirSync(dir).filter((e) => TEST_ENTRY.test(e)) : [];
     for (const entry of paths) rmSync(join(dir, entry), { recursive: true, force: true });
     return {
       processes: processes.map((p) => `${p.pid} ${p.command.slice(0, 160)}`),
