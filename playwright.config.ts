@@ -6,6 +6,8 @@
 //                one worker, after the conformance project, because moving a shared clock
 //                would break checks running beside them — unless the run gave them clock
 //                targets of their own (see `projects` below).
+// A third, time-travel-beside, only against a distant target in lanes whose profile declares a
+// lockout that touches nothing but the principal named: the lanes of a principal of their own.
 // No project dependency (it would run the whole conformance project, unfiltered, before a single
 // folder's clock checks): `token-conformance run`, like a direct `npx playwright test`, runs both
 // in one invocation and orders them with the pass gate (core/run/pass-gate.ts): each time-travel
@@ -18,13 +20,16 @@ import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { join } from 'node:path';
 import { checkWorkers } from './core/run/check-workers.ts';
 import { readClockTargets } from './core/run/clock-targets.ts';
-import { laneWorkers } from './core/run/serial-lanes.ts';
+import { besideConformanceSpecs, besideLaneWorkers, laneWorkers } from './core/run/serial-lanes.ts';
+import { serialProject } from './core/run/pass-gate.ts';
+import { besideConformanceProject } from './core/run/time-travel-pass.ts';
 import { readRunManifest } from './core/run/run-manifest.ts';
 
 const run = readRunManifest();
 const reportsDir = run.reportsDir ?? join(import.meta.dirname, 'reports');
 const sharded = process.argv.some((a) => a === '--shard' || a.startsWith('--shard='));
 const serialTags = /@clock|@serial/;
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const clockTargets = readClockTargets(run.clockTargets);
 // API checks wait on the network far more than they compute (core/run/check-workers.ts; `run` chooses
 // for a distant target).
@@ -39,7 +44,27 @@ const conformance = {
   grepInvert: serialTags,
   ...(timeTravelWorkers > 0 ? { workers: conformanceWorkers } : {}),
 };
-const timeTravel = { name: 'time-travel', grep: serialTags };
+const timeTravel = { name: serialProject, grep: serialTags };
+// The lanes of a principal of their own, where the profile's lockout touches nothing else
+// (core/run/serial-lanes.ts lanesBesideConformance): a project of their own that does not wait at
+// the pass gate, listed first so that its checks (the longest of the pass) start first.
+const testDir = join(import.meta.dirname, 'specs');
+const besideSpecs = new RegExp(`^(${besideConformanceSpecs.map((f) => escapeRegExp(join(testDir, f))).join('|')})$`);
+const besideLanes = serialLanes && run.serialLanesBeside === true;
+const afterGate = { ...timeTravel, workers: timeTravelWorkers, fullyParallel: false };
+const timeTravelProjects = besideLanes
+  ? [
+      {
+        ...timeTravel,
+        name: besideConformanceProject,
+        testMatch: besideSpecs,
+        workers: besideLaneWorkers,
+        fullyParallel: false,
+      },
+      conformance,
+      { ...afterGate, testIgnore: besideSpecs, workers: timeTravelWorkers - besideLaneWorkers },
+    ]
+  : [conformance, afterGate];
 
 const reporters: ReporterDescription[] = [
   // `run --reporter` chooses (compact: line on a terminal, nothing otherwise — the conformance
@@ -61,7 +86,7 @@ const reporters: ReporterDescription[] = [
 ];
 
 export default defineConfig({
-  testDir: join(import.meta.dirname, 'specs'),
+  testDir,
   testMatch: '**/*.spec.ts',
   // Under `token-conformance run` the reports directory is the user's (this file may sit in
   // node_modules/), so Playwright's per-check output goes beside the reports.
@@ -84,6 +109,6 @@ export default defineConfig({
   // clock target, beside the conformance checks; listed first so that their longest checks start first.
   projects:
     clockTargets === undefined
-      ? [conformance, { ...timeTravel, workers: timeTravelWorkers, fullyParallel: false }]
+      ? timeTravelProjects
       : [{ ...timeTravel, workers: clockTargets.profiles.length, fullyParallel: true }, conformance],
 });

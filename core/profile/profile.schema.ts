@@ -337,6 +337,12 @@ const capabilitiesSchema = z.strictObject({
     .describe(
       'The target sits behind a proxy that sets X-Forwarded-For, Forwarded and X-Real-IP itself (overwriting what the client sent): the checks that rotate these headers (LIMIT-RATE-004, LIMIT-RATE-005) are SKIPPED, since the suite cannot reach the target past that proxy to verify it.',
     ),
+  lockout: z
+    .enum(['none', 'per-principal', 'per-address'])
+    .optional()
+    .describe(
+      "What the target locks out or throttles after failed logins, when known: 'none'; 'per-principal' (only the client or user a wrong secret or password was sent for: a made-up name locks nothing, a request without a secret counts for nothing, no address is ever throttled); 'per-address' (every request from the address that sent them, e.g. a suspicious-IP throttle). With 'none' or 'per-principal', against a distant target whose time-travel checks run in lanes, the lanes of a principal of their own (the token-endpoint input, the refresh-token lifecycle, the brute-force checks of lockableUser) run beside the conformance checks instead of after them. Absent or 'per-address': after them, as their failures could throttle the checks beside. Only the order of the checks depends on it, never a verdict.",
+    ),
   supportsBasic: z
     .boolean()
     .default(false)

@@ -66,6 +66,8 @@ export const runManifestSchema = z
     checkWorkers: z.number().int().positive().optional(),
     /** The lanes' lock directory (serial-lanes.ts): the time-travel checks run in lanes, one worker each. */
     serialLanes: z.string().optional(),
+    /** With serialLanes: the lanes of a principal of their own run beside the conformance checks (serial-lanes.ts lanesBesideConformance). */
+    serialLanesBeside: z.boolean().optional(),
     /** `run --allure`: the allure-playwright reporter writes allure-results/ too. */
     allure: z.boolean().default(false),
     /** `run --deadline`: the run's overall deadline in minutes; a check it stops reads UNCHECKED naming it. */

@@ -7,7 +7,10 @@
 // on round trips, and with a core idle to start the workers, `run` gives the project one worker per
 // lane (a spec file's checks stay in file order on one worker, unless the file lets them go to any)
 // and each check holds its lane's lock while it runs — its tag's lane, else its file's; a check of
-// no lane holds every lane, so it still runs alone.
+// no lane holds every lane, so it still runs alone. The lanes still wait for the conformance checks
+// (their failed logins could get the address throttled), unless the profile declares a lockout that
+// touches nothing but the principal named: then the lanes of a principal of their own start with
+// them, in a project of their own (time-travel-pass.ts).
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -45,6 +48,46 @@ export const allLanes: readonly string[] = [
 
 /** Time-travel workers with lanes: one per lane, and one for the checks of no lane. */
 export const laneWorkers = allLanes.length + 1;
+
+/**
+ * The lanes whose state is their principal's alone: its failed logins (lockableUser, the clients of
+ * one region: every failure the token-endpoint input sends names them without a wrong secret, or a
+ * made-up client or user) or its refresh-token families (burnableUser). Not gateway-input: the
+ * client whose token it alters is the one the conformance checks call the gateway with.
+ */
+export const ownPrincipalLanes: ReadonlySet<string> = new Set([
+  'lockableUser',
+  'burnableUser',
+  'usClients',
+  'euClient',
+]);
+
+/**
+ * The spec files whose serial checks each hold a lane of a principal of their own (by the file,
+ * or by each check's tag: the token-endpoint input). Where the target's lockout touches nothing but
+ * the principal a wrong secret or password names (lanesBesideConformance), nothing they exhaust is
+ * any other check's: they need not wait for the conformance checks.
+ */
+export const besideConformanceSpecs: readonly string[] = [
+  ...Object.entries(laneOfSpec)
+    .filter(([, lane]) => ownPrincipalLanes.has(lane))
+    .map(([file]) => file),
+  'properties/token-endpoint-input.spec.ts',
+].sort();
+
+/** The time-travel workers of the lanes beside the conformance checks: one per lane. */
+export const besideLaneWorkers = ownPrincipalLanes.size;
+
+/**
+ * Whether the lanes of a principal of their own may run beside the conformance checks: the profile
+ * declares that failed logins lock out nothing but the principal they name, or nothing at all
+ * (capabilities.lockout). Undeclared, a throttle of the address (a suspicious-IP block) could
+ * refuse the checks beside them.
+ */
+export function lanesBesideConformance(profile: TargetProfile): boolean {
+  const lockout = profile.capabilities.lockout;
+  return lockout === 'none' || lockout === 'per-principal';
+}
 
 /** The lanes a check holds while it runs: its tag's lane, else its file's, else every lane (it runs alone). */
 export function lanesOf(specFile: string, specsDir: string, tags: readonly string[] = []): string[] {

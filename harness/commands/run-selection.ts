@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { hasRequirement } from '../../requirements/index.ts';
 import { repoRoot } from '../../core/catalogue/catalogue.ts';
 import { playwrightCommand } from '../playwright/playwright-cli.ts';
+import { inTimeTravelPass } from '../../core/run/time-travel-pass.ts';
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -140,7 +141,7 @@ export function listChecks(args: string[], env: NodeJS.ProcessEnv): Promise<List
 export function renderList(checks: ListedCheck[]): string[] {
   const ids = [...new Set(checks.flatMap((c) => c.requirementIds))];
   return [
-    ...checks.map((c) => `  ${c.file} › ${c.title}${c.project === 'time-travel' ? '  (time-travel pass)' : ''}`),
+    ...checks.map((c) => `  ${c.file} › ${c.title}${inTimeTravelPass(c.project) ? '  (time-travel pass)' : ''}`),
     '',
     `${checks.length} check${checks.length === 1 ? '' : 's'} covering ${ids.length} requirement${ids.length === 1 ? '' : 's'}: ${ids.join(' ')}`,
   ];

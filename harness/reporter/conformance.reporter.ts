@@ -17,7 +17,8 @@ import { basename, join, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { loadCatalogue, repoRoot } from '../../core/catalogue/catalogue.ts';
-import { PassGate, serialProject } from '../../core/run/pass-gate.ts';
+import { PassGate } from '../../core/run/pass-gate.ts';
+import { inTimeTravelPass } from '../../core/run/time-travel-pass.ts';
 import { readWorkerProfile } from '../../core/profile/worker-profile.ts';
 import { declaredShapings } from '../../core/profile/token-parameters.ts';
 import type { TargetProfile } from '../../core/profile/profile.schema.ts';
@@ -532,7 +533,7 @@ export default class ConformanceReporter implements Reporter {
     this.startedAt = new Date();
     const conformanceIds = suite
       .allTests()
-      .filter((t) => t.parent.project()?.name !== serialProject)
+      .filter((t) => !inTimeTravelPass(t.parent.project()?.name))
       .map((t) => t.id);
     // Arm the pass gate the run manifest names (pass-gate.ts); without one nothing waits.
     this.gate = new PassGate(this.run.passGate, conformanceIds);

@@ -6,6 +6,7 @@ import type { Pass } from '../../harness/commands/run.command.ts';
 import type { Fault } from '../fault.ts';
 import type { Mode } from '../matrix.ts';
 import { rateLimitSpecs } from './rate-limits.ts';
+import { inTimeTravelPass } from '../../core/run/time-travel-pass.ts';
 
 const slowChecks = ['ERR-GW-2000'];
 
@@ -100,8 +101,8 @@ export function planFor(fault: Fault, clean: CleanCheck[] | undefined, mode: Mod
   const selected = clean.filter((c) =>
     re.test(`${c.title} ${c.requirementIds.map((id) => `@${id}`).join(' ')}${isPropertyCheck(c) ? ' @property-' : ''}`),
   );
-  const passes: Pass[] = selected.some((c) => c.project === 'time-travel')
-    ? selected.some((c) => c.project !== 'time-travel')
+  const passes: Pass[] = selected.some((c) => inTimeTravelPass(c.project))
+    ? selected.some((c) => !inTimeTravelPass(c.project))
       ? ['conformance', 'time-travel']
       : ['time-travel']
     : ['conformance'];

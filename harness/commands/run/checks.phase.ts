@@ -92,7 +92,12 @@ export async function runChecks(
   // running and its reporters still write the reports (the conformance reporter marks them UNCHECKED).
   const remainingMs = Math.max(1_000, deadlineAt - Date.now());
   return runPlaywright(
-    [...run.playwrightArgs, '--global-timeout', String(remainingMs), ...projectsArgs(options.passes ?? allPasses)],
+    [
+      ...run.playwrightArgs,
+      '--global-timeout',
+      String(remainingMs),
+      ...projectsArgs(options.passes ?? allPasses, run.besideLanes),
+    ],
     run.env,
     run.redactor,
     io,

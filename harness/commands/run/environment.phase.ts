@@ -16,7 +16,7 @@ import {
   moreWorkersPay,
   type WorkerSituation,
 } from '../../../core/run/check-workers.ts';
-import { allLanes, sharedStateOf } from '../../../core/run/serial-lanes.ts';
+import { allLanes, lanesBesideConformance, ownPrincipalLanes, sharedStateOf } from '../../../core/run/serial-lanes.ts';
 import type { Redactor } from '../../../core/redaction/redact.ts';
 import { knownSecretsRedactor } from '../../../core/run/run-contract.ts';
 import { openStatePhase, StateFileError, type StatePhase } from '../../obligations/state-phase.ts';
@@ -46,6 +46,8 @@ export interface RunEnvironment {
   reportsDir: string;
   seenTokens: string;
   temp: string;
+  /** The time-travel pass has the project of the lanes beside the conformance checks (playwright.config.ts). */
+  besideLanes: boolean;
 }
 
 /**
@@ -96,7 +98,8 @@ function conformanceWorkers(options: RunOptions, situation: WorkerSituation, io:
 /**
  * The time-travel checks in lanes (core/run/serial-lanes.ts): against a distant target whose serial
  * checks share nothing but principals, while a core is idle to start their workers or the target
- * is so far that their round trips outweigh the starts anyway. Returns the lanes' lock directory, or undefined.
+ * is so far that their round trips outweigh the starts anyway. Returns the lanes' lock directory and
+ * whether the lanes of a principal of their own run beside the conformance checks, or undefined.
  */
 function serialLanesOfRun(
   target: LoadedProfile,
@@ -104,7 +107,7 @@ function serialLanesOfRun(
   situation: WorkerSituation,
   temp: string,
   io: PhaseIo,
-): string | undefined {
+): { dir: string; beside: boolean } | undefined {
   if (clockTargets !== undefined || !lanesPay(situation)) return undefined;
   if (sharedStateOf(target.profile) !== undefined) return undefined;
   const dir = join(temp, 'serial-lanes');
@@ -112,7 +115,13 @@ function serialLanesOfRun(
   io.out(
     `token-conformance run: the time-travel checks run in ${allLanes.length} lanes (one per principal they exhaust) beside each other: the target has no clock, fault, restart or principal control and no declared rate limit`,
   );
-  return dir;
+  const beside = lanesBesideConformance(target.profile);
+  io.out(
+    beside
+      ? `token-conformance run: the lanes of a principal of their own (${[...ownPrincipalLanes].join(', ')}) start with the conformance checks, not after them: the profile declares capabilities.lockout '${target.profile.capabilities.lockout}'`
+      : `token-conformance run: the lanes wait for the conformance checks, as their failed logins could throttle them; a target whose lockout touches only the principal named (or nothing) can say so: capabilities.lockout 'per-principal' or 'none'`,
+  );
+  return { dir, beside };
 }
 
 /**
@@ -191,7 +200,7 @@ export function prepareRunEnvironment(
     ...(clockTargets !== undefined ? { clockTargets } : {}),
     ...(files.roundTripMs !== undefined ? { roundTripMs: files.roundTripMs } : {}),
     ...(workers !== undefined ? { checkWorkers: workers } : {}),
-    ...(lanes !== undefined ? { serialLanes: lanes } : {}),
+    ...(lanes !== undefined ? { serialLanes: lanes.dir, ...(lanes.beside ? { serialLanesBeside: true } : {}) } : {}),
     replayArgs: `--target ${options.target}${options.startReference ? ' --start-reference' : ''}`,
     terminalReporter:
       options.terminalReporter === 'compact'
@@ -226,5 +235,13 @@ export function prepareRunEnvironment(
     ...(options.maxFailures !== undefined ? ['--max-failures', String(options.maxFailures)] : []),
     ...(options.specs ?? []),
   ];
-  return { env, redactor: liveRedactor, playwrightArgs, reportsDir, seenTokens, temp };
+  return {
+    env,
+    redactor: liveRedactor,
+    playwrightArgs,
+    reportsDir,
+    seenTokens,
+    temp,
+    besideLanes: lanes?.beside === true,
+  };
 }

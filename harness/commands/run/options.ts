@@ -6,6 +6,7 @@ import { levelGrep } from '../../../requirements/levels.ts';
 import type { Level } from '../../reporter/verdict.ts';
 import { bothGreps, requirementGrep, requirementSelection } from '../run-selection.ts';
 import { catalogueVersion, CatalogueVersionError } from '../../../requirements/catalogue-versions.ts';
+import { projectsOfPass } from '../../../core/run/time-travel-pass.ts';
 
 /** Clock targets `--start-reference` starts by default: two time-travel workers (the timings behind the choice: bench/SUITE-TIMING.md). */
 export const defaultClockServers = 2;
@@ -315,7 +316,10 @@ export function emptySelection(
   return parts.length > 0 ? parts.join(' ') : 'the whole suite';
 }
 
-/** The Playwright arguments of one invocation with these projects (no dependencies), an empty selection allowed. */
-export function projectsArgs(projects: Pass[]): string[] {
-  return ['--project', ...projects, '--pass-with-no-tests'];
+/**
+ * The Playwright arguments of one invocation with these passes' projects (no dependencies), an
+ * empty selection allowed; `beside`: the run has the project of the lanes beside the conformance checks.
+ */
+export function projectsArgs(passes: Pass[], beside = false): string[] {
+  return ['--project', ...passes.flatMap((p) => projectsOfPass(p, beside)), '--pass-with-no-tests'];
 }

@@ -6,6 +6,7 @@ import { loadWaivers, WaiversError, type LoadedWaivers } from '../../waivers/wai
 import { stateFileOf } from '../../obligations/state-phase.ts';
 import { allPasses, combinedGrep, parseRunArgs, usage, type RunOptions } from './options.ts';
 import { Exit, type PhaseIo } from './phase-io.ts';
+import { projectsOfPass } from '../../../core/run/time-travel-pass.ts';
 
 export interface Selection {
   options: RunOptions;
@@ -78,7 +79,12 @@ export async function listSelection(options: RunOptions, io: PhaseIo): Promise<E
   const passes = options.passes ?? allPasses;
   const grep = combinedGrep(options.level, options.grep);
   // File filters before --project, which takes every following word as a project name.
-  const listArgs = [...(options.specs ?? []), ...(grep !== undefined ? ['--grep', grep] : []), '--project', ...passes];
+  const listArgs = [
+    ...(options.specs ?? []),
+    ...(grep !== undefined ? ['--grep', grep] : []),
+    '--project',
+    ...passes.flatMap((p) => projectsOfPass(p)),
+  ];
   let listed;
   try {
     listed = await listChecks(listArgs, process.env);
