@@ -98,7 +98,11 @@ export function createAjv(): Ajv2020 {
 }
 
 const ajv = createAjv();
-for (const id of schemaIds) ajv.addSchema(registry[id].schema);
+// Registered without validating each against the draft's meta-schema: that compiles the
+// meta-schema (~50 ms of CPU in every process that imports this, each Playwright worker among
+// them), and these schemas are the package's own, each compiled against it by the unit tests
+// (schemas/test/schemas.test.ts).
+for (const id of schemaIds) ajv.addSchema(registry[id].schema, undefined, undefined, false);
 
 // Compiled on first use, not at import: every Playwright worker and CLI process imports this
 // module, and most use two or three of the schemas (compiling all of them cost ~0.5 s per process).
