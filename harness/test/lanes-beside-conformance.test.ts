@@ -2,9 +2,12 @@
 // only where the profile declares a lockout that touches nothing else, in a project of their own
 // that the time-travel pass selects, listed by Playwright itself from the run manifest.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { buildProfileSchema } from '../../core/profile/profile.schema.ts';
+import { repoRoot } from '../../core/catalogue/catalogue.ts';
 import { writeRunManifest } from '../../core/run/run-manifest.ts';
 import {
   allLanes,
@@ -103,5 +106,40 @@ void describe('lanes beside the conformance checks', () => {
     assert.ok(besideChecks.some((c) => c.file === 'specs/properties/token-endpoint-input.spec.ts'));
     assert.ok(besideChecks.some((c) => c.file === 'specs/limits/rate-limits.spec.ts'));
     assert.ok(beside.some((c) => c.project === 'time-travel' && c.file === 'specs/properties/gateway-input.spec.ts'));
+  });
+
+  void test('the lanes after the gate start no worker of their own: they take the slots of the lanes beside', async () => {
+    const dir = temporaryDirectory('tc-beside-config-');
+    const configOf = async (manifest: Parameters<typeof writeRunManifest>[1]) => {
+      const child = spawn(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          '--input-type=module',
+          '-e',
+          `const { default: c } = await import(${JSON.stringify(join(repoRoot, 'playwright.config.ts'))}); console.log(JSON.stringify({ workers: c.workers, projects: c.projects.map((p) => [p.name, p.workers]) }));`,
+        ],
+        {
+          cwd: repoRoot,
+          env: { ...process.env, ...writeRunManifest(dir, manifest, `config-${Object.keys(manifest).length}.json`) },
+        },
+      );
+      let out = '';
+      child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+      const [code] = (await once(child, 'close')) as [number];
+      assert.equal(code, 0);
+      return JSON.parse(out) as { workers: number; projects: [string, number][] };
+    };
+    const manifest = { serialLanes: join(dir, 'lanes'), checkWorkers: 8 };
+    const lanes = await configOf(manifest);
+    assert.equal(lanes.workers, 8 + laneWorkers, 'without lanes beside every time-travel worker starts at once');
+    const beside = await configOf({ ...manifest, serialLanesBeside: true });
+    assert.equal(beside.workers, 8 + besideLaneWorkers);
+    assert.deepEqual(beside.projects, [
+      [besideConformanceProject, besideLaneWorkers],
+      ['conformance', 8],
+      ['time-travel', laneWorkers - besideLaneWorkers],
+    ]);
   });
 });
