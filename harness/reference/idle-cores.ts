@@ -30,7 +30,25 @@ export function idleCoresBetween(before: CpuTicks, after: CpuTicks, cores = avai
 
 /** Idle cores over the next `ms` (this process waits meanwhile, so its own work is not counted). */
 export async function sampleIdleCores(ms: number, read: () => CpuTicks = cpuTicks): Promise<number> {
+  return startIdleSample(read).end(ms);
+}
+
+/**
+ * A sample started now and read at its end, over at least `minMs` (waiting out the rest when less
+ * has passed): started before a phase that mostly waits on the network (the reachability probes:
+ * a few TLS handshakes of this process's own), it costs that phase no time of its own.
+ */
+export function startIdleSample(
+  read: () => CpuTicks = cpuTicks,
+  now: () => number = () => performance.now(),
+): { end(minMs: number): Promise<number> } {
   const before = read();
-  await sleep(ms);
-  return idleCoresBetween(before, read());
+  const startedAt = now();
+  return {
+    async end(minMs) {
+      const left = minMs - (now() - startedAt);
+      if (left > 0) await sleep(left);
+      return idleCoresBetween(before, read());
+    },
+  };
 }

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { availableParallelism } from 'node:os';
 import { test } from 'node:test';
-import { cpuTicks, idleCoresBetween, sampleIdleCores } from '../reference/idle-cores.ts';
+import { cpuTicks, idleCoresBetween, sampleIdleCores, startIdleSample } from '../reference/idle-cores.ts';
 
 void test('the idle share of the ticks between two readings, times the cores', () => {
   assert.equal(idleCoresBetween({ idle: 100, total: 400 }, { idle: 250, total: 600 }, 2), 1.5);
@@ -24,6 +24,27 @@ void test('the sample reads the counters on each side of its window', async () =
   assert.equal(await sampleIdleCores(1, () => readings.shift()!), 0.5 * availableParallelism());
   assert.equal(readings.length, 0);
 });
+
+void test(
+  'a sample started before a phase waits only for what is left of its window',
+  { timeout: 60_000 },
+  async () => {
+    const readings = [
+      { idle: 0, total: 0 },
+      { idle: 50, total: 100 },
+    ];
+    let clock = 0;
+    const sample = startIdleSample(
+      () => readings.shift()!,
+      () => clock,
+    );
+    // The phase took two hours on this clock: a window of one hour is over, so nothing is left to wait
+    // (a sample that waited its window again would outlast the test's timeout).
+    clock = 7_200_000;
+    assert.equal(await sample.end(3_600_000), 0.5 * availableParallelism());
+    assert.equal(readings.length, 0);
+  },
+);
 
 void test("this machine's counters: idle within the total, and a sample within the cores", async () => {
   const now = cpuTicks();

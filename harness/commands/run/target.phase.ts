@@ -10,7 +10,7 @@ import {
 } from '../../../core/profile/worker-profile.ts';
 import { checkReachability, unreachableProblem } from '../../reference/reachability.ts';
 import { measureRoundTripMs } from '../../reference/round-trip.ts';
-import { sampleIdleCores } from '../../reference/idle-cores.ts';
+import { startIdleSample } from '../../reference/idle-cores.ts';
 import { distantRoundTripMs } from '../../../core/run/check-workers.ts';
 import { clockSandboxLabel, clockSandboxProfile } from '../../../core/profile/clock-sandboxes.ts';
 import {
@@ -163,11 +163,11 @@ export async function writeClockTargetProfiles(
 /** What the reachability phase measured: the round trip to the target (round-trip.ts), when it could. */
 export interface TargetAnswers {
   roundTripMs?: number;
-  /** Against a distant target only: the cores idle over a short window after it answered (idle-cores.ts). */
+  /** Against a distant target only: the cores idle while it was probed, over a quarter second at least (idle-cores.ts). */
   idleCores?: number;
 }
 
-/** The window over which a distant target's run measures the idle cores. */
+/** The shortest window over which a distant target's run measures the idle cores. */
 const idleSampleMs = 250;
 
 /**
@@ -180,6 +180,8 @@ export async function checkTargetAnswers(
   io: PhaseIo,
 ): Promise<TargetAnswers | Exit> {
   const profile = target.profile;
+  // Over the probes, which wait on the network: against a distant target they outlast the window.
+  const idleSample = startIdleSample();
   const [unreachable, sandboxes, roundTripMs] = await Promise.all([
     checkReachability(profile),
     checkClockSandboxesAnswer(options, target),
@@ -189,7 +191,7 @@ export async function checkTargetAnswers(
     if (roundTripMs === undefined) return {};
     // Only a distant target's run may take more workers; a near one does not wait for the sample.
     return roundTripMs >= distantRoundTripMs
-      ? { roundTripMs, idleCores: await sampleIdleCores(idleSampleMs) }
+      ? { roundTripMs, idleCores: await idleSample.end(idleSampleMs) }
       : { roundTripMs };
   }
   // A sandbox that does not answer: one line each, naming it.
