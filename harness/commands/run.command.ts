@@ -11,7 +11,7 @@ import { PhaseTimes } from './phase-times.ts';
 import { renderProjectTimes } from './project-times.ts';
 import { endOfRunRedaction } from '../../core/redaction/end-of-run.ts';
 import type { StatePhase } from '../obligations/state-phase.ts';
-import { Exit, processIo, type PhaseIo, type RunIo } from './run/phase-io.ts';
+import { Exit, heldIo, processIo, type PhaseIo, type RunIo } from './run/phase-io.ts';
 import { prepareSelection } from './run/selection.phase.ts';
 import { checkTargetAnswers, startTarget, writeClockTargetProfiles } from './run/target.phase.ts';
 import { lockRefusedClients, preflightAndParity } from './run/preflight.phase.ts';
@@ -75,11 +75,31 @@ export async function runMain(args: string[], io: RunIo = processIo): Promise<nu
     clockServers = started.clockServers;
     restartControl = started.restartControl;
     const target = started.target;
-    const reachable = await times.time('reachability', () => checkTargetAnswers(options, target, phaseIo));
-    if (reachable instanceof Exit) return reachable.code;
-    const probed = await times.time('preflight and region parity', () =>
-      preflightAndParity(options, target, temp, phaseIo),
-    );
+    // The preflight and the region parity start with the reachability probes: against a distant
+    // target each phase is a few round trips, and neither needs the other's answers. Their lines wait
+    // for reachability's verdict; a target that does not answer reads as that alone, their requests
+    // given up.
+    const probes = heldIo(phaseIo);
+    const giveUpProbes = new AbortController();
+    const probing = preflightAndParity(options, target, temp, probes.io, giveUpProbes.signal);
+    // Awaited on every path below; a failure before then is not an unhandled one meanwhile.
+    probing.catch(() => undefined);
+    const settleProbes = async () => {
+      giveUpProbes.abort();
+      await probing.catch(() => undefined);
+    };
+    const reachable = await times
+      .time('reachability', () => checkTargetAnswers(options, target, phaseIo))
+      .catch(async (error: unknown) => {
+        await settleProbes();
+        throw error;
+      });
+    if (reachable instanceof Exit) {
+      await settleProbes();
+      return reachable.code;
+    }
+    probes.release();
+    const probed = await times.time('preflight and region parity', () => probing);
     if (probed instanceof Exit) return probed.code;
     const { preflight, parityFile } = probed;
     const locks = lockRefusedClients(preflight, temp);

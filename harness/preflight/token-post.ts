@@ -26,8 +26,17 @@ export interface TokenPoster {
   close(): Promise<void>;
 }
 
-/** A poster for the profile's target: its CA trusted, nothing else relaxed. */
-export function tokenPoster(profile: Pick<TargetProfile, 'caFile'>, timeoutMs = 10_000): TokenPoster {
+/**
+ * A poster for the profile's target: its CA trusted, nothing else relaxed. `cancel`: the caller may
+ * give its requests up (the run's reachability phase failed meanwhile): they end at once.
+ */
+export function tokenPoster(
+  profile: Pick<TargetProfile, 'caFile'>,
+  timeoutMs = 10_000,
+  cancel?: AbortSignal,
+): TokenPoster {
+  const deadline = () =>
+    cancel ? AbortSignal.any([AbortSignal.timeout(timeoutMs), cancel]) : AbortSignal.timeout(timeoutMs);
   const ca = profile.caFile ? readFileSync(profile.caFile, 'utf8') : undefined;
   const agent = new Agent({
     connect: trustingConnectOptions(ca, timeoutMs),
@@ -41,7 +50,7 @@ export function tokenPoster(profile: Pick<TargetProfile, 'caFile'>, timeoutMs = 
         dispatcher: agent,
         headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
         body: new URLSearchParams(form).toString(),
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: deadline(),
       });
       const retryAfter = res.headers['retry-after'];
       const body = await boundedText(res.body, res.headers);
@@ -64,7 +73,7 @@ export function tokenPoster(profile: Pick<TargetProfile, 'caFile'>, timeoutMs = 
         method: 'GET',
         dispatcher: agent,
         headers: { authorization: `Bearer ${bearer}`, accept: 'application/json' },
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: deadline(),
       });
       return { status: res.statusCode, body: await boundedText(res.body, res.headers) };
     },

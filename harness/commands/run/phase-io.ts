@@ -16,3 +16,27 @@ export interface PhaseIo extends RunIo {
   /** Prints `token-conformance run: <message>` to stderr; the exit of a setup problem (2). */
   fail(message: string): Exit;
 }
+
+/**
+ * A PhaseIo for a phase started before the verdict of the one before it: its lines are held, then
+ * written in order once `release`d (and any later line at once), or never when the run ends first.
+ */
+export function heldIo(io: PhaseIo): { io: PhaseIo; release(): void } {
+  let held: (() => void)[] | undefined = [];
+  const write = (line: () => void) => (held ? held.push(line) : line());
+  return {
+    io: {
+      out: (text) => write(() => io.out(text)),
+      err: (text) => write(() => io.err(text)),
+      fail: (message) => {
+        write(() => io.fail(message));
+        return new Exit(2);
+      },
+    },
+    release() {
+      const lines = held ?? [];
+      held = undefined;
+      for (const line of lines) line();
+    },
+  };
+}

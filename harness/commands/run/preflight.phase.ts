@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LoadedProfile } from '../../../core/profile/load-profile.ts';
 import { profileErrorLine, runPreflight } from '../../preflight/preflight.ts';
+import { tokenPoster } from '../../preflight/token-post.ts';
 import { probeRegions } from '../../parity/probe-regions.ts';
 import type { PreflightResult } from '../../preflight/preflight.ts';
 import { ClientLocks, profileLockKey } from '../../../core/run/client-locks.ts';
@@ -17,8 +18,12 @@ export async function preflightTarget(
   options: RunOptions,
   target: LoadedProfile,
   io: PhaseIo,
+  cancel?: AbortSignal,
 ): Promise<PreflightResult | Exit> {
-  const preflight = await runPreflight({ profile: target.profile, secrets: target.secrets });
+  const preflight = await runPreflight(
+    { profile: target.profile, secrets: target.secrets },
+    tokenPoster(target.profile, undefined, cancel),
+  );
   for (const note of preflight.notes) io.err(`token-conformance run: note: ${note}`);
   const profileErrors = preflight.profileErrors ?? [];
   for (const e of profileErrors) io.err(`token-conformance run: ${profileErrorLine(e)}`);
@@ -97,15 +102,16 @@ export async function preflightAndParity(
   target: LoadedProfile,
   temp: string,
   io: PhaseIo,
+  cancel?: AbortSignal,
 ): Promise<{ preflight: PreflightResult; parityFile: string } | Exit> {
   if (options.checkProfile) {
-    const preflight = await preflightTarget(options, target, io);
+    const preflight = await preflightTarget(options, target, io, cancel);
     if (preflight instanceof Exit) return preflight;
-    return { preflight, parityFile: await measureRegionParity(target, temp) };
+    return { preflight, parityFile: await measureRegionParity(target, temp, cancel) };
   }
   const [preflight, parity] = await Promise.allSettled([
-    preflightTarget(options, target, io),
-    measureRegionParity(target, temp),
+    preflightTarget(options, target, io, cancel),
+    measureRegionParity(target, temp, cancel),
   ]);
   if (preflight.status === 'rejected') throw preflight.reason;
   if (preflight.value instanceof Exit) return preflight.value;
@@ -114,8 +120,12 @@ export async function preflightAndParity(
 }
 
 /** Region parity (parity/): measured once here, carried into the report by the reporter; returns its file. */
-async function measureRegionParity(target: LoadedProfile, temp: string): Promise<string> {
+async function measureRegionParity(target: LoadedProfile, temp: string, cancel?: AbortSignal): Promise<string> {
   const file = join(temp, 'region-parity.json');
-  writeFileSync(file, JSON.stringify(await probeRegions({ profile: target.profile, secrets: target.secrets })));
+  const parity = await probeRegions(
+    { profile: target.profile, secrets: target.secrets },
+    tokenPoster(target.profile, undefined, cancel),
+  );
+  writeFileSync(file, JSON.stringify(parity));
   return file;
 }
