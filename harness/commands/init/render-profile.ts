@@ -111,6 +111,7 @@ export function renderProfile(v: ProfileAnswers): InitResult {
       v.rateLimit
         ? `    "rateLimit": ${JSON.stringify(v.rateLimit).replace(/,"/g, ', "').replace(/":/g, '": ')}`
         : '    // "rateLimit": { "spikePerSecond": …, "quotaPerWindow": …, "windowSeconds": … }  // when known',
+      '    // "lockout": "per-principal",  // failed logins lock out only the client or user named (or "none"): a distant run starts their lanes with the other checks',
       '    // "clockControlUrl": "…"  // a test clock: the time-dependent checks run at once',
       '  },',
       '  // Token lifetimes the target must issue (expires_in); left out, any positive lifetime passes.',
