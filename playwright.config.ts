@@ -24,12 +24,12 @@ import { besideConformanceSpecs, besideLaneWorkers, laneWorkers } from './core/r
 import { serialProject } from './core/run/pass-gate.ts';
 import { besideConformanceProject } from './core/run/time-travel-pass.ts';
 import { readRunManifest } from './core/run/run-manifest.ts';
+import { escapeRegExp } from './core/text/escape-regexp.ts';
 
 const run = readRunManifest();
 const reportsDir = run.reportsDir ?? join(import.meta.dirname, 'reports');
 const sharded = process.argv.some((a) => a === '--shard' || a.startsWith('--shard='));
 const serialTags = /@clock|@serial/;
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const clockTargets = readClockTargets(run.clockTargets);
 // API checks wait on the network far more than they compute (core/run/check-workers.ts; `run` chooses
 // for a distant target).

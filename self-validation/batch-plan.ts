@@ -6,6 +6,7 @@
 // (batch.config.ts) and reporter (batch.reporter.ts) read it.
 import { readFileSync } from 'node:fs';
 import { readRunManifest } from '../core/run/run-manifest.ts';
+import { escapeRegExp } from '../core/text/escape-regexp.ts';
 
 /**
  * The two passes of `run` (checks that leave shared state alone, then @clock/@serial ones one at a
@@ -71,8 +72,6 @@ export function passGrep(pass: BatchPass, selection: string): RegExp {
 
 /** The directory of a fault's spec wrappers, under the plan's specsDir: `sv~<fault id>`. */
 export const wrapperDirOf = (fault: string): string => `sv~${fault}`;
-
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * A group project's grep. Playwright matches a project's grep against "<project> <test file>

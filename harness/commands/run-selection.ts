@@ -9,8 +9,7 @@ import { hasRequirement } from '../../requirements/index.ts';
 import { repoRoot } from '../../core/catalogue/catalogue.ts';
 import { playwrightCommand } from '../playwright/playwright-cli.ts';
 import { inTimeTravelPass } from '../../core/run/time-travel-pass.ts';
-
-const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+import { escapeRegExp } from '../../core/text/escape-regexp.ts';
 
 /** The IDs of `--requirement` (repeatable, comma-separated) and those the catalogue does not know. */
 export function requirementSelection(values: string[]): { ids: string[]; unknown: string[] } {

@@ -4,6 +4,7 @@
 // else with the allowed values to pick from.
 import { interpretations } from '../../requirements/index.ts';
 import type { Assumption, RequirementResult } from './report.schema.ts';
+import { escapeRegExp } from '../../core/text/escape-regexp.ts';
 
 type Judged = Pick<RequirementResult, 'id' | 'checks'>;
 
@@ -43,8 +44,7 @@ export function observedValue(
     if (typeof v !== 'string' && typeof v !== 'number') return false;
     const s = String(v);
     if (s === assumed) return false;
-    const escaped = s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    return new RegExp(`(?<![\\w-])${escaped}(?![\\w-])`).test(text);
+    return new RegExp(`(?<![\\w-])${escapeRegExp(s)}(?![\\w-])`).test(text);
   });
   return named.length === 1 ? named[0] : undefined;
 }

@@ -7,6 +7,7 @@ import type { Fault } from '../fault.ts';
 import type { Mode } from '../matrix.ts';
 import { rateLimitSpecs } from './rate-limits.ts';
 import { inTimeTravelPass } from '../../core/run/time-travel-pass.ts';
+import { escapeRegExp } from '../../core/text/escape-regexp.ts';
 
 const slowChecks = ['ERR-GW-2000'];
 
@@ -42,7 +43,6 @@ export const sentinelsOf = (fault: Fault): Sentinel[] => (fault.onlyChecksOf ? [
 
 const tagEnd = '(?![\\w-])';
 const anyOf = (ids: string[]) => ids.map((id) => `@${id}${tagEnd}`).join('|');
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A sentinel's check: the start of its title and its requirement's tag (a title alone could be another check's words). */
 const sentinelCheck = (s: Sentinel) => `(?=[\\s\\S]*${escapeRegExp(s.title)})(?=[\\s\\S]*@${s.id}${tagEnd})`;
 
