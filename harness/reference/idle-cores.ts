@@ -28,11 +28,6 @@ export function idleCoresBetween(before: CpuTicks, after: CpuTicks, cores = avai
   return Math.min(1, Math.max(0, (after.idle - before.idle) / total)) * cores;
 }
 
-/** Idle cores over the next `ms` (this process waits meanwhile, so its own work is not counted). */
-export async function sampleIdleCores(ms: number, read: () => CpuTicks = cpuTicks): Promise<number> {
-  return startIdleSample(read).end(ms);
-}
-
 /**
  * A sample started now and read at its end, over at least `minMs` (waiting out the rest when less
  * has passed): started before a phase that mostly waits on the network (the reachability probes:

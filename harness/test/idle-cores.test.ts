@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { availableParallelism } from 'node:os';
 import { test } from 'node:test';
-import { cpuTicks, idleCoresBetween, sampleIdleCores, startIdleSample } from '../reference/idle-cores.ts';
+import { cpuTicks, idleCoresBetween, startIdleSample } from '../reference/idle-cores.ts';
 
 void test('the idle share of the ticks between two readings, times the cores', () => {
   assert.equal(idleCoresBetween({ idle: 100, total: 400 }, { idle: 250, total: 600 }, 2), 1.5);
@@ -21,7 +21,7 @@ void test('the sample reads the counters on each side of its window', async () =
     { idle: 10, total: 20 },
     { idle: 30, total: 60 },
   ];
-  assert.equal(await sampleIdleCores(1, () => readings.shift()!), 0.5 * availableParallelism());
+  assert.equal(await startIdleSample(() => readings.shift()!).end(1), 0.5 * availableParallelism());
   assert.equal(readings.length, 0);
 });
 
@@ -49,6 +49,6 @@ void test(
 void test("this machine's counters: idle within the total, and a sample within the cores", async () => {
   const now = cpuTicks();
   assert.ok(now.total > 0 && now.idle >= 0 && now.idle <= now.total);
-  const idle = await sampleIdleCores(20);
+  const idle = await startIdleSample().end(20);
   assert.ok(idle >= 0 && idle <= availableParallelism(), `idle cores ${idle}`);
 });
